@@ -1,0 +1,288 @@
+// The Lock port over lock files: `<lockRoot>/<sha256(canonical path)>.lock`, one line of owner
+// record (see owner.ts).
+//
+// Acquire. The record is written to a private temp file first and then hard-linked to the lock
+// name: link is create-exclusive and atomic, so a lock file never exists without its complete
+// record. Where the file system refuses hard links, the lock falls back to open("wx") + write,
+// and a crash between the two leaves a lock without a readable record. Such a lock counts as
+// alive for `unownedGraceMs` (default 2 s) from its mtime and is reclaimable after that;
+// without the grace period a crash there would block its key forever, and without it a slow
+// writer could be robbed. A lock file that bears our own token is ours, whatever path led to it.
+//
+// Reclaim. Only a lock whose owner is provably dead (owner.ts) is removed, never one that is
+// merely old: a slow owner keeps its lock. Removal happens inside a boundary, the file
+// `<lock>.reclaim` (created the same way), so that two reclaimers cannot both judge the same dead
+// lock and the later one remove the replacement the earlier one's winner just created. Inside,
+// the lock is re-read, must be unchanged, is renamed aside to a unique name, checked once more and
+// only then deleted; if it turns out not to be the lock judged dead it is linked back. A boundary
+// left by a reclaimer that died inside it is cleared by the same rule.
+//
+// In-process. Callers in one process queue per key before touching the file, so they take turns
+// without polling each other; the timeout covers the queue and the file together.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { hasCode, type FileSystem } from "../fs/FileSystem.js";
+import { makeNodeFileSystem } from "../fs/node.js";
+import { canonicalLockPath, lockKey } from "./canonical.js";
+import { DEFAULT_LOCK_POLL_MS, DEFAULT_LOCK_TIMEOUT_MS, LockReentryError, LockTimeoutError, type HeldLock, type Lock, type LockOptions } from "./Lock.js";
+import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, type OwnerRecord, type ProcessProbe } from "./owner.js";
+
+export interface FileLockOptions {
+  readonly fs?: FileSystem;
+  /** default `<os.tmpdir()>/pi-recipes-locks` */
+  readonly lockRoot?: string;
+  readonly probe?: ProcessProbe;
+  /** how long a lock without a readable owner record counts as alive, from its mtime */
+  readonly unownedGraceMs?: number;
+  readonly newToken?: () => string;
+}
+
+export const DEFAULT_UNOWNED_GRACE_MS = 2000;
+
+export const defaultLockRoot = (): string => join(tmpdir(), "pi-recipes-locks");
+
+export const lockFilePath = (lockRoot: string, canonicalPath: string): string => join(lockRoot, `${lockKey(canonicalPath)}.lock`);
+
+/** A lock file as read at one moment. */
+interface Seen {
+  readonly text: string;
+  readonly record: OwnerRecord | undefined;
+  readonly mtimeMs: number;
+  readonly ino: number | undefined;
+}
+
+const sameLock = (a: Seen, b: Seen): boolean => a.text === b.text && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+// garbage in a lock file is an unreadable record, not an error
+const lenient = new TextDecoder("utf-8");
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** Resolves true when `p` settles within `ms`, false otherwise; a `p` that has already settled
+ *  wins even when no time is left. */
+async function within(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((done) => (timer = setTimeout(() => done(false), Math.max(0, ms))));
+  try {
+    return await Promise.race([p.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One turn per caller and key, in arrival order. `leave` is idempotent; a caller that gives up
+ *  while still queued leaves too, and the next one then waits for the one before it. */
+function makeQueue() {
+  const tails = new Map<string, Promise<void>>();
+  return (key: string): { ready: Promise<void>; leave: () => void } => {
+    const ready = tails.get(key) ?? Promise.resolve();
+    let leave = (): void => undefined;
+    const mine = new Promise<void>((done) => (leave = done));
+    const tail = ready.then(() => mine);
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return { ready, leave };
+  };
+}
+
+interface HeldInChain {
+  readonly canonicalPath: string;
+  active: boolean;
+}
+
+// Hard links fail this way on file systems without them (FAT, some FUSE and network mounts).
+const linkUnsupported = (e: unknown): boolean => hasCode(e, "EPERM", "UNKNOWN", "EINVAL");
+
+export function makeFileLock(options: FileLockOptions = {}): Lock {
+  const fs = options.fs ?? makeNodeFileSystem();
+  const root = options.lockRoot ?? defaultLockRoot();
+  const probe = options.probe ?? nodeProcessProbe;
+  const graceMs = options.unownedGraceMs ?? DEFAULT_UNOWNED_GRACE_MS;
+  const newToken = options.newToken ?? randomUUID;
+  const enterQueue = makeQueue();
+  const chain = new AsyncLocalStorage<readonly HeldInChain[]>();
+
+  async function look(file: string): Promise<Seen | undefined> {
+    try {
+      const st = await fs.stat(file);
+      const text = lenient.decode(await fs.readFile(file));
+      return { text, record: decodeOwner(text), mtimeMs: st.mtimeMs, ino: st.ino };
+    } catch (e) {
+      if (hasCode(e, "ENOENT")) return undefined;
+      throw e;
+    }
+  }
+
+  const isStale = (seen: Seen): boolean =>
+    seen.record !== undefined ? isOwnerProvablyDead(seen.record, probe) : Date.now() - seen.mtimeMs > graceMs;
+
+  async function writeTemp(tmp: string, text: string): Promise<void> {
+    try {
+      await fs.writeFile(tmp, text, { flag: "w" });
+    } catch (e) {
+      if (!hasCode(e, "ENOENT")) throw e;
+      // the lock root is missing (first use, or a tmp cleaner removed it)
+      await fs.mkdir(root, { recursive: true });
+      await fs.writeFile(tmp, text, { flag: "w" });
+    }
+  }
+
+  /** Creates `file` holding a fresh record with `token`; false when it already exists. */
+  async function create(file: string, token: string): Promise<boolean> {
+    const text = encodeOwner(makeOwnerRecord(token, Date.now(), probe));
+    const tmp = join(dirname(file), `.${basename(file)}.${token}.tmp`);
+    await writeTemp(tmp, text);
+    try {
+      await fs.link(tmp, file);
+      return true;
+    } catch (e) {
+      if (hasCode(e, "EEXIST")) return false;
+      if (linkUnsupported(e)) return createExclusive(file, token, text);
+      throw e;
+    } finally {
+      await fs.rm(tmp, { force: true }).catch(() => undefined);
+    }
+  }
+
+  async function createExclusive(file: string, token: string, text: string): Promise<boolean> {
+    let handle;
+    try {
+      handle = await fs.open(file, "wx");
+    } catch (e) {
+      if (hasCode(e, "EEXIST")) return false;
+      throw e;
+    }
+    try {
+      await handle.write(text);
+    } catch (e) {
+      if ((await look(file))?.record === undefined) await fs.rm(file, { force: true }).catch(() => undefined);
+      throw e;
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    // a writer slower than the grace period may have been reclaimed in the meantime
+    return (await look(file))?.record?.token === token;
+  }
+
+  /** Removes `file` if it still holds our token. */
+  async function removeIfOwned(file: string, token: string): Promise<void> {
+    if ((await look(file))?.record?.token !== token) return;
+    await fs.unlink(file).catch((e: unknown) => {
+      if (!hasCode(e, "ENOENT")) throw e;
+    });
+  }
+
+  /** Moves `file` aside and deletes it, unless what was moved is not `expected`: that goes back. */
+  async function removeAside(file: string, expected: Seen): Promise<void> {
+    const aside = join(dirname(file), `.${basename(file)}.${newToken()}.stale`);
+    try {
+      await fs.rename(file, aside);
+    } catch (e) {
+      if (hasCode(e, "ENOENT")) return;
+      throw e;
+    }
+    const moved = await look(aside);
+    if (moved !== undefined && !sameLock(moved, expected)) await fs.link(aside, file).catch(() => undefined);
+    await fs.rm(aside, { force: true });
+  }
+
+  async function clearStaleBoundary(boundary: string): Promise<void> {
+    const seen = await look(boundary);
+    if (seen !== undefined && isStale(seen)) await removeAside(boundary, seen);
+  }
+
+  /** "mine": the lock bears our token; "gone": try again now; "held": wait. */
+  async function reclaim(file: string, ownToken: string): Promise<"mine" | "gone" | "held"> {
+    const seen = await look(file);
+    if (seen === undefined) return "gone";
+    if (seen.record?.token === ownToken) return "mine";
+    if (!isStale(seen)) return "held";
+    const boundary = `${file}.reclaim`;
+    const boundaryToken = newToken();
+    if (!(await create(boundary, boundaryToken))) {
+      await clearStaleBoundary(boundary);
+      return "held";
+    }
+    try {
+      const again = await look(file);
+      if (again === undefined) return "gone";
+      if (!sameLock(seen, again) || !isStale(again)) return "held";
+      await removeAside(file, again);
+      return "gone";
+    } finally {
+      await removeIfOwned(boundary, boundaryToken);
+    }
+  }
+
+  async function timeoutError(path: string, canonicalPath: string, file: string, timeoutMs: number): Promise<LockTimeoutError> {
+    const record = (await look(file).catch(() => undefined))?.record;
+    const holder = record === undefined ? undefined : { pid: record.pid, acquiredAt: record.acquired_at };
+    return new LockTimeoutError(path, canonicalPath, timeoutMs, holder, probe.pid);
+  }
+
+  async function acquireFile(file: string, token: string, deadline: number, pollMs: number): Promise<boolean> {
+    await fs.mkdir(root, { recursive: true });
+    for (let pause = 1; ; ) {
+      if (await create(file, token)) return true;
+      const state = await reclaim(file, token);
+      if (state === "mine") return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      if (state === "gone") continue;
+      await sleep(Math.min(pause, left));
+      pause = Math.min(pause * 2, pollMs);
+    }
+  }
+
+  async function acquire(path: string, opts: LockOptions = {}): Promise<HeldLock> {
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    const pollMs = Math.max(1, opts.pollMs ?? DEFAULT_LOCK_POLL_MS);
+    const deadline = Date.now() + timeoutMs;
+    const canonicalPath = await canonicalLockPath(fs, path);
+    if (chain.getStore()?.some((h) => h.active && h.canonicalPath === canonicalPath)) throw new LockReentryError(path);
+    const file = lockFilePath(root, canonicalPath);
+    const turn = enterQueue(canonicalPath);
+    try {
+      const token = newToken();
+      const got = (await within(turn.ready, deadline - Date.now())) && (await acquireFile(file, token, deadline, pollMs));
+      if (!got) throw await timeoutError(path, canonicalPath, file, timeoutMs);
+      let released = false;
+      const release = async (): Promise<void> => {
+        if (released) return;
+        released = true;
+        try {
+          await removeIfOwned(file, token);
+        } finally {
+          turn.leave();
+        }
+      };
+      return { path, canonicalPath, release };
+    } catch (e) {
+      turn.leave();
+      throw e;
+    }
+  }
+
+  async function withLock<A>(path: string, fn: () => A | Promise<A>, opts: LockOptions = {}): Promise<A> {
+    const held = await acquire(path, opts);
+    const entry: HeldInChain = { canonicalPath: held.canonicalPath, active: true };
+    let result: A;
+    try {
+      result = await chain.run([...(chain.getStore() ?? []), entry], fn);
+    } catch (e) {
+      entry.active = false;
+      // the section's own error matters more than a failed release
+      await held.release().catch(() => undefined);
+      throw e;
+    }
+    entry.active = false;
+    await held.release();
+    return result;
+  }
+
+  return { acquire, withLock };
+}

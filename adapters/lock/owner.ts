@@ -1,0 +1,136 @@
+// The owner record of a lock and the one question asked about it: is its owner provably dead?
+//
+// A pid alone proves nothing once the process is gone (pids are reused), so the record also
+// carries the process start time (/proc/<pid>/stat field 22, clock ticks since boot) and the
+// boot id. A lock is reclaimed only on proof; every doubt counts as "alive", because stealing a
+// live owner's lock breaks mutual exclusion while waiting for a doubtful one only costs a timeout.
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+
+export interface OwnerRecord {
+  readonly pid: number;
+  /** unique per acquisition; release removes the lock only while it still holds this token */
+  readonly token: string;
+  /** /proc/<pid>/stat field 22; absent where there is no /proc */
+  readonly start_time?: string;
+  /** /proc/sys/kernel/random/boot_id; absent where there is no /proc */
+  readonly boot_id?: string;
+  readonly hostname: string;
+  /** ISO 8601 */
+  readonly acquired_at: string;
+}
+
+/** What the liveness check needs to know about processes; injectable so tests can fake a host. */
+export interface ProcessProbe {
+  readonly pid: number;
+  hostname(): string;
+  bootId(): string | undefined;
+  /** undefined when unreadable: no /proc, no such pid, or the process just exited */
+  startTime(pid: number): string | undefined;
+  /** kill(pid, 0): "gone" only on ESRCH; EPERM means a process exists */
+  signalZero(pid: number): "exists" | "gone" | "unknown";
+}
+
+/** Field 22 of a /proc/<pid>/stat line. Field 2 (comm) may hold spaces and parentheses, so
+ *  fields are counted from after its last ")". */
+export function parseStartTime(statLine: string): string | undefined {
+  const close = statLine.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const fields = statLine.slice(close + 1).trim().split(/\s+/);
+  // fields[0] is field 3 (state), so field 22 is at index 19
+  const value = fields[19];
+  return value !== undefined && /^\d+$/.test(value) ? value : undefined;
+}
+
+const readProc = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+let cachedBootId: string | undefined | null = null;
+
+export const nodeProcessProbe: ProcessProbe = {
+  pid: process.pid,
+  hostname: () => hostname(),
+  bootId: () => {
+    if (cachedBootId === null) cachedBootId = readProc("/proc/sys/kernel/random/boot_id")?.trim() || undefined;
+    return cachedBootId;
+  },
+  startTime: (pid) => {
+    const line = readProc(`/proc/${pid}/stat`);
+    return line === undefined ? undefined : parseStartTime(line);
+  },
+  signalZero: (pid) => {
+    try {
+      process.kill(pid, 0);
+      return "exists";
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      return code === "ESRCH" ? "gone" : code === "EPERM" ? "exists" : "unknown";
+    }
+  },
+};
+
+export function makeOwnerRecord(token: string, acquiredAtMs: number, probe: ProcessProbe = nodeProcessProbe): OwnerRecord {
+  const startTime = probe.startTime(probe.pid);
+  const bootId = probe.bootId();
+  return {
+    pid: probe.pid,
+    token,
+    ...(startTime === undefined ? {} : { start_time: startTime }),
+    ...(bootId === undefined ? {} : { boot_id: bootId }),
+    hostname: probe.hostname(),
+    acquired_at: new Date(acquiredAtMs).toISOString(),
+  };
+}
+
+/** One line of compact JSON and a newline. */
+export const encodeOwner = (record: OwnerRecord): string => `${JSON.stringify(record)}\n`;
+
+const isPid = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u > 0;
+const optString = (u: unknown): boolean => u === undefined || typeof u === "string";
+
+/** The record, or undefined for anything that is not a complete record (missing, half-written,
+ *  foreign). A pid must be positive: kill(0) or kill(-n) would probe a process group. */
+export function decodeOwner(text: string): OwnerRecord | undefined {
+  let u: unknown;
+  try {
+    u = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof u !== "object" || u === null) return undefined;
+  const r = u as Record<string, unknown>;
+  if (!isPid(r["pid"]) || typeof r["token"] !== "string" || r["token"] === "") return undefined;
+  if (typeof r["hostname"] !== "string" || typeof r["acquired_at"] !== "string") return undefined;
+  if (!optString(r["start_time"]) || !optString(r["boot_id"])) return undefined;
+  return {
+    pid: r["pid"],
+    token: r["token"],
+    ...(typeof r["start_time"] === "string" ? { start_time: r["start_time"] } : {}),
+    ...(typeof r["boot_id"] === "string" ? { boot_id: r["boot_id"] } : {}),
+    hostname: r["hostname"],
+    acquired_at: r["acquired_at"],
+  };
+}
+
+/**
+ * True only on proof: the pid does not exist (ESRCH), or it now belongs to a process with another
+ * start time, or the record comes from another boot. A record from another host proves nothing:
+ * its pids are not ours to probe (a shared tmp, or containers sharing a kernel and a /tmp but not
+ * a pid namespace), so such a lock is never reclaimed automatically.
+ */
+export function isOwnerProvablyDead(record: OwnerRecord, probe: ProcessProbe = nodeProcessProbe): boolean {
+  if (record.hostname !== probe.hostname()) return false;
+  const bootId = probe.bootId();
+  if (record.boot_id !== undefined && bootId !== undefined && record.boot_id !== bootId) return true;
+  const signal = probe.signalZero(record.pid);
+  if (signal === "gone") return true;
+  if (signal === "unknown" || record.start_time === undefined) return false;
+  const startTime = probe.startTime(record.pid);
+  // unreadable here usually means the process exited between the two probes: the next poll sees ESRCH
+  return startTime !== undefined && startTime !== record.start_time;
+}

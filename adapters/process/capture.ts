@@ -1,0 +1,119 @@
+// Bounded capture of one output stream.
+//
+// Memory holds at most the limit plus one chunk, whatever the process prints. Up to the limit
+// everything is kept; on the first byte past it the whole stream so far goes to a spill file and
+// from then on every chunk is appended there, so the file always has the complete output while
+// memory keeps only the tail. Reading is paused while the file catches up (async iteration
+// gives that backpressure for free), so a fast writer cannot pile chunks up in memory.
+import { open, type FileHandle } from "node:fs/promises";
+import type { Readable } from "node:stream";
+
+export interface CaptureOptions {
+  readonly limitBytes: number;
+  /** called once, on overflow: where the complete stream goes (its folder must exist);
+   *  rejecting means the stream is not spilled, only its tail is kept */
+  readonly spillPath: () => Promise<string>;
+}
+
+export interface Captured {
+  /** the whole stream, or its last `limitBytes` starting on a UTF-8 boundary */
+  readonly tail: Uint8Array;
+  readonly totalBytes: number;
+  readonly truncated: boolean;
+  /** the complete stream, when truncated and the spill file was written in full */
+  readonly file?: string;
+  /** the most bytes held in memory at once (the bound the capture promises) */
+  readonly peakRetainedBytes: number;
+}
+
+/** Reads `stream` to its end (or its first error) and never rejects. */
+export async function captureStream(stream: Readable, options: CaptureOptions): Promise<Captured> {
+  const limit = Math.max(0, Math.floor(options.limitBytes));
+  const chunks: Buffer[] = [];
+  let retained = 0;
+  let peak = 0;
+  let total = 0;
+  let spill: Spill | undefined;
+  let spillFailed = false;
+
+  try {
+    for await (const value of stream) {
+      const chunk = typeof value === "string" ? Buffer.from(value) : (value as Buffer);
+      total += chunk.length;
+      chunks.push(chunk);
+      retained += chunk.length;
+      peak = Math.max(peak, retained);
+      if (total > limit && !spillFailed) {
+        if (spill === undefined) {
+          // Nothing has been dropped yet, so `chunks` is the whole stream so far.
+          spill = await openSpill(options.spillPath);
+          if (spill === undefined || !(await spill.writeAll(chunks))) spillFailed = true;
+        } else if (!(await spill.writeAll([chunk]))) {
+          spillFailed = true;
+        }
+      }
+      if (total > limit) {
+        while (chunks.length > 1 && retained - (chunks[0]?.length ?? 0) >= limit) retained -= chunks.shift()?.length ?? 0;
+      }
+    }
+  } catch {
+    // A broken pipe ends the capture; what was read so far is the result.
+  }
+
+  const file = spill === undefined ? undefined : await spill.close();
+  const truncated = total > limit;
+  const all = Buffer.concat(chunks);
+  const tail = truncated ? fromUtf8Boundary(all.subarray(Math.max(0, all.length - limit))) : all;
+  return {
+    tail,
+    totalBytes: total,
+    truncated,
+    ...(file !== undefined && !spillFailed ? { file } : {}),
+    peakRetainedBytes: peak,
+  };
+}
+
+/** Drops the continuation bytes (10xxxxxx) a cut may have left at the start, at most three. */
+export function fromUtf8Boundary(bytes: Uint8Array): Uint8Array {
+  let start = 0;
+  while (start < 3 && start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start += 1;
+  return bytes.subarray(start);
+}
+
+interface Spill {
+  writeAll(chunks: readonly Uint8Array[]): Promise<boolean>;
+  close(): Promise<string | undefined>;
+}
+
+async function openSpill(spillPath: () => Promise<string>): Promise<Spill | undefined> {
+  let path: string;
+  let handle: FileHandle;
+  try {
+    path = await spillPath();
+    handle = await open(path, "w", 0o600);
+  } catch {
+    return undefined;
+  }
+  let ok = true;
+  return {
+    async writeAll(chunks) {
+      try {
+        for (const chunk of chunks) {
+          let offset = 0;
+          while (offset < chunk.length) offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
+        }
+      } catch {
+        ok = false;
+      }
+      return ok;
+    },
+    async close() {
+      try {
+        await handle.close();
+      } catch {
+        ok = false;
+      }
+      return ok ? path : undefined;
+    },
+  };
+}

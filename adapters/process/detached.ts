@@ -1,0 +1,192 @@
+// Runs that outlive the process that starts them (`async: true` recipes).
+//
+// `startDetached` is the bare form: a new session and process group, output straight into
+// files, nothing tying it to us. Nobody can learn its exit code, though, so real runs use
+// `startSupervised`: a tiny detached node process (supervisor.mjs) parents the command and
+// records its fate in `status.json`.
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, existsSync, openSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isAlive, killGroup } from "./group.js";
+import { spawned } from "./node-runner.js";
+import { DEFAULT_KILL_GRACE_MS } from "./ProcessRunner.js";
+
+export { groupAlive, isAlive, killGroup } from "./group.js";
+
+export type Started<T> = ({ readonly ok: true } & T) | { readonly ok: false; readonly error: string };
+
+export interface DetachedSpec {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** the complete environment; absent means ours */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface DetachedRun {
+  readonly pid: number;
+  /** the run's process group (it leads it, so pgid = pid) */
+  readonly pgid: number;
+}
+
+/** Starts `command` in its own session with stdout/stderr written to the two files (truncated). */
+export async function startDetached(spec: DetachedSpec & { readonly stdoutPath: string; readonly stderrPath: string }): Promise<Started<DetachedRun>> {
+  let out: number | undefined;
+  let err: number | undefined;
+  let child: ChildProcess;
+  try {
+    out = openSync(spec.stdoutPath, "w", 0o600);
+    err = openSync(spec.stderrPath, "w", 0o600);
+    child = spawn(spec.command, [...spec.args], {
+      cwd: spec.cwd,
+      env: spec.env ?? process.env,
+      shell: false,
+      detached: true,
+      stdio: ["ignore", out, err],
+    });
+  } catch (e) {
+    return { ok: false, error: errorMessage(e) };
+  } finally {
+    // The child got its own copies at spawn time.
+    if (out !== undefined) closeSync(out);
+    if (err !== undefined) closeSync(err);
+  }
+  const failure = await spawned(child);
+  child.unref();
+  if (failure !== undefined) return { ok: false, error: failure.message };
+  const pid = child.pid ?? 0;
+  return { ok: true, pid, pgid: pid };
+}
+
+export type SupervisedState = "running" | "succeeded" | "failed" | "killed";
+
+/** `<runDir>/status.json`, as the supervisor writes it. */
+export interface SupervisedStatus {
+  readonly status: SupervisedState;
+  /** the command's pid and process group; null when it never started */
+  readonly pid: number | null;
+  readonly pgid: number | null;
+  readonly exit_code: number | null;
+  readonly started_at: string;
+  readonly ended_at: string | null;
+  readonly supervisor_pid: number;
+  readonly signal?: string;
+  /** why the command could not start */
+  readonly error?: string;
+}
+
+export interface SupervisedSpec extends DetachedSpec {
+  /** created if missing; receives command.json, status.json, stdout.log, stderr.log, supervisor.log */
+  readonly runDir: string;
+  /** time between SIGTERM and SIGKILL when the run is killed (default 5000) */
+  readonly killGraceMs?: number;
+}
+
+/** How long the supervisor may take to record that the command started. */
+const START_TIMEOUT_MS = 10_000;
+
+/** Starts the command under a detached supervisor; resolves once status.json exists. */
+export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ readonly supervisorPid: number; readonly status: SupervisedStatus }>> {
+  const supervisor = supervisorPath();
+  if (supervisor === undefined) return { ok: false, error: "supervisor.mjs not found next to the process adapter" };
+  let log: number | undefined;
+  let child: ChildProcess;
+  try {
+    await mkdir(spec.runDir, { recursive: true });
+    const command = { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, killGraceMs: spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS };
+    await writeAtomically(join(spec.runDir, "command.json"), `${JSON.stringify(command, null, 2)}\n`);
+    log = openSync(join(spec.runDir, "supervisor.log"), "w", 0o600);
+    child = spawn(process.execPath, [supervisor, spec.runDir], {
+      cwd: spec.runDir,
+      env: process.env,
+      shell: false,
+      detached: true,
+      stdio: ["ignore", "ignore", log],
+    });
+  } catch (e) {
+    return { ok: false, error: errorMessage(e) };
+  } finally {
+    if (log !== undefined) closeSync(log);
+  }
+  let exitedEarly = false;
+  child.once("exit", () => (exitedEarly = true));
+  const failure = await spawned(child);
+  child.unref();
+  if (failure !== undefined) return { ok: false, error: failure.message };
+
+  let status: SupervisedStatus | undefined;
+  const poll = async (): Promise<boolean> => (status = await readSupervisedStatus(spec.runDir)) !== undefined || exitedEarly;
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await poll()) && Date.now() < deadline) await sleep(10);
+  // The supervisor may write its final status and exit in one go, before our last look.
+  status ??= await readSupervisedStatus(spec.runDir);
+  if (status === undefined) {
+    const why = (await readFile(join(spec.runDir, "supervisor.log"), "utf8").catch(() => "")).trim();
+    return { ok: false, error: why === "" ? "supervisor did not report a status" : why };
+  }
+  return { ok: true, supervisorPid: child.pid ?? status.supervisor_pid, status };
+}
+
+/** The run's current status.json, or undefined when it is missing or unreadable. */
+export async function readSupervisedStatus(runDir: string): Promise<SupervisedStatus | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(join(runDir, "status.json"), "utf8"));
+    return isStatus(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Asks the supervisor to end the run (SIGTERM; it kills the command's group and records
+ * "killed") and waits for the final status. If the supervisor itself is gone, the command's
+ * group is killed here and "killed" recorded on its behalf.
+ */
+export async function killSupervised(runDir: string, graceMs: number = DEFAULT_KILL_GRACE_MS): Promise<SupervisedStatus | undefined> {
+  const current = await readSupervisedStatus(runDir);
+  if (current === undefined || current.status !== "running") return current;
+  if (isAlive(current.supervisor_pid)) {
+    process.kill(current.supervisor_pid, "SIGTERM");
+    let latest: SupervisedStatus | undefined = current;
+    const ended = async (): Promise<boolean> => {
+      latest = (await readSupervisedStatus(runDir)) ?? latest;
+      return latest?.status !== "running" || !isAlive(current.supervisor_pid);
+    };
+    const deadline = Date.now() + graceMs + 3000;
+    while (!(await ended()) && Date.now() < deadline) await sleep(10);
+    const final = await readSupervisedStatus(runDir);
+    if (final !== undefined && final.status !== "running") return final;
+  }
+  if (current.pgid !== null) await killGroup(current.pgid, graceMs);
+  const killed: SupervisedStatus = { ...current, status: "killed", exit_code: current.exit_code ?? 1, ended_at: new Date().toISOString() };
+  await writeAtomically(join(runDir, "status.json"), `${JSON.stringify(killed, null, 2)}\n`);
+  return killed;
+}
+
+/** supervisor.mjs sits next to this module in the repo; a build that compiles to dist/ may not
+ *  copy it, so the source tree's copy is the fallback. */
+function supervisorPath(): string | undefined {
+  const candidates = [new URL("./supervisor.mjs", import.meta.url), new URL("../../../adapters/process/supervisor.mjs", import.meta.url)];
+  for (const url of candidates) {
+    const path = fileURLToPath(url);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  await writeFile(tmp, text, { mode: 0o600 });
+  await rename(tmp, path);
+}
+
+function isStatus(u: unknown): u is SupervisedStatus {
+  if (typeof u !== "object" || u === null) return false;
+  const s = (u as { status?: unknown }).status;
+  return s === "running" || s === "succeeded" || s === "failed" || s === "killed";
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

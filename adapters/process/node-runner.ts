@@ -1,0 +1,214 @@
+// The ProcessRunner on node:child_process.
+//
+// Each child leads its own process group, so a timeout or an abort can end everything it
+// started (a shell's background jobs included) with one signal to -pid. A run lasts as long as
+// its leader: when the leader exits, members it left behind are terminated too, so no stray can
+// hold the output pipes open (and the run with them) or outlive the result.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { mkdir, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { captureStream, type Captured } from "./capture.js";
+import { groupAlive, killGroup } from "./group.js";
+import {
+  DEFAULT_CAPTURE_LIMIT_BYTES,
+  DEFAULT_KILL_GRACE_MS,
+  makeProcessRunner,
+  type Invocation,
+  type ProcessResult,
+  type ProcessRunner,
+} from "./ProcessRunner.js";
+
+const OWN_GROUP = process.platform !== "win32";
+export const SPILL_DIR_PREFIX = "pi-recipes-command-";
+
+export const nodeProcessRunner: ProcessRunner = makeProcessRunner("node", runProcess);
+
+export async function runProcess(invocation: Invocation): Promise<ProcessResult> {
+  const started = performance.now();
+  const elapsed = (): number => Math.round(performance.now() - started);
+  if (invocation.signal?.aborted === true) return abortedBeforeStart(elapsed());
+
+  let child: ChildProcess;
+  try {
+    child = spawn(invocation.command, [...invocation.args], {
+      cwd: invocation.cwd,
+      env: invocation.env ?? process.env,
+      shell: false,
+      detached: OWN_GROUP,
+      stdio: [invocation.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      windowsHide: true,
+    });
+  } catch (e) {
+    // Node refuses some arguments synchronously (a NUL byte, a non-string).
+    return spawnFailure(errorMessage(e), elapsed());
+  }
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const startError = await spawned(child);
+  if (startError !== undefined) {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    return spawnFailure(describeSpawnError(startError, invocation), elapsed());
+  }
+  child.on("error", () => undefined);
+  const pid = child.pid ?? 0;
+
+  const spillDir = once(() => prepareSpillDir(invocation.spillDir));
+  const limitBytes = invocation.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES;
+  const stdoutDone = capture(child.stdout, limitBytes, async () => join(await spillDir(), "stdout.log"));
+  const stderrDone = capture(child.stderr, limitBytes, async () => join(await spillDir(), "stderr.log"));
+
+  if (invocation.stdin !== undefined && child.stdin !== null) {
+    // A child that exits without reading its stdin makes the write fail with EPIPE; that is
+    // the child's business, not a crash of ours.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(typeof invocation.stdin === "string" ? Buffer.from(invocation.stdin) : invocation.stdin);
+  }
+
+  const graceMs = invocation.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  let timedOut = false;
+  let aborted = false;
+  let ending: Promise<boolean> | undefined;
+  const endGroup = (): Promise<boolean> => (ending ??= terminate(child, pid, graceMs));
+  const timeoutMs = invocation.timeoutMs ?? 0;
+  const timer =
+    timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          timedOut = true;
+          void endGroup();
+        }, timeoutMs)
+      : undefined;
+  const onAbort = (): void => {
+    aborted = true;
+    void endGroup();
+  };
+  invocation.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const exit = await exited;
+  if (timer !== undefined) clearTimeout(timer);
+  invocation.signal?.removeEventListener("abort", onAbort);
+  if (ending === undefined && OWN_GROUP && groupAlive(pid)) void endGroup();
+  const [stdout, stderr] = await Promise.all([stdoutDone, stderrDone]);
+  if (ending !== undefined) await ending;
+
+  const killed = timedOut || aborted;
+  // A run we had to kill is a failure even if the process chose to exit 0 on SIGTERM.
+  const code = exit.code === null || (killed && exit.code === 0) ? 1 : exit.code;
+  return {
+    code,
+    pid,
+    ...(exit.signal !== null ? { signal: exit.signal } : {}),
+    killed,
+    timedOut,
+    stdout: stdout.tail,
+    stderr: stderr.tail,
+    stdoutBytes: stdout.totalBytes,
+    stderrBytes: stderr.totalBytes,
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    ...(stdout.file !== undefined ? { stdoutFile: stdout.file } : {}),
+    ...(stderr.file !== undefined ? { stderrFile: stderr.file } : {}),
+    durationMs: elapsed(),
+  };
+}
+
+/** Resolves with the spawn error, or undefined once the child is running. */
+export function spawned(child: ChildProcess): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    const onSpawn = (): void => {
+      child.off("error", onError);
+      resolve(undefined);
+    };
+    const onError = (e: Error): void => {
+      child.off("spawn", onSpawn);
+      resolve(e);
+    };
+    child.once("spawn", onSpawn);
+    child.once("error", onError);
+  });
+}
+
+function terminate(child: ChildProcess, pid: number, graceMs: number): Promise<boolean> {
+  if (OWN_GROUP) return killGroup(pid, graceMs);
+  child.kill("SIGTERM");
+  const late = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  return new Promise((resolve) =>
+    child.once("exit", () => {
+      clearTimeout(late);
+      resolve(true);
+    }),
+  );
+}
+
+const EMPTY = new Uint8Array(0);
+const EMPTY_CAPTURE: Captured = { tail: EMPTY, totalBytes: 0, truncated: false, peakRetainedBytes: 0 };
+
+function capture(stream: ChildProcess["stdout"], limitBytes: number, spillPath: () => Promise<string>): Promise<Captured> {
+  return stream === null ? Promise.resolve(EMPTY_CAPTURE) : captureStream(stream, { limitBytes, spillPath });
+}
+
+async function prepareSpillDir(spillDir: string | undefined): Promise<string> {
+  if (spillDir === undefined) return mkdtemp(join(tmpdir(), SPILL_DIR_PREFIX));
+  await mkdir(spillDir, { recursive: true });
+  return spillDir;
+}
+
+function spawnFailure(message: string, durationMs: number): ProcessResult {
+  const stderr = Buffer.from(message);
+  return {
+    code: 1,
+    killed: false,
+    timedOut: false,
+    stdout: EMPTY,
+    stderr,
+    stdoutBytes: 0,
+    stderrBytes: stderr.length,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    spawnError: message,
+    durationMs,
+  };
+}
+
+function abortedBeforeStart(durationMs: number): ProcessResult {
+  return {
+    code: 1,
+    killed: true,
+    timedOut: false,
+    stdout: EMPTY,
+    stderr: EMPTY,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    durationMs,
+  };
+}
+
+// Node reports a missing working directory as `spawn <command> ENOENT`, which blames the
+// command; say which one is missing.
+function describeSpawnError(e: Error, invocation: Invocation): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" && !isDirectory(invocation.cwd)) return `${e.message} (working directory not found: ${invocation.cwd})`;
+  return e.message;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}

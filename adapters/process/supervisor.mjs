@@ -1,0 +1,166 @@
+// Supervisor of one detached run: `node supervisor.mjs <runDir>`.
+//
+// Whoever starts an `async` run may be gone long before the run ends, and only a parent can
+// learn a child's exit code. So this small process is the parent: it reads
+// `<runDir>/command.json` ({command, args, cwd, env?, killGraceMs?}), starts the command in its
+// own process group with stdout/stderr going straight to `stdout.log`/`stderr.log` (they
+// survive even if this process is killed), and keeps `<runDir>/status.json` current, always
+// replaced atomically so a reader never sees half a file. SIGTERM (or SIGINT/SIGHUP) here ends
+// the command's whole group and records "killed".
+//
+// Plain JavaScript on purpose: it runs with bare `node`, without a TypeScript build.
+import { spawn } from "node:child_process";
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+const runDir = process.argv[2];
+if (runDir === undefined) {
+  process.stderr.write("usage: supervisor.mjs <runDir>\n");
+  process.exit(2);
+}
+
+let status = {
+  status: "running",
+  pid: null,
+  pgid: null,
+  exit_code: null,
+  started_at: new Date().toISOString(),
+  ended_at: null,
+  supervisor_pid: process.pid,
+};
+
+function writeStatus(patch) {
+  status = { ...status, ...patch };
+  const tmp = join(runDir, `.status.json.${process.pid}.tmp`);
+  const fd = openSync(tmp, "w", 0o644);
+  try {
+    writeSync(fd, `${JSON.stringify(status, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, join(runDir, "status.json"));
+}
+
+function finish(patch) {
+  writeStatus({ ...patch, ended_at: new Date().toISOString() });
+  process.exit(0);
+}
+
+let spec;
+try {
+  spec = JSON.parse(readFileSync(join(runDir, "command.json"), "utf8"));
+} catch (e) {
+  finish({ status: "failed", exit_code: 1, error: `cannot read command.json: ${e.message}` });
+}
+const graceMs = typeof spec.killGraceMs === "number" && spec.killGraceMs >= 0 ? spec.killGraceMs : 5000;
+
+let out;
+let err;
+let child;
+try {
+  out = openSync(join(runDir, "stdout.log"), "w", 0o600);
+  err = openSync(join(runDir, "stderr.log"), "w", 0o600);
+  child = spawn(spec.command, spec.args ?? [], {
+    cwd: spec.cwd,
+    env: spec.env ?? process.env,
+    shell: false,
+    detached: true,
+    stdio: ["ignore", out, err],
+  });
+} catch (e) {
+  failToStart(e);
+} finally {
+  // The child holds its own copies of the descriptors.
+  if (out !== undefined) closeSync(out);
+  if (err !== undefined) closeSync(err);
+}
+
+function failToStart(e) {
+  try {
+    const fd = openSync(join(runDir, "stderr.log"), "a", 0o600);
+    writeSync(fd, `${e.message}\n`);
+    closeSync(fd);
+  } catch {
+    // the status below still carries the message
+  }
+  finish({ status: "failed", exit_code: 1, error: e.message });
+}
+
+let killRequested = false;
+let killing;
+
+child.once("error", (e) => {
+  if (child.pid === undefined) failToStart(e);
+});
+child.once("spawn", () => writeStatus({ status: "running", pid: child.pid, pgid: child.pid }));
+child.once("exit", async (code, signal) => {
+  // Members the leader left behind belong to the run and end with it.
+  if (groupAlive(child.pid)) await (killing ?? killGroup(child.pid));
+  else if (killing !== undefined) await killing;
+  const exitCode = code === null || (killRequested && code === 0) ? 1 : code;
+  finish({
+    status: killRequested ? "killed" : exitCode === 0 ? "succeeded" : "failed",
+    exit_code: exitCode,
+    ...(signal !== null ? { signal } : {}),
+  });
+});
+
+for (const name of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+  process.on(name, () => {
+    killRequested = true;
+    if (child.pid !== undefined) killing ??= killGroup(child.pid);
+  });
+}
+
+async function killGroup(pgid) {
+  if (!signalGroup(pgid, "SIGTERM")) return;
+  if (await waitGone(pgid, graceMs)) return;
+  signalGroup(pgid, "SIGKILL");
+  await waitGone(pgid, 2000);
+}
+
+function signalGroup(pgid, sig) {
+  try {
+    process.kill(-pgid, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pgid, ms) {
+  const deadline = Date.now() + ms;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
+// Same rule as group.ts: zombies waiting for a late-reaping PID 1 do not count as alive.
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch (e) {
+    if (e.code !== "EPERM") return false;
+  }
+  if (process.platform !== "linux") return true;
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return false;
+}

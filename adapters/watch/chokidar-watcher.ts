@@ -1,0 +1,269 @@
+// The Watcher port on chokidar 5 (fs.watch underneath, never polling).
+//
+// One chokidar instance at a time: on the root (depth 1, but only `drafts/` is entered), or, while
+// the root is missing, on its parent (depth 0, only the root's name). Every switch runs in one
+// queue and bumps a generation number, and each instance's callbacks check it, so a late event
+// of a closed instance is never acted on.
+//
+// Options, and why:
+// - atomic (on, with a 50 ms window instead of 100 so real deletes are reported sooner): an
+//   unlink followed within the window by an add of the same name becomes one "change". Our writes
+//   are temp + rename over the target, which on Linux already arrives as a change; the option
+//   keeps editors' delete-and-recreate saves from flickering through "unlink". The price: a real
+//   unlink is reported ~50 ms late.
+// - no awaitWriteFinish: it polls sizes and holds events for its stability threshold. Atomic
+//   renames publish complete files, and a plain writer's later writes raise further "change"s.
+// - dot-files (atomic-write temps, editor swap files) and names discovery would not read are
+//   ignored in chokidar's filter, so no watch is spent on them and no event is raised.
+import { stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { basename, dirname, relative, resolve, sep } from "node:path";
+import { watch, type FSWatcher } from "chokidar";
+import { recipeFileName } from "../../core/discovery/paths.js";
+import { DEFAULT_DEBOUNCE_MS, makeBatcher, type ChangeListener, type RecipeRootWatch, type Watcher, type WatchMode, type WatchOptions } from "./Watcher.js";
+
+const DRAFTS = "drafts";
+const ATOMIC_WINDOW_MS = 50;
+
+/**
+ * true for what the root watch reports or enters: the root, `drafts` directly in it, and recipe
+ * files (`*.json`, `*.md`, not dot-files) in either. Without `stats` (chokidar asks twice) the
+ * decision is by name alone; with them a folder named like a recipe, or a file named `drafts`,
+ * is refused.
+ */
+export function isWatchedRecipePath(root: string, path: string, stats?: Pick<Stats, "isFile" | "isDirectory">): boolean {
+  if (path === root) return true;
+  const parts = relative(root, path).split(sep);
+  const [first, second] = parts;
+  if (first === undefined || first === ".." || first === "") return false;
+  const isRecipeFile = (name: string): boolean => recipeFileName(name) !== undefined && (stats === undefined || stats.isFile());
+  if (parts.length === 1) return first === DRAFTS ? stats === undefined || stats.isDirectory() : isRecipeFile(first);
+  return parts.length === 2 && first === DRAFTS && second !== undefined && isRecipeFile(second);
+}
+
+const isDir = async (path: string): Promise<boolean> => {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+// dev:ino of a folder, or undefined: tells a root that was swapped for another folder from the same root
+const dirIdentity = async (path: string): Promise<string | undefined> => {
+  try {
+    const s = await stat(path);
+    return s.isDirectory() ? `${s.dev}:${s.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+// chokidar drops a "change" that comes within 50 ms of the previous one for the same path and
+// never emits it later: a second quick write would go unreported, and a reload that ran between
+// the two writes would keep stale content. So each reported add/change is followed, once that
+// window is over, by one stat; a file that differs from what the event saw is reported again.
+// (An in-place rewrite of equal size within one kernel timestamp tick stays invisible to stat.)
+const RECHECK_MS = 60;
+
+const identityOf = (s: Stats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+
+interface Rechecker {
+  saw(path: string, stats: Stats | undefined): void;
+  forget(path: string): void;
+  stop(): void;
+}
+
+function makeRechecker(onStale: (path: string) => void): Rechecker {
+  const pending = new Map<string, { seen: string | undefined; timer: NodeJS.Timeout }>();
+  let stopped = false;
+  const check = async (path: string, seen: string | undefined): Promise<void> => {
+    pending.delete(path);
+    let now: string;
+    try {
+      now = identityOf(await stat(path));
+    } catch {
+      return; // gone: chokidar reports the unlink itself
+    }
+    if (!stopped && now !== seen) onStale(path);
+  };
+  return {
+    saw(path, stats) {
+      const previous = pending.get(path);
+      if (previous !== undefined) clearTimeout(previous.timer);
+      const seen = stats === undefined ? undefined : identityOf(stats);
+      pending.set(path, { seen, timer: setTimeout(() => void check(path, seen), RECHECK_MS) });
+    },
+    forget(path) {
+      const previous = pending.get(path);
+      if (previous !== undefined) clearTimeout(previous.timer);
+      pending.delete(path);
+    },
+    stop() {
+      stopped = true;
+      for (const { timer } of pending.values()) clearTimeout(timer);
+      pending.clear();
+    },
+  };
+}
+
+const asError = (u: unknown): Error => (u instanceof Error ? u : new Error(String(u)));
+
+export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, options: WatchOptions = {}): RecipeRootWatch {
+  const root = resolve(rootPath);
+  const parent = dirname(root);
+  const rootName = basename(root);
+  let rootId: string | undefined;
+  let mode: WatchMode = "parent";
+  let closed = false;
+  let generation = 0;
+  let current: FSWatcher | undefined;
+  let recheck: Rechecker | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  let signalClosed = (): void => undefined;
+  const closedSignal = new Promise<void>((res) => (signalClosed = res));
+
+  const report = (u: unknown): void => {
+    if (closed || options.onError === undefined) return;
+    try {
+      options.onError(asError(u));
+    } catch {
+      // the error sink itself failed; there is nobody left to tell
+    }
+  };
+  const batcher = makeBatcher((events) => {
+    if (closed) return;
+    try {
+      onChange(events);
+    } catch (e) {
+      report(e);
+    }
+  }, options.debounceMs ?? DEFAULT_DEBOUNCE_MS);
+
+  const live = (gen: number): boolean => !closed && gen === generation;
+  const enqueue = (step: () => Promise<void>): Promise<void> => (queue = queue.then(step).catch(report));
+  // chokidar never says "ready" for an instance closed before its scan ends: close() must not hang on it
+  const whenReady = (w: FSWatcher): Promise<void> => Promise.race([new Promise<void>((res) => w.once("ready", () => res())), closedSignal]);
+
+  async function release(): Promise<number> {
+    const w = current;
+    current = undefined;
+    recheck?.stop();
+    recheck = undefined;
+    generation++;
+    if (w !== undefined) await w.close();
+    return generation;
+  }
+
+  async function armRoot(initial: boolean): Promise<void> {
+    const gen = await release();
+    if (!live(gen)) return;
+    // A re-armed root is scanned (ignoreInitial false): files written before the watch was live
+    // are reported as adds instead of being lost.
+    const w = watch(root, {
+      depth: 1,
+      ignoreInitial: initial,
+      usePolling: false,
+      atomic: ATOMIC_WINDOW_MS,
+      alwaysStat: true,
+      ignored: (p: string, s?: Stats) => !isWatchedRecipePath(root, p, s),
+    });
+    const rc = makeRechecker((path) => {
+      if (live(gen)) batcher.push({ kind: "change", path });
+    });
+    current = w;
+    recheck = rc;
+    mode = "root";
+    w.on("all", (event, path, stats) => {
+      if (!live(gen)) return;
+      if (event === "add" || event === "change") rc.saw(path, stats);
+      if (event === "unlink") rc.forget(path);
+      if (event === "add" || event === "change" || event === "unlink") batcher.push({ kind: event, path });
+      else if (event === "unlinkDir" && path === root) void enqueue(() => rootGone(gen));
+    });
+    // An empty root renamed away raises no chokidar event, only a raw one on the root's own name;
+    // the inotify watch would follow the folder to its new place, so the identity is checked.
+    w.on("raw", (_event, name, details) => {
+      if (live(gen) && name === rootName && (details as { watchedPath?: unknown } | undefined)?.watchedPath === root) void enqueue(() => checkRoot(gen));
+    });
+    w.on("error", (err) => {
+      if (live(gen)) void enqueue(() => rootError(gen, err));
+    });
+    await whenReady(w);
+    if (!live(gen)) return;
+    // The root can vanish while the watch is being set up, with no event to say so.
+    rootId = await dirIdentity(root);
+    if (rootId === undefined) return rootGone(gen);
+    if (live(gen) && !initial) batcher.push({ kind: "root-added", path: root });
+  }
+
+  async function checkRoot(gen: number): Promise<void> {
+    if (!live(gen)) return;
+    if ((await dirIdentity(root)) !== rootId) await rootGone(gen);
+  }
+
+  async function rootGone(gen: number): Promise<void> {
+    if (!live(gen)) return;
+    batcher.push({ kind: "root-removed", path: root });
+    await armParent();
+  }
+
+  async function rootError(gen: number, err: unknown): Promise<void> {
+    if (!live(gen)) return;
+    if ((await dirIdentity(root)) !== rootId) return rootGone(gen);
+    // chokidar keeps watching after an error; the owner decides whether that is enough
+    report(err);
+  }
+
+  async function armParent(): Promise<void> {
+    const gen = await release();
+    if (!live(gen)) return;
+    mode = "parent";
+    if (!(await isDir(parent))) return fail(gen, new Error(`cannot watch the recipe root ${root}: its parent folder ${parent} does not exist`));
+    if (!live(gen)) return;
+    const w = watch(parent, { depth: 0, ignoreInitial: true, usePolling: false, ignored: (p: string) => p !== parent && p !== root });
+    current = w;
+    w.on("all", (event, path) => {
+      if (!live(gen)) return;
+      if (event === "addDir" && path === root) void enqueue(() => (live(gen) ? armRoot(false) : Promise.resolve()));
+      else if (event === "unlinkDir" && path === parent) void enqueue(() => fail(gen, new Error(`stopped watching for the recipe root ${root}: its parent folder ${parent} was removed`)));
+    });
+    w.on("error", (err) => {
+      if (live(gen)) void enqueue(() => fail(gen, err));
+    });
+    await whenReady(w);
+    // The root can appear before the parent watch is live, with no event to say so.
+    if (live(gen) && (await isDir(root)) && live(gen)) await armRoot(false);
+  }
+
+  async function fail(gen: number, err: unknown): Promise<void> {
+    if (!live(gen)) return;
+    const g = await release();
+    if (!live(g)) return;
+    mode = "failed";
+    report(err);
+  }
+
+  const ready = enqueue(async () => ((await isDir(root)) ? armRoot(true) : armParent()));
+
+  let closing: Promise<void> | undefined;
+  return {
+    ready,
+    mode: () => mode,
+    close() {
+      if (closing !== undefined) return closing;
+      closed = true;
+      mode = "closed";
+      generation++;
+      batcher.cancel();
+      recheck?.stop();
+      signalClosed();
+      const w = current;
+      current = undefined;
+      closing = w === undefined ? Promise.resolve() : w.close();
+      return closing;
+    },
+  };
+}
+
+export const chokidarWatcher: Watcher = { watchRecipeRoot };

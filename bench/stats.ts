@@ -1,0 +1,24 @@
+// Small timing helpers: medians of repeated runs, printed as ratios against a floor.
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export function timeRuns(runs: number, fn: () => void): number {
+  const samples: number[] = [];
+  fn(); // warm-up
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return median(samples);
+}
+
+export const fmt = (ms: number): string => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+
+export function report(label: string, ours: number, floor: number, target: number): string {
+  const ratio = ours / floor;
+  return `${label.padEnd(44)} ours ${fmt(ours).padStart(10)}  floor ${fmt(floor).padStart(10)}  ratio ${ratio.toFixed(2)}x  (target <= ${target}x) ${ratio <= target ? "OK" : "OVER"}`;
+}

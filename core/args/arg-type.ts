@@ -1,0 +1,209 @@
+// Argument types (registry-reference §3.8, §4.3, §3.11, §5.4), described once. Every behaviour
+// that depends on a type — runtime normalization, JSON schema property, usage-hint sample,
+// default validity, declaration text — is read from the one table below, so adding or changing
+// a type is a single edit and the interpreters can never disagree.
+import * as E from "fp-ts/lib/Either.js";
+import type { ArgType, Json, JsonObject } from "../model.js";
+
+export type ArgKind = ArgType["kind"];
+type TypeOf<K extends ArgKind> = Extract<ArgType, { readonly kind: K }>;
+
+/** Marks a value that does not belong to a type; a sentinel rather than a wrapper because
+ * normalization runs on every tool call. */
+export const MISMATCH: unique symbol = Symbol("mismatch");
+/** the normalized value, or MISMATCH */
+type Normalized = unknown;
+type Normalizer<K extends ArgKind> = (value: unknown, type: TypeOf<K>) => Normalized;
+
+interface ArgTypeDescription<K extends ArgKind> {
+  readonly normalize: Normalizer<K>;
+  /** tail of `Argument <n> must ...` */
+  readonly mismatch: (type: TypeOf<K>) => string;
+  /** word in the schema description, `<Title> argument: <n>`; undefined for plain strings */
+  readonly title: string | undefined;
+  readonly schema: (type: TypeOf<K>) => JsonObject;
+  readonly sample: (name: string, type: TypeOf<K>) => Json;
+  /** whether a textual default (register_tool shorthand) is acceptable */
+  readonly acceptsDefault: (text: string, type: TypeOf<K>) => boolean;
+  readonly text: (type: TypeOf<K>) => string;
+}
+
+const INT = /^-?\d+$/;
+// An exponent is accepted because a finite JS number can print as `1e+21`; without it the
+// normalized text of a number would not itself be a valid number.
+const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const TRUE_WORDS = new Set(["true", "1", "yes"]);
+const FALSE_WORDS = new Set(["false", "0", "no"]);
+
+const textual = <K extends ArgKind>(kind: K, title: string | undefined, sample: (name: string) => string): ArgTypeDescription<K> => ({
+  normalize: (v) => String(v),
+  mismatch: () => "be a string.",
+  title,
+  schema: () => ({ type: "string" }),
+  sample: (name) => sample(name),
+  acceptsDefault: () => true,
+  text: () => kind,
+});
+
+function normalizeInt(v: unknown): Normalized {
+  if (typeof v === "number") {
+    if (Number.isSafeInteger(v)) return String(v);
+    // BigInt prints every digit (String(1e21) would be `1e+21`, which is not an integer text)
+    return Number.isInteger(v) ? BigInt(v).toString() : MISMATCH;
+  }
+  if (typeof v !== "string") return MISMATCH;
+  const t = v.trim();
+  return INT.test(t) ? t : MISMATCH;
+}
+
+function normalizeNumber(v: unknown): Normalized {
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : MISMATCH;
+  if (typeof v !== "string") return MISMATCH;
+  const t = v.trim();
+  return NUMBER.test(t) ? t : MISMATCH;
+}
+
+function normalizeBool(v: unknown): Normalized {
+  if (typeof v === "boolean") return v ? "true" : "false";
+  // numbers are rejected on purpose: only words and JSON booleans are accepted (§3.8)
+  if (typeof v !== "string") return MISMATCH;
+  const t = v.trim().toLowerCase();
+  if (TRUE_WORDS.has(t)) return "true";
+  if (FALSE_WORDS.has(t)) return "false";
+  return MISMATCH;
+}
+
+function normalizeArray(v: unknown): Normalized {
+  if (Array.isArray(v)) return v;
+  if (typeof v !== "string") return MISMATCH;
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed : MISMATCH;
+  } catch {
+    return MISMATCH;
+  }
+}
+
+const TABLE: { readonly [K in ArgKind]: ArgTypeDescription<K> } = {
+  string: textual("string", undefined, (name) => `<${name}>`),
+  path: textual("path", "Path", (name) => `./${name}`),
+  int: {
+    normalize: normalizeInt,
+    mismatch: () => "be an integer.",
+    title: "Int",
+    schema: () => ({ type: "integer" }),
+    sample: () => 1,
+    acceptsDefault: (text) => normalizeInt(text) !== MISMATCH,
+    text: () => "int",
+  },
+  number: {
+    normalize: normalizeNumber,
+    mismatch: () => "be a number.",
+    title: "Number",
+    schema: () => ({ type: "number" }),
+    sample: () => 1.5,
+    acceptsDefault: (text) => normalizeNumber(text) !== MISMATCH,
+    text: () => "number",
+  },
+  bool: {
+    normalize: normalizeBool,
+    mismatch: () => "be a boolean.",
+    title: "Bool",
+    schema: () => ({ type: "boolean" }),
+    sample: () => true,
+    acceptsDefault: (text) => normalizeBool(text) !== MISMATCH,
+    text: () => "bool",
+  },
+  array: {
+    normalize: normalizeArray,
+    mismatch: () => "be an array.",
+    title: "Array",
+    schema: () => ({ items: {}, type: "array" }),
+    sample: (name) => [`<${name}>`],
+    // stricter than the reference (any text): tool defaults are normalized like call values, so a
+    // default that is not JSON array text would make every call without the argument fail
+    acceptsDefault: (text) => normalizeArray(text) !== MISMATCH,
+    text: () => "array",
+  },
+  enum: {
+    normalize: (v, t) => (t.values.includes(String(v)) ? v : MISMATCH),
+    mismatch: (t) => `be one of: ${t.values.join(", ")}.`,
+    title: "Enum",
+    schema: (t) => ({ enum: [...t.values], type: "string" }),
+    sample: (_name, t) => t.values[0] ?? "",
+    acceptsDefault: (text, t) => t.values.includes(text),
+    text: (t) => `enum(${t.values.join(",")})`,
+  },
+};
+
+// Looking a description up by a union-typed key loses the kind/type correlation; this is the one
+// place that re-establishes it.
+const describe = (type: ArgType): ArgTypeDescription<ArgKind> =>
+  TABLE[type.kind] as unknown as ArgTypeDescription<ArgKind>;
+
+export const ARG_KINDS: readonly ArgKind[] = Object.keys(TABLE) as ArgKind[];
+
+export const STRING: ArgType = { kind: "string" };
+
+/** `string|path|int|number|bool|array|enum(a,b)`; enum values are trimmed and empty ones
+ * dropped. Unknown text or an enum without values gives undefined. */
+export function parseArgType(text: string): ArgType | undefined {
+  const t = text.trim();
+  const m = /^enum\((.*)\)$/s.exec(t);
+  if (m !== null) {
+    const values = (m[1] ?? "").split(",").map((v) => v.trim()).filter((v) => v !== "");
+    return values.length === 0 ? undefined : { kind: "enum", values };
+  }
+  switch (t) {
+    case "string": case "path": case "int": case "number": case "bool": case "array":
+      return { kind: t };
+    default:
+      return undefined;
+  }
+}
+
+/** Runtime normalization of one value (§3.8), or MISMATCH: null/undefined become `""` for every
+ * type. The allocation-free form for the per-call path; see normalizeArgValue. */
+export function normalizeRaw(type: ArgType, value: unknown): unknown {
+  if (value === null || value === undefined) return "";
+  return describe(type).normalize(value, type);
+}
+
+/** normalizeRaw specialised to one type, for compiling a tool's normalizer once. */
+export function valueNormalizer(type: ArgType): (value: unknown) => unknown {
+  const normalize = describe(type).normalize;
+  return (value) => (value === null || value === undefined ? "" : normalize(value, type));
+}
+
+export const mismatchMessage = (name: string, type: ArgType): string => `Argument ${name} must ${describe(type).mismatch(type)}`;
+
+export function normalizeArgValue(name: string, type: ArgType, value: unknown): E.Either<string, unknown> {
+  const r = normalizeRaw(type, value);
+  return r === MISMATCH ? E.left(mismatchMessage(name, type)) : E.right(r);
+}
+
+/** The JSON schema property the agent sees; `undefined` type means an untyped (string) argument. */
+export function argSchemaProperty(name: string, type: ArgType | undefined): JsonObject {
+  const t = type ?? STRING;
+  const d = describe(t);
+  const description = d.title === undefined ? `Argument: ${name}` : `${d.title} argument: ${name}`;
+  return { description, ...d.schema(t) };
+}
+
+/** The example value shown in usage hints when the tool has no default for the argument. */
+export const sampleArgValue = (name: string, type: ArgType | undefined): Json => describe(type ?? STRING).sample(name, type ?? STRING);
+
+export const isValidDefault = (type: ArgType, text: string): boolean => describe(type).acceptsDefault(text, type);
+
+/** `int`, `enum(a,b)`, ... — the text after the colon of a declaration. */
+export const formatArgType = (type: ArgType): string => describe(type).text(type);
+
+/** The kind named in `Invalid default for <name>:<kind>` (enums say just `enum`). */
+export const argKindLabel = (type: ArgType): string => type.kind;
+
+/** Canonical declaration text; plain strings are written bare unless the author wrote `:string`
+ * (ruling 1 keeps that as written). */
+export function canonicalDeclaration(name: string, type: ArgType, explicitString = false): string {
+  if (type.kind === "string") return explicitString ? `${name}:string` : name;
+  return `${name}:${formatArgType(type)}`;
+}

@@ -1,0 +1,147 @@
+// Argument declarations `name[:type][=default]` (registry-reference §4.2, §5.4, G27–G31):
+// one declaration, the register_tool shorthand string, and stored `args` lists.
+import * as E from "fp-ts/lib/Either.js";
+import type { ArgType, Json, JsonObject } from "../model.js";
+import { STRING, argKindLabel, canonicalDeclaration, isValidDefault, parseArgType } from "./arg-type.js";
+
+/** A default value as the registry keeps it: text, except that arrays stay arrays (ruling 7). */
+export type ArgDefault = string | readonly Json[];
+
+export interface Declaration {
+  readonly name: string;
+  /** the effective type; unknown type text falls back to string */
+  readonly type: ArgType;
+  /** the type text as written after `:`, when there was one */
+  readonly typeText?: string;
+  readonly default?: string;
+  /** the canonical stored form, without the default */
+  readonly canonical: string;
+}
+
+const hasSpace = (s: string): boolean => /\s/.test(s);
+
+// Argument names come from users; `__proto__` must land as a plain key, not as a prototype.
+export function setOwn<V>(target: Record<string, V>, key: string, value: V): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Parses one declaration. The default starts after the first `=` (so it may hold `=` and `:`).
+ * A name with inner whitespace before the colon (`a : path`) makes the whole name part the
+ * name, as the reference does, rather than guessing at what was meant. */
+export function parseDeclaration(text: string): Declaration {
+  const eq = text.indexOf("=");
+  const namePart = (eq < 0 ? text : text.slice(0, eq)).trim();
+  const dflt = eq < 0 ? undefined : text.slice(eq + 1).trim();
+  const colon = namePart.indexOf(":");
+  const literal = colon < 0 || hasSpace(namePart.slice(0, colon));
+  const name = literal ? namePart : namePart.slice(0, colon);
+  const typeText = literal ? undefined : namePart.slice(colon + 1);
+  const type = typeText === undefined ? STRING : parseArgType(typeText) ?? STRING;
+  const writtenString = typeText !== undefined && typeText.trim() === "string";
+  return {
+    name,
+    type,
+    ...(typeText === undefined ? {} : { typeText }),
+    ...(dflt === undefined ? {} : { default: dflt }),
+    canonical: canonicalDeclaration(name, type, writtenString),
+  };
+}
+
+/** Whether a declaration names a type the registry does not know (it is treated as string). */
+export const hasUnknownType = (d: Declaration): boolean =>
+  d.typeText !== undefined && parseArgType(d.typeText) === undefined;
+
+/** Splits on commas outside parentheses and brackets, so `mode:enum(a,b)` and
+ * `items:array=["a","b"]` each stay one item. */
+export function splitDeclarationList(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let item = "";
+  for (const c of text) {
+    if (c === "(" || c === "[") depth += 1;
+    else if (c === ")" || c === "]") depth = Math.max(0, depth - 1);
+    if (c === "," && depth === 0) {
+      items.push(item);
+      item = "";
+    } else item += c;
+  }
+  items.push(item);
+  return items.map((i) => i.trim()).filter((i) => i !== "");
+}
+
+export interface ParsedArgs {
+  /** canonical declarations, in order, as register_tool persists them */
+  readonly declarations: readonly string[];
+  readonly names: readonly string[];
+  readonly defaults: Readonly<Record<string, string>>;
+  /** types written explicitly (including a written `:string`) */
+  readonly types: ReadonlyMap<string, ArgType>;
+  /** names whose type text was not understood and fell back to string */
+  readonly unknownTypes: readonly string[];
+}
+
+/** The register_tool `args` shorthand (§5.4), e.g. `file:path, lang=ru, mode:enum(a,b)=a`.
+ * `""` is an explicit empty list. Errors: the first invalid default, else all duplicates. */
+export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
+  const declarations: string[] = [];
+  const names: string[] = [];
+  const defaults: Record<string, string> = {};
+  const types = new Map<string, ArgType>();
+  const unknownTypes: string[] = [];
+  const duplicates: string[] = [];
+  for (const item of splitDeclarationList(text)) {
+    const d = parseDeclaration(item);
+    if (d.name === "") return E.left(`Invalid argument declaration: ${item}`);
+    if (d.default !== undefined && !isValidDefault(d.type, d.default)) {
+      return E.left(`Invalid default for ${d.name}:${argKindLabel(d.type)}`);
+    }
+    if (names.includes(d.name)) {
+      if (!duplicates.includes(d.name)) duplicates.push(d.name);
+      continue;
+    }
+    names.push(d.name);
+    declarations.push(d.canonical);
+    if (d.default !== undefined) setOwn(defaults, d.name, d.default);
+    if (d.typeText !== undefined) types.set(d.name, d.type);
+    if (hasUnknownType(d)) unknownTypes.push(d.name);
+  }
+  if (duplicates.length > 0) return E.left(`Duplicate argument name(s): ${duplicates.join(", ")}`);
+  return E.right({ declarations, names, defaults, types, unknownTypes });
+}
+
+/** A default as stored and used at runtime: arrays stay arrays, everything else becomes text
+ * (`null` → `""`, objects → `[object Object]`, as `String()` does). */
+export function storedDefault(value: Json | undefined): ArgDefault {
+  if (Array.isArray(value)) return value;
+  if (value === null || value === undefined) return "";
+  return String(value);
+}
+
+export function storedDefaults(defaults: JsonObject | undefined): Record<string, ArgDefault> {
+  const out: Record<string, ArgDefault> = {};
+  if (defaults === undefined) return out;
+  for (const [k, v] of Object.entries(defaults)) setOwn(out, k, storedDefault(v));
+  return out;
+}
+
+export interface StoredArgs {
+  readonly args: readonly string[];
+  readonly defaults: Readonly<Record<string, ArgDefault>>;
+}
+
+/** Normalizes a stored `args` list with its `defaults` (G31): canonical declarations, the first
+ * declaration of a name wins, later duplicates are dropped silently, and a stored default beats a
+ * default written in a declaration. */
+export function normalizeStoredArgs(args: readonly string[], defaults?: JsonObject): StoredArgs {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const merged = storedDefaults(defaults);
+  for (const token of args) {
+    const d = parseDeclaration(token);
+    if (d.name === "" || seen.has(d.name)) continue;
+    seen.add(d.name);
+    out.push(d.canonical);
+    if (d.default !== undefined && !Object.hasOwn(merged, d.name)) setOwn(merged, d.name, d.default);
+  }
+  return { args: out, defaults: merged };
+}

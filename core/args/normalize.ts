@@ -1,0 +1,61 @@
+// Typed normalization of tool-call values before substitution (registry-reference §3.8).
+import * as E from "fp-ts/lib/Either.js";
+import type { ArgType } from "../model.js";
+import type { ArgSurface } from "../discovery/types.js";
+import { MISMATCH, mismatchMessage, valueNormalizer } from "./arg-type.js";
+
+export type ArgNormalizer = (values: Readonly<Record<string, unknown>>) => E.Either<string, Record<string, unknown>>;
+
+interface TypedName {
+  readonly name: string;
+  readonly type: ArgType;
+  readonly normalize: (value: unknown) => unknown;
+}
+
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  // `__proto__` from a parsed call is an ordinary key; plain assignment would set the prototype
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+// Reported in the call's key order, so the message does not depend on declaration order.
+function firstMismatch(typed: readonly TypedName[], values: Readonly<Record<string, unknown>>): string {
+  for (const key of Object.keys(values)) {
+    const t = typed.find((x) => x.name === key);
+    if (t !== undefined && t.normalize(values[key]) === MISMATCH) return mismatchMessage(key, t.type);
+  }
+  return "";
+}
+
+/** Compiles the normalizer of one surface; it runs on every tool call, so per-type work is done
+ * here once. Values whose name has a known type are normalized (ints and numbers to numeric
+ * text, bools to `true`/`false`, arrays parsed from JSON text); other values pass through. */
+export function compileArgNormalizer(surface: Pick<ArgSurface, "types">): ArgNormalizer {
+  const typed: TypedName[] = [...surface.types].map(([name, type]) => ({ name, type, normalize: valueNormalizer(type) }));
+  return (values) => {
+    const out: Record<string, unknown> = { ...values };
+    for (const t of typed) {
+      if (!Object.hasOwn(values, t.name)) continue;
+      const next = t.normalize(values[t.name]);
+      if (next === MISMATCH) return E.left(firstMismatch(typed, values));
+      setKey(out, t.name, next);
+    }
+    return E.right(out);
+  };
+}
+
+const compiled = new WeakMap<ReadonlyMap<string, ArgType>, ArgNormalizer>();
+
+/** normalizeArgs with the compiled normalizer memoised per surface type map. The first value
+ * that does not fit its type, in the call's key order, gives the error. */
+export function normalizeArgs(
+  surface: Pick<ArgSurface, "types">,
+  values: Readonly<Record<string, unknown>>,
+): E.Either<string, Record<string, unknown>> {
+  let run = compiled.get(surface.types);
+  if (run === undefined) {
+    run = compileArgNormalizer(surface);
+    compiled.set(surface.types, run);
+  }
+  return run(values);
+}

@@ -1,0 +1,29 @@
+// The JSON schema of a tool's parameters as the agent sees it (registry-reference §4.3).
+import type { Json, JsonObject } from "../model.js";
+import type { ArgSurface } from "../discovery/types.js";
+import { argSchemaProperty } from "./arg-type.js";
+
+// Async tools accept these besides their own arguments; they steer the detached run, not the template.
+const ASYNC_PROPERTIES: JsonObject = {
+  run_id: { description: "Optional run id override for this async template recipe invocation.", type: "string" },
+  correlation_id: { description: "Optional workflow correlation id preserved in terminal follow-up delivery.", type: "string" },
+  transport_context: {
+    additionalProperties: true,
+    description: "Optional originating transport route preserved for detached terminal follow-up.",
+    type: "object",
+  },
+};
+
+export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
+  const properties: Record<string, Json> = {};
+  for (const name of surface.names) {
+    // defineProperty: an argument called `__proto__` must stay an ordinary property
+    Object.defineProperty(properties, name, {
+      value: argSchemaProperty(name, surface.types.get(name)),
+      enumerable: true, writable: true, configurable: true,
+    });
+  }
+  // the async run strips these from the call, so their meaning here is always the async one
+  if (options.async) Object.assign(properties, ASYNC_PROPERTIES);
+  return { additionalProperties: false, properties, required: [...surface.required], type: "object" };
+}

@@ -1,0 +1,164 @@
+// Discovery: from a snapshot of recipe files to entries, winners, tools and diagnostics
+// (registry-reference §1.2–§1.6). Pure: the runtime reads the files, this decides.
+import * as E from "fp-ts/lib/Either.js";
+import type { RecipeConfig, RecipeFormat, RecipeProblem, RegistrySnapshot, SnapshotFile, SourceListing } from "../model.js";
+import { RESERVED_TOOL_NAMES } from "../model.js";
+import { loadRecipe } from "../recipe/load.js";
+import { riskLabels } from "../risk/risk-labels.js";
+import { trustedBoundaryWarnings } from "../risk/warnings.js";
+import { toolFromEntry } from "./to-tool.js";
+import { draftEntry } from "./drafts.js";
+import { basename, recipeFileName } from "./paths.js";
+import { problemDiagnostic } from "./problem.js";
+import type { Discovery, RecipeEntry, ToolSpec } from "./types.js";
+
+interface Candidate {
+  readonly id: string;
+  readonly format: RecipeFormat;
+  readonly file: SnapshotFile;
+  readonly source: SourceListing;
+  readonly priority: number;
+  /** path with `.md` rewritten to `.json`, the listing sort key */
+  readonly key: string;
+}
+
+const compareCandidates = (a: Candidate, b: Candidate): number =>
+  a.priority - b.priority ||
+  (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+  (a.format === b.format ? 0 : a.format === "json" ? -1 : 1);
+
+function rootDiagnostics(sources: readonly SourceListing[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const source of sources) {
+    if (source.kind !== "root" || !source.present || seen.has(source.root)) continue;
+    seen.add(source.root);
+    if (source.error !== undefined) out.push(`Failed to inspect recipe root ${source.root}: ${source.error}`);
+    if (source.rootMode === undefined) continue;
+    if (source.rootMode & 0o002) out.push(`Recipe root is world-writable; review permissions: ${source.root}`);
+    if (source.rootMode & 0o020) out.push(`Recipe root is group-writable; review ownership and permissions: ${source.root}`);
+  }
+  return out;
+}
+
+function candidatesOf(sources: readonly SourceListing[]): Candidate[] {
+  const out: Candidate[] = [];
+  sources.forEach((source, priority) => {
+    const own: Candidate[] = [];
+    for (const file of source.files) {
+      const parsed = recipeFileName(basename(file.path));
+      if (parsed === undefined) continue;
+      own.push({ ...parsed, file, source, priority, key: parsed.format === "md" ? file.path.slice(0, -3) + ".json" : file.path });
+    }
+    own.sort(compareCandidates);
+    out.push(...own);
+  });
+  return out;
+}
+
+interface Loaded {
+  readonly candidate: Candidate;
+  readonly config?: RecipeConfig;
+  readonly problem?: RecipeProblem;
+}
+
+function load(candidate: Candidate): Loaded {
+  const result = loadRecipe(candidate.file, candidate.id, candidate.format);
+  return E.isRight(result) ? { candidate, config: result.right } : { candidate, problem: result.left };
+}
+
+function ownDiagnostics(loaded: Loaded): string[] {
+  const path = loaded.candidate.file.path;
+  if (loaded.problem !== undefined) return [problemDiagnostic(path, loaded.problem)];
+  if (loaded.config === undefined) return [];
+  return trustedBoundaryWarnings(loaded.config.template).map((w) => `Recipe ${path}: ${w}`);
+}
+
+export interface DiscoverOptions {
+  /** sha256 (or any fingerprint) of a file's bytes; used for draft fingerprints */
+  readonly digest?: (file: SnapshotFile) => string | undefined;
+}
+
+export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = {}): Discovery {
+  const candidates = candidatesOf(snapshot.sources);
+  const buckets = new Map<string, Loaded[]>();
+  for (const candidate of candidates) {
+    const bucket = buckets.get(candidate.id);
+    const loaded = load(candidate);
+    if (bucket === undefined) buckets.set(candidate.id, [loaded]);
+    else bucket.push(loaded);
+  }
+
+  const diagnostics = rootDiagnostics(snapshot.sources);
+  const entries: RecipeEntry[] = [];
+  const active = new Map<string, RecipeEntry>();
+  const tools: ToolSpec[] = [];
+
+  for (const [id, bucket] of buckets) {
+    bucket.sort((a, b) => compareCandidates(a.candidate, b.candidate));
+    const winner = bucket[0]!;
+    const winnerPath = winner.candidate.file.path;
+    const shadows = bucket.slice(1).map((l) => l.candidate.file.path);
+    const invalid = winner.config === undefined;
+    const disabled = winner.config?.disabled === true;
+    if (invalid) diagnostics.push(`Recipe ${id} is invalid and blocks lower-priority recipes`);
+    else if (disabled) diagnostics.push(`Recipe ${id} is disabled and blocks lower-priority recipes`);
+    if (shadows.length > 0) diagnostics.push(`Recipe ${id} shadows ${shadows.length} lower-priority recipe(s)`);
+
+    let exposed: ToolSpec | undefined;
+    bucket.forEach((loaded, index) => {
+      const { candidate } = loaded;
+      const isWinner = index === 0;
+      const own = ownDiagnostics(loaded);
+      if (!isWinner && candidate.format === "md" && winner.candidate.format === "json" && candidate.priority === winner.candidate.priority) {
+        own.push(`Markdown recipe ${candidate.file.path} is shadowed by JSON recipe ${winnerPath}`);
+      }
+      const entryBase = {
+        id,
+        path: candidate.file.path,
+        format: candidate.format,
+        priority: candidate.priority,
+        sourceRoot: candidate.source.root,
+        toolSource: candidate.source.tool,
+        mutableUsage: candidate.source.mutableUsage,
+        size: candidate.file.size,
+        mtimeMs: candidate.file.mtimeMs,
+        invalid: loaded.config === undefined,
+        disabled: loaded.config?.disabled === true,
+        active: isWinner,
+        shadowed: !isWinner,
+        shadows: isWinner ? shadows : [],
+        riskLabels: loaded.config === undefined ? [] : riskLabels(loaded.config),
+        ...(loaded.config === undefined ? {} : { config: loaded.config }),
+        ...(loaded.problem === undefined ? {} : { problem: loaded.problem }),
+        ...(isWinner ? {} : { shadowedBy: winnerPath }),
+      };
+      let tool = false;
+      if (isWinner && candidate.source.tool && loaded.config !== undefined && !disabled) {
+        if (RESERVED_TOOL_NAMES.includes(id)) {
+          diagnostics.push(`Reserved tool name: ${id}`);
+        } else {
+          const converted = toolFromEntry(id, candidate.file.path, candidate.format, loaded.config);
+          if (E.isRight(converted)) {
+            exposed = converted.right;
+            tool = true;
+          } else {
+            own.push(`Recipe ${id} could not be exposed as a tool: ${converted.left}`);
+          }
+        }
+      }
+      const entry: RecipeEntry = { ...entryBase, diagnostics: own, tool };
+      entries.push(entry);
+      if (isWinner) active.set(id, entry);
+      diagnostics.push(...own);
+    });
+    if (exposed !== undefined) tools.push(exposed);
+  }
+
+  tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const drafts = [...snapshot.drafts]
+    .filter((f) => recipeFileName(basename(f.path)) !== undefined)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((f) => draftEntry(f, options.digest?.(f)));
+  return { entries, active, tools, diagnostics, drafts };
+}

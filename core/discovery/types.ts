@@ -1,0 +1,85 @@
+// The result of discovery: every entry found, which one wins each id, and the tool set.
+import type { ArgType, Json, JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../model.js";
+
+export interface RecipeEntry {
+  readonly id: string;
+  readonly path: string;
+  readonly format: RecipeFormat;
+  /** index of the source in the snapshot (0 = highest priority) */
+  readonly priority: number;
+  readonly sourceRoot: string;
+  /** the entry's source makes tools (user recipe root) */
+  readonly toolSource: boolean;
+  readonly mutableUsage: boolean;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly config?: RecipeConfig;
+  readonly problem?: RecipeProblem;
+  readonly invalid: boolean;
+  readonly disabled: boolean;
+  /** the entry wins its id (even when invalid or disabled) */
+  readonly active: boolean;
+  readonly shadowed: boolean;
+  /** path of the winner, for shadowed entries */
+  readonly shadowedBy?: string;
+  /** paths this winner shadows, in priority order */
+  readonly shadows: readonly string[];
+  /** entry diagnostics: invalid/failed message, trusted-boundary warnings, markdown shadowing */
+  readonly diagnostics: readonly string[];
+  readonly riskLabels: readonly string[];
+  /** the entry is exposed as a tool */
+  readonly tool: boolean;
+}
+
+/** The public argument surface of a tool: one source for schema, validation and usage hints. */
+export interface ArgSurface {
+  readonly names: readonly string[];
+  readonly required: readonly string[];
+  readonly types: ReadonlyMap<string, ArgType>;
+  /** top-level recipe defaults, used for samples and as runtime values: stringified, except that
+   * arrays stay arrays (ruling 7) */
+  readonly defaults: Readonly<Record<string, string | readonly Json[]>>;
+}
+
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
+  readonly format: RecipeFormat;
+  readonly async: boolean;
+  readonly surface: ArgSurface;
+  /** JSON schema of the tool's parameters, as the agent sees it */
+  readonly parameters: JsonObject;
+  readonly promptSnippet: string;
+  readonly config: RecipeConfig;
+}
+
+export interface DraftEntry {
+  readonly id: string;
+  readonly path: string;
+  readonly format: RecipeFormat;
+  readonly size: number;
+  readonly created_at: string;
+  readonly modified_at: string;
+  readonly valid: boolean;
+  readonly diagnostics: readonly string[];
+  readonly risk_labels: readonly string[];
+  readonly description?: string;
+  readonly source_run?: string;
+  readonly async?: boolean;
+  readonly template_preview?: string;
+  /** sha256 of the bytes, when the runtime supplied a digest function */
+  readonly sha256?: string;
+}
+
+export interface Discovery {
+  /** all entries, grouped by id (ids in order of first appearance), winner first */
+  readonly entries: readonly RecipeEntry[];
+  /** id -> winning entry, in order of first appearance */
+  readonly active: ReadonlyMap<string, RecipeEntry>;
+  /** tools (winning, valid, enabled entries of tool sources with unreserved names), sorted by name */
+  readonly tools: readonly ToolSpec[];
+  /** registry diagnostics in the order of registry-reference §1.6 */
+  readonly diagnostics: readonly string[];
+  readonly drafts: readonly DraftEntry[];
+}

@@ -1,0 +1,108 @@
+// Shared vocabulary of the registry core. Everything here is plain data: the runtime builds
+// snapshots from real files, the core turns them into tool sets, diagnostics and views.
+
+/** What the runtime read for one file. `bytes` is absent when the file was too large to read
+ * (size over the limit) or could not be read (then `readError` says why). */
+export interface SnapshotFile {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly birthtimeMs: number;
+  readonly bytes?: Uint8Array;
+  readonly readError?: string;
+}
+
+/** One discovery source: a directory (tools by location when `tool`), or one explicit file. */
+export interface SourceListing {
+  readonly kind: "root" | "file";
+  /** the directory (for kind "file": the file's directory) */
+  readonly root: string;
+  /** false when the directory does not exist */
+  readonly present: boolean;
+  /** POSIX mode of the root directory, when known */
+  readonly rootMode?: number;
+  /** recipes of this source are tools */
+  readonly tool: boolean;
+  /** the usage ledger applies to recipes of this source */
+  readonly mutableUsage: boolean;
+  /** candidate recipe files (`*.json`, `*.md`, regular files only) in listing order */
+  readonly files: readonly SnapshotFile[];
+  /** problem listing or inspecting the root (e.g. EACCES) */
+  readonly error?: string;
+}
+
+/** Everything discovery needs, read by the runtime. Sources are in priority order (0 = highest). */
+export interface RegistrySnapshot {
+  readonly agentDir: string;
+  readonly recipeRoot: string;
+  readonly home: string;
+  readonly cwd: string;
+  readonly sources: readonly SourceListing[];
+  readonly drafts: readonly SnapshotFile[];
+  /** Other files the runtime read (imports, delegation targets), by absolute path. */
+  readonly extraFiles?: ReadonlyMap<string, SnapshotFile>;
+}
+
+export type RecipeFormat = "json" | "md";
+
+export type ArgType =
+  | { readonly kind: "string" }
+  | { readonly kind: "path" }
+  | { readonly kind: "int" }
+  | { readonly kind: "number" }
+  | { readonly kind: "bool" }
+  | { readonly kind: "array" }
+  | { readonly kind: "enum"; readonly values: readonly string[] };
+
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
+export type JsonObject = { readonly [k: string]: Json };
+
+/** A recipe file after parsing and field validation (template graph kept as written). */
+export interface RecipeConfig {
+  /** always the file basename without its extension */
+  readonly name: string;
+  readonly description?: string;
+  readonly disabled?: boolean;
+  readonly async?: boolean;
+  readonly imports?: JsonObject;
+  /** the template envelope: the raw template, wrapped with the control keys given at top level */
+  readonly template: Json;
+  readonly args?: readonly string[];
+  readonly defaults?: JsonObject;
+  readonly values?: JsonObject;
+  readonly parallel?: boolean;
+  readonly concurrency?: number | string;
+  readonly min_successful?: number | string;
+  readonly timeout?: number | string;
+  readonly delay?: number | string;
+  readonly retry?: number | string;
+  readonly repeat?: number | string;
+  readonly label?: string;
+  readonly when?: string | boolean;
+  readonly accept_output?: "review_evidence";
+  readonly output?: string;
+  readonly failure?: "continue" | "branch" | "root";
+  readonly recover?: Json;
+  readonly artifacts?: { readonly [k: string]: string };
+  readonly mailbox?: JsonObject;
+  readonly retire_when?: "children_terminal";
+  readonly usage?: JsonObject;
+  readonly actor_context?: false | "off";
+  /** the object as written in the file (Markdown: frontmatter merged with the fence) */
+  readonly raw: JsonObject;
+}
+
+/** A problem found while loading a recipe. `field` names the offending field when there is one. */
+export interface RecipeProblem {
+  /** `invalid`: the recipe resolved to nothing (shown as `Invalid recipe: <path>[: reason]`);
+   * `failed`: loading threw (shown as `Failed to load recipe <path>: <message>`). */
+  readonly kind: "invalid" | "failed";
+  readonly message?: string;
+  readonly field?: string;
+}
+
+export type Severity = "error" | "warning" | "info";
+
+export const RESERVED_TOOL_NAMES: readonly string[] = [
+  "read", "write", "edit", "bash", "find", "grep", "ls", "register_tool", "message", "spawn", "inspect",
+];

@@ -1,0 +1,90 @@
+// One recipe file's bytes -> a validated RecipeConfig or the problem that prevents it
+// (registry-reference §1.6 raw diagnosis, §2.2 step 2, §2.4). Never throws.
+import * as E from "fp-ts/lib/Either.js";
+import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
+import { decodeRecipeObject } from "./decode.js";
+import { compileMarkdown } from "./markdown.js";
+
+export const RECIPE_SIZE_LIMIT = 1048576;
+
+const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
+const invalid = (message: string): RecipeProblem => ({ kind: "invalid", message });
+
+// fatal: a replacement character silently changing a command is worse than refusing the file
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Offset of the first byte that starts an ill-formed UTF-8 sequence, or -1. */
+export function invalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] ?? 0;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const extra = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
+    if (extra === 0) return i;
+    // the second byte's range excludes overlong forms, surrogates and code points above U+10FFFF
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= extra; k++) {
+      const b = bytes[i + k];
+      if (b === undefined || b < (k === 1 ? low : 0x80) || b > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += extra + 1;
+  }
+  return -1;
+}
+
+function decodeText(bytes: Uint8Array): E.Either<RecipeProblem, string> {
+  try {
+    return E.right(utf8.decode(bytes));
+  } catch {
+    const at = invalidUtf8Offset(bytes);
+    return E.left(invalid(at < 0 ? "file is not valid UTF-8 text" : `file is not valid UTF-8 text (invalid byte at offset ${at})`));
+  }
+}
+
+function parseJson(text: string): E.Either<RecipeProblem, unknown> {
+  try {
+    return E.right(JSON.parse(text) as unknown);
+  } catch (e) {
+    // the engine's message verbatim, as the reference reports it
+    return E.left(invalid(e instanceof Error ? e.message : String(e)));
+  }
+}
+
+function load(file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeProblem, RecipeConfig> {
+  if (file.size > RECIPE_SIZE_LIMIT || (file.bytes !== undefined && file.bytes.length > RECIPE_SIZE_LIMIT)) {
+    return E.left(failed(`Recipe file exceeds size limit ${RECIPE_SIZE_LIMIT} bytes: ${file.path}`));
+  }
+  if (file.readError !== undefined && file.readError !== "") return E.left(failed(file.readError));
+  if (file.bytes === undefined) return E.left(failed(`Recipe file could not be read: ${file.path}`));
+  const text = decodeText(file.bytes);
+  if (E.isLeft(text)) return text;
+  const raw = format === "md" ? E.mapLeft(invalid)(compileMarkdown(text.right)) : parseJson(text.right);
+  if (E.isLeft(raw)) return raw;
+  return decodeRecipeObject(raw.right, file.path, name);
+}
+
+function thrownMessage(e: unknown): string {
+  try {
+    const message = e instanceof Error ? e.message : String(e);
+    return message === "" ? "unexpected error" : message;
+  } catch {
+    return "unexpected error";
+  }
+}
+
+/**
+ * Loads one recipe file as `name` (the file basename without extension; a `name` field inside the
+ * file never overrides it). Every expected problem is a returned value; the catch is a last
+ * guard so that one hostile file can never take the registry down.
+ */
+export function loadRecipe(file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeProblem, RecipeConfig> {
+  try {
+    return load(file, name, format);
+  } catch (e) {
+    return E.left(failed(thrownMessage(e)));
+  }
+}

@@ -1,0 +1,83 @@
+// Compiling a Markdown recipe (registry-reference §2.4) into the raw recipe object: the
+// frontmatter merged with the first executable fence. Prose around the fence is documentation.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../model.js";
+import { hasOwn, isPlainObject } from "./fields.js";
+import { parseFrontmatter } from "./frontmatter.js";
+
+export const MD_NO_FRONTMATTER = "Markdown recipe must start with frontmatter";
+export const MD_UNCLOSED_FRONTMATTER = "Markdown recipe frontmatter is not closed";
+export const MD_NO_FENCE = "Markdown recipe has no executable recipe/template fence";
+
+/** Only backtick fences count (`~~~` does not); the info string of a backtick fence has no backtick. */
+const OPENING_FENCE = /^\s*(`{3,})([^`]*)$/;
+const SELECTING_WORDS = ["recipe", "template", "command", "json"];
+const JSON_WORDS = ["json", "recipe"];
+
+interface Fence {
+  /** trimmed, lower-cased */
+  readonly info: string;
+  /** trimmed */
+  readonly body: string;
+}
+
+/**
+ * The first fence whose info names a recipe, template, command or JSON; other fences (`bash`,
+ * `text`, ...) are examples in the prose. Fences are recognised by line, as Markdown renders
+ * them: the closing line holds only backticks, at least as many as the opening.
+ */
+function selectFence(lines: readonly string[]): Fence | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const open = OPENING_FENCE.exec(lines[i] ?? "");
+    if (open === null) continue;
+    const ticks = (open[1] ?? "").length;
+    let close = i + 1;
+    while (close < lines.length && !isClosingFence(lines[close] ?? "", ticks)) close++;
+    // an unclosed fence swallows the rest of the document, so nothing after it can be a fence
+    if (close >= lines.length) return undefined;
+    const info = (open[2] ?? "").trim().toLowerCase();
+    if (SELECTING_WORDS.some((w) => info.includes(w))) {
+      return { info, body: lines.slice(i + 1, close).join("\n").trim() };
+    }
+    i = close;
+  }
+  return undefined;
+}
+
+function isClosingFence(line: string, ticks: number): boolean {
+  const trimmed = line.trim();
+  return trimmed.length >= ticks && /^`+$/.test(trimmed);
+}
+
+function parseJson(text: string): E.Either<undefined, Json> {
+  try {
+    return E.right(JSON.parse(text) as Json);
+  } catch {
+    return E.left(undefined);
+  }
+}
+
+/** The raw recipe object of a Markdown file, or the reason it has none (exact reference texts). */
+export function compileMarkdown(text: string): E.Either<string, JsonObject> {
+  const lines = text.split(/\r?\n/);
+  if ((lines[0] ?? "").trim() !== "---") return E.left(MD_NO_FRONTMATTER);
+  let end = 1;
+  while (end < lines.length && (lines[end] ?? "").trim() !== "---") end++;
+  if (end >= lines.length) return E.left(MD_UNCLOSED_FRONTMATTER);
+  const frontmatter = parseFrontmatter(lines.slice(1, end));
+  const fence = selectFence(lines.slice(end + 1));
+  if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right(frontmatter) : E.left(MD_NO_FENCE);
+  if (fence.body === "") return E.left(MD_NO_FENCE);
+  const declaredJson = JSON_WORDS.some((w) => fence.info.includes(w));
+  if (declaredJson || /^[{["]/.test(fence.body)) {
+    const parsed = parseJson(fence.body);
+    if (E.isRight(parsed)) {
+      const value = parsed.right;
+      // the fence wins over the frontmatter; spreading keeps `__proto__`-like keys as plain data
+      if (isPlainObject(value) && hasOwn(value, "template")) return E.right({ ...frontmatter, ...(value as JsonObject) });
+      return E.right({ ...frontmatter, template: value });
+    }
+    if (declaredJson) return E.left(MD_NO_FENCE);
+  }
+  return E.right({ ...frontmatter, template: fence.body });
+}

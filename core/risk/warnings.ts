@@ -1,0 +1,55 @@
+// Trusted-boundary warnings (registry-reference §3.12). Command templates split argv without a
+// shell, but a leaf that hands a string to a shell or an interpreter re-opens that boundary;
+// these texts tell the operator so. They are advice, never a reason to refuse a recipe.
+import type { Json } from "../model.js";
+import { leaves } from "../template/graph.js";
+import {
+  SHELLS,
+  hasFlag,
+  isBroadWrite,
+  isDestructiveRemove,
+  isJsEval,
+  isScriptEval,
+  leafShape,
+} from "./leaf-shape.js";
+
+function leafWarnings(text: string, label: string | undefined): string[] {
+  const shape = leafShape(text);
+  const cmd = shape.command;
+  const who = label ?? cmd;
+  const out: string[] = [];
+  if (SHELLS.includes(cmd)) {
+    const content = hasFlag(shape.args, "-c") ? "shell command strings" : "shell scripts";
+    out.push(
+      `${who}: invokes ${cmd}; ${content} are trusted executable content and are not sandboxed by command-template argv splitting. Mitigation: keep scripts local, reviewed, and parameterized with explicit placeholders.`,
+    );
+  }
+  if (isJsEval(shape)) {
+    out.push(
+      `${who}: invokes ${cmd} eval mode; code strings are trusted executable content and are not sandboxed. Mitigation: prefer a checked-in script file or keep eval input fixed and reviewed.`,
+    );
+  }
+  if (isScriptEval(shape)) {
+    out.push(
+      `${who}: invokes ${cmd} code-eval mode; code strings are trusted executable content and are not sandboxed. Mitigation: prefer a checked-in script file or keep eval input fixed and reviewed.`,
+    );
+  }
+  if (isDestructiveRemove(shape)) {
+    out.push(
+      `${who}: removes filesystem paths; verify placeholders and paths before running trusted destructive commands. Mitigation: constrain path placeholders and consider dry-run or explicit confirmation.`,
+    );
+  }
+  if (isBroadWrite(shape)) {
+    out.push(
+      `${who}: mutates broad filesystem paths; verify placeholders and paths before running trusted commands. Mitigation: constrain path placeholders and prefer narrow source/destination paths.`,
+    );
+  }
+  return out;
+}
+
+/** Distinct warnings of every leaf (recover subtrees included), in document order. */
+export function trustedBoundaryWarnings(template: Json): string[] {
+  const seen = new Set<string>();
+  for (const leaf of leaves(template)) for (const w of leafWarnings(leaf.text, leaf.label)) seen.add(w);
+  return [...seen];
+}

@@ -1,0 +1,52 @@
+// Shell-like word splitting without a shell (registry-reference §3.2). Placeholders are
+// substituted per word afterwards, so a value can never be split or re-interpreted.
+
+const isSpace = (c: string): boolean => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v";
+
+export interface SplitResult {
+  readonly words: readonly string[];
+  /** the quote character left open at the end of input, if any */
+  readonly unterminatedQuote?: "'" | '"';
+}
+
+export function splitWordsDetailed(text: string): SplitResult {
+  const words: string[] = [];
+  let word = "";
+  let active = false;
+  let quote: "'" | '"' | undefined;
+  let escaped = false;
+  for (const c of text) {
+    if (escaped) {
+      word += isSpace(c) || c === "'" || c === '"' || c === "\\" ? c : "\\" + c;
+      escaped = false;
+      active = true;
+      continue;
+    }
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+      else if (c === "\\" && quote === '"') escaped = true;
+      else word += c;
+      continue;
+    }
+    if (c === "\\") escaped = true;
+    else if (c === "'" || c === '"') {
+      quote = c;
+      active = true;
+    } else if (isSpace(c)) {
+      if (active || word !== "") words.push(word);
+      word = "";
+      active = false;
+    } else {
+      word += c;
+      active = true;
+    }
+  }
+  if (escaped) {
+    word += "\\";
+    active = true;
+  }
+  if (active || word !== "") words.push(word);
+  return quote === undefined ? { words } : { words, unterminatedQuote: quote };
+}
+
+export const splitWords = (text: string): readonly string[] => splitWordsDetailed(text).words;

@@ -1,0 +1,251 @@
+// The recipe registry summary object (lifecycle-reference §15.3), shared by the status,
+// summary, doctor and imports views. Entry lists carry both the reference's keys (`id`,
+// `shadowedBy`, `diagnostics`) and ours (`name`, `format`, `shadowed_by`, `errors`), so either
+// reader finds what it expects.
+import type { JsonObject, RecipeFormat, Severity } from "../model.js";
+import type { Discovery, DraftEntry, RecipeEntry } from "../discovery/types.js";
+import { compareText, templatePreview, VIEW_LIMITS } from "./compact.js";
+import { diagnosticDetails, diagnosticOwners, diagnosticSeverity, type DiagnosticDetail } from "./diagnostics.js";
+import { recommendations, remediations, type Recommendation, type Remediation } from "./remediations.js";
+
+export type RecipesView = "status" | "summary" | "doctor" | "imports" | "reviews";
+
+export interface SummaryOptions {
+  readonly view: RecipesView;
+  /** sha256 (hex) of a file's bytes, when the runtime can read it */
+  readonly digest?: (path: string) => string | undefined;
+  /** the usage ledger record of an entry; inline `usage` of the recipe is the fallback */
+  readonly usage?: (entry: RecipeEntry) => JsonObject | undefined;
+}
+
+type Ref = { readonly id: string; readonly name: string; readonly path: string; readonly format: RecipeFormat };
+
+export type ActiveItem = Ref & {
+  readonly description?: string;
+  readonly tool: boolean;
+  readonly disabled: boolean;
+  readonly invalid: boolean;
+  readonly shadows: readonly string[];
+  readonly risk_labels?: readonly string[];
+  readonly imports?: JsonObject;
+  readonly usage?: JsonObject;
+};
+export type ToolItem = {
+  readonly name: string;
+  readonly path: string;
+  readonly format: RecipeFormat;
+  readonly description: string;
+  readonly async: boolean;
+  readonly args: readonly string[];
+  readonly required: readonly string[];
+};
+export type ShadowedItem = Ref & {
+  readonly shadowedBy?: string;
+  readonly shadowed_by?: string;
+  readonly diagnostics: readonly string[];
+};
+export type InvalidItem = Ref & { readonly diagnostics: readonly string[]; readonly errors: readonly string[] };
+export type DisabledItem = Ref;
+export type RiskSummaryItem = { readonly label: string; readonly count: number; readonly recipes: readonly string[] };
+export type DiagnosticItem = {
+  readonly id?: string;
+  readonly name?: string;
+  readonly path?: string;
+  readonly format?: RecipeFormat;
+  readonly message: string;
+  readonly severity: Severity;
+};
+export type ManifestItem = {
+  readonly active: boolean;
+  readonly disabled: boolean;
+  readonly id: string;
+  readonly invalid: boolean;
+  readonly path: string;
+  readonly root: string;
+  readonly sha256?: string;
+  readonly shadowed: boolean;
+  readonly size: number;
+  readonly tool: boolean;
+};
+export type DraftItem = Ref & {
+  readonly sha256?: string;
+  readonly size: number;
+  readonly created_at: string;
+  readonly modified_at: string;
+  readonly valid: boolean;
+  readonly diagnostics: readonly string[];
+  readonly errors?: readonly string[];
+  readonly risk_labels?: readonly string[];
+  readonly description?: string;
+  readonly source_run?: string;
+  readonly async?: boolean;
+  readonly template_preview?: string;
+};
+
+export type RecipesSummary = {
+  readonly active: readonly ActiveItem[];
+  readonly tools: readonly ToolItem[];
+  readonly shadowed: readonly ShadowedItem[];
+  readonly invalid: readonly InvalidItem[];
+  readonly disabled: readonly DisabledItem[];
+  readonly risk_summary: readonly RiskSummaryItem[];
+  readonly recommendations: readonly Recommendation[];
+  readonly remediations: readonly Remediation[];
+  readonly top_action?: Remediation;
+  /** registry diagnostics in discovery order, each with the entry it concerns */
+  readonly diagnostics: readonly DiagnosticItem[];
+  /** the same diagnostics as plain strings */
+  readonly diagnostic_messages: readonly string[];
+  readonly diagnostic_details: readonly DiagnosticDetail[];
+  readonly integrity_manifest: readonly ManifestItem[];
+  readonly drafts: readonly DraftItem[];
+  readonly next_actions: readonly string[];
+};
+
+const ref = (e: { id: string; path: string; format: RecipeFormat }): Ref => ({
+  id: e.id,
+  name: e.id,
+  path: e.path,
+  format: e.format,
+});
+const byIdThenPath = (a: Ref, b: Ref): number => compareText(a.id, b.id) || compareText(a.path, b.path);
+
+/** Load errors of an entry; every diagnostic when none reads as an error, so the list is never empty. */
+function errorsOf(diagnostics: readonly string[]): readonly string[] {
+  const errors = diagnostics.filter((d) => diagnosticSeverity(d) === "error");
+  return errors.length > 0 ? errors : diagnostics;
+}
+
+function activeItem(entry: RecipeEntry, usage: JsonObject | undefined): ActiveItem {
+  const config = entry.config;
+  return {
+    ...ref(entry),
+    ...(config?.description === undefined ? {} : { description: config.description }),
+    tool: entry.tool,
+    disabled: entry.disabled,
+    invalid: entry.invalid,
+    shadows: entry.shadows,
+    ...(entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
+    ...(config?.imports === undefined ? {} : { imports: config.imports }),
+    ...(usage === undefined ? {} : { usage }),
+  };
+}
+
+function riskSummary(entries: readonly RecipeEntry[]): RiskSummaryItem[] {
+  const byLabel = new Map<string, { count: number; ids: Set<string> }>();
+  for (const entry of entries)
+    for (const label of entry.riskLabels) {
+      const slot = byLabel.get(label) ?? { count: 0, ids: new Set<string>() };
+      slot.count += 1;
+      slot.ids.add(entry.id);
+      byLabel.set(label, slot);
+    }
+  return [...byLabel]
+    .map(([label, { count, ids }]) => ({ label, count, recipes: [...ids].sort(compareText) }))
+    .sort((a, b) => b.count - a.count || compareText(a.label, b.label));
+}
+
+function draftItem(draft: DraftEntry, digest: SummaryOptions["digest"]): DraftItem {
+  const sha256 = draft.sha256 ?? digest?.(draft.path);
+  const sourceRun = draft.source_run ?? /spawn run (\S+)/.exec(draft.description ?? "")?.[1];
+  const preview = templatePreview(draft.template_preview);
+  return {
+    ...ref(draft),
+    ...(sha256 === undefined ? {} : { sha256 }),
+    size: draft.size,
+    created_at: draft.created_at,
+    modified_at: draft.modified_at,
+    valid: draft.valid,
+    diagnostics: draft.diagnostics,
+    ...(draft.valid ? {} : { errors: errorsOf(draft.diagnostics) }),
+    ...(draft.risk_labels.length > 0 ? { risk_labels: draft.risk_labels } : {}),
+    ...(draft.description === undefined ? {} : { description: draft.description }),
+    ...(sourceRun === undefined ? {} : { source_run: sourceRun }),
+    ...(draft.async === undefined ? {} : { async: draft.async }),
+    ...(preview === undefined ? {} : { template_preview: preview }),
+  };
+}
+
+/** The ordered, de-duplicated follow-up commands of §15.3 (at most 4). */
+export function recipesNextActions(
+  view: RecipesView,
+  counts: { invalid: number; diagnostics: number },
+  topAction: Remediation | undefined,
+  drafts: readonly { path: string }[],
+): string[] {
+  const actions: string[] = [];
+  if (view !== "doctor" && (counts.invalid > 0 || counts.diagnostics > 0)) actions.push("inspect target=recipes view=doctor");
+  if (view === "doctor" && topAction !== undefined) actions.push(topAction.action);
+  const first = drafts[0];
+  if (first !== undefined) actions.push("inspect target=recipes view=summary verbose=true", `spawn file=${first.path}`);
+  return [...new Set(actions)].slice(0, VIEW_LIMITS.nextActions);
+}
+
+export function buildRecipesSummary(discovery: Discovery, options: SummaryOptions): RecipesSummary {
+  const usageOf = (entry: RecipeEntry): JsonObject | undefined => options.usage?.(entry) ?? entry.config?.usage;
+  const entries = discovery.entries;
+  const ownerOf = diagnosticOwners(discovery);
+  const remedies = remediations(discovery);
+  const topAction = remedies[0];
+  const invalid = entries
+    .filter((e) => e.invalid)
+    .map((e): InvalidItem => ({ ...ref(e), diagnostics: e.diagnostics, errors: errorsOf(e.diagnostics) }))
+    .sort(byIdThenPath);
+  const diagnostics = discovery.diagnostics.map((message): DiagnosticItem => {
+    const owner = ownerOf(message);
+    return { ...(owner === undefined ? {} : ref(owner)), message, severity: diagnosticSeverity(message) };
+  });
+  const drafts = discovery.drafts.map((d) => draftItem(d, options.digest));
+  return {
+    active: [...discovery.active.values()].map((e) => activeItem(e, usageOf(e))).sort(byIdThenPath),
+    tools: discovery.tools.map((t) => ({
+      name: t.name,
+      path: t.path,
+      format: t.format,
+      description: t.description,
+      async: t.async,
+      args: t.surface.names,
+      required: t.surface.required,
+    })),
+    shadowed: entries
+      .filter((e) => e.shadowed)
+      .map((e): ShadowedItem => {
+        const by = e.shadowedBy ?? discovery.active.get(e.id)?.path;
+        return { ...ref(e), ...(by === undefined ? {} : { shadowedBy: by, shadowed_by: by }), diagnostics: e.diagnostics };
+      })
+      .sort(byIdThenPath),
+    invalid,
+    disabled: entries.filter((e) => e.disabled).map(ref).sort(byIdThenPath),
+    risk_summary: riskSummary(entries),
+    recommendations: recommendations(discovery, usageOf),
+    remediations: remedies,
+    ...(topAction === undefined ? {} : { top_action: topAction }),
+    diagnostics,
+    diagnostic_messages: discovery.diagnostics,
+    diagnostic_details: diagnosticDetails(discovery),
+    integrity_manifest: entries
+      .map((e): ManifestItem => {
+        const sha256 = options.digest?.(e.path);
+        return {
+          active: e.active,
+          disabled: e.disabled,
+          id: e.id,
+          invalid: e.invalid,
+          path: e.path,
+          root: e.sourceRoot,
+          ...(sha256 === undefined ? {} : { sha256 }),
+          shadowed: e.shadowed,
+          size: e.size,
+          tool: e.tool,
+        };
+      })
+      .sort((a, b) => compareText(a.id, b.id) || compareText(a.path, b.path)),
+    drafts,
+    next_actions: recipesNextActions(
+      options.view,
+      { invalid: invalid.length, diagnostics: diagnostics.length },
+      topAction,
+      drafts,
+    ),
+  };
+}

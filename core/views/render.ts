@@ -1,0 +1,84 @@
+// Compact texts of the recipe registry views other than doctor: status/summary
+// (lifecycle-reference §15.4 plus our per-entry lines), imports (§15.6) and reviews (§15.7).
+import { isObject } from "../template/graph.js";
+import { compareText, nextToken, oneLine } from "./compact.js";
+import type { RecipesSummary } from "./registry-summary.js";
+
+// Caps keep the summary compact on registries with thousands of recipes.
+const ACTIVE_NAMES = 50;
+const GROUP_LINES = 20;
+
+/** The single counts line shared by `status` and `summary`. */
+export function statusLine(summary: RecipesSummary): string {
+  const currentPolicy = summary.active.filter((a) => "current_policy" in a).length;
+  return (
+    `recipes active=${summary.active.length} drafts=${summary.drafts.length}` +
+    ` shadowed=${summary.shadowed.length} invalid=${summary.invalid.length} disabled=${summary.disabled.length}` +
+    ` current_policy=${currentPolicy} recommendations=${summary.recommendations.length}` +
+    ` diagnostics=${summary.diagnostics.length}${nextToken(summary.next_actions)}`
+  );
+}
+
+function capped(lines: readonly string[], what: string): string[] {
+  if (lines.length <= GROUP_LINES) return [...lines];
+  return [...lines.slice(0, GROUP_LINES), `… +${lines.length - GROUP_LINES} more ${what}`];
+}
+
+/** Why each tool is present, hidden, broken or disabled, one short line per fact. */
+function entryLines(summary: RecipesSummary): string[] {
+  const lines: string[] = [];
+  const ids = summary.active.map((a) => a.id).sort(compareText);
+  if (ids.length > 0) {
+    const shown = ids.slice(0, ACTIVE_NAMES).join(", ");
+    lines.push(`active: ${shown}${ids.length > ACTIVE_NAMES ? `, … +${ids.length - ACTIVE_NAMES} more` : ""}`);
+  }
+  lines.push(
+    ...capped(summary.shadowed.map((s) => `shadowed: ${s.path} (by ${s.shadowed_by ?? "?"})`), "shadowed"),
+    ...capped(summary.invalid.map((i) => oneLine(`invalid: ${i.id}: ${i.errors.join("; ")}`)), "invalid"),
+    ...capped(summary.disabled.map((d) => `disabled: ${d.path}`), "disabled"),
+  );
+  if (summary.drafts.length > 0) lines.push(`drafts: ${summary.drafts.length}`);
+  lines.push(
+    ...capped(summary.diagnostics.map((d) => oneLine(`diagnostic ${d.severity}: ${d.message}`)), "diagnostics"),
+  );
+  return lines;
+}
+
+export const statusText = (summary: RecipesSummary): string => statusLine(summary);
+
+export const summaryText = (summary: RecipesSummary): string =>
+  [statusLine(summary), ...entryLines(summary).map((l) => `  ${l}`)].join("\n");
+
+/** One line per import binding of an active recipe. */
+export function importsText(summary: RecipesSummary): string {
+  const lines = summary.active.flatMap((a) =>
+    Object.entries(a.imports ?? {}).map(([alias, value]) => {
+      const binding = isObject(value) ? value["from"] : undefined;
+      const from = typeof value === "string" ? value : typeof binding === "string" ? binding : JSON.stringify(value);
+      return `recipe=${a.id} alias=${alias} from=${from}`;
+    }),
+  );
+  return lines.length === 0 ? "(no recipe imports)" : lines.join("\n");
+}
+
+export type ReviewsDetails = {
+  readonly draft_review: { readonly phase: string };
+  readonly lineage_count: number;
+  readonly lineages: readonly unknown[];
+  readonly revision_snapshots: number;
+  readonly tool_review: { readonly phase: string };
+};
+
+/** Automatic reviews have not run yet: both phases idle, no lineages, no snapshots. */
+export const idleReviews = (): ReviewsDetails => ({
+  draft_review: { phase: "idle" },
+  lineage_count: 0,
+  lineages: [],
+  revision_snapshots: 0,
+  tool_review: { phase: "idle" },
+});
+
+
+export const reviewsText = (r: ReviewsDetails): string =>
+  `automatic_reviews draft=${r.draft_review.phase} tool=${r.tool_review.phase}\n` +
+  `lineages=${r.lineage_count} revision_snapshots=${r.revision_snapshots}`;

@@ -1,0 +1,56 @@
+// The CLI contract: `pi-recipes <verb> [positional] [key=value ...] [--json]`.
+// A value that parses as JSON (number, true/false, null, array, object, quoted string) is taken as
+// JSON, anything else as a plain string, so `count=3` is a number and `name=x` a string.
+
+export type CliValue = null | boolean | number | string | CliValue[] | { [k: string]: CliValue };
+
+export interface ParsedCommandLine {
+  readonly verb: string;
+  readonly positional: readonly string[];
+  readonly params: Readonly<Record<string, CliValue>>;
+  readonly json: boolean;
+}
+
+export type ArgvResult = { readonly ok: true; readonly value: ParsedCommandLine } | { readonly ok: false; readonly error: string };
+
+const looksLikeJson = /^(?:-?\d|true$|false$|null$|\[|\{|")/;
+
+export function parseCliValue(text: string): CliValue {
+  if (!looksLikeJson.test(text)) return text;
+  try {
+    return JSON.parse(text) as CliValue;
+  } catch {
+    return text;
+  }
+}
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+export function parseArgv(argv: readonly string[]): ArgvResult {
+  let json = false;
+  const rest: string[] = [];
+  for (const a of argv) {
+    if (a === "--json") json = true;
+    else rest.push(a);
+  }
+  const [verb, ...words] = rest;
+  if (verb === undefined || verb === "") return { ok: false, error: "missing verb" };
+  if (verb.startsWith("-") && verb !== "--help" && verb !== "-h") return { ok: false, error: `unknown option: ${verb}` };
+  const positional: string[] = [];
+  const params: Record<string, CliValue> = {};
+  for (const word of words) {
+    const eq = word.indexOf("=");
+    if (eq === 0) return { ok: false, error: `argument "${word}" has no name before "="` };
+    if (eq < 0) {
+      if (word.startsWith("-")) return { ok: false, error: `unknown option: ${word}` };
+      if (Object.keys(params).length > 0) return { ok: false, error: `argument "${word}" must be key=value` };
+      positional.push(word);
+      continue;
+    }
+    const key = word.slice(0, eq);
+    if (!KEY.test(key)) return { ok: false, error: `invalid argument name "${key}" in "${word}"` };
+    if (Object.prototype.hasOwnProperty.call(params, key)) return { ok: false, error: `argument "${key}" given twice` };
+    params[key] = parseCliValue(word.slice(eq + 1));
+  }
+  return { ok: true, value: { verb, positional, params, json } };
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// The `pi-recipes` command: the registry's verbs for people and scripts.
+// Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
+import { parseArgv } from "./argv.js";
+import { runVerb, USAGE } from "./verbs.js";
+
+function main(argv: readonly string[]): number {
+  const parsed = parseArgv(argv);
+  if (!parsed.ok) {
+    process.stderr.write(`pi-recipes: ${parsed.error}\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.value.verb === "--help" || parsed.value.verb === "-h" || parsed.value.verb === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const outcome = runVerb(parsed.value);
+  if (outcome.kind === "usage") {
+    process.stderr.write(`pi-recipes: ${outcome.error}\n${USAGE}`);
+    return 2;
+  }
+  const { result } = outcome;
+  if (parsed.value.json) process.stdout.write(JSON.stringify({ ok: result.ok, text: result.text, details: result.details }) + "\n");
+  else (result.ok ? process.stdout : process.stderr).write(result.text.endsWith("\n") ? result.text : result.text + "\n");
+  return result.ok ? 0 : 1;
+}
+
+process.exitCode = main(process.argv.slice(2));

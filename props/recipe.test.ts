@@ -1,0 +1,90 @@
+import { fc, test } from "@fast-check/vitest";
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect } from "vitest";
+import type { Json, RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../core/model.js";
+import { decodeRecipeObject } from "../core/recipe/decode.js";
+import { FIELD_ORDER } from "../core/recipe/fields.js";
+import { loadRecipe } from "../core/recipe/load.js";
+
+const PATH = "/agent/recipes/p.json";
+const fileOf = (bytes: Uint8Array): SnapshotFile => ({ path: PATH, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes });
+const encode = (text: string) => new TextEncoder().encode(text);
+const format = fc.constantFrom<RecipeFormat>("json", "md");
+const recipeName = fc.string({ minLength: 1, maxLength: 20 });
+
+/** The contract every caller relies on: a config carrying the given name, or a problem that says something. */
+function wellFormed(result: E.Either<RecipeProblem, RecipeConfig>, name: string): void {
+  if (E.isRight(result)) expect(result.right.name).toBe(name);
+  else {
+    expect(["invalid", "failed"]).toContain(result.left.kind);
+    expect(typeof result.left.message).toBe("string");
+    expect(result.left.message).not.toBe("");
+  }
+}
+
+// values aimed at the edges of the field codecs and the template check
+const edgeJson: fc.Arbitrary<Json> = fc.oneof(
+  fc.constantFrom<Json>("", " ", "echo hi", "off", "review_evidence", "children_terminal", "branch", 0, -1, 1.5, 3, true, false, null, [], {}, [""], { template: "" }, { name: "child" }, { template: [] }, { repeat: 0, template: "x" }, { accepts: ["a", { type: 1 }] }),
+  fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>,
+);
+const knownKey = fc.constantFrom(...FIELD_ORDER, "name");
+const recipeLike = fc.dictionary(fc.oneof(knownKey, fc.string({ maxLength: 6 })), edgeJson, { maxKeys: 8 });
+
+const frontmatterLine = fc.oneof(
+  fc.constantFrom("---", "", "# note", "template: echo fm", "args:", "  - a:int", "defaults:", "  x: 1", "  - k: v", "mailbox:", "  accepts:", "    - m", "async: true", "timeout: [1, 2]", " description: x", "description:", "repeat: 0"),
+  fc.string({ maxLength: 20 }),
+);
+const fenceLine = fc.oneof(fc.constantFrom("```", "```template", "```json", "```json recipe", "```bash", "~~~", '{"template":"echo"}', "[]", '"x"', "echo {x}", "   "), fc.string({ maxLength: 20 }));
+const markdownText = fc
+  .tuple(fc.array(frontmatterLine, { maxLength: 10 }), fc.array(fenceLine, { maxLength: 10 }), fc.constantFrom("\n", "\r\n"))
+  .map(([fm, body, eol]) => ["---", ...fm, "---", ...body].join(eol));
+
+describe("loadRecipe never throws", () => {
+  test.prop([fc.uint8Array({ maxLength: 512 }), format, recipeName])("for any bytes", (bytes, fmt, name) => {
+    wellFormed(loadRecipe(fileOf(bytes), name, fmt), name);
+  });
+
+  test.prop([fc.jsonValue(), format, recipeName])("for any JSON value", (value, fmt, name) => {
+    wellFormed(loadRecipe(fileOf(encode(JSON.stringify(value) ?? "")), name, fmt), name);
+  });
+
+  test.prop([recipeLike, recipeName])("for recipe-shaped objects", (raw, name) => {
+    const result = loadRecipe(fileOf(encode(JSON.stringify(raw))), name, "json");
+    wellFormed(result, name);
+    // a named field is always one the file really has
+    if (E.isLeft(result) && result.left.field !== undefined) expect(result.left.field === "template" || Object.hasOwn(raw, result.left.field)).toBe(true);
+  });
+
+  test.prop([markdownText, recipeName])("for Markdown-shaped text", (text, name) => {
+    wellFormed(loadRecipe(fileOf(encode(text)), name, "md"), name);
+  });
+
+  test.prop([fc.string({ maxLength: 300 }), recipeName])("for any text as Markdown", (text, name) => {
+    wellFormed(loadRecipe(fileOf(encode(text)), name, "md"), name);
+  });
+
+  test.prop([fc.anything(), recipeName])("decodeRecipeObject for anything at all", (raw, name) => {
+    wellFormed(decodeRecipeObject(raw, PATH, name), name);
+  });
+});
+
+describe("loadRecipe keeps what was written", () => {
+  test.prop([recipeLike, recipeName])("a loaded config keeps the parsed object as raw, and reloading raw gives the same config", (raw, name) => {
+    const result = loadRecipe(fileOf(encode(JSON.stringify(raw))), name, "json");
+    if (E.isLeft(result)) return;
+    expect(result.right.raw).toEqual(raw);
+    expect(decodeRecipeObject(result.right.raw, PATH, name)).toEqual(result);
+  });
+
+  const command = fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== "");
+  test.prop([command, fc.record({ description: fc.string(), async: fc.boolean(), timeout: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: [] }), recipeName])(
+    "a well-typed recipe always loads, with its fields and the template envelope",
+    (template, fields, name) => {
+      const result = loadRecipe(fileOf(encode(JSON.stringify({ ...fields, template }))), name, "json");
+      expect(E.isRight(result)).toBe(true);
+      if (E.isLeft(result)) return;
+      expect(result.right.async).toBe(fields.async);
+      expect(result.right.template).toEqual(fields.timeout === undefined ? template : { timeout: fields.timeout, template });
+    },
+  );
+});

@@ -1,0 +1,59 @@
+// Where the registry lives: the agent dir is $PI_CODING_AGENT_DIR (absolute), else ~/.pi/agent.
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface AgentPaths {
+  readonly agentDir: string;
+  readonly recipeRoot: string;
+  readonly draftRoot: string;
+  readonly usageRoot: string;
+  readonly tmpRoot: string;
+  readonly home: string;
+  readonly cwd: string;
+}
+
+export function agentPaths(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), home: string = homedir()): AgentPaths {
+  const configured = env["PI_CODING_AGENT_DIR"];
+  const agentDir = configured !== undefined && configured.trim() !== "" ? resolve(cwd, configured) : join(home, ".pi", "agent");
+  const recipeRoot = join(agentDir, "recipes");
+  return {
+    agentDir,
+    recipeRoot,
+    draftRoot: join(recipeRoot, "drafts"),
+    usageRoot: join(recipeRoot, ".usage"),
+    tmpRoot: join(agentDir, "tmp", "pi-recipes"),
+    home,
+    cwd,
+  };
+}
+
+export interface PackageInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly root: string;
+  /** the package's standard library of components (lower priority, never tools) */
+  readonly packagedRecipeRoot: string;
+}
+
+let cached: PackageInfo | undefined;
+
+/** The installed pi-recipes package, found by walking up from this module (source or dist). */
+export function packageInfo(): PackageInfo {
+  if (cached !== undefined) return cached;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pi-recipes") {
+        cached = { name: pkg.name, version: pkg.version ?? "0.0.0", root: dir, packagedRecipeRoot: join(dir, "recipes") };
+        return cached;
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("pi-recipes package.json not found above " + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}

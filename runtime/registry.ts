@@ -1,0 +1,42 @@
+// The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
+import { createHash } from "node:crypto";
+import * as nodeFs from "node:fs";
+import { discover } from "../core/discovery/discover.js";
+import type { Discovery } from "../core/discovery/types.js";
+import type { SnapshotFile } from "../core/model.js";
+import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
+import { readSnapshot } from "./snapshot.js";
+
+export interface RegistryOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly home?: string;
+  readonly scan?: ScanPort;
+  /** override the packaged component root (tests); `null` disables it */
+  readonly packagedRoot?: string | null;
+}
+
+export interface Registry {
+  readonly paths: AgentPaths;
+  readonly packagedRoot: string | undefined;
+  readonly scan: ScanPort;
+  /** a fresh discovery of the roots as they are now */
+  discover(): Discovery;
+}
+
+export const sha256Of = (file: SnapshotFile): string | undefined =>
+  file.bytes === undefined ? undefined : createHash("sha256").update(file.bytes).digest("hex");
+
+export function openRegistry(options: RegistryOptions = {}): Registry {
+  const paths = agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
+  const scan = options.scan ?? makeScanPort(nodeFs);
+  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
+  return {
+    paths,
+    packagedRoot,
+    scan,
+    discover: () =>
+      discover(readSnapshot(scan, { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) }), { digest: sha256Of }),
+  };
+}

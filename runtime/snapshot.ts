@@ -1,0 +1,70 @@
+// Reading the recipe roots into a snapshot for the pure discovery in core.
+import { join } from "node:path";
+import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
+import { recipeFileName } from "../core/discovery/paths.js";
+import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
+import type { ScanPort } from "../adapters/fs/scan.js";
+import type { AgentPaths } from "./agent-paths.js";
+
+export interface SnapshotRequest {
+  readonly paths: AgentPaths;
+  /** lower-priority standard library of components */
+  readonly packagedRoot?: string;
+  /** explicitly named ad hoc recipe files: components ranked between the user root and packaged */
+  readonly adhocFiles?: readonly string[];
+}
+
+export function readFileEntry(scan: ScanPort, path: string): SnapshotFile {
+  const r = scan.readBounded(path, RECIPE_SIZE_LIMIT);
+  if (!r.ok) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: `${r.code}: ${r.message}` };
+  const { size, mtimeMs, birthtimeMs, bytes } = r.value;
+  return bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
+}
+
+/** Recipe files of one directory: regular files named `*.json`/`*.md` (symlinks and dot-files skipped). */
+export function listRecipeDir(scan: ScanPort, dir: string): { present: boolean; files: SnapshotFile[]; error?: string } {
+  const listed = scan.listDir(dir);
+  if (!listed.ok) {
+    if (listed.code === "ENOENT") return { present: false, files: [] };
+    return { present: true, files: [], error: `${listed.code}: ${listed.message}` };
+  }
+  const files: SnapshotFile[] = [];
+  for (const entry of listed.value) {
+    if (entry.kind !== "file" || recipeFileName(entry.name) === undefined) continue;
+    files.push(readFileEntry(scan, join(dir, entry.name)));
+  }
+  return { present: true, files };
+}
+
+function rootSource(scan: ScanPort, dir: string, tool: boolean): SourceListing {
+  const { present, files, error } = listRecipeDir(scan, dir);
+  const st = present ? scan.statPath(dir) : undefined;
+  return {
+    kind: "root",
+    root: dir,
+    present,
+    tool,
+    mutableUsage: tool,
+    files,
+    ...(st?.ok === true ? { rootMode: st.value.mode } : {}),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+export function readSnapshot(scan: ScanPort, request: SnapshotRequest): RegistrySnapshot {
+  const { paths } = request;
+  const sources: SourceListing[] = [rootSource(scan, paths.recipeRoot, true)];
+  for (const file of request.adhocFiles ?? []) {
+    const dir = file.slice(0, file.lastIndexOf("/")) || "/";
+    sources.push({ kind: "file", root: dir, present: true, tool: false, mutableUsage: false, files: [readFileEntry(scan, file)] });
+  }
+  if (request.packagedRoot !== undefined) sources.push(rootSource(scan, request.packagedRoot, false));
+  return {
+    agentDir: paths.agentDir,
+    recipeRoot: paths.recipeRoot,
+    home: paths.home,
+    cwd: paths.cwd,
+    sources,
+    drafts: listRecipeDir(scan, paths.draftRoot).files,
+  };
+}

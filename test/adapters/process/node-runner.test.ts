@@ -1,0 +1,296 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nodeProcessRunner, runProcess } from "../../../adapters/process/node-runner.js";
+import type { Invocation } from "../../../adapters/process/ProcessRunner.js";
+import { eventually, groupGone, text } from "./groups.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pi-recipes-runner-test-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const sh = (script: string, extra: Partial<Invocation> = {}): Invocation => ({ command: "sh", args: ["-c", script], cwd: dir, ...extra });
+const ECHO_ARGV = "process.stdout.write(JSON.stringify(process.argv.slice(1)))";
+
+describe("exit codes and streams", () => {
+  it("reports the exit code and both streams separately", async () => {
+    const r = await runProcess(sh("printf out; printf err >&2; exit 7"));
+    expect(r).toMatchObject({ code: 7, killed: false, timedOut: false, stdoutBytes: 3, stderrBytes: 3, stdoutTruncated: false, stderrTruncated: false });
+    expect(text(r.stdout)).toBe("out");
+    expect(text(r.stderr)).toBe("err");
+    expect(r.stdoutFile).toBeUndefined();
+    expect(r.signal).toBeUndefined();
+    expect(r.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("reports exit 0 with empty output", async () => {
+    const r = await runProcess({ command: "true", args: [], cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBe(0);
+    expect(r.stderr.length).toBe(0);
+  });
+
+  it("reports a process ended by a signal as code 1 with the signal", async () => {
+    const r = await runProcess(sh("kill -9 $$"));
+    expect(r).toMatchObject({ code: 1, signal: "SIGKILL", killed: false });
+  });
+
+  it("runs in the given working directory with exactly the given environment", async () => {
+    const r = await runProcess({ command: "sh", args: ["-c", 'pwd; printf "%s|%s" "$ONLY" "${HOME-unset}"'], cwd: dir, env: { ONLY: "yes", PATH: process.env["PATH"] ?? "" } });
+    const [cwd, env] = text(r.stdout).split("\n");
+    expect(basename(cwd ?? "")).toBe(basename(dir));
+    expect(env).toBe("yes|unset");
+  });
+});
+
+describe("argv arrives exactly, with no shell in between", () => {
+  const nasty = [
+    "two words",
+    "'single'",
+    '"double"',
+    "a;b",
+    "$(echo injected)",
+    "`echo injected`",
+    "*",
+    "~",
+    "$HOME",
+    "line1\nline2",
+    "tab\there",
+    "ünïcødé ✓ 🎉",
+    "",
+    "--flag",
+    "-e",
+    "a\\b",
+    "| cat",
+    "> out.txt",
+  ];
+
+  it("passes every item unchanged", async () => {
+    const r = await runProcess({ command: process.execPath, args: ["-e", ECHO_ARGV, "--", ...nasty], cwd: dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(text(r.stdout))).toEqual(nasty);
+  });
+
+  it("does not create files from redirection-like arguments", async () => {
+    await runProcess({ command: "printf", args: ["%s", "> out.txt"], cwd: dir });
+    await expect(stat(join(dir, "out.txt"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});
+
+describe("stdin", () => {
+  it("pipes the given text and closes stdin", async () => {
+    const r = await runProcess({ command: "cat", args: [], cwd: dir, stdin: "hello\nwörld" });
+    expect(text(r.stdout)).toBe("hello\nwörld");
+  });
+
+  it("pipes bytes as given", async () => {
+    const bytes = new Uint8Array([0, 255, 10, 128]);
+    const r = await runProcess({ command: "cat", args: [], cwd: dir, stdin: bytes });
+    expect([...r.stdout]).toEqual([...bytes]);
+  });
+
+  it("an empty stdin is an immediate end of input", async () => {
+    const r = await runProcess({ command: "cat", args: [], cwd: dir, stdin: "" });
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBe(0);
+  });
+
+  it("without stdin the child reads end of input at once", async () => {
+    const r = await runProcess({ command: "cat", args: [], cwd: dir, timeoutMs: 2000 });
+    expect(r).toMatchObject({ code: 0, killed: false });
+  });
+
+  it("a child that exits without reading a large stdin does not crash the runner (EPIPE)", async () => {
+    const r = await runProcess({ command: "true", args: [], cwd: dir, stdin: Buffer.alloc(4 * 1024 * 1024, 120) });
+    expect(r.code).toBe(0);
+  });
+});
+
+describe("spawn errors", () => {
+  it("a missing executable is code 1 with the error message on stderr", async () => {
+    const r = await runProcess({ command: "definitely-missing-bin", args: [], cwd: dir });
+    expect(r).toMatchObject({ code: 1, killed: false, spawnError: "spawn definitely-missing-bin ENOENT", stderrBytes: 35 });
+    expect(text(r.stderr)).toBe("spawn definitely-missing-bin ENOENT");
+    expect(r.pid).toBeUndefined();
+  });
+
+  it("a file that is not executable is EACCES", async () => {
+    const r = await runProcess({ command: dir, args: [], cwd: dir });
+    expect(r.code).toBe(1);
+    expect(text(r.stderr)).toBe(`spawn ${dir} EACCES`);
+  });
+
+  it("a missing working directory is named as such", async () => {
+    const r = await runProcess({ command: "sh", args: [], cwd: join(dir, "nope") });
+    expect(r.code).toBe(1);
+    expect(r.spawnError).toBe(`spawn sh ENOENT (working directory not found: ${join(dir, "nope")})`);
+  });
+
+  it("an argument the OS cannot take (NUL byte) is a result, not a throw", async () => {
+    const r = await runProcess({ command: "printf", args: ["a\0b"], cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.spawnError).toContain("null bytes");
+  });
+});
+
+describe("timeout and abort end the whole process group", () => {
+  // The shell prints its pid (= the group id) and its two background children's pids.
+  const family = "echo $$; sleep 30 & echo $!; sleep 30 & echo $!; wait";
+
+  it("a timeout kills the shell and its background children", async () => {
+    const started = Date.now();
+    const r = await runProcess(sh(family, { timeoutMs: 300 }));
+    const pids = text(r.stdout).trim().split("\n").map(Number);
+    expect(pids).toHaveLength(3);
+    expect(pids[0]).toBe(r.pid);
+    expect(r).toMatchObject({ code: 1, killed: true, timedOut: true, signal: "SIGTERM" });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(groupGone(r.pid ?? 0)).toBe(true);
+  });
+
+  it("SIGKILL follows after the grace when SIGTERM is ignored", async () => {
+    const started = Date.now();
+    const r = await runProcess(sh("trap '' TERM; echo $$; sleep 30 & wait; sleep 30", { timeoutMs: 200, killGraceMs: 300 }));
+    expect(r).toMatchObject({ code: 1, killed: true, timedOut: true, signal: "SIGKILL" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(groupGone(r.pid ?? 0)).toBe(true);
+  });
+
+  it("a process that exits 0 on SIGTERM still reports a failed, killed run", async () => {
+    const r = await runProcess(sh("trap 'exit 0' TERM; sleep 30 & wait", { timeoutMs: 200 }));
+    expect(r).toMatchObject({ code: 1, killed: true, timedOut: true });
+  });
+
+  it("an abort signal kills the group", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const r = await runProcess(sh(family, { signal: controller.signal }));
+    expect(r).toMatchObject({ code: 1, killed: true, timedOut: false });
+    expect(groupGone(r.pid ?? 0)).toBe(true);
+  });
+
+  it("an already aborted signal starts nothing", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const r = await runProcess(sh(`touch ${JSON.stringify(join(dir, "ran"))}`, { signal: controller.signal }));
+    expect(r).toMatchObject({ code: 1, killed: true });
+    await expect(stat(join(dir, "ran"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("background children left behind by a finished leader are ended with it", async () => {
+    const started = Date.now();
+    const r = await runProcess(sh("sleep 30 & echo $!"));
+    expect(r).toMatchObject({ code: 0, killed: false, timedOut: false });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(groupGone(r.pid ?? 0)).toBe(true);
+  });
+
+  it("a run that ends in time is not killed", async () => {
+    const r = await runProcess(sh("sleep 0.05; echo done", { timeoutMs: 2000 }));
+    expect(r).toMatchObject({ code: 0, killed: false, timedOut: false });
+    expect(text(r.stdout)).toBe("done\n");
+  });
+});
+
+describe("bounded capture", () => {
+  // 10 MB of a pattern whose every position is checkable: byte i = i % 251.
+  const TEN_MB = 10 * 1024 * 1024;
+  const pattern = `const n=${TEN_MB};const b=Buffer.alloc(n);for(let i=0;i<n;i++)b[i]=i%251;process.stdout.write(b)`;
+
+  it("keeps the tail of a 10 MB stdout in memory and all of it in the spill file", async () => {
+    const r = await runProcess({ command: process.execPath, args: ["-e", pattern], cwd: dir, spillDir: join(dir, "spill") });
+    expect(r).toMatchObject({ code: 0, stdoutBytes: TEN_MB, stdoutTruncated: true, stderrTruncated: false });
+    expect(r.stdout.length).toBe(1024 * 1024);
+    const tailStart = TEN_MB - 1024 * 1024;
+    expect(r.stdout.every((byte, i) => byte === (tailStart + i) % 251)).toBe(true);
+    expect(r.stdoutFile).toBe(join(dir, "spill", "stdout.log"));
+    const full = await readFile(r.stdoutFile ?? "");
+    expect(full.length).toBe(TEN_MB);
+    expect(full.every((byte, i) => byte === i % 251)).toBe(true);
+    expect(r.stderrFile).toBeUndefined();
+  });
+
+  it("spills to a fresh pi-recipes-command-* folder when none is given, per stream", async () => {
+    const r = await runProcess(sh("printf 0123456789; printf abcdefghij >&2", { captureLimitBytes: 4 }));
+    expect(text(r.stdout)).toBe("6789");
+    expect(text(r.stderr)).toBe("ghij");
+    expect(r).toMatchObject({ stdoutBytes: 10, stderrBytes: 10, stdoutTruncated: true, stderrTruncated: true });
+    const spill = dirname(r.stdoutFile ?? "");
+    expect(basename(spill)).toMatch(/^pi-recipes-command-/);
+    expect(dirname(spill)).toBe(tmpdir());
+    expect(await readFile(join(spill, "stdout.log"), "utf8")).toBe("0123456789");
+    expect(await readFile(join(spill, "stderr.log"), "utf8")).toBe("abcdefghij");
+    await rm(spill, { recursive: true, force: true });
+  });
+
+  it("a stream exactly at the limit is not truncated and spills nothing", async () => {
+    const r = await runProcess(sh("printf 1234", { captureLimitBytes: 4, spillDir: join(dir, "spill") }));
+    expect(r).toMatchObject({ stdoutBytes: 4, stdoutTruncated: false });
+    expect(r.stdoutFile).toBeUndefined();
+    await expect(stat(join(dir, "spill", "stdout.log"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("the tail starts on a UTF-8 boundary", async () => {
+    // "é" is two bytes; an odd limit cuts one in half.
+    const r = await runProcess(sh("printf 'ééééé'", { captureLimitBytes: 5, spillDir: join(dir, "spill") }));
+    expect(text(r.stdout)).toBe("éé");
+    expect(r.stdoutBytes).toBe(10);
+  });
+
+  it("an unwritable spill folder keeps the tail and reports no file", async () => {
+    const r = await runProcess(sh("printf 0123456789", { captureLimitBytes: 4, spillDir: "/proc/forbidden/spill" }));
+    expect(r).toMatchObject({ code: 0, stdoutTruncated: true, stdoutBytes: 10 });
+    expect(text(r.stdout)).toBe("6789");
+    expect(r.stdoutFile).toBeUndefined();
+  });
+});
+
+describe("runner-level retry", () => {
+  const counter = (succeedOn: number): string => `n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; echo "try $n"; [ $n -ge ${succeedOn} ]`;
+
+  it("re-runs until exit 0 and reports the attempts", async () => {
+    const { result, attempts } = await nodeProcessRunner.runWithRetry(sh(counter(3)), 5);
+    expect(attempts).toBe(3);
+    expect(result.code).toBe(0);
+    expect(text(result.stdout)).toBe("try 3\n");
+  });
+
+  it("stops after the last attempt with the last failure", async () => {
+    const { result, attempts } = await nodeProcessRunner.runWithRetry(sh(counter(10)), 2);
+    expect(attempts).toBe(2);
+    expect(result.code).toBe(1);
+    expect(text(result.stdout)).toBe("try 2\n");
+  });
+
+  it("a first success runs once", async () => {
+    const { attempts } = await nodeProcessRunner.runWithRetry(sh("exit 0"), 4);
+    expect(attempts).toBe(1);
+  });
+
+  it("each attempt spills into its own attempt-NNN folder", async () => {
+    const spillDir = join(dir, "capture");
+    const { attempts } = await nodeProcessRunner.runWithRetry(sh(`${counter(2)}; printf 0123456789`, { captureLimitBytes: 4, spillDir }), 3);
+    expect(attempts).toBe(2);
+    expect(await readFile(join(spillDir, "attempt-001", "stdout.log"), "utf8")).toBe("try 1\n");
+    expect(await readFile(join(spillDir, "attempt-002", "stdout.log"), "utf8")).toBe("try 2\n0123456789");
+  });
+
+  it("an abort stops the retries", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const { result, attempts } = await nodeProcessRunner.runWithRetry(sh("sleep 30", { signal: controller.signal }), 5);
+    expect(attempts).toBe(1);
+    expect(result.killed).toBe(true);
+  });
+});
+
+it("nothing of a finished run keeps running (sanity check of the helper)", async () => {
+  const r = await runProcess(sh("echo $$"));
+  expect(await eventually(() => groupGone(Number(text(r.stdout).trim())))).toBe(true);
+});

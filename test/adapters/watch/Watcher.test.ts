@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { makeBatcher, type WatchEvent } from "../../../adapters/watch/Watcher.js";
+
+describe("makeBatcher", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const setup = (debounceMs = 25, maxWaitMs?: number) => {
+    const batches: (readonly WatchEvent[])[] = [];
+    const batcher = makeBatcher((e) => batches.push(e), debounceMs, maxWaitMs);
+    return { batches, batcher };
+  };
+
+  it("delivers one batch after the burst goes quiet", () => {
+    const { batches, batcher } = setup();
+    batcher.push({ kind: "add", path: "/r/a.json" });
+    vi.advanceTimersByTime(20);
+    batcher.push({ kind: "add", path: "/r/b.json" });
+    vi.advanceTimersByTime(20);
+    expect(batches).toEqual([]);
+    vi.advanceTimersByTime(5);
+    expect(batches).toEqual([[{ kind: "add", path: "/r/a.json" }, { kind: "add", path: "/r/b.json" }]]);
+  });
+
+  it("does not let a steady trickle starve the consumer", () => {
+    const { batches, batcher } = setup(25, 100);
+    for (let t = 0; t < 10; t++) {
+      batcher.push({ kind: "change", path: `/r/${t}.json` });
+      vi.advanceTimersByTime(20);
+    }
+    expect(batches.length).toBeGreaterThanOrEqual(1);
+    expect(batches[0]).toHaveLength(5);
+  });
+
+  it.each([
+    ["add", "change", "add"],
+    ["unlink", "add", "change"],
+    ["add", "unlink", "unlink"],
+    ["change", "unlink", "unlink"],
+    ["root-removed", "root-added", "root-added"],
+  ] as const)("merges %s then %s of one path into %s", (first, second, merged) => {
+    const { batches, batcher } = setup();
+    batcher.push({ kind: first, path: "/r/x.json" });
+    batcher.push({ kind: second, path: "/r/x.json" });
+    vi.advanceTimersByTime(25);
+    expect(batches).toEqual([[{ kind: merged, path: "/r/x.json" }]]);
+  });
+
+  it("orders paths by their last event", () => {
+    const { batches, batcher } = setup();
+    batcher.push({ kind: "add", path: "/r/a.json" });
+    batcher.push({ kind: "add", path: "/r/b.json" });
+    batcher.push({ kind: "change", path: "/r/a.json" });
+    vi.advanceTimersByTime(25);
+    expect(batches[0]?.map((e) => e.path)).toEqual(["/r/b.json", "/r/a.json"]);
+  });
+
+  it("drops the pending batch on cancel", () => {
+    const { batches, batcher } = setup();
+    batcher.push({ kind: "add", path: "/r/a.json" });
+    batcher.cancel();
+    vi.advanceTimersByTime(1000);
+    expect(batches).toEqual([]);
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import * as E from "fp-ts/lib/Either.js";
+import { REPEAT_SAFETY_ERROR, analyzeArgs, checkRepeatSafety } from "../../../core/args/analysis.js";
+import type { ArgType } from "../../../core/model.js";
+
+const typesOf = (m: ReadonlyMap<string, ArgType>): Record<string, string> =>
+  Object.fromEntries([...m].map(([k, t]) => [k, t.kind === "enum" ? `enum(${t.values.join(",")})` : t.kind]));
+
+describe("analyzeArgs: names (registry-reference §4.2)", () => {
+  it("explicit names first, then placeholder names in walk order, unique", () => {
+    const s = analyzeArgs({ args: ["lang=ru", "file:path"], template: "t {file} {out} {lang} {out}" });
+    expect(s.names).toEqual(["lang", "file", "out"]);
+  });
+
+  it("walks template, recover, timeout/delay/retry/repeat text, then when", () => {
+    const s = analyzeArgs({
+      template: [
+        { when: "verbose", template: "a {x}" },
+        { recover: "clean {work_dir}", retry: "{tries}", template: "b {y=1} {z??none}" },
+      ],
+    });
+    expect(s.names).toEqual(["x", "verbose", "y", "z", "work_dir", "tries"]);
+  });
+
+  it("ignores repeat names, padded and plain expressions, index and length forms", () => {
+    const s = analyzeArgs({
+      template: { repeat: "{items.length}", template: "r {_(index+1)} {__prev} {items[index]} {index-1} {a.b} {n+1} {keep}" },
+    });
+    expect(s.names).toEqual(["keep"]);
+  });
+
+  it("a when with placeholders contributes its placeholder names", () => {
+    expect(analyzeArgs({ template: { when: "{flag}", template: "x" } }).names).toEqual(["flag"]);
+  });
+
+  it("uses the root node's own args when the recipe has none", () => {
+    expect(analyzeArgs({ template: { args: ["b:int", "a"], template: "x {a}" } }).names).toEqual(["b", "a"]);
+  });
+});
+
+describe("analyzeArgs: types (registry-reference §4.3, ruling 2)", () => {
+  it("G33 inferred types: last non-string annotation; ternary and bare when are bool", () => {
+    expect(typesOf(analyzeArgs({
+      template: "tool {file:path} {request_timeout:int=60000} {speed:number=1.5} {all?--all:}",
+    }).types)).toEqual({ all: "bool", file: "path", speed: "number", request_timeout: "int" });
+    expect(typesOf(analyzeArgs({ template: { when: "enabled", template: "run" } }).types)).toEqual({ enabled: "bool" });
+    expect(typesOf(analyzeArgs({ template: "{x:int} {x:string} {y:int} {y:path}" }).types)).toEqual({ x: "int", y: "path" });
+  });
+
+  it("explicit args types apply and beat inline ones, a written :string included", () => {
+    const s = analyzeArgs({
+      args: ["mode:enum(check,fix)", "n:int", "items:array", "s:string", "u:weird"],
+      template: "t {mode} {n:number} {items[0]} {s:int} {u:int}",
+    });
+    expect(typesOf(s.types)).toEqual({ mode: "enum(check,fix)", n: "int", items: "array", u: "int" });
+  });
+});
+
+describe("analyzeArgs: required (registry-reference §4.4, ruling 3)", () => {
+  it("G45", () => {
+    expect(analyzeArgs({ args: ["file", "lang"], defaults: { lang: "ru" }, template: "transcribe {file} {lang}" }).required).toEqual(["file"]);
+    expect(analyzeArgs({ args: ["text", "lang"], template: "speak --text {text} --lang {lang=ru}" }).required).toEqual(["text"]);
+  });
+
+  it("G35 under ruling 3: any inline default makes a name optional", () => {
+    expect(analyzeArgs({ template: ["a {x=1}", "b {x}"] }).required).toEqual([]);
+    expect(analyzeArgs({ template: ["a {x=1}", "b {y}"], args: ["y=2"] }).required).toEqual([]);
+    expect(analyzeArgs({ template: ["a {x}", "b {y}"] }).required).toEqual(["x", "y"]);
+  });
+
+  it("G49 under ruling 3: ?? fallbacks and ternaries are optional", () => {
+    const s = analyzeArgs({ template: "tool {file:path} {lang=ru} {mode:enum(a,b)=a} {t??x} {all?--all:}" });
+    expect(s.names).toEqual(["file", "lang", "mode", "t", "all"]);
+    expect(s.required).toEqual(["file"]);
+  });
+
+  it("G51: values are not defaults", () => {
+    expect(analyzeArgs({ defaults: { greet: "hi" }, template: "echo {greet} {who}" }).required).toEqual(["who"]);
+  });
+
+  it("defaults written on inner nodes (map or args token) make a name optional", () => {
+    expect(analyzeArgs({ template: [{ defaults: { a: "1" }, template: "x {a}" }, { args: ["b=2"], template: "y {b} {c}" }] }).required)
+      .toEqual(["c"]);
+  });
+
+  it("explicit args with a path default are optional (wrapper example)", () => {
+    expect(analyzeArgs({ args: ["path:path=."], template: "ls {path}" }).required).toEqual([]);
+  });
+});
+
+describe("analyzeArgs: defaults (ruling 7)", () => {
+  it("stringifies top-level defaults except arrays", () => {
+    expect(analyzeArgs({ defaults: { n: 3, b: false, z: null, items: ["a", "b"] }, template: "x" }).defaults)
+      .toEqual({ n: "3", b: "false", z: "", items: ["a", "b"] });
+  });
+});
+
+describe("checkRepeatSafety (registry-reference §4.1)", () => {
+  const tpl = { parallel: true, repeat: "{items.length}", template: "echo {items[index]}" };
+  it("G53: an explicit array declaration or an array default makes {x.length} safe", () => {
+    expect(checkRepeatSafety({ args: ["items:array"], template: tpl })).toEqual(E.right(undefined));
+    expect(checkRepeatSafety({ defaults: { items: ["a"] }, template: tpl })).toEqual(E.right(undefined));
+    expect(checkRepeatSafety({ template: { ...tpl, repeat: "items.length", defaults: { items: ["a"] } } })).toEqual(E.right(undefined));
+  });
+
+  it("G53: an inline {items:array} is not enough", () => {
+    expect(checkRepeatSafety({ template: { repeat: "{items.length}", template: "echo {items:array}" } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+    expect(REPEAT_SAFETY_ERROR).toBe("Command template repeat must be a positive integer or {array.length} with an array argument/default.");
+  });
+
+  it("digit strings and numbers pass; other text fails, also inside recover", () => {
+    expect(checkRepeatSafety({ template: { repeat: "3", template: "x" } })).toEqual(E.right(undefined));
+    expect(checkRepeatSafety({ template: { repeat: 3, template: "x" } })).toEqual(E.right(undefined));
+    expect(checkRepeatSafety({ template: { repeat: "{n}", template: "x" } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+    expect(checkRepeatSafety({ template: { template: "x", recover: { repeat: "n", template: "y" } } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+  });
+});

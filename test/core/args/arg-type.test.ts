@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import * as E from "fp-ts/lib/Either.js";
+import {
+  argSchemaProperty, canonicalDeclaration, formatArgType, isValidDefault, normalizeArgValue, parseArgType, sampleArgValue,
+} from "../../../core/args/arg-type.js";
+import type { ArgType } from "../../../core/model.js";
+
+const checkFix: ArgType = { kind: "enum", values: ["check", "fix"] };
+
+describe("parseArgType", () => {
+  it("reads every supported type", () => {
+    for (const k of ["string", "path", "int", "number", "bool", "array"] as const) expect(parseArgType(k)).toEqual({ kind: k });
+    expect(parseArgType("enum( check , ,fix )")).toEqual(checkFix);
+  });
+
+  it("gives undefined for unknown types and enums without values", () => {
+    for (const t of ["String", "integer", "enum()", "enum( , )", "enum(a", ""]) expect(parseArgType(t)).toBeUndefined();
+  });
+});
+
+describe("argSchemaProperty (registry-reference §4.3)", () => {
+  it("has the exact property of each type", () => {
+    expect(argSchemaProperty("n", undefined)).toEqual({ description: "Argument: n", type: "string" });
+    expect(argSchemaProperty("n", { kind: "string" })).toEqual({ description: "Argument: n", type: "string" });
+    expect(argSchemaProperty("n", { kind: "path" })).toEqual({ description: "Path argument: n", type: "string" });
+    expect(argSchemaProperty("n", { kind: "int" })).toEqual({ description: "Int argument: n", type: "integer" });
+    expect(argSchemaProperty("n", { kind: "number" })).toEqual({ description: "Number argument: n", type: "number" });
+    expect(argSchemaProperty("n", { kind: "bool" })).toEqual({ description: "Bool argument: n", type: "boolean" });
+    expect(JSON.stringify(argSchemaProperty("n", { kind: "array" }))).toBe('{"description":"Array argument: n","items":{},"type":"array"}');
+    expect(JSON.stringify(argSchemaProperty("n", checkFix))).toBe('{"description":"Enum argument: n","enum":["check","fix"],"type":"string"}');
+  });
+});
+
+describe("sampleArgValue (registry-reference §3.11)", () => {
+  it("uses placeholders for text and fixed values otherwise", () => {
+    expect(sampleArgValue("f", undefined)).toBe("<f>");
+    expect(sampleArgValue("f", { kind: "path" })).toBe("./f");
+    expect(sampleArgValue("f", { kind: "int" })).toBe(1);
+    expect(sampleArgValue("f", { kind: "number" })).toBe(1.5);
+    expect(sampleArgValue("f", { kind: "bool" })).toBe(true);
+    expect(sampleArgValue("f", { kind: "array" })).toEqual(["<f>"]);
+    expect(sampleArgValue("f", checkFix)).toBe("check");
+  });
+});
+
+describe("normalizeArgValue (registry-reference §3.8)", () => {
+  const norm = (t: ArgType, v: unknown) => normalizeArgValue("x", t, v);
+  it("null and undefined become empty text for every type", () => {
+    expect(norm({ kind: "int" }, null)).toEqual(E.right(""));
+    expect(norm(checkFix, undefined)).toEqual(E.right(""));
+  });
+
+  it("int", () => {
+    expect(norm({ kind: "int" }, 42)).toEqual(E.right("42"));
+    expect(norm({ kind: "int" }, " -7 ")).toEqual(E.right("-7"));
+    expect(norm({ kind: "int" }, 1e21)).toEqual(E.right("1000000000000000000000"));
+    for (const bad of [1.5, "1.0", "x", "", true, [1]]) expect(norm({ kind: "int" }, bad)).toEqual(E.left("Argument x must be an integer."));
+  });
+
+  it("number", () => {
+    expect(norm({ kind: "number" }, 1.5)).toEqual(E.right("1.5"));
+    expect(norm({ kind: "number" }, " .5 ")).toEqual(E.right(".5"));
+    expect(norm({ kind: "number" }, "-3")).toEqual(E.right("-3"));
+    for (const bad of [Infinity, NaN, "1.", "abc", "", false]) expect(norm({ kind: "number" }, bad)).toEqual(E.left("Argument x must be a number."));
+  });
+
+  it("bool accepts words and booleans, rejects numbers", () => {
+    expect(norm({ kind: "bool" }, false)).toEqual(E.right("false"));
+    expect(norm({ kind: "bool" }, " YES ")).toEqual(E.right("true"));
+    expect(norm({ kind: "bool" }, "0")).toEqual(E.right("false"));
+    for (const bad of [1, 0, "on", "off"]) expect(norm({ kind: "bool" }, bad)).toEqual(E.left("Argument x must be a boolean."));
+  });
+
+  it("enum is exact and case-sensitive", () => {
+    expect(norm(checkFix, "fix")).toEqual(E.right("fix"));
+    expect(norm(checkFix, "Fix")).toEqual(E.left("Argument x must be one of: check, fix."));
+  });
+
+  it("array accepts arrays and JSON text of arrays", () => {
+    expect(norm({ kind: "array" }, ["a"])).toEqual(E.right(["a"]));
+    expect(norm({ kind: "array" }, '["a","b"]')).toEqual(E.right(["a", "b"]));
+    for (const bad of ["a,b", '{"a":1}', 3]) expect(norm({ kind: "array" }, bad)).toEqual(E.left("Argument x must be an array."));
+  });
+
+  it("string and path take anything as text", () => {
+    expect(norm({ kind: "string" }, 4.5)).toEqual(E.right("4.5"));
+    expect(norm({ kind: "path" }, true)).toEqual(E.right("true"));
+  });
+});
+
+describe("declaration texts and default validity", () => {
+  it("formats types and canonical declarations", () => {
+    expect(formatArgType(checkFix)).toBe("enum(check,fix)");
+    expect(canonicalDeclaration("m", checkFix)).toBe("m:enum(check,fix)");
+    expect(canonicalDeclaration("m", { kind: "string" })).toBe("m");
+    expect(canonicalDeclaration("m", { kind: "string" }, true)).toBe("m:string");
+    expect(canonicalDeclaration("m", { kind: "int" })).toBe("m:int");
+  });
+
+  it("validates defaults per type", () => {
+    expect(isValidDefault({ kind: "int" }, "60000")).toBe(true);
+    expect(isValidDefault({ kind: "int" }, "1.5")).toBe(false);
+    expect(isValidDefault({ kind: "number" }, "1.5")).toBe(true);
+    expect(isValidDefault({ kind: "bool" }, "No")).toBe(true);
+    expect(isValidDefault({ kind: "bool" }, "maybe")).toBe(false);
+    expect(isValidDefault(checkFix, "delete")).toBe(false);
+    expect(isValidDefault({ kind: "array" }, '["a","b"]')).toBe(true);
+    expect(isValidDefault({ kind: "array" }, "a,b")).toBe(false);
+    expect(isValidDefault({ kind: "path" }, "")).toBe(true);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import * as E from "fp-ts/lib/Either.js";
+import { normalizeStoredArgs, parseArgsShorthand, parseDeclaration, splitDeclarationList } from "../../../core/args/declarations.js";
+
+const right = <A>(e: E.Either<string, A>): A => {
+  if (E.isLeft(e)) throw new Error(`expected Right, got Left(${e.left})`);
+  return e.right;
+};
+
+describe("parseDeclaration", () => {
+  it("splits name, type and default at the first = and first :", () => {
+    expect(parseDeclaration(" url = http://x:1=2 ")).toMatchObject({ name: "url", default: "http://x:1=2", canonical: "url" });
+    expect(parseDeclaration("n:int=5")).toMatchObject({ name: "n", type: { kind: "int" }, default: "5", canonical: "n:int" });
+    expect(parseDeclaration("lang=")).toMatchObject({ name: "lang", default: "" });
+  });
+
+  it("keeps a written :string (ruling 1) and falls back to string for unknown types", () => {
+    expect(parseDeclaration("model:string").canonical).toBe("model:string");
+    expect(parseDeclaration("model:strange")).toMatchObject({ type: { kind: "string" }, typeText: "strange", canonical: "model" });
+  });
+
+  it("takes a name part with inner whitespace literally (registry-reference §5.4)", () => {
+    expect(parseDeclaration("a : path")).toMatchObject({ name: "a : path", type: { kind: "string" }, canonical: "a : path" });
+  });
+});
+
+describe("splitDeclarationList", () => {
+  it("splits at commas outside parentheses, trims and drops empties", () => {
+    expect(splitDeclarationList(" a, mode:enum(x, y)=x ,, b ")).toEqual(["a", "mode:enum(x, y)=x", "b"]);
+    expect(splitDeclarationList("")).toEqual([]);
+  });
+});
+
+describe("parseArgsShorthand (registry-reference §5.4)", () => {
+  it("G27 untyped shorthand with defaults", () => {
+    const r = right(parseArgsShorthand("file, lang=ru, model=voxtral-mini"));
+    expect(r.names).toEqual(["file", "lang", "model"]);
+    expect(r.declarations).toEqual(["file", "lang", "model"]);
+    expect(r.defaults).toEqual({ lang: "ru", model: "voxtral-mini" });
+  });
+
+  it("G29 typed shorthand", () => {
+    const r = right(parseArgsShorthand(
+      "file:path, out_dir:path, request_timeout:int=60000, speed:number=1.5, dry_run:bool=true, prompts:array, mode:enum(check,fix)=check",
+    ));
+    expect(r.declarations).toEqual([
+      "file:path", "out_dir:path", "request_timeout:int", "speed:number", "dry_run:bool", "prompts:array", "mode:enum(check,fix)",
+    ]);
+    expect(r.defaults).toEqual({ dry_run: "true", mode: "check", speed: "1.5", request_timeout: "60000" });
+    expect(r.types.get("mode")).toEqual({ kind: "enum", values: ["check", "fix"] });
+    expect(r.types.get("file")).toEqual({ kind: "path" });
+  });
+
+  it("ruling 1: prompt:string,model:string is stored as written", () => {
+    const r = right(parseArgsShorthand("prompt:string,model:string"));
+    expect(r.declarations).toEqual(["prompt:string", "model:string"]);
+    expect(r.types.get("model")).toEqual({ kind: "string" });
+  });
+
+  it("enum values are trimmed in the canonical form", () => {
+    expect(right(parseArgsShorthand("m:enum( a , b )=b")).declarations).toEqual(["m:enum(a,b)"]);
+  });
+
+  it("reports unknown types while treating them as strings", () => {
+    const r = right(parseArgsShorthand("x:integer=5"));
+    expect(r.declarations).toEqual(["x"]);
+    expect(r.defaults).toEqual({ x: "5" });
+    expect(r.unknownTypes).toEqual(["x"]);
+  });
+
+  it("an array default must be JSON array text; commas inside brackets do not split", () => {
+    const r = right(parseArgsShorthand('items:array=["a", "b"], n'));
+    expect(r.declarations).toEqual(["items:array", "n"]);
+    expect(r.defaults).toEqual({ items: '["a", "b"]' });
+    expect(parseArgsShorthand("items:array=a")).toEqual(E.left("Invalid default for items:array"));
+  });
+
+  it("an empty string is an explicit empty list", () => {
+    expect(right(parseArgsShorthand(""))).toMatchObject({ declarations: [], names: [], defaults: {} });
+  });
+
+  it("rejects the first invalid default", () => {
+    expect(parseArgsShorthand("a:int=x, b:bool=maybe")).toEqual(E.left("Invalid default for a:int"));
+    expect(parseArgsShorthand("a:enum(x,y)=z")).toEqual(E.left("Invalid default for a:enum"));
+    expect(parseArgsShorthand("n:number=1.5.1")).toEqual(E.left("Invalid default for n:number"));
+  });
+
+  it("invalid defaults are reported before duplicates; duplicates are listed once each", () => {
+    expect(parseArgsShorthand("a, b, a, b, a")).toEqual(E.left("Duplicate argument name(s): a, b"));
+    expect(parseArgsShorthand("a, a, n:int=x")).toEqual(E.left("Invalid default for n:int"));
+    expect(parseArgsShorthand("a, a:int")).toEqual(E.left("Duplicate argument name(s): a"));
+  });
+
+  it("rejects a declaration without a name", () => {
+    expect(parseArgsShorthand("=x")).toEqual(E.left("Invalid argument declaration: =x"));
+  });
+
+  it("keeps names like __proto__ as ordinary keys", () => {
+    const r = right(parseArgsShorthand("__proto__=x"));
+    expect(Object.keys(r.defaults)).toEqual(["__proto__"]);
+    expect(JSON.stringify(r.defaults)).toBe('{"__proto__":"x"}');
+  });
+});
+
+describe("normalizeStoredArgs (G31)", () => {
+  it("first declaration wins, stored default beats token default, duplicates dropped", () => {
+    expect(normalizeStoredArgs(["file", "lang=en", "lang"], { lang: "ru" })).toEqual({ args: ["file", "lang"], defaults: { lang: "ru" } });
+  });
+
+  it("moves token defaults into defaults and keeps types", () => {
+    expect(normalizeStoredArgs(["request_timeout:int=60000", "model:string"])).toEqual({
+      args: ["request_timeout:int", "model:string"], defaults: { request_timeout: "60000" },
+    });
+  });
+
+  it("stringifies stored defaults but keeps arrays (ruling 7)", () => {
+    expect(normalizeStoredArgs([], { n: 5, b: true, z: null, items: ["a", "b"] })).toEqual({
+      args: [], defaults: { n: "5", b: "true", z: "", items: ["a", "b"] },
+    });
+  });
+});

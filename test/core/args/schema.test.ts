@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { analyzeArgs } from "../../../core/args/analysis.js";
+import { parametersSchema } from "../../../core/args/schema.js";
+
+describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
+  it("G47 inline-first recipe gives exactly the reference schema", () => {
+    const s = analyzeArgs({
+      template: "tool --file {file:path} --timeout {request_timeout:int=60000} --speed {speed:number=1.5} --dry-run {dry_run:bool=true} --mode {mode:enum(check,fix)=check}",
+    });
+    expect(JSON.stringify(parametersSchema(s, { async: false }))).toBe(
+      '{"additionalProperties":false,"properties":{"file":{"description":"Path argument: file","type":"string"},"request_timeout":{"description":"Int argument: request_timeout","type":"integer"},"speed":{"description":"Number argument: speed","type":"number"},"dry_run":{"description":"Bool argument: dry_run","type":"boolean"},"mode":{"description":"Enum argument: mode","enum":["check","fix"],"type":"string"}},"required":["file"],"type":"object"}',
+    );
+  });
+
+  it("metadata-first recipe: explicit args types drive the schema (ruling 2)", () => {
+    const s = analyzeArgs({
+      args: ["file:path", "request_timeout:int", "mode:enum(check,fix)"],
+      defaults: { mode: "check" },
+      template: "tool --file {file} --timeout {request_timeout} --mode {mode}",
+    });
+    expect(parametersSchema(s, { async: false })).toEqual({
+      additionalProperties: false,
+      properties: {
+        file: { description: "Path argument: file", type: "string" },
+        request_timeout: { description: "Int argument: request_timeout", type: "integer" },
+        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string" },
+      },
+      required: ["file", "request_timeout"],
+      type: "object",
+    });
+  });
+
+  it("G53 with ruling 2: args [items:array] yields an array property", () => {
+    const s = analyzeArgs({ args: ["items:array"], template: { parallel: true, repeat: "{items.length}", template: "echo {items[index]}" } });
+    expect(parametersSchema(s, { async: false })["properties"]).toEqual({
+      items: { description: "Array argument: items", items: {}, type: "array" },
+    });
+  });
+
+  it("async tools add run_id, correlation_id and transport_context after the args", () => {
+    const schema = parametersSchema(analyzeArgs({ template: "x {a}" }), { async: true });
+    expect(JSON.stringify(schema["properties"])).toBe(
+      '{"a":{"description":"Argument: a","type":"string"},"run_id":{"description":"Optional run id override for this async template recipe invocation.","type":"string"},"correlation_id":{"description":"Optional workflow correlation id preserved in terminal follow-up delivery.","type":"string"},"transport_context":{"additionalProperties":true,"description":"Optional originating transport route preserved for detached terminal follow-up.","type":"object"}}',
+    );
+    expect(schema["required"]).toEqual(["a"]);
+  });
+
+  it("an argument named __proto__ is an ordinary property", () => {
+    const schema = parametersSchema(analyzeArgs({ template: "x {__proto__}" }), { async: false });
+    expect(JSON.parse(JSON.stringify(schema))).toMatchObject({ required: ["__proto__"] });
+    expect(Object.keys(schema["properties"] as object)).toEqual(["__proto__"]);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { analyzeArgs } from "../../../core/args/analysis.js";
+import { formatUsageHint, isArgumentError } from "../../../core/args/usage-hint.js";
+import type { ArgSurface } from "../../../core/discovery/types.js";
+
+describe("formatUsageHint (registry-reference §3.11)", () => {
+  it("G39 the mission's check_tool example, exactly", () => {
+    const surface = analyzeArgs({ args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "check {file} {mode}" });
+    expect(formatUsageHint("check_tool", surface, "Argument mode must be one of: check, fix.", { async: false })).toBe(
+      [
+        'Invalid arguments for tool "check_tool": Argument mode must be one of: check, fix.',
+        "",
+        "Expected call shape for check_tool:",
+        "check_tool({",
+        '  "file": "<file>",',
+        '  "mode": "check"',
+        "})",
+        "Required: file",
+        "Optional: mode",
+      ].join("\n"),
+    );
+  });
+
+  it("G41 sample values per type, required first; inline defaults are not samples", () => {
+    const surface = analyzeArgs({
+      args: ["f:path", "n:int", "s:number", "b:bool", "m:enum(check,fix)", "p:array", "o"],
+      defaults: { m: "check" },
+      template: "t {f} {n} {s} {b} {m} {p} {o=z}",
+    });
+    const hint = formatUsageHint("t", surface, "Argument n must be an integer.", { async: false });
+    const example = JSON.parse(hint.slice(hint.indexOf("t({") + 2, hint.indexOf("\n})") + 2)) as object;
+    expect(JSON.stringify(example)).toBe('{"f":"./f","n":1,"s":1.5,"b":true,"p":["<p>"],"m":"check","o":"<o>"}');
+    expect(hint).toContain("\nRequired: f, n, s, b, p\nOptional: m, o");
+  });
+
+  it("G43 under ruling 3: key order required then optional", () => {
+    const surface = analyzeArgs({
+      template: [
+        { when: "verbose", template: "a {x}" },
+        { recover: "clean {work_dir}", retry: "{tries}", template: "b {y=1} {z??none}" },
+      ],
+    });
+    const hint = formatUsageHint("seq", surface, "Missing retry value: tries", { async: false });
+    expect(hint.startsWith('Invalid arguments for tool "seq": Missing retry value: tries\n\nExpected call shape for seq:\nseq({')).toBe(true);
+    const keys = [...hint.matchAll(/^ {2}"([^"]+)":/gm)].map((m) => m[1]);
+    expect(keys).toEqual(["x", "work_dir", "tries", "verbose", "y", "z"]);
+    expect(hint).toContain('"verbose": true');
+  });
+
+  it("async tools show run_id in the example and the Optional line; lines are omitted when empty", () => {
+    const surface: ArgSurface = { names: [], required: [], types: new Map(), defaults: {} };
+    expect(formatUsageHint("job", surface, "Missing command template value: a", { async: true })).toBe(
+      'Invalid arguments for tool "job": Missing command template value: a\n\nExpected call shape for job:\njob({\n  "run_id": "job-1"\n})\nOptional: run_id',
+    );
+    expect(formatUsageHint("job", surface, "m", { async: false })).toBe('Invalid arguments for tool "job": m\n\nExpected call shape for job:\njob({})');
+  });
+
+  it("uses array defaults as they are", () => {
+    const surface = analyzeArgs({ defaults: { items: ["a", "b"] }, template: "x {items}" });
+    expect(formatUsageHint("x", surface, "m", { async: false })).toContain('"items": [\n    "a",\n    "b"\n  ]');
+  });
+});
+
+describe("isArgumentError", () => {
+  it("recognises normalization and missing-value errors only", () => {
+    expect(isArgumentError("Argument mode must be one of: check, fix.")).toBe(true);
+    expect(isArgumentError("Missing command template value: missing")).toBe(true);
+    expect(isArgumentError("Missing retry value: tries")).toBe(true);
+    expect(isArgumentError("\nArgument n must be an integer.")).toBe(true);
+    expect(isArgumentError("Command template repeat could not be resolved.")).toBe(false);
+    expect(isArgumentError("Argument mode is odd")).toBe(false);
+    expect(isArgumentError("spawn ENOENT")).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+// DESIGN.md's dependency rule: core/ imports only fp-ts, io-ts and other core/ modules, and reads
+// no clock, no randomness and no environment.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const coreDir = join(repo, "core");
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
+  );
+}
+
+const importSpecifiers = (text: string): string[] =>
+  [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
+
+export function violations(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const spec of importSpecifiers(text)) {
+    if (spec.startsWith(".")) {
+      const target = resolve(dirname(file), spec);
+      if (relative(coreDir, target).startsWith("..")) out.push(`imports ${spec} (outside core/)`);
+    } else if (!/^(fp-ts|io-ts)(\/|$)/.test(spec)) {
+      out.push(`imports ${spec}`);
+    }
+  }
+  const code = text.replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");
+  for (const [pattern, what] of [
+    [/\bprocess\./, "reads process state"],
+    [/\bDate\.now\b/, "reads the clock"],
+    [/new Date\(\s*\)/, "reads the clock"],
+    [/\bMath\.random\b/, "uses randomness"],
+    [/\brequire\(/, "uses require"],
+  ] as const) {
+    if (pattern.test(code)) out.push(what);
+  }
+  return out;
+}
+
+describe("core dependency rule", () => {
+  const files = sources(coreDir);
+
+  it("finds the core sources", () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+
+  it.each(files.map((f) => [relative(repo, f), f]))("%s imports only fp-ts, io-ts and core", (_name, file) => {
+    expect(violations(file, readFileSync(file, "utf8"))).toEqual([]);
+  });
+
+  it("catches a violation (the checker itself can fail)", () => {
+    const file = join(coreDir, "x.ts");
+    expect(violations(file, 'import { readFileSync } from "node:fs";\nconst t = Date.now();')).toEqual([
+      "imports node:fs",
+      "reads the clock",
+    ]);
+    expect(violations(file, 'import { x } from "../runtime/registry.js";')).toEqual(["imports ../runtime/registry.js (outside core/)"]);
+    expect(violations(file, 'import * as E from "fp-ts/lib/Either.js";\nimport { y } from "./y.js";')).toEqual([]);
+  });
+});

@@ -1,0 +1,92 @@
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import { compileMarkdown } from "../../../core/recipe/markdown.js";
+
+const ok = (text: string) => {
+  const r = compileMarkdown(text);
+  if (E.isLeft(r)) throw new Error(`expected a recipe, got: ${r.left}`);
+  return r.right;
+};
+const reason = (text: string) => {
+  const r = compileMarkdown(text);
+  if (E.isRight(r)) throw new Error(`expected a reason, got: ${JSON.stringify(r.right)}`);
+  return r.left;
+};
+const NO_FENCE = "Markdown recipe has no executable recipe/template fence";
+
+describe("compileMarkdown (registry-reference §2.4)", () => {
+  it("G57 frontmatter plus template fence", () => {
+    expect(ok("---\ndescription: Literate\n---\n\n```template\necho md\n```\n")).toEqual({
+      description: "Literate",
+      template: "echo md",
+    });
+  });
+
+  it("G69 frontmatter must open and close", () => {
+    expect(reason("# title\n---\ntemplate: x\n---\n")).toBe("Markdown recipe must start with frontmatter");
+    expect(reason("---\ndescription: x\n")).toBe("Markdown recipe frontmatter is not closed");
+    expect(reason("")).toBe("Markdown recipe must start with frontmatter");
+  });
+
+  it("G75 a JSON fence object wins over the frontmatter", () => {
+    const md = '---\ndescription: From fm\nasync: true\n---\n```json\n{"description":"From fence","timeout":5,"template":"echo {x}"}\n```\n';
+    expect(ok(md)).toEqual({ description: "From fence", async: true, timeout: 5, template: "echo {x}" });
+  });
+
+  it("G77 without a fence the frontmatter template is used; CRLF accepted", () => {
+    expect(ok("---\r\ntemplate: echo fm\r\n description: indented\r\n---\r\nprose\r\n")).toEqual({ template: "echo fm" });
+  });
+
+  it("G73 parent with imports and a json recipe fence", () => {
+    const md = '---\nimports:\n  child: child\n---\n\n```json recipe\n{"template":{"name":"child","values":{"word":"hello"}}}\n```\n';
+    expect(ok(md)).toEqual({ imports: { child: "child" }, template: { name: "child", values: { word: "hello" } } });
+  });
+
+  it("no fence and no frontmatter template", () => {
+    expect(reason("---\ndescription: x\n---\nJust prose.\n")).toBe(NO_FENCE);
+  });
+
+  it("selects the first fence whose info contains recipe, template, command or json", () => {
+    const md = "---\n---\n```bash\necho example\n```\n```Shell-Command\necho chosen\n```\n```template\necho later\n```\n";
+    expect(ok(md)).toEqual({ template: "echo chosen" });
+  });
+
+  it("only backtick fences count", () => {
+    expect(reason("---\n---\n~~~template\necho tilde\n~~~\n")).toBe(NO_FENCE);
+  });
+
+  it("a selected fence with an empty body gives nothing, even with a frontmatter template", () => {
+    expect(reason("---\ntemplate: echo fm\n---\n```template\n   \n```\n")).toBe(NO_FENCE);
+  });
+
+  it("a broken JSON fence declared json or recipe gives nothing", () => {
+    expect(reason("---\n---\n```json\n{ broken\n```\n")).toBe(NO_FENCE);
+    expect(reason("---\n---\n```recipe\nnot json\n```\n")).toBe(NO_FENCE);
+  });
+
+  it("JSON-looking template bodies are parsed; broken ones stay text", () => {
+    expect(ok('---\n---\n```template\n["echo a", "echo b"]\n```\n')).toEqual({ template: ["echo a", "echo b"] });
+    expect(ok('---\n---\n```command\n"echo quoted"\n```\n')).toEqual({ template: "echo quoted" });
+    expect(ok("---\n---\n```template\n{not json} x\n```\n")).toEqual({ template: "{not json} x" });
+  });
+
+  it("a JSON value that is not a recipe object becomes the template", () => {
+    expect(ok('---\nlabel: l\n---\n```json\n{"label":"x","template2":"y"}\n```\n')).toEqual({
+      label: "l",
+      template: { label: "x", template2: "y" },
+    });
+  });
+
+  it("keeps multi-line bodies and skips fences inside unselected fences", () => {
+    const md = "---\n---\n````markdown\n```template\necho inner\n```\n````\n```template\necho a\necho b\n```\n";
+    expect(ok(md)).toEqual({ template: "echo a\necho b" });
+  });
+
+  it("an unclosed fence is not a fence", () => {
+    expect(reason("---\n---\n```template\necho never closed\n")).toBe(NO_FENCE);
+  });
+
+  it("tolerates a BOM before the opening delimiter", () => {
+    expect(ok("\uFEFF---\ntemplate: echo x\n---\n")).toEqual({ template: "echo x" });
+  });
+});

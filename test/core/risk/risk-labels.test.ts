@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import type { Json, RecipeConfig } from "../../../core/model.js";
+import { RISK_LABEL_ORDER, riskLabels, templateRiskLabels } from "../../../core/risk/risk-labels.js";
+
+const recipe = (template: Json, extra: Partial<RecipeConfig> = {}): RecipeConfig => ({
+  name: "r",
+  template,
+  raw: {},
+  ...extra,
+});
+
+describe("riskLabels", () => {
+  it("G65: bash -c is shell and eval", () => {
+    expect(riskLabels(recipe("bash -c 'echo risky'"))).toEqual(["risk.shell", "risk.eval"]);
+  });
+
+  it("G65: async adds risk.long_running", () => {
+    expect(riskLabels(recipe("sleep 1", { async: true }))).toContain("risk.long_running");
+    expect(riskLabels(recipe("echo hi", { async: true }))).toEqual(["risk.long_running"]);
+    expect(riskLabels(recipe("echo hi", { async: false }))).toEqual([]);
+  });
+
+  it("a shell without -c is shell only; combined flags count", () => {
+    expect(templateRiskLabels("bash ./script.sh")).toEqual(["risk.shell"]);
+    expect(templateRiskLabels("/usr/bin/ZSH -lc {cmd}")).toEqual(["risk.shell", "risk.eval"]);
+    expect(templateRiskLabels("fish -c x")).toEqual(["risk.shell", "risk.eval"]);
+  });
+
+  it("eval: node/deno/bun -e/--eval, python/perl/ruby -c/-e", () => {
+    expect(templateRiskLabels("node -e {code}")).toEqual(["risk.eval"]);
+    expect(templateRiskLabels("deno --eval x")).toEqual(["risk.eval"]);
+    expect(templateRiskLabels("bun -pe x")).toEqual(["risk.eval"]);
+    expect(templateRiskLabels("python3 -Ic {code}")).toEqual(["risk.eval"]);
+    expect(templateRiskLabels("perl -e 1")).toEqual(["risk.eval"]);
+    expect(templateRiskLabels("node script.js")).toEqual([]);
+    expect(templateRiskLabels("python3 -m http.server")).toEqual([]);
+    expect(templateRiskLabels("ruby --version")).toEqual([]);
+  });
+
+  it("destructive_fs: rm with r/f flags or a risky path", () => {
+    expect(templateRiskLabels("rm -rf build")).toEqual(["risk.destructive_fs"]);
+    expect(templateRiskLabels("rm -f out.txt")).toEqual(["risk.destructive_fs"]);
+    expect(templateRiskLabels("rm --recursive build")).toEqual(["risk.destructive_fs"]);
+    expect(templateRiskLabels("rm {file}")).toEqual(["risk.destructive_fs"]);
+    expect(templateRiskLabels("rm /tmp/x")).toEqual(["risk.destructive_fs"]);
+    expect(templateRiskLabels("rm out.txt")).toEqual([]);
+    expect(templateRiskLabels("rm -v out.txt")).toEqual([]);
+  });
+
+  it("broad_fs_write: mv/cp/rsync with a risky path", () => {
+    expect(templateRiskLabels("cp a /etc/target")).toEqual(["risk.broad_fs_write"]);
+    expect(templateRiskLabels("mv ~/a b")).toEqual(["risk.broad_fs_write"]);
+    expect(templateRiskLabels("mv a ../")).toEqual(["risk.broad_fs_write"]);
+    expect(templateRiskLabels("cp {src} out")).toEqual(["risk.broad_fs_write"]);
+    expect(templateRiskLabels("cp a b")).toEqual([]);
+    expect(templateRiskLabels("mv ../a b")).toEqual([]);
+  });
+
+  it("external_side_effect and network", () => {
+    expect(templateRiskLabels("gh pr create")).toEqual(["risk.external_side_effect"]);
+    expect(templateRiskLabels("kubectl apply -f x")).toEqual(["risk.external_side_effect"]);
+    expect(templateRiskLabels("git push origin main")).toEqual(["risk.external_side_effect", "risk.network"]);
+    expect(templateRiskLabels("npm publish")).toEqual(["risk.external_side_effect", "risk.network"]);
+    expect(templateRiskLabels("npm install")).toEqual(["risk.network"]);
+    expect(templateRiskLabels("git fetch")).toEqual(["risk.network"]);
+    expect(templateRiskLabels("git status")).toEqual([]);
+    expect(templateRiskLabels("curl https://example.test")).toEqual(["risk.network"]);
+    expect(templateRiskLabels("rsync a b")).toEqual(["risk.network"]);
+  });
+
+  it("secret_touching: secret commands and delimited secret-ish parts", () => {
+    expect(templateRiskLabels("gpg --decrypt f")).toEqual(["risk.secret_touching"]);
+    expect(templateRiskLabels("ssh-add key")).toEqual(["risk.secret_touching"]);
+    expect(templateRiskLabels("tool --key {api_key}")).toEqual(["risk.secret_touching"]);
+    expect(templateRiskLabels("printenv GITHUB_TOKEN")).toEqual(["risk.secret_touching"]);
+    expect(templateRiskLabels("cat config/.env")).toEqual(["risk.secret_touching"]);
+    expect(templateRiskLabels("tool --password-file x")).toEqual(["risk.secret_touching"]);
+    expect(templateRiskLabels("echo tokens tokenizer")).toEqual([]);
+    expect(templateRiskLabels("echo myenv")).toEqual([]);
+  });
+
+  it("long_running: sleep, watch, tail -f, --watch/--serve/serve", () => {
+    expect(templateRiskLabels("sleep 5")).toEqual(["risk.long_running"]);
+    expect(templateRiskLabels("watch ls")).toEqual(["risk.long_running"]);
+    expect(templateRiskLabels("tail -f log")).toEqual(["risk.long_running"]);
+    expect(templateRiskLabels("tail -n 5 log")).toEqual([]);
+    expect(templateRiskLabels("vite --watch")).toEqual(["risk.long_running"]);
+    expect(templateRiskLabels("hugo serve")).toEqual(["risk.long_running"]);
+  });
+
+  it("platform_specific", () => {
+    for (const cmd of ["systemctl restart x", "osascript -e x", "xdg-open f", "cmd.exe /c dir", "brew install x", "wl-copy"])
+      expect(templateRiskLabels(cmd)).toContain("risk.platform_specific");
+  });
+
+  it("collects every leaf, recover subtrees included, in the fixed order without duplicates", () => {
+    const template: Json = {
+      template: ["cp {source} /etc/target", "curl https://example.test/{token}", "npm publish", "tail -f /tmp/app.log", "systemctl restart demo.service"],
+      recover: { template: "bash -c 'cleanup'" },
+    };
+    expect(templateRiskLabels(template)).toEqual([
+      "risk.shell",
+      "risk.eval",
+      "risk.broad_fs_write",
+      "risk.external_side_effect",
+      "risk.secret_touching",
+      "risk.network",
+      "risk.long_running",
+      "risk.platform_specific",
+    ]);
+    expect(templateRiskLabels(["sleep 1", "sleep 2"])).toEqual(["risk.long_running"]);
+  });
+
+  it("output always follows RISK_LABEL_ORDER", () => {
+    const labels = riskLabels(recipe(["systemctl x", "sleep 1", "rm -rf x", "bash -c y"], { async: true }));
+    const positions = labels.map((l) => RISK_LABEL_ORDER.indexOf(l as (typeof RISK_LABEL_ORDER)[number]));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(labels).toEqual(["risk.shell", "risk.eval", "risk.destructive_fs", "risk.long_running", "risk.platform_specific"]);
+  });
+
+  it("ignores non-string templates and empty leaves", () => {
+    expect(templateRiskLabels(null)).toEqual([]);
+    expect(templateRiskLabels(42)).toEqual([]);
+    expect(templateRiskLabels("")).toEqual([]);
+  });
+});

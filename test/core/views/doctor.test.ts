@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { preview } from "../../../core/views/compact.js";
+import { doctorText } from "../../../core/views/doctor.js";
+import { buildRecipesSummary } from "../../../core/views/registry-summary.js";
+import { buildDiscovery, g65 } from "../../support/views-discovery.js";
+
+describe("preview72", () => {
+  it("replaces whitespace runs with _ and keeps short values whole", () => {
+    expect(preview("keep  disabled\tintentionally")).toBe("keep_disabled_intentionally");
+    expect(preview("x".repeat(72))).toBe("x".repeat(72));
+  });
+
+  it("cuts values over 72 chars to 71 + …", () => {
+    expect(preview("fix recipe syntax/config, or disable/delete/archive it to restore fallback")).toBe(
+      "fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
+    );
+    expect(preview("x".repeat(73))).toBe(`${"x".repeat(71)}…`);
+    expect(preview("x".repeat(73))).toHaveLength(72);
+  });
+});
+
+describe("doctorText", () => {
+  it("G65 compact doctor", () => {
+    expect(doctorText(buildRecipesSummary(g65(), { view: "doctor" }))).toBe(
+      [
+        "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallback",
+        "top severity=error kind=blocking_invalid id=broken action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
+        "error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
+        "warning kind=blocking_disabled id=disabled-one blocked=/pkg/recipes/disabled-one.json action=keep_disabled_intentionally,_re-enable,_or_delete/archive_the_file",
+        "warning kind=risky_shell_boundary id=shell-risk labels=risk.shell,risk.eval action=audit_trusted_command_boundary;_keep_only_if_the_recipe_is_local_and_in…",
+        "info kind=shadowed id=broken action=keep_as_fallback/component,_merge,_rename,_delete,_or_archive",
+        "info kind=shadowed id=disabled-one action=keep_as_fallback/component,_merge,_rename,_delete,_or_archive",
+      ].join("\n"),
+    );
+  });
+
+  it("a healthy registry is a single line without top or next", () => {
+    const text = doctorText(buildRecipesSummary(buildDiscovery([{ path: "/r/a.json", config: {} }]), { view: "doctor" }));
+    expect(text).toBe("recipes doctor errors=0 warnings=0 info=0 actions=0 recommendations=0 risks=0");
+  });
+
+  it("shows at most 8 remediation lines, 4 top risks and 4 labels per line", () => {
+    const specs = Array.from({ length: 10 }, (_, i) => ({
+      path: `/r/r${i}.json`,
+      config: { template: ["bash -c x", "rm -rf {d}", "cp {a} /b", "gh pr create", "curl {api_key}", "sleep 1"] },
+    }));
+    const summary = buildRecipesSummary(buildDiscovery(specs), { view: "doctor" });
+    const lines = doctorText(summary).split("\n").slice(0);
+    expect(summary.remediations).toHaveLength(10);
+    expect(lines).toHaveLength(1 + 1 + 8);
+    expect(lines[0]).toMatch(/ actions=10 /);
+    expect(lines[0]).toMatch(/ risks=80 top_risks=([a-z._]+:10,){3}[a-z._]+:10 /);
+    expect(lines[2]).toBe(
+      "warning kind=risky_shell_boundary id=r0 labels=risk.shell,risk.eval,risk.destructive_fs,risk.broad_fs_write action=audit_trusted_command_boundary;_keep_only_if_the_recipe_is_local_and_in…",
+    );
+    expect(lines[9]).toMatch(/ id=r7 /);
+  });
+
+  it("counts severities of diagnostic details", () => {
+    const summary = buildRecipesSummary(
+      buildDiscovery([], { rootDiagnostics: ["Recipe root is world-writable; review permissions: /r", "Recipe root is group-writable; review ownership and permissions: /r"] }),
+      { view: "doctor" },
+    );
+    expect(doctorText(summary)).toBe("recipes doctor errors=0 warnings=2 info=0 actions=0 recommendations=0 risks=0");
+  });
+});

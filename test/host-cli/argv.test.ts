@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { parseArgv, parseCliValue } from "../../host-cli/argv.js";
+
+describe("CLI value parsing", () => {
+  it("takes JSON values as JSON and everything else as a string", () => {
+    expect(parseCliValue("3")).toBe(3);
+    expect(parseCliValue("-1.5")).toBe(-1.5);
+    expect(parseCliValue("true")).toBe(true);
+    expect(parseCliValue("false")).toBe(false);
+    expect(parseCliValue("null")).toBe(null);
+    expect(parseCliValue('["a",1]')).toEqual(["a", 1]);
+    expect(parseCliValue('{"a":{"b":2}}')).toEqual({ a: { b: 2 } });
+    expect(parseCliValue('"007"')).toBe("007");
+    expect(parseCliValue("hello world")).toBe("hello world");
+    expect(parseCliValue("007x")).toBe("007x");
+    expect(parseCliValue("[not json")).toBe("[not json");
+    expect(parseCliValue("")).toBe("");
+    expect(parseCliValue("truely")).toBe("truely");
+  });
+
+  it("splits a command line into verb, positionals, params and --json", () => {
+    expect(parseArgv(["schema", "check_tool", "--json"])).toEqual({
+      ok: true,
+      value: { verb: "schema", positional: ["check_tool"], params: {}, json: true },
+    });
+    expect(parseArgv(["inspect", "target=recipes", "verbose=true", "x=a=b"])).toEqual({
+      ok: true,
+      value: { verb: "inspect", positional: [], params: { target: "recipes", verbose: true, x: "a=b" }, json: false },
+    });
+  });
+
+  it("rejects malformed command lines with a reason", () => {
+    expect(parseArgv([])).toEqual({ ok: false, error: "missing verb" });
+    expect(parseArgv(["inspect", "a=1", "a=2"])).toEqual({ ok: false, error: 'argument "a" given twice' });
+    expect(parseArgv(["inspect", "=x"])).toMatchObject({ ok: false });
+    expect(parseArgv(["inspect", "--verbose"])).toEqual({ ok: false, error: "unknown option: --verbose" });
+    expect(parseArgv(["inspect", "a=1", "loose"])).toEqual({ ok: false, error: 'argument "loose" must be key=value' });
+  });
+});
