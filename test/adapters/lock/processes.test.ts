@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
 import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
@@ -12,7 +12,7 @@ import { encodeOwner, makeOwnerRecord, nodeProcessProbe } from "../../../adapter
 import { delay, killWorker, spawnWorker, type Worker } from "./harness.js";
 
 // The tests run concurrently, so each one registers its own cleanups on its own context.
-type Finished = (fn: () => unknown) => void;
+type Finished = TestContext["onTestFinished"];
 
 async function scratch(onTestFinished: Finished): Promise<{ dir: string; root: string }> {
   const dir = await mkdtemp(join(tmpdir(), "pi-recipes-lock-"));

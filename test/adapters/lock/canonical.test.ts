@@ -1,0 +1,66 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
+import { canonicalLockPath, lockKey } from "../../../adapters/lock/canonical.js";
+
+const fs = makeNodeFileSystem();
+let dir = "";
+let real = "";
+
+beforeEach(async () => {
+  // the temp dir may itself sit behind a symlink (macOS /tmp): compare against its realpath
+  dir = await fs.realpath(await mkdtemp(join(tmpdir(), "pi-recipes-canon-")));
+  real = join(dir, "real");
+  await mkdir(real);
+  await writeFile(join(real, "a.json"), "{}");
+  await symlink(real, join(dir, "alias"));
+  await symlink(join(real, "a.json"), join(dir, "link.json"));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe("canonicalLockPath", () => {
+  it("gives a real path and its aliases one identity", async () => {
+    const key = await canonicalLockPath(fs, join(real, "a.json"));
+    expect(key).toBe(join(real, "a.json"));
+    expect(await canonicalLockPath(fs, join(dir, "alias", "a.json"))).toBe(key);
+    expect(await canonicalLockPath(fs, join(dir, "link.json"))).toBe(key);
+    expect(await canonicalLockPath(fs, join(dir, "alias", "..", "real", "a.json"))).toBe(key);
+  });
+
+  it("resolves the nearest existing ancestor and keeps the missing segments", async () => {
+    expect(await canonicalLockPath(fs, join(dir, "alias", "new", "deeper", "b.json"))).toBe(join(real, "new", "deeper", "b.json"));
+  });
+
+  it("keeps the name of a dangling symlink or a symlink loop under its resolved folder", async () => {
+    await symlink(join(dir, "nowhere"), join(real, "dangling"));
+    await symlink(join(real, "loop"), join(real, "loop"));
+    expect(await canonicalLockPath(fs, join(dir, "alias", "dangling"))).toBe(join(real, "dangling"));
+    expect(await canonicalLockPath(fs, join(dir, "alias", "loop"))).toBe(join(real, "loop"));
+  });
+
+  it("does not merge unrelated paths", async () => {
+    expect(await canonicalLockPath(fs, join(real, "b.json"))).not.toBe(await canonicalLockPath(fs, join(real, "a.json")));
+  });
+
+  it("lower-cases on Windows", async () => {
+    expect(await canonicalLockPath(fs, join(dir, "alias", "New.JSON"), "win32")).toBe(join(real, "New.JSON").toLowerCase());
+  });
+
+  it("works on the memfs adapter", async () => {
+    const mem = makeMemFileSystem();
+    await mem.mkdir("/r/real", { recursive: true });
+    await mem.symlink("/r/real", "/r/alias");
+    expect(await canonicalLockPath(mem, "/r/alias/x/y.json")).toBe("/r/real/x/y.json");
+  });
+});
+
+describe("lockKey", () => {
+  it("is the sha256 of the canonical path, hex", () => {
+    expect(lockKey("/a")).toMatch(/^[0-9a-f]{64}$/);
+    expect(lockKey("/a")).toBe(lockKey("/a"));
+    expect(lockKey("/a")).not.toBe(lockKey("/b"));
+  });
+});

@@ -1,0 +1,109 @@
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
+import { describe, expect, it } from "vitest";
+import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, parseStartTime, type OwnerRecord, type ProcessProbe } from "../../../adapters/lock/owner.js";
+
+const fakeProbe = (over: Partial<ProcessProbe> = {}): ProcessProbe => ({
+  pid: 100,
+  hostname: () => "host-a",
+  bootId: () => "boot-1",
+  startTime: () => "5000",
+  signalZero: () => "exists",
+  ...over,
+});
+
+const record: OwnerRecord = { pid: 4242, token: "t-1", start_time: "5000", boot_id: "boot-1", hostname: "host-a", acquired_at: "2026-01-01T00:00:00.000Z" };
+
+describe("parseStartTime", () => {
+  it("reads field 22, counting from after the last parenthesis of comm", () => {
+    const tail = "S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 987654 20 21";
+    expect(parseStartTime(`77 (node) ${tail}`)).toBe("987654");
+    expect(parseStartTime(`77 (a) b) (c) ${tail}`)).toBe("987654");
+    expect(parseStartTime("77 (short) S 1 2")).toBeUndefined();
+    expect(parseStartTime("garbage")).toBeUndefined();
+  });
+
+  it("agrees with /proc for this process", () => {
+    const start = nodeProcessProbe.startTime(process.pid);
+    expect(start).toMatch(/^\d+$/);
+    expect(nodeProcessProbe.startTime(process.pid)).toBe(start);
+  });
+});
+
+describe("owner record encoding", () => {
+  it("is one line of compact JSON and round-trips", () => {
+    const text = encodeOwner(record);
+    expect(text.endsWith("\n")).toBe(true);
+    expect(text.trimEnd()).not.toContain("\n");
+    expect(decodeOwner(text)).toEqual(record);
+  });
+
+  it("makes a record of this process with its start time, boot id and host", () => {
+    const mine = makeOwnerRecord("tok", Date.parse("2026-02-03T04:05:06.007Z"));
+    expect(mine).toEqual({
+      pid: process.pid,
+      token: "tok",
+      start_time: nodeProcessProbe.startTime(process.pid),
+      boot_id: nodeProcessProbe.bootId(),
+      hostname: hostname(),
+      acquired_at: "2026-02-03T04:05:06.007Z",
+    });
+  });
+
+  it.each([
+    ["half-written", encodeOwner(record).slice(0, 20)],
+    ["empty", ""],
+    ["pid 0 (would probe the process group)", JSON.stringify({ ...record, pid: 0 })],
+    ["negative pid", JSON.stringify({ ...record, pid: -5 })],
+    ["fractional pid", JSON.stringify({ ...record, pid: 1.5 })],
+    ["no token", JSON.stringify({ ...record, token: "" })],
+    ["no hostname", JSON.stringify({ ...record, hostname: undefined })],
+    ["numeric start time", JSON.stringify({ ...record, start_time: 5000 })],
+    ["an array", "[]"],
+  ])("rejects a record that is %s", (_, text) => {
+    expect(decodeOwner(text)).toBeUndefined();
+  });
+});
+
+describe("isOwnerProvablyDead", () => {
+  it("is false for a live owner with the recorded start time", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe())).toBe(false);
+  });
+
+  it("is true when the pid is gone (ESRCH)", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ signalZero: () => "gone" }))).toBe(true);
+  });
+
+  it("treats EPERM as alive", () => {
+    // the real probe maps EPERM to "exists"; a foreign live process is not dead
+    expect(isOwnerProvablyDead(record, fakeProbe({ signalZero: () => "exists" }))).toBe(false);
+  });
+
+  it("is true when the pid now belongs to a process with another start time", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ startTime: () => "9999" }))).toBe(true);
+  });
+
+  it("is true for a record from another boot", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ bootId: () => "boot-2" }))).toBe(true);
+  });
+
+  it("proves nothing about another host's pids", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ hostname: () => "host-b", signalZero: () => "gone", bootId: () => "boot-2" }))).toBe(false);
+  });
+
+  it("stays alive on doubt: unknown signal result, unreadable start time, or no start time recorded", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ signalZero: () => "unknown" }))).toBe(false);
+    expect(isOwnerProvablyDead(record, fakeProbe({ startTime: () => undefined }))).toBe(false);
+    const { start_time: _, ...withoutStart } = record;
+    expect(isOwnerProvablyDead(withoutStart, fakeProbe({ startTime: () => "9999" }))).toBe(false);
+  });
+
+  it("on the real host: this process is alive, an exited child is dead, a faked start time is dead", () => {
+    const mine = makeOwnerRecord("me", Date.now());
+    expect(isOwnerProvablyDead(mine)).toBe(false);
+    expect(isOwnerProvablyDead({ ...mine, start_time: "1" })).toBe(true);
+    expect(isOwnerProvablyDead({ ...mine, boot_id: "00000000-0000-0000-0000-000000000000" })).toBe(true);
+    const child = spawnSync(process.execPath, ["-e", "0"]);
+    expect(isOwnerProvablyDead({ ...mine, pid: child.pid })).toBe(true);
+  });
+});
