@@ -14,15 +14,15 @@ export interface SnapshotRequest {
   readonly adhocFiles?: readonly string[];
 }
 
-export function readFileEntry(scan: ScanPort, path: string): SnapshotFile {
-  const r = scan.readBounded(path, RECIPE_SIZE_LIMIT);
+export function readFileEntry(scan: ScanPort, path: string, stat = false): SnapshotFile {
+  const r = scan.readBounded(path, RECIPE_SIZE_LIMIT, { stat });
   if (!r.ok) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: `${r.code}: ${r.message}` };
   const { size, mtimeMs, birthtimeMs, bytes } = r.value;
   return bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
 }
 
 /** Recipe files of one directory: regular files named `*.json`/`*.md` (symlinks and dot-files skipped). */
-export function listRecipeDir(scan: ScanPort, dir: string): { present: boolean; files: SnapshotFile[]; error?: string } {
+export function listRecipeDir(scan: ScanPort, dir: string, stat = false): { present: boolean; files: SnapshotFile[]; error?: string } {
   const listed = scan.listDir(dir);
   if (!listed.ok) {
     if (listed.code === "ENOENT") return { present: false, files: [] };
@@ -31,7 +31,7 @@ export function listRecipeDir(scan: ScanPort, dir: string): { present: boolean; 
   const files: SnapshotFile[] = [];
   for (const entry of listed.value) {
     if (entry.kind !== "file" || recipeFileName(entry.name) === undefined) continue;
-    files.push(readFileEntry(scan, join(dir, entry.name)));
+    files.push(readFileEntry(scan, dir + "/" + entry.name, stat));
   }
   return { present: true, files };
 }
@@ -65,6 +65,6 @@ export function readSnapshot(scan: ScanPort, request: SnapshotRequest): Registry
     home: paths.home,
     cwd: paths.cwd,
     sources,
-    drafts: listRecipeDir(scan, paths.draftRoot).files,
+    drafts: listRecipeDir(scan, paths.draftRoot, true).files,
   };
 }

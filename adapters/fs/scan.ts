@@ -25,8 +25,9 @@ export type ScanResult<T> = { readonly ok: true; readonly value: T } | { readonl
 export interface ScanPort {
   listDir(path: string): ScanResult<readonly ScanEntry[]>;
   statPath(path: string): ScanResult<{ readonly mode: number; readonly isDirectory: boolean }>;
-  /** read a regular file whole unless its size exceeds `limit` bytes */
-  readBounded(path: string, limit: number): ScanResult<ScannedFile>;
+  /** read a regular file whole unless its size exceeds `limit` bytes; without `stat`, small files
+   * may report zero timestamps and mode (one read saw the whole file, no fstat was needed) */
+  readBounded(path: string, limit: number, options?: { readonly stat?: boolean }): ScanResult<ScannedFile>;
 }
 
 type SyncFs = Pick<typeof NodeFs, "readdirSync" | "statSync" | "openSync" | "fstatSync" | "readSync" | "closeSync">;
@@ -41,6 +42,7 @@ const kindOf = (d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
 
 /** Works for `node:fs` and for memfs' fs object, which share the synchronous API. */
 export function makeScanPort(fs: SyncFs): ScanPort {
+  const scratch = new Uint8Array(64 * 1024);
   return {
     listDir(path) {
       try {
@@ -58,10 +60,17 @@ export function makeScanPort(fs: SyncFs): ScanPort {
         return failure(e);
       }
     },
-    readBounded(path, limit) {
+    readBounded(path, limit, options) {
       let fd: number | undefined;
       try {
         fd = fs.openSync(path, "r");
+        if (options?.stat !== true) {
+          // Fast path: most recipes are small; one read into a scratch buffer sees the whole file.
+          const n = fs.readSync(fd, scratch, 0, scratch.length, null);
+          if (n < scratch.length) {
+            return { ok: true, value: { size: n, mtimeMs: 0, birthtimeMs: 0, mode: 0, isFile: true, bytes: scratch.slice(0, n) } };
+          }
+        }
         const st = fs.fstatSync(fd);
         const size = Number(st.size);
         const base = { size, mtimeMs: Number(st.mtimeMs), birthtimeMs: Number(st.birthtimeMs), mode: Number(st.mode), isFile: st.isFile() };
@@ -76,7 +85,7 @@ export function makeScanPort(fs: SyncFs): ScanPort {
             bigger.set(buf);
             buf = bigger;
           }
-          const n = fs.readSync(fd, buf, used, buf.length - used, null);
+          const n = fs.readSync(fd, buf, used, buf.length - used, used);
           if (n === 0) break;
           used += n;
         }

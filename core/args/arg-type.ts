@@ -183,7 +183,22 @@ export function normalizeArgValue(name: string, type: ArgType, value: unknown): 
 }
 
 /** The JSON schema property the agent sees; `undefined` type means an untyped (string) argument. */
+const schemaProperties = new Map<string, JsonObject>();
+
+/** The JSON schema property of one argument. Shared and frozen: tools with the same argument
+ * reuse one object instead of building thousands of identical ones. */
 export function argSchemaProperty(name: string, type: ArgType | undefined): JsonObject {
+  const key = `${name}\u0000${type === undefined ? "" : formatArgType(type)}`;
+  let property = schemaProperties.get(key);
+  if (property === undefined) {
+    if (schemaProperties.size >= 8192) schemaProperties.clear();
+    property = Object.freeze(buildSchemaProperty(name, type));
+    schemaProperties.set(key, property);
+  }
+  return property;
+}
+
+function buildSchemaProperty(name: string, type: ArgType | undefined): JsonObject {
   const t = type ?? STRING;
   const d = describe(t);
   const description = d.title === undefined ? `Argument: ${name}` : `${d.title} argument: ${name}`;

@@ -1,6 +1,7 @@
 // Argument declarations `name[:type][=default]` (registry-reference §4.2, §5.4, G27–G31):
 // one declaration, the register_tool shorthand string, and stored `args` lists.
 import * as E from "fp-ts/lib/Either.js";
+import { memoizeString } from "../memo.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
 import { STRING, argKindLabel, canonicalDeclaration, isValidDefault, parseArgType } from "./arg-type.js";
 
@@ -28,7 +29,9 @@ export function setOwn<V>(target: Record<string, V>, key: string, value: V): voi
 /** Parses one declaration. The default starts after the first `=` (so it may hold `=` and `:`).
  * A name with inner whitespace before the colon (`a : path`) makes the whole name part the
  * name, as the reference does, rather than guessing at what was meant. */
-export function parseDeclaration(text: string): Declaration {
+export const parseDeclaration: (text: string) => Declaration = memoizeString(parseDeclarationUncached);
+
+function parseDeclarationUncached(text: string): Declaration {
   const eq = text.indexOf("=");
   const namePart = (eq < 0 ? text : text.slice(0, eq)).trim();
   const dflt = eq < 0 ? undefined : text.slice(eq + 1).trim();

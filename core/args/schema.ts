@@ -17,11 +17,10 @@ const ASYNC_PROPERTIES: JsonObject = {
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
   const properties: Record<string, Json> = {};
   for (const name of surface.names) {
+    const value = argSchemaProperty(name, surface.types.get(name));
     // defineProperty: an argument called `__proto__` must stay an ordinary property
-    Object.defineProperty(properties, name, {
-      value: argSchemaProperty(name, surface.types.get(name)),
-      enumerable: true, writable: true, configurable: true,
-    });
+    if (name === "__proto__") Object.defineProperty(properties, name, { value, enumerable: true, writable: true, configurable: true });
+    else properties[name] = value;
   }
   // the async run strips these from the call, so their meaning here is always the async one
   if (options.async) Object.assign(properties, ASYNC_PROPERTIES);

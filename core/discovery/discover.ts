@@ -12,6 +12,9 @@ import { basename, recipeFileName } from "./paths.js";
 import { problemDiagnostic } from "./problem.js";
 import type { Discovery, RecipeEntry, ToolSpec } from "./types.js";
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const NONE: readonly string[] = [];
+
 interface Candidate {
   readonly id: string;
   readonly format: RecipeFormat;
@@ -113,7 +116,8 @@ export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = 
       if (!isWinner && candidate.format === "md" && winner.candidate.format === "json" && candidate.priority === winner.candidate.priority) {
         own.push(`Markdown recipe ${candidate.file.path} is shadowed by JSON recipe ${winnerPath}`);
       }
-      const entryBase = {
+      const config = loaded.config;
+      const entry: Mutable<RecipeEntry> = {
         id,
         path: candidate.file.path,
         format: candidate.format,
@@ -123,31 +127,31 @@ export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = 
         mutableUsage: candidate.source.mutableUsage,
         size: candidate.file.size,
         mtimeMs: candidate.file.mtimeMs,
-        invalid: loaded.config === undefined,
-        disabled: loaded.config?.disabled === true,
+        invalid: config === undefined,
+        disabled: config?.disabled === true,
         active: isWinner,
         shadowed: !isWinner,
-        shadows: isWinner ? shadows : [],
-        riskLabels: loaded.config === undefined ? [] : riskLabels(loaded.config),
-        ...(loaded.config === undefined ? {} : { config: loaded.config }),
-        ...(loaded.problem === undefined ? {} : { problem: loaded.problem }),
-        ...(isWinner ? {} : { shadowedBy: winnerPath }),
+        shadows: isWinner ? shadows : NONE,
+        riskLabels: config === undefined ? NONE : riskLabels(config),
+        diagnostics: own,
+        tool: false,
       };
-      let tool = false;
-      if (isWinner && candidate.source.tool && loaded.config !== undefined && !disabled) {
+      if (config !== undefined) entry.config = config;
+      if (loaded.problem !== undefined) entry.problem = loaded.problem;
+      if (!isWinner) entry.shadowedBy = winnerPath;
+      if (isWinner && candidate.source.tool && config !== undefined && !disabled) {
         if (RESERVED_TOOL_NAMES.includes(id)) {
           diagnostics.push(`Reserved tool name: ${id}`);
         } else {
-          const converted = toolFromEntry(id, candidate.file.path, candidate.format, loaded.config);
+          const converted = toolFromEntry(id, candidate.file.path, candidate.format, config);
           if (E.isRight(converted)) {
             exposed = converted.right;
-            tool = true;
+            entry.tool = true;
           } else {
             own.push(`Recipe ${id} could not be exposed as a tool: ${converted.left}`);
           }
         }
       }
-      const entry: RecipeEntry = { ...entryBase, diagnostics: own, tool };
       entries.push(entry);
       if (isWinner) active.set(id, entry);
       diagnostics.push(...own);

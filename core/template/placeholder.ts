@@ -3,6 +3,7 @@
 // analysed (argument names, types, defaults) and compiled once, then resolved per call.
 import type { ArgType } from "../model.js";
 import { STRING, parseArgType } from "../args/arg-type.js";
+import { memoizeString } from "../memo.js";
 
 const IDENT = "[A-Za-z_][A-Za-z0-9_-]*";
 const IDENT_RE = new RegExp(`^${IDENT}$`);
@@ -69,7 +70,9 @@ function looksLikeArithmetic(name: string): boolean {
 }
 
 /** The meaning of a placeholder's content, tried in the reference's order (§3.4). */
-export function parsePlaceholder(content: string): Placeholder {
+export const parsePlaceholder: (content: string) => Placeholder = memoizeString(parsePlaceholderUncached);
+
+function parsePlaceholderUncached(content: string): Placeholder {
   let m = NULLISH_RE.exec(content);
   if (m !== null) return { kind: "nullish", name: m[1] ?? "", fallback: m[2] ?? "" };
 
