@@ -39,8 +39,11 @@ export interface RegistrySnapshot {
   readonly cwd: string;
   readonly sources: readonly SourceListing[];
   readonly drafts: readonly SnapshotFile[];
-  /** Other files the runtime read (imports, delegation targets), by absolute path. */
-  readonly extraFiles?: ReadonlyMap<string, SnapshotFile>;
+  /** the packaged component root, when there is one (bare-name references search it last) */
+  readonly packagedRoot?: string;
+  /** Files outside the listed roots (imports, delegation targets), read on demand and cached by
+   * the runtime; absent means "does not exist". */
+  readonly readExtra?: (path: string) => SnapshotFile | undefined;
 }
 
 export type RecipeFormat = "json" | "md";

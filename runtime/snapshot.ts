@@ -59,6 +59,15 @@ export function readSnapshot(scan: ScanPort, request: SnapshotRequest): Registry
     sources.push({ kind: "file", root: dir, present: true, tool: false, mutableUsage: false, files: [readFileEntry(scan, file)] });
   }
   if (request.packagedRoot !== undefined) sources.push(rootSource(scan, request.packagedRoot, false));
+  const extra = new Map<string, SnapshotFile | undefined>();
+  const readExtra = (path: string): SnapshotFile | undefined => {
+    if (!extra.has(path)) {
+      const f = readFileEntry(scan, path);
+      const missing = f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError);
+      extra.set(path, missing ? undefined : f);
+    }
+    return extra.get(path);
+  };
   return {
     agentDir: paths.agentDir,
     recipeRoot: paths.recipeRoot,
@@ -66,5 +75,7 @@ export function readSnapshot(scan: ScanPort, request: SnapshotRequest): Registry
     cwd: paths.cwd,
     sources,
     drafts: listRecipeDir(scan, paths.draftRoot, true).files,
+    readExtra,
+    ...(request.packagedRoot === undefined ? {} : { packagedRoot: request.packagedRoot }),
   };
 }

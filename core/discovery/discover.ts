@@ -4,6 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, RegistrySnapshot, SnapshotFile, SourceListing } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import { loadRecipe } from "../recipe/load.js";
+import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { trustedBoundaryWarnings } from "../risk/warnings.js";
 import { toolFromEntry } from "./to-tool.js";
@@ -65,9 +66,27 @@ interface Loaded {
   readonly problem?: RecipeProblem;
 }
 
-function load(candidate: Candidate): Loaded {
-  const result = loadRecipe(candidate.file, candidate.id, candidate.format);
+function load(candidate: Candidate, ctx: ResolveContext): Loaded {
+  const loaded = loadRecipe(candidate.file, candidate.id, candidate.format);
+  // a disabled recipe is reported as disabled, whatever its imports would say
+  const result = E.isRight(loaded) && loaded.right.disabled !== true ? resolveRecipe(loaded.right, candidate.file.path, ctx) : loaded;
   return E.isRight(result) ? { candidate, config: result.right } : { candidate, problem: result.left };
+}
+
+/** What the import resolver may read: the listed files first, then the runtime's reader. */
+export function resolveContext(snapshot: RegistrySnapshot): ResolveContext {
+  const listed = new Map<string, SnapshotFile>();
+  for (const source of snapshot.sources) for (const f of source.files) listed.set(f.path, f);
+  for (const f of snapshot.drafts) listed.set(f.path, f);
+  const extra = snapshot.readExtra;
+  return {
+    readFile: (path) => listed.get(path) ?? extra?.(path),
+    agentDir: snapshot.agentDir,
+    home: snapshot.home,
+    cwd: snapshot.cwd,
+    userRoot: snapshot.recipeRoot,
+    ...(snapshot.packagedRoot === undefined ? {} : { packagedRoot: snapshot.packagedRoot }),
+  };
 }
 
 function ownDiagnostics(loaded: Loaded): string[] {
@@ -84,10 +103,11 @@ export interface DiscoverOptions {
 
 export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = {}): Discovery {
   const candidates = candidatesOf(snapshot.sources);
+  const ctx = resolveContext(snapshot);
   const buckets = new Map<string, Loaded[]>();
   for (const candidate of candidates) {
     const bucket = buckets.get(candidate.id);
-    const loaded = load(candidate);
+    const loaded = load(candidate, ctx);
     if (bucket === undefined) buckets.set(candidate.id, [loaded]);
     else bucket.push(loaded);
   }
@@ -163,6 +183,6 @@ export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = 
   const drafts = [...snapshot.drafts]
     .filter((f) => recipeFileName(basename(f.path)) !== undefined)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map((f) => draftEntry(f, options.digest?.(f)));
+    .map((f) => draftEntry(f, options.digest?.(f), ctx));
   return { entries, active, tools, diagnostics, drafts };
 }

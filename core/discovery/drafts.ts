@@ -1,7 +1,8 @@
 // Draft listing entries (lifecycle-reference §15.3 `drafts`): captured recipes that are not tools.
 import * as E from "fp-ts/lib/Either.js";
-import type { SnapshotFile } from "../model.js";
+import type { RecipeConfig, SnapshotFile } from "../model.js";
 import { loadRecipe } from "../recipe/load.js";
+import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { basename, recipeFileName } from "./paths.js";
 import { problemDiagnostic } from "./problem.js";
@@ -16,9 +17,9 @@ export function templatePreview(template: unknown): string {
 
 const iso = (ms: number): string => (Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : "");
 
-export function draftEntry(file: SnapshotFile, sha256: string | undefined): DraftEntry {
+export function draftEntry(file: SnapshotFile, sha256: string | undefined, ctx: ResolveContext): DraftEntry {
   const parsed = recipeFileName(basename(file.path)) ?? { id: basename(file.path), format: "json" as const };
-  const loaded = loadRecipe(file, parsed.id, parsed.format);
+  const loaded = E.chain((c: RecipeConfig) => resolveRecipe(c, file.path, ctx))(loadRecipe(file, parsed.id, parsed.format));
   const base = {
     id: parsed.id,
     path: file.path,

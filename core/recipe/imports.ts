@@ -1,0 +1,180 @@
+// Resolving a loaded recipe against the files it refers to (registry-reference §2.2 steps 1, 3, 6,
+// 7 and §6): imports are loaded recursively, import references substituted, import nodes expanded
+// and recipe references delegated. Pure: files come from an injected reader.
+import * as E from "fp-ts/lib/Either.js";
+import type { RecipeConfig, RecipeProblem, SnapshotFile } from "../model.js";
+import { type ImportBinding, parseBindings } from "./bindings.js";
+import { decodeRecipeObject } from "./decode.js";
+import { type ExpandEnv, type ImportedRecipe, expandTemplate } from "./expand.js";
+import { loadRecipe } from "./load.js";
+import { dirname, formatOfPath, idOfPath, resolveAgainst } from "./posix.js";
+import { overlay } from "./own.js";
+import { substituteReferences } from "./references.js";
+import { type PathContext, recipeReference, resolveRecipePath } from "./resolve-path.js";
+import { finishConfig } from "./resolved-config.js";
+
+export const IMPORT_DEPTH_LIMIT = 32;
+
+export interface ResolveContext {
+  /** a file by absolute path, or undefined when there is none (a Map in tests, a cached reader at runtime) */
+  readonly readFile: (path: string) => SnapshotFile | undefined;
+  readonly agentDir: string;
+  readonly home: string;
+  readonly cwd: string;
+  /** the user recipe root (ROOT) */
+  readonly userRoot: string;
+  readonly packagedRoot?: string;
+  /** absolute paths of the recipes that import this one, outermost first (empty for a discovered recipe) */
+  readonly stack?: readonly string[];
+}
+
+interface Resolved {
+  readonly config: RecipeConfig;
+  /** the longest chain of recipe files this one loads, itself included */
+  readonly height: number;
+}
+
+/** One top-level resolution: successes are shared so that diamond-shaped imports load once. */
+interface Session {
+  readonly ctx: ResolveContext;
+  readonly paths: PathContext;
+  readonly done: Map<string, Resolved>;
+  /** every recipe file the resolution loaded or tried to load, in first-use order */
+  readonly touched: Set<string>;
+}
+
+const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
+
+function session(ctx: ResolveContext): Session {
+  const exists = (path: string): boolean => ctx.readFile(path) !== undefined;
+  const paths: PathContext = ctx.packagedRoot === undefined
+    ? { agentDir: ctx.agentDir, home: ctx.home, cwd: ctx.cwd, userRoot: ctx.userRoot, exists }
+    : { agentDir: ctx.agentDir, home: ctx.home, cwd: ctx.cwd, userRoot: ctx.userRoot, packagedRoot: ctx.packagedRoot, exists };
+  return { ctx, paths, done: new Map(), touched: new Set() };
+}
+
+const chain = (path: string, stack: readonly string[]): string => [...stack, path].join(" -> ");
+
+const cycle = (path: string, stack: readonly string[]): RecipeProblem | undefined =>
+  stack.includes(path) ? failed(`Cyclic recipe import: ${chain(path, stack)}`) : undefined;
+
+const tooDeep = (path: string, stack: readonly string[]): RecipeProblem | undefined =>
+  stack.length >= IMPORT_DEPTH_LIMIT ? failed(`Recipe import depth exceeds limit ${IMPORT_DEPTH_LIMIT}: ${chain(path, stack)}`) : undefined;
+
+/**
+ * Loads and resolves the recipe at `path` on behalf of the recipes in `stack`. Right(undefined)
+ * means the file is missing or is not a valid recipe; the caller words that for its context.
+ */
+function loadDependency(s: Session, path: string, stack: readonly string[]): E.Either<RecipeProblem, Resolved | undefined> {
+  s.touched.add(path);
+  const cyclic = cycle(path, stack);
+  if (cyclic !== undefined) return E.left(cyclic);
+  // a success proves the subgraph acyclic, so only the remaining depth can make it fail elsewhere
+  const known = s.done.get(path);
+  if (known !== undefined && stack.length + known.height <= IMPORT_DEPTH_LIMIT) return E.right(known);
+  const deep = tooDeep(path, stack);
+  if (deep !== undefined) return E.left(deep);
+  const file = s.ctx.readFile(path);
+  if (file === undefined) return E.right(undefined);
+  const loaded = loadRecipe(file, idOfPath(path), formatOfPath(path));
+  if (E.isLeft(loaded)) return loaded.left.kind === "invalid" ? E.right(undefined) : loaded;
+  return resolveAt(s, loaded.right, path, stack);
+}
+
+function loadImports(
+  s: Session, bindings: readonly ImportBinding[], dir: string, stack: readonly string[],
+): E.Either<RecipeProblem, { imports: Map<string, ImportedRecipe>; height: number }> {
+  const imports = new Map<string, ImportedRecipe>();
+  let height = 0;
+  for (const binding of bindings) {
+    const file = resolveRecipePath(binding.from, dir, s.paths);
+    const dep = loadDependency(s, file, stack);
+    if (E.isLeft(dep)) return dep;
+    if (dep.right === undefined) return E.left(failed(`Recipe import not found: ${binding.alias}`));
+    height = Math.max(height, dep.right.height);
+    const { config } = dep.right;
+    imports.set(binding.alias, {
+      name: config.name,
+      file,
+      defaults: overlay(config.defaults, binding.defaults),
+      values: binding.values,
+      template: config.template,
+    });
+  }
+  return E.right({ imports, height });
+}
+
+/** The config with import references substituted through its raw object and validated again. */
+function substituted(config: RecipeConfig, path: string, imports: ReadonlyMap<string, ImportedRecipe>): E.Either<RecipeProblem, RecipeConfig> {
+  const raw = substituteReferences(config.raw, imports);
+  if (E.isLeft(raw)) return raw;
+  if (raw.right === config.raw) return E.right(config);
+  return decodeRecipeObject(raw.right, path, config.name);
+}
+
+function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readonly string[]): E.Either<RecipeProblem, Resolved> {
+  const inner = [...stack, path];
+  const dir = dirname(path);
+  const bindings = parseBindings(config.imports);
+  if (E.isLeft(bindings)) return bindings;
+  const loaded = loadImports(s, bindings.right, dir, inner);
+  if (E.isLeft(loaded)) return loaded;
+  let height = loaded.right.height;
+  const current = substituted(config, path, loaded.right.imports);
+  if (E.isLeft(current)) return current;
+
+  const env: ExpandEnv = {
+    imports: loaded.right.imports,
+    delegate: (text) => {
+      const target = recipeReference(text, dir, s.paths);
+      if (target === undefined) return E.right(undefined);
+      const dep = loadDependency(s, target, inner);
+      if (E.isLeft(dep)) return dep;
+      if (dep.right === undefined) return E.left(failed(`Template recipe must define template: ${target}`));
+      if (dep.right.config.disabled === true) return E.left(failed(`Template recipe is disabled: ${target}`));
+      height = Math.max(height, dep.right.height);
+      return E.right(dep.right.config);
+    },
+  };
+  const expanded = expandTemplate(current.right.template, env);
+  if (E.isLeft(expanded)) return expanded;
+  const unchanged = current.right === config && expanded.right.template === config.template && expanded.right.delegatedTo === undefined;
+  const resolved = unchanged ? config : finishConfig(config, current.right, expanded.right.template, expanded.right.delegatedTo);
+  const result: Resolved = { config: resolved, height: height + 1 };
+  s.done.set(path, result);
+  return E.right(result);
+}
+
+function run(config: RecipeConfig, path: string, s: Session): E.Either<RecipeProblem, RecipeConfig> {
+  const at = resolveAgainst(s.ctx.cwd, path);
+  const stack = s.ctx.stack ?? [];
+  const blocked = cycle(at, stack) ?? tooDeep(at, stack);
+  if (blocked !== undefined) return E.left(blocked);
+  try {
+    return E.map((r: Resolved) => r.config)(resolveAt(s, config, at, stack));
+  } catch (e) {
+    // a last guard: one hostile recipe graph must never take discovery down
+    return E.left(failed(e instanceof Error && e.message !== "" ? e.message : "unexpected error"));
+  }
+}
+
+/**
+ * The recipe at `path` (already loaded with `loadRecipe`) with its imports, import references,
+ * import nodes and recipe references resolved. Every problem is a returned `failed` problem with
+ * the reference's exact text, except a substituted field of the wrong type (`invalid`). Never throws.
+ */
+export function resolveRecipe(config: RecipeConfig, path: string, ctx: ResolveContext): E.Either<RecipeProblem, RecipeConfig> {
+  return run(config, path, session(ctx));
+}
+
+/**
+ * The other recipe files `config` depends on, transitively: imports and delegation targets, also
+ * those that are missing or broken (creating or fixing them changes this recipe). A watcher should
+ * also watch the recipe roots, where a new `<name>.json` can turn a bare word into a reference.
+ */
+export function recipeDependencies(config: RecipeConfig, path: string, ctx: ResolveContext): string[] {
+  const s = session(ctx);
+  run(config, path, s);
+  const self = resolveAgainst(ctx.cwd, path);
+  return [...s.touched].filter((p) => p !== self);
+}

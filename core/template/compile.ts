@@ -1,0 +1,101 @@
+// Compile once, resolve many times (DESIGN.md performance budget): a leaf is split into words and
+// every word into literal and placeholder parts a single time; a call only walks the parts.
+import type { Placeholder } from "./placeholder.js";
+import { findPlaceholders, isIdentifier, parsePlaceholder } from "./placeholder.js";
+import { splitWordsDetailed } from "./split.js";
+import type { CompiledExpression } from "./expression.js";
+import { compileExpression } from "./expression.js";
+
+export interface CompiledPlaceholder {
+  readonly content: string;
+  readonly placeholder: Placeholder;
+  /** for `padded` and `expression` placeholders */
+  readonly expression: CompiledExpression | undefined;
+  /** an arithmetic-looking content (`n-2`) that is also a name: a value of that name wins */
+  readonly asName: boolean;
+  /** the content holds an operator character; a missing simple name then reports the
+   * reference's expression-variable error instead of a missing value */
+  readonly operator: boolean;
+}
+
+export type Part = string | CompiledPlaceholder;
+
+/** A word (or a value text) without placeholders stays a plain string. */
+export type CompiledToken = string | readonly Part[];
+
+export interface CompiledLeaf {
+  readonly text: string;
+  readonly words: readonly CompiledToken[];
+  readonly unterminatedQuote: "'" | '"' | undefined;
+}
+
+const OPERATOR = /[()+\-*/%]/;
+
+function classify(content: string): Placeholder {
+  // `{?x:y}` has no condition at all; the reference does not read it as a ternary
+  if (content.startsWith("?")) return { kind: "unknown", content };
+  return parsePlaceholder(content);
+}
+
+function compilePlaceholder(content: string): CompiledPlaceholder {
+  const placeholder = classify(content);
+  let expression: CompiledExpression | undefined;
+  // `_()` has nothing to pad: the reference then reads the whole content as an expression
+  if (placeholder.kind === "padded") expression = compileExpression(placeholder.expr === "" ? content : placeholder.expr);
+  else if (placeholder.kind === "expression") expression = compileExpression(placeholder.expr);
+  return { content, placeholder, expression, asName: placeholder.kind === "expression" && isIdentifier(content), operator: OPERATOR.test(content) };
+}
+
+function compileTokenUncached(text: string): CompiledToken {
+  // `{}` is not a placeholder (think `find -exec rm {} +`): it stays literal text
+  const spans = findPlaceholders(text).filter((s) => s.content !== "");
+  if (spans.length === 0) return text;
+  const parts: Part[] = [];
+  let at = 0;
+  let literal = "";
+  for (const s of spans) {
+    literal += text.slice(at, s.start);
+    if (literal !== "") parts.push(literal);
+    literal = "";
+    parts.push(compilePlaceholder(s.content));
+    at = s.end;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
+}
+
+/** A Map that forgets its oldest entry when full: the compiled forms of the templates in use stay
+ * warm while memory stays bounded however many distinct texts pass through. */
+class BoundedCache<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly limit: number) {}
+  get(key: string, make: (key: string) => V): V {
+    const hit = this.map.get(key);
+    if (hit !== undefined) return hit;
+    const value = make(key);
+    if (this.map.size >= this.limit) {
+      const oldest = this.map.keys().next();
+      if (oldest.done !== true) this.map.delete(oldest.value);
+    }
+    this.map.set(key, value);
+    return value;
+  }
+}
+
+const CACHE_LIMIT = 4096;
+const tokens = new BoundedCache<CompiledToken>(CACHE_LIMIT);
+const leaves = new BoundedCache<CompiledLeaf>(CACHE_LIMIT);
+
+/** One word, or one value text, as parts (no word splitting: a value is never split). */
+export const compileToken = (text: string): CompiledToken => tokens.get(text, compileTokenUncached);
+
+/** A leaf command template as words of parts. */
+export const compileLeaf = (text: string): CompiledLeaf =>
+  leaves.get(text, (t) => {
+    const split = splitWordsDetailed(t);
+    return { text: t, words: split.words.map(compileToken), unterminatedQuote: split.unterminatedQuote };
+  });
+
+/** Every placeholder of a compiled token, in order. */
+export const placeholderParts = (token: CompiledToken): readonly CompiledPlaceholder[] =>
+  typeof token === "string" ? [] : token.filter((p): p is CompiledPlaceholder => typeof p !== "string");

@@ -1,0 +1,85 @@
+// Control fields of a template node (registry-reference §3.9 steps 1–5): the numeric ones, `when`
+// and `failure`, resolved against the node's control values (context defaults + runtime).
+import * as E from "fp-ts/lib/Either.js";
+import type { Scope } from "./substitute.js";
+import { resolveContent, substituteText, valueOf } from "./substitute.js";
+import { isTruthy } from "./truthy.js";
+import { isIdentifier } from "./placeholder.js";
+
+export type NumericControl = "delay" | "timeout" | "retry" | "concurrency" | "min_successful";
+export type FailureScope = "continue" | "branch" | "root";
+
+export const FAILURE_SCOPES: readonly FailureScope[] = ["continue", "branch", "root"];
+
+const nonNegative = (field: NumericControl): string => `Command template ${field} must be a non-negative number.`;
+
+/** The shared first step: a number as is; a string substituted (label = field name) and read with
+ * Number(); `""` after substitution means unset. Result: a finite number ≥ 0, or undefined. */
+export function resolveNumericControl(field: NumericControl, value: unknown, scope: Scope): E.Either<string, number | undefined> {
+  if (value === undefined) return E.right(undefined);
+  let n: number;
+  if (typeof value === "number") n = value;
+  else if (typeof value === "string") {
+    const text = substituteText(value, scope, field);
+    if (E.isLeft(text)) return text;
+    if (text.right === "") return E.right(undefined);
+    n = Number(text.right);
+  } else return E.left(nonNegative(field));
+  return Number.isFinite(n) && n >= 0 ? E.right(n) : E.left(nonNegative(field));
+}
+
+/** Milliseconds to wait before the node (undefined or 0: no wait). */
+export const resolveDelay = (value: unknown, scope: Scope): E.Either<string, number | undefined> =>
+  resolveNumericControl("delay", value, scope);
+
+/** Milliseconds before the process is killed (undefined or 0: no timeout). */
+export const resolveTimeout = (value: unknown, scope: Scope): E.Either<string, number | undefined> =>
+  resolveNumericControl("timeout", value, scope);
+
+const positiveInteger = (field: NumericControl, value: unknown, scope: Scope): E.Either<string, number | undefined> =>
+  E.chain((n: number | undefined) =>
+    n === undefined || (Number.isInteger(n) && n >= 1) ? E.right(n) : E.left(`Command template ${field} must be a positive integer.`),
+  )(resolveNumericControl(field, value, scope));
+
+/** Attempts, an integer ≥ 1. */
+export const resolveRetry = (value: unknown, scope: Scope): E.Either<string, number | undefined> => positiveInteger("retry", value, scope);
+
+/** Branches run at once: an integer ≥ 1, capped at the branch count; all of them when unset. */
+export const resolveConcurrency = (value: unknown, scope: Scope, branches: number): E.Either<string, number> =>
+  E.map((n: number | undefined) => (n === undefined ? branches : Math.min(n, branches)))(positiveInteger("concurrency", value, scope));
+
+/** The quorum of usable branches: an integer from 0 to the branch count. */
+export function resolveMinSuccessful(value: unknown, scope: Scope, branches: number): E.Either<string, number | undefined> {
+  const r = resolveNumericControl("min_successful", value, scope);
+  if (E.isLeft(r) || r.right === undefined) return r;
+  const m = r.right;
+  if (!Number.isInteger(m)) return E.left("Command template min_successful must be a non-negative integer.");
+  if (m > branches) return E.left(`Command template min_successful ${m} exceeds branch count ${branches}.`);
+  return r;
+}
+
+const EXACT_PLACEHOLDER = /^\{([^{}]+)\}$/;
+
+/** Whether the node runs (§3.9 step 3): absent → yes; a boolean as is; blank text → no; exactly
+ * `{...}` → the resolved text's truthiness (nothing resolves it → no); else `name` / `!name`. */
+export function resolveWhen(when: unknown, scope: Scope): E.Either<string, boolean> {
+  if (when === undefined) return E.right(true);
+  if (typeof when === "boolean") return E.right(when);
+  if (typeof when !== "string") return E.right(isTruthy(when));
+  const t = when.trim();
+  if (t === "") return E.right(false);
+  const exact = EXACT_PLACEHOLDER.exec(t);
+  if (exact !== null) return E.map(isTruthy)(resolveContent(exact[1] ?? "", scope, "command template when"));
+  const negated = t.startsWith("!");
+  const name = (negated ? t.slice(1) : t).trim();
+  const truth = isIdentifier(name) && isTruthy(valueOf(scope, name));
+  return E.right(truth !== negated);
+}
+
+/** `failure` (§3.9 step 4), `continue` when absent. */
+export function resolveFailure(value: unknown): E.Either<string, FailureScope> {
+  if (value === undefined) return E.right("continue");
+  return typeof value === "string" && (FAILURE_SCOPES as readonly string[]).includes(value)
+    ? E.right(value as FailureScope)
+    : E.left("Command template failure must be one of: continue, branch, root.");
+}

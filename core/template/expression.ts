@@ -1,0 +1,144 @@
+// Integer expressions inside placeholders (registry-reference §3.7): `{index+1}`, `{(2+3)*4}`,
+// `{_(index+1)}`. An expression is parsed once into a tree; a call only walks the tree.
+import * as E from "fp-ts/lib/Either.js";
+
+type Operator = "+" | "-" | "*" | "/" | "%";
+
+type Node =
+  | { readonly kind: "number"; readonly value: number }
+  | { readonly kind: "variable"; readonly name: string }
+  | { readonly kind: "binary"; readonly op: Operator; readonly left: Node; readonly right: Node };
+
+export type CompiledExpression =
+  | { readonly ok: true; readonly text: string; readonly root: Node }
+  /** Syntax error. The reference evaluates while it parses, so every variable met before the
+   * error point is looked up first and a missing one is reported instead: `names` keeps them. */
+  | { readonly ok: false; readonly text: string; readonly names: readonly string[] };
+
+const isDigit = (c: string): boolean => c >= "0" && c <= "9";
+const isIdentStart = (c: string): boolean => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_";
+const isIdentChar = (c: string): boolean => isIdentStart(c) || isDigit(c);
+
+/** Identifiers here stop at `-` (unlike placeholder names), so `{index-1}` subtracts; the reference
+ * read `index-1` as one unknown variable, which made that form unusable. */
+export function compileExpression(text: string): CompiledExpression {
+  const src = text.replace(/\s+/g, "");
+  const names: string[] = [];
+  let i = 0;
+  // a syntax error jumps to the end of input, which makes every rule stop consuming
+  let failed = false;
+  const fail = (): Node => {
+    failed = true;
+    i = src.length;
+    return { kind: "number", value: 0 };
+  };
+  const primary = (): Node => {
+    const c = src[i] ?? "";
+    if (c === "(") {
+      i += 1;
+      const inner = sum();
+      if (failed || src[i] !== ")") return fail();
+      i += 1;
+      return inner;
+    }
+    if (isDigit(c)) {
+      const start = i;
+      while (i < src.length && isDigit(src[i] ?? "")) i += 1;
+      return { kind: "number", value: Number(src.slice(start, i)) };
+    }
+    if (isIdentStart(c)) {
+      const start = i;
+      while (i < src.length && isIdentChar(src[i] ?? "")) i += 1;
+      const name = src.slice(start, i);
+      names.push(name);
+      return { kind: "variable", name };
+    }
+    return fail();
+  };
+  const product = (): Node => {
+    let left = primary();
+    for (let c = src[i]; c === "*" || c === "/" || c === "%"; c = src[i]) {
+      i += 1;
+      left = { kind: "binary", op: c, left, right: primary() };
+    }
+    return left;
+  };
+  const sum = (): Node => {
+    let left = product();
+    for (let c = src[i]; c === "+" || c === "-"; c = src[i]) {
+      i += 1;
+      left = { kind: "binary", op: c, left, right: product() };
+    }
+    return left;
+  };
+  const root = sum();
+  if (failed || i !== src.length) return { ok: false, text, names };
+  return { ok: true, text, root };
+}
+
+const isIntegerText = (t: string): boolean => {
+  let k = t.startsWith("-") ? 1 : 0;
+  if (k >= t.length) return false;
+  for (; k < t.length; k += 1) if (!isDigit(t[k] ?? "")) return false;
+  return true;
+};
+
+export const invalidExpression = (text: string): string => `Invalid command template expression: ${text}`;
+export const invalidVariable = (name: string): string => `Invalid command template expression variable: ${name}`;
+
+/** Looks a variable up: undefined when absent; otherwise its text must be an integer. */
+export type ExpressionLookup = (name: string) => unknown;
+
+function variable(name: string, lookup: ExpressionLookup): number | string {
+  const v = lookup(name);
+  if (v === undefined) return invalidVariable(name);
+  const t = typeof v === "number" ? String(v) : typeof v === "string" ? v : undefined;
+  return t !== undefined && isIntegerText(t) ? Number(t) : invalidVariable(name);
+}
+
+// Returns the number, or the error text.
+function walk(node: Node, lookup: ExpressionLookup, text: string): number | string {
+  switch (node.kind) {
+    case "number":
+      return node.value;
+    case "variable":
+      return variable(node.name, lookup);
+    case "binary": {
+      const l = walk(node.left, lookup, text);
+      if (typeof l === "string") return l;
+      const r = walk(node.right, lookup, text);
+      if (typeof r === "string") return r;
+      switch (node.op) {
+        case "+": return l + r;
+        case "-": return l - r;
+        case "*": return l * r;
+        // a zero divisor is an error here; the reference printed `Infinity` or `NaN` into argv
+        case "/": return r === 0 ? invalidExpression(text) : Math.trunc(l / r);
+        case "%": return r === 0 ? invalidExpression(text) : l % r;
+      }
+    }
+  }
+}
+
+/** The value of a compiled expression; `/` truncates toward zero. */
+export function evaluateCompiled(c: CompiledExpression, lookup: ExpressionLookup): E.Either<string, number> {
+  if (!c.ok) {
+    for (const name of c.names) {
+      const v = variable(name, lookup);
+      if (typeof v === "string") return E.left(v);
+    }
+    return E.left(invalidExpression(c.text));
+  }
+  const r = walk(c.root, lookup, c.text);
+  return typeof r === "string" ? E.left(r) : E.right(r);
+}
+
+export const evaluateExpression = (text: string, lookup: ExpressionLookup): E.Either<string, number> =>
+  evaluateCompiled(compileExpression(text), lookup);
+
+/** Zero-padded decimal text of at least `width` characters; the sign stays in front (`-01`),
+ * where the reference padded the text as a whole (`0-1`). */
+export function padNumber(value: number, width: number): string {
+  if (value < 0) return "-" + String(-value).padStart(width - 1, "0");
+  return String(value).padStart(width, "0");
+}
