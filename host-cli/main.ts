@@ -4,7 +4,7 @@
 import { parseArgv } from "./argv.js";
 import { runVerb, USAGE } from "./verbs.js";
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   const parsed = parseArgv(argv);
   if (!parsed.ok) {
     process.stderr.write(`pi-recipes: ${parsed.error}\n${USAGE}`);
@@ -14,15 +14,24 @@ function main(argv: readonly string[]): number {
     process.stdout.write(USAGE);
     return 0;
   }
-  const outcome = runVerb(parsed.value);
+  const outcome = await runVerb(parsed.value);
   if (outcome.kind === "usage") {
     process.stderr.write(`pi-recipes: ${outcome.error}\n${USAGE}`);
     return 2;
   }
+  if (outcome.kind === "exit") return outcome.code;
   const { result } = outcome;
   if (parsed.value.json) process.stdout.write(JSON.stringify({ ok: result.ok, text: result.text, details: result.details }) + "\n");
   else (result.ok ? process.stdout : process.stderr).write(result.text.endsWith("\n") ? result.text : result.text + "\n");
   return result.ok ? 0 : 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

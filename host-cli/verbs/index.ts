@@ -1,0 +1,11 @@
+// Every verb of the `pi-recipes` command. Add a verb: write host-cli/verbs/<verb>.ts and list it here.
+import { inspectVerb } from "./inspect.js";
+import { listVerb } from "./list.js";
+import { schemaVerb } from "./schema.js";
+import type { CliVerb } from "./types.js";
+
+export const VERBS: readonly CliVerb[] = [
+  inspectVerb,
+  schemaVerb,
+  listVerb,
+];

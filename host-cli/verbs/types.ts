@@ -1,0 +1,28 @@
+// A CLI verb: how it reads its command line and what it runs. Verbs are thin: they translate the
+// command line onto runtime functions, which every host shares.
+import type { CommandResult } from "../../core/result.js";
+import type { ParsedCommandLine } from "../argv.js";
+
+export type VerbOutcome =
+  | { readonly kind: "result"; readonly result: CommandResult }
+  | { readonly kind: "usage"; readonly error: string }
+  /** the verb wrote its own output (e.g. a stream) and ends with this exit code */
+  | { readonly kind: "exit"; readonly code: number };
+
+export interface CliVerb {
+  readonly name: string;
+  /** one or more usage lines, shown by `pi-recipes --help` */
+  readonly usage: readonly string[];
+  run(cmd: ParsedCommandLine): VerbOutcome | Promise<VerbOutcome>;
+}
+
+export const result = (r: CommandResult): VerbOutcome => ({ kind: "result", result: r });
+export const usageError = (error: string): VerbOutcome => ({ kind: "usage", error });
+
+/** Positional arguments a verb does not take are a malformed command line. */
+export function expectPositional(cmd: ParsedCommandLine, count: number, what: string): VerbOutcome | undefined {
+  if (cmd.positional.length === count) return undefined;
+  return count === 0
+    ? usageError(`${cmd.verb} takes key=value arguments only, got "${cmd.positional[0] ?? ""}"`)
+    : usageError(`${cmd.verb} takes ${what}`);
+}
