@@ -5,6 +5,7 @@ import type { RecipeConfig, RecipeFormat, RecipeProblem, RegistrySnapshot, Snaps
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
+import { checkRecipe } from "../recipe/check.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { trustedBoundaryWarnings } from "../risk/warnings.js";
 import { toolFromEntry } from "./to-tool.js";
@@ -69,7 +70,8 @@ interface Loaded {
 function load(candidate: Candidate, ctx: ResolveContext): Loaded {
   const loaded = loadRecipe(candidate.file, candidate.id, candidate.format);
   // a disabled recipe is reported as disabled, whatever its imports would say
-  const result = E.isRight(loaded) && loaded.right.disabled !== true ? resolveRecipe(loaded.right, candidate.file.path, ctx) : loaded;
+  const result =
+    E.isRight(loaded) && loaded.right.disabled !== true ? E.chain(checkRecipe)(resolveRecipe(loaded.right, candidate.file.path, ctx)) : loaded;
   return E.isRight(result) ? { candidate, config: result.right } : { candidate, problem: result.left };
 }
 

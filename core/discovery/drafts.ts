@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, SnapshotFile } from "../model.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
+import { checkRecipe } from "../recipe/check.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { basename, recipeFileName } from "./paths.js";
 import { problemDiagnostic } from "./problem.js";
@@ -19,7 +20,7 @@ const iso = (ms: number): string => (Number.isFinite(ms) && ms > 0 ? new Date(ms
 
 export function draftEntry(file: SnapshotFile, sha256: string | undefined, ctx: ResolveContext): DraftEntry {
   const parsed = recipeFileName(basename(file.path)) ?? { id: basename(file.path), format: "json" as const };
-  const loaded = E.chain((c: RecipeConfig) => resolveRecipe(c, file.path, ctx))(loadRecipe(file, parsed.id, parsed.format));
+  const loaded = E.chain(checkRecipe)(E.chain((c: RecipeConfig) => resolveRecipe(c, file.path, ctx))(loadRecipe(file, parsed.id, parsed.format)));
   const base = {
     id: parsed.id,
     path: file.path,

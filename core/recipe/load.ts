@@ -45,12 +45,29 @@ function decodeText(bytes: Uint8Array): E.Either<RecipeProblem, string> {
   }
 }
 
+/** ` (line L column C)` for an engine message that names a character position. */
+export function lineAndColumn(text: string, message: string): string {
+  const m = /at position (\d+)/.exec(message);
+  if (m === null || /\bline \d+/.test(message)) return "";
+  const position = Math.min(Number(m[1]), text.length);
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < position; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return ` (line ${line} column ${position - start + 1})`;
+}
+
 function parseJson(text: string): E.Either<RecipeProblem, unknown> {
   try {
     return E.right(JSON.parse(text) as unknown);
   } catch (e) {
-    // the engine's message verbatim, as the reference reports it
-    return E.left(invalid(e instanceof Error ? e.message : String(e)));
+    // the engine's message verbatim, as the reference reports it, plus where that is in the file
+    const message = e instanceof Error ? e.message : String(e);
+    return E.left(invalid(message + lineAndColumn(text, message)));
   }
 }
 

@@ -110,3 +110,39 @@ describe("discovery (registry-reference §1, golden §8.6)", () => {
     expect(d.drafts[1]).toMatchObject({ source_run: "r-17", template_preview: "echo {x}", description: "Captured from spawn run r-17: x" });
   });
 });
+
+describe("load-time checks name the file and field", () => {
+  const diag = (files: Record<string, string | object>): readonly string[] => discover(snapshot([userRoot(files)])).diagnostics;
+
+  it("an unterminated quote makes the recipe invalid", () => {
+    expect(diag({ "q.json": { template: "say 'oops" } })).toContain(
+      "Invalid recipe: /A/recipes/q.json: Unterminated ' quote in command template: say 'oops",
+    );
+  });
+
+  it("an unknown argument type is named", () => {
+    expect(diag({ "t.json": { args: ["n:integer"], template: "seq {n}" } })).toContain(
+      'Invalid recipe: /A/recipes/t.json: field "args" declares unknown type "integer" for n; use string, path, int, number, bool, array or enum(a,b)',
+    );
+  });
+
+  it("a default that its own type rejects is named", () => {
+    expect(diag({ "d.json": { args: ["mode:enum(check,fix)"], defaults: { mode: "delete" }, template: "c {mode}" } })).toContain(
+      'Invalid recipe: /A/recipes/d.json: field "defaults.mode": Argument mode must be one of: check, fix.',
+    );
+    expect(diag({ "e.json": { args: ["n:int=abc"], template: "c {n}" } })).toContain(
+      'Invalid recipe: /A/recipes/e.json: field "args": Invalid default for n:int',
+    );
+  });
+
+  it("a mistyped field is named", () => {
+    expect(diag({ "f.json": { async: "yes", template: "c" } })).toContain(
+      'Invalid recipe: /A/recipes/f.json: field "async" must be a boolean (got string)',
+    );
+  });
+
+  it("non-UTF-8 bytes are named", () => {
+    const d = discover(snapshot([{ ...userRoot({}), files: [file("/A/recipes/u.json", new Uint8Array([0x7b, 0xff, 0x7d]))] }]));
+    expect(d.diagnostics.join("\n")).toMatch(/Invalid recipe: \/A\/recipes\/u\.json: file is not valid UTF-8 text/);
+  });
+});

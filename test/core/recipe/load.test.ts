@@ -128,7 +128,14 @@ describe("loadRecipe: every bad input is a problem, never a throw", () => {
   });
 
   it("malformed JSON reports the parser's message", () => {
-    expect(problem("broken.json", "{ nope")).toEqual({ kind: "invalid", message: "Expected property name or '}' in JSON at position 2" });
+    expect(problem("broken.json", "{ nope")).toEqual({
+      kind: "invalid",
+      message: "Expected property name or '}' in JSON at position 2 (line 1 column 3)",
+    });
+    expect(problem("trailing.json", '{\n  "template": "x",\n}')).toEqual({
+      kind: "invalid",
+      message: "Expected double-quoted property name in JSON at position 21 (line 3 column 1)",
+    });
     expect(problem("empty.json", "")).toEqual({ kind: "invalid", message: "Unexpected end of JSON input" });
   });
 

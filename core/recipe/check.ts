@@ -1,0 +1,35 @@
+// Checks that need the whole resolved recipe: a template that cannot run and argument declarations
+// the registry cannot honour make the recipe invalid at load time, naming the field, instead of
+// failing on every call (the reference accepts both silently).
+import * as E from "fp-ts/lib/Either.js";
+import type { RecipeConfig, RecipeProblem } from "../model.js";
+import { argKindLabel, isValidDefault } from "../args/arg-type.js";
+import { hasUnknownType, parseDeclaration } from "../args/declarations.js";
+import { normalizeArgValue } from "../args/arg-type.js";
+import { validateTemplate } from "../template/expand.js";
+
+const invalid = (field: string, message: string): E.Either<RecipeProblem, never> => E.left({ kind: "invalid", field, message });
+
+export function checkRecipe(config: RecipeConfig): E.Either<RecipeProblem, RecipeConfig> {
+  const template = validateTemplate(config.template);
+  if (E.isLeft(template)) return invalid("template", template.left);
+  const types = new Map<string, ReturnType<typeof parseDeclaration>["type"]>();
+  for (const token of config.args ?? []) {
+    const d = parseDeclaration(token);
+    if (d.name === "") return invalid("args", `field "args" has an entry without a name: ${JSON.stringify(token)}`);
+    if (hasUnknownType(d)) {
+      return invalid("args", `field "args" declares unknown type "${d.typeText ?? ""}" for ${d.name}; use string, path, int, number, bool, array or enum(a,b)`);
+    }
+    if (d.default !== undefined && !isValidDefault(d.type, d.default)) {
+      return invalid("args", `field "args": Invalid default for ${d.name}:${argKindLabel(d.type)}`);
+    }
+    types.set(d.name, d.type);
+  }
+  for (const [name, value] of Object.entries(config.defaults ?? {})) {
+    const type = types.get(name);
+    if (type === undefined || type.kind === "string" || type.kind === "path") continue;
+    const normalized = normalizeArgValue(name, type, value);
+    if (E.isLeft(normalized)) return invalid("defaults", `field "defaults.${name}": ${normalized.left}`);
+  }
+  return E.right(config);
+}
