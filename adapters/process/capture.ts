@@ -28,7 +28,8 @@ export interface Captured {
 
 /** Reads `stream` to its end (or its first error) and never rejects. */
 export async function captureStream(stream: Readable, options: CaptureOptions): Promise<Captured> {
-  const limit = Math.max(0, Math.floor(options.limitBytes));
+  // A limit that is not a finite number must not turn into "keep everything".
+  const limit = Number.isFinite(options.limitBytes) ? Math.max(0, Math.floor(options.limitBytes)) : 0;
   const chunks: Buffer[] = [];
   let retained = 0;
   let peak = 0;

@@ -41,7 +41,7 @@ export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<bo
 }
 
 export async function waitUntil(done: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (Number.isFinite(timeoutMs) ? Math.max(0, timeoutMs) : 0);
   let pause = 5;
   for (;;) {
     if (done()) return true;

@@ -23,6 +23,8 @@ import {
 
 const OWN_GROUP = process.platform !== "win32";
 export const SPILL_DIR_PREFIX = "pi-recipes-command-";
+const DRAIN_AFTER_KILL_MS = 200;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const nodeProcessRunner: ProcessRunner = makeProcessRunner("node", runProcess);
 
@@ -51,6 +53,7 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   );
   const startError = await spawned(child);
   if (startError !== undefined) {
+    child.stdin?.destroy();
     child.stdout?.destroy();
     child.stderr?.destroy();
     return spawnFailure(describeSpawnError(startError, invocation), elapsed());
@@ -59,7 +62,7 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   const pid = child.pid ?? 0;
 
   const spillDir = once(() => prepareSpillDir(invocation.spillDir));
-  const limitBytes = invocation.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES;
+  const limitBytes = nonNegative(invocation.captureLimitBytes) ?? DEFAULT_CAPTURE_LIMIT_BYTES;
   const stdoutDone = capture(child.stdout, limitBytes, async () => join(await spillDir(), "stdout.log"));
   const stderrDone = capture(child.stderr, limitBytes, async () => join(await spillDir(), "stderr.log"));
 
@@ -70,30 +73,40 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
     child.stdin.end(typeof invocation.stdin === "string" ? Buffer.from(invocation.stdin) : invocation.stdin);
   }
 
-  const graceMs = invocation.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const graceMs = nonNegative(invocation.killGraceMs) ?? DEFAULT_KILL_GRACE_MS;
   let timedOut = false;
   let aborted = false;
   let ending: Promise<boolean> | undefined;
   const endGroup = (): Promise<boolean> => (ending ??= terminate(child, pid, graceMs));
-  const timeoutMs = invocation.timeoutMs ?? 0;
+  let settled = false;
+  // A process that left our group (setsid, a daemon) can hold the pipes open forever. Once all
+  // we can kill is dead, give the last output a moment to drain, then stop reading.
+  const kill = (): void => {
+    void endGroup().then(() => {
+      if (!settled) setTimeout(() => [child.stdout, child.stderr].forEach((s) => s?.destroy()), DRAIN_AFTER_KILL_MS).unref();
+    });
+  };
+  // setTimeout turns delays beyond 2^31-1 ms into 1 ms; those are "no timeout" in practice.
+  const timeoutMs = nonNegative(invocation.timeoutMs) ?? 0;
   const timer =
-    timeoutMs > 0 && Number.isFinite(timeoutMs)
+    timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => {
           timedOut = true;
-          void endGroup();
+          kill();
         }, timeoutMs)
       : undefined;
   const onAbort = (): void => {
     aborted = true;
-    void endGroup();
+    kill();
   };
   invocation.signal?.addEventListener("abort", onAbort, { once: true });
 
   const exit = await exited;
-  if (timer !== undefined) clearTimeout(timer);
-  invocation.signal?.removeEventListener("abort", onAbort);
   if (ending === undefined && OWN_GROUP && groupAlive(pid)) void endGroup();
   const [stdout, stderr] = await Promise.all([stdoutDone, stderrDone]);
+  settled = true;
+  if (timer !== undefined) clearTimeout(timer);
+  invocation.signal?.removeEventListener("abort", onAbort);
   if (ending !== undefined) await ending;
 
   const killed = timedOut || aborted;
@@ -205,6 +218,9 @@ function isDirectory(path: string): boolean {
     return false;
   }
 }
+
+/** A usable count of bytes or milliseconds; NaN, Infinity and negatives fall back to defaults. */
+const nonNegative = (n: number | undefined): number | undefined => (n !== undefined && Number.isFinite(n) && n >= 0 ? n : undefined);
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -191,6 +191,20 @@ describe("timeout and abort end the whole process group", () => {
     expect(groupGone(r.pid ?? 0)).toBe(true);
   });
 
+  it("a timeout still ends the run when an escaped process holds the output open", async () => {
+    const started = Date.now();
+    // The leader waits until the child has left the group (its pid file appears after setsid).
+    const escape = "setsid sh -c 'echo $$ > p.tmp && mv p.tmp escaped.pid && exec sleep 30' & while [ ! -f escaped.pid ]; do sleep 0.01; done; cat escaped.pid";
+    const r = await runProcess(sh(escape, { timeoutMs: 300 }));
+    const escaped = Number(text(r.stdout).trim());
+    try {
+      expect(r).toMatchObject({ code: 1, killed: true, timedOut: true });
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      process.kill(escaped, "SIGKILL");
+    }
+  });
+
   it("a run that ends in time is not killed", async () => {
     const r = await runProcess(sh("sleep 0.05; echo done", { timeoutMs: 2000 }));
     expect(r).toMatchObject({ code: 0, killed: false, timedOut: false });
@@ -244,15 +258,31 @@ describe("bounded capture", () => {
   });
 
   it("an unwritable spill folder keeps the tail and reports no file", async () => {
-    const r = await runProcess(sh("printf 0123456789", { captureLimitBytes: 4, spillDir: "/proc/forbidden/spill" }));
+    await writeFile(join(dir, "plain-file"), "");
+    const r = await runProcess(sh("printf 0123456789", { captureLimitBytes: 4, spillDir: join(dir, "plain-file", "spill") }));
     expect(r).toMatchObject({ code: 0, stdoutTruncated: true, stdoutBytes: 10 });
     expect(text(r.stdout)).toBe("6789");
     expect(r.stdoutFile).toBeUndefined();
   });
 });
 
+describe("bad numbers fall back to defaults instead of misbehaving", () => {
+  it.each([Number.NaN, -1, Number.POSITIVE_INFINITY, 2 ** 40])("timeoutMs %s means no timeout", async (timeoutMs) => {
+    const r = await runProcess(sh("sleep 0.05; printf ok", { timeoutMs, killGraceMs: Number.NaN }));
+    expect(r).toMatchObject({ code: 0, killed: false, timedOut: false });
+    expect(text(r.stdout)).toBe("ok");
+  });
+
+  it.each([Number.NaN, -4, Number.POSITIVE_INFINITY])("captureLimitBytes %s means the 1 MiB default", async (captureLimitBytes) => {
+    const r = await runProcess(sh("printf 0123456789", { captureLimitBytes }));
+    expect(r).toMatchObject({ stdoutBytes: 10, stdoutTruncated: false });
+    expect(text(r.stdout)).toBe("0123456789");
+  });
+});
+
 describe("runner-level retry", () => {
-  const counter = (succeedOn: number): string => `n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; echo "try $n"; [ $n -ge ${succeedOn} ]`;
+  const counter = (succeedOn: number, more = ""): string =>
+    `n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; echo "try $n"; ${more} [ $n -ge ${succeedOn} ]`;
 
   it("re-runs until exit 0 and reports the attempts", async () => {
     const { result, attempts } = await nodeProcessRunner.runWithRetry(sh(counter(3)), 5);
@@ -275,9 +305,9 @@ describe("runner-level retry", () => {
 
   it("each attempt spills into its own attempt-NNN folder", async () => {
     const spillDir = join(dir, "capture");
-    const { attempts } = await nodeProcessRunner.runWithRetry(sh(`${counter(2)}; printf 0123456789`, { captureLimitBytes: 4, spillDir }), 3);
+    const { attempts } = await nodeProcessRunner.runWithRetry(sh(counter(2, "printf 0123456789;"), { captureLimitBytes: 4, spillDir }), 3);
     expect(attempts).toBe(2);
-    expect(await readFile(join(spillDir, "attempt-001", "stdout.log"), "utf8")).toBe("try 1\n");
+    expect(await readFile(join(spillDir, "attempt-001", "stdout.log"), "utf8")).toBe("try 1\n0123456789");
     expect(await readFile(join(spillDir, "attempt-002", "stdout.log"), "utf8")).toBe("try 2\n0123456789");
   });
 
