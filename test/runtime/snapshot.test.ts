@@ -1,0 +1,115 @@
+// Discovery over real folders: what the listing sees and what it skips (registry-reference §1.2, G67).
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as nodeFs from "node:fs";
+import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
+import { openRegistry } from "../../runtime/registry.js";
+
+let base: string;
+let agent: string;
+let root: string;
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), "pi-recipes-snapshot-"));
+  agent = join(base, "agent");
+  root = join(agent, "recipes");
+  mkdirSync(join(root, "drafts"), { recursive: true });
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const write = (path: string, value: unknown): void => writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+const registry = (dir = agent) => openRegistry({ env: { PI_CODING_AGENT_DIR: dir }, packagedRoot: null });
+
+describe("listing the recipe root", () => {
+  it("G67 symlinked recipe files, other extensions and drafts/ are not entries", () => {
+    write(join(base, "elsewhere.json"), { template: "echo linked" });
+    symlinkSync(join(base, "elsewhere.json"), join(root, "linked.json"));
+    write(join(root, "notes.txt"), "not a recipe");
+    write(join(root, "drafts", "d.json"), { template: "echo draft" });
+    write(join(root, "real.json"), { template: "echo real" });
+    const d = registry().discover();
+    expect(d.entries.map((e) => e.id)).toEqual(["real"]);
+    expect(d.drafts.map((x) => x.id)).toEqual(["d"]);
+  });
+
+  it("extensions are case-sensitive and dot-files (atomic-write temps) are skipped", () => {
+    write(join(root, "Upper.JSON"), { template: "echo no" });
+    write(join(root, ".tmp-write.json"), { template: "echo no" });
+    write(join(root, ".a.json.123.tmp"), "{");
+    write(join(root, "ok.md"), "---\ndescription: ok\n---\n```template\necho ok\n```\n");
+    expect(registry().discover().tools.map((t) => t.name)).toEqual(["ok"]);
+  });
+
+  it("a symlinked root works", () => {
+    const realAgent = join(base, "real-agent");
+    mkdirSync(join(realAgent, "recipes"), { recursive: true });
+    write(join(realAgent, "recipes", "x.json"), { template: "echo x" });
+    const linkAgent = join(base, "link-agent");
+    mkdirSync(linkAgent);
+    symlinkSync(join(realAgent, "recipes"), join(linkAgent, "recipes"));
+    expect(registry(linkAgent).discover().tools.map((t) => t.name)).toEqual(["x"]);
+  });
+
+  it("a missing root and a missing agent dir discover nothing, without diagnostics", () => {
+    const d = registry(join(base, "nope")).discover();
+    expect(d.tools).toEqual([]);
+    expect(d.diagnostics).toEqual([]);
+  });
+
+  it("a world-writable root is reported", () => {
+    chmodSync(root, 0o777);
+    write(join(root, "a.json"), { template: "echo a" });
+    expect(registry().discover().diagnostics[0]).toBe(`Recipe root is world-writable; review permissions: ${root}`);
+  });
+
+  it("a 2 MiB recipe is reported, not read whole, and hides nothing", () => {
+    write(join(root, "big.json"), JSON.stringify({ template: "echo big", padding: "x".repeat(2 * 1024 * 1024) }));
+    write(join(root, "small.json"), { template: "echo small" });
+    const d = registry().discover();
+    expect(d.tools.map((t) => t.name)).toEqual(["small"]);
+    expect(d.diagnostics).toContain(
+      `Failed to load recipe ${join(root, "big.json")}: Recipe file exceeds size limit 1048576 bytes: ${join(root, "big.json")}`,
+    );
+  });
+
+  it("a recipe at exactly 1 MiB still loads", () => {
+    const prefix = '{"template":"echo edge","padding":"';
+    const text = prefix + "x".repeat(1024 * 1024 - prefix.length - 2) + '"}';
+    expect(Buffer.byteLength(text)).toBe(1024 * 1024);
+    write(join(root, "edge.json"), text);
+    expect(registry().discover().tools.map((t) => t.name)).toEqual(["edge"]);
+  });
+
+  it("an unreadable recipe is a diagnostic naming the file and hides nothing", () => {
+    write(join(root, "secret.json"), { template: "echo s" });
+    write(join(root, "open.json"), { template: "echo o" });
+    const real = makeScanPort(nodeFs);
+    // root reads files whatever their mode, so the denial comes from the port, as EACCES would
+    const scan: ScanPort = {
+      ...real,
+      readBounded: (path, limit, options) =>
+        path.endsWith("secret.json") ? { ok: false, code: "EACCES", message: `permission denied, open '${path}'` } : real.readBounded(path, limit, options),
+    };
+    const d = openRegistry({ env: { PI_CODING_AGENT_DIR: agent }, packagedRoot: null, scan }).discover();
+    expect(d.tools.map((t) => t.name)).toEqual(["open"]);
+    expect(d.diagnostics).toContain(
+      `Failed to load recipe ${join(root, "secret.json")}: EACCES: permission denied, open '${join(root, "secret.json")}'`,
+    );
+  });
+
+  it("imports outside the roots are read on demand ({agent} paths)", () => {
+    mkdirSync(join(agent, "skills", "ctx", "recipes"), { recursive: true });
+    write(join(agent, "skills", "ctx", "recipes", "validate.json"), { args: ["path:path=."], template: "validate {path}" });
+    write(join(root, "validate_context.json"), {
+      description: "Run the validator through its skill recipe.",
+      imports: { validate_context: "{agent}/skills/ctx/recipes/validate.json" },
+      args: ["path:path=."],
+      template: { name: "validate_context" },
+    });
+    const tool = registry().discover().tools.find((t) => t.name === "validate_context");
+    expect(tool?.surface.required).toEqual([]);
+    expect(tool?.parameters).toMatchObject({ properties: { path: { type: "string", description: "Path argument: path" } } });
+  });
+});
