@@ -1,0 +1,62 @@
+// The recipe object a create or an update writes (registry-reference §5.6, ruling 5). An update
+// starts from the stored raw object and replaces only what was given, so nothing the call did
+// not mention is lost: imports, async, object templates, unknown keys. (The reference rewrites
+// six keys and loses the rest, §5.12.)
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../model.js";
+import { parseArgsShorthand } from "../args/declarations.js";
+import { isPlainObject } from "../recipe/fields.js";
+import { setOwn } from "../recipe/own.js";
+import type { RegisterInput } from "./params.js";
+import { DESCRIPTION_REQUIRED, TEMPLATE_REQUIRED } from "./texts.js";
+
+function defaultsOf(input: RegisterInput, shorthand: Readonly<Record<string, string>> | undefined): Json | undefined {
+  const given = input.fields.get("defaults");
+  // a defaults value that is not an object is left for the recipe decoder to name
+  if (given !== undefined && given !== null && !isPlainObject(given)) return given;
+  const out: Record<string, Json> = {};
+  if (given !== undefined && given !== null) for (const [k, v] of Object.entries(given as JsonObject)) setOwn(out, k, v);
+  // the shorthand is the more specific statement about the names it declares
+  if (shorthand !== undefined) for (const [k, v] of Object.entries(shorthand)) setOwn(out, k, v);
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/**
+ * The object to write: `base` (the stored raw recipe of an update, else nothing) with the given
+ * parameters applied. `template` is the checked template parameter, when one was given.
+ */
+export function buildRecipe(input: RegisterInput, template: Json | undefined, base: JsonObject | undefined): E.Either<string, JsonObject> {
+  let shorthand: ReturnType<typeof parseArgsShorthand> | undefined;
+  if (input.args !== undefined) {
+    shorthand = parseArgsShorthand(input.args);
+    if (E.isLeft(shorthand)) return shorthand;
+  }
+  const stored = base?.["description"];
+  const description = (input.description ?? (typeof stored === "string" ? stored : "")).trim();
+  if (description === "") return E.left(DESCRIPTION_REQUIRED);
+  const body = template ?? base?.["template"];
+  if (body === undefined) return E.left(TEMPLATE_REQUIRED);
+
+  const out = new Map<string, Json>();
+  if (base !== undefined) for (const key of Object.keys(base)) out.set(key, base[key] as Json);
+  out.set("description", description);
+  if (input.async !== undefined) out.set("async", input.async);
+  const parsed = shorthand !== undefined && E.isRight(shorthand) ? shorthand.right : undefined;
+  if (parsed !== undefined) out.set("args", [...parsed.declarations]);
+  if (parsed !== undefined || input.fields.has("defaults")) {
+    const defaults = defaultsOf(input, parsed?.defaults);
+    if (defaults === undefined) out.delete("defaults");
+    else out.set("defaults", defaults);
+  }
+  // values only travel with a co-located recipe, i.e. one that says async (G107)
+  if (input.values !== undefined && typeof out.get("async") === "boolean") out.set("values", input.values);
+  for (const [key, value] of input.fields) {
+    if (key === "defaults") continue;
+    if (value === null) out.delete(key);
+    else out.set(key, value);
+  }
+  out.set("template", body);
+  const object: Record<string, Json> = {};
+  for (const [key, value] of out) setOwn(object, key, value);
+  return E.right(object);
+}

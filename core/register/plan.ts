@@ -1,0 +1,118 @@
+// register_tool as a pure decision (registry-reference §5.2): the parameters and the files as they
+// are now → what to answer and which file operation to run. The runtime takes the locks named by
+// `planLocks`, reads the files, applies the plan and refreshes the registry.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject, SnapshotFile } from "../model.js";
+import { RESERVED_TOOL_NAMES } from "../model.js";
+import { failure, success, type CommandResult } from "../result.js";
+import { buildRecipe } from "./build.js";
+import { chooseName, nameCandidates } from "./name.js";
+import { decodeParams, type RegisterInput } from "./params.js";
+import { draftPathOf, planPromotion } from "./promote.js";
+import { recipeText, storedRaw } from "./stored.js";
+import { checkTemplateInput } from "./template-input.js";
+import {
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, notFound, recipeInvalid, registeredText, reservedName,
+  storedUnreadable,
+} from "./texts.js";
+import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./types.js";
+import { validateContent } from "./validate.js";
+
+type Params = Readonly<Record<string, unknown>>;
+
+interface Stored {
+  readonly json?: SnapshotFile;
+  readonly md?: SnapshotFile;
+}
+
+function storedOf(facts: RegisterFacts, name: string): Stored {
+  const json = facts.readFile(recipePath(facts.userRoot, name));
+  const md = facts.readFile(recipePath(facts.userRoot, name, "md"));
+  return { ...(json === undefined ? {} : { json }), ...(md === undefined ? {} : { md }) };
+}
+
+const hasStored = (s: Stored): boolean => s.json !== undefined || s.md !== undefined;
+
+export type LockPlan =
+  | { readonly kind: "list" }
+  | { readonly kind: "answer"; readonly result: CommandResult }
+  | { readonly kind: "lock"; readonly paths: readonly string[] };
+
+/** Every file the call could target, to be locked before anything is read; nothing for a
+ * listing or a call refused on its parameters alone. */
+export function planLocks(params: Params, roots: { readonly userRoot: string; readonly cwd: string }): LockPlan {
+  const decoded = decodeParams(params);
+  if (E.isLeft(decoded)) return answer(failure(decoded.left.text, decoded.left.details));
+  const { name, draft } = decoded.right;
+  if (name === undefined || name === "") return { kind: "list" };
+  const candidates = nameCandidates(name);
+  if (candidates === undefined) return answer(failure(INVALID_NAME));
+  const paths = [candidates.normalized, candidates.exact].flatMap((n) => (n === undefined ? [] : [recipePath(roots.userRoot, n)]));
+  if (draft !== undefined && draft.trim() !== "") paths.push(draftPathOf(draft, roots.cwd));
+  return { kind: "lock", paths };
+}
+
+function planDelete(name: string, facts: RegisterFacts, stored: Stored): RegisterPlan {
+  if (!hasStored(stored)) return answer(success(notFound(name), { tool: name }));
+  const paths = [stored.md?.path, stored.json?.path].filter((p): p is string => p !== undefined);
+  return { kind: "delete", name, paths, text: deletedTool(name), details: { config: recipePath(facts.userRoot, name), tool: name, removed: paths } };
+}
+
+/** The raw object an update merges into: the JSON file, else the Markdown one. */
+function baseOf(stored: Stored): E.Either<{ readonly path: string; readonly reason: string }, JsonObject | undefined> {
+  const file = stored.json ?? stored.md;
+  if (file === undefined) return E.right(undefined);
+  const raw = storedRaw(file, stored.json !== undefined ? "json" : "md");
+  return E.isLeft(raw) ? E.left({ path: file.path, reason: raw.left }) : raw;
+}
+
+function planWrite(name: string, input: RegisterInput, template: Json | undefined, facts: RegisterFacts, stored: Stored): RegisterPlan {
+  const existing = hasStored(stored);
+  if (existing && !input.update) return answer(failure(alreadyRegistered(name), { tool: name }));
+  if (template === undefined && !existing) return answer(failure(TEMPLATE_REQUIRED_NEW, { tool: name }));
+  const base = baseOf(stored);
+  // a stored file that cannot be read is replaced only by a call that gives the whole template
+  if (E.isLeft(base) && template === undefined) return answer(failure(storedUnreadable(base.left.path, base.left.reason), { tool: name }));
+  const built = buildRecipe(input, template, E.isRight(base) ? base.right : undefined);
+  if (E.isLeft(built)) return answer(failure(built.left, { tool: name }));
+  const path = recipePath(facts.userRoot, name);
+  const content = recipeText(built.right);
+  const valid = validateContent(path, name, content, facts);
+  if (E.isLeft(valid)) return answer(failure(recipeInvalid(valid.left.message), { tool: name, config: path, problem: valid.left }));
+  const { surface, warnings } = valid.right;
+  const written = built.right;
+  const async = written["async"];
+  const details: Record<string, unknown> = {
+    args: surface.names,
+    config: path,
+    defaults: written["defaults"] ?? {},
+    ...(typeof async === "boolean" ? { async, recipeName: name } : {}),
+    template: written["template"],
+    ...(warnings.length === 0 ? {} : { templateWarnings: warnings }),
+    tool: name,
+    updated: existing,
+  };
+  return { kind: "write", name, path, content, text: registeredText(name, surface.names, existing, warnings), details };
+}
+
+/** The whole decision (registry-reference §5.2 order). */
+export function planRegister(params: Params, facts: RegisterFacts): RegisterPlan {
+  const decoded = decodeParams(params);
+  if (E.isLeft(decoded)) return answer(failure(decoded.left.text, decoded.left.details));
+  const input = decoded.right;
+  if (input.name === undefined || input.name === "") return { kind: "list" };
+  const candidates = nameCandidates(input.name);
+  const name = candidates === undefined ? undefined : chooseName(candidates, (n) => hasStored(storedOf(facts, n)));
+  if (name === undefined) return answer(failure(INVALID_NAME));
+  if (RESERVED_TOOL_NAMES.includes(name)) return answer(failure(reservedName(name), { tool: name }));
+  const stored = storedOf(facts, name);
+  if (input.draft !== undefined && input.draft.trim() !== "") return planPromotion(name, input, facts, hasStored(stored));
+  let template: Json | undefined;
+  if (input.template.given) {
+    const intent = checkTemplateInput(input.template.value);
+    if (E.isLeft(intent)) return answer(failure(intent.left, { tool: name }));
+    if (intent.right.kind === "delete") return planDelete(name, facts, stored);
+    template = intent.right.template;
+  }
+  return planWrite(name, input, template, facts, stored);
+}

@@ -1,0 +1,49 @@
+// The stored form of a recipe written by register_tool (registry-reference §5.7): 2-space JSON
+// plus a newline, keys in a fixed order with `template` last; and the raw object of a stored
+// recipe read back for an update.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject, RecipeFormat, SnapshotFile } from "../model.js";
+import { hasOwn, isPlainObject, jsonFault } from "../recipe/fields.js";
+import { RECIPE_SIZE_LIMIT } from "../recipe/load.js";
+import { compileMarkdown } from "../recipe/markdown.js";
+import { setOwn } from "../recipe/own.js";
+
+const LEADING = ["description", "async", "args", "defaults", "values"] as const;
+
+/** description, async, args, defaults, values, then every other key in its given order, template last. */
+export function orderRecipe(raw: JsonObject): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const key of LEADING) if (hasOwn(raw, key)) setOwn(out, key, raw[key] as Json);
+  for (const key of Object.keys(raw)) {
+    if (key === "template" || (LEADING as readonly string[]).includes(key)) continue;
+    setOwn(out, key, raw[key] as Json);
+  }
+  if (hasOwn(raw, "template")) setOwn(out, "template", raw["template"] as Json);
+  return out;
+}
+
+export const recipeText = (raw: JsonObject): string => `${JSON.stringify(orderRecipe(raw), null, 2)}\n`;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The object a stored recipe file holds (Markdown: frontmatter merged with the fence), whether
+ * or not it is a valid recipe: an update may be what repairs it. */
+export function storedRaw(file: SnapshotFile, format: RecipeFormat): E.Either<string, JsonObject> {
+  if (file.readError !== undefined && file.readError !== "") return E.left(file.readError);
+  if (file.size > RECIPE_SIZE_LIMIT || file.bytes === undefined) return E.left(`file exceeds size limit ${RECIPE_SIZE_LIMIT} bytes`);
+  let text: string;
+  try {
+    text = utf8.decode(file.bytes);
+  } catch {
+    return E.left("file is not valid UTF-8 text");
+  }
+  if (format === "md") return compileMarkdown(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return E.left(e instanceof Error ? e.message : String(e));
+  }
+  if (!isPlainObject(parsed) || jsonFault(parsed) !== undefined) return E.left("JSON recipe must be an object");
+  return E.right(parsed as JsonObject);
+}

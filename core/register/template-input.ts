@@ -1,0 +1,30 @@
+// The `template` parameter checked before anything else happens (registry-reference §5.5): a
+// blank string or null asks for deletion, an empty sequence or an expansion error is refused with
+// the reference's raw text, anything but a string, sequence or object is refused.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json } from "../model.js";
+import { isPlainObject, jsonFault } from "../recipe/fields.js";
+import { expandLeaves } from "../template/expand.js";
+import { SEQUENCE_EMPTY, TEMPLATE_KIND } from "./texts.js";
+
+export type TemplateIntent = { readonly kind: "delete" } | { readonly kind: "set"; readonly template: Json };
+
+/** Only nested empty sequences: there is nothing at all to run. (Objects, import nodes among
+ * them, are judged when the recipe is resolved.) */
+const emptySequence = (node: unknown): boolean => Array.isArray(node) && node.every(emptySequence);
+
+export function checkTemplateInput(value: unknown): E.Either<string, TemplateIntent> {
+  if (value === null) return E.right({ kind: "delete" });
+  if (typeof value === "string") {
+    const trimmed = value.trim();
+    return E.right(trimmed === "" ? { kind: "delete" } : { kind: "set", template: trimmed });
+  }
+  if (Array.isArray(value) || isPlainObject(value)) {
+    if (jsonFault(value) !== undefined) return E.left(TEMPLATE_KIND);
+    if (emptySequence(value)) return E.left(SEQUENCE_EMPTY);
+    const expanded = expandLeaves(value as Json);
+    if (E.isLeft(expanded)) return E.left(expanded.left);
+    return E.right({ kind: "set", template: value as Json });
+  }
+  return E.left(TEMPLATE_KIND);
+}

@@ -1,0 +1,39 @@
+// The exact texts register_tool answers with (registry-reference §5), in one place.
+
+export const INVALID_NAME = "Invalid tool name.";
+export const TEMPLATE_REQUIRED_NEW = "Tool template is required for new registrations.";
+export const TEMPLATE_REQUIRED = "Tool template is required.";
+export const DESCRIPTION_REQUIRED = "Tool description is required unless deleting.";
+export const SEQUENCE_EMPTY = "Tool template sequence is empty.";
+export const TEMPLATE_KIND = "Tool template must be a string, object, or sequence.";
+
+export const reservedName = (name: string): string => `Reserved tool name: ${name}`;
+export const alreadyRegistered = (name: string): string => `Tool "${name}" already registered. Use update=true to overwrite.`;
+export const notFound = (name: string): string => `Tool "${name}" not found.`;
+export const deletedTool = (name: string): string => `Deleted tool "${name}". Reload to remove it from the complete registry.`;
+
+export const draftOutside = (draftRoot: string): string =>
+  `Draft must be under ${draftRoot}. Use inspect target=recipes view=summary to list drafts.`;
+export const draftNotFound = (path: string): string => `Draft not found: ${path}`;
+export const draftInvalid = (reason: string | undefined): string =>
+  reason === undefined || reason === "" ? "Draft recipe is invalid." : `Draft recipe is invalid: ${reason}`;
+
+/** Not a reference text: the reference writes such a recipe and finds it broken on reload. */
+export const recipeInvalid = (reason: string | undefined): string =>
+  reason === undefined || reason === "" ? "Tool recipe is invalid." : `Tool recipe is invalid: ${reason}`;
+
+/** Not a reference text: the reference cannot read such a file and answers as if it were absent. */
+export const storedUnreadable = (path: string, reason: string): string =>
+  `Stored recipe ${path} cannot be updated without a template: ${reason}`;
+
+export const persistFailed = (message: string): string => `Failed to persist tool recipe: ${message}`;
+export const deleteFailed = (message: string): string => `Failed to delete tool recipe: ${message}`;
+export const lockTimedOut = (canonicalPath: string): string => `Timed out waiting for file mutation lock: ${canonicalPath}`;
+
+export function registeredText(name: string, args: readonly string[], updated: boolean, warnings: readonly string[]): string {
+  const head = `${updated ? "Updated" : "Registered"} tool "${name}" (args: ${args.length === 0 ? "none" : args.join(", ")}).`;
+  return warnings.length === 0 ? head : `${head}\nWarnings:\n${warnings.map((w) => `- ${w}`).join("\n")}`;
+}
+
+export const promotedText = (name: string, updated: boolean): string =>
+  `${updated ? "Updated" : "Registered"} tool "${name}" from draft recipe.`;

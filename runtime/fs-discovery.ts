@@ -1,0 +1,55 @@
+// Discovery through the FileSystem port (rather than the synchronous scan port): what
+// register_tool lists, and what a crash test sees in a recovered memfs volume.
+import { discover } from "../core/discovery/discover.js";
+import { recipeFileName } from "../core/discovery/paths.js";
+import type { Discovery } from "../core/discovery/types.js";
+import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
+import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
+import type { AgentPaths } from "./agent-paths.js";
+import { makeCachingReader, settle, type CachingReader } from "./fs-reader.js";
+
+async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; error?: string }> {
+  try {
+    const entries = await fs.readdir(dir);
+    const names = entries.filter((e) => e.kind === "file" && recipeFileName(e.name) !== undefined).map((e) => e.name).sort();
+    return { present: true, paths: names.map((n) => `${dir}/${n}`) };
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [] };
+    return { present: true, paths: [], error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+async function rootSource(fs: FileSystem, reader: CachingReader, dir: string, tool: boolean): Promise<SourceListing> {
+  const listed = await listDir(fs, dir);
+  await reader.fetch(listed.paths);
+  const files = listed.paths.map((p) => reader.readFile(p)).filter((f): f is SnapshotFile => f !== undefined);
+  const mode = listed.present ? await fs.stat(dir).then((s) => s.mode, () => undefined) : undefined;
+  return {
+    kind: "root",
+    root: dir,
+    present: listed.present,
+    tool,
+    mutableUsage: tool,
+    files,
+    ...(mode === undefined ? {} : { rootMode: mode }),
+    ...(listed.error === undefined ? {} : { error: listed.error }),
+  };
+}
+
+export async function discoverThroughFs(fs: FileSystem, paths: AgentPaths, packagedRoot?: string): Promise<Discovery> {
+  const reader = makeCachingReader(fs);
+  const sources = [await rootSource(fs, reader, paths.recipeRoot, true)];
+  if (packagedRoot !== undefined) sources.push(await rootSource(fs, reader, packagedRoot, false));
+  const drafts = await rootSource(fs, reader, paths.draftRoot, false);
+  const snapshot: RegistrySnapshot = {
+    agentDir: paths.agentDir,
+    recipeRoot: paths.recipeRoot,
+    home: paths.home,
+    cwd: paths.cwd,
+    sources,
+    drafts: drafts.files,
+    readExtra: reader.readFile,
+    ...(packagedRoot === undefined ? {} : { packagedRoot }),
+  };
+  return settle(reader, () => discover(snapshot));
+}

@@ -1,0 +1,117 @@
+// register_tool's effects: lock every file the call may target (keyed by canonical path, so a
+// symlink alias of the root serializes with the real path), read, let core decide, write
+// atomically or delete, refresh the host, unlock. The whole check/read/write/refresh window is
+// under the locks.
+import { dirname } from "node:path";
+import { planLocks, planRegister } from "../core/register/plan.js";
+import type { RegisterFacts, RegisterPlan } from "../core/register/types.js";
+import { deleteFailed, lockTimedOut, persistFailed } from "../core/register/texts.js";
+import { failure, success, type CommandResult } from "../core/result.js";
+import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { canonicalLockPath } from "../adapters/lock/canonical.js";
+import { LockTimeoutError, type Lock, type LockOptions } from "../adapters/lock/Lock.js";
+import type { AgentPaths } from "./agent-paths.js";
+import { discoverThroughFs } from "./fs-discovery.js";
+import { makeCachingReader, settle } from "./fs-reader.js";
+import { listTools } from "./verbs/list.js";
+
+export interface RegisterContext {
+  readonly paths: AgentPaths;
+  readonly fs: FileSystem;
+  readonly lock: Lock;
+  /** called after a write or delete, still under the locks (e.g. the host's tool-set refresh) */
+  readonly refresh?: () => void | Promise<void>;
+  /** the packaged component root, searched last for bare recipe names */
+  readonly packagedRoot?: string;
+  readonly lockOptions?: LockOptions;
+}
+
+export type RegisterParams = Readonly<Record<string, unknown>>;
+
+/** Nested acquisition in canonical order, one lock per canonical path: two calls that share
+ * paths take them in the same order and cannot deadlock, and a lock is never taken twice. */
+async function withLocks<A>(ctx: RegisterContext, paths: readonly string[], run: () => Promise<A>): Promise<A> {
+  const keyed = new Map<string, string>();
+  for (const path of paths) {
+    const key = await canonicalLockPath(ctx.fs, path);
+    if (!keyed.has(key)) keyed.set(key, path);
+  }
+  const ordered = [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, path]) => path);
+  const nest = (i: number): Promise<A> => {
+    const path = ordered[i];
+    return path === undefined ? run() : ctx.lock.withLock(path, () => nest(i + 1), ctx.lockOptions);
+  };
+  return nest(0);
+}
+
+async function decide(params: RegisterParams, ctx: RegisterContext): Promise<RegisterPlan> {
+  const reader = makeCachingReader(ctx.fs);
+  const { paths } = ctx;
+  const facts: RegisterFacts = {
+    readFile: reader.readFile,
+    agentDir: paths.agentDir,
+    home: paths.home,
+    cwd: paths.cwd,
+    userRoot: paths.recipeRoot,
+    draftRoot: paths.draftRoot,
+    ...(ctx.packagedRoot === undefined ? {} : { packagedRoot: ctx.packagedRoot }),
+  };
+  return settle(reader, () => planRegister(params, facts));
+}
+
+async function refreshed(ctx: RegisterContext, result: CommandResult): Promise<CommandResult> {
+  if (ctx.refresh === undefined) return result;
+  try {
+    await ctx.refresh();
+    return result;
+  } catch (e) {
+    // the file is written; a host that failed to pick it up is told, not the write undone
+    return { ...result, details: { ...result.details, refresh_error: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandResult> {
+  switch (plan.kind) {
+    case "list":
+      return listTools(await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot));
+    case "answer":
+      return plan.result;
+    case "write":
+      try {
+        await ctx.fs.mkdir(dirname(plan.path), { recursive: true });
+        await writeFileAtomic(ctx.fs, plan.path, plan.content);
+      } catch (e) {
+        if (!isFsError(e)) throw e;
+        return failure(persistFailed(e.message), { tool: plan.name, config: plan.path });
+      }
+      return refreshed(ctx, success(plan.text, plan.details));
+    case "delete":
+      try {
+        for (const path of plan.paths) {
+          try {
+            await ctx.fs.unlink(path);
+          } catch (e) {
+            if (!hasCode(e, "ENOENT")) throw e;
+          }
+        }
+        if (plan.paths.length > 0) await ctx.fs.fsyncDir(ctx.paths.recipeRoot);
+      } catch (e) {
+        if (!isFsError(e)) throw e;
+        return failure(deleteFailed(e.message), { tool: plan.name });
+      }
+      return refreshed(ctx, success(plan.text, plan.details));
+  }
+}
+
+/** register_tool: list, create, update, delete or promote a draft (registry-reference §5). */
+export async function registerTool(params: RegisterParams, ctx: RegisterContext): Promise<CommandResult> {
+  const locks = planLocks(params, { userRoot: ctx.paths.recipeRoot, cwd: ctx.paths.cwd });
+  if (locks.kind === "answer") return locks.result;
+  if (locks.kind === "list") return apply({ kind: "list" }, ctx);
+  try {
+    return await withLocks(ctx, locks.paths, async () => apply(await decide(params, ctx), ctx));
+  } catch (e) {
+    if (e instanceof LockTimeoutError) return failure(lockTimedOut(e.canonicalPath), { lock: e.canonicalPath });
+    throw e;
+  }
+}

@@ -1,0 +1,52 @@
+// Start-up housekeeping of the recipe folders: temp files that an atomic write left behind when
+// its process died. A temp is removed only under the lock of the file it was going to replace,
+// so the temp of a write still in progress (its writer holds that lock) is never taken away.
+import { join } from "node:path";
+import { hasCode, isAtomicTempName, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
+import type { AgentPaths } from "./agent-paths.js";
+
+export interface StartupContext {
+  readonly paths: AgentPaths;
+  readonly fs: FileSystem;
+  readonly lock: Lock;
+  /** how long to wait for a busy target before leaving its temp for the next start; default 50 ms */
+  readonly lockTimeoutMs?: number;
+}
+
+/** `.x.json.<id>.tmp` → `x.json` (the file the temp was going to replace) */
+const targetOf = (temp: string): string | undefined => /^\.(.+)\.[A-Za-z0-9_-]+\.tmp$/.exec(temp)?.[1];
+
+async function cleanDir(ctx: StartupContext, dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await ctx.fs.readdir(dir);
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return [];
+    throw e;
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    const target = entry.kind === "file" && isAtomicTempName(entry.name) ? targetOf(entry.name) : undefined;
+    if (target === undefined) continue;
+    const temp = join(dir, entry.name);
+    try {
+      await ctx.lock.withLock(join(dir, target), async () => {
+        try {
+          await ctx.fs.unlink(temp);
+          removed.push(temp);
+        } catch (e) {
+          if (!hasCode(e, "ENOENT")) throw e;
+        }
+      }, { timeoutMs: ctx.lockTimeoutMs ?? 50 });
+    } catch (e) {
+      if (!(e instanceof LockTimeoutError)) throw e;
+    }
+  }
+  return removed;
+}
+
+/** Removes stray atomic-write temps from the recipe root and the drafts folder; returns their paths. */
+export async function cleanStrayRecipeTemps(ctx: StartupContext): Promise<string[]> {
+  return [...(await cleanDir(ctx, ctx.paths.recipeRoot)), ...(await cleanDir(ctx, ctx.paths.draftRoot))];
+}

@@ -1,0 +1,76 @@
+// §5.3 name normalization, ruling 10 (hand-authored names), and the containment guarantee.
+import { describe, expect, it } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import { isExactRecipeName, nameCandidates, normalizeToolName } from "../../../core/register/name.js";
+import { planLocks } from "../../../core/register/plan.js";
+import { ROOT, world } from "./world.js";
+
+describe("normalizeToolName", () => {
+  it("follows §5.3", () => {
+    expect(normalizeToolName("Transcribe")).toBe("transcribe");
+    expect(normalizeToolName("Short Hand")).toBe("short_hand");
+    expect(normalizeToolName("docs-review")).toBe("docs_review");
+    expect(normalizeToolName("9lives")).toBe("tool_9lives");
+    expect(normalizeToolName("../../etc/passwd")).toBe("etc_passwd");
+    expect(normalizeToolName("---")).toBeUndefined();
+    expect(normalizeToolName("   ")).toBeUndefined();
+    expect(normalizeToolName("BASH")).toBe("bash");
+    expect(normalizeToolName("a\u0000b\nc")).toBe("a_b_c");
+    expect(normalizeToolName(`${"a".repeat(63)}_b`)).toBe("a".repeat(63));
+    expect(normalizeToolName("9".repeat(80))).toBe(`tool_${"9".repeat(59)}`);
+  });
+
+  test.prop([fc.string({ unit: "binary", maxLength: 100 })])("is [a-z0-9_], at most 64, never a path", (s) => {
+    const n = normalizeToolName(s);
+    if (n !== undefined) {
+      expect(n).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+      expect(n.endsWith("_")).toBe(false);
+    }
+  });
+});
+
+describe("exact names (ruling 10)", () => {
+  it("rejects separators, `..`, control characters and dot-files", () => {
+    for (const bad of ["a/b", "a\\b", "..", "../x", "x..y", ".hidden", "a\u0000b", "a\nb", "a\u007fb", ""]) expect(isExactRecipeName(bad)).toBe(false);
+    for (const good of ["docs-review", "My Tool", "Read", "v1.2"]) expect(isExactRecipeName(good)).toBe(true);
+  });
+
+  it("an existing hand-authored recipe is updated and deleted under its own name", () => {
+    const w = world({ [`${ROOT}/docs-review.json`]: { description: "Hand", template: "echo {x}" } });
+    expect(w.run({ name: "docs-review", description: "Edited", update: true })).toMatchObject({ ok: true, text: 'Updated tool "docs-review" (args: x).' });
+    expect(w.read("docs-review.json")).toEqual({ description: "Edited", template: "echo {x}" });
+    expect(w.files.has(`${ROOT}/docs_review.json`)).toBe(false);
+    expect(w.run({ name: "docs-review", template: null })).toMatchObject({ ok: true, text: 'Deleted tool "docs-review". Reload to remove it from the complete registry.' });
+    expect(w.files.has(`${ROOT}/docs-review.json`)).toBe(false);
+  });
+
+  it("a new name is always created normalized; `---` reaches an existing `---.json` only", () => {
+    const w = world({ [`${ROOT}/---.json`]: { description: "dashes", template: "echo" } });
+    expect(w.run({ name: "My Tool", description: "m", template: "echo" })).toMatchObject({ details: { tool: "my_tool" } });
+    expect(w.run({ name: "---", template: null })).toMatchObject({ ok: true, text: 'Deleted tool "---". Reload to remove it from the complete registry.' });
+    expect(w.run({ name: "---", template: null })).toMatchObject({ ok: false, text: "Invalid tool name." });
+  });
+
+  it("locks both candidates, and the draft", () => {
+    expect(planLocks({ name: "Docs-Review", draft: "drafts/x.json" }, { userRoot: ROOT, cwd: ROOT })).toEqual({
+      kind: "lock",
+      paths: [`${ROOT}/docs_review.json`, `${ROOT}/Docs-Review.json`, `${ROOT}/drafts/x.json`],
+    });
+    expect(planLocks({}, { userRoot: ROOT, cwd: "/" })).toEqual({ kind: "list" });
+    expect(planLocks({ name: "///" }, { userRoot: ROOT, cwd: "/" })).toMatchObject({ kind: "answer", result: { text: "Invalid tool name." } });
+  });
+
+  test.prop([fc.string({ unit: "binary", maxLength: 40 }), fc.boolean()])("every path written, deleted or locked is a direct child of the root", (name, seedExact) => {
+    const seeded: Record<string, object> = {};
+    if (seedExact && isExactRecipeName(name)) seeded[`${ROOT}/${name}.json`] = { description: "s", template: "echo s" };
+    const w = world(seeded);
+    const inRoot = (p: string): boolean => p.startsWith(`${ROOT}/`) && !p.slice(ROOT.length + 1).includes("/");
+    const c = nameCandidates(name);
+    for (const n of [c?.normalized, c?.exact]) if (n !== undefined) expect(inRoot(`${ROOT}/${n}.json`)).toBe(true);
+    for (const params of [{ name, description: "d", template: "echo d", update: true }, { name, template: null }]) {
+      const plan = w.plan(params);
+      if (plan.kind === "write") expect(inRoot(plan.path)).toBe(true);
+      if (plan.kind === "delete") expect(plan.paths.every(inRoot)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,57 @@
+// `pi-recipes register_tool key=value ...`, the real command in a child process.
+import { mkdtempSync, readFileSync, rmSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../support/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "cli-register-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
+const root = join(dir, "agent", "recipes");
+
+describe("pi-recipes register_tool", () => {
+  it("creates, lists, updates, deletes, with the exit codes of the CLI contract", () => {
+    const created = runCli(["register_tool", "name=call_subagent", "description=Run pi as a non-interactive sub-agent", "template=pi -p --model {model} --no-tools {prompt}", "args=prompt:string,model:string"], env);
+    expect(created).toMatchObject({ status: 0, stdout: 'Registered tool "call_subagent" (args: prompt, model).\n' });
+    expect(readFileSync(join(root, "call_subagent.json"), "utf8")).toBe(
+      '{\n  "description": "Run pi as a non-interactive sub-agent",\n  "args": [\n    "prompt:string",\n    "model:string"\n  ],\n  "template": "pi -p --model {model} --no-tools {prompt}"\n}\n',
+    );
+    expect(runCli(["register_tool"], env)).toMatchObject({ status: 0, stdout: "Registered tools:\n- call_subagent\n" });
+
+    const again = runCli(["register_tool", "name=call_subagent", "description=x", "template=echo"], env);
+    expect(again).toMatchObject({ status: 1, stderr: 'Tool "call_subagent" already registered. Use update=true to overwrite.\n' });
+
+    const updated = runCliJson(["register_tool", "name=call_subagent", "description=Sub-agent", "update=true", "timeout=60000"], env);
+    expect(updated).toMatchObject({ status: 0, body: { ok: true, text: 'Updated tool "call_subagent" (args: prompt, model).', details: { tool: "call_subagent", updated: true } } });
+    expect(JSON.parse(readFileSync(join(root, "call_subagent.json"), "utf8"))).toEqual({
+      description: "Sub-agent", args: ["prompt:string", "model:string"], timeout: 60000, template: "pi -p --model {model} --no-tools {prompt}",
+    });
+
+    expect(runCli(["register_tool", "name=call_subagent", "template=null"], env)).toMatchObject({
+      status: 0,
+      stdout: 'Deleted tool "call_subagent". Reload to remove it from the complete registry.\n',
+    });
+    expect(existsSync(join(root, "call_subagent.json"))).toBe(false);
+  }, 120_000);
+
+  it("takes sequences as JSON and numeric-looking names as names; promotes drafts", () => {
+    expect(runCli(["register_tool", "name=9lives", "description=Nine", 'template=["echo {a}",{"timeout":5,"template":"echo b"}]'], env)).toMatchObject({
+      status: 0,
+      stdout: 'Registered tool "tool_9lives" (args: a).\n',
+    });
+    expect(runCli(["register_tool", "name=123", "description=n", "template=null"], env)).toMatchObject({ status: 0, stdout: 'Tool "tool_123" not found.\n' });
+    mkdirSync(join(root, "drafts"), { recursive: true });
+    writeFileSync(join(root, "drafts", "d.json"), JSON.stringify({ description: "Draft", template: "echo d" }));
+    expect(runCli(["register_tool", "name=from_draft", `draft=${join(root, "drafts", "d.json")}`], env)).toMatchObject({
+      status: 0,
+      stdout: 'Registered tool "from_draft" from draft recipe.\n',
+    });
+  }, 120_000);
+
+  it("bad arguments: registry refusals exit 1, malformed command lines exit 2", () => {
+    expect(runCli(["register_tool", "name=x", "bogus=1"], env)).toMatchObject({ status: 1, stderr: expect.stringMatching(/^register_tool does not accept "bogus"/) });
+    expect(runCli(["register_tool", "name=t", "description=t", "template=[]"], env)).toMatchObject({ status: 1, stderr: "Tool template sequence is empty.\n" });
+    expect(runCli(["register_tool", "positional"], env).status).toBe(2);
+  }, 120_000);
+});
