@@ -1,0 +1,119 @@
+// How a finished command-template run is reported (registry-reference §3.10): the text the agent
+// sees, its truncation and the structured details. Pure: the runtime saves the full output and
+// passes the saved path (or its absence) back in.
+
+/** Lines kept of a long result body, and then bytes. */
+export const MAX_OUTPUT_LINES = 2000;
+export const MAX_OUTPUT_BYTES = 50 * 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8");
+const byteLength = (text: string): number => encoder.encode(text).length;
+
+const BARE_WORD = /^[A-Za-z0-9_/:=.,@%+-]+$/;
+
+/** One argv word as a shell reader would retype it: bare when safe, else single-quoted. */
+export function renderWord(word: string): string {
+  if (word === "") return "''";
+  return BARE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface RenderedInvocation {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+export const renderInvocation = (inv: RenderedInvocation): string => [inv.command, ...inv.args].map(renderWord).join(" ");
+
+/** Several executed invocations, in order, as one `a && b` line. */
+export const renderCommands = (commands: readonly string[]): string => commands.join(" && ");
+
+/** `<n>B` under 1 KiB, else one decimal of KB or MB. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes}B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
+}
+
+export interface Truncated {
+  readonly text: string;
+  readonly truncated: boolean;
+  readonly outLines: number;
+  readonly totalLines: number;
+  readonly outBytes: number;
+  readonly totalBytes: number;
+}
+
+/** The last 2000 lines, then the last 50 KiB of those, starting on a whole character. */
+export function truncateBody(body: string): Truncated {
+  const lines = body.split("\n");
+  const totalLines = lines.length;
+  const totalBytes = byteLength(body);
+  let text = lines.length > MAX_OUTPUT_LINES ? lines.slice(-MAX_OUTPUT_LINES).join("\n") : body;
+  let bytes = text === body ? totalBytes : byteLength(text);
+  if (bytes > MAX_OUTPUT_BYTES) {
+    const encoded = encoder.encode(text);
+    let start = encoded.length - MAX_OUTPUT_BYTES;
+    // skip UTF-8 continuation bytes so the kept part starts on a character
+    while (start < encoded.length && ((encoded[start] ?? 0) & 0xc0) === 0x80) start += 1;
+    text = decoder.decode(encoded.subarray(start));
+    bytes = encoded.length - start;
+  }
+  const truncated = text.length !== body.length;
+  return { text, truncated, outLines: truncated ? text.split("\n").length : totalLines, totalLines, outBytes: bytes, totalBytes };
+}
+
+/** The notice appended to a truncated body; `savedPath` undefined means saving failed. */
+export function truncationNotice(t: Truncated, savedPath: string | undefined): string {
+  const saved = savedPath === undefined ? "Full output could not be saved." : `Full output saved to: ${savedPath}`;
+  return `\n\n[Output truncated: ${t.outLines} of ${t.totalLines} lines (${formatSize(t.outBytes)} of ${formatSize(t.totalBytes)}). ${saved}]`;
+}
+
+/** The body of a successful run: stdout trimmed, `(no output)` when nothing is left. */
+export const successBody = (stdout: string): string => {
+  const trimmed = stdout.trim();
+  return trimmed === "" ? "(no output)" : trimmed;
+};
+
+/** The body of a failed run: the exit line, then stderr and stdout when they say anything. */
+export function failureBody(code: number, killed: boolean, stderr: string, stdout: string): string {
+  let body = `Exit code ${code}${killed ? " (killed)" : ""}`;
+  if (stderr.trim() !== "") body += `\n\nstderr:\n${stderr.trimEnd()}`;
+  if (stdout.trim() !== "") body += `\n\nstdout:\n${stdout.trimEnd()}`;
+  return body;
+}
+
+/** The final text: the (possibly truncated) body, then the notice. Unlike the reference, texts carry
+ * no leading newline: every host prints them as they are. */
+export const finalText = (t: Truncated, savedPath: string | undefined): string =>
+  `${t.text}${t.truncated ? truncationNotice(t, savedPath) : ""}`;
+
+export type FailureReason = "parallel_quorum_not_met" | "all_branches_unusable" | "command_failed";
+
+export const QUORUM_NOT_MET = "parallel branch quorum not met";
+
+export function failureReason(stderr: string, branches: readonly { readonly usable: boolean }[]): FailureReason {
+  if (stderr.includes(QUORUM_NOT_MET)) return "parallel_quorum_not_met";
+  if (branches.length > 0 && branches.every((b) => !b.usable)) return "all_branches_unusable";
+  return "command_failed";
+}
+
+export interface NonCriticalFailure {
+  readonly code: number;
+  readonly command: string;
+  readonly killed: boolean;
+}
+
+/** Consecutive identical failures (a retried step) are reported once. */
+export function collapseFailures(list: readonly NonCriticalFailure[]): NonCriticalFailure[] {
+  const out: NonCriticalFailure[] = [];
+  for (const f of list) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.code === f.code && last.command === f.command && last.killed === f.killed) continue;
+    out.push(f);
+  }
+  return out;
+}
+
+/** The last `n` characters of a text (branch evidence in joins and reports). */
+export const lastChars = (text: string, n: number): string => (text.length > n ? text.slice(-n) : text);

@@ -1,0 +1,47 @@
+// Running a whole template graph: the root node with no stdin, and the evidence of the run.
+import type { Json } from "../../core/model.js";
+import { ROOT_CONTEXT } from "../../core/template/expand.js";
+import type { Values } from "../../core/template/substitute.js";
+import { execNode } from "./node.js";
+import type { ExecuteOptions, NodeResult, Run, Trace } from "./types.js";
+import { TemplateError } from "./types.js";
+
+export const DEFAULT_MAX_PARALLEL_BRANCHES = 64;
+
+export type Execution =
+  | { readonly kind: "done"; readonly result: NodeResult; readonly trace: Trace }
+  /** the template could not run (a value, a control, a structure): nothing after it ran */
+  | { readonly kind: "error"; readonly message: string; readonly step?: string; readonly trace: Trace };
+
+const positiveInteger = (text: string | undefined): number | undefined => {
+  if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= 1 ? n : undefined;
+};
+
+/** The fanout limit: the option, else $PI_RECIPES_MAX_PARALLEL_BRANCHES or the reference's
+ * $PI_ACTORS_MAX_PARALLEL_BRANCHES when a positive integer, else 64. */
+export function fanoutLimit(options: ExecuteOptions, env: NodeJS.ProcessEnv = process.env): number {
+  return (
+    options.maxParallelBranches ??
+    positiveInteger(env["PI_RECIPES_MAX_PARALLEL_BRANCHES"]) ??
+    positiveInteger(env["PI_ACTORS_MAX_PARALLEL_BRANCHES"]) ??
+    DEFAULT_MAX_PARALLEL_BRANCHES
+  );
+}
+
+export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], softQuorum: undefined, labelled: new Map() });
+
+/** Executes `template` with `runtime` values (the call's, already normalized). Never rejects for
+ * a template problem: that comes back as an `error` execution naming the step. */
+export async function executeTemplate(template: Json, runtime: Values, options: ExecuteOptions): Promise<Execution> {
+  const trace = emptyTrace();
+  const run: Run = { options, runtime, trace, fanoutLimit: fanoutLimit(options) };
+  try {
+    const result = await execNode(template, ROOT_CONTEXT, undefined, run, true);
+    return { kind: "done", result, trace };
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    return e.step === undefined ? { kind: "error", message: e.message, trace } : { kind: "error", message: e.message, step: e.step, trace };
+  }
+}

@@ -1,0 +1,54 @@
+// Group retry (registry-reference §3.9 step 11): the whole node again, up to N times, with
+// `recover` between failed attempts.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../../core/model.js";
+import type { FailureScope } from "../../core/template/controls.js";
+import { resolveFailure } from "../../core/template/controls.js";
+import type { Context } from "../../core/template/expand.js";
+import { isObject } from "../../core/template/graph.js";
+import type { ExecNode } from "./parallel.js";
+import { widest } from "./results.js";
+import type { NodeResult, Run } from "./types.js";
+
+/** The node one attempt runs: without the controls that belong to the loop. */
+function attemptNode(node: JsonObject): JsonObject {
+  const { delay: _d, recover: _r, retry: _t, ...rest } = node;
+  return rest;
+}
+
+/** `recover` as a node; it stops the run unless it says otherwise. */
+function recoverNode(recover: Json): JsonObject {
+  if (isObject(recover)) return recover["failure"] === undefined ? { ...recover, failure: "root" } : recover;
+  return { failure: "root", template: recover };
+}
+
+export async function runGroupRetry(
+  node: JsonObject,
+  attempts: number,
+  failure: FailureScope,
+  parent: Context,
+  context: Context,
+  stdin: Uint8Array | undefined,
+  run: Run,
+  exec: ExecNode,
+): Promise<NodeResult> {
+  const attempt = attemptNode(node);
+  const recover = node["recover"];
+  let last: NodeResult | undefined;
+  const commands: string[] = [];
+  for (let i = 1; i <= attempts; i += 1) {
+    last = await exec(attempt, parent, stdin, run, false);
+    commands.push(...last.commands);
+    if (last.code === 0 || i === attempts || run.options.signal?.aborted === true) break;
+    if (recover === undefined) continue;
+    const healer = recoverNode(recover);
+    const healed = await exec(healer, context, last.stdout, run, false);
+    commands.push(...healed.commands);
+    if (healed.code !== 0) {
+      const own = resolveFailure(healer["failure"]);
+      const scope = widest(healed.scope, healed.critical ? "root" : undefined, E.isRight(own) ? own.right : undefined, failure);
+      return { ...healed, commands, scope, critical: scope === "root" };
+    }
+  }
+  return { ...(last as NodeResult), commands };
+}

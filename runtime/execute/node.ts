@@ -1,0 +1,87 @@
+// One node of the template graph, in the order of registry-reference §3.9: context, delay, when,
+// failure, repeat, group retry, then the node's own kind (child object, leaf, parallel, sequence).
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../../core/model.js";
+import { resolveDelay, resolveFailure, resolveRetry, resolveWhen } from "../../core/template/controls.js";
+import type { Context } from "../../core/template/expand.js";
+import { controlScope, expandRepeat, nodeContext, resolveRepeat } from "../../core/template/expand.js";
+import { isObject } from "../../core/template/graph.js";
+import { delay } from "./delay.js";
+import { runGroupRetry } from "./group-retry.js";
+import { runLeaf } from "./leaf.js";
+import { fanoutMessage, runParallel } from "./parallel.js";
+import { EMPTY_BYTES, skippedResult, synthetic, withStdout } from "./results.js";
+import { runSequence } from "./sequence.js";
+import type { NodeResult, Run } from "./types.js";
+import { TemplateError } from "./types.js";
+
+export const ABORTED = "command template run aborted";
+
+export const outputUnknown = (label: string): string => `Command template output names no step that ran: ${label}`;
+
+/** A human name for a node in errors: its label, or its command when it is a leaf. */
+export const stepName = (node: Json): string | undefined =>
+  typeof node === "string" ? node : isObject(node) ? (typeof node["label"] === "string" ? node["label"] : typeof node["template"] === "string" ? node["template"] : undefined) : undefined;
+
+const aborted = (): NodeResult => synthetic(1, EMPTY_BYTES, ABORTED, { killed: true, scope: "root", critical: true });
+
+export async function execNode(node: Json, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
+  if (run.options.signal?.aborted === true) return aborted();
+  if (typeof node === "string") return runLeaf(node, undefined, parent, {}, stdin, run);
+  if (Array.isArray(node)) return runSequence(node, "continue", parent, stdin, run, isRoot, execNode);
+  if (!isObject(node)) throw new TemplateError("Tool template produced an empty command.");
+  const result = await execObject(node, parent, stdin, run, isRoot);
+  return select(node, result, run);
+}
+
+async function execObject(node: JsonObject, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
+  const step = stepName(node);
+  const must = <A>(r: E.Either<string, A>): A => {
+    if (E.isLeft(r)) throw new TemplateError(r.left, step);
+    return r.right;
+  };
+  const context = nodeContext(parent, node, run.runtime);
+  const scope = controlScope(context, run.runtime);
+
+  const wait = must(resolveDelay(node["delay"], scope));
+  if (wait !== undefined && wait > 0 && !(await delay(wait, run.options.signal))) return aborted();
+  if (!must(resolveWhen(node["when"], scope))) return skippedResult(stdin);
+  const failure = must(resolveFailure(node["failure"]));
+
+  const count = must(resolveRepeat(node["repeat"], scope));
+  if (count !== undefined) {
+    if (node["parallel"] === true && count > run.fanoutLimit) throw new TemplateError(fanoutMessage(count, run.fanoutLimit), step);
+    return execNode(expandRepeat(node, count), parent, stdin, run, isRoot);
+  }
+
+  const template = node["template"];
+  if (node["retry"] !== undefined && (Array.isArray(template) || node["recover"] !== undefined)) {
+    const attempts = must(resolveRetry(node["retry"], scope));
+    if (attempts !== undefined) return runGroupRetry(node, attempts, failure, parent, context, stdin, run, execNode);
+  }
+  if (typeof template === "string") {
+    return runLeaf(template, step === template ? undefined : step, context, node, stdin, run);
+  }
+  if (Array.isArray(template)) {
+    if (node["parallel"] === true) return runParallel(node, template, context, stdin, run, execNode);
+    return runSequence(template, failure, context, stdin, run, isRoot, execNode);
+  }
+  if (isObject(template)) return execNode(template, context, stdin, run, isRoot);
+  throw new TemplateError("Tool template produced an empty command.", step);
+}
+
+/** Records a labelled node's output, and applies `output: "<label>"`: on success the node's
+ * stdout becomes the latest stdout of the labelled step inside it. */
+function select(node: JsonObject, result: NodeResult, run: Run): NodeResult {
+  const label = node["label"];
+  const wanted = node["output"];
+  let out = result;
+  if (typeof wanted === "string" && wanted !== "" && result.code === 0 && !result.skipped) {
+    const chosen = run.trace.labelled.get(wanted);
+    if (chosen === undefined) throw new TemplateError(outputUnknown(wanted), stepName(node));
+    out = withStdout(result, chosen);
+  }
+  // a skipped or failed step produced nothing a later `output` could select
+  if (typeof label === "string") run.trace.labelled.set(label, result.code === 0 && !result.skipped ? out.stdout : EMPTY_BYTES);
+  return out;
+}

@@ -1,0 +1,158 @@
+// A parallel node (registry-reference §3.9 step 9): every branch gets the same stdin, at most
+// `concurrency` run at once, and the results are joined in array order.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../../core/model.js";
+import type { FailureScope } from "../../core/template/controls.js";
+import { resolveConcurrency, resolveFailure, resolveMinSuccessful } from "../../core/template/controls.js";
+import type { Context } from "../../core/template/expand.js";
+import { controlScope } from "../../core/template/expand.js";
+import { isObject } from "../../core/template/graph.js";
+import { QUORUM_NOT_MET, lastChars, renderCommands } from "../../core/template/report.js";
+import { appendLine } from "./leaf.js";
+import { EMPTY_BYTES, bytesOf, synthetic, text, widest } from "./results.js";
+import type { BranchReport, NodeResult, Run, SoftQuorum } from "./types.js";
+import { TemplateError } from "./types.js";
+
+export type ExecNode = (node: Json, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean) => Promise<NodeResult>;
+
+export const ALL_UNUSABLE = "all parallel branches failed or produced empty output";
+const EVIDENCE_CHARS = 1000;
+
+export const fanoutMessage = (n: number, max: number): string =>
+  `Command template parallel fanout ${n} exceeds limit ${max}; set PI_ACTORS_MAX_PARALLEL_BRANCHES to override intentionally.`;
+
+const branchLabel = (branch: Json, index: number): string =>
+  isObject(branch) && typeof branch["label"] === "string" ? branch["label"] : `branch ${index + 1}`;
+
+const status = (r: NodeResult): BranchReport["status"] => (r.code === 0 ? "done" : r.killed ? "timeout" : "failed");
+
+function branchReport(label: string, r: NodeResult, stdout: Uint8Array): BranchReport {
+  const st = status(r);
+  const out = text(stdout);
+  // a branch whose complete output could not be read back is not evidence anyone can use
+  const usable = st === "done" && stdout.length > 0 && r.stdoutUnreadable === undefined;
+  const reason: BranchReport["failureReason"] =
+    st === "done" ? (usable ? undefined : "empty_output") : r.killed ? "timeout_or_killed" : r.stderr.trim() === "" ? "nonzero_exit_empty_stderr" : "nonzero_exit";
+  return {
+    code: r.code,
+    command: renderCommands(r.commands),
+    ...(reason === undefined ? {} : { failureReason: reason }),
+    killed: r.killed,
+    label,
+    status: st,
+    ...(r.stderr === "" ? {} : { stderr: lastChars(r.stderr, EVIDENCE_CHARS) }),
+    stderrBytes: r.stderrBytes,
+    stderrCapturedBytes: r.stderrCapturedBytes,
+    ...(r.stderrFile === undefined ? {} : { stderrFile: r.stderrFile }),
+    ...(r.stderrTruncated ? { stderrTruncated: true } : {}),
+    ...(out === "" ? {} : { stdout: lastChars(out, EVIDENCE_CHARS) }),
+    stdoutBytes: stdout.length,
+    stdoutCapturedBytes: r.stdoutCapturedBytes,
+    ...(r.stdoutFile === undefined ? {} : { stdoutFile: r.stdoutFile }),
+    ...(r.stdoutTruncated ? { stdoutTruncated: true } : {}),
+    usable,
+  };
+}
+
+function joinSection(report: BranchReport, stdout: Uint8Array, stderr: string): string {
+  const head = `--- branch: ${report.label} status: ${report.status} ---`;
+  if (report.status === "done") return `${head}\n${text(stdout)}`;
+  let section = `${head}\nexit: ${report.code}`;
+  if (stdout.length > 0) section += `\nrejected_stdout: ${text(stdout)}`;
+  if (stderr !== "") section += `\nstderr: ${lastChars(stderr, EVIDENCE_CHARS)}`;
+  return section;
+}
+
+/** Runs `count` jobs with at most `width` at once; results in job order. */
+async function pool<T>(count: number, width: number, job: (index: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const i = next;
+      next += 1;
+      results[i] = await job(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, count)) }, worker));
+  return results;
+}
+
+export async function runParallel(
+  node: JsonObject,
+  branches: readonly Json[],
+  context: Context,
+  stdin: Uint8Array | undefined,
+  run: Run,
+  exec: ExecNode,
+): Promise<NodeResult> {
+  const n = branches.length;
+  const step = typeof node["label"] === "string" ? node["label"] : undefined;
+  if (n > run.fanoutLimit) throw new TemplateError(fanoutMessage(n, run.fanoutLimit), step);
+  const scope = controlScope(context, run.runtime);
+  const must = <A>(r: E.Either<string, A>): A => {
+    if (E.isLeft(r)) throw new TemplateError(r.left, step);
+    return r.right;
+  };
+  const concurrency = must(resolveConcurrency(node["concurrency"], scope, n));
+  const minimum = must(resolveMinSuccessful(node["min_successful"], scope, n));
+  const own = must(resolveFailure(node["failure"]));
+
+  const results = await pool(n, concurrency, (i) => exec(branches[i] as Json, context, stdin, run, false));
+  const reports: BranchReport[] = [];
+  const sections: string[] = [];
+  const stderrs: string[] = [];
+  let rootFailure: NodeResult | undefined;
+  results.forEach((r, i) => {
+    const branch = branches[i] as Json;
+    // ruling 4: a skipped branch contributes empty output
+    const stdout = r.skipped ? EMPTY_BYTES : r.stdout;
+    const report = branchReport(branchLabel(branch, i), r, stdout);
+    reports.push(report);
+    sections.push(joinSection(report, stdout, r.stderr));
+    if (r.stderr !== "") stderrs.push(r.stderr);
+    if (r.code !== 0) {
+      run.trace.nonCritical.push({ code: r.code, command: report.command, killed: r.killed });
+      const branchFailure = isObject(branch) ? resolveFailure(branch["failure"]) : E.right<string, FailureScope>("continue");
+      const effective = widest(r.scope, r.critical ? "root" : undefined, E.isRight(branchFailure) ? branchFailure.right : undefined, own);
+      if (effective === "root" && rootFailure === undefined) rootFailure = r;
+    }
+  });
+  run.trace.branches.push(...reports);
+
+  const usable = reports.filter((b) => b.usable).length;
+  const done = reports.filter((b) => b.status === "done").length;
+  const unmet = minimum !== undefined && usable < minimum;
+  const quorum: SoftQuorum = {
+    coverage: n === 0 ? 0 : done / n,
+    degraded: usable < n,
+    done,
+    expected: n,
+    failed: n - done,
+    usable: minimum === undefined ? usable > 0 : usable >= minimum,
+  };
+  run.trace.softQuorum = quorum;
+  const commands = results.flatMap((r) => r.commands);
+  if (rootFailure !== undefined) return { ...rootFailure, commands, scope: "root", critical: true };
+
+  if (minimum !== undefined) {
+    const state = usable < minimum ? "insufficient_data" : usable === n ? "complete" : "degraded";
+    sections.unshift(`--- parallel_status: ${state} usable: ${usable} expected: ${n} minimum: ${minimum} ---`);
+  }
+  const join = bytesOf(sections.join("\n"));
+  const joinedStderr = stderrs.join("\n");
+  const anyFailed = reports.some((b) => b.status !== "done");
+  const escalate = own === "root" ? unmet : own === "branch" ? (minimum === undefined ? anyFailed || usable === 0 : unmet) : false;
+  if (!escalate) return synthetic(0, join, joinedStderr, { commands });
+
+  let stderr = joinedStderr;
+  if (usable === 0) stderr = appendLine(stderr, ALL_UNUSABLE);
+  if (unmet) stderr = appendLine(stderr, `${QUORUM_NOT_MET}: usable ${usable}/${n}, minimum ${minimum}`);
+  const firstFailed = results.find((r) => r.code !== 0);
+  return synthetic(firstFailed?.code ?? 1, join, stderr, {
+    commands,
+    scope: own,
+    critical: own === "root",
+    ...(step === undefined ? {} : { failedStep: step }),
+  });
+}

@@ -1,0 +1,109 @@
+// From a finished run to what the agent sees (registry-reference §3.10): the text, truncated
+// with the full body saved under `<agent>/tmp/pi-recipes/outputs/`, and the details object.
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Json } from "../../core/model.js";
+import { failure, success, type CommandResult } from "../../core/result.js";
+import { leaves } from "../../core/template/graph.js";
+import {
+  collapseFailures, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody,
+} from "../../core/template/report.js";
+import { trustedBoundaryWarnings } from "../../core/risk/warnings.js";
+import type { Execution } from "./execute.js";
+import { text } from "./results.js";
+import type { BranchReport, NodeResult, Trace } from "./types.js";
+
+export interface ReportTarget {
+  /** the tool name (or `spawn`), also the saved file's prefix */
+  readonly tool: string;
+  /** what ran: the recipe path for a recipe, the inline template otherwise */
+  readonly template: Json;
+  /** the graph, for warnings and to tell one-step templates from many */
+  readonly graph: Json;
+  /** `<agent>/tmp/pi-recipes`; absent: a truncated output is not saved */
+  readonly tmpRoot?: string;
+}
+
+/** Characters a file name can safely hold; the rest (hyphens included, as the reference does) become `_`. */
+export const sanitizeFilePart = (name: string): string => name.replace(/[^A-Za-z0-9_]/g, "_") || "tool";
+
+async function saveFullOutput(target: ReportTarget, kind: string, body: string): Promise<string | undefined> {
+  if (target.tmpRoot === undefined) return undefined;
+  try {
+    const outputs = join(target.tmpRoot, "outputs");
+    await mkdir(outputs, { recursive: true });
+    const dir = await mkdtemp(join(outputs, "tool-output-"));
+    const file = join(dir, `${sanitizeFilePart(target.tool)}-${kind}.txt`);
+    await writeFile(file, body);
+    return file;
+  } catch {
+    return undefined;
+  }
+}
+
+const publicBranch = ({ usable: _usable, ...report }: BranchReport): Omit<BranchReport, "usable"> => report;
+
+function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
+  const nonCritical = collapseFailures(trace.nonCritical);
+  return {
+    code: result.code,
+    command: renderCommands(result.commands),
+    killed: result.killed,
+    stdoutBytes: result.stdoutBytes,
+    stdoutCapturedBytes: result.stdoutCapturedBytes,
+    stderrBytes: result.stderrBytes,
+    stderrCapturedBytes: result.stderrCapturedBytes,
+    ...(result.stdoutFile === undefined ? {} : { stdoutFile: result.stdoutFile }),
+    ...(result.stderrFile === undefined ? {} : { stderrFile: result.stderrFile }),
+    ...(result.stdoutTruncated ? { stdoutTruncated: true } : {}),
+    ...(result.stderrTruncated ? { stderrTruncated: true } : {}),
+    ...(trace.branches.length === 0 ? {} : { branches: trace.branches.map(publicBranch) }),
+    ...(nonCritical.length === 0 ? {} : { nonCriticalFailures: nonCritical }),
+    ...(trace.softQuorum === undefined ? {} : { softQuorum: trace.softQuorum }),
+  };
+}
+
+/** A step is named in failure texts only when the template has more than one: with one, the
+ * tool is the step. */
+export const namesSteps = (graph: Json): boolean => leaves(graph).length > 1;
+
+/** The text of an error that stopped the run before or between commands. */
+export function errorText(message: string, step: string | undefined, graph: Json): string {
+  return step !== undefined && namesSteps(graph) ? `${message}\nstep: ${step}` : message;
+}
+
+export async function reportExecution(execution: Execution, target: ReportTarget): Promise<CommandResult> {
+  if (execution.kind === "error") {
+    const details: Record<string, unknown> = { tool: target.tool, template: target.template, error: execution.message };
+    if (execution.step !== undefined) details["step"] = execution.step;
+    return failure(errorText(execution.message, execution.step, target.graph), details);
+  }
+  const { result, trace } = execution;
+  const base = evidence(result, trace);
+  if (result.code === 0) {
+    const body = truncateBody(successBody(text(result.stdout)));
+    const saved = body.truncated ? await saveFullOutput(target, "stdout", successBody(text(result.stdout))) : undefined;
+    const warnings = trustedBoundaryWarnings(target.graph);
+    return success(finalText(body, saved), {
+      ...base,
+      ...(saved === undefined ? {} : { fullOutputPath: saved }),
+      template: target.template,
+      ...(warnings.length === 0 ? {} : { templateWarnings: warnings }),
+      tool: target.tool,
+      truncated: body.truncated,
+    });
+  }
+  let full = failureBody(result.code, result.killed, result.stderr, text(result.stdout));
+  if (result.failedStep !== undefined && namesSteps(target.graph)) full += `\n\nstep: ${result.failedStep}`;
+  const body = truncateBody(full);
+  const saved = body.truncated ? await saveFullOutput(target, "error", full) : undefined;
+  return failure(finalText(body, saved), {
+    ...base,
+    ...(saved === undefined ? {} : { fullOutputPath: saved }),
+    template: target.template,
+    tool: target.tool,
+    truncated: body.truncated,
+    failureReason: failureReason(result.stderr, trace.branches),
+    ...(result.failedStep === undefined ? {} : { step: result.failedStep }),
+  });
+}

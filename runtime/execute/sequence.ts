@@ -1,0 +1,59 @@
+// A sequence (registry-reference §3.9 step 10): each step's complete stdout is the next step's
+// stdin; a failed step stops the run, the sequence, or nothing, by its scope.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json } from "../../core/model.js";
+import type { FailureScope } from "../../core/template/controls.js";
+import { resolveFailure } from "../../core/template/controls.js";
+import type { Context } from "../../core/template/expand.js";
+import { NO_STEPS } from "../../core/template/expand.js";
+import { isObject } from "../../core/template/graph.js";
+import { renderCommands } from "../../core/template/report.js";
+import type { ExecNode } from "./parallel.js";
+import { EMPTY_BYTES, synthetic, widest, withStdout } from "./results.js";
+import type { NodeResult, Run } from "./types.js";
+import { TemplateError } from "./types.js";
+
+export const incompleteStdin = (file: string): string =>
+  `incomplete pipeline stdin: complete stdout unavailable; capture path unreadable: ${file}`;
+
+const stepFailure = (step: Json): FailureScope | undefined => {
+  if (!isObject(step)) return undefined;
+  const r = resolveFailure(step["failure"]);
+  return E.isRight(r) ? r.right : undefined;
+};
+
+export async function runSequence(
+  steps: readonly Json[],
+  own: FailureScope,
+  context: Context,
+  stdin: Uint8Array | undefined,
+  run: Run,
+  isRoot: boolean,
+  exec: ExecNode,
+): Promise<NodeResult> {
+  // the reference's text carries this leading newline
+  if (steps.length === 0) throw new TemplateError(NO_STEPS);
+  const commands: string[] = [];
+  let input = stdin;
+  let last: NodeResult | undefined;
+  for (let i = 0; i < steps.length; i += 1) {
+    const step = steps[i] as Json;
+    const r = await exec(step, context, input, run, false);
+    commands.push(...r.commands);
+    if (r.code !== 0) {
+      const scope = widest(r.scope, r.critical ? "root" : undefined, stepFailure(step), own, isRoot && steps.length === 1 ? "root" : undefined);
+      if (scope === "root") return { ...r, commands, scope: "root", critical: true };
+      run.trace.nonCritical.push({ code: r.code, command: renderCommands(r.commands), killed: r.killed });
+      if (scope === "branch") return { ...r, commands, scope: "branch" };
+      last = withStdout({ ...r, code: 0 }, EMPTY_BYTES);
+      input = EMPTY_BYTES;
+      continue;
+    }
+    if (r.stdoutUnreadable !== undefined && i < steps.length - 1) {
+      return synthetic(74, EMPTY_BYTES, incompleteStdin(r.stdoutUnreadable), { commands, scope: "root", critical: true, failedStep: "pipeline" });
+    }
+    last = r;
+    input = r.stdout;
+  }
+  return { ...(last as NodeResult), commands };
+}

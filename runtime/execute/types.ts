@@ -1,0 +1,101 @@
+// What the graph interpreter passes around: the outcome of one node, the branch evidence of
+// parallel nodes, and the per-run environment.
+import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
+import type { FailureScope } from "../../core/template/controls.js";
+import type { Place } from "../../core/template/invocation.js";
+import type { NonCriticalFailure } from "../../core/template/report.js";
+import type { Values } from "../../core/template/substitute.js";
+
+/** The result of one node of the template graph. */
+export interface NodeResult {
+  readonly code: number;
+  readonly killed: boolean;
+  /** the complete stdout (read back from the spill file when the capture overflowed) */
+  readonly stdout: Uint8Array;
+  readonly stderr: string;
+  readonly stdoutBytes: number;
+  readonly stdoutCapturedBytes: number;
+  readonly stderrBytes: number;
+  readonly stderrCapturedBytes: number;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly stdoutFile?: string;
+  readonly stderrFile?: string;
+  /** the capture overflowed and its spill file could not be read: `stdout` is only the tail */
+  readonly stdoutUnreadable?: string;
+  /** rendered invocations this node ran, in order */
+  readonly commands: readonly string[];
+  /** how far a failure reaches (meaningful when code ≠ 0) */
+  readonly scope: FailureScope;
+  readonly critical: boolean;
+  /** the node was skipped by `when` */
+  readonly skipped: boolean;
+  /** the label or leaf text of the step a failure came from */
+  readonly failedStep?: string;
+}
+
+export interface BranchReport {
+  readonly code: number;
+  readonly command: string;
+  readonly failureReason?: "empty_output" | "timeout_or_killed" | "nonzero_exit" | "nonzero_exit_empty_stderr";
+  readonly killed: boolean;
+  readonly label: string;
+  readonly status: "done" | "failed" | "timeout";
+  readonly stderr?: string;
+  readonly stderrBytes: number;
+  readonly stderrCapturedBytes: number;
+  readonly stderrFile?: string;
+  readonly stderrTruncated?: boolean;
+  readonly stdout?: string;
+  readonly stdoutBytes: number;
+  readonly stdoutCapturedBytes: number;
+  readonly stdoutFile?: string;
+  readonly stdoutTruncated?: boolean;
+  /** internal: done with complete, non-empty output (not part of the reported object) */
+  readonly usable: boolean;
+}
+
+export interface SoftQuorum {
+  readonly coverage: number;
+  readonly degraded: boolean;
+  readonly done: number;
+  readonly expected: number;
+  readonly failed: number;
+  readonly usable: boolean;
+}
+
+/** Evidence collected over a whole run. */
+export interface Trace {
+  readonly branches: BranchReport[];
+  readonly nonCritical: NonCriticalFailure[];
+  softQuorum: SoftQuorum | undefined;
+  /** the latest stdout of every labelled node, for `output: "<label>"` */
+  readonly labelled: Map<string, Uint8Array>;
+}
+
+export interface ExecuteOptions {
+  readonly runner: ProcessRunner;
+  readonly place: Place;
+  /** the children's environment; absent: this process's */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  /** the widest parallel node allowed (default 64, or $PI_ACTORS_MAX_PARALLEL_BRANCHES) */
+  readonly maxParallelBranches?: number;
+  /** SIGTERM → SIGKILL grace of timed-out steps */
+  readonly killGraceMs?: number;
+}
+
+/** Everything a node needs besides its own JSON. */
+export interface Run {
+  readonly options: ExecuteOptions;
+  readonly runtime: Values;
+  readonly trace: Trace;
+  readonly fanoutLimit: number;
+}
+
+/** A template error: the run stops and reports `message`; `step` names the node it came from. */
+export class TemplateError extends Error {
+  constructor(message: string, readonly step?: string) {
+    super(message);
+  }
+}

@@ -1,0 +1,126 @@
+// `spawn`: run an inline template (`template=`), a recipe file (`file=`) or a recipe by name
+// (`recipe=`) in the foreground. A bare name blocked by an invalid or disabled winner says so
+// with the shadowed-launch tokens (registry-reference §1.6, lifecycle-reference §15.8).
+import * as E from "fp-ts/lib/Either.js";
+import { resolve } from "node:path";
+import { analyzeArgs } from "../../core/args/analysis.js";
+import { normalizeArgs } from "../../core/args/normalize.js";
+import { discover } from "../../core/discovery/discover.js";
+import { toolFromEntry } from "../../core/discovery/to-tool.js";
+import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
+import type { Json } from "../../core/model.js";
+import { failure, type CommandResult } from "../../core/result.js";
+import { validateTemplate } from "../../core/template/expand.js";
+import { leaves } from "../../core/template/graph.js";
+import { executeTemplate } from "../execute/execute.js";
+import { errorText, reportExecution } from "../execute/report.js";
+import type { Registry } from "../registry.js";
+import { sha256Of } from "../registry.js";
+import { readSnapshot } from "../snapshot.js";
+import { executeOptions, runTool, type CallContext } from "./call.js";
+import { unknownKeys, type Params } from "./params.js";
+
+export const SPAWN_USAGE = "spawn requires exactly one of template=<command template>, file=<recipe path> or recipe=<recipe name>";
+
+export interface ShadowedLaunch {
+  readonly reason: "shadowed_invalid" | "shadowed_disabled";
+  readonly active_path: string;
+  readonly blocked_fallback: string;
+  readonly hint: "inspect_recipes_doctor";
+}
+
+/** §1.6: only an invalid or disabled winner that hides a fallback is worth a diagnostic. */
+export function shadowedLaunch(discovery: Discovery, name: string): ShadowedLaunch | undefined {
+  const entry = discovery.active.get(name.trim());
+  const fallback = entry?.shadows[0];
+  if (entry === undefined || fallback === undefined || !(entry.invalid || entry.disabled)) return undefined;
+  return { reason: entry.invalid ? "shadowed_invalid" : "shadowed_disabled", active_path: entry.path, blocked_fallback: fallback, hint: "inspect_recipes_doctor" };
+}
+
+function parseValues(raw: unknown): E.Either<string, Readonly<Record<string, unknown>>> {
+  if (raw === undefined || raw === null) return E.right({});
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw) as unknown;
+    } catch {
+      return E.left("spawn values must be a JSON object");
+    }
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? E.right(value as Record<string, unknown>)
+    : E.left("spawn values must be a JSON object");
+}
+
+/** The leaf a structural error belongs to, so the error can name it. */
+function failingLeaf(template: Json): string | undefined {
+  for (const leaf of leaves(template)) if (E.isLeft(validateTemplate(leaf.text))) return leaf.label ?? leaf.text;
+  return undefined;
+}
+
+async function spawnInline(template: Json, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
+  const valid = validateTemplate(template);
+  if (E.isLeft(valid)) {
+    const step = failingLeaf(template);
+    return failure(errorText(valid.left, step, template), { tool: "spawn", template, error: valid.left, ...(step === undefined ? {} : { step }) });
+  }
+  const normalized = normalizeArgs(analyzeArgs({ template }), values);
+  if (E.isLeft(normalized)) return failure(normalized.left, { tool: "spawn", template, error: normalized.left });
+  const execution = await executeTemplate(template, normalized.right, executeOptions(ctx));
+  return reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot });
+}
+
+function blocked(entry: RecipeEntry): string {
+  if (entry.disabled) return `Template recipe is disabled: ${entry.path}`;
+  return entry.diagnostics[0] ?? `Invalid recipe: ${entry.path}`;
+}
+
+async function spawnEntry(entry: RecipeEntry, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
+  if (entry.config === undefined || entry.invalid || entry.disabled) return failure(blocked(entry), { path: entry.path });
+  const tool = toolFromEntry(entry.id, entry.path, entry.format, entry.config);
+  if (E.isLeft(tool)) return failure(`Recipe ${entry.id} could not be run: ${tool.left}`, { path: entry.path });
+  return runTool(tool.right, values, ctx);
+}
+
+const expandHome = (path: string, home: string): string => (path === "~" ? home : path.startsWith("~/") ? home + path.slice(1) : path);
+
+async function spawnFile(registry: Registry, path: string, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
+  const file = resolve(ctx.paths.cwd, expandHome(path, ctx.paths.home));
+  const snapshot = readSnapshot(registry.scan, {
+    paths: registry.paths,
+    adhocFiles: [file],
+    ...(registry.packagedRoot === undefined ? {} : { packagedRoot: registry.packagedRoot }),
+  });
+  const entry = discover(snapshot, { digest: sha256Of }).entries.find((e) => e.path === file);
+  if (entry === undefined) return failure(`Recipe file not found: ${file}`, { path: file });
+  return spawnEntry(entry, values, ctx);
+}
+
+async function spawnByName(registry: Registry, name: string, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
+  const discovery = registry.discover();
+  const entry = discovery.active.get(name.trim());
+  if (entry === undefined) return failure(`Unknown recipe: ${name}`, { recipe: name });
+  const result = await spawnEntry(entry, values, ctx);
+  const shadow = result.ok || (entry.config !== undefined && !entry.invalid && !entry.disabled) ? undefined : shadowedLaunch(discovery, name);
+  if (shadow === undefined) return result;
+  const tokens = ` reason=${shadow.reason} active_path=${shadow.active_path} blocked_fallback=${shadow.blocked_fallback} hint=${shadow.hint}`;
+  return failure(result.text + tokens, { ...result.details, ...shadow, original_error: result.text });
+}
+
+/** `spawn template=... | file=... | recipe=...  [values={...}]`. */
+export async function spawn(registry: Registry, params: Params, ctx: CallContext): Promise<CommandResult> {
+  const bad = unknownKeys("spawn", params, ["template", "file", "recipe", "values"]);
+  if (bad !== undefined) return bad;
+  const given = (["template", "file", "recipe"] as const).filter((k) => params[k] !== undefined && params[k] !== null);
+  if (given.length !== 1) return failure(SPAWN_USAGE);
+  const values = parseValues(params["values"]);
+  if (E.isLeft(values)) return failure(values.left);
+  const key = given[0] as "template" | "file" | "recipe";
+  const target = params[key];
+  if (key === "template") return spawnInline(target as Json, values.right, ctx);
+  if (typeof target !== "string" || target.trim() === "") return failure(`argument "${key}" must be a non-empty string`);
+  // a bare name is a recipe name, whichever key carried it; anything with a path in it is a file
+  const bare = !target.includes("/") && !target.startsWith("~") && !(key === "file" && /\.(json|md)$/.test(target));
+  if (!bare) return spawnFile(registry, target, values.right, ctx);
+  return spawnByName(registry, target, values.right, ctx);
+}

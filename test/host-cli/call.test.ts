@@ -1,0 +1,61 @@
+// The real `pi-recipes call` and `pi-recipes spawn` commands, as child processes.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../support/cli.js";
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-recipes-cli-call-"));
+  const recipes = join(dir, "agent", "recipes");
+  mkdirSync(recipes, { recursive: true });
+  writeFileSync(join(recipes, "greet.json"), JSON.stringify({ description: "Greet", defaults: { greeting: "hello" }, template: ["printf '%s, %s' {greeting} {name}", "tr a-z A-Z"] }));
+  writeFileSync(join(recipes, "check_tool.json"), JSON.stringify({ args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "printf '%s %s' {file} {mode}" }));
+  env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("pi-recipes call", () => {
+  it("runs a tool and prints its output", () => {
+    const r = runCli(["call", "greet", "name=world"], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("HELLO, WORLD\n");
+  });
+
+  it("--json prints the whole result", () => {
+    const r = runCliJson(["call", "greet", "name=you", "greeting=hi"], env);
+    expect(r.status).toBe(0);
+    expect(r.body.text).toBe("HI, YOU");
+    expect(r.body.details).toMatchObject({ code: 0, tool: "greet" });
+  });
+
+  it("exits 1 with the usage hint on a bad argument", () => {
+    const r = runCli(["call", "check_tool", "file=README.md", "mode=delete"], env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      'Invalid arguments for tool "check_tool": Argument mode must be one of: check, fix.\n\nExpected call shape for check_tool:\ncheck_tool({\n  "file": "<file>",\n  "mode": "check"\n})\nRequired: file\nOptional: mode\n',
+    );
+  });
+
+  it("exits 1 for an unknown tool and 2 without a tool name", () => {
+    expect(runCli(["call", "nope"], env)).toMatchObject({ status: 1 });
+    expect(runCli(["call"], env).status).toBe(2);
+  });
+});
+
+describe("pi-recipes spawn", () => {
+  it("runs an inline template with values", () => {
+    const r = runCli(["spawn", 'template=["printf {word}", "wc -c"]', 'values={"word":"abcd"}'], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe("4");
+  });
+
+  it("runs a registry recipe by name and exits 1 when the run fails", () => {
+    expect(runCli(["spawn", "recipe=greet", 'values={"name":"x"}'], env).stdout).toBe("HELLO, X\n");
+    const r = runCli(["spawn", "template=sh -c 'exit 7'"], env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("Exit code 7\n");
+  });
+});

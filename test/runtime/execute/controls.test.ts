@@ -1,0 +1,152 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Json } from "../../../core/model.js";
+import { eventually, groupGone } from "../../adapters/process/groups.js";
+import { isAlive as liveProcess } from "../../../adapters/process/group.js";
+import { run, sandbox, type Sandbox } from "./support.js";
+
+let box: Sandbox;
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => box.cleanup());
+
+// fails until it has run `n` times, counting runs in a file next to it
+const flaky = (n: number): string =>
+  `c=$(cat "$(dirname "$0")/count" 2>/dev/null || echo 0); c=$((c+1)); echo $c > "$(dirname "$0")/count"; echo "attempt $c"; [ $c -ge ${n} ]`;
+const runs = (): number => Number(readFileSync(`${box.dir}/count`, "utf8").trim());
+
+describe("G125: timeout and retry take placeholders", () => {
+  it("timeout: {timeout_ms} kills the step after that many ms", async () => {
+    const started = Date.now();
+    const { result } = await run(box, { args: ["timeout_ms:int"], timeout: "{timeout_ms}", template: "sleep {secs}" }, { timeout_ms: "123", secs: "5" });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.ok).toBe(false);
+    expect(result.text).toContain("(killed)");
+    expect(result.text).toContain("timed out after 123 ms");
+  });
+
+  it("timeout 0 or absent is no timeout", async () => {
+    const { result } = await run(box, { timeout: 0, template: "sh -c 'sleep 0.3; printf done'" });
+    expect(result.text).toBe("done");
+  });
+
+  it("retry on a leaf re-runs the process until it succeeds", async () => {
+    box.script("flaky", flaky(3));
+    const { result } = await run(box, [{ template: "./flaky {file}", retry: "{tries}" }], { file: "f", tries: "3" });
+    expect(result.ok).toBe(true);
+    expect(result.text).toBe("attempt 3");
+    expect(runs()).toBe(3);
+  });
+});
+
+describe("G133: control validation messages", () => {
+  const cases: readonly [Json, string][] = [
+    [{ retry: 0, template: "true" }, "Command template retry must be a positive integer."],
+    [{ timeout: "-1", template: "true" }, "Command template timeout must be a non-negative number."],
+    [{ timeout: "abc", template: "true" }, "Command template timeout must be a non-negative number."],
+    [{ failure: "explode", template: "true" }, "Command template failure must be one of: continue, branch, root."],
+    [{ concurrency: 0, parallel: true, template: ["true", "true"] }, "Command template concurrency must be a positive integer."],
+    [{ min_successful: 3, parallel: true, template: ["true", "true"] }, "Command template min_successful 3 exceeds branch count 2."],
+    [{ repeat: "abc", template: "true" }, "Command template repeat must be a positive integer or {array.length}."],
+    [{ repeat: "{items.length}", template: "true" }, "Command template repeat could not be resolved."],
+    [{ retry: -1, template: "true" }, "Command template retry must be a non-negative number."],
+    [{ retry: "abc", template: "true" }, "Command template retry must be a non-negative number."],
+    [{ retry: 1.5, template: "true" }, "Command template retry must be a positive integer."],
+    [{ delay: -5, template: "true" }, "Command template delay must be a non-negative number."],
+    [{ min_successful: -1, parallel: true, template: ["true"] }, "Command template min_successful must be a non-negative number."],
+    [[], "Tool template produced no command steps."],
+    ["   ", "Tool template produced an empty command."],
+  ];
+  it.each(cases)("%j", async (template, message) => {
+    const { result } = await run(box, template);
+    expect(result.ok).toBe(false);
+    expect(result.text).toBe(message);
+  });
+
+  it("a missing control value names the field", async () => {
+    const { result } = await run(box, { timeout: "{t}", template: "true" });
+    expect(result.text).toBe("Missing timeout value: t");
+  });
+});
+
+describe("delay, when, group retry, output", () => {
+  it("delay runs before when, so a skipped node still waits; an abort ends the wait", async () => {
+    const started = Date.now();
+    const skipped = await run(box, ["printf in", { delay: 200, when: "go", template: "printf never" }]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(skipped.result.text).toBe("in"); // a skipped step passes its stdin on
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const t0 = Date.now();
+    const aborted = await run(box, { delay: 5000, template: "true" }, {}, { signal: controller.signal });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(aborted.result.ok).toBe(false);
+  });
+
+  it("when: {x} / name / !name / booleans", async () => {
+    const t = (when: Json, values = {}) => run(box, { when, template: "printf yes" }, values);
+    expect((await t("{x}", { x: "1" })).result.text).toBe("yes");
+    expect((await t("{x}", {})).result.text).toBe("(no output)");
+    expect((await t("!x", { x: "no" })).result.text).toBe("yes");
+    expect((await t(false)).result.text).toBe("(no output)");
+  });
+
+  it("group retry re-runs the whole node and runs recover between attempts with the failed stdout", async () => {
+    box.script("flaky", flaky(2));
+    box.script("heal", `cat > "$(dirname "$0")/healed"; printf 'healed output is discarded'`);
+    const { result } = await run(box, [{ retry: 3, recover: "./heal", failure: "branch", template: ["printf start", "./flaky"] }]);
+    expect(result.ok).toBe(true);
+    expect(result.text).toBe("attempt 2");
+    expect(runs()).toBe(2);
+    expect(readFileSync(`${box.dir}/healed`, "utf8")).toBe("attempt 1\n");
+  });
+
+  it("a failing recover ends the loop and fails the node", async () => {
+    box.script("flaky", flaky(9));
+    const { result } = await run(box, [{ retry: 5, recover: "sh -c 'exit 9'", template: "./flaky" }]);
+    expect(result.ok).toBe(false);
+    expect(result.text.startsWith("Exit code 9")).toBe(true);
+    expect(runs()).toBe(1);
+  });
+
+  it("a group whose steps only continue never retries", async () => {
+    box.script("flaky", flaky(9));
+    const { result } = await run(box, [{ retry: 3, template: ["./flaky", "printf after"] }]);
+    expect(result.text).toBe("after");
+    expect(runs()).toBe(1);
+  });
+
+  it("output: <label> makes the labelled step's stdout the node's result", async () => {
+    const { result } = await run(box, { output: "build", template: [{ label: "build", template: "printf artifact" }, "printf noise"] });
+    expect(result.text).toBe("artifact");
+    const unknown = await run(box, { output: "nope", template: ["printf a", "printf b"] });
+    expect(unknown.result.text).toBe("Command template output names no step that ran: nope");
+  });
+
+  it("G127: accept_output review_evidence rejects output without the marker", async () => {
+    for (const out of ["ACTOR_REVIEW_RESULT_BOGUS\\nreport", "prefix ACTOR_REVIEW_RESULT\\nreport", "report\\nACTOR_REVIEW_RESULT"]) {
+      const { result } = await run(box, { accept_output: "review_evidence", template: `printf '${out}'` });
+      expect(result.ok).toBe(false);
+      expect(result.text).toContain("review evidence rejected: missing ACTOR_REVIEW_RESULT marker");
+      expect(result.details["code"]).toBe(65);
+    }
+    const ok = await run(box, { accept_output: "review_evidence", template: "printf '\\n  \\n ACTOR_REVIEW_RESULT \\nreport'" });
+    expect(ok.result.ok).toBe(true);
+    const nope = await run(box, { accept_output: "review_evidence", template: "printf nope" });
+    expect(nope.result.text).toBe("Exit code 65\n\nstderr:\nreview evidence rejected: missing ACTOR_REVIEW_RESULT marker\n\nstdout:\nnope");
+  });
+});
+
+describe("no zombie or orphan", () => {
+  it("a timed-out step's whole process group is gone, background children included", async () => {
+    box.script("spawner", `sleep 30 & echo $! > "$(dirname "$0")/child"; echo $$ > "$(dirname "$0")/leader"; sleep 30`);
+    const { result } = await run(box, { timeout: 200, template: "./spawner" });
+    expect(result.ok).toBe(false);
+    const leader = Number(readFileSync(`${box.dir}/leader`, "utf8"));
+    const child = Number(readFileSync(`${box.dir}/child`, "utf8"));
+    expect(await eventually(() => groupGone(leader), 3000)).toBe(true);
+    // the background child was in the group: it is not a live process anywhere any more
+    expect(await eventually(() => !liveProcess(child), 3000)).toBe(true);
+  });
+});

@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { run, sandbox, type Sandbox } from "./support.js";
+
+let box: Sandbox;
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => box.cleanup());
+
+it("G139: a 2500-line stdout is truncated and the full output saved under <agent>/tmp/pi-recipes/outputs", async () => {
+  const { result } = await run(box, "sh -c 'i=1; while [ $i -le 2500 ]; do echo \"line $i\"; i=$((i+1)); done'");
+  const m = /\n\n\[Output truncated: 2000 of 2500 lines \(19\.0KB of 23\.3KB\)\. Full output saved to: (.+)\]$/.exec(result.text);
+  expect(m).not.toBeNull();
+  const saved = m?.[1] ?? "";
+  expect(saved).toMatch(new RegExp(`^${box.agent}/tmp/pi-recipes/outputs/tool-output-[^/]+/my_tool-stdout\\.txt$`));
+  expect(readFileSync(saved, "utf8").split("\n")).toHaveLength(2500);
+  expect(result.text.startsWith("line 501\n")).toBe(true);
+  expect(result.details).toMatchObject({ truncated: true, fullOutputPath: saved, tool: "my-tool", code: 0 });
+});
+
+it("details of a success name the command, byte counts and trusted-boundary warnings", async () => {
+  const { result } = await run(box, "sh -c 'printf hi'");
+  expect(result.details).toMatchObject({ code: 0, command: "sh -c 'printf hi'", killed: false, stdoutBytes: 2, stdoutCapturedBytes: 2, stderrBytes: 0, truncated: false });
+  expect((result.details["templateWarnings"] as string[])[0]).toMatch(/^sh: invokes sh; shell command strings are trusted/);
+});

@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recorder, run, sandbox, type Sandbox } from "./support.js";
+
+let box: Sandbox;
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => box.cleanup());
+
+describe("sequences", () => {
+  it("G115: steps in order, stdout flows to the next stdin, the root gets no stdin, timeout applies", async () => {
+    box.script("first", recorder("first", "first out"));
+    box.script("second", recorder("second", "second out"));
+    const { result } = await run(box, ["./first {file}", { template: "./second {lang=ru}", timeout: 5000 }], { file: "/tmp/a.ogg" });
+    expect(result.ok).toBe(true);
+    expect(result.text).toBe("second out");
+    expect(box.log()).toEqual(["first /tmp/a.ogg | ", "second ru | first out"]);
+    expect(result.details["command"]).toBe(`${box.dir}/first /tmp/a.ogg && ${box.dir}/second ru`);
+  });
+
+  it("G115: a step over its timeout is killed and named", async () => {
+    const { result } = await run(box, ["printf a", { template: "sleep 5", timeout: 123, label: "slow", failure: "branch" }]);
+    expect(result.ok).toBe(false);
+    expect(result.text).toMatch(/^Exit code \d+ \(killed\)\n\nstderr:\nslow: timed out after 123 ms\n\nstep: slow$/);
+    expect(result.details["killed"]).toBe(true);
+  });
+
+  it("G121: a failed first step is recorded, the second still runs", async () => {
+    box.script("scan", recorder("scan", "", 1));
+    box.script("transcribe", recorder("transcribe", "text"));
+    const { result } = await run(box, ["./scan {file}", "./transcribe {file}"], { file: "/tmp/a.ogg" });
+    expect(result.ok).toBe(true);
+    expect(result.text).toBe("text");
+    expect(result.details["nonCriticalFailures"]).toEqual([{ code: 1, command: `${box.dir}/scan /tmp/a.ogg`, killed: false }]);
+  });
+
+  it("G129: a failing last step is swallowed; a failing first step gives the next empty stdin", async () => {
+    box.script("a", recorder("a", "a out"));
+    box.script("b", recorder("b", "b out", 2));
+    const last = await run(box, ["./a", "./b"]);
+    expect(last.result.ok).toBe(true);
+    expect(last.result.text).toBe("(no output)");
+    expect(last.result.details["nonCriticalFailures"]).toEqual([{ code: 2, command: `${box.dir}/b`, killed: false }]);
+
+    box.script("a", recorder("a", "a out", 2));
+    box.script("b", recorder("b", "b out"));
+    const first = await run(box, ["./a", "./b"]);
+    expect(first.result.text).toBe("b out");
+    expect(box.log().at(-1)).toBe("b  | ");
+  });
+
+  it("a one-step root and a plain leaf fail the tool", async () => {
+    expect((await run(box, ["sh -c 'exit 4'"])).result.text).toBe("Exit code 4");
+    expect((await run(box, "sh -c 'echo bad >&2; exit 5'")).result.text).toBe("Exit code 5\n\nstderr:\nbad");
+  });
+
+  it("failure: branch stops the enclosing sequences and fails the tool; root stops everything", async () => {
+    box.script("ok", recorder("ok", "fine"));
+    const branch = await run(box, [{ failure: "branch", template: ["sh -c 'exit 3'", "./ok"] }, "./ok"]);
+    // a branch failure ends every enclosing sequence up to the nearest parallel branch (here: the tool)
+    expect(branch.result.ok).toBe(false);
+    expect(branch.result.text).toBe("Exit code 3\n\nstep: sh -c 'exit 3'");
+    expect(box.log()).toEqual([]);
+    const root = await run(box, [{ failure: "root", template: "sh -c 'exit 3'", label: "gate" }, "./ok"]);
+    expect(root.result.ok).toBe(false);
+    expect(root.result.text).toBe("Exit code 3\n\nstep: gate");
+    expect(root.result.details["step"]).toBe("gate");
+  });
+
+  it("G135: repeat gives each copy its index, prev, next, repeat and padded forms, in sequence", async () => {
+    box.script("r", recorder("r", "x"));
+    const { result } = await run(box, { repeat: 3, template: "./r {index} {prev} {next} {repeat} {_index} {index+1}" });
+    expect(result.ok).toBe(true);
+    expect(box.log()).toEqual(["r 0 2 1 3 00 1 | ", "r 1 0 2 3 01 2 | x", "r 2 1 0 3 02 3 | x"]);
+  });
+
+  it("a 10 MB stdout flows complete to the next step and is reported truncated with the full output saved", async () => {
+    const big = "sh -c 'head -c 10000000 /dev/zero | tr \"\\\\0\" x'";
+    const piped = await run(box, [big, "wc -c"]);
+    expect(piped.result.text.trim()).toBe("10000000");
+    const alone = await run(box, big);
+    expect(alone.result.ok).toBe(true);
+    expect(alone.result.text).toMatch(/\[Output truncated: 1 of 1 lines \(50\.0KB of 9\.5MB\)\. Full output saved to: .*my_tool-stdout\.txt\]$/);
+    expect(alone.result.details["stdoutTruncated"]).toBe(true);
+    expect(alone.result.details["stdoutBytes"]).toBe(10_000_000);
+    expect(readFileSync(alone.result.details["fullOutputPath"] as string).length).toBe(10_000_000);
+  });
+});

@@ -1,0 +1,99 @@
+// Value assembly (registry-reference §4.5) through real recipe files, discovery and callTool.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openRegistry } from "../../../runtime/registry.js";
+import { callTool, type CallContext } from "../../../runtime/verbs/call.js";
+import { sandbox, type Sandbox } from "./support.js";
+
+let box: Sandbox;
+beforeEach(() => {
+  box = sandbox();
+  box.script("tool", `printf '%s\\n' "$@"`);
+});
+afterEach(() => box.cleanup());
+
+function call(recipe: string, body: unknown, params: Record<string, unknown>, ctx: Partial<CallContext> = {}) {
+  writeFileSync(join(box.agent, "recipes", `${recipe}.json`), JSON.stringify(body));
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
+  return callTool(registry.discover(), recipe, params, { paths: registry.paths, killGraceMs: 200, ...ctx });
+}
+
+describe("G43/G49/G51: recipe values < tool defaults < call params", () => {
+  it("G49: inline types, inline defaults, fallbacks and ternaries", async () => {
+    const body = { template: "./tool {file:path} {lang=ru} {mode:enum(a,b)=a} {t??x} {all?--all:}" };
+    const r = await call("g49", body, { file: "f" });
+    expect(r.ok).toBe(true);
+    expect(r.text).toBe("f\nru\na\nx");
+    expect((await call("g49", body, { file: "f", all: true, mode: "b" })).text).toBe("f\nru\nb\nx\n--all");
+  });
+
+  it("G51: values then defaults then params", async () => {
+    const body = { description: "fg", values: { who: "values" }, defaults: { greet: "hi" }, template: "./tool {greet} {who}" };
+    expect((await call("g51", body, {})).text).toBe("hi\nvalues");
+    expect((await call("g51", body, { who: "param" })).text).toBe("hi\nparam");
+  });
+
+  it("top-level defaults beat leaf defaults (they are runtime values), and expand their own placeholders", async () => {
+    const body = { defaults: { model: "top", dir: "{root}/docs", root: "/repo" }, template: { defaults: { model: "leaf" }, template: "./tool {model} {dir}" } };
+    expect((await call("layers", body, {})).text).toBe("top\n/repo/docs");
+  });
+
+  it("call values are verbatim: a placeholder in a param is never expanded", async () => {
+    const body = { defaults: { secret: "s3cret" }, template: "./tool {x}" };
+    expect((await call("verbatim", body, { x: "{secret}" })).text).toBe("{secret}");
+  });
+
+  it("G43: a missing control value gives the usage hint; with it only the enabled step runs", async () => {
+    const body = { template: [{ when: "verbose", template: "./tool a {x}" }, { recover: "./tool clean {work_dir}", retry: "{tries}", template: "./tool b {y=1} {z??none}" }] };
+    const bad = await call("seq", body, { y: "2" });
+    expect(bad.ok).toBe(false);
+    expect(bad.text.startsWith('Invalid arguments for tool "seq": Missing retry value: tries\n\nExpected call shape for seq:\nseq({')).toBe(true);
+    const keys = Object.keys(JSON.parse(bad.text.slice(bad.text.indexOf("seq({") + 4, bad.text.indexOf("})") + 1)) as object);
+    // the reference orders x,z,work_dir,tries,verbose,y; ruling 3 makes the `??` name z optional
+    expect(keys).toEqual(["x", "work_dir", "tries", "verbose", "y", "z"]);
+    const good = await call("seq", body, { y: "2", tries: "1" });
+    expect(good.text).toBe("b\n2\nnone");
+  });
+
+  it("G39: a typed argument error shows the usage hint exactly", async () => {
+    const body = { args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "./tool {file} {mode}" };
+    const r = await call("check_tool", body, { file: "README.md", mode: "delete" });
+    expect(r.ok).toBe(false);
+    expect(r.text).toBe(
+      'Invalid arguments for tool "check_tool": Argument mode must be one of: check, fix.\n\nExpected call shape for check_tool:\ncheck_tool({\n  "file": "<file>",\n  "mode": "check"\n})\nRequired: file\nOptional: mode',
+    );
+  });
+
+  it("typed values are normalized before substitution", async () => {
+    const body = { template: "./tool {n:int} {b:bool} {items[1]}", args: ["n:int", "b:bool", "items:array"] };
+    expect((await call("typed", body, { n: " 42 ", b: "YES", items: '["a","b"]' })).text).toBe("42\ntrue\nb");
+  });
+
+  it("unknown, invalid and disabled tools are clear errors naming the file", async () => {
+    const unknown = await call("present", { template: "true" }, {});
+    expect(unknown.ok).toBe(true);
+    const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
+    const ctx = { paths: registry.paths };
+    expect((await callTool(registry.discover(), "missing", {}, ctx)).text).toMatch(/^Unknown tool: missing\./);
+    writeFileSync(join(box.agent, "recipes", "off.json"), JSON.stringify({ disabled: true, template: "true" }));
+    writeFileSync(join(box.agent, "recipes", "broken.json"), "{ nope");
+    const d = registry.discover();
+    expect((await callTool(d, "off", {}, ctx)).text).toBe(`Recipe off is disabled (${join(box.agent, "recipes", "off.json")})`);
+    expect((await callTool(d, "broken", {}, ctx)).text).toContain(join(box.agent, "recipes", "broken.json"));
+  });
+
+  it("async tools go to the startAsync hook, or say the host cannot run them", async () => {
+    const body = { async: true, template: "./tool {x}" };
+    expect((await call("later", body, { x: "1" })).text).toBe("async runs are not available in this host yet");
+    const seen: unknown[] = [];
+    const r = await call("later", body, { x: "1" }, {
+      startAsync: async (launch) => {
+        seen.push(launch.values);
+        return { ok: true, text: "started", details: {} };
+      },
+    });
+    expect(r.text).toBe("started");
+    expect(seen).toEqual([{ x: "1" }]);
+  });
+});
