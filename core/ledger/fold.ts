@@ -1,0 +1,51 @@
+// Folding launch-log records into the ledgers. Each record carries its log and sequence number;
+// the index remembers, per log, the highest sequence already folded, so folding the same log
+// twice (after a crash, or by two processes in turn) counts every launch once.
+import { launched } from "./transitions.js";
+import { Working, type LedgerPlan, type LedgerSnapshot } from "./working.js";
+
+/** One counted launch, as the launching process appended it to its log. */
+export interface LaunchEntry {
+  readonly log: string;
+  /** the line number of the record in its log: increasing in append order */
+  readonly seq: number;
+  /** path key of the recipe that was launched */
+  readonly key: string;
+  readonly name: string;
+  readonly fingerprint: string;
+  /** ISO 8601 */
+  readonly at: string;
+}
+
+const byTime = (a: LaunchEntry, b: LaunchEntry): number =>
+  a.at < b.at ? -1 : a.at > b.at ? 1 : a.log < b.log ? -1 : a.log > b.log ? 1 : a.seq - b.seq;
+
+/**
+ * Applies every entry not yet folded, oldest first. `presentLogs` lists the logs that still
+ * exist: watermarks of logs that are gone (deleted after a complete fold) are dropped, since
+ * no record of theirs can come back.
+ */
+export function foldLaunches(snapshot: LedgerSnapshot, entries: readonly LaunchEntry[], presentLogs: ReadonlySet<string>): LedgerPlan {
+  const w = new Working(snapshot);
+  for (const log of Object.keys(w.applied)) {
+    if (presentLogs.has(log)) continue;
+    delete w.applied[log];
+    w.touch();
+  }
+  const fresh = entries.filter((e) => e.seq > (snapshot.index.applied[e.log] ?? 0)).sort(byTime);
+  for (const e of fresh) {
+    const { id, record } = w.attach(e.key, e.name, e.fingerprint, e.at);
+    w.put(e.key, id, launched(record, { fingerprint: e.fingerprint, at: e.at }));
+    if (e.seq > (w.applied[e.log] ?? 0)) w.applied[e.log] = e.seq;
+  }
+  return w.plan();
+}
+
+/** The keys whose lineage a fold may follow away from, for the runtime to check on disk. */
+export function relocationCandidates(snapshot: Pick<LedgerSnapshot, "index">, wanted: readonly { key: string; fingerprint: string }[]): string[] {
+  const unindexed = new Set(wanted.filter((x) => snapshot.index.paths[x.key] === undefined).map((x) => x.fingerprint));
+  if (unindexed.size === 0) return [];
+  return Object.entries(snapshot.index.paths)
+    .filter(([, e]) => unindexed.has(e.fingerprint))
+    .map(([k]) => k);
+}

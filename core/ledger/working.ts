@@ -1,0 +1,144 @@
+// A working copy of the ledger store for one commit: the index, the ledgers it touches, and the
+// writes and deletes that turn the old store into the new one. The pure operations (fold, seed,
+// move) drive it; the runtime commits the resulting plan in one journaled step.
+import type { IndexEntry, LedgerIndex, LedgerRecord } from "./codec.js";
+import { allocateId } from "./keys.js";
+import { freshLedger, moved, moveType } from "./transitions.js";
+
+/** What the runtime read before planning. `ledgers` holds every ledger the plan may touch: those
+ *  of the keys involved and of the relocation candidates (missing keys with a matching
+ *  fingerprint); `missing` holds index keys whose recipe file no longer exists. */
+export interface LedgerSnapshot {
+  readonly index: LedgerIndex;
+  readonly ledgers: ReadonlyMap<string, LedgerRecord>;
+  readonly missing: ReadonlySet<string>;
+}
+
+export interface LedgerPlan {
+  readonly index: LedgerIndex;
+  /** ledger id → complete new record */
+  readonly writes: ReadonlyMap<string, LedgerRecord>;
+  /** ledger ids whose files go */
+  readonly deletes: readonly string[];
+  readonly diagnostics: readonly string[];
+  /** false when committing would change nothing */
+  readonly changed: boolean;
+}
+
+export class Working {
+  readonly paths: Record<string, IndexEntry>;
+  readonly applied: Record<string, number>;
+  private readonly ledgers: Map<string, LedgerRecord>;
+  private readonly inUse: Set<string>;
+  private readonly writes = new Map<string, LedgerRecord>();
+  private readonly deletes = new Set<string>();
+  readonly diagnostics: string[] = [];
+  private dirty = false;
+
+  constructor(private readonly snapshot: LedgerSnapshot) {
+    this.paths = { ...snapshot.index.paths };
+    this.applied = { ...snapshot.index.applied };
+    this.ledgers = new Map(snapshot.ledgers);
+    this.inUse = new Set(Object.values(snapshot.index.paths).map((e) => e.ledger));
+  }
+
+  touch(): void {
+    this.dirty = true;
+  }
+
+  ledger(id: string): LedgerRecord | undefined {
+    return this.ledgers.get(id);
+  }
+
+  /** the lineage of an indexed key, when its ledger could be read */
+  lookup(key: string): { id: string; record: LedgerRecord } | undefined {
+    const entry = this.paths[key];
+    if (entry === undefined) return undefined;
+    const record = this.ledgers.get(entry.ledger);
+    return record === undefined ? undefined : { id: entry.ledger, record };
+  }
+
+  put(key: string, id: string, record: LedgerRecord): void {
+    const before = this.ledgers.get(id);
+    if (before !== record) {
+      this.ledgers.set(id, record);
+      this.writes.set(id, record);
+      this.deletes.delete(id);
+      this.dirty = true;
+    }
+    const entry = this.paths[key];
+    if (entry?.ledger !== id || entry.fingerprint !== record.fingerprint) {
+      this.paths[key] = { ledger: id, fingerprint: record.fingerprint };
+      this.dirty = true;
+    }
+    this.inUse.add(id);
+  }
+
+  /** removes a key from the index and, when no other key refers to it, its ledger */
+  drop(key: string): void {
+    const entry = this.paths[key];
+    if (entry === undefined) return;
+    delete this.paths[key];
+    this.dirty = true;
+    if (Object.values(this.paths).some((e) => e.ledger === entry.ledger)) return;
+    this.inUse.delete(entry.ledger);
+    this.ledgers.delete(entry.ledger);
+    this.writes.delete(entry.ledger);
+    this.deletes.add(entry.ledger);
+  }
+
+  allocate(name: string): string {
+    return allocateId(name, (id) => this.inUse.has(id));
+  }
+
+  /**
+   * The lineage a key belongs to, created or followed if need be: an indexed key keeps its own;
+   * an unindexed key follows the one former recipe that is gone and had the same fingerprint
+   * (an external rename or move), and starts a fresh zero-call lineage otherwise.
+   */
+  attach(key: string, name: string, fingerprint: string, at: string): { id: string; record: LedgerRecord } {
+    const own = this.lookup(key);
+    if (own !== undefined) return own;
+    if (this.paths[key] !== undefined) {
+      this.diagnostics.push(`Usage ledger of ${key} is unreadable; its lineage starts again.`);
+      this.drop(key);
+    }
+    const candidates = Object.keys(this.paths)
+      .filter((k) => k !== key && this.snapshot.missing.has(k) && this.paths[k]!.fingerprint === fingerprint && this.lookup(k) !== undefined)
+      .sort();
+    if (candidates.length === 1) return this.relocate(candidates[0]!, key, name, at);
+    if (candidates.length > 1)
+      this.diagnostics.push(
+        `Usage lineage of ${key} not followed: ${candidates.length} former recipes share its fingerprint (${candidates.join(", ")}); it starts a new lineage.`,
+      );
+    const id = this.allocate(name);
+    if (id !== name) {
+      const holder = Object.entries(this.paths).find(([, e]) => e.ledger === name)?.[0] ?? name;
+      this.diagnostics.push(`Usage lineage name ${name} is held by ${holder}; ${key} keeps its own lineage as ${id}.`);
+    }
+    const record = freshLedger({ name, key, fingerprint, at });
+    this.put(key, id, record);
+    return { id, record };
+  }
+
+  /** moves the lineage of `fromKey` to `toKey` (named `name`); the old key leaves the index */
+  relocate(fromKey: string, toKey: string, name: string, at: string, type?: "renamed" | "moved" | "promoted" | "demoted"): { id: string; record: LedgerRecord } {
+    const from = this.lookup(fromKey)!;
+    const record = moved(from.record, { name, key: toKey, type: type ?? moveType(fromKey, toKey, from.record.lineage_name, name), at });
+    this.drop(fromKey);
+    const id = from.record.lineage_name === name && !this.inUse.has(from.id) ? from.id : this.allocate(name);
+    this.put(toKey, id, record);
+    return { id, record };
+  }
+
+  plan(): LedgerPlan {
+    const deletes = [...this.deletes].filter((id) => !this.writes.has(id)).sort();
+    return {
+      index: { paths: this.paths, applied: this.applied },
+      writes: this.writes,
+      deletes,
+      diagnostics: this.diagnostics,
+      changed: this.dirty,
+    };
+  }
+}

@@ -1,0 +1,89 @@
+// Everything the ledger store needs, resolved once per process: the ports, the paths under
+// `<recipe root>/.usage`, and this process's launch log.
+import { createHash, randomUUID } from "node:crypto";
+import { join } from "node:path";
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import type { Lock } from "../../adapters/lock/Lock.js";
+import { nodeProcessProbe, type ProcessProbe } from "../../adapters/lock/owner.js";
+import { LaunchLog } from "./launch-log.js";
+
+export interface LedgerOptions {
+  readonly fs: FileSystem;
+  readonly lock: Lock;
+  readonly recipeRoot: string;
+  /** default `<recipeRoot>/.usage` */
+  readonly usageRoot?: string;
+  /** epoch ms; default Date.now */
+  readonly now?: () => number;
+  readonly probe?: ProcessProbe;
+  /** unique part of this process's launch log names; default a random UUID prefix */
+  readonly newId?: () => string;
+  /** launches this process appends between two folds it runs itself; default 1000 */
+  readonly foldThreshold?: number;
+  /** lines after which this process starts a new launch log; default 8192 */
+  readonly rotateLines?: number;
+  /** wait for the fence, the store lock and draining launches; default 5000 ms */
+  readonly lockTimeoutMs?: number;
+}
+
+export interface LedgerPaths {
+  readonly recipeRoot: string;
+  readonly usageRoot: string;
+  readonly index: string;
+  readonly journal: string;
+  readonly ledgers: string;
+  readonly launches: string;
+  /** the fence file: empty while open, the writer's owner record while a fence writer
+   *  (activation, a controlled move) is inside */
+  readonly fence: string;
+}
+
+export interface LedgerContext {
+  readonly fs: FileSystem;
+  readonly lock: Lock;
+  readonly paths: LedgerPaths;
+  readonly now: () => number;
+  readonly probe: ProcessProbe;
+  readonly foldThreshold: number;
+  readonly rotateLines: number;
+  readonly lockTimeoutMs: number;
+  readonly log: LaunchLog;
+}
+
+export function ledgerPaths(recipeRoot: string, usageRoot: string = join(recipeRoot, ".usage")): LedgerPaths {
+  return {
+    recipeRoot,
+    usageRoot,
+    index: join(usageRoot, "index.json"),
+    journal: join(usageRoot, "journal.json"),
+    ledgers: join(usageRoot, "recipes"),
+    launches: join(usageRoot, "launches"),
+    fence: join(usageRoot, "fence.json"),
+  };
+}
+
+export function openLedger(options: LedgerOptions): LedgerContext {
+  const paths = ledgerPaths(options.recipeRoot, options.usageRoot);
+  const probe = options.probe ?? nodeProcessProbe;
+  const now = options.now ?? Date.now;
+  const newId = options.newId ?? ((): string => randomUUID().slice(0, 8));
+  return {
+    fs: options.fs,
+    lock: options.lock,
+    paths,
+    now,
+    probe,
+    foldThreshold: options.foldThreshold ?? 1000,
+    rotateLines: options.rotateLines ?? 8192,
+    lockTimeoutMs: options.lockTimeoutMs ?? 5000,
+    // appending nothing creates the open fence file without touching a closed one
+    log: new LaunchLog(options.fs, paths.launches, probe, now, newId, () => options.fs.writeFile(paths.fence, "", { flag: "a" })),
+  };
+}
+
+export const sha256Bytes = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+export const isoAt = (ms: number): string => new Date(ms).toISOString();
+
+/** Releases this process's launch log handle. */
+export const closeLedger = (ctx: LedgerContext): Promise<void> => ctx.log.close();

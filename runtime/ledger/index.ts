@@ -1,0 +1,10 @@
+// The usage ledger store: launch accounting, lineage moves, seeding and usage for the views.
+export { openLedger, closeLedger, ledgerPaths, sha256Bytes, type LedgerContext, type LedgerOptions, type LedgerPaths } from "./context.js";
+export { recordLaunch, sourceChangedText, type LaunchInput, type LaunchOutcome } from "./launch.js";
+export { renameLineage, promoteLineage, demoteLineage, type MoveInput, type MoveResult } from "./moves.js";
+export { seedLineages, lineageObservations, type SeedResult } from "./seed.js";
+export { loadUsage, type UsageLookup } from "./usage.js";
+export { foldPending } from "./fold.js";
+export { recordReview } from "./review.js";
+export { withRootFence, FenceDrainTimeout } from "./fence.js";
+export { readIndex, readLedger } from "./store.js";

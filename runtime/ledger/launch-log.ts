@@ -1,0 +1,162 @@
+// This process's append-only launch log, `.usage/launches/<pid>-<start>-<id>.log`: one compact
+// JSON line per record, each written by a single append on a file no other process writes, so
+// counting needs no lock. Lines:
+//   {"n":0,"owner":{…}}                           who writes the log (for the liveness check)
+//   {"n":k,"b":1,"t":ms}                          a launch entered the fence (announcement)
+//   {"n":k,"x":b}                                 that launch did not count (rejected, fence closed)
+//   {"n":k,"l":b,"path","name","fp","at"}         that launch counted
+//   {"n":k,"c":1}                                 the log is closed (rotated); nothing follows
+// `n` is the line number, increasing in append order, so a fold's watermark is one number.
+import { join } from "node:path";
+import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
+import { decodeOwner, makeOwnerRecord, type OwnerRecord, type ProcessProbe } from "../../adapters/lock/owner.js";
+import type { LaunchEntry } from "../../core/ledger/fold.js";
+
+export interface LaunchFields {
+  readonly path: string;
+  readonly name: string;
+  readonly fp: string;
+  readonly at: string;
+}
+
+export class LaunchLog {
+  private handle: FileHandle | undefined;
+  private opening: Promise<FileHandle> | undefined;
+  private current: string | undefined;
+  private line = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  /** launches between their begin line and their outcome line */
+  inflight = 0;
+  /** counted launches since this process last folded */
+  sinceFold = 0;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly dir: string,
+    private readonly probe: ProcessProbe,
+    private readonly now: () => number,
+    private readonly newId: () => string,
+    /** runs once before a log is created (the owner makes sure the fence file exists) */
+    private readonly beforeOpen: () => Promise<void> = async () => undefined,
+  ) {}
+
+  /** the id of the log this process appends to now, if it has one */
+  get id(): string | undefined {
+    return this.current;
+  }
+
+  get lines(): number {
+    return this.line;
+  }
+
+  private async open(): Promise<FileHandle> {
+    const start = this.probe.startTime(this.probe.pid) ?? "0";
+    const id = `${this.probe.pid}-${start}-${this.newId()}`;
+    await this.fs.mkdir(this.dir, { recursive: true });
+    await this.beforeOpen();
+    const handle = await this.fs.open(join(this.dir, `${id}.log`), "a");
+    try {
+      const owner = makeOwnerRecord(id, this.now(), this.probe);
+      await handle.write(`${JSON.stringify({ n: 0, owner })}\n`);
+    } catch (e) {
+      await handle.close().catch(() => undefined);
+      throw e;
+    }
+    this.current = id;
+    this.line = 0;
+    this.handle = handle;
+    return handle;
+  }
+
+  /** Appends one record after every earlier one; resolves with its line number. A failed write
+   *  abandons the log (its last line may be torn), so the next record starts a fresh one. */
+  append(record: Readonly<Record<string, unknown>>): Promise<number> {
+    const run = async (): Promise<number> => {
+      const handle = this.handle ?? (await (this.opening ??= this.open().finally(() => (this.opening = undefined))));
+      const n = this.line + 1;
+      try {
+        await handle.write(`${JSON.stringify({ n, ...record })}\n`);
+      } catch (e) {
+        this.abandon();
+        throw e;
+      }
+      this.line = n;
+      return n;
+    };
+    const result = this.tail.then(run, run);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  private abandon(): void {
+    const h = this.handle;
+    this.handle = undefined;
+    this.current = undefined;
+    void h?.close().catch(() => undefined);
+  }
+
+  /** Closes the handle (at exit, or when a test is done); the log stays open for appends by a
+   *  later `append`, which starts a new file. */
+  async close(): Promise<void> {
+    await this.tail;
+    const h = this.handle;
+    this.handle = undefined;
+    this.current = undefined;
+    await h?.close().catch(() => undefined);
+  }
+
+  /** Closes the log for good (a final `c` line) so a fold may delete it; the next launch opens
+   *  a new one. Only while no launch is between its begin and outcome lines. */
+  async rotate(): Promise<void> {
+    if (this.handle === undefined || this.inflight > 0) return;
+    await this.append({ c: 1 }).catch(() => undefined);
+    this.abandon();
+  }
+}
+
+// ---- reading logs (any process's) ----
+
+export interface ParsedLog {
+  readonly id: string;
+  readonly owner: OwnerRecord | undefined;
+  readonly closed: boolean;
+  readonly launches: readonly LaunchEntry[];
+  /** begin lines without an outcome: launches inside the fence right now (or abandoned), with
+   *  the time they began */
+  readonly open: ReadonlyMap<number, number>;
+}
+
+const isCount = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0;
+
+/** Parses a log's text; lines that are not complete records (a torn last line) are skipped. */
+export function parseLog(id: string, text: string): ParsedLog {
+  let owner: OwnerRecord | undefined;
+  let closed = false;
+  const launches: LaunchEntry[] = [];
+  const open = new Map<number, number>();
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    let r: Record<string, unknown>;
+    try {
+      const u: unknown = JSON.parse(line);
+      if (typeof u !== "object" || u === null || Array.isArray(u)) continue;
+      r = u as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const n = r["n"];
+    if (!isCount(n)) continue;
+    if (n === 0 && r["owner"] !== undefined) owner = decodeOwner(JSON.stringify(r["owner"]));
+    else if (r["b"] !== undefined) open.set(n, isCount(r["t"]) ? r["t"] : 0);
+    else if (isCount(r["x"])) open.delete(r["x"]);
+    else if (isCount(r["l"])) {
+      open.delete(r["l"]);
+      const { path, name, fp, at } = r;
+      if (typeof path === "string" && typeof name === "string" && typeof fp === "string" && typeof at === "string")
+        launches.push({ log: id, seq: n, key: path, name, fingerprint: fp, at });
+    } else if (r["c"] !== undefined) closed = true;
+  }
+  return { id, owner, closed, launches, open };
+}
+
+export const LOG_SUFFIX = ".log";

@@ -1,0 +1,48 @@
+// Zero-call lineage for every active user recipe discovery found (no launch is fabricated), a
+// new revision for one whose executable content changed, and an unambiguous external rename or
+// move followed by fingerprint. Cheap when nothing changed: one read of the index, no lock.
+import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
+import { executableFingerprint } from "../../core/ledger/fingerprint.js";
+import { relocationCandidates } from "../../core/ledger/fold.js";
+import { pathKey } from "../../core/ledger/keys.js";
+import { seedIsCurrent, seedObservations, type Observation } from "../../core/ledger/seed.js";
+import { isoAt, type LedgerContext } from "./context.js";
+import { foldLocked, idsOf, missingKeys } from "./fold.js";
+import { commit, readIndex, readLedgers, withStore } from "./store.js";
+
+/** The entries that get a ledger: winners of the user root that load (disabled ones included). */
+export function lineageObservations(recipeRoot: string, entries: readonly RecipeEntry[]): Observation[] {
+  const out: Observation[] = [];
+  for (const e of entries) {
+    if (!e.mutableUsage || !e.active || e.config === undefined) continue;
+    const key = pathKey(recipeRoot, e.path);
+    if (key !== undefined) out.push({ key, name: e.id, fingerprint: executableFingerprint(e.config) });
+  }
+  return out;
+}
+
+export interface SeedResult {
+  /** false when the ledgers were already current */
+  readonly changed: boolean;
+  readonly diagnostics: readonly string[];
+}
+
+export async function seedLineages(ctx: LedgerContext, discovery: Pick<Discovery, "entries">): Promise<SeedResult> {
+  const observations = lineageObservations(ctx.paths.recipeRoot, discovery.entries);
+  try {
+    const first = await readIndex(ctx);
+    if (!first.rebuilt && seedIsCurrent(first, observations)) return { changed: false, diagnostics: [] };
+    return await withStore(ctx, async (recovered) => {
+      // pending launches first, so a launch before a rename lands on the old lineage
+      const diagnostics = [...recovered, ...(await foldLocked(ctx))];
+      const { index } = await readIndex(ctx);
+      const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));
+      const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...missing]));
+      const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
+      await commit(ctx, plan);
+      return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };
+    });
+  } catch (e) {
+    return { changed: false, diagnostics: [`Usage lineage seeding failed: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+}

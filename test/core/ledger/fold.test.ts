@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { foldLaunches, relocationCandidates, type LaunchEntry } from "../../../core/ledger/fold.js";
+import { seedIsCurrent, seedObservations } from "../../../core/ledger/seed.js";
+import { moveLineage } from "../../../core/ledger/move.js";
+import { EMPTY_INDEX, type LedgerIndex, type LedgerRecord } from "../../../core/ledger/codec.js";
+import type { LedgerPlan, LedgerSnapshot } from "../../../core/ledger/working.js";
+
+const T = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+
+/** applies a plan to an in-memory store, as the runtime's commit does */
+class Store {
+  index: LedgerIndex = EMPTY_INDEX;
+  ledgers = new Map<string, LedgerRecord>();
+  missing = new Set<string>();
+  snapshot(): LedgerSnapshot {
+    return { index: this.index, ledgers: this.ledgers, missing: this.missing };
+  }
+  commit(plan: LedgerPlan): LedgerPlan {
+    for (const [id, r] of plan.writes) this.ledgers.set(id, r);
+    for (const id of plan.deletes) this.ledgers.delete(id);
+    this.index = plan.index;
+    return plan;
+  }
+  of(key: string): LedgerRecord | undefined {
+    const id = this.index.paths[key]?.ledger;
+    return id === undefined ? undefined : this.ledgers.get(id);
+  }
+  /** every index entry has its ledger, every ledger is indexed and points back */
+  consistent(): void {
+    const ids = new Set(Object.values(this.index.paths).map((e) => e.ledger));
+    expect([...this.ledgers.keys()].sort()).toEqual([...ids].sort());
+    for (const [key, e] of Object.entries(this.index.paths)) {
+      expect(this.ledgers.get(e.ledger)?.current_path).toBe(key);
+      expect(this.ledgers.get(e.ledger)?.fingerprint).toBe(e.fingerprint);
+    }
+  }
+}
+
+let seq = 0;
+const launch = (key: string, fingerprint: string, at: string, log = "L1"): LaunchEntry => ({
+  log,
+  seq: ++seq,
+  key,
+  name: key.replace(/^.*\//, "").replace(/\.(json|md)$/, ""),
+  fingerprint,
+  at,
+});
+
+describe("foldLaunches", () => {
+  it("counts each record once, however often the same log is folded", () => {
+    const s = new Store();
+    const entries = [launch("a.json", "fa", T(1)), launch("a.json", "fa", T(2))];
+    s.commit(foldLaunches(s.snapshot(), entries, new Set(["L1"])));
+    const again = foldLaunches(s.snapshot(), entries, new Set(["L1"]));
+    expect(again.changed).toBe(false);
+    s.commit(foldLaunches(s.snapshot(), [...entries, launch("a.json", "fa", T(3))], new Set(["L1"])));
+    expect(s.of("a.json")).toMatchObject({ lifetime_calls: 3, calls: 3, revision_calls: 3, last_launch_at: T(3) });
+    s.consistent();
+  });
+
+  it("drops the watermarks of logs that are gone", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(1), "old")], new Set(["old"])));
+    expect(Object.keys(s.index.applied)).toEqual(["old"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [], new Set()));
+    expect(plan.changed).toBe(true);
+    expect(s.index.applied).toEqual({});
+  });
+
+  it("follows an unambiguous external rename by fingerprint", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(1))], new Set(["L1"])));
+    s.missing = new Set(["a.json"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("b.json", "fa", T(2))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual([]);
+    expect(s.index.paths["a.json"]).toBeUndefined();
+    expect(s.of("b.json")).toMatchObject({ lineage_name: "b", lifetime_calls: 2, former_names: ["a"], former_paths: ["a.json"] });
+    expect(s.of("b.json")!.events.map((e) => e.type)).toEqual(["created", "renamed"]);
+    s.consistent();
+  });
+
+  it("does not follow when two former recipes share the fingerprint, and says so", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "same", T(1)), launch("c.json", "same", T(1))], new Set(["L1"])));
+    s.missing = new Set(["a.json", "c.json"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("b.json", "same", T(2))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual([
+      "Usage lineage of b.json not followed: 2 former recipes share its fingerprint (a.json, c.json); it starts a new lineage.",
+    ]);
+    expect(s.of("b.json")).toMatchObject({ lifetime_calls: 1, former_paths: [] });
+    expect(s.of("a.json")!.lifetime_calls).toBe(1);
+    s.consistent();
+  });
+
+  it("does not follow a former recipe whose file still exists (a copy)", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("drafts/x.json", "fx", T(1))], new Set(["L1"])));
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("x.json", "fx", T(2))], new Set(["L1"])));
+    // the name is held by the draft's lineage: the copy gets its own, under a suffixed id
+    expect(plan.diagnostics).toEqual(["Usage lineage name x is held by drafts/x.json; x.json keeps its own lineage as x/2."]);
+    expect(s.of("x.json")).toMatchObject({ lineage_name: "x", lifetime_calls: 1 });
+    expect(s.of("drafts/x.json")).toMatchObject({ lineage_name: "x", lifetime_calls: 1 });
+    s.consistent();
+  });
+
+  it("lists relocation candidates only for fingerprints of unindexed keys", () => {
+    const index: LedgerIndex = { paths: { "a.json": { ledger: "a", fingerprint: "fa" }, "b.json": { ledger: "b", fingerprint: "fb" } }, applied: {} };
+    expect(relocationCandidates({ index }, [{ key: "a.json", fingerprint: "fa" }])).toEqual([]);
+    expect(relocationCandidates({ index }, [{ key: "c.json", fingerprint: "fb" }])).toEqual(["b.json"]);
+  });
+});
+
+describe("seedObservations", () => {
+  it("gives every observed recipe zero-call lineage, then revises on a content change only", () => {
+    const s = new Store();
+    const obs = [
+      { key: "a.json", name: "a", fingerprint: "fa" },
+      { key: "b.md", name: "b", fingerprint: "fb" },
+    ];
+    s.commit(seedObservations(s.snapshot(), obs, T(0)));
+    expect(s.of("a.json")).toMatchObject({ lifetime_calls: 0, calls: 0, revision: 1 });
+    expect(seedIsCurrent(s.snapshot(), obs)).toBe(true);
+    expect(seedObservations(s.snapshot(), obs, T(1)).changed).toBe(false);
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(2))], new Set(["L1"])));
+    s.commit(seedObservations(s.snapshot(), [{ key: "a.json", name: "a", fingerprint: "fa2" }], T(3)));
+    expect(s.of("a.json")).toMatchObject({ lifetime_calls: 1, revision_calls: 0, revision: 2 });
+    s.consistent();
+  });
+});
+
+describe("moveLineage", () => {
+  it("moves, is idempotent once done, and refuses a target with its own lineage", () => {
+    const s = new Store();
+    s.commit(seedObservations(s.snapshot(), [{ key: "drafts/m.json", name: "m", fingerprint: "f" }, { key: "t.json", name: "t", fingerprint: "g" }], T(0)));
+    const first = moveLineage(s.snapshot(), { fromKey: "drafts/m.json", toKey: "m_tool.json", type: "promoted", at: T(1) });
+    expect(first.kind).toBe("moved");
+    if (first.kind === "moved") s.commit(first.plan);
+    expect(s.of("m_tool.json")).toMatchObject({ lineage_name: "m_tool", former_names: ["m"], former_paths: ["drafts/m.json"] });
+    expect(s.ledgers.has("m")).toBe(false);
+    expect(moveLineage(s.snapshot(), { fromKey: "drafts/m.json", toKey: "m_tool.json", type: "promoted", at: T(2) }).kind).toBe("done");
+    expect(moveLineage(s.snapshot(), { fromKey: "m_tool.json", toKey: "t.json", type: "renamed", at: T(2) })).toEqual({
+      kind: "refused",
+      reason: "t.json already has its own usage lineage (t)",
+    });
+    expect(moveLineage(s.snapshot(), { fromKey: "nope.json", toKey: "z.json", type: "renamed", at: T(2) }).kind).toBe("refused");
+    s.consistent();
+  });
+});

@@ -1,0 +1,234 @@
+// The usage ledger on real disk: launch accounting, the fence, moves, seeding and the golden
+// cases of lifecycle-reference §18 about ledgers (G51, G53, G55, G27).
+import { existsSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recordLaunch, sourceChangedText } from "../../../runtime/ledger/launch.js";
+import { demoteLineage, promoteLineage, renameLineage } from "../../../runtime/ledger/moves.js";
+import { foldPending } from "../../../runtime/ledger/fold.js";
+import { recordReview } from "../../../runtime/ledger/review.js";
+import { withRootFence } from "../../../runtime/ledger/fence.js";
+import { clock, makeAgent, resolved, type Agent } from "./support.js";
+
+let agent: Agent;
+beforeEach(() => {
+  agent = makeAgent();
+});
+afterEach(() => agent.cleanup());
+
+const ledgerAt = (key: string) => {
+  const id = agent.indexFile()?.paths[key]?.ledger;
+  return id === undefined ? undefined : agent.ledgerFile(id);
+};
+
+/** every index entry has its ledger file, every ledger file is indexed and points back */
+function expectConsistent(): void {
+  const index = agent.indexFile()!;
+  const ids = new Set(Object.values(index.paths).map((e) => e.ledger));
+  expect(agent.ledgerIds()).toEqual([...ids].sort());
+  for (const [key, e] of Object.entries(index.paths)) {
+    expect(agent.ledgerFile(e.ledger)?.current_path).toBe(key);
+    expect(agent.ledgerFile(e.ledger)?.fingerprint).toBe(e.fingerprint);
+  }
+  expect(existsSync(join(agent.root, ".usage", "journal.json"))).toBe(false);
+}
+
+describe("launch accounting", () => {
+  it("G51: two launches → calls 2, last launch time, a fingerprint, and the recipe file untouched", async () => {
+    const c = clock("2026-01-02T03:04:05Z");
+    const ctx = agent.ctx({ now: c.now });
+    const path = agent.write("docs_review.json", { template: "echo hi" });
+    const before = readFileSync(path, "utf8");
+    expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
+    c.at("2026-01-03T03:04:05Z");
+    expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
+    await foldPending(ctx);
+    const ledger = ledgerAt("docs_review.json")!;
+    expect(ledger).toMatchObject({ calls: 2, lifetime_calls: 2, revision_calls: 2, last_called: "2026-01-03T03:04:05.000Z", last_launch_at: "2026-01-03T03:04:05.000Z", first_launch_at: "2026-01-02T03:04:05.000Z" });
+    expect(typeof ledger.fingerprint).toBe("string");
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(JSON.parse(readFileSync(path, "utf8"))).not.toHaveProperty("usage");
+    expectConsistent();
+  });
+
+  it("G55: a Markdown recipe whose fence changed → same lineage, lifetime 2, revision 2, revision_calls 1", async () => {
+    const ctx = agent.ctx();
+    const md = (cmd: string): string => `---\ndescription: Memory\n---\n\n\`\`\`template\n${cmd}\n\`\`\`\n`;
+    const path = agent.write("memory.md", md("echo one"));
+    await recordLaunch(ctx, resolved(path));
+    agent.write("memory.md", md("echo two"));
+    await recordLaunch(ctx, resolved(path));
+    await foldPending(ctx);
+    expect(ledgerAt("memory.md")).toMatchObject({ lineage_name: "memory", lifetime_calls: 2, calls: 2, revision: 2, revision_calls: 1 });
+    expect(ledgerAt("memory.md")!.events.map((e) => e.type)).toEqual(["created", "revised"]);
+  });
+
+  it("rejects a launch whose source changed since it was resolved, or is gone, with the reload-and-retry text", async () => {
+    const ctx = agent.ctx();
+    const path = agent.write("t.json", { template: "echo 1" });
+    const input = resolved(path);
+    agent.write("t.json", { template: "echo 2" });
+    expect(await recordLaunch(ctx, input)).toEqual({ ok: false, rejected: sourceChangedText(path) });
+    expect(sourceChangedText(path)).toBe(`Recipe launch rejected because its source changed during activation: ${path}. Reload recipe tools and retry.`);
+    unlinkSync(path);
+    expect(await recordLaunch(ctx, input)).toEqual({ ok: false, rejected: sourceChangedText(path) });
+    await foldPending(ctx);
+    expect(ledgerAt("t.json")).toBeUndefined();
+  });
+
+  it("packaged components and ad hoc files get no ledger", async () => {
+    const ctx = agent.ctx();
+    const outside = join(agent.dir, "pkg.json");
+    writeFileSync(outside, JSON.stringify({ template: "echo pkg" }));
+    expect(await recordLaunch(ctx, resolved(outside))).toEqual({ ok: true, recorded: false });
+    expect(existsSync(join(agent.root, ".usage"))).toBe(false);
+  });
+
+  it("an I/O failure never blocks the call silently: it answers ok with a diagnostic", async () => {
+    writeFileSync(join(agent.root, ".usage"), "not a folder");
+    const ctx = agent.ctx();
+    const path = agent.write("t.json", { template: "echo 1" });
+    const outcome = await recordLaunch(ctx, resolved(path));
+    expect(outcome.ok).toBe(true);
+    expect(outcome).toMatchObject({ recorded: false });
+    expect(outcome.ok && outcome.diagnostic).toMatch(/^Usage accounting failed for .*t\.json: .*The launch was not counted\.$/);
+  });
+
+  it("G27: the .usage folder deleted under a live process → the next launch still counts", async () => {
+    const ctx = agent.ctx();
+    const path = agent.write("t.json", { template: "echo 1" });
+    await recordLaunch(ctx, resolved(path));
+    await foldPending(ctx);
+    rmSync(join(agent.root, ".usage"), { recursive: true });
+    const fresh = agent.ctx();
+    expect(await recordLaunch(fresh, resolved(path))).toEqual({ ok: true, recorded: true });
+    await foldPending(fresh);
+    expect(ledgerAt("t.json")).toMatchObject({ lifetime_calls: 1 });
+    expectConsistent();
+  });
+
+  it("folds by itself every foldThreshold launches, rotates its log, and deletes finished logs", async () => {
+    const ctx = agent.ctx({ foldThreshold: 10, rotateLines: 7 });
+    const path = agent.write("t.json", { template: "echo 1" });
+    for (let i = 0; i < 25; i++) expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
+    expect(ledgerAt("t.json")!.lifetime_calls).toBeGreaterThanOrEqual(20);
+    await foldPending(ctx);
+    expect(ledgerAt("t.json")!.lifetime_calls).toBe(25);
+    // closed logs are gone; only the one in use may remain
+    const { readdirSync } = await import("node:fs");
+    expect(readdirSync(join(agent.root, ".usage", "launches")).length).toBeLessThanOrEqual(1);
+    expectConsistent();
+  });
+});
+
+describe("the recipe-root fence", () => {
+  it("a launch waits for a fence writer and then counts against the new source, or is rejected", async () => {
+    const writer = agent.ctx();
+    const launcher = agent.ctx();
+    const path = agent.write("t.json", { template: "echo 1" });
+    const input = resolved(path);
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    let inside!: () => void;
+    const entered = new Promise<void>((done) => (inside = done));
+    const activation = withRootFence(writer, async () => {
+      inside();
+      await held;
+      agent.write("t.json", { template: "echo 2" });
+    });
+    await entered;
+    const launch = recordLaunch(launcher, input);
+    let settled = false;
+    void launch.then(() => (settled = true));
+    await new Promise((done) => setTimeout(done, 100));
+    expect(settled).toBe(false);
+    release();
+    await activation;
+    expect(await launch).toEqual({ ok: false, rejected: sourceChangedText(path) });
+    expect(await recordLaunch(launcher, resolved(path))).toEqual({ ok: true, recorded: true });
+  });
+
+  it("a writer waits for a launch already inside (begin line without outcome) and a dead writer's marker is cleared", async () => {
+    const ctx = agent.ctx({ lockTimeoutMs: 300 });
+    const path = agent.write("t.json", { template: "echo 1" });
+    await recordLaunch(ctx, resolved(path));
+    // a fence left closed by a writer that died: the next launch takes the fence lock and opens it
+    writeFileSync(join(agent.root, ".usage", "fence.json"), "{}");
+    expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
+    expect(readFileSync(join(agent.root, ".usage", "fence.json"), "utf8")).toBe("");
+    // a begin line with no outcome from a live process holds writers back until the timeout
+    await ctx.log.append({ b: 1, t: Date.now() });
+    await expect(withRootFence(agent.ctx({ lockTimeoutMs: 300 }), async () => "in")).rejects.toThrow(/waiting for 1 recipe launch/);
+  });
+});
+
+describe("lineage moves", () => {
+  it("G53: promote, launch, demote, review", async () => {
+    const ctx = agent.ctx();
+    const draft = agent.write("drafts/memory.json", { template: "echo memory" });
+    await recordLaunch(ctx, resolved(draft));
+    const tool = join(agent.root, "memory_tool.json");
+    expect(await promoteLineage(ctx, { from: draft, to: tool, mutate: async () => renameSync(draft, tool) })).toEqual({ ok: true, diagnostics: [] });
+    await recordLaunch(ctx, resolved(tool));
+    await foldPending(ctx);
+    expect(ledgerAt("memory_tool.json")).toMatchObject({ lineage_name: "memory_tool", lifetime_calls: 2, revision_calls: 2, former_paths: ["drafts/memory.json"], former_names: ["memory"] });
+    expect(await demoteLineage(ctx, { from: tool, to: draft, mutate: async () => renameSync(tool, draft) })).toMatchObject({ ok: true });
+    const back = ledgerAt("drafts/memory.json")!;
+    expect(back).toMatchObject({ lineage_name: "memory", lifetime_calls: 2, former_paths: ["drafts/memory.json", "memory_tool.json"] });
+    expect(back.events.map((e) => e.type)).toEqual(["created", "promoted", "demoted"]);
+    expect(await recordReview(ctx, draft, "draft-review-001")).toBe(true);
+    expect(ledgerAt("drafts/memory.json")!.review_epochs).toEqual(["draft-review-001"]);
+    expect(agent.ledgerIds()).toEqual(["memory"]);
+    expectConsistent();
+  });
+
+  it("a controlled rename moves history to the new name, keeps the former one, and is idempotent", async () => {
+    const ctx = agent.ctx();
+    const a = agent.write("a.json", { template: "echo a" });
+    await recordLaunch(ctx, resolved(a));
+    const b = join(agent.root, "b.json");
+    await renameLineage(ctx, { from: a, to: b, mutate: async () => renameSync(a, b) });
+    expect(await renameLineage(ctx, { from: a, to: b })).toEqual({ ok: true, diagnostics: [] });
+    await recordLaunch(ctx, resolved(b));
+    await foldPending(ctx);
+    expect(ledgerAt("b.json")).toMatchObject({ lineage_name: "b", lifetime_calls: 2, former_names: ["a"], former_paths: ["a.json"] });
+    expect(ledgerAt("b.json")!.events.at(-1)).toMatchObject({ type: "renamed", from: "a.json", to: "b.json" });
+    expectConsistent();
+  });
+
+  it("refuses to merge into a target that has its own lineage, and propagates the caller's file error", async () => {
+    const ctx = agent.ctx();
+    const a = agent.write("a.json", { template: "echo a" });
+    const b = agent.write("b.json", { template: "echo b" });
+    await recordLaunch(ctx, resolved(a));
+    await recordLaunch(ctx, resolved(b));
+    expect(await renameLineage(ctx, { from: a, to: b })).toMatchObject({ ok: false, diagnostic: "Usage lineage not moved: b.json already has its own usage lineage (b)" });
+    await expect(renameLineage(ctx, { from: a, to: join(agent.root, "c.json"), mutate: async () => Promise.reject(new Error("disk full")) })).rejects.toThrow("disk full");
+    expectConsistent();
+  });
+
+  it("an external rename is followed by fingerprint on the next launch; an ambiguous one is not, with a diagnostic", async () => {
+    const ctx = agent.ctx();
+    const a = agent.write("a.json", { template: "echo a" });
+    await recordLaunch(ctx, resolved(a));
+    await foldPending(ctx);
+    renameSync(a, join(agent.root, "z.json"));
+    await recordLaunch(ctx, resolved(join(agent.root, "z.json")));
+    expect(await foldPending(ctx)).toEqual([]);
+    expect(ledgerAt("z.json")).toMatchObject({ lifetime_calls: 2, former_names: ["a"], former_paths: ["a.json"] });
+
+    const p = agent.write("p.json", { template: "echo same" });
+    const q = agent.write("q.json", { template: "echo same" });
+    await recordLaunch(ctx, resolved(p));
+    await recordLaunch(ctx, resolved(q));
+    await foldPending(ctx);
+    unlinkSync(q);
+    renameSync(p, join(agent.root, "r.json"));
+    await recordLaunch(ctx, resolved(join(agent.root, "r.json")));
+    expect(await foldPending(ctx)).toEqual([
+      "Usage lineage of r.json not followed: 2 former recipes share its fingerprint (p.json, q.json); it starts a new lineage.",
+    ]);
+    expect(ledgerAt("r.json")).toMatchObject({ lifetime_calls: 1, former_paths: [] });
+    expectConsistent();
+  });
+});
