@@ -1,0 +1,161 @@
+// The files of a live registry: the user recipe root and its drafts, kept between refreshes so
+// that a refresh reads only the paths it is told about. A file read again with the same content
+// and stat stays the same SnapshotFile object, which is what lets discovery's memo reuse its work.
+import { lstatSync } from "node:fs";
+import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
+import { basename, dirname, recipeFileName } from "../core/discovery/paths.js";
+import type { EntryKind, ScanPort } from "../adapters/fs/scan.js";
+import type { AgentPaths } from "./agent-paths.js";
+import { listRecipeDir, readFileEntry } from "./snapshot.js";
+
+/** The kind of what is at a path without following a final symlink; undefined when nothing is. */
+export type EntryKindOf = (path: string) => EntryKind | undefined;
+
+export const nodeEntryKind: EntryKindOf = (path) => {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? "file" : st.isDirectory() ? "dir" : st.isSymbolicLink() ? "symlink" : "other";
+  } catch {
+    return undefined;
+  }
+};
+
+interface Dir {
+  present: boolean;
+  error?: string;
+  rootMode?: number;
+  files: Map<string, SnapshotFile>;
+}
+
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && Buffer.compare(a, b) === 0);
+
+/** the earlier object when nothing discovery could see has changed */
+const adopt = (old: SnapshotFile | undefined, fresh: SnapshotFile): SnapshotFile =>
+  old !== undefined && old.size === fresh.size && old.mtimeMs === fresh.mtimeMs && old.birthtimeMs === fresh.birthtimeMs &&
+  old.readError === fresh.readError && sameBytes(old.bytes, fresh.bytes)
+    ? old
+    : fresh;
+
+const missing = (f: SnapshotFile): boolean => f.readError !== undefined && /^(ENOENT|ENOTDIR):/.test(f.readError);
+
+export interface LiveFiles {
+  /** lists and reads both folders again (the root appeared, vanished or is unknown) */
+  rescan(): void;
+  /** reads these paths again; paths outside the root and drafts are ignored */
+  update(paths: readonly string[]): void;
+  snapshot(): RegistrySnapshot;
+  /** files read so far (recipe files, drafts, and files outside the roots that imports named) */
+  reads(): number;
+}
+
+export interface LiveFilesOptions {
+  readonly scan: ScanPort;
+  readonly paths: AgentPaths;
+  readonly packagedRoot?: string;
+  readonly entryKind?: EntryKindOf;
+}
+
+export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
+  const { paths } = options;
+  const entryKind = options.entryKind ?? nodeEntryKind;
+  let reads = 0;
+  const scan: ScanPort = {
+    listDir: (p) => options.scan.listDir(p),
+    statPath: (p) => options.scan.statPath(p),
+    readBounded: (p, limit, o) => {
+      reads++;
+      return options.scan.readBounded(p, limit, o);
+    },
+  };
+  const root: Dir = { present: false, files: new Map() };
+  const drafts: Dir = { present: false, files: new Map() };
+
+  // drafts carry creation and modification times, so they are read with a stat
+  const list = (dir: Dir, path: string, stat: boolean): void => {
+    const listed = listRecipeDir(scan, path, stat);
+    const files = new Map<string, SnapshotFile>();
+    for (const f of listed.files) files.set(f.path, adopt(dir.files.get(f.path), f));
+    dir.files = files;
+    dir.present = listed.present;
+    if (listed.error === undefined) delete dir.error;
+    else dir.error = listed.error;
+  };
+
+  const rescan = (): void => {
+    list(root, paths.recipeRoot, false);
+    const st = root.present ? scan.statPath(paths.recipeRoot) : undefined;
+    if (st?.ok === true) root.rootMode = st.value.mode;
+    else delete root.rootMode;
+    list(drafts, paths.draftRoot, true);
+  };
+
+  const readOne = (dir: Dir, path: string, stat: boolean): void => {
+    const fresh = entryKind(path) === "file" ? readFileEntry(scan, path, stat) : undefined;
+    if (fresh === undefined || missing(fresh)) dir.files.delete(path);
+    else dir.files.set(path, adopt(dir.files.get(path), fresh));
+  };
+
+  const packaged: SourceListing | undefined = (() => {
+    const dir = options.packagedRoot;
+    if (dir === undefined) return undefined;
+    const { present, files, error } = listRecipeDir(options.scan, dir);
+    return { kind: "root", root: dir, present, tool: false, mutableUsage: false, files, ...(error === undefined ? {} : { error }) };
+  })();
+
+  rescan();
+
+  return {
+    rescan,
+    update(changed) {
+      for (const path of changed) {
+        if (path === paths.recipeRoot || !root.present) return rescan();
+        const dir = dirname(path);
+        if (path === paths.draftRoot) list(drafts, paths.draftRoot, true);
+        else if (recipeFileName(basename(path)) === undefined) continue;
+        else if (dir === paths.recipeRoot) readOne(root, path, false);
+        else if (dir === paths.draftRoot) readOne(drafts, path, true);
+      }
+    },
+    snapshot() {
+      const sources: SourceListing[] = [
+        {
+          kind: "root",
+          root: paths.recipeRoot,
+          present: root.present,
+          tool: true,
+          mutableUsage: true,
+          files: [...root.files.values()],
+          ...(root.rootMode === undefined ? {} : { rootMode: root.rootMode }),
+          ...(root.error === undefined ? {} : { error: root.error }),
+        },
+      ];
+      if (packaged !== undefined) sources.push(packaged);
+      // files outside the roots are not watched: read when a recipe being loaded names them
+      const extra = new Map<string, SnapshotFile | undefined>();
+      const readExtra = (path: string): SnapshotFile | undefined => {
+        if (!extra.has(path)) {
+          // a bare-name probe usually finds nothing: a stat answers that without an open
+          if (entryKind(path) === undefined) {
+            extra.set(path, undefined);
+            return undefined;
+          }
+          const f = readFileEntry(scan, path);
+          extra.set(path, f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError) ? undefined : f);
+        }
+        return extra.get(path);
+      };
+      return {
+        agentDir: paths.agentDir,
+        recipeRoot: paths.recipeRoot,
+        home: paths.home,
+        cwd: paths.cwd,
+        sources,
+        drafts: [...drafts.files.values()],
+        readExtra,
+        ...(options.packagedRoot === undefined ? {} : { packagedRoot: options.packagedRoot }),
+      };
+    },
+    reads: () => reads,
+  };
+}
