@@ -82,6 +82,8 @@ export interface SupervisedSpec extends DetachedSpec {
   readonly runDir: string;
   /** time between SIGTERM and SIGKILL when the run is killed (default 5000) */
   readonly killGraceMs?: number;
+  /** fields copied into every status.json (e.g. the run id), so the file describes the run alone */
+  readonly meta?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** How long the supervisor may take to record that the command started. */
@@ -95,7 +97,7 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
   let child: ChildProcess;
   try {
     await mkdir(spec.runDir, { recursive: true });
-    const command = { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, killGraceMs: spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS };
+    const command = { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, killGraceMs: spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS, meta: spec.meta };
     await writeAtomically(join(spec.runDir, "command.json"), `${JSON.stringify(command, null, 2)}\n`);
     log = openSync(join(spec.runDir, "supervisor.log"), "w", 0o600);
     child = spawn(process.execPath, [supervisor, spec.runDir], {

@@ -100,6 +100,8 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
     kill();
   };
   invocation.signal?.addEventListener("abort", onAbort, { once: true });
+  // an abort that came while the child was starting found no listener yet
+  if (!aborted && abortedNow(invocation.signal)) onAbort();
 
   const exit = await exited;
   if (ending === undefined && OWN_GROUP && groupAlive(pid)) void endGroup();
@@ -129,6 +131,9 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
     durationMs: elapsed(),
   };
 }
+
+// a function, so that the check is not narrowed away by the one made before the spawn
+const abortedNow = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
 
 /** Resolves with the spawn error, or undefined once the child is running. */
 export function spawned(child: ChildProcess): Promise<Error | undefined> {

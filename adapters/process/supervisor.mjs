@@ -2,7 +2,7 @@
 //
 // Whoever starts an `async` run may be gone long before the run ends, and only a parent can
 // learn a child's exit code. So this small process is the parent: it reads
-// `<runDir>/command.json` ({command, args, cwd, env?, killGraceMs?}), starts the command in its
+// `<runDir>/command.json` ({command, args, cwd, env?, killGraceMs?, meta?}), starts the command in its
 // own process group with stdout/stderr going straight to `stdout.log`/`stderr.log` (they
 // survive even if this process is killed), and keeps `<runDir>/status.json` current, always
 // replaced atomically so a reader never sees half a file. SIGTERM (or SIGINT/SIGHUP) here ends
@@ -53,6 +53,8 @@ try {
 } catch (e) {
   finish({ status: "failed", exit_code: 1, error: `cannot read command.json: ${e.message}` });
 }
+// The starter's description of the run (its id, its tool) travels in every status written.
+if (spec.meta !== null && typeof spec.meta === "object") status = { ...spec.meta, ...status };
 const graceMs = typeof spec.killGraceMs === "number" && spec.killGraceMs >= 0 ? spec.killGraceMs : 5000;
 
 let out;

@@ -13,6 +13,7 @@ import { leaves } from "../../core/template/graph.js";
 import type { Values } from "../../core/template/substitute.js";
 import { authored } from "../../core/template/substitute.js";
 import { executeTemplate } from "../execute/execute.js";
+import { defaultAsyncStarter } from "../runs/start.js";
 import { reportExecution } from "../execute/report.js";
 import type { ExecuteOptions } from "../execute/types.js";
 import { whyNotATool } from "./schema.js";
@@ -25,6 +26,8 @@ export interface AsyncLaunch {
   readonly params: Readonly<Record<string, unknown>>;
   /** the merged, normalized values a run would start with */
   readonly values: Readonly<Record<string, unknown>>;
+  /** the same values with their origin kept (recipe-authored ones may hold placeholders) */
+  readonly runtime: Values;
 }
 
 export interface CallContext {
@@ -35,11 +38,16 @@ export interface CallContext {
   readonly signal?: AbortSignal;
   /** values the session injects over the call's (`current_model`, `current_thinking`) */
   readonly injected?: Readonly<Record<string, unknown>>;
-  /** starts an `async: true` recipe; without it such tools answer ASYNC_UNAVAILABLE */
+  /** starts an `async: true` recipe; absent: a detached run under `<tmpRoot>/runs` (runtime/runs) */
   readonly startAsync?: (launch: AsyncLaunch) => Promise<CommandResult>;
   readonly maxParallelBranches?: number;
   readonly killGraceMs?: number;
+  /** launch accounting: called once the arguments are valid, before anything runs; a rejection
+   * (the source changed since the tool was loaded) stops the call */
+  readonly launch?: (tool: ToolSpec) => Promise<LaunchCheck>;
 }
+
+export type LaunchCheck = { readonly ok: true; readonly diagnostic?: string } | { readonly ok: false; readonly rejected: string };
 
 /** What a tool revision needs on every call, computed once: the recipe-authored value layer. */
 interface PreparedTool {
@@ -112,12 +120,19 @@ const usageHint = (tool: ToolSpec, message: string): CommandResult =>
 export async function runTool(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
   const values = assembleValues(tool, params, ctx.injected);
   if (E.isLeft(values)) return usageHint(tool, values.left);
+  const launch = ctx.launch === undefined ? undefined : await ctx.launch(tool);
+  if (launch !== undefined && !launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path });
+  const result = await runLaunched(tool, params, values.right, ctx);
+  return launch?.diagnostic === undefined ? result : { ...result, details: { ...result.details, usage_diagnostic: launch.diagnostic } };
+}
+
+async function runLaunched(tool: ToolSpec, params: Readonly<Record<string, unknown>>, values: Assembled, ctx: CallContext): Promise<CommandResult> {
   if (tool.async) {
-    if (ctx.startAsync === undefined) return failure(ASYNC_UNAVAILABLE, { tool: tool.name, path: tool.path, async: true });
-    return ctx.startAsync({ tool, params, values: values.right.plain });
+    const start = ctx.startAsync ?? defaultAsyncStarter(ctx);
+    return start({ tool, params, values: values.plain, runtime: values.runtime });
   }
   const template: Json = tool.config.template;
-  const execution = await executeTemplate(template, values.right.runtime, executeOptions(ctx));
+  const execution = await executeTemplate(template, values.runtime, executeOptions(ctx));
   if (execution.kind === "error" && isArgumentError(execution.message)) return usageHint(tool, execution.message);
   return reportExecution(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot });
 }

@@ -1,0 +1,13 @@
+// What the run store tells triage (lifecycle-reference §15.2): the running runs and the most
+// recent failed ones. Runs have no owner session here, so every run is visible.
+import { noRuns, type RunFacts } from "../../core/views/triage.js";
+import { listRuns } from "./store.js";
+
+export function runFacts(runsRoot: string, currentSession: string | null = null): RunFacts {
+  const runs = listRuns(runsRoot).flatMap((e) => (e.run === undefined ? [] : [e.run]));
+  return {
+    ...noRuns(currentSession),
+    active_runs: runs.filter((r) => r.status === "running").map((r) => ({ run: r.run_id, recipe: r.tool, status: r.status })),
+    recent_failed_runs: runs.filter((r) => r.status === "failed").map((r) => ({ run: r.run_id, recipe: r.tool, status: r.status })),
+  };
+}

@@ -1,0 +1,109 @@
+// The detached body of an async run: `node run-worker.js <runDir>`, started by the supervisor
+// (adapters/process/supervisor.mjs), which owns status.json and points our stdout/stderr at the
+// run's logs. We run the recipe's whole template graph from `<runDir>/run.json`, exactly as a
+// foreground call would, append each command's stderr to stderr.log as it ends, write the
+// final stdout to stdout.log and the foreground answer to result.json, and exit with the
+// run's code.
+//
+// The commands run in process groups of their own (the ProcessRunner's rule), so the
+// supervisor's SIGTERM to our group would miss them: SIGTERM here aborts the run instead, and
+// the runner ends each command's group before we exit.
+import { writeSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
+import { makeProcessRunner, type ProcessRunner } from "../../adapters/process/ProcessRunner.js";
+import { authored, type Values } from "../../core/template/substitute.js";
+import { executeTemplate } from "../execute/execute.js";
+import { reportExecution } from "../execute/report.js";
+import { readRunSpec, RUN_FILES, type RunResult, type RunSpec } from "./store.js";
+
+const STDOUT = 1;
+const STDERR = 2;
+
+function write(fd: number, data: Uint8Array | string): void {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/** The runner, with every command's stderr appended to our stderr (stderr.log) as it ends. */
+function loggingRunner(inner: ProcessRunner): ProcessRunner {
+  return makeProcessRunner(`${inner.name}+log`, async (invocation) => {
+    const result = await inner.run(invocation);
+    try {
+      if (result.stderr.length > 0) {
+        write(STDERR, result.stderr);
+        if (result.stderr[result.stderr.length - 1] !== 0x0a) write(STDERR, "\n");
+      }
+      if (result.stderrFile !== undefined) write(STDERR, `[stderr truncated; full stream: ${result.stderrFile}]\n`);
+    } catch {
+      // a log we cannot write must not change the run's outcome
+    }
+    return result;
+  });
+}
+
+function runtimeValues(spec: RunSpec): Values {
+  const fromRecipe = new Set(spec.authored);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(spec.values)) {
+    Object.defineProperty(out, k, { value: fromRecipe.has(k) ? authored(v) : v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+async function writeResult(runDir: string, result: RunResult): Promise<void> {
+  const path = join(runDir, RUN_FILES.result);
+  const tmp = join(runDir, `.${RUN_FILES.result}.${process.pid}.tmp`);
+  await writeFile(tmp, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
+  await rename(tmp, path);
+}
+
+async function main(runDir: string | undefined): Promise<number> {
+  if (runDir === undefined) {
+    write(STDERR, "usage: run-worker <runDir>\n");
+    return 2;
+  }
+  const spec = readRunSpec(runDir);
+  if (spec === undefined) {
+    write(STDERR, `cannot read ${join(runDir, RUN_FILES.spec)}\n`);
+    return 1;
+  }
+  const abort = new AbortController();
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
+
+  const execution = await executeTemplate(spec.template, runtimeValues(spec), {
+    runner: loggingRunner(nodeProcessRunner),
+    place: { cwd: spec.cwd, home: spec.home },
+    signal: abort.signal,
+    killGraceMs: spec.kill_grace_ms,
+    ...(spec.env === undefined ? {} : { env: spec.env }),
+    ...(spec.max_parallel_branches === undefined ? {} : { maxParallelBranches: spec.max_parallel_branches }),
+  });
+  const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: spec.tmp_root });
+  let code: number;
+  if (execution.kind === "done") {
+    code = execution.result.code;
+    write(STDOUT, execution.result.stdout);
+  } else {
+    code = 1;
+    write(STDERR, `${report.text.replace(/^\n+/, "")}\n`);
+  }
+  // a run ended by control.kill must not look like a success, whatever its last command said
+  if (abort.signal.aborted && code === 0) code = 1;
+  const { template: _template, ...details } = report.details;
+  await writeResult(runDir, { ok: report.ok && code === 0, text: report.text, code, details }).catch(() => undefined);
+  return code;
+}
+
+main(process.argv[2]).then(
+  (code) => process.exit(Math.max(0, Math.min(255, code))),
+  (e: unknown) => {
+    try {
+      write(STDERR, `run-worker: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    } finally {
+      process.exit(1);
+    }
+  },
+);

@@ -1,0 +1,166 @@
+// The run store: `<agent>/tmp/pi-recipes/runs/<run_id>/` holds one async run.
+//
+//   run.json     what to run (written once, before the run starts; read by the worker)
+//   status.json  the run's fate, kept current by the supervisor and replaced atomically
+//   stdout.log   the run's stdout; stderr.log its stderr, appended step by step
+//   result.json  the text the call would have answered in the foreground (once finished)
+//
+// Reads are synchronous: the files are small and `inspect` is synchronous in every host.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { groupAlive, isAlive } from "../../adapters/process/group.js";
+import type { Json } from "../../core/model.js";
+import type { RunState, RunView } from "../../core/views/run-views.js";
+import { runIdProblem } from "./run-id.js";
+
+export const RUN_FILES = {
+  spec: "run.json",
+  status: "status.json",
+  stdout: "stdout.log",
+  stderr: "stderr.log",
+  result: "result.json",
+} as const;
+
+export const runsRootOf = (tmpRoot: string): string => join(tmpRoot, "runs");
+export const runDirOf = (runsRoot: string, runId: string): string => join(runsRoot, runId);
+
+/** `run.json`: everything the detached worker needs, since it shares nothing with its starter. */
+export interface RunSpec {
+  readonly run_id: string;
+  readonly tool: string;
+  /** the recipe file */
+  readonly path: string;
+  /** the recipe's resolved template graph */
+  readonly template: Json;
+  /** the assembled, normalized values (run_id, correlation_id, transport_context stripped) */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** keys of `values` that are recipe-authored (they may hold placeholders of their own) */
+  readonly authored: readonly string[];
+  readonly cwd: string;
+  readonly home: string;
+  readonly tmp_root: string;
+  /** the children's environment; absent: the worker's, which is the starter's */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly kill_grace_ms: number;
+  readonly max_parallel_branches?: number;
+  readonly correlation_id?: string;
+  readonly created_at: string;
+}
+
+/** `result.json`, written by the worker when the run ends on its own. */
+export interface RunResult {
+  readonly ok: boolean;
+  readonly text: string;
+  readonly code: number;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readRunSpec(runDir: string): RunSpec | undefined {
+  const v = readJson(join(runDir, RUN_FILES.spec));
+  if (!isRecord(v) || typeof v["run_id"] !== "string" || typeof v["tool"] !== "string" || !isRecord(v["values"])) return undefined;
+  if (typeof v["cwd"] !== "string" || typeof v["home"] !== "string" || typeof v["tmp_root"] !== "string" || !Array.isArray(v["authored"])) return undefined;
+  return v as unknown as RunSpec;
+}
+
+const STATES: readonly string[] = ["running", "succeeded", "failed", "killed"];
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/** A "running" status whose supervisor and process group are both gone will never change: the
+ * run died with its machine or was killed from outside. It is shown, and pruned, as failed. */
+function staleRunning(status: Record<string, unknown>): boolean {
+  const supervisor = num(status["supervisor_pid"]);
+  const pgid = num(status["pgid"]);
+  return !(supervisor !== null && isAlive(supervisor)) && !(pgid !== null && groupAlive(pgid));
+}
+
+/** The run as its files tell it now; undefined when there is no such run (or no valid id). */
+export function readRun(runsRoot: string, runId: string): RunView | undefined {
+  if (runIdProblem(runId) !== undefined) return undefined;
+  const dir = runDirOf(runsRoot, runId);
+  const spec = readRunSpec(dir);
+  const status = readJson(join(dir, RUN_FILES.status));
+  if (spec === undefined && !isRecord(status)) return undefined;
+  const s = isRecord(status) ? status : {};
+  let state: RunState = STATES.includes(String(s["status"])) ? (s["status"] as RunState) : "running";
+  let error = str(s["error"]) ?? undefined;
+  const stale = state === "running" && isRecord(status) && staleRunning(s);
+  if (stale) {
+    state = "failed";
+    error ??= "the run's supervisor ended without recording an exit";
+  }
+  const result = readJson(join(dir, RUN_FILES.result));
+  const correlation = str(s["correlation_id"]) ?? spec?.correlation_id;
+  const signal = str(s["signal"]);
+  return {
+    run_id: runId,
+    tool: str(s["tool"]) ?? spec?.tool ?? "?",
+    status: state,
+    pid: num(s["pid"]),
+    pgid: num(s["pgid"]),
+    exit_code: num(s["exit_code"]),
+    started_at: str(s["started_at"]) ?? spec?.created_at ?? null,
+    ended_at: str(s["ended_at"]),
+    ...(correlation === undefined ? {} : { correlation_id: correlation }),
+    ...(signal === null ? {} : { signal }),
+    ...(error === undefined ? {} : { error }),
+    ...(stale ? { stale: true } : {}),
+    run_dir: dir,
+    stdout_path: join(dir, RUN_FILES.stdout),
+    stderr_path: join(dir, RUN_FILES.stderr),
+    ...(isRecord(result) && typeof result["text"] === "string" ? { result_text: result["text"] } : {}),
+  };
+}
+
+export interface RunEntry {
+  readonly run_id: string;
+  readonly dir: string;
+  /** undefined while the run is being created (no run.json or status.json yet) */
+  readonly run: RunView | undefined;
+  /** when the run ended, else started, else the folder's mtime (ms) */
+  readonly timeMs: number;
+}
+
+const timeOf = (iso: string | null): number | undefined => {
+  if (iso === null) return undefined;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? undefined : t;
+};
+
+/** Every folder of the runs root that could be a run, newest first. */
+export function listRuns(runsRoot: string): RunEntry[] {
+  if (!existsSync(runsRoot)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(runsRoot);
+  } catch {
+    return [];
+  }
+  const entries: RunEntry[] = [];
+  for (const name of names) {
+    if (runIdProblem(name) !== undefined) continue;
+    const dir = runDirOf(runsRoot, name);
+    let mtimeMs: number;
+    try {
+      const st = statSync(dir);
+      if (!st.isDirectory()) continue;
+      mtimeMs = st.mtimeMs;
+    } catch {
+      continue; // removed while we looked
+    }
+    const run = readRun(runsRoot, name);
+    const timeMs = (run === undefined ? undefined : timeOf(run.ended_at) ?? timeOf(run.started_at)) ?? mtimeMs;
+    entries.push({ run_id: name, dir, run, timeMs });
+  }
+  return entries.sort((a, b) => b.timeMs - a.timeMs || (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
+}

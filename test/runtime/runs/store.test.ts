@@ -1,0 +1,131 @@
+// The run store without live runs: ids, pruning, tails and the inspect/message answers about
+// runs that are not there.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { generatedRunId, requestedRunId, runIdProblem } from "../../../runtime/runs/run-id.js";
+import { pruneRuns } from "../../../runtime/runs/prune.js";
+import { inspectRun, messageRun } from "../../../runtime/runs/control.js";
+import { listRuns, readRun } from "../../../runtime/runs/store.js";
+import { tailLines, tailLinesParam } from "../../../runtime/runs/tail.js";
+import { runFacts } from "../../../runtime/runs/facts.js";
+import { finished, runBox, runIdOf, type RunBox } from "./support.js";
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = Date.parse("2026-06-10T12:00:00.000Z");
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+let box: RunBox;
+beforeEach(() => {
+  box = runBox();
+  mkdirSync(box.runsRoot, { recursive: true });
+});
+afterEach(() => box.cleanup());
+
+function fakeRun(id: string, status: string, endedAgoMs: number, extra: Record<string, unknown> = {}): void {
+  const dir = join(box.runsRoot, id);
+  mkdirSync(dir);
+  const ended = status === "running" ? null : iso(NOW - endedAgoMs);
+  writeFileSync(
+    join(dir, "status.json"),
+    JSON.stringify({ run_id: id, tool: "t", status, pid: 1, pgid: null, exit_code: status === "succeeded" ? 0 : null, started_at: iso(NOW - endedAgoMs - 1000), ended_at: ended, supervisor_pid: process.pid, ...extra }),
+  );
+}
+
+const deadPid = (): number => spawnSync("true").pid ?? 999_999;
+const left = (): string[] => readdirSync(box.runsRoot).sort();
+
+describe("run ids", () => {
+  it("accept plain names and refuse anything that could leave the runs folder", () => {
+    for (const ok of ["a", "my-run.1", "pipeline-1780000000000", "A_b-C.d", "x".repeat(128)]) expect(runIdProblem(ok)).toBeUndefined();
+    for (const bad of ["", ".", "..", "../x", "a/b", "a\\b", "a..b", ".hidden", "-x", "a b", "x".repeat(129), "a\0b"]) {
+      expect(runIdProblem(bad)).toMatch(/^Invalid run_id/);
+    }
+  });
+
+  it("take the trimmed run_id, or make <tool>-<ms> safe for any tool name", () => {
+    expect(requestedRunId({ run_id: "  r1 " })).toBe("r1");
+    expect(requestedRunId({ run_id: 42 })).toBe("42");
+    expect(requestedRunId({ run_id: "   " })).toBeUndefined();
+    expect(requestedRunId({})).toBeUndefined();
+    expect(generatedRunId("docs_review", 1_780_000_000_000)).toBe("docs_review-1780000000000");
+    expect(generatedRunId("My Tool", 5, 2)).toBe("My_Tool-5-2");
+    expect(generatedRunId("..", 5)).toBe("run-5");
+    expect(runIdProblem(generatedRunId("y".repeat(300), 1_780_000_000_000))).toBeUndefined();
+  });
+});
+
+describe("pruning", () => {
+  it("keeps at most `keep` finished runs, the newest, and never a running one", () => {
+    fakeRun("new", "succeeded", 1000);
+    fakeRun("mid", "failed", 2000);
+    fakeRun("old", "killed", 3000);
+    fakeRun("busy", "running", 10 * DAY);
+    expect(pruneRuns(box.runsRoot, { now: NOW, keep: 1 }).sort()).toEqual(["mid", "old"]);
+    expect(left()).toEqual(["busy", "new"]);
+  });
+
+  it("removes finished runs older than 7 days, and half-made folders only once they are that old", () => {
+    fakeRun("week-old", "succeeded", 7 * DAY + 1);
+    fakeRun("six-days", "succeeded", 6 * DAY);
+    fakeRun("running-for-weeks", "running", 30 * DAY);
+    mkdirSync(join(box.runsRoot, "being-made"));
+    mkdirSync(join(box.runsRoot, "abandoned"));
+    const longAgo = (NOW - 8 * DAY) / 1000;
+    utimesSync(join(box.runsRoot, "abandoned"), longAgo, longAgo);
+    expect(pruneRuns(box.runsRoot, { now: NOW }).sort()).toEqual(["abandoned", "week-old"]);
+    expect(left()).toEqual(["being-made", "running-for-weeks", "six-days"]);
+  });
+
+  it("treats a 'running' run whose supervisor and group are gone as failed (stale), so it can go", () => {
+    fakeRun("lost", "running", 9 * DAY, { supervisor_pid: deadPid() });
+    const run = readRun(box.runsRoot, "lost")!;
+    expect(run).toMatchObject({ status: "failed", stale: true, error: "the run's supervisor ended without recording an exit" });
+    expect(pruneRuns(box.runsRoot, { now: NOW, keep: 0 })).toEqual(["lost"]);
+  });
+
+  it("happens at every start", async () => {
+    fakeRun("ancient", "succeeded", 400 * DAY);
+    box.recipe("quick", { description: "Quick", async: true, template: "echo quick" });
+    const id = runIdOf(await box.call("quick"));
+    expect(existsSync(join(box.runsRoot, "ancient"))).toBe(false);
+    expect((await finished(box.runsRoot, id)).status).toBe("succeeded");
+  });
+});
+
+describe("reading runs", () => {
+  it("lists runs newest first and gives triage the running and failed ones", () => {
+    fakeRun("a", "succeeded", 5000);
+    fakeRun("b", "failed", 3000);
+    fakeRun("c", "running", 0);
+    expect(listRuns(box.runsRoot).map((e) => e.run_id)).toEqual(["c", "b", "a"]);
+    const facts = runFacts(box.runsRoot);
+    expect(facts.active_runs).toEqual([{ run: "c", recipe: "t", status: "running" }]);
+    expect(facts.recent_failed_runs).toEqual([{ run: "b", recipe: "t", status: "failed" }]);
+  });
+
+  it("tails the last lines of a log, reading only its end", () => {
+    const log = join(box.dir, "big.log");
+    writeFileSync(log, Array.from({ length: 50_000 }, (_, i) => `line ${i}`).join("\n") + "\n");
+    expect(tailLines(log, 3)).toEqual(["line 49997", "line 49998", "line 49999"]);
+    expect(tailLines(join(box.dir, "missing.log"), 3)).toEqual([]);
+    expect(tailLinesParam(undefined)).toBe(40);
+    expect(tailLinesParam("80")).toBe(80);
+    expect(tailLinesParam(5000)).toBe(1000);
+    expect(tailLinesParam(0)).toEqual({ error: "lines must be a positive integer (at most 1000)" });
+    expect(tailLinesParam("x")).toEqual({ error: "lines must be a positive integer (at most 1000)" });
+  });
+
+  it("answers unknown runs, unsafe ids and unknown views with errors", async () => {
+    fakeRun("done", "succeeded", 1000);
+    expect(inspectRun(box.runsRoot, "nope", undefined, undefined).text).toBe(`Unknown run: nope (no run under ${box.runsRoot})`);
+    expect(inspectRun(box.runsRoot, "../x", "status", undefined).text).toMatch(/^Invalid run_id "\.\.\/x"/);
+    expect(inspectRun(box.runsRoot, "done", "messages", undefined).text).toBe("Unknown run view: messages. Use view=status or view=tail [lines=N].");
+    expect(inspectRun(box.runsRoot, "done", "tail", "many").ok).toBe(false);
+    expect((await messageRun(box.runsRoot, "nope", "control.kill")).text).toBe(`Unknown run: nope (no run under ${box.runsRoot})`);
+    const finishedKill = await messageRun(box.runsRoot, "done", "control.kill");
+    expect(finishedKill.ok).toBe(true);
+    expect(finishedKill.details).toMatchObject({ sent: false, reason: "run_succeeded" });
+  });
+});
