@@ -1,0 +1,81 @@
+// `inspect target=tool:pi-actors view=status` (lifecycle-reference §15.1): which registry code is
+// live. The runtime gathers the facts (package manifest, entrypoint, git, environment); this
+// module only shapes and renders them.
+
+/** The reserved runtime-status/control actor, and the name of our own package as an alias. */
+export const RUNTIME_ACTOR = "pi-actors";
+export const RUNTIME_ACTOR_ALIASES: readonly string[] = [RUNTIME_ACTOR, "pi-recipes"];
+
+export const isRuntimeActor = (name: string): boolean => RUNTIME_ACTOR_ALIASES.includes(name);
+
+export const UNKNOWN_RUNTIME_VIEW = "inspect tool:pi-actors supports view=status or view=triage.";
+
+/** `PI_ACTORS_AUTOMATIC_REVIEW`: `0`, `false`, `off` (trimmed, any case) disable; anything else,
+ * unset included, enables. */
+export function automaticReviewEnabled(raw: string | undefined): boolean {
+  if (raw === undefined) return true;
+  return !["0", "false", "off"].includes(raw.trim().toLowerCase());
+}
+
+export interface RuntimeFacts {
+  readonly packageName: string;
+  readonly version: string;
+  readonly packageRoot: string;
+  /** the module the host loaded (the Pi extension's index, the CLI's main, …) */
+  readonly entrypoint: string;
+  readonly recipeRoot: string;
+  readonly draftRoot: string;
+  readonly packagedRecipeRoot?: string;
+  readonly automaticReview: boolean;
+  readonly gitCommit?: string;
+  /** which host answers (pi, cli, mcp) */
+  readonly host?: string;
+}
+
+export type RuntimeMode = "source" | "dist";
+
+export type RuntimeStatus = {
+  readonly automatic_recipe_review: boolean;
+  readonly entrypoint: string;
+  readonly git_commit?: string;
+  readonly host?: string;
+  readonly mode: RuntimeMode;
+  readonly package_name: string;
+  readonly package_root: string;
+  readonly packaged_recipe_root?: string;
+  readonly recipe_root: string;
+  readonly draft_root: string;
+  /** every root discovery reads, highest priority first */
+  readonly recipe_roots: readonly string[];
+  readonly version: string;
+};
+
+/** A built package runs from `dist/`; anything else runs from source. */
+export const runtimeMode = (entrypoint: string): RuntimeMode => (entrypoint.replace(/\\/g, "/").includes("/dist/") ? "dist" : "source");
+
+export function runtimeStatus(facts: RuntimeFacts): RuntimeStatus {
+  return {
+    automatic_recipe_review: facts.automaticReview,
+    entrypoint: facts.entrypoint,
+    ...(facts.gitCommit === undefined ? {} : { git_commit: facts.gitCommit }),
+    ...(facts.host === undefined ? {} : { host: facts.host }),
+    mode: runtimeMode(facts.entrypoint),
+    package_name: facts.packageName,
+    package_root: facts.packageRoot,
+    ...(facts.packagedRecipeRoot === undefined ? {} : { packaged_recipe_root: facts.packagedRecipeRoot }),
+    recipe_root: facts.recipeRoot,
+    draft_root: facts.draftRoot,
+    recipe_roots: facts.packagedRecipeRoot === undefined ? [facts.recipeRoot] : [facts.recipeRoot, facts.packagedRecipeRoot],
+    version: facts.version,
+  };
+}
+
+/** The reference's one line, with the recipe roots appended (the mission asks status to show them). */
+export function runtimeStatusText(status: RuntimeStatus): string {
+  const git = status.git_commit === undefined ? "" : ` git=${status.git_commit}`;
+  const packaged = status.packaged_recipe_root === undefined ? "" : ` packaged_recipes=${status.packaged_recipe_root}`;
+  return (
+    `${status.package_name} version=${status.version} mode=${status.mode} automatic_review=${status.automatic_recipe_review}` +
+    ` path=${status.package_root} entrypoint=${status.entrypoint}${git} recipes=${status.recipe_root}${packaged}`
+  );
+}

@@ -1,0 +1,49 @@
+// The translation of our verbs' results onto Pi tool results, and the one place a plain
+// JSON-Schema tool definition is handed to Pi (whose types expect TypeBox schemas; its validator
+// accepts plain JSON Schema, pi-host.md §2).
+import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
+import type { JsonObject } from "../core/model.js";
+import type { CommandResult } from "../core/result.js";
+
+export interface PiToolResult {
+  readonly content: { type: "text"; text: string }[];
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+export interface PiTool {
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly parameters: JsonObject;
+  readonly promptSnippet?: string;
+  readonly promptGuidelines?: string[];
+  execute(
+    toolCallId: string,
+    params: Readonly<Record<string, unknown>>,
+    signal: AbortSignal | undefined,
+    onUpdate: unknown,
+    ctx: ExtensionContext,
+  ): Promise<PiToolResult>;
+}
+
+export function publishTool(pi: ExtensionAPI, tool: PiTool): void {
+  pi.registerTool(tool as unknown as ToolDefinition);
+}
+
+/** Tool texts open with exactly one line break in the agent's transcript (lifecycle-reference §15). */
+export const agentText = (text: string): string => `\n${text.replace(/^\n+/, "")}`;
+
+/** A failed verb becomes a thrown error: Pi marks the result `isError` only for a throw. */
+export class ToolCallRejected extends Error {
+  override readonly name = "ToolCallRejected";
+  readonly details: Readonly<Record<string, unknown>>;
+  constructor(text: string, details: Readonly<Record<string, unknown>> = {}) {
+    super(text.replace(/^\n+/, ""));
+    this.details = details;
+  }
+}
+
+export function toPiResult(result: CommandResult): PiToolResult {
+  if (!result.ok) throw new ToolCallRejected(result.text, result.details);
+  return { content: [{ type: "text", text: agentText(result.text) }], details: result.details };
+}

@@ -1,0 +1,152 @@
+// `message to=<address> type=<type> [body=...]`: one typed, addressed message. Routes here:
+// `tool:<name>` invokes the tool the current registry has under that name (a deleted or broken
+// recipe is no route, even if a host still shows its stale definition), and `tool:pi-actors`
+// takes the automatic-review controls `review.retry` / `review.reset` (lifecycle-reference §12).
+import type { Discovery } from "../../core/discovery/types.js";
+import { failure, success, type CommandResult } from "../../core/result.js";
+import { isRuntimeActor } from "../../core/views/tool-status.js";
+import { isError, optionalBool, unknownKeys, type Params } from "./params.js";
+import { whyNotATool } from "./schema.js";
+import { automaticReviewPolicy } from "./status.js";
+import { agentPaths } from "../agent-paths.js";
+import { messageRun } from "../runs/control.js";
+import { runsRootOf } from "../runs/store.js";
+
+export type ReviewScope = "draft" | "tool";
+export type ReviewAction = "review.retry" | "review.reset";
+
+/** What a review control answers (§12); `reason` set means nothing was delivered. */
+export type ReviewControlResult = Readonly<Record<string, unknown>> & {
+  readonly action: ReviewAction;
+  readonly changed: boolean;
+  readonly scope: ReviewScope;
+  readonly phase?: string;
+  readonly reason?: string;
+};
+
+export interface MessageContext {
+  /** the registry as it is now */
+  readonly discovery: () => Discovery;
+  /** runs a tool the way the host's own tool would (launch accounting included) */
+  readonly invokeTool: (name: string, params: Readonly<Record<string, unknown>>) => Promise<CommandResult>;
+  /** the review admission state; absent until automatic reviews exist: no state to control */
+  readonly reviewControl?: (action: ReviewAction, scope: ReviewScope) => Promise<ReviewControlResult>;
+  readonly env?: NodeJS.ProcessEnv;
+  /** where async runs live (`run:<id>` destinations); default: `<agent>/tmp/pi-recipes/runs` of `env` */
+  readonly runsRoot?: string;
+}
+
+export const MESSAGE_PARAMS = ["to", "type", "body", "from", "summary", "correlation_id", "metadata", "reply_to", "verbose"] as const;
+
+export const UNSUPPORTED_DESTINATION = (to: string): string =>
+  `message currently supports tool:<name> destinations; unsupported destination: ${to}`;
+export const RUNTIME_MESSAGE_TYPES = "tool:pi-actors accepts review.retry or review.reset messages.";
+export const REVIEW_DISABLED = "Automatic recipe review is disabled by PI_ACTORS_AUTOMATIC_REVIEW.";
+export const REVIEW_SCOPE_REQUIRED = "review control requires body.scope=draft or body.scope=tool.";
+const REVIEWS_ACTION = "inspect target=recipes view=reviews";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** An object body is the tool's parameters; a string holding a JSON object is read as one (agents
+ * often send JSON as text); anything else is passed as `input`. */
+export function bodyToParams(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (isRecord(body)) return body;
+  if (typeof body === "string" && body.trim().startsWith("{")) {
+    try {
+      const parsed = JSON.parse(body) as unknown;
+      if (isRecord(parsed)) return parsed;
+    } catch {
+      // not JSON after all: plain text input
+    }
+  }
+  return { input: body };
+}
+
+function preview(value: unknown, max: number): string {
+  const text = (JSON.stringify(value) ?? "").replace(/\s+/g, " ");
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The compact delivery line: `to=… type=… message=sent|not_sent …` */
+export function deliveryLine(to: string, type: string, result: Readonly<Record<string, unknown>>): string {
+  const tokens = [`to=${to}`, `type=${type}`, `message=${result["sent"] === true ? "sent" : "not_sent"}`];
+  for (const key of ["delivered", "persisted", "consumer", "reason", "phase", "tool"] as const) {
+    const v = result[key];
+    if (v !== undefined && v !== null && v !== "") tokens.push(`${key}=${String(v)}`);
+  }
+  if (result["invoked"] === true) tokens.push("invoked=true");
+  const next = result["next_actions"];
+  if (Array.isArray(next) && next.length > 0) tokens.push(`next=${next.map((a) => String(a).replace(/\s+/g, "_")).join("|")}`);
+  return tokens.join(" ");
+}
+
+const stripLead = (text: string): string => text.replace(/^\n+/, "");
+
+async function messageTool(name: string, type: string, to: string, body: unknown, verbose: boolean, ctx: MessageContext): Promise<CommandResult> {
+  const discovery = ctx.discovery();
+  if (!discovery.tools.some((t) => t.name === name)) {
+    return failure(`tool actor not found or not executable: ${name}. ${whyNotATool(discovery, name)}`, { to, type, tool: name });
+  }
+  const params = bodyToParams(body);
+  const outcome = await ctx.invokeTool(name, params);
+  if (!outcome.ok) {
+    const text = `tool actor ${name} failed for message type ${type}: ${stripLead(outcome.text)}; params=${preview(params, 240)}`;
+    return failure(text, { to, type, tool: name, original_error: outcome.text, tool_result: outcome.details });
+  }
+  const result = {
+    sent: true,
+    invoked: true,
+    tool: name,
+    consumer: "tool",
+    delivered: true,
+    persisted: false,
+    reason: "tool_invoked",
+    tool_result: { text: outcome.text, details: outcome.details },
+  };
+  const details = { message: { to, type, ...(body === undefined ? {} : { body }) }, result };
+  const output = stripLead(outcome.text);
+  const text = verbose ? JSON.stringify(details, null, 2) : [deliveryLine(to, type, result), ...(output === "" ? [] : [output])].join("\n");
+  return success(text, details);
+}
+
+const unavailable = (action: ReviewAction, scope: ReviewScope): ReviewControlResult => ({
+  action,
+  changed: false,
+  phase: "idle",
+  reason: "review_state_unavailable",
+  scope,
+});
+
+async function messageRuntime(to: string, type: string, body: unknown, verbose: boolean, ctx: MessageContext): Promise<CommandResult> {
+  if (type !== "review.retry" && type !== "review.reset") return failure(RUNTIME_MESSAGE_TYPES, { to, type });
+  if (type === "review.retry" && !automaticReviewPolicy(ctx.env)) return failure(REVIEW_DISABLED, { to, type });
+  const scope = isRecord(body) ? body["scope"] : bodyToParams(body)["scope"];
+  if (scope !== "draft" && scope !== "tool") return failure(REVIEW_SCOPE_REQUIRED, { to, type });
+  const control = await (ctx.reviewControl?.(type, scope) ?? Promise.resolve(unavailable(type, scope)));
+  const decorated =
+    control.reason === undefined ? { ...control, consumer: "tool", delivered: true, persisted: false, reason: "tool_invoked" } : control;
+  const result = { ...decorated, next_actions: [REVIEWS_ACTION], sent: control.changed };
+  const details = { message: { to, type, body }, result };
+  return success(verbose ? JSON.stringify(details, null, 2) : deliveryLine(to, type, result), details);
+}
+
+/** `message to=tool:<name> type=<type> [body=<json|text>] [verbose=true]` */
+export async function message(params: Params, ctx: MessageContext): Promise<CommandResult> {
+  const bad = unknownKeys("message", params, MESSAGE_PARAMS);
+  if (bad !== undefined) return bad;
+  const to = params["to"];
+  const type = params["type"];
+  if (typeof to !== "string" || to.trim() === "") return failure("message requires to=<actor address>, e.g. to=tool:<name>");
+  if (typeof type !== "string" || type.trim() === "") return failure("message requires type=<message type>");
+  const verbose = optionalBool(params, "verbose");
+  if (isError(verbose)) return failure(verbose.error);
+  const address = to.trim();
+  if (address.startsWith("run:") && address.length > 4) {
+    return messageRun(ctx.runsRoot ?? runsRootOf(agentPaths(ctx.env ?? process.env).tmpRoot), address.slice(4), type.trim());
+  }
+  if (!address.startsWith("tool:") || address.length === 5) return failure(UNSUPPORTED_DESTINATION(address), { to: address, type });
+  const name = address.slice(5);
+  if (isRuntimeActor(name)) return messageRuntime(address, type.trim(), params["body"], verbose === true, ctx);
+  return messageTool(name, type.trim(), address, params["body"], verbose === true, ctx);
+}

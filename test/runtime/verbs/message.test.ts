@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { success, failure } from "../../../core/result.js";
+import { bodyToParams, message, type MessageContext } from "../../../runtime/verbs/message.js";
+import { inspect } from "../../../runtime/verbs/inspect.js";
+import { buildDiscovery } from "../../support/views-discovery.js";
+
+const discovery = buildDiscovery([
+  { path: "/r/echo.json", config: { description: "Echo", template: "echo {text}" } },
+  { path: "/r/broken.json" },
+]);
+
+function ctx(extra: Partial<MessageContext> = {}): MessageContext & { calls: unknown[] } {
+  const calls: unknown[] = [];
+  return {
+    calls,
+    discovery: () => discovery,
+    invokeTool: async (name, params) => {
+      calls.push([name, params]);
+      return params["fail"] === true ? failure("\nboom") : success(`\nran ${name}`, { ok: 1 });
+    },
+    env: {},
+    ...extra,
+  };
+}
+
+describe("message to=tool:<name>", () => {
+  it("invokes the current tool with the body as its arguments", async () => {
+    const c = ctx();
+    const r = await message({ to: "tool:echo", type: "say", body: { text: "hi" } }, c);
+    expect(c.calls).toEqual([["echo", { text: "hi" }]]);
+    expect(r.ok).toBe(true);
+    expect(r.text).toBe("to=tool:echo type=say message=sent delivered=true persisted=false consumer=tool reason=tool_invoked tool=echo invoked=true\nran echo");
+  });
+
+  it("reads a JSON object body given as text, and passes other text as input", () => {
+    expect(bodyToParams('{"text":"x"}')).toEqual({ text: "x" });
+    expect(bodyToParams("plain")).toEqual({ input: "plain" });
+    expect(bodyToParams("{oops")).toEqual({ input: "{oops" });
+    expect(bodyToParams(undefined)).toEqual({});
+  });
+
+  it("refuses a tool the registry does not have, saying why", async () => {
+    const c = ctx();
+    const gone = await message({ to: "tool:gone", type: "x" }, c);
+    expect(gone).toMatchObject({ ok: false });
+    expect(gone.text).toBe("tool actor not found or not executable: gone. Unknown tool: gone. Registered tools: echo");
+    const broken = await message({ to: "tool:broken", type: "x" }, c);
+    expect(broken.text).toContain("Recipe broken is invalid (/r/broken.json)");
+    expect(c.calls).toEqual([]);
+  });
+
+  it("reports a failing tool with the message type and the params", async () => {
+    const r = await message({ to: "tool:echo", type: "t", body: { fail: true } }, ctx());
+    expect(r).toMatchObject({ ok: false, text: 'tool actor echo failed for message type t: boom; params={"fail":true}' });
+  });
+
+  it("checks its own parameters", async () => {
+    expect((await message({ type: "x" }, ctx())).text).toBe("message requires to=<actor address>, e.g. to=tool:<name>");
+    expect((await message({ to: "tool:echo" }, ctx())).text).toBe("message requires type=<message type>");
+    expect((await message({ to: "session:abc", type: "x" }, ctx())).text).toBe(
+      "message currently supports tool:<name> destinations; unsupported destination: session:abc",
+    );
+    expect((await message({ to: "tool:echo", type: "x", extra: 1 }, ctx())).ok).toBe(false);
+  });
+});
+
+describe("message to=tool:pi-actors", () => {
+  it("accepts only the review controls, with a scope", async () => {
+    expect((await message({ to: "tool:pi-actors", type: "ping" }, ctx())).text).toBe(
+      "tool:pi-actors accepts review.retry or review.reset messages.",
+    );
+    expect((await message({ to: "tool:pi-actors", type: "review.reset", body: { scope: "all" } }, ctx())).text).toBe(
+      "review control requires body.scope=draft or body.scope=tool.",
+    );
+  });
+
+  it("retry is refused while the policy is off; reset is not", async () => {
+    const off = ctx({ env: { PI_ACTORS_AUTOMATIC_REVIEW: "off" } });
+    expect((await message({ to: "tool:pi-actors", type: "review.retry", body: { scope: "draft" } }, off)).text).toBe(
+      "Automatic recipe review is disabled by PI_ACTORS_AUTOMATIC_REVIEW.",
+    );
+    const reset = await message({ to: "tool:pi-actors", type: "review.reset", body: '{"scope":"tool"}' }, off);
+    expect(reset.ok).toBe(true);
+    expect(reset.text).toBe(
+      "to=tool:pi-actors type=review.reset message=not_sent reason=review_state_unavailable phase=idle next=inspect_target=recipes_view=reviews",
+    );
+  });
+
+  it("a delivered control is decorated; one with a reason is not", async () => {
+    const c = ctx({ reviewControl: async (action, scope) => ({ action, scope, changed: true, phase: "captured", previous_phase: "failed" }) });
+    const r = await message({ to: "tool:pi-actors", type: "review.retry", body: { scope: "draft" } }, c);
+    expect(r.text).toBe(
+      "to=tool:pi-actors type=review.retry message=sent delivered=true persisted=false consumer=tool reason=tool_invoked phase=captured next=inspect_target=recipes_view=reviews",
+    );
+    expect(r.details["result"]).toMatchObject({ sent: true, next_actions: ["inspect target=recipes view=reviews"] });
+  });
+});
+
+describe("inspect target=tool:pi-actors", () => {
+  const runtime = { env: { PI_ACTORS_AUTOMATIC_REVIEW: "0" }, entrypoint: "/x/dist/host-cli/main.js", gitCommit: null, packagedRoot: null };
+
+  it("status by default, triage on request, anything else is an error", () => {
+    const status = inspect(discovery, { target: "tool:pi-actors" }, runtime);
+    expect(status.text).toMatch(/^pi-recipes version=\S+ mode=dist automatic_review=false path=\S+ entrypoint=\/x\/dist\/host-cli\/main.js recipes=\S+$/);
+    expect(status.details).toMatchObject({ automatic_recipe_review: false, mode: "dist", entrypoint: "/x/dist/host-cli/main.js" });
+    const triage = inspect(discovery, { target: "tool:pi-actors", view: "triage" }, runtime);
+    expect(triage.text).toMatch(/^triage version=\S+ mode=dist active_runs=0 other_runs=0 invalid_recipes=1 /);
+    expect(inspect(discovery, { target: "tool:pi-actors", view: "doctor" }, runtime)).toMatchObject({
+      ok: false,
+      text: "inspect tool:pi-actors supports view=status or view=triage.",
+    });
+    expect(JSON.parse(inspect(discovery, { target: "tool:pi-actors", verbose: true }, runtime).text)).toMatchObject({ mode: "dist" });
+  });
+});
