@@ -1,0 +1,77 @@
+// The server's own gate in front of every recipe call. MCP clients may keep a tool list long after
+// `notifications/tools/list_changed` (some ignore it), so a call can name a recipe that is gone or
+// carry arguments built from a definition that no longer holds.
+//
+// Policy (the safer reading of "calls to a changed tool are rejected"): a call runs only against
+// an executable definition the client has been shown. The live registry's `fence` tells whether a
+// tool's executable content changed since a generation; the client is shown a generation by
+// `tools/list` (every tool in it) and, for one tool, by the rejection itself, which carries the new
+// description and input schema. So a changed tool is rejected once per change: the model sees
+// what changed and retries on purpose, and a client that never lists again is not locked out.
+// Arguments that happen to validate against the new schema are not enough: a new template may do
+// something else with them. A description-only edit does not change what runs and is not rejected
+// (the list_changed notification still goes out). A tool the client was never shown (registered
+// after its last list) cannot be stale and runs.
+import type * as E from "fp-ts/lib/Either.js";
+import type { Discovery, ToolSpec } from "../core/discovery/types.js";
+import { whyNotATool } from "../runtime/verbs/schema.js";
+
+export type GateVerdict =
+  | { readonly kind: "run"; readonly tool: ToolSpec }
+  /** gone since the client saw it, or never a tool: not run */
+  | { readonly kind: "missing"; readonly text: string }
+  /** changed since the client saw it: not run, and now counted as shown */
+  | { readonly kind: "changed"; readonly tool: ToolSpec; readonly text: string };
+
+/** The part of the live registry the gate reads. */
+export interface GateRegistry {
+  current(): { readonly discovery: Discovery; readonly generation: number };
+  fence(toolName: string, generationSeen: number): E.Either<string, ToolSpec>;
+}
+
+export const removedText = (name: string): string =>
+  `Tool "${name}" is no longer registered (its recipe was deleted or renamed). List tools again.`;
+
+export const changedText = (tool: ToolSpec): string =>
+  [
+    `Tool "${tool.name}" changed since your last tools/list (its recipe ${tool.path} was edited), so the call was not run.`,
+    "Check the new definition below (or list tools again) and retry.",
+    `description: ${tool.description}`,
+    `input schema: ${JSON.stringify(tool.parameters)}`,
+  ].join("\n");
+
+export interface CallGate {
+  /** the client was shown this tool set (a tools/list answer) */
+  shown(discovery: Discovery, generation: number): void;
+  /** decides one call against the registry as it is now */
+  check(name: string): GateVerdict;
+}
+
+export function makeCallGate(registry: GateRegistry): CallGate {
+  let listed = new Set<string>();
+  let listedAt = 0;
+  // tools shown one by one in a rejection, at the generation they were shown
+  const acknowledged = new Map<string, number>();
+  const gate: CallGate = {
+    shown(discovery, generation) {
+      listed = new Set(discovery.tools.map((t) => t.name));
+      listedAt = generation;
+      acknowledged.clear();
+    },
+    check(name) {
+      const { discovery, generation } = registry.current();
+      const tool = discovery.tools.find((t) => t.name === name);
+      const known = listed.has(name) || acknowledged.has(name);
+      if (tool === undefined) return { kind: "missing", text: known ? removedText(name) : whyNotATool(discovery, name) };
+      if (!known) return { kind: "run", tool };
+      const fenced = registry.fence(name, acknowledged.get(name) ?? listedAt);
+      if (fenced._tag === "Right") return { kind: "run", tool: fenced.right };
+      acknowledged.set(name, generation);
+      return { kind: "changed", tool, text: changedText(tool) };
+    },
+  };
+  // Some clients reuse a cached list without asking: what this server started with counts as shown.
+  const { discovery, generation } = registry.current();
+  gate.shown(discovery, generation);
+  return gate;
+}

@@ -1,0 +1,100 @@
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import type { Discovery, ToolSpec } from "../../core/discovery/types.js";
+import { changedText, makeCallGate, removedText, type GateRegistry } from "../../host-mcp/gate.js";
+
+// A registry whose tool set the test swaps: each swap is a generation, and `fence` rejects a tool
+// added or changed after the generation the caller saw (as the live registry does).
+function fakeRegistry(initial: Record<string, string>) {
+  let generation = 0;
+  const since = new Map<string, number>();
+  let tools = new Map<string, string>();
+  const set = (next: Record<string, string>): void => {
+    for (const [name, template] of Object.entries(next)) if (tools.get(name) !== template) since.set(name, generation);
+    for (const name of tools.keys()) if (!(name in next)) since.delete(name);
+    tools = new Map(Object.entries(next));
+  };
+  set(initial);
+  const spec = (name: string): ToolSpec =>
+    ({ name, description: `${name} tool`, path: `/r/${name}.json`, parameters: { type: "object" }, config: { template: tools.get(name) } }) as unknown as ToolSpec;
+  const discovery = (): Discovery =>
+    ({ tools: [...tools.keys()].sort().map(spec), active: new Map(), entries: [], diagnostics: [], drafts: [] }) as unknown as Discovery;
+  const registry: GateRegistry = {
+    current: () => ({ discovery: discovery(), generation }),
+    fence: (name, seen) => {
+      const at = since.get(name);
+      return at === undefined || !tools.has(name) || at > seen ? E.left("stale") : E.right(spec(name));
+    },
+  };
+  return {
+    registry,
+    change(next: Record<string, string>) {
+      generation++;
+      set(next);
+    },
+  };
+}
+
+describe("the call gate", () => {
+  it("runs a tool the client was shown, unchanged", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    expect(gate.check("a")).toMatchObject({ kind: "run", tool: { name: "a" } });
+  });
+
+  it("rejects a deleted tool with the list-again error, every time", () => {
+    const r = fakeRegistry({ a: "echo a", b: "echo b" });
+    const gate = makeCallGate(r.registry);
+    r.change({ b: "echo b" });
+    expect(gate.check("a")).toEqual({ kind: "missing", text: removedText("a") });
+    expect(gate.check("a")).toEqual({ kind: "missing", text: removedText("a") });
+    expect(removedText("a")).toBe('Tool "a" is no longer registered (its recipe was deleted or renamed). List tools again.');
+  });
+
+  it("answers an unknown name with the registry's own reason", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    const verdict = gate.check("nope");
+    expect(verdict.kind).toBe("missing");
+    expect(verdict.kind === "missing" && verdict.text).toBe("Unknown tool: nope. Registered tools: a");
+  });
+
+  it("rejects a changed tool once, with its new definition, then runs it", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "rm -rf {dir}" });
+    const first = gate.check("a");
+    if (first.kind !== "changed") throw new Error(`expected a rejection, got ${first.kind}`);
+    expect(first.text).toBe(changedText(first.tool));
+    expect(first.text).toContain('Tool "a" changed since your last tools/list');
+    expect(first.text).toContain('input schema: {"type":"object"}');
+    expect(gate.check("a").kind).toBe("run");
+    // a further change is rejected again
+    r.change({ a: "echo again" });
+    expect(gate.check("a").kind).toBe("changed");
+  });
+
+  it("runs a changed tool once the client has listed again", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo b" });
+    const { discovery, generation } = r.registry.current();
+    gate.shown(discovery, generation);
+    expect(gate.check("a").kind).toBe("run");
+  });
+
+  it("runs a tool added after the client's last list: it cannot be stale", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo a", fresh: "echo new" });
+    expect(gate.check("fresh").kind).toBe("run");
+  });
+
+  it("rejects a tool deleted and re-created with other content since the client's list", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({});
+    r.change({ a: "echo other" });
+    expect(gate.check("a").kind).toBe("changed");
+  });
+});

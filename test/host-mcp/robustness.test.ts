@@ -1,0 +1,101 @@
+// What a misbehaving client cannot do to the server: garbage on stdin does not kill it, and a
+// client that goes away in the middle of a call leaves no process and no damage behind.
+import { afterEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { groupAlive, isAlive, waitUntil } from "../../adapters/process/group.js";
+import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
+
+let agent: AgentDir | undefined;
+afterEach(() => {
+  agent?.cleanup();
+  agent = undefined;
+});
+
+describe("pi-recipes mcp under bad input", () => {
+  it("skips lines that are not JSON-RPC, answers invalid requests with errors, and keeps serving", async () => {
+    agent = makeAgentDir();
+    const recipe = { description: "Say hello", template: "echo hello {who}" };
+    const recipePath = agent.write("greet", recipe);
+    const child = spawn(process.execPath, SERVER_ARGS, { cwd: REPO, env: serverEnv(agent.dir), stdio: ["pipe", "pipe", "pipe"] });
+    const answers = new Map<unknown, Record<string, unknown>>();
+    const lines: string[] = [];
+    let waiting: (() => void) | undefined;
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      lines.push(line);
+      const msg = JSON.parse(line) as Record<string, unknown>;
+      if ("id" in msg) answers.set(msg["id"], msg);
+      waiting?.();
+    });
+    const answer = async (id: number): Promise<Record<string, unknown>> => {
+      const deadline = Date.now() + 20_000;
+      while (!answers.has(id)) {
+        if (Date.now() > deadline) throw new Error(`no answer to ${id}; got ${lines.join("\n")}`);
+        await new Promise<void>((r) => {
+          waiting = r;
+          setTimeout(r, 50);
+        });
+      }
+      return answers.get(id)!;
+    };
+    const send = (text: string): void => void child.stdin.write(text + "\n");
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+
+    send("this is not json");
+    send('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}');
+    expect(await answer(1)).toMatchObject({ result: { capabilities: { tools: { listChanged: true } } } });
+    send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    send('{"jsonrpc":"2.0","id":2,'); // truncated
+    send('{"hello":"world"}'); // JSON, not JSON-RPC
+    send("\u0000\u00ff garbage \ud800");
+    send('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":42}}');
+    // the SDK rejects a request its schema refuses with a JSON-RPC error (-32603 in SDK 1.32)
+    expect(await answer(3)).toHaveProperty("error.code");
+    send('{"jsonrpc":"2.0","id":4,"method":"no/such/method"}');
+    expect(await answer(4)).toMatchObject({ error: { code: -32601 } });
+    send('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"greet","arguments":"not an object"}}');
+    expect(await answer(5)).toHaveProperty("error.code");
+    send('{"jsonrpc":"2.0","id":6,"method":"tools/list"}');
+    const listed = (await answer(6))["result"] as { tools: { name: string }[] };
+    expect(listed.tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "greet"]);
+    send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"greet","arguments":{"who":"raw"}}}');
+    expect(((await answer(7))["result"] as { content: { text: string }[] }).content[0]?.text).toBe("hello raw");
+
+    expect(answers.has(2)).toBe(false);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(readFileSync(recipePath, "utf8")).toBe(JSON.stringify(recipe, null, 2));
+  }, 40_000);
+
+  it("ends, with the call's process group, when the client disconnects mid-call", async () => {
+    agent = makeAgentDir();
+    const pidFile = join(agent.dir, "sleep.pid");
+    agent.write("nap", { description: "Sleep a long time", template: `sh -c 'echo $$ > ${pidFile}; exec sleep 30'` });
+    const mcp = await connect(agent);
+    const serverPid = mcp.transport.pid!;
+    expect(isAlive(serverPid)).toBe(true);
+    const call = mcp.client.callTool({ name: "nap", arguments: {} }).then(
+      () => "answered",
+      (e: unknown) => String(e),
+    );
+    expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000)).toBe(true);
+    const sleepPid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(groupAlive(sleepPid)).toBe(true);
+
+    await mcp.close();
+    expect(await call).toMatch(/Connection closed/);
+    expect(await waitUntil(() => !isAlive(serverPid), 10_000)).toBe(true);
+    expect(await waitUntil(() => !groupAlive(sleepPid), 10_000)).toBe(true);
+    expect(mcp.stderr()).toContain("stopping: stdin closed");
+
+    // the registry is as it was: a new server serves the same tool set
+    const again = await connect(agent);
+    try {
+      expect((await again.client.listTools()).tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "nap"]);
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
+});
