@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchDiscovery } from "./discovery.js";
+import { benchLedger } from "./ledger.js";
+import { benchRefresh } from "./refresh.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cliPath = join(here, "..", "host-cli", "main.js");
@@ -11,6 +13,8 @@ const baseDir = mkdtempSync(join(tmpdir(), "pi-recipes-bench-"));
 try {
   console.log(`pi-recipes bench (node ${process.version}, ${new Date().toISOString()})`);
   for (const line of benchDiscovery(baseDir, cliPath)) console.log(line);
+  for (const line of await benchLedger(baseDir)) console.log(line);
+  for (const line of await benchRefresh(baseDir)) console.log(line);
 } finally {
   rmSync(baseDir, { recursive: true, force: true });
 }

@@ -1,9 +1,7 @@
 import { openRegistry } from "../../runtime/registry.js";
 import { callTool } from "../../runtime/verbs/call.js";
-import type { CommandResult } from "../../core/result.js";
+import { prepareLaunch } from "../../runtime/launch.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
-
-/** Tool texts open with a newline for the agent's transcript; a terminal does not need it. */
 
 export const callVerb: CliVerb = {
   name: "call",
@@ -11,8 +9,14 @@ export const callVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name, then key=value arguments");
     if (bad !== undefined) return bad;
+    const name = cmd.positional[0]!;
     const registry = openRegistry();
-    const outcome = await callTool(registry.discover(), cmd.positional[0]!, cmd.params, { paths: registry.paths });
-    return result(outcome);
+    // digests first, discovery second: see runtime/launch.ts
+    const guard = await prepareLaunch(registry.paths, name);
+    try {
+      return result(await callTool(registry.discover(), name, cmd.params, { paths: registry.paths, launch: (tool) => guard.launch(tool) }));
+    } finally {
+      await guard.close();
+    }
   },
 };

@@ -1,9 +1,22 @@
 import { openRegistry } from "../../runtime/registry.js";
+import { showsUsage, usageLookup } from "../../runtime/usage-view.js";
 import { inspect } from "../../runtime/verbs/inspect.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const inspectVerb: CliVerb = {
   name: "inspect",
-  usage: ["inspect target=recipes view=status|summary|doctor|imports|reviews [verbose=true]", "inspect target=tool:<name>"],
-  run: (cmd) => expectPositional(cmd, 0, "") ?? result(inspect(openRegistry().discover(), cmd.params)),
+  usage: [
+    "inspect target=recipes view=status|summary|doctor|imports|reviews [verbose=true]",
+    "inspect target=tool:<name>",
+    "inspect target=tool:pi-actors view=status|triage",
+    "inspect target=run:<id> view=status|tail [lines=N]",
+  ],
+  run: async (cmd) => {
+    const bad = expectPositional(cmd, 0, "");
+    if (bad !== undefined) return bad;
+    const registry = openRegistry();
+    const discovery = registry.discover();
+    const usage = showsUsage(cmd.params) ? await usageLookup(registry.paths, discovery) : undefined;
+    return result(inspect(discovery, cmd.params, { paths: registry.paths, ...(usage === undefined ? {} : { usage }) }));
+  },
 };

@@ -4,8 +4,14 @@ import type { Discovery } from "../../core/discovery/types.js";
 import { inspectRecipes } from "../../core/views/summary.js";
 import { isError, optionalBool, optionalString, unknownKeys, type Params } from "./params.js";
 import { whyNotATool } from "./schema.js";
+import { isRuntimeActor } from "../../core/views/tool-status.js";
+import { inspectRuntime, type RuntimeContext } from "./status.js";
+import { agentPaths } from "../agent-paths.js";
+import { inspectRun } from "../runs/control.js";
+import { runFacts } from "../runs/facts.js";
+import { runsRootOf } from "../runs/store.js";
 
-const TARGETS = "target=recipes or target=tool:<name>";
+const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
 
 function inspectTool(discovery: Discovery, name: string): CommandResult {
   const tool = discovery.tools.find((t) => t.name === name);
@@ -31,8 +37,8 @@ function inspectTool(discovery: Discovery, name: string): CommandResult {
   });
 }
 
-export function inspect(discovery: Discovery, params: Params): CommandResult {
-  const bad = unknownKeys("inspect", params, ["target", "view", "verbose"]);
+export function inspect(discovery: Discovery, params: Params, runtime: RuntimeContext = {}): CommandResult {
+  const bad = unknownKeys("inspect", params, ["target", "view", "verbose", "lines"]);
   if (bad !== undefined) return bad;
   const target = optionalString(params, "target");
   const view = optionalString(params, "view");
@@ -43,7 +49,14 @@ export function inspect(discovery: Discovery, params: Params): CommandResult {
     return inspectRecipes(discovery, {
       view: typeof view === "string" ? view : "status",
       verbose: verbose === true,
+      ...(runtime.usage === undefined ? {} : { usage: runtime.usage }),
     });
+  }
+  const runsRoot = (): string => runsRootOf((runtime.paths ?? agentPaths(runtime.env ?? process.env)).tmpRoot);
+  if (target.startsWith("run:") && target.length > 4) return inspectRun(runsRoot(), target.slice(4), typeof view === "string" ? view : undefined, params["lines"]);
+  if (target.startsWith("tool:") && isRuntimeActor(target.slice(5))) {
+    const withRuns: RuntimeContext = { runs: () => runFacts(runsRoot()), ...runtime };
+    return inspectRuntime(discovery, { view: typeof view === "string" ? view : undefined, verbose: verbose === true }, withRuns);
   }
   if (target.startsWith("tool:") && target.length > 5) return inspectTool(discovery, target.slice(5));
   return failure(`Unknown inspect target: ${target}. Use ${TARGETS}.`);

@@ -1,0 +1,31 @@
+// Ledger usage for the recipe views of one-shot hosts. Reading usage folds pending launch logs
+// (a write under the ledger lock), so it is done only for the views that show usage: summary and
+// doctor (their recommendations include "no recorded launches"), and any verbose view. The status
+// line stays a pure read of the recipe root.
+import { existsSync } from "node:fs";
+import type { Discovery, RecipeEntry } from "../core/discovery/types.js";
+import type { JsonObject } from "../core/model.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
+import { makeFileLock } from "../adapters/lock/file-lock.js";
+import { closeLedger, ledgerPaths, loadUsage, openLedger } from "./ledger/index.js";
+import type { AgentPaths } from "./agent-paths.js";
+
+const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
+
+export const showsUsage = (params: Readonly<Record<string, unknown>>): boolean =>
+  (params["target"] === "recipes" || params["target"] === "recipe-registry") &&
+  (params["view"] === "summary" || params["view"] === "doctor" || params["verbose"] === true || params["verbose"] === "true");
+
+/** Usage per entry: the ledger's when one exists, zeros for user recipes without launches yet. */
+export async function usageLookup(paths: AgentPaths, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
+  const zero = (entry: RecipeEntry): JsonObject | undefined => (entry.mutableUsage ? ZERO : undefined);
+  if (!existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) return zero;
+  const fs = makeNodeFileSystem();
+  const ledger = openLedger({ fs, lock: makeFileLock({ fs }), recipeRoot: paths.recipeRoot });
+  try {
+    const { usageFor } = await loadUsage(ledger, discovery.entries);
+    return (entry) => usageFor(entry) ?? zero(entry);
+  } finally {
+    await closeLedger(ledger);
+  }
+}
