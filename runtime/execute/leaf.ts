@@ -1,5 +1,6 @@
 // One leaf command (registry-reference §3.9 step 8): argv from the template, then the process
 // with its timeout, runner-level retry and stdin, then `accept_output`.
+import { captureDirIn } from "./captures.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../../core/model.js";
 import { compileLeaf } from "../../core/template/compile.js";
@@ -58,6 +59,7 @@ export async function runLeaf(
       ...(timeout === undefined || timeout === 0 ? {} : { timeoutMs: timeout }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      ...(options.capturesRoot === undefined ? {} : { spillDir: captureDirIn(options.capturesRoot) }),
     },
     retry ?? 1,
   );

@@ -83,6 +83,8 @@ export interface ExecuteOptions {
   readonly maxParallelBranches?: number;
   /** SIGTERM → SIGKILL grace of timed-out steps */
   readonly killGraceMs?: number;
+  /** where overflowing output is spilled (one folder per command); absent: the OS temp dir */
+  readonly capturesRoot?: string;
 }
 
 /** Everything a node needs besides its own JSON. */

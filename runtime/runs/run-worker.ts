@@ -78,6 +78,7 @@ async function main(runDir: string | undefined): Promise<number> {
     place: { cwd: spec.cwd, home: spec.home },
     signal: abort.signal,
     killGraceMs: spec.kill_grace_ms,
+    capturesRoot: join(runDir, "captures"),
     ...(spec.env === undefined ? {} : { env: spec.env }),
     ...(spec.max_parallel_branches === undefined ? {} : { maxParallelBranches: spec.max_parallel_branches }),
   });

@@ -1,5 +1,6 @@
 // Calling a recipe tool in the foreground (registry-reference §4.5, §3.8, §3.9–§3.11): values are
 // assembled and normalized, the template graph runs, the result is reported.
+import { capturesRootOf, pruneCaptures } from "../execute/captures.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
@@ -106,6 +107,7 @@ export const executeOptions = (ctx: CallContext): ExecuteOptions => ({
   ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
   ...(ctx.maxParallelBranches === undefined ? {} : { maxParallelBranches: ctx.maxParallelBranches }),
   ...(ctx.killGraceMs === undefined ? {} : { killGraceMs: ctx.killGraceMs }),
+  capturesRoot: capturesRootOf(ctx.paths.tmpRoot),
 });
 
 const usageHint = (tool: ToolSpec, message: string): CommandResult =>
@@ -120,6 +122,7 @@ const usageHint = (tool: ToolSpec, message: string): CommandResult =>
 export async function runTool(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
   const values = assembleValues(tool, params, ctx.injected);
   if (E.isLeft(values)) return usageHint(tool, values.left);
+  pruneCaptures(capturesRootOf(ctx.paths.tmpRoot));
   const launch = ctx.launch === undefined ? undefined : await ctx.launch(tool);
   if (launch !== undefined && !launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path });
   const result = await runLaunched(tool, params, values.right, ctx);

@@ -1,0 +1,35 @@
+// Where overflowing command output is spilled: under the agent's tmp dir, one folder per command,
+// created only when a stream outgrows its in-memory tail. Folders older than a day are removed the
+// next time a tool runs, so spills neither litter the OS temp dir nor grow without bound.
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const MAX_AGE_MS = 24 * 60 * 60 * 1000;
+let counter = 0;
+
+export const capturesRootOf = (tmpRoot: string): string => join(tmpRoot, "captures");
+
+/** A fresh, not yet created folder name for one command's spill files. */
+export function captureDirIn(root: string, now: number = Date.now()): string {
+  counter = (counter + 1) % 1_000_000;
+  return join(root, `capture-${now}-${process.pid}-${counter}`);
+}
+
+/** Removes capture folders older than a day; never throws (a missing root is the normal case). */
+export function pruneCaptures(root: string, now: number = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith("capture-")) continue;
+    const path = join(root, name);
+    try {
+      if (now - statSync(path).mtimeMs > MAX_AGE_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another process pruned it first
+    }
+  }
+}
