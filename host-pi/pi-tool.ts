@@ -30,8 +30,8 @@ export function publishTool(pi: ExtensionAPI, tool: PiTool): void {
   pi.registerTool(tool as unknown as ToolDefinition);
 }
 
-/** Tool texts open with exactly one line break in the agent's transcript (lifecycle-reference §15). */
-export const agentText = (text: string): string => `\n${text.replace(/^\n+/, "")}`;
+/** The agent sees exactly the text the CLI prints (the reference's leading line break is not kept). */
+export const agentText = (text: string): string => text.replace(/^\n+/, "");
 
 /** A failed verb becomes a thrown error: Pi marks the result `isError` only for a throw. */
 export class ToolCallRejected extends Error {

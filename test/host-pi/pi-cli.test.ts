@@ -52,7 +52,7 @@ describe("host-pi in the real pi CLI (1.x on Node 22)", () => {
     expect(run.stderr).not.toMatch(/Extension error|Error:/);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(
-      new RegExp(`^status:\\npi-recipes version=\\S+ mode=source automatic_review=false path=\\S+ entrypoint=${join(EXTENSION_DIR, "index.ts")}`),
+      new RegExp(`^status:pi-recipes version=\\S+ mode=source automatic_review=false path=\\S+ entrypoint=${join(EXTENSION_DIR, "index.ts")}`),
     );
     expect(run.stdout).toContain(`recipes=${sandbox.recipeRoot}`);
   });
@@ -106,7 +106,7 @@ describe("host-pi in the real pi CLI (1.x on Node 22)", () => {
       .filter((e) => e.type === "tool_execution_end")
       .map((e) => ({ tool: e.toolName, isError: e.isError, text: (e.result?.content ?? []).map((c) => c.text ?? "").join("") }));
     expect(tools.map((t) => `${t.tool}:${t.isError}`)).toEqual(["register_tool:false", "cli_greet:false", "message:false"]);
-    expect(tools[0]!.text).toBe('\nRegistered tool "cli_greet" (args: who).');
+    expect(tools[0]!.text).toBe('Registered tool "cli_greet" (args: who).');
     expect(tools[1]!.text.trim()).toBe("hello rpc");
     expect(tools[2]!.text).toContain("reason=tool_invoked tool=cli_greet invoked=true\nhello message");
   });

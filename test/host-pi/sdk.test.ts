@@ -68,7 +68,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     expect(pi.outcomes.map((o) => `${o.tool}:${o.isError}`)).toEqual([
       "register_tool:false", "inspect:false", "greet:false", "inspect:false",
     ]);
-    expect(pi.outcomes[0]!.text).toBe('\nRegistered tool "greet" (args: who).');
+    expect(pi.outcomes[0]!.text).toBe('Registered tool "greet" (args: who).');
     expect(pi.outcomes[2]!.text).toContain("hello pi");
     expect(pi.outcomes[3]!.text).toContain(`tool greet format=json async=false path=${join(sandbox.recipeRoot, "greet.json")}`);
     expect(pi.outcomes[3]!.text).toContain("required: who");
@@ -151,13 +151,13 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     expect(offered[0]).not.toContain("bad");
     const [summary, badTool, good, triage] = pi.outcomes;
     expect(summary!.isError).toBe(false);
-    expect(summary!.text).toMatch(/^\nrecipes active=\d+ .*invalid=1 /);
+    expect(summary!.text).toMatch(/^recipes active=\d+ .*invalid=1 /);
     expect(summary!.text).toContain("invalid: bad:");
     expect(badTool!.isError).toBe(true);
     expect(badTool!.text).toContain(`Recipe bad is invalid (${bad})`);
     expect(good).toMatchObject({ tool: "good", isError: false });
     expect(good!.text.trim()).toBe("good 1");
-    expect(triage!.text).toMatch(/^\ntriage version=\S+ mode=source active_runs=0 other_runs=0 invalid_recipes=1 blocking_recipes=0 /);
+    expect(triage!.text).toMatch(/^triage version=\S+ mode=source active_runs=0 other_runs=0 invalid_recipes=1 blocking_recipes=0 /);
     expect(triage!.text).toContain("next=inspect_target=recipes_view=doctor");
   });
 
@@ -180,15 +180,15 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     const root = join(import.meta.dirname, "../..");
     expect(status!.text).toMatch(
       new RegExp(
-        `^\\npi-recipes version=\\S+ mode=source automatic_review=false path=${root} ` +
+        `^pi-recipes version=\\S+ mode=source automatic_review=false path=${root} ` +
           `entrypoint=${join(root, "host-pi", "index.ts")}( git=[0-9a-f]+)? recipes=${sandbox.recipeRoot} packaged_recipes=${join(root, "recipes")}$`,
       ),
     );
     expect(toTool!.text).toBe(
-      "\nto=tool:greet type=greet.now message=sent delivered=true persisted=false consumer=tool reason=tool_invoked tool=greet invoked=true\nhello msg",
+      "to=tool:greet type=greet.now message=sent delivered=true persisted=false consumer=tool reason=tool_invoked tool=greet invoked=true\nhello msg",
     );
     expect(reset!.text).toBe(
-      "\nto=tool:pi-actors type=review.reset message=not_sent reason=review_state_unavailable phase=idle next=inspect_target=recipes_view=reviews",
+      "to=tool:pi-actors type=review.reset message=not_sent reason=review_state_unavailable phase=idle next=inspect_target=recipes_view=reviews",
     );
     expect(retry).toMatchObject({ isError: true, text: "Automatic recipe review is disabled by PI_ACTORS_AUTOMATIC_REVIEW." });
     expect(direct!.text.trim()).toBe("hello direct");
