@@ -2,21 +2,21 @@
 // The `pi-recipes` command: the registry's verbs for people and scripts.
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import { parseArgv } from "./argv.js";
-import { runVerb, USAGE } from "./verbs.js";
+import { runVerb, usageText } from "./verbs.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   const parsed = parseArgv(argv);
   if (!parsed.ok) {
-    process.stderr.write(`pi-recipes: ${parsed.error}\n${USAGE}`);
+    process.stderr.write(`pi-recipes: ${parsed.error}\n${await usageText()}`);
     return 2;
   }
   if (parsed.value.verb === "--help" || parsed.value.verb === "-h" || parsed.value.verb === "help") {
-    process.stdout.write(USAGE);
+    process.stdout.write(await usageText());
     return 0;
   }
   const outcome = await runVerb(parsed.value);
   if (outcome.kind === "usage") {
-    process.stderr.write(`pi-recipes: ${outcome.error}\n${USAGE}`);
+    process.stderr.write(`pi-recipes: ${outcome.error}\n${await usageText()}`);
     return 2;
   }
   if (outcome.kind === "exit") return outcome.code;

@@ -1,23 +1,24 @@
-// Every verb of the `pi-recipes` command. Add a verb: write host-cli/verbs/<verb>.ts and list it here.
-import { inspectVerb } from "./inspect.js";
-import { listVerb } from "./list.js";
-import { schemaVerb } from "./schema.js";
-import { callVerb } from "./call.js";
-import { spawnVerb } from "./spawn.js";
-import { registerToolVerb } from "./register-tool.js";
-import { mcpVerb } from "./mcp.js";
-import { watchVerb } from "./watch.js";
-import { messageVerb } from "./message.js";
+// Every verb of the `pi-recipes` command, loaded on demand: a command pays only for the modules of
+// the verb it runs (the MCP SDK, the watcher and the Pi glue are not loaded by `inspect`).
+// Add a verb: write host-cli/verbs/<verb>.ts and list it here.
 import type { CliVerb } from "./types.js";
 
-export const VERBS: readonly CliVerb[] = [
-  inspectVerb,
-  schemaVerb,
-  listVerb,
-  registerToolVerb,
-  callVerb,
-  spawnVerb,
-  messageVerb,
-  mcpVerb,
-  watchVerb,
-];
+const LOADERS: Readonly<Record<string, () => Promise<CliVerb>>> = {
+  inspect: async () => (await import("./inspect.js")).inspectVerb,
+  schema: async () => (await import("./schema.js")).schemaVerb,
+  list: async () => (await import("./list.js")).listVerb,
+  register_tool: async () => (await import("./register-tool.js")).registerToolVerb,
+  call: async () => (await import("./call.js")).callVerb,
+  spawn: async () => (await import("./spawn.js")).spawnVerb,
+  message: async () => (await import("./message.js")).messageVerb,
+  mcp: async () => (await import("./mcp.js")).mcpVerb,
+  watch: async () => (await import("./watch.js")).watchVerb,
+};
+
+export const VERB_NAMES: readonly string[] = Object.keys(LOADERS);
+
+export function loadVerb(name: string): Promise<CliVerb> | undefined {
+  return Object.hasOwn(LOADERS, name) ? LOADERS[name]!() : undefined;
+}
+
+export const loadAllVerbs = (): Promise<CliVerb[]> => Promise.all(VERB_NAMES.map((n) => LOADERS[n]!()));
