@@ -5,13 +5,13 @@
 //
 // The low-level Server is used on purpose: McpServer wants zod schemas fixed at registration,
 // while our tools come and go and carry plain JSON Schema from the core.
+import { inspectWithUsage } from "../runtime/usage-view.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/discovery/types.js";
 import type { CommandResult } from "../core/result.js";
 import type { LiveRegistry } from "../runtime/live-registry.js";
 import { runTool, type CallContext } from "../runtime/verbs/call.js";
-import { inspect } from "../runtime/verbs/inspect.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { makeCallGate } from "./gate.js";
 import type { LaunchAccounting } from "./launch-accounting.js";
@@ -110,7 +110,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
 
   async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
     if (name === REGISTER_TOOL) return toToolResult(await options.register(args));
-    if (name === INSPECT) return toToolResult(inspect(live.current().discovery, args));
+    if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths }));
     const verdict = gate.check(name);
     switch (verdict.kind) {
       case "missing":

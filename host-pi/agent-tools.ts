@@ -1,12 +1,12 @@
 // The agent-facing tools besides the recipes: register_tool, inspect, message and spawn. Each is
 // a thin call of the runtime verb the CLI runs too, so both hosts answer with the same texts.
+import { inspectWithUsage } from "../runtime/usage-view.js";
 import { join } from "node:path";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { JsonObject } from "../core/model.js";
 import { planLocks } from "../core/register/plan.js";
 import { REGISTER_PARAMS } from "../core/register/params.js";
 import { registerTool } from "../runtime/register.js";
-import { inspect } from "../runtime/verbs/inspect.js";
 import { message } from "../runtime/verbs/message.js";
 import { spawn } from "../runtime/verbs/spawn.js";
 import type { HostSession } from "./session.js";
@@ -109,7 +109,7 @@ export function agentTools(session: () => HostSession): PiTool[] {
         const s = session();
         const name = toolTarget(params["target"]);
         if (name !== undefined) s.live.refresh(toolFiles(s, name));
-        return toPiResult(inspect(s.live.current().discovery, params, s.runtime));
+        return toPiResult(await inspectWithUsage(s.live.current().discovery, params, { ...s.runtime, paths: s.paths }));
       },
     },
     {

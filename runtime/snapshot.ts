@@ -1,5 +1,4 @@
 // Reading the recipe roots into a snapshot for the pure discovery in core.
-import { join } from "node:path";
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
 import { recipeFileName } from "../core/discovery/paths.js";
 import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";

@@ -9,6 +9,9 @@ import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import { closeLedger, ledgerPaths, loadUsage, openLedger } from "./ledger/index.js";
 import type { AgentPaths } from "./agent-paths.js";
+import type { CommandResult } from "../core/result.js";
+import { inspect } from "./verbs/inspect.js";
+import type { RuntimeContext } from "./verbs/status.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
@@ -28,4 +31,14 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
   } finally {
     await closeLedger(ledger);
   }
+}
+
+/** `inspect` for every host: ledger usage is loaded for the views that show it. */
+export async function inspectWithUsage(
+  discovery: Discovery,
+  params: Readonly<Record<string, unknown>>,
+  runtime: RuntimeContext & { readonly paths: AgentPaths },
+): Promise<CommandResult> {
+  const usage = showsUsage(params) ? await usageLookup(runtime.paths, discovery) : undefined;
+  return inspect(discovery, params, usage === undefined ? runtime : { ...runtime, usage });
 }

@@ -147,7 +147,7 @@ export function patchResolution(prev: Resolution, sources: readonly SourceListin
     diagnosticsSame &&= sameStrings(slot.bucket.diagnostics, bucket.diagnostics);
     slot.bucket = bucket;
   }
-  const active = PatchedMap.replace(before.active, changes.map(([slot, bucket]) => [bucket.entries[0]!.id, bucket.entries[0]!] as const));
+  const active = PatchedMap.replace(before.active, changes.map(([, bucket]) => [bucket.entries[0]!.id, bucket.entries[0]!] as const));
   let diagnostics = before.diagnostics;
   if (!diagnosticsSame) {
     const all = [...prev.rootDiagnostics];

@@ -1,6 +1,5 @@
 import { openRegistry } from "../../runtime/registry.js";
-import { showsUsage, usageLookup } from "../../runtime/usage-view.js";
-import { inspect } from "../../runtime/verbs/inspect.js";
+import { inspectWithUsage } from "../../runtime/usage-view.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const inspectVerb: CliVerb = {
@@ -16,7 +15,6 @@ export const inspectVerb: CliVerb = {
     if (bad !== undefined) return bad;
     const registry = openRegistry();
     const discovery = registry.discover();
-    const usage = showsUsage(cmd.params) ? await usageLookup(registry.paths, discovery) : undefined;
-    return result(inspect(discovery, cmd.params, { paths: registry.paths, ...(usage === undefined ? {} : { usage }) }));
+    return result(await inspectWithUsage(discovery, cmd.params, { paths: registry.paths }));
   },
 };

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { groupAlive, isAlive, waitUntil } from "../../adapters/process/group.js";
-import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
+import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, type AgentDir } from "./harness.js";
 
 let agent: AgentDir | undefined;
 afterEach(() => {

@@ -74,6 +74,13 @@ describe("pi-recipes mcp", () => {
     expect(logs).toContain('"name":"greet"');
   });
 
+  it("shows ledger usage in the verbose summary", async () => {
+    const result = await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view: "summary", verbose: true } });
+    expect(result.isError).toBeFalsy();
+    const details = JSON.parse(textOf(result)) as { active: { id: string; usage?: { lifetime_calls: number } }[] };
+    expect(details.active.find((a) => a.id === "greet")?.usage?.lifetime_calls).toBeGreaterThanOrEqual(1);
+  });
+
   it("serves inspect", async () => {
     const result = await mcp.client.callTool({ name: "inspect", arguments: { target: "tool:check_tool" } });
     expect(result.isError).toBeFalsy();

@@ -105,7 +105,6 @@ describe.concurrent("file lock across processes", () => {
 
   it("a record whose pid now belongs to another process (other start time) is reclaimed; the true owner is not", async ({ onTestFinished }) => {
     const { dir, root } = await scratch(onTestFinished);
-    const worker = workerFor(onTestFinished);
     const sleeper = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
     onTestFinished(() => void sleeper.kill("SIGKILL"));
     const pid = sleeper.pid!;
