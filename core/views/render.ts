@@ -27,11 +27,15 @@ function capped(lines: readonly string[], what: string): string[] {
 /** Why each tool is present, hidden, broken or disabled, one short line per fact. */
 function entryLines(summary: RecipesSummary): string[] {
   const lines: string[] = [];
-  const ids = summary.active.map((a) => a.id).sort(compareText);
-  if (ids.length > 0) {
+  const names = (label: string, ids: string[]): void => {
+    if (ids.length === 0) return;
+    ids.sort(compareText);
     const shown = ids.slice(0, ACTIVE_NAMES).join(", ");
-    lines.push(`active: ${shown}${ids.length > ACTIVE_NAMES ? `, … +${ids.length - ACTIVE_NAMES} more` : ""}`);
-  }
+    lines.push(`${label}: ${shown}${ids.length > ACTIVE_NAMES ? `, … +${ids.length - ACTIVE_NAMES} more` : ""}`);
+  };
+  // tools the agent has, then winners that are not tools for a reason other than being broken or off
+  names("tools", summary.active.filter((a) => a.tool).map((a) => a.id));
+  names("components", summary.active.filter((a) => !a.tool && !a.invalid && !a.disabled).map((a) => a.id));
   lines.push(
     ...capped(summary.shadowed.map((s) => `shadowed: ${s.path} (by ${s.shadowed_by ?? "?"})`), "shadowed"),
     ...capped(summary.invalid.map((i) => oneLine(`invalid: ${i.id}: ${i.errors.join("; ")}`)), "invalid"),

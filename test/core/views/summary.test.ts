@@ -17,7 +17,7 @@ describe("inspectRecipes", () => {
     const r = inspectRecipes(g65(), { view: "summary", verbose: false });
     expect(r.text.split("\n")).toEqual([
       STATUS,
-      "  active: async-worker, broken, disabled-one, shell-risk",
+      "  tools: async-worker, shell-risk",
       `  shadowed: /pkg/recipes/broken.json (by ${H}/broken.json)`,
       `  shadowed: /pkg/recipes/disabled-one.json (by ${H}/disabled-one.json)`,
       `  invalid: broken: Failed to load recipe ${H}/broken.json: Expected property name or '}' in JSON at position 2`,
@@ -39,7 +39,7 @@ describe("inspectRecipes", () => {
     expect(lines[0]).toBe(
       "recipes active=60 drafts=2 shadowed=0 invalid=0 disabled=0 current_policy=0 recommendations=0 diagnostics=0 next=inspect_target=recipes_view=summary_verbose=true|spawn_file=/u/drafts/a.json",
     );
-    expect(lines[1]).toMatch(/^ {2}active: t00, t01, .*, t49, … \+10 more$/);
+    expect(lines[1]).toMatch(/^ {2}tools: t00, t01, .*, t49, … \+10 more$/);
     expect(lines[2]).toBe("  drafts: 2");
     expect(lines).toHaveLength(3);
   });
