@@ -2,15 +2,16 @@
 // call time, not against the definition Pi froze for the run: a recipe edited since runs its new
 // content, and a deleted one is refused by this gate (Pi cannot unregister a published tool, so
 // its stale definition stays callable until the session reloads).
+import { digestOf } from "../runtime/launch.js";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { ToolSpec } from "../core/discovery/types.js";
 import { executableFingerprint } from "../core/ledger/fingerprint.js";
 import { failure, type CommandResult } from "../core/result.js";
-import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../runtime/agent-paths.js";
-import { recordLaunch, sha256Bytes, type LedgerContext } from "../runtime/ledger/index.js";
+import { recordLaunch, type LedgerContext } from "../runtime/ledger/index.js";
 import type { LiveRegistry } from "../runtime/live-registry.js";
 import { runTool, type CallContext } from "../runtime/verbs/call.js";
 import { whyNotATool } from "../runtime/verbs/schema.js";
@@ -29,15 +30,6 @@ export interface RecipeRuntime {
 export const removedToolText = (name: string, why: string): string =>
   `Tool "${name}" is not in the recipe registry any more: ${why}. ` +
   "Its stale definition stays visible until the session reloads; do not call it.";
-
-async function digestOf(fs: FileSystem, path: string): Promise<string | undefined> {
-  try {
-    return sha256Bytes(await fs.readFile(path));
-  } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR", "EISDIR")) return undefined;
-    throw e;
-  }
-}
 
 /** Only the injected names the tool declares: a value it does not take would be an unknown argument. */
 function injectedFor(spec: ToolSpec, injected: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -17,7 +17,8 @@ export interface LaunchGuard {
   close(): Promise<void>;
 }
 
-async function digestOf(fs: FileSystem, path: string): Promise<string | undefined> {
+/** sha256 of a recipe file's bytes; undefined when it does not exist. */
+export async function digestOf(fs: FileSystem, path: string): Promise<string | undefined> {
   try {
     return sha256Bytes(await fs.readFile(path));
   } catch (e) {
