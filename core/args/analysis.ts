@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
 import type { ArgSurface } from "../discovery/types.js";
 import { isObject } from "../template/graph.js";
-import { isIdentifier, isRepeatName, placeholdersOf } from "../template/placeholder.js";
+import { eachPlaceholder, isIdentifier, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 import { parseArgType } from "./arg-type.js";
 import { parseDeclaration, storedDefaults } from "./declarations.js";
 
@@ -29,25 +29,30 @@ function explicitArgs(input: ArgInput): readonly string[] | undefined {
   return isObject(input.template) ? stringList(input.template["args"]) : undefined;
 }
 
-/** What the template graph says about arguments, in walk order (§4.2). */
-interface GraphFacts {
+/** What the template graph says about arguments, in walk order (§4.2). Built by one walk, here
+ * or in the recipe survey (core/recipe/survey.ts), which shares these steps. */
+export interface GraphFacts {
   readonly names: string[];
-  /** last non-string annotation per name */
-  readonly types: Map<string, ArgType>;
+  /** last non-string annotation per name (created on first need: most graphs have none) */
+  types: Map<string, ArgType> | undefined;
   /** names with some default or fallback somewhere (ruling 3) */
-  readonly optional: Set<string>;
+  optional: Set<string> | undefined;
   /** names with an array default somewhere in the graph */
-  readonly arrayDefaults: Set<string>;
+  arrayDefaults: Set<string> | undefined;
 }
 
-function scanText(text: string, facts: GraphFacts): void {
-  for (const { placeholder: p } of placeholdersOf(text)) {
+export const emptyGraphFacts = (): GraphFacts => ({ names: [], types: undefined, optional: undefined, arrayDefaults: undefined });
+
+/** The arguments one text of the graph (a leaf, a control value) mentions. */
+export function scanText(text: string, facts: GraphFacts): void {
+  eachPlaceholder(text, (content) => {
+    const p = parsePlaceholder(content);
     switch (p.kind) {
       case "nullish":
         declare(facts, p.name, undefined, true);
         break;
       case "ternary":
-        if (p.name !== undefined) declare(facts, p.name, { kind: "bool" }, true);
+        if (p.name !== undefined) declare(facts, p.name, BOOL, true);
         break;
       case "simple":
         if (!isRepeatName(p.name)) declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
@@ -55,26 +60,46 @@ function scanText(text: string, facts: GraphFacts): void {
       default:
         break;
     }
-  }
+    return undefined;
+  });
 }
+
+const BOOL: ArgType = { kind: "bool" };
 
 function declare(facts: GraphFacts, name: string, type: ArgType | undefined, optional: boolean): void {
   if (!facts.names.includes(name)) facts.names.push(name);
-  if (type !== undefined && type.kind !== "string") facts.types.set(name, type);
-  if (optional) facts.optional.add(name);
+  if (type !== undefined && type.kind !== "string") (facts.types ??= new Map()).set(name, type);
+  if (optional) (facts.optional ??= new Set()).add(name);
 }
 
-function noteNodeDefaults(node: JsonObject, facts: GraphFacts): void {
+/** An object node's own `defaults` and `args` defaults (before its children are walked). */
+export function noteNodeDefaults(node: JsonObject, facts: GraphFacts): void {
   const defaults = node["defaults"];
   if (isObject(defaults)) {
-    for (const [k, v] of Object.entries(defaults)) {
-      facts.optional.add(k);
-      if (Array.isArray(v)) facts.arrayDefaults.add(k);
+    for (const k of Object.keys(defaults)) {
+      (facts.optional ??= new Set()).add(k);
+      if (Array.isArray(defaults[k])) (facts.arrayDefaults ??= new Set()).add(k);
     }
   }
-  for (const token of stringList(node["args"]) ?? []) {
+  const args = stringList(node["args"]);
+  if (args === undefined) return;
+  for (const token of args) {
     const d = parseDeclaration(token);
-    if (d.default !== undefined) facts.optional.add(d.name);
+    if (d.default !== undefined) (facts.optional ??= new Set()).add(d.name);
+  }
+}
+
+/** An object node's control texts and `when` (after its children are walked). */
+export function noteNodeControls(node: JsonObject, facts: GraphFacts): void {
+  for (const field of CONTROL_TEXT_FIELDS) {
+    const v = node[field];
+    if (typeof v === "string") scanText(v, facts);
+  }
+  const when = node["when"];
+  if (typeof when === "string") {
+    const bare = BARE_WHEN.exec(when.trim());
+    if (bare !== null && bare[1] !== undefined) declare(facts, bare[1], BOOL, true);
+    else scanText(when, facts);
   }
 }
 
@@ -85,55 +110,52 @@ function walk(node: Json | undefined, facts: GraphFacts): void {
     noteNodeDefaults(node, facts);
     walk(node["template"], facts);
     walk(node["recover"], facts);
-    for (const field of CONTROL_TEXT_FIELDS) {
-      const v = node[field];
-      if (typeof v === "string") scanText(v, facts);
-    }
-    const when = node["when"];
-    if (typeof when === "string") {
-      const bare = BARE_WHEN.exec(when.trim());
-      if (bare !== null && bare[1] !== undefined) declare(facts, bare[1], { kind: "bool" }, true);
-      else scanText(when, facts);
-    }
+    noteNodeControls(node, facts);
   }
 }
 
 function graphFacts(template: Json): GraphFacts {
-  const facts: GraphFacts = { names: [], types: new Map(), optional: new Set(), arrayDefaults: new Set() };
+  const facts = emptyGraphFacts();
   walk(template, facts);
   return facts;
 }
 
 /** The argument surface (§4.2–§4.4 with rulings 2, 3, 7): explicit names first, then placeholder
  * names; explicit types beat inline ones; any default or fallback makes a name optional. */
-export function analyzeArgs(input: ArgInput): ArgSurface {
-  const facts = graphFacts(input.template);
+export const analyzeArgs = (input: ArgInput): ArgSurface => surfaceOf(input, graphFacts(input.template));
+
+/** analyzeArgs from facts already gathered by a walk of `input.template`. */
+export function surfaceOf(input: ArgInput, facts: GraphFacts): ArgSurface {
   const names: string[] = [];
-  const explicitTypes = new Map<string, ArgType | undefined>();
-  const optional = new Set(facts.optional);
-  for (const token of explicitArgs(input) ?? []) {
-    const d = parseDeclaration(token);
-    if (d.name === "" || names.includes(d.name)) continue;
-    names.push(d.name);
-    // an explicit type the registry cannot read does not override a readable inline one
-    if (d.typeText !== undefined && parseArgType(d.typeText) !== undefined) explicitTypes.set(d.name, d.type);
-    if (d.default !== undefined) optional.add(d.name);
+  let explicitTypes: Map<string, ArgType | undefined> | undefined;
+  let explicitOptional: string[] | undefined;
+  const explicit = explicitArgs(input);
+  if (explicit !== undefined) {
+    for (const token of explicit) {
+      const d = parseDeclaration(token);
+      if (d.name === "" || names.includes(d.name)) continue;
+      names.push(d.name);
+      // an explicit type the registry cannot read does not override a readable inline one
+      if (d.typeText !== undefined && parseArgType(d.typeText) !== undefined) (explicitTypes ??= new Map()).set(d.name, d.type);
+      if (d.default !== undefined) (explicitOptional ??= []).push(d.name);
+    }
   }
   for (const n of facts.names) if (!names.includes(n)) names.push(n);
-  if (input.defaults !== undefined) for (const k of Object.keys(input.defaults)) optional.add(k);
+  const defaults = input.defaults;
+  const optional = (n: string): boolean =>
+    facts.optional?.has(n) === true || explicitOptional?.includes(n) === true || (defaults !== undefined && hasOwn(defaults, n));
 
   const types = new Map<string, ArgType>();
+  const required: string[] = [];
   for (const n of names) {
-    const t = explicitTypes.has(n) ? explicitTypes.get(n) : facts.types.get(n);
+    const t = explicitTypes !== undefined && explicitTypes.has(n) ? explicitTypes.get(n) : facts.types?.get(n);
     if (t !== undefined && t.kind !== "string") types.set(n, t);
+    if (!optional(n)) required.push(n);
   }
-  return {
-    names,
-    required: names.filter((n) => !optional.has(n)),
-    types,
-    defaults: storedDefaults(input.defaults),
-  };
+  return { names, required, types, defaults: storedDefaults(defaults) };
 }
+
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 const DIGITS = /^\d+$/;
 const LENGTH_REF = /^(?:\{([A-Za-z_][A-Za-z0-9_-]*)\.length\}|([A-Za-z_][A-Za-z0-9_-]*)\.length)$/;
@@ -155,10 +177,15 @@ function repeatTexts(node: Json | undefined, out: string[]): string[] {
 /** Every string `repeat` must be digits or `{name.length}` over a name declared `:array` in the
  * explicit `args` or given an array default (§4.1); an inline `{name:array}` is not enough,
  * because nothing else guarantees the value reaches the repeat as an array. */
-export function checkRepeatSafety(input: ArgInput): E.Either<string, void> {
+export const checkRepeatSafety = (input: ArgInput): E.Either<string, void> => {
   const texts = repeatTexts(input.template, []);
+  return texts.length === 0 ? E.right(undefined) : repeatSafetyOf(input, texts, graphFacts(input.template));
+};
+
+/** checkRepeatSafety from the graph's repeat texts and facts, already gathered by one walk. */
+export function repeatSafetyOf(input: ArgInput, texts: readonly string[], facts: GraphFacts): E.Either<string, void> {
   if (texts.length === 0) return E.right(undefined);
-  const arrays = new Set(graphFacts(input.template).arrayDefaults);
+  const arrays = new Set(facts.arrayDefaults);
   for (const token of explicitArgs(input) ?? []) {
     const d = parseDeclaration(token);
     if (d.type.kind === "array") arrays.add(d.name);

@@ -7,7 +7,8 @@ import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeProblem, RegistrySnapshot, SnapshotFile } from "../model.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
-import { checkRecipe } from "../recipe/check.js";
+import { checkSurveyed } from "../recipe/check.js";
+import { surveyTemplate, type TemplateSurvey } from "../recipe/survey.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { trustedBoundaryWarnings } from "../risk/warnings.js";
 import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
@@ -20,6 +21,7 @@ import type { DraftEntry, ToolSpec } from "./types.js";
 /** Each path a resolution asked for, with the listed file it got (undefined: not in any listing). */
 type Reads = readonly (readonly [string, SnapshotFile | undefined])[];
 const NO_READS: Reads = [];
+const NO_TEXTS: readonly string[] = Object.freeze([]);
 
 /** One recipe file, loaded and resolved; the derived fields are filled on first use. */
 export interface LoadedRecipe {
@@ -27,6 +29,8 @@ export interface LoadedRecipe {
   readonly reads: Reads;
   readonly config?: RecipeConfig;
   readonly problem?: RecipeProblem;
+  /** the one walk of a checked config's template (absent for disabled recipes, which are not checked) */
+  readonly survey?: TemplateSurvey;
   ownDiagnostics?: readonly string[];
   riskLabels?: readonly string[];
   tool?: E.Either<string, ToolSpec>;
@@ -134,14 +138,20 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
       }
       const path = candidate.file.path;
       loadedPaths.push(path);
+      let survey: TemplateSurvey | undefined;
       const { value, reads: used } = tracked(() => {
         const loaded = loadRecipe(candidate.file, candidate.id, candidate.format);
         // a disabled recipe is reported as disabled, whatever its imports would say
-        return E.isRight(loaded) && loaded.right.disabled !== true ? E.chain(checkRecipe)(resolveRecipe(loaded.right, path, ctx)) : loaded;
+        if (E.isLeft(loaded) || loaded.right.disabled === true) return loaded;
+        const resolved = resolveRecipe(loaded.right, path, ctx);
+        if (E.isLeft(resolved)) return resolved;
+        survey = surveyTemplate(resolved.right.template);
+        return checkSurveyed(resolved.right, survey);
       });
-      const record: LoadedRecipe = E.isRight(value)
-        ? { file: candidate.file, reads: used, config: value.right }
-        : { file: candidate.file, reads: used, problem: value.left };
+      const record: LoadedRecipe = E.isLeft(value)
+        ? { file: candidate.file, reads: used, problem: value.left }
+        : survey === undefined ? { file: candidate.file, reads: used, config: value.right }
+        : { file: candidate.file, reads: used, config: value.right, survey };
       candidate.loaded = record;
       return record;
     },
@@ -163,23 +173,29 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
   };
 }
 
+const prefixed = (path: string, warnings: readonly string[]): readonly string[] =>
+  warnings.length === 0 ? NO_TEXTS : warnings.map((w) => `Recipe ${path}: ${w}`);
+
 /** The entry's own diagnostics: its load problem, or the trusted-boundary warnings of its template. */
 export function ownDiagnostics(r: LoadedRecipe): readonly string[] {
   if (r.ownDiagnostics !== undefined) return r.ownDiagnostics;
   const path = r.file.path;
   r.ownDiagnostics =
     r.problem !== undefined ? [problemDiagnostic(path, r.problem)]
-    : r.config === undefined ? []
-    : trustedBoundaryWarnings(r.config.template).map((w) => `Recipe ${path}: ${w}`);
+    : r.config === undefined ? NO_TEXTS
+    : prefixed(path, r.survey?.warnings ?? trustedBoundaryWarnings(r.config.template));
   return r.ownDiagnostics;
 }
 
 export function riskLabelsOf(r: LoadedRecipe): readonly string[] {
-  if (r.config === undefined) return [];
-  return (r.riskLabels ??= riskLabels(r.config));
+  if (r.config === undefined) return NO_TEXTS;
+  if (r.riskLabels !== undefined) return r.riskLabels;
+  const survey = r.survey;
+  r.riskLabels = survey === undefined ? riskLabels(r.config) : r.config.async === true ? riskLabels(r.config, survey.riskLabels) : survey.riskLabels;
+  return r.riskLabels;
 }
 
 /** The tool a winning, valid, enabled recipe of a tool source becomes (same id, path and format every time). */
 export function toolOf(r: LoadedRecipe, candidate: Candidate, config: RecipeConfig): E.Either<string, ToolSpec> {
-  return (r.tool ??= toolFromEntry(candidate.id, candidate.file.path, candidate.format, config));
+  return (r.tool ??= toolFromEntry(candidate.id, candidate.file.path, candidate.format, config, r.survey));
 }

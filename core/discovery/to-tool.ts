@@ -1,33 +1,29 @@
 // Converting a discovered winner into a tool (registry-reference §4.1, with rulings 2, 3 and 7).
 import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
 import type { RecipeConfig, RecipeFormat } from "../model.js";
-import { analyzeArgs, checkRepeatSafety } from "../args/analysis.js";
+import { type ArgInput, analyzeArgs, checkRepeatSafety, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
 import { parametersSchema } from "../args/schema.js";
+import type { TemplateSurvey } from "../recipe/survey.js";
 import type { ToolSpec } from "./types.js";
 
-export function toolFromEntry(name: string, path: string, format: RecipeFormat, config: RecipeConfig): E.Either<string, ToolSpec> {
-  const input = {
-    ...(config.args === undefined ? {} : { args: config.args }),
-    ...(config.defaults === undefined ? {} : { defaults: config.defaults }),
-    template: config.template,
-  };
+/** `survey`: the survey of `config.template`, when the caller has one (discovery does). */
+export function toolFromEntry(name: string, path: string, format: RecipeFormat, config: RecipeConfig, survey?: TemplateSurvey): E.Either<string, ToolSpec> {
+  const input: ArgInput = config.args === undefined
+    ? config.defaults === undefined ? { template: config.template } : { defaults: config.defaults, template: config.template }
+    : config.defaults === undefined ? { args: config.args, template: config.template } : { args: config.args, defaults: config.defaults, template: config.template };
+  const safe = survey === undefined ? checkRepeatSafety(input) : repeatSafetyOf(input, survey.repeats, survey.facts);
+  if (E.isLeft(safe)) return safe;
   const async = config.async === true;
-  return pipe(
-    checkRepeatSafety(input),
-    E.map(() => {
-      const surface = analyzeArgs(input);
-      return {
-        name,
-        description: config.description ?? `Execute template recipe: ${name}`,
-        path,
-        format,
-        async,
-        surface,
-        parameters: parametersSchema(surface, { async }),
-        promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
-        config,
-      };
-    }),
-  );
+  const surface = survey === undefined ? analyzeArgs(input) : surfaceOf(input, survey.facts);
+  return E.right({
+    name,
+    description: config.description ?? `Execute template recipe: ${name}`,
+    path,
+    format,
+    async,
+    surface,
+    parameters: parametersSchema(surface, { async }),
+    promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
+    config,
+  });
 }

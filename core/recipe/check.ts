@@ -7,13 +7,21 @@ import { argKindLabel, isValidDefault } from "../args/arg-type.js";
 import { hasUnknownType, parseDeclaration } from "../args/declarations.js";
 import { normalizeArgValue } from "../args/arg-type.js";
 import { validateTemplate } from "../template/expand.js";
+import type { TemplateSurvey } from "./survey.js";
 
 const invalid = (field: string, message: string): E.Either<RecipeProblem, never> => E.left({ kind: "invalid", field, message });
 
 export function checkRecipe(config: RecipeConfig): E.Either<RecipeProblem, RecipeConfig> {
   const template = validateTemplate(config.template);
-  if (E.isLeft(template)) return invalid("template", template.left);
-  const types = new Map<string, ReturnType<typeof parseDeclaration>["type"]>();
+  return E.isLeft(template) ? invalid("template", template.left) : checkArgs(config);
+}
+
+/** checkRecipe for a recipe whose template a survey has already checked. */
+export const checkSurveyed = (config: RecipeConfig, survey: TemplateSurvey): E.Either<RecipeProblem, RecipeConfig> =>
+  survey.error !== undefined ? invalid("template", survey.error) : checkArgs(config);
+
+function checkArgs(config: RecipeConfig): E.Either<RecipeProblem, RecipeConfig> {
+  let types: Map<string, ReturnType<typeof parseDeclaration>["type"]> | undefined;
   for (const token of config.args ?? []) {
     const d = parseDeclaration(token);
     if (d.name === "") return invalid("args", `field "args" has an entry without a name: ${JSON.stringify(token)}`);
@@ -23,9 +31,11 @@ export function checkRecipe(config: RecipeConfig): E.Either<RecipeProblem, Recip
     if (d.default !== undefined && !isValidDefault(d.type, d.default)) {
       return invalid("args", `field "args": Invalid default for ${d.name}:${argKindLabel(d.type)}`);
     }
-    types.set(d.name, d.type);
+    (types ??= new Map()).set(d.name, d.type);
   }
-  for (const [name, value] of Object.entries(config.defaults ?? {})) {
+  const defaults = config.defaults;
+  if (defaults === undefined || types === undefined) return E.right(config);
+  for (const [name, value] of Object.entries(defaults)) {
     const type = types.get(name);
     if (type === undefined || type.kind === "string" || type.kind === "path") continue;
     const normalized = normalizeArgValue(name, type, value);

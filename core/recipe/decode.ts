@@ -29,6 +29,8 @@ export const ENVELOPE_KEYS = [
   "accept_output", "output", "retry", "failure", "recover", "repeat",
 ] as const;
 
+const ENVELOPE_INDEX: ReadonlyMap<string, number> = new Map(ENVELOPE_KEYS.map((key, i) => [key, i]));
+
 const invalid = (message: string, field?: string): RecipeProblem =>
   field === undefined ? { kind: "invalid", message } : { kind: "invalid", message, field };
 
@@ -43,13 +45,19 @@ function checkJson(raw: Readonly<Record<string, unknown>>): RecipeProblem | unde
 
 function decodeField<K extends FieldName>(raw: JsonObject, field: K, into: FieldValues): RecipeProblem | undefined {
   const spec = RECIPE_FIELDS[field];
-  const result = spec.codec.decode(raw[field]) as E.Either<Errors, FieldValues[K]>;
+  const value = raw[field];
+  // the guard is the codec's own; decode runs only to locate what is wrong
+  if (spec.codec.is(value)) {
+    into[field] = value as FieldValues[K];
+    return undefined;
+  }
+  const result = spec.codec.decode(value) as E.Either<Errors, FieldValues[K]>;
   if (E.isRight(result)) {
     into[field] = result.right;
     return undefined;
   }
-  const { path, value } = locateFailure(field, result.left);
-  const got = gotText(field, path, value, spec.quoteGot === true);
+  const { path, value: found } = locateFailure(field, result.left);
+  const got = gotText(field, path, found, spec.quoteGot === true);
   const message = field === "template" ? `${UNUSABLE_TEMPLATE} ${got}` : `field "${field}" must be ${spec.expected} ${got}`;
   return invalid(message, field);
 }
@@ -65,9 +73,19 @@ export function templateEnvelope(raw: JsonObject): Json {
   const template = raw["template"] as Json;
   // built by assignment: object spread costs several times more on this per-file hot path
   let envelope: Record<string, Json> | undefined;
-  for (const key of ENVELOPE_KEYS) {
+  // a recipe has few own keys and most have no control key: find those it has, then copy them
+  // in the listed order
+  let present: number[] | undefined;
+  for (const key of Object.getOwnPropertyNames(raw)) {
+    const at = ENVELOPE_INDEX.get(key);
+    if (at !== undefined) (present ??= []).push(at);
+  }
+  if (present === undefined) return template;
+  present.sort((a, b) => a - b);
+  for (const at of present) {
+    const key = ENVELOPE_KEYS[at]!;
     const value = raw[key];
-    if (value === undefined || !hasOwn(raw, key)) continue;
+    if (value === undefined) continue;
     envelope ??= {};
     envelope[key] = value;
   }
@@ -133,6 +151,8 @@ function checkTemplate(raw: JsonObject, envelope: Json): RecipeProblem | undefin
   return invalid(`${UNUSABLE_TEMPLATE} (got ${found.what}${where})`, "template");
 }
 
+const isFieldName = (key: string): key is FieldName => hasOwn(RECIPE_FIELDS, key);
+
 const nonEmpty = (o: JsonObject | undefined): o is JsonObject => o !== undefined && Object.keys(o).length > 0;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -194,11 +214,16 @@ function decodeObject(raw: unknown, name: string): E.Either<RecipeProblem, Recip
   const object = raw as JsonObject;
   if (!hasOwn(object, "template")) return E.left(invalid(NO_TEMPLATE, "template"));
   const values: FieldValues = {};
-  for (const field of FIELD_ORDER) {
-    // the cheap lookup first: most fields are absent
-    if (object[field] === undefined || !hasOwn(object, field)) continue;
-    const problem = decodeField(object, field, values);
-    if (problem !== undefined) return E.left(problem);
+  // a recipe has a few of the many known fields: visit its own keys; should one be mistyped,
+  // the listed order decides which is reported
+  for (const key of Object.getOwnPropertyNames(object)) {
+    if (!isFieldName(key)) continue;
+    if (decodeField(object, key, values) === undefined) continue;
+    for (const field of FIELD_ORDER) {
+      if (object[field] === undefined || !hasOwn(object, field)) continue;
+      const problem = decodeField(object, field, values);
+      if (problem !== undefined) return E.left(problem);
+    }
   }
   const template = templateEnvelope(object);
   const unusable = checkTemplate(object, template);

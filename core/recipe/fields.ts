@@ -71,14 +71,14 @@ const numberOrString = t.union([t.number, t.string]);
 const mailboxEntries = t.readonlyArray(t.union([t.string, t.type({ type: t.string })]));
 
 export interface FieldSpec<A> {
-  readonly codec: t.Decoder<unknown, A>;
+  readonly codec: t.Type<A, unknown, unknown>;
   /** completes `field "x" must be ...` */
   readonly expected: string;
   /** show a primitive offending value itself rather than its kind (enumerations) */
   readonly quoteGot?: boolean;
 }
 
-const spec = <A>(codec: t.Decoder<unknown, A>, expected: string, quoteGot = false): FieldSpec<A> =>
+const spec = <A>(codec: t.Type<A, unknown, unknown>, expected: string, quoteGot = false): FieldSpec<A> =>
   quoteGot ? { codec, expected, quoteGot } : { codec, expected };
 
 /** Every known field in the order of registry-reference §2.1; validation reports the first mistyped one. */

@@ -2,8 +2,14 @@
 // the runtime as absolute POSIX paths, and resolving them must give the same answer on every host.
 import type { RecipeFormat } from "../model.js";
 
+// Discovery normalizes every recipe path, and the runtime's paths are nearly always normal already.
+const isNormalAbsolute = (path: string): boolean =>
+  path.startsWith("/") && (path.length === 1 || !path.endsWith("/")) && !path.includes("//") &&
+  !path.includes("/./") && !path.includes("/../") && !path.endsWith("/.") && !path.endsWith("/..");
+
 /** Collapses `//`, `.` and `..`; keeps a leading `/`; `..` above the root stays at the root. */
 export function normalize(path: string): string {
+  if (isNormalAbsolute(path)) return path;
   const absolute = path.startsWith("/");
   const out: string[] = [];
   for (const part of path.split("/")) {

@@ -11,10 +11,13 @@ export interface LeafShape {
   readonly words: readonly string[];
 }
 
-export function leafShape(text: string): LeafShape {
-  const words = splitWords(text);
+export const leafShape = (text: string): LeafShape => leafShapeOfWords(splitWords(text));
+
+/** The shape of a leaf already split into words. */
+export function leafShapeOfWords(words: readonly string[]): LeafShape {
   const first = words[0] ?? "";
-  const command = (first.split(/[\\/]/).pop() ?? "").toLowerCase();
+  const cut = Math.max(first.lastIndexOf("/"), first.lastIndexOf("\\"));
+  const command = (cut < 0 ? first : first.slice(cut + 1)).toLowerCase();
   return { command, args: words.slice(1), words };
 }
 

@@ -42,53 +42,71 @@ const SECRET_COMMANDS = ["pass", "gpg", "ssh-add"];
 const SECRET_PART =
   /(?:^|[\s{}._/-])(?:secret|token|passw(?:or)?d|credential|(?:api|private|ssh)[_-]?key|\.env)(?=$|[\s{}._/-])/i;
 
-function leafLabels(shape: LeafShape): Set<RiskLabel> {
+const bit = (label: RiskLabel): number => 1 << RISK_LABEL_ORDER.indexOf(label);
+
+const SHELL = bit("risk.shell");
+const EVAL = bit("risk.eval");
+const DESTRUCTIVE_FS = bit("risk.destructive_fs");
+const BROAD_FS_WRITE = bit("risk.broad_fs_write");
+const EXTERNAL_SIDE_EFFECT = bit("risk.external_side_effect");
+const SECRET_TOUCHING = bit("risk.secret_touching");
+const NETWORK = bit("risk.network");
+const LONG_RUNNING = bit("risk.long_running");
+const PLATFORM_SPECIFIC = bit("risk.platform_specific");
+
+/** The labels of one leaf as a set of bits, bit i for RISK_LABEL_ORDER[i]: no allocation per leaf. */
+export function leafLabelMask(shape: LeafShape): number {
   const { command: cmd, args } = shape;
-  const labels = new Set<RiskLabel>();
+  let mask = 0;
   if (SHELLS.includes(cmd)) {
-    labels.add("risk.shell");
-    if (hasFlag(args, "-c")) labels.add("risk.eval");
+    mask |= SHELL;
+    if (hasFlag(args, "-c")) mask |= EVAL;
   }
-  if (isJsEval(shape) || isScriptEval(shape)) labels.add("risk.eval");
-  if (isDestructiveRemove(shape)) labels.add("risk.destructive_fs");
-  if (isBroadWrite(shape)) labels.add("risk.broad_fs_write");
+  if (isJsEval(shape) || isScriptEval(shape)) mask |= EVAL;
+  if (isDestructiveRemove(shape)) mask |= DESTRUCTIVE_FS;
+  if (isBroadWrite(shape)) mask |= BROAD_FS_WRITE;
   if (
     REMOTE_CONTROL.includes(cmd) ||
     (cmd === "git" && hasArg(args, "push")) ||
     (NODE_PACKAGE_MANAGERS.includes(cmd) && hasArg(args, "publish", "login", "logout", "deprecate"))
   )
-    labels.add("risk.external_side_effect");
+    mask |= EXTERNAL_SIDE_EFFECT;
   if (SECRET_COMMANDS.includes(cmd) || shape.words.some((w) => SECRET_PART.test(w)))
-    labels.add("risk.secret_touching");
+    mask |= SECRET_TOUCHING;
   if (
     NETWORK_COMMANDS.includes(cmd) ||
     PACKAGE_MANAGERS.includes(cmd) ||
     (cmd === "git" && hasArg(args, "clone", "fetch", "pull", "push", "ls-remote"))
   )
-    labels.add("risk.network");
+    mask |= NETWORK;
   if (
     cmd === "sleep" ||
     cmd === "watch" ||
     (cmd === "tail" && hasFlag(args, "-f")) ||
     hasArg(args, "--watch", "--serve", "serve")
   )
-    labels.add("risk.long_running");
-  if (PLATFORM_COMMANDS.includes(cmd)) labels.add("risk.platform_specific");
-  return labels;
+    mask |= LONG_RUNNING;
+  if (PLATFORM_COMMANDS.includes(cmd)) mask |= PLATFORM_SPECIFIC;
+  return mask;
 }
+
+/** The labels of a mask, in the fixed order. */
+export const labelsOfMask = (mask: number): RiskLabel[] => RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0);
 
 const ordered = (labels: ReadonlySet<string>): RiskLabel[] => RISK_LABEL_ORDER.filter((l) => labels.has(l));
 
 /** Labels of every leaf of a template graph (recover subtrees included), in the fixed order. */
 export function templateRiskLabels(template: Json): RiskLabel[] {
-  const all = new Set<RiskLabel>();
-  for (const leaf of leaves(template)) for (const l of leafLabels(leafShape(leaf.text))) all.add(l);
-  return ordered(all);
+  let mask = 0;
+  for (const leaf of leaves(template)) mask |= leafLabelMask(leafShape(leaf.text));
+  return labelsOfMask(mask);
 }
 
-/** A recipe's labels: its template's, plus `risk.long_running` for `async: true`. */
-export function riskLabels(config: RecipeConfig): string[] {
-  const all = new Set<string>(templateRiskLabels(config.template));
-  if (config.async === true) all.add("risk.long_running");
+/** A recipe's labels: its template's, plus `risk.long_running` for `async: true`. `template`:
+ * the labels of `config.template`, when a walk has already found them. */
+export function riskLabels(config: RecipeConfig, template: readonly RiskLabel[] = templateRiskLabels(config.template)): string[] {
+  if (config.async !== true || template.includes("risk.long_running")) return [...template];
+  const all = new Set<string>(template);
+  all.add("risk.long_running");
   return ordered(all);
 }

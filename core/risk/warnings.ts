@@ -11,10 +11,11 @@ import {
   isJsEval,
   isScriptEval,
   leafShape,
+  type LeafShape,
 } from "./leaf-shape.js";
 
-function leafWarnings(text: string, label: string | undefined): string[] {
-  const shape = leafShape(text);
+/** The warnings of one leaf; `label` is the nearest enclosing node label. */
+export function leafWarnings(shape: LeafShape, label: string | undefined): string[] {
   const cmd = shape.command;
   const who = label ?? cmd;
   const out: string[] = [];
@@ -50,6 +51,6 @@ function leafWarnings(text: string, label: string | undefined): string[] {
 /** Distinct warnings of every leaf (recover subtrees included), in document order. */
 export function trustedBoundaryWarnings(template: Json): string[] {
   const seen = new Set<string>();
-  for (const leaf of leaves(template)) for (const w of leafWarnings(leaf.text, leaf.label)) seen.add(w);
+  for (const leaf of leaves(template)) for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) seen.add(w);
   return [...seen];
 }

@@ -1,7 +1,7 @@
 // Compile once, resolve many times (DESIGN.md performance budget): a leaf is split into words and
 // every word into literal and placeholder parts a single time; a call only walks the parts.
 import type { Placeholder } from "./placeholder.js";
-import { findPlaceholders, isIdentifier, parsePlaceholder } from "./placeholder.js";
+import { eachPlaceholder, findPlaceholders, isIdentifier, parsePlaceholder } from "./placeholder.js";
 import { splitWordsDetailed } from "./split.js";
 import type { CompiledExpression } from "./expression.js";
 import { compileExpression } from "./expression.js";
@@ -45,6 +45,19 @@ function compilePlaceholder(content: string): CompiledPlaceholder {
   else if (placeholder.kind === "expression") expression = compileExpression(placeholder.expr);
   return { content, placeholder, expression, asName: placeholder.kind === "expression" && isIdentifier(content), operator: OPERATOR.test(content) };
 }
+
+/** The structural error of a word's first placeholder the registry cannot run, found without
+ * compiling the word (what the check at load time needs): an unknown form or a bad expression. */
+export const wordProblem = (word: string): string | undefined =>
+  eachPlaceholder(word, (content) => {
+    if (content === "") return undefined;
+    const placeholder = classify(content);
+    if (placeholder.kind === "unknown") return `Invalid command template placeholder: {${content}}`;
+    let expression: CompiledExpression | undefined;
+    if (placeholder.kind === "padded") expression = compileExpression(placeholder.expr === "" ? content : placeholder.expr);
+    else if (placeholder.kind === "expression") expression = compileExpression(placeholder.expr);
+    return expression !== undefined && !expression.ok ? `Invalid command template expression: ${expression.text}` : undefined;
+  });
 
 function compileTokenUncached(text: string): CompiledToken {
   // `{}` is not a placeholder (think `find -exec rm {} +`): it stays literal text

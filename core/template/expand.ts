@@ -8,7 +8,8 @@ import { parseDeclaration, setOwn, storedDefault } from "../args/declarations.js
 import { isObject } from "./graph.js";
 import type { IndexRef } from "./placeholder.js";
 import { hasPlaceholder, parsePlaceholder } from "./placeholder.js";
-import { compileLeaf, placeholderParts } from "./compile.js";
+import { compileLeaf, placeholderParts, wordProblem } from "./compile.js";
+import type { SplitResult } from "./split.js";
 import type { Scope, Values } from "./substitute.js";
 import { EMPTY_VALUES, Origin, scopeOf, valueOf, verbatim } from "./substitute.js";
 import { padNumber } from "./expression.js";
@@ -285,27 +286,57 @@ function checkLeaf(text: string): string | undefined {
   return undefined;
 }
 
-function checkControls(node: JsonObject): string | undefined {
-  const failure = resolveFailure(node["failure"]);
-  if (E.isLeft(failure)) return failure.left;
-  const t = node["template"];
-  const branches = Array.isArray(t) && node["repeat"] === undefined ? t.length : Number.POSITIVE_INFINITY;
-  // [value, check, whether a value with placeholders can still be checked now]
-  const checks: ReadonlyArray<readonly [Json | undefined, (v: Json) => E.Either<string, unknown>, boolean]> = [
-    [node["delay"], (v) => resolveNumericControl("delay", v, EMPTY_SCOPE), false],
-    [node["timeout"], (v) => resolveNumericControl("timeout", v, EMPTY_SCOPE), false],
-    [node["retry"], (v) => resolveRetry(v, EMPTY_SCOPE), false],
-    [node["concurrency"], (v) => resolveConcurrency(v, EMPTY_SCOPE, Number.POSITIVE_INFINITY), false],
-    [node["min_successful"], (v) => resolveMinSuccessful(v, EMPTY_SCOPE, branches), false],
-    // repeat has a closed set of forms; `{name.length}` merely stays unresolved here
-    [node["repeat"], (v) => repeatCount(v, EMPTY_SCOPE), true],
-  ];
-  for (const [value, check, always] of checks) {
-    if (value === undefined || (!always && !literal(value))) continue;
-    const r = check(value);
-    if (E.isLeft(r)) return r.left;
+/** The structural error of a leaf already split into words, as validateTemplate reports it; for
+ * a walk that splits each leaf once for several purposes (core/recipe/survey.ts). */
+export function leafProblem(text: string, split: SplitResult): string | undefined {
+  if (split.unterminatedQuote !== undefined) return unterminatedQuoteMessage(split.unterminatedQuote, text);
+  if (split.words.length === 0) return EMPTY_COMMAND;
+  for (const word of split.words) {
+    const problem = wordProblem(word);
+    if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+const leftOf = (r: E.Either<string, unknown>): string | undefined => (E.isLeft(r) ? r.left : undefined);
+
+/** The first control value of an object node that can never be valid, checked without values;
+ * a placeholder-valued control is left to the call, except `repeat`, whose forms are closed. */
+export function controlProblem(node: JsonObject): string | undefined {
+  const failure = node["failure"];
+  if (failure !== undefined) {
+    const r = leftOf(resolveFailure(failure));
+    if (r !== undefined) return r;
+  }
+  const delay = node["delay"];
+  if (delay !== undefined && literal(delay)) {
+    const r = leftOf(resolveNumericControl("delay", delay, EMPTY_SCOPE));
+    if (r !== undefined) return r;
+  }
+  const timeout = node["timeout"];
+  if (timeout !== undefined && literal(timeout)) {
+    const r = leftOf(resolveNumericControl("timeout", timeout, EMPTY_SCOPE));
+    if (r !== undefined) return r;
+  }
+  const retry = node["retry"];
+  if (retry !== undefined && literal(retry)) {
+    const r = leftOf(resolveRetry(retry, EMPTY_SCOPE));
+    if (r !== undefined) return r;
+  }
+  const concurrency = node["concurrency"];
+  if (concurrency !== undefined && literal(concurrency)) {
+    const r = leftOf(resolveConcurrency(concurrency, EMPTY_SCOPE, Number.POSITIVE_INFINITY));
+    if (r !== undefined) return r;
+  }
+  const minSuccessful = node["min_successful"];
+  if (minSuccessful !== undefined && literal(minSuccessful)) {
+    const t = node["template"];
+    const branches = Array.isArray(t) && node["repeat"] === undefined ? t.length : Number.POSITIVE_INFINITY;
+    const r = leftOf(resolveMinSuccessful(minSuccessful, EMPTY_SCOPE, branches));
+    if (r !== undefined) return r;
+  }
+  const repeat = node["repeat"];
+  return repeat === undefined ? undefined : leftOf(repeatCount(repeat, EMPTY_SCOPE));
 }
 
 /** The first structural error of a template graph, checked without values: an unterminated
@@ -323,7 +354,7 @@ export function validateTemplate(template: Json): E.Either<string, void> {
       return undefined;
     }
     if (!isObject(node)) return EMPTY_COMMAND;
-    return checkControls(node) ?? walk(node["template"]) ?? (node["recover"] === undefined ? undefined : walk(node["recover"]));
+    return controlProblem(node) ?? walk(node["template"]) ?? (node["recover"] === undefined ? undefined : walk(node["recover"]));
   };
   const err = walk(template);
   return err === undefined ? E.right(undefined) : E.left(err);

@@ -58,6 +58,24 @@ export function findPlaceholders(word: string): PlaceholderSpan[] {
   return spans;
 }
 
+/** Visits the content of every `{...}` that findPlaceholders finds, in order, without building
+ * spans, until `visit` returns something; returns that. A `{` opens a placeholder exactly when
+ * the next brace after it is a `}`. */
+export function eachPlaceholder<R>(text: string, visit: (content: string) => R | undefined): R | undefined {
+  let open = text.indexOf("{");
+  if (open < 0) return undefined;
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123) open = i;
+    else if (c === 125 && open >= 0) {
+      const r = visit(text.slice(open + 1, i));
+      if (r !== undefined) return r;
+      open = -1;
+    }
+  }
+  return undefined;
+}
+
 export const hasPlaceholder = (word: string): boolean => /\{[^{}]*\}/.test(word);
 
 // A bare hyphenated "name" such as `index-1` or `n-2` is an identifier too, but it is meant as

@@ -9,7 +9,27 @@ export interface SplitResult {
   readonly unterminatedQuote?: "'" | '"';
 }
 
+// the characters of isSpace: space, \t, \n, \v, \f, \r
+const isSpaceCode = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+const QUOTE_OR_ESCAPE = /['"\\]/;
+
+// Most leaves hold no quote and no backslash: their words are the runs between spaces, taken as
+// slices instead of being built a character at a time.
+function splitPlain(text: string): SplitResult {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpaceCode(text.charCodeAt(i))) {
+      if (start >= 0) words.push(text.slice(start, i));
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) words.push(text.slice(start));
+  return { words };
+}
+
 export function splitWordsDetailed(text: string): SplitResult {
+  if (!QUOTE_OR_ESCAPE.test(text)) return splitPlain(text);
   const words: string[] = [];
   let word = "";
   let active = false;
