@@ -6,7 +6,7 @@ import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/mode
 import { basename, dirname, recipeFileName } from "../core/discovery/paths.js";
 import type { EntryKind, ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { listRecipeDir, readFileEntry } from "./snapshot.js";
+import { extraReader, listRecipeDir, readFileEntry } from "./snapshot.js";
 
 /** The kind of what is at a path without following a final symlink; undefined when nothing is. */
 export type EntryKindOf = (path: string) => EntryKind | undefined;
@@ -132,19 +132,8 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
       ];
       if (packaged !== undefined) sources.push(packaged);
       // files outside the roots are not watched: read when a recipe being loaded names them
-      const extra = new Map<string, SnapshotFile | undefined>();
-      const readExtra = (path: string): SnapshotFile | undefined => {
-        if (!extra.has(path)) {
-          // a bare-name probe usually finds nothing: a stat answers that without an open
-          if (entryKind(path) === undefined) {
-            extra.set(path, undefined);
-            return undefined;
-          }
-          const f = readFileEntry(scan, path);
-          extra.set(path, f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError) ? undefined : f);
-        }
-        return extra.get(path);
-      };
+      // a bare-name probe usually finds nothing: a stat answers that without an open
+      const readExtra = extraReader(scan, (path) => entryKind(path) !== undefined);
       return {
         agentDir: paths.agentDir,
         recipeRoot: paths.recipeRoot,

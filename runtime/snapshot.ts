@@ -50,6 +50,23 @@ function rootSource(scan: ScanPort, dir: string, tool: boolean): SourceListing {
   };
 }
 
+/** A cached reader of files outside the roots (imports, delegation targets): a missing file is
+ * `undefined`, any other read problem is a file entry carrying its error. `exists` may answer
+ * "missing" cheaply first (a stat instead of an open). */
+export function extraReader(scan: ScanPort, exists: (path: string) => boolean = () => true): (path: string) => SnapshotFile | undefined {
+  const extra = new Map<string, SnapshotFile | undefined>();
+  return (path) => {
+    if (!extra.has(path)) {
+      if (!exists(path)) extra.set(path, undefined);
+      else {
+        const f = readFileEntry(scan, path);
+        extra.set(path, f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError) ? undefined : f);
+      }
+    }
+    return extra.get(path);
+  };
+}
+
 export function readSnapshot(scan: ScanPort, request: SnapshotRequest): RegistrySnapshot {
   const { paths } = request;
   const sources: SourceListing[] = [rootSource(scan, paths.recipeRoot, true)];
@@ -58,15 +75,7 @@ export function readSnapshot(scan: ScanPort, request: SnapshotRequest): Registry
     sources.push({ kind: "file", root: dir, present: true, tool: false, mutableUsage: false, files: [readFileEntry(scan, file)] });
   }
   if (request.packagedRoot !== undefined) sources.push(rootSource(scan, request.packagedRoot, false));
-  const extra = new Map<string, SnapshotFile | undefined>();
-  const readExtra = (path: string): SnapshotFile | undefined => {
-    if (!extra.has(path)) {
-      const f = readFileEntry(scan, path);
-      const missing = f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError);
-      extra.set(path, missing ? undefined : f);
-    }
-    return extra.get(path);
-  };
+  const readExtra = extraReader(scan);
   return {
     agentDir: paths.agentDir,
     recipeRoot: paths.recipeRoot,
