@@ -32,8 +32,16 @@ export interface NameCandidates {
   readonly exact?: string;
 }
 
+/** A name that tries to leave the folder or hides characters is refused outright rather than
+ * normalized into some other name (`../etc` must not quietly become `etc`). */
+export function unsafeNameProblem(given: string): string | undefined {
+  if (!/[/\\]|\.\.|[\u0000-\u001f\u007f]/.test(given)) return undefined;
+  return `Invalid tool name ${JSON.stringify(given)}: a tool name cannot contain path separators, "..", or control characters.`;
+}
+
 /** undefined: the name can denote no file at all (`Invalid tool name.`). */
 export function nameCandidates(given: string): NameCandidates | undefined {
+  if (unsafeNameProblem(given) !== undefined) return undefined;
   const normalized = normalizeToolName(given);
   const exact = given !== normalized && isExactRecipeName(given) ? given : undefined;
   if (normalized === undefined && exact === undefined) return undefined;

@@ -6,7 +6,7 @@ import type { Json, JsonObject, SnapshotFile } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import { failure, success, type CommandResult } from "../result.js";
 import { buildRecipe } from "./build.js";
-import { chooseName, nameCandidates } from "./name.js";
+import { chooseName, nameCandidates, unsafeNameProblem } from "./name.js";
 import { decodeParams, type RegisterInput } from "./params.js";
 import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw } from "./stored.js";
@@ -46,7 +46,7 @@ export function planLocks(params: Params, roots: { readonly userRoot: string; re
   const { name, draft } = decoded.right;
   if (name === undefined || name === "") return { kind: "list" };
   const candidates = nameCandidates(name);
-  if (candidates === undefined) return answer(failure(INVALID_NAME));
+  if (candidates === undefined) return answer(failure(unsafeNameProblem(name) ?? INVALID_NAME));
   const paths = [candidates.normalized, candidates.exact].flatMap((n) => (n === undefined ? [] : [recipePath(roots.userRoot, n)]));
   if (draft !== undefined && draft.trim() !== "") paths.push(draftPathOf(draft, roots.cwd));
   return { kind: "lock", paths };
@@ -103,7 +103,7 @@ export function planRegister(params: Params, facts: RegisterFacts): RegisterPlan
   if (input.name === undefined || input.name === "") return { kind: "list" };
   const candidates = nameCandidates(input.name);
   const name = candidates === undefined ? undefined : chooseName(candidates, (n) => hasStored(storedOf(facts, n)));
-  if (name === undefined) return answer(failure(INVALID_NAME));
+  if (name === undefined) return answer(failure(unsafeNameProblem(input.name) ?? INVALID_NAME));
   if (RESERVED_TOOL_NAMES.includes(name)) return answer(failure(reservedName(name), { tool: name }));
   const stored = storedOf(facts, name);
   if (input.draft !== undefined && input.draft.trim() !== "") return planPromotion(name, input, facts, hasStored(stored));

@@ -62,7 +62,12 @@ describe("register_tool golden cases", () => {
     const w = world({ [`${ROOT}/docs_review.json`]: { description: "d", template: "echo d" } });
     const mk = (name: string) => w.run({ name, description: "x", template: "echo x" });
     expect(mk("9lives")).toMatchObject({ ok: true, text: 'Registered tool "tool_9lives" (args: none).' });
-    expect(mk("../../etc/passwd")).toMatchObject({ ok: true, details: { config: `${ROOT}/etc_passwd.json` } });
+    // issue 4 (names are validated) over G101 (normalized to etc_passwd): a traversal attempt is refused
+    expect(mk("../../etc/passwd")).toMatchObject({
+      ok: false,
+      text: 'Invalid tool name "../../etc/passwd": a tool name cannot contain path separators, "..", or control characters.',
+    });
+    for (const bad of ["a/b", "a\\b", "x..y", "tab\there", "nul\u0000"]) expect(mk(bad).ok).toBe(false);
     expect(mk("---")).toMatchObject({ ok: false, text: "Invalid tool name." });
     expect(mk("BASH")).toMatchObject({ ok: false, text: "Reserved tool name: bash" });
     expect(mk("docs-review")).toMatchObject({ ok: false, text: 'Tool "docs_review" already registered. Use update=true to overwrite.' });

@@ -57,7 +57,10 @@ describe("exact names (ruling 10)", () => {
       paths: [`${ROOT}/docs_review.json`, `${ROOT}/Docs-Review.json`, `${ROOT}/drafts/x.json`],
     });
     expect(planLocks({}, { userRoot: ROOT, cwd: "/" })).toEqual({ kind: "list" });
-    expect(planLocks({ name: "///" }, { userRoot: ROOT, cwd: "/" })).toMatchObject({ kind: "answer", result: { text: "Invalid tool name." } });
+    expect(planLocks({ name: "///" }, { userRoot: ROOT, cwd: "/" })).toMatchObject({
+      kind: "answer",
+      result: { text: 'Invalid tool name "///": a tool name cannot contain path separators, "..", or control characters.' },
+    });
   });
 
   test.prop([fc.string({ unit: "binary", maxLength: 40 }), fc.boolean()])("every path written, deleted or locked is a direct child of the root", (name, seedExact) => {
