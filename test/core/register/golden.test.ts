@@ -67,7 +67,7 @@ describe("register_tool golden cases", () => {
       ok: false,
       text: 'Invalid tool name "../../etc/passwd": a tool name cannot contain path separators, "..", or control characters.',
     });
-    for (const bad of ["a/b", "a\\b", "x..y", "tab\there", "nul\u0000"]) expect(mk(bad).ok).toBe(false);
+    for (const bad of ["a/b", "a\\b", "x..y", "tab\there", "nul\u0000"]) expect(mk(bad)).toMatchObject({ ok: false });
     expect(mk("---")).toMatchObject({ ok: false, text: "Invalid tool name." });
     expect(mk("BASH")).toMatchObject({ ok: false, text: "Reserved tool name: bash" });
     expect(mk("docs-review")).toMatchObject({ ok: false, text: 'Tool "docs_review" already registered. Use update=true to overwrite.' });
