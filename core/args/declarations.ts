@@ -2,6 +2,7 @@
 // one declaration, the register_tool shorthand string, and stored `args` lists.
 import * as E from "fp-ts/lib/Either.js";
 import { memoizeString } from "../memo.js";
+import { setOwn } from "../recipe/own.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
 import { STRING, argKindLabel, canonicalDeclaration, isValidDefault, parseArgType } from "./arg-type.js";
 
@@ -21,12 +22,6 @@ export interface Declaration {
 
 const hasSpace = (s: string): boolean => /\s/.test(s);
 
-// Argument names come from users; `__proto__` must land as a plain key, not as a prototype.
-export function setOwn<V>(target: Record<string, V>, key: string, value: V): void {
-  // assignment makes the same own data property for every other key, and much faster
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
 
 /** Parses one declaration. The default starts after the first `=` (so it may hold `=` and `:`).
  * A name with inner whitespace before the colon (`a : path`) makes the whole name part the

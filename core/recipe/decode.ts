@@ -3,6 +3,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Errors } from "io-ts";
 import type { Json, JsonObject, RecipeConfig, RecipeProblem } from "../model.js";
+import { setOwn } from "./own.js";
 import {
   FIELD_ORDER,
   type FieldName,
@@ -60,12 +61,6 @@ function decodeField<K extends FieldName>(raw: JsonObject, field: K, into: Field
   const got = gotText(field, path, found, spec.quoteGot === true);
   const message = field === "template" ? `${UNUSABLE_TEMPLATE} ${got}` : `field "${field}" must be ${spec.expected} ${got}`;
   return invalid(message, field);
-}
-
-/** Sets an own data property; plain assignment of `__proto__` would replace the prototype instead. */
-function setOwn(target: Record<string, Json>, key: string, value: Json): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** §2.2 step 4: the raw template wrapped with the control keys given at top level. */

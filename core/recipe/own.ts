@@ -2,7 +2,7 @@
 import type { Json, JsonObject } from "../model.js";
 
 /** Sets an own data property; plain assignment of `__proto__` would replace the prototype instead. */
-export function setOwn(target: Record<string, Json>, key: string, value: Json): void {
+export function setOwn<V>(target: Record<string, V>, key: string, value: V): void {
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

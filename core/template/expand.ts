@@ -4,7 +4,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { MISMATCH, normalizeRaw } from "../args/arg-type.js";
-import { parseDeclaration, setOwn, storedDefault } from "../args/declarations.js";
+import { parseDeclaration, storedDefault } from "../args/declarations.js";
+import { setOwn } from "../recipe/own.js";
 import { isObject } from "./graph.js";
 import type { IndexRef } from "./placeholder.js";
 import { hasPlaceholder, parsePlaceholder } from "./placeholder.js";

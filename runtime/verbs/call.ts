@@ -1,5 +1,6 @@
 // Calling a recipe tool in the foreground (registry-reference §4.5, §3.8, §3.9–§3.11): values are
 // assembled and normalized, the template graph runs, the result is reported.
+import { setOwn } from "../../core/recipe/own.js";
 import { capturesRootOf, pruneCaptures } from "../execute/captures.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
@@ -58,10 +59,6 @@ interface PreparedTool {
 
 // Keyed by the ToolSpec object, which discovery makes once per file revision.
 const prepared = new WeakMap<ToolSpec, PreparedTool>();
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 function prepare(tool: ToolSpec): PreparedTool {
   let hit = prepared.get(tool);
