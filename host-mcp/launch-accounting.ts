@@ -8,8 +8,7 @@
 import { readFileSync } from "node:fs";
 import type { Discovery, ToolSpec } from "../core/discovery/types.js";
 import { executableFingerprint } from "../core/ledger/fingerprint.js";
-import { sha256Hex } from "../core/ledger/sha256.js";
-import { recordLaunch, type LedgerContext, type LaunchOutcome } from "../runtime/ledger/index.js";
+import { recordLaunch, sha256Bytes, type LedgerContext, type LaunchOutcome } from "../runtime/ledger/index.js";
 
 export interface LaunchAccounting {
   /** takes the digests of tool revisions not seen before */
@@ -24,7 +23,7 @@ export function launchAccounting(ledger: LedgerContext, readFile: (path: string)
     let known = digests.get(tool);
     if (known !== undefined) return known;
     try {
-      known = sha256Hex(readFile(tool.path));
+      known = sha256Bytes(readFile(tool.path));
     } catch {
       // gone already: the launch check will see that and reject
       known = null;

@@ -1,5 +1,4 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
-import { createHash } from "node:crypto";
 import * as nodeFs from "node:fs";
 import { discover } from "../core/discovery/discover.js";
 import type { Discovery } from "../core/discovery/types.js";
@@ -7,6 +6,7 @@ import type { SnapshotFile } from "../core/model.js";
 import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./snapshot.js";
+import { sha256Bytes } from "./ledger/context.js";
 
 export interface RegistryOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -26,7 +26,7 @@ export interface Registry {
 }
 
 export const sha256Of = (file: SnapshotFile): string | undefined =>
-  file.bytes === undefined ? undefined : createHash("sha256").update(file.bytes).digest("hex");
+  file.bytes === undefined ? undefined : sha256Bytes(file.bytes);
 
 export function openRegistry(options: RegistryOptions = {}): Registry {
   const paths = agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);

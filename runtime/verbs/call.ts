@@ -20,7 +20,6 @@ import { reportExecution } from "../execute/report.js";
 import type { ExecuteOptions } from "../execute/types.js";
 import { whyNotATool } from "./schema.js";
 
-export const ASYNC_UNAVAILABLE = "async runs are not available in this host yet";
 
 export interface AsyncLaunch {
   readonly tool: ToolSpec;
