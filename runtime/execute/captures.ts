@@ -1,6 +1,6 @@
 // Where overflowing command output is spilled: under the agent's tmp dir, one folder per command,
-// created only when a stream outgrows its in-memory tail. Folders older than a day are removed the
-// next time a tool runs, so spills neither litter the OS temp dir nor grow without bound.
+// created only when a stream outgrows its in-memory tail. Folders older than a day are removed when
+// a tool runs (checked at most hourly), so spills neither litter the OS temp dir nor grow without bound.
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -15,8 +15,15 @@ export function captureDirIn(root: string, now: number = Date.now()): string {
   return join(root, `capture-${now}-${process.pid}-${counter}`);
 }
 
-/** Removes capture folders older than a day; never throws (a missing root is the normal case). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const lastPruned = new Map<string, number>();
+
+/** Removes capture folders older than a day, at most once an hour per root and process (it runs on
+ * the call path); never throws (a missing root is the normal case). */
 export function pruneCaptures(root: string, now: number = Date.now()): void {
+  const last = lastPruned.get(root);
+  if (last !== undefined && now - last < PRUNE_EVERY_MS) return;
+  lastPruned.set(root, now);
   let names: string[];
   try {
     names = readdirSync(root);

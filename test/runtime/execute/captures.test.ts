@@ -1,0 +1,43 @@
+// Spill folders of overflowing output: created under the agent tmp dir, aged out after a day.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { captureDirIn, pruneCaptures } from "../../../runtime/execute/captures.js";
+
+const DAY = 24 * 60 * 60 * 1000;
+let root: string;
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const capture = (ageMs: number, now: number): string => {
+  const dir = captureDirIn(root, now - ageMs);
+  mkdirSync(dir, { recursive: true });
+  const t = (now - ageMs) / 1000;
+  utimesSync(dir, t, t);
+  return dir;
+};
+
+describe("capture folders", () => {
+  it("are named uniquely under the root and pruned after a day, at most hourly", () => {
+    root = mkdtempSync(join(tmpdir(), "pi-recipes-captures-"));
+    const now = Date.now();
+    expect(captureDirIn(root, now)).not.toBe(captureDirIn(root, now));
+    expect(captureDirIn(root, now).startsWith(join(root, "capture-"))).toBe(true);
+    const old = capture(DAY + 60_000, now);
+    const fresh = capture(60_000, now);
+    pruneCaptures(root, now);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    const later = capture(2 * DAY, now);
+    pruneCaptures(root, now + 10 * 60_000); // within the hour: not checked again
+    expect(existsSync(later)).toBe(true);
+    pruneCaptures(root, now + 61 * 60_000);
+    expect(existsSync(later)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+  });
+
+  it("a missing root is not an error", () => {
+    root = join(tmpdir(), `pi-recipes-captures-missing-${process.pid}`);
+    expect(() => pruneCaptures(root)).not.toThrow();
+  });
+});
