@@ -46,3 +46,22 @@ export async function seedLineages(ctx: LedgerContext, discovery: Pick<Discovery
     return { changed: false, diagnostics: [`Usage lineage seeding failed: ${e instanceof Error ? e.message : String(e)}`] };
   }
 }
+
+/** Zero-call lineage for recipes outside the active set (drafts): each observation gets its
+ *  lineage, or a new revision when its content changed. Nothing is counted as a launch. */
+export async function seedObserved(ctx: LedgerContext, observations: readonly Observation[]): Promise<SeedResult> {
+  if (observations.length === 0) return { changed: false, diagnostics: [] };
+  try {
+    return await withStore(ctx, async (recovered) => {
+      const diagnostics = [...recovered, ...(await foldLocked(ctx))];
+      const { index } = await readIndex(ctx);
+      const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));
+      const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...missing]));
+      const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
+      await commit(ctx, plan);
+      return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };
+    });
+  } catch (e) {
+    return { changed: false, diagnostics: [`Usage lineage seeding failed: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+}
