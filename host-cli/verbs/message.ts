@@ -2,6 +2,7 @@ import { openRegistry } from "../../runtime/registry.js";
 import { callTool } from "../../runtime/verbs/call.js";
 import { message } from "../../runtime/verbs/message.js";
 import { runsRootOf } from "../../runtime/runs/store.js";
+import { reviewControlFor } from "../../runtime/review/host.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const messageVerb: CliVerb = {
@@ -19,6 +20,7 @@ export const messageVerb: CliVerb = {
         discovery: () => registry.discover(),
         invokeTool: (name, params) => callTool(registry.discover(), name, params, { paths: registry.paths }),
         env: process.env,
+        reviewControl: reviewControlFor(registry.paths, registry.packagedRoot),
         runsRoot: runsRootOf(registry.paths.tmpRoot),
       }),
     );

@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { prepareLaunch } from "../../runtime/launch.js";
 import { openRegistry } from "../../runtime/registry.js";
 import { spawn } from "../../runtime/verbs/spawn.js";
+import { nodeDraftCapturer } from "../../runtime/review/host.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const spawnVerb: CliVerb = {
@@ -18,7 +19,8 @@ export const spawnVerb: CliVerb = {
     const recipe = cmd.params["recipe"];
     const file = cmd.params["file"];
     const name = typeof recipe === "string" ? recipe : typeof file === "string" ? basename(file).replace(/\.(json|md)$/, "") : undefined;
-    if (name === undefined) return result(await spawn(registry, cmd.params, { paths: registry.paths }));
+    // an inline template is captured as a draft (runtime/review/capture-draft.ts)
+    if (name === undefined) return result(await spawn(registry, cmd.params, { paths: registry.paths, captureDraft: nodeDraftCapturer(registry.paths) }));
     const guard = await prepareLaunch(registry.paths, name);
     try {
       return result(await spawn(registry, cmd.params, { paths: registry.paths, launch: (tool) => guard.launch(tool) }));
