@@ -1,5 +1,8 @@
 // The pure half of recovery: from a verified journal and what its paths hold now, what to do.
-import type { ContentHash, PathState, Plan } from "./plan.js";
+// Each changed path has one step, so its state alone says whether that step has run (see
+// plan.ts). Forward brings every path to its after state, back to its before state; a path
+// holding anything else was changed by someone else, and the journal is reported, not forced.
+import { changedPaths, type ContentHash, type PathState, type Plan, type Step } from "./plan.js";
 
 /** Which way a journal is going. A plan starts `forward`; it turns `back` only when an
  *  in-process failure hit a reversible plan. It never turns again. */
@@ -13,6 +16,7 @@ export interface Journal {
 
 /** One file operation to run; each one is idempotent given the decision that produced it. */
 export type Action =
+  /** put the blob `content` at `path`, replacing whatever is there (atomically) */
   | { readonly op: "write"; readonly path: string; readonly content: ContentHash }
   | { readonly op: "unlink"; readonly path: string }
   | { readonly op: "rename"; readonly from: string; readonly to: string }
@@ -28,11 +32,106 @@ export type Decision =
   /** the journal cannot be finished or undone safely: keep it aside and report why */
   | { readonly kind: "corrupt"; readonly reason: string };
 
-/** What each path of the plan holds now (see `pathsOf`); a missing key counts as absent. */
+/** What each path of the plan holds now (see `pathsOf`); a missing key counts as absent.
+ *  "other": a symlink or special file, which no plan creates. */
 export type Observed = ReadonlyMap<string, PathState | "other">;
 
-export function decide(journal: Journal, observed: Observed): Decision {
-  void journal;
-  void observed;
-  throw new Error("not implemented");
+/** before and after state of every path a step changes */
+function transitions(step: Step): ReadonlyArray<readonly [string, PathState, PathState]> {
+  switch (step.op) {
+    case "write":
+      return [[step.path, step.before, step.after]];
+    case "unlink":
+      return [[step.path, step.before, null]];
+    case "rename":
+      return [[step.from, step.before, null], [step.to, step.replaced, step.before]];
+    case "link":
+      return [[step.to, null, step.before]];
+    case "mkdir":
+      return [[step.path, null, "dir"]];
+  }
 }
+
+class Stuck {
+  constructor(readonly reason: string) {}
+}
+
+const show = (s: PathState | "other"): string => (s === null ? "absent" : s === "dir" ? "a folder" : s === "other" ? "not a regular file" : `content ${s.slice(0, 12)}`);
+
+function forward(step: Step, at: (path: string) => PathState | "other"): Action[] {
+  switch (step.op) {
+    case "write":
+      return at(step.path) === step.after ? [] : [{ op: "write", path: step.path, content: step.after }];
+    case "unlink":
+      return at(step.path) === null ? [] : [{ op: "unlink", path: step.path }];
+    case "mkdir":
+      return at(step.path) === "dir" ? [] : [{ op: "mkdir", path: step.path }];
+    case "rename":
+      // the source still there means the rename has not run (or, on a disk that persisted only
+      // the new name, has half run): running it again gives the after state either way
+      if (at(step.from) === step.before) return [{ op: "rename", from: step.from, to: step.to }];
+      if (at(step.to) === step.before) return [];
+      throw new Stuck(`${step.from} and ${step.to} both lost the content being renamed`);
+    case "link":
+      if (at(step.to) === step.before) return [];
+      if (at(step.from) !== step.before) throw new Stuck(`${step.from} no longer holds the content to link (${show(at(step.from))})`);
+      return [{ op: "link", from: step.from, to: step.to }];
+  }
+}
+
+/** undoing a step: the first list runs before the second (a rename back, then what it replaced) */
+function backward(step: Step, at: (path: string) => PathState | "other", plan: Plan): [Action[], Action[]] {
+  const restore = (path: string, to: ContentHash | null): Action[] => {
+    if (at(path) === to) return [];
+    if (to === null) return [{ op: "unlink", path }];
+    if (plan.blobs[to] === undefined) throw new Stuck(`${path} cannot be put back: the plan does not hold its former content`);
+    return [{ op: "write", path, content: to }];
+  };
+  switch (step.op) {
+    case "write":
+      return [restore(step.path, step.before), []];
+    case "unlink":
+      return [restore(step.path, step.before), []];
+    case "mkdir":
+      return [at(step.path) === "dir" ? [{ op: "rmdir", path: step.path }] : [], []];
+    case "link":
+      return [restore(step.to, null), []];
+    case "rename":
+      if (at(step.from) === step.before) return [restore(step.to, step.replaced), []];
+      if (at(step.to) === step.before) {
+        return [[{ op: "rename", from: step.to, to: step.from }], step.replaced === null ? [] : [{ op: "write", path: step.to, content: step.replaced }]];
+      }
+      if (plan.blobs[step.before] === undefined) throw new Stuck(`${step.from} and ${step.to} both lost the content being renamed`);
+      return [[{ op: "write", path: step.from, content: step.before }], restore(step.to, step.replaced)];
+  }
+}
+
+export function decide(journal: Journal, observed: Observed): Decision {
+  const { plan, direction } = journal;
+  const at = (path: string): PathState | "other" => observed.get(path) ?? null;
+  for (const step of plan.phases.flat()) {
+    for (const [path, before, after] of transitions(step)) {
+      const now = at(path);
+      if (now !== before && now !== after) {
+        return { kind: "corrupt", reason: `${path} was changed outside the journal: it is ${show(now)}, neither its before (${show(before)}) nor its after (${show(after)}) state` };
+      }
+    }
+  }
+  try {
+    const phases: Action[][] =
+      direction === "forward"
+        ? plan.phases.map((phase) => phase.flatMap((s) => forward(s, at)))
+        : [...plan.phases].reverse().flatMap((phase) => {
+            const undo = phase.map((s) => backward(s, at, plan));
+            return [undo.flatMap(([first]) => first), undo.flatMap(([, second]) => second)];
+          });
+    const todo = phases.filter((p) => p.length > 0);
+    return todo.length === 0 ? { kind: "done" } : { kind: direction, phases: todo };
+  } catch (e) {
+    if (e instanceof Stuck) return { kind: "corrupt", reason: e.reason };
+    throw e;
+  }
+}
+
+/** The paths a plan changes, for callers that want to report them. */
+export const touchedPaths = (plan: Plan): readonly string[] => [...new Set(plan.phases.flat().flatMap(changedPaths))].sort();

@@ -76,17 +76,102 @@ export interface PlanInput {
   readonly phases: readonly (readonly StepInput[])[];
 }
 
+const ID = /^[A-Za-z0-9_-]+$/;
+const isAbsolute = (path: string): boolean => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path);
+
+const utf8 = new TextEncoder();
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+const bytesOf = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? utf8.encode(data) : data);
+
+/** Bytes as a blob: text when they are UTF-8 (so a journal stays readable), else base64. */
+export function toBlob(bytes: Uint8Array): Blob {
+  try {
+    return { text: strictUtf8.decode(bytes) };
+  } catch {
+    let binary = "";
+    for (const b of bytes) binary += String.fromCharCode(b);
+    return { base64: btoa(binary) };
+  }
+}
+
+export function blobBytes(blob: Blob): Uint8Array {
+  if ("text" in blob) return utf8.encode(blob.text);
+  const binary = atob(blob.base64);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/** The paths a step changes (a link's source and a rename's content are only read). */
+export function changedPaths(step: Step): readonly string[] {
+  switch (step.op) {
+    case "rename":
+      return [step.from, step.to];
+    case "link":
+      return [step.to];
+    default:
+      return [step.path];
+  }
+}
+
+const readPaths = (step: Step): readonly string[] => (step.op === "link" ? [step.from] : []);
+
 /**
  * Builds a plan, or says why the steps do not form one: a bad id, a relative path, or a path
  * changed by two steps (a path's state must identify its step).
  */
 export function buildPlan(input: PlanInput): E.Either<string, Plan> {
-  void input;
-  throw new Error("not implemented");
+  if (!ID.test(input.id)) return E.left(`Journal plan id '${input.id}' is not [A-Za-z0-9_-]+`);
+  const blobs: Record<ContentHash, Blob> = {};
+  let reversible = true;
+  const keep = (data: Uint8Array | string): ContentHash => {
+    const bytes = bytesOf(data);
+    const hash = sha256Hex(bytes);
+    blobs[hash] ??= toBlob(bytes);
+    return hash;
+  };
+  /** the hash of content the plan may have to put back; unknown bytes make the plan one-way */
+  const known = (k: Known): ContentHash => {
+    if (typeof k === "string" || k instanceof Uint8Array) return keep(k);
+    reversible = false;
+    return k.hash;
+  };
+  const knownOrAbsent = (k: Known | null): ContentHash | null => (k === null ? null : known(k));
+  const hashOnly = (k: Known): ContentHash => (typeof k === "string" || k instanceof Uint8Array ? sha256Hex(bytesOf(k)) : k.hash);
+  const phases = input.phases.map((phase) =>
+    phase.map((s): Step => {
+      switch (s.op) {
+        case "write":
+          return { op: "write", path: s.path, before: knownOrAbsent(s.before), after: keep(s.content) };
+        case "unlink":
+          return { op: "unlink", path: s.path, before: known(s.before) };
+        case "rename":
+          return { op: "rename", from: s.from, to: s.to, before: hashOnly(s.before), replaced: knownOrAbsent(s.replaced) };
+        case "link":
+          return { op: "link", from: s.from, to: s.to, before: hashOnly(s.before) };
+        case "mkdir":
+          return { op: "mkdir", path: s.path };
+      }
+    }),
+  );
+  const changed = new Set<string>();
+  for (const step of phases.flat()) {
+    for (const path of [...changedPaths(step), ...readPaths(step)]) {
+      if (!isAbsolute(path)) return E.left(`Journal plan ${input.id}: path '${path}' is not absolute`);
+    }
+    for (const path of changedPaths(step)) {
+      if (changed.has(path)) return E.left(`Journal plan ${input.id}: ${path} is changed by two steps`);
+      changed.add(path);
+    }
+  }
+  for (const step of phases.flat()) {
+    for (const path of readPaths(step)) if (changed.has(path)) return E.left(`Journal plan ${input.id}: ${path} is linked from and changed`);
+  }
+  return E.right({ id: input.id, kind: input.kind, phases, blobs, reversible });
 }
 
 /** Every path the plan reads or changes, sorted: what recovery observes before it decides. */
 export function pathsOf(plan: Plan): readonly string[] {
-  void plan;
-  throw new Error("not implemented");
+  return [...new Set(plan.phases.flat().flatMap((s) => [...changedPaths(s), ...readPaths(s)]))].sort();
 }

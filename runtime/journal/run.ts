@@ -1,0 +1,75 @@
+// runPlan: the journal first, then the steps, then the journal goes. See docs/journal.md.
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import type { Journal } from "../../core/journal/decide.js";
+import { changedPaths, type Plan, type Step } from "../../core/journal/plan.js";
+import { journalFileName } from "../../core/journal/record.js";
+import { drive, observeAll, persistJournal, removeJournal, type JournalOptions } from "./apply.js";
+
+/** Why runPlan refused or failed. `rolledBack`: every path is back at its before state;
+ *  otherwise, when `journalKept`, recovery finishes the plan later. */
+export class PlanFailed extends Error {
+  override readonly name = "PlanFailed";
+  constructor(
+    message: string,
+    readonly planId: string,
+    readonly rolledBack: boolean,
+    readonly journalKept: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const beforeOf = (step: Step): ReadonlyArray<readonly [string, string | null]> => {
+  switch (step.op) {
+    case "write":
+      return [[step.path, step.before]];
+    case "unlink":
+      return [[step.path, step.before]];
+    case "rename":
+      return [[step.from, step.before], [step.to, step.replaced]];
+    case "link":
+      return [[step.from, step.before], [step.to, null]];
+    case "mkdir":
+      return [[step.path, null]];
+  }
+};
+
+/**
+ * Applies a plan so that a crash at any point leaves it recoverable: every path must hold its
+ * before state (else PlanFailed, nothing written); the journal is written and made durable;
+ * each phase is applied and made durable; the journal is removed and the removal made durable.
+ * Resolves once all of that is done. An error while applying rolls a reversible plan back, then
+ * rejects; a plan that cannot be undone keeps its journal, for recoverJournals to finish.
+ */
+export async function runPlan(fs: FileSystem, journalDir: string, plan: Plan, _options: JournalOptions = {}): Promise<void> {
+  const journal: Journal = { plan, direction: "forward" };
+  const observed = await observeAll(fs, journal);
+  for (const step of plan.phases.flat()) {
+    for (const [path, before] of beforeOf(step)) {
+      if ((observed.get(path) ?? null) !== before) throw new PlanFailed(`${path} changed since the plan ${plan.id} (${plan.kind}) was made; nothing was written`, plan.id, true, false);
+    }
+  }
+  if (plan.phases.every((p) => p.every((s) => changedPaths(s).length === 0))) return;
+  await persistJournal(fs, journalDir, journal);
+  let failure: unknown;
+  try {
+    const decision = await drive(fs, journal);
+    if (decision.kind === "corrupt") failure = new Error(decision.reason);
+  } catch (e) {
+    failure = e;
+  }
+  if (failure === undefined) {
+    await removeJournal(fs, journalDir, journalFileName(plan.id));
+    return;
+  }
+  const why = failure instanceof Error ? failure.message : String(failure);
+  if (!plan.reversible) throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) failed and stays journaled for recovery: ${why}`, plan.id, false, true, { cause: failure });
+  // the direction turns once, durably, before anything is undone
+  const back: Journal = { plan, direction: "back" };
+  await persistJournal(fs, journalDir, back);
+  const undone = await drive(fs, back);
+  if (undone.kind === "corrupt") throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) failed (${why}) and could not be undone: ${undone.reason}`, plan.id, false, true, { cause: failure });
+  await removeJournal(fs, journalDir, journalFileName(plan.id));
+  throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) failed and was rolled back: ${why}`, plan.id, true, false, { cause: failure });
+}
