@@ -12,12 +12,16 @@ import type { AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import type { RuntimeContext } from "./verbs/status.js";
+import { gatherReviews } from "./review/reviews-view.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
 export const showsUsage = (params: Readonly<Record<string, unknown>>): boolean =>
   (params["target"] === "recipes" || params["target"] === "recipe-registry") &&
   (params["view"] === "summary" || params["view"] === "doctor" || params["verbose"] === true || params["verbose"] === "true");
+
+const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
+  (params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews";
 
 /** Usage per entry: the ledger's when one exists, zeros for user recipes without launches yet. */
 export async function usageLookup(paths: AgentPaths, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
@@ -40,5 +44,6 @@ export async function inspectWithUsage(
   runtime: RuntimeContext & { readonly paths: AgentPaths },
 ): Promise<CommandResult> {
   const usage = showsUsage(params) ? await usageLookup(runtime.paths, discovery) : undefined;
-  return inspect(discovery, params, usage === undefined ? runtime : { ...runtime, usage });
+  const reviews = showsReviews(params) ? await gatherReviews(makeNodeFileSystem(), runtime.paths) : undefined;
+  return inspect(discovery, params, { ...runtime, ...(usage === undefined ? {} : { usage }), ...(reviews === undefined ? {} : { reviews }) });
 }

@@ -9,7 +9,8 @@ export interface Reviewer {
   review(input: string): Promise<string>;
 }
 
-export const REVIEWER_ENV = "PI_RECIPES_REVIEWER";
+export { REVIEWER_ENV } from "../verbs/status.js";
+import { REVIEWER_ENV } from "../verbs/status.js";
 
 const REVIEW_TIMEOUT_MS = 10 * 60 * 1000;
 const OUTPUT_LIMIT = 16 * 1024 * 1024;
@@ -49,7 +50,7 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
 /** An operator-configured command line (split like a template, never through a shell). */
 export function commandReviewer(commandLine: string): Reviewer {
   const argv = splitWords(commandLine);
-  return { describe: `command: ${commandLine}`, review: (input) => runReviewerProcess(argv, input) };
+  return { describe: `command:${commandLine}`, review: (input) => runReviewerProcess(argv, input) };
 }
 
 /** The reviewer configured in the environment, if any. */
