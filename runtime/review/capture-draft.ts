@@ -14,6 +14,7 @@ import { hasCode, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { closeLedger, openLedger, seedObserved } from "../ledger/index.js";
+import { ensureDir } from "../journal/apply.js";
 
 export interface InlineDraft {
   readonly template: Json;
@@ -58,7 +59,7 @@ export async function captureDraft(ctx: CaptureContext, input: InlineDraft): Pro
   if (E.isLeft(loaded)) return { captured: false, reason: `not a valid recipe: ${loaded.left.message}` };
   const secret = secretReason(recipe, riskLabels(loaded.right));
   if (secret !== undefined) return { captured: false, reason: `touches secrets (${secret})` };
-  await ctx.fs.mkdir(ctx.paths.draftRoot, { recursive: true });
+  await ensureDir(ctx.fs, ctx.paths.draftRoot);
   // exclusive create: a draft of another run with the same id is never overwritten
   let path = "";
   for (let n = 1; ; n++) {

@@ -14,7 +14,7 @@ import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
 import { listCandidates } from "./candidates.js";
 import { BATCH_FILE, batchDir, EVIDENCE_FILE, isoNow, PROJECTION_FILE, QUARANTINE_DIR, REPLY_FILE, statePath, type ReviewContext } from "./context.js";
 import { executePlan, journalDirOf, moveLineages, type ItemOutcome } from "./execute.js";
-import { exists, readJsonOrUndefined, writeJson } from "./files.js";
+import { durableChain, ensureDir, exists, readJsonOrUndefined, writeJson } from "./files.js";
 import type { Reviewer } from "./reviewer.js";
 
 export const DECISIONS_FILE = "decisions.json";
@@ -98,6 +98,7 @@ async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState
   const batch = captureBatch(drafts, activeTools, ctx.newId(), isoNow(ctx));
   if (batch === undefined) return undefined;
   const dir = batchDir(ctx.paths, batch.batchId);
+  await durableChain(ctx.fs, dir, ctx.paths.recipeRoot);
   await writeJson(ctx.fs, join(dir, BATCH_FILE), batch);
   await writeJson(ctx.fs, join(dir, PROJECTION_FILE), project(batch));
   const state: ReviewState = {
@@ -135,7 +136,7 @@ async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer
     } catch (e) {
       return fail("review_run", e instanceof Error ? e.message : String(e));
     }
-    await ctx.fs.mkdir(dir, { recursive: true });
+    await ensureDir(ctx.fs, dir);
     await writeFileAtomic(ctx.fs, join(dir, REPLY_FILE), reply);
     const parsed = parseReply(reply);
     if (E.isLeft(parsed)) return fail("result_parse", parsed.left);

@@ -3,6 +3,9 @@
 import { dirname } from "node:path";
 import { hasCode, readJson, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { sha256Bytes } from "../ledger/index.js";
+import { ensureDir } from "../journal/apply.js";
+
+export { ensureDir };
 
 export async function readJsonOrUndefined(fs: FileSystem, path: string): Promise<unknown> {
   try {
@@ -14,7 +17,8 @@ export async function readJsonOrUndefined(fs: FileSystem, path: string): Promise
 }
 
 export async function writeJson(fs: FileSystem, path: string, value: unknown): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  // a new folder must survive a crash as surely as the file in it
+  await ensureDir(fs, dirname(path));
   await writeFileAtomic(fs, path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
@@ -37,4 +41,12 @@ export async function exists(fs: FileSystem, path: string): Promise<boolean> {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return false;
     throw e;
   }
+}
+
+/** Makes `dir` and every folder above it up to `top` durable, whoever created them: a folder
+ *  another component made with a plain mkdir could otherwise vanish in a crash with everything
+ *  the review later wrote inside it. */
+export async function durableChain(fs: FileSystem, dir: string, top: string): Promise<void> {
+  await ensureDir(fs, dir);
+  for (let d = dir; d !== top && d.startsWith(`${top}/`); d = dirname(d)) await fs.fsyncDir(dirname(d));
 }
