@@ -5,7 +5,7 @@ import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
 import { executableFingerprint } from "../../core/ledger/fingerprint.js";
 import { relocationCandidates } from "../../core/ledger/fold.js";
 import { pathKey } from "../../core/ledger/keys.js";
-import { seedIsCurrent, seedObservations, type Observation } from "../../core/ledger/seed.js";
+import { carriedUsage, seedIsCurrent, seedObservations, type Observation } from "../../core/ledger/seed.js";
 import { isoAt, type LedgerContext } from "./context.js";
 import { foldLocked, idsOf, missingKeys } from "./fold.js";
 import { commit, readIndex, readLedgers, withStore } from "./store.js";
@@ -16,7 +16,8 @@ export function lineageObservations(recipeRoot: string, entries: readonly Recipe
   for (const e of entries) {
     if (!e.mutableUsage || !e.active || e.config === undefined) continue;
     const key = pathKey(recipeRoot, e.path);
-    if (key !== undefined) out.push({ key, name: e.id, fingerprint: executableFingerprint(e.config) });
+    const carried = carriedUsage(e.config.usage);
+    if (key !== undefined) out.push({ key, name: e.id, fingerprint: executableFingerprint(e.config), ...(carried === undefined ? {} : { carried }) });
   }
   return out;
 }
