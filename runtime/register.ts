@@ -14,6 +14,7 @@ import type { AgentPaths } from "./agent-paths.js";
 import { discoverThroughFs } from "./fs-discovery.js";
 import { makeCachingReader, settle } from "./fs-reader.js";
 import { listTools } from "./verbs/list.js";
+import { closeLedger, openLedger, promoteLineage } from "./ledger/index.js";
 
 export interface RegisterContext {
   readonly paths: AgentPaths;
@@ -84,7 +85,7 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
         if (!isFsError(e)) throw e;
         return failure(persistFailed(e.message), { tool: plan.name, config: plan.path });
       }
-      return refreshed(ctx, success(plan.text, plan.details));
+      return refreshed(ctx, success(plan.text, await withLineage(plan, ctx)));
     case "delete":
       try {
         for (const path of plan.paths) {
@@ -100,6 +101,20 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
         return failure(deleteFailed(e.message), { tool: plan.name });
       }
       return refreshed(ctx, success(plan.text, plan.details));
+  }
+}
+
+/** A promoted draft's lineage (its launches and history) moves to the new tool; the draft file
+ *  stays. A failure to move is reported, never undoes the promotion. */
+async function withLineage(plan: Extract<RegisterPlan, { kind: "write" }>, ctx: RegisterContext): Promise<Readonly<Record<string, unknown>>> {
+  const draft = plan.details["draft"];
+  if (plan.details["promoted"] !== true || typeof draft !== "string") return plan.details;
+  const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot });
+  try {
+    const moved = await promoteLineage(ledger, { from: draft, to: plan.path });
+    return moved.ok ? { ...plan.details, lineage: "moved" } : { ...plan.details, lineage: "not_moved", lineage_diagnostic: moved.diagnostic };
+  } finally {
+    await closeLedger(ledger);
   }
 }
 

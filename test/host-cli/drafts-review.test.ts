@@ -118,4 +118,32 @@ describe("drafts and one review cycle through the CLI", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("register_tool draft= promotes with the draft's own fields and takes its lineage; a hand move reattaches", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-recipes-promote-"));
+    try {
+      const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: "" };
+      mkdirSync(join(dir, "recipes"));
+      const spawned = (t: string): string => /draft_recipe=(\S+)/.exec(runCli(["spawn", `template=${t}`], env).stdout)![1]!;
+      const one = spawned("printf one");
+      const two = spawned("printf two");
+      expect(runCli(["spawn", `file=${one}`], env).status).toBe(0);
+      expect(runCli(["spawn", `file=${two}`], env).status).toBe(0);
+      const promoted = runCliJson(["register_tool", "name=one_tool", `draft=${one}`], env).body;
+      expect(promoted.ok).toBe(true);
+      expect(promoted.details).toMatchObject({ promoted: true, lineage: "moved" });
+      expect(readdirSync(join(dir, "recipes", "drafts"))).toContain(one.slice(one.lastIndexOf("/") + 1)); // the draft stays
+      expect(runCliJson(["register_tool", "name=one_tool", `draft=${one}`], env).body.text).toContain("already registered");
+      expect(runCli(["call", "one_tool"], env).stdout).toBe("one\n");
+      // a deliberate move into the root: the next launch follows the lineage by content
+      writeFileSync(join(dir, "recipes", "moved_two.json"), readFileSync(two));
+      rmSync(two);
+      expect(runCli(["call", "moved_two"], env).stdout).toBe("two\n");
+      const active = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env).body.details["active"] as { id: string; usage?: Record<string, unknown> }[];
+      expect(active.find((a) => a.id === "one_tool")?.usage).toMatchObject({ lifetime_calls: 2 });
+      expect(active.find((a) => a.id === "moved_two")?.usage).toMatchObject({ lifetime_calls: 2 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
