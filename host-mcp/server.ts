@@ -10,7 +10,6 @@ import { inspectWithUsage } from "../runtime/usage-view.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/discovery/types.js";
-import { registerTool } from "../runtime/register.js";
 import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
@@ -99,18 +98,9 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     }
   }
 
-  // register_tool refreshes under its locks, so the list_changed goes out before it answers
-  const register = (params: Readonly<Record<string, unknown>>) =>
-    registerTool(params, {
-      paths: session.paths,
-      fs: session.fs,
-      lock: session.lock,
-      ...(session.packagedRoot === undefined ? {} : { packagedRoot: session.packagedRoot }),
-      refresh: () => void live.refresh(),
-    });
-
   async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
-    if (name === REGISTER_TOOL) return toToolResult(await register(args));
+    // register_tool refreshes under its locks, so the list_changed goes out before it answers
+    if (name === REGISTER_TOOL) return toToolResult(await session.register(args, () => void live.refresh()));
     if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths }));
     const verdict = gate.check(name);
     switch (verdict.kind) {

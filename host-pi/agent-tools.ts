@@ -5,7 +5,6 @@ import { inspectWithUsage } from "../runtime/usage-view.js";
 import { join } from "node:path";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { planLocks } from "../core/register/plan.js";
-import { registerTool } from "../runtime/register.js";
 import { INSPECT, MESSAGE, REGISTER_TOOL, SPAWN, type VerbTool } from "../runtime/verb-tools.js";
 import { message } from "../runtime/verbs/message.js";
 import { spawn } from "../runtime/verbs/spawn.js";
@@ -45,15 +44,7 @@ export function agentTools(session: () => HostSession): PiTool[] {
       const s = session();
       const before = s.live.current().generation;
       const files = touchedFiles(params, s);
-      const result = await registerTool(params, {
-        paths: s.paths,
-        fs: s.fs,
-        lock: s.lock,
-        ...(s.packagedRoot === undefined ? {} : { packagedRoot: s.packagedRoot }),
-        refresh: () => {
-          s.live.refresh(files);
-        },
-      });
+      const result = await s.session.register(params, () => void s.live.refresh(files));
       if (result.ok && s.live.current().generation !== before) s.nextRun.request(result.text.split("\n")[0] ?? "register_tool");
       return toPiResult(result);
     }),

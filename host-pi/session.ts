@@ -4,10 +4,8 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
-import type { Lock } from "../adapters/lock/Lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
 import { agentPaths, type AgentPaths } from "../runtime/agent-paths.js";
-import type { LedgerContext } from "../runtime/ledger/index.js";
 import type { LiveRegistry, ToolSetChange } from "../runtime/live-registry.js";
 import type { Registry } from "../runtime/registry.js";
 import { openLiveSession, type LiveSession } from "../runtime/session.js";
@@ -42,9 +40,6 @@ export interface HostSession {
   readonly env: NodeJS.ProcessEnv;
   readonly automaticReview: boolean;
   readonly live: LiveRegistry;
-  readonly fs: FileSystem;
-  readonly lock: Lock;
-  readonly ledger: LedgerContext;
   readonly packagedRoot: string | undefined;
   readonly recipes: RecipeRuntime;
   readonly sync: ToolSync;
@@ -122,9 +117,6 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
     env,
     automaticReview,
     live,
-    fs: session.fs,
-    lock: session.lock,
-    ledger: session.ledger,
     packagedRoot,
     recipes,
     sync,

@@ -20,6 +20,7 @@ import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { accountedContext, launch, type OnRejected } from "./launch.js";
 import { closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
 import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
+import { registerTool, type RegisterParams } from "./register.js";
 import { openRegistry, type Registry } from "./registry.js";
 import { cleanStrayRecipeTemps } from "./startup.js";
 import type { CallContext } from "./verbs/call.js";
@@ -60,6 +61,8 @@ export interface RuntimeSession {
   launch(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: Omit<CallContext, "launch">): Promise<CommandResult>;
   /** the call context of this session's launches: accounted in its ledger */
   callContext(extra?: Omit<CallContext, "launch" | "paths">): CallContext;
+  /** register_tool with this session's ports; `refresh` runs after a write, still under the locks */
+  register(params: RegisterParams, refresh?: () => void): Promise<CommandResult>;
   close(): Promise<void>;
 }
 
@@ -101,6 +104,14 @@ function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<vo
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery }),
     launch: (tool, params, ctx) => launch(b.ledger, tool, params, ctx, onRejected),
     callContext: (extra = {}) => accountedContext(b.ledger, { paths: b.paths, ...extra }, onRejected),
+    register: (params, refresh) =>
+      registerTool(params, {
+        paths: b.paths,
+        fs: b.fs,
+        lock: b.lock,
+        ...(b.packagedRoot === undefined ? {} : { packagedRoot: b.packagedRoot }),
+        ...(refresh === undefined ? {} : { refresh }),
+      }),
     close,
   };
 }
