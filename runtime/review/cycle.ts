@@ -19,6 +19,8 @@ import type { Reviewer } from "./reviewer.js";
 
 export const DECISIONS_FILE = "decisions.json";
 
+const NO_REVIEWER: Reviewer = { describe: "none", review: () => Promise.reject(new Error("no reviewer configured")) };
+
 export interface CycleOptions {
   /** no reviewer: nothing new is captured or reviewed, only recovery and cleanup run */
   readonly reviewer?: Reviewer;
@@ -161,8 +163,12 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
   if (options.reviewer !== undefined || options.capture === true) {
     if (state === undefined || state.phase === "completed") state = (await capture(ctx, steps)) ?? state;
   }
-  if (options.reviewer !== undefined && state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isParked(state))))
-    state = await review(ctx, state, options.reviewer, steps);
+  const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isParked(state)));
+  // decisions written before a crash are executed even without a reviewer: they are final
+  if (reviewable && state !== undefined && (options.reviewer !== undefined || (await readPlan(ctx, state)) !== undefined))
+    state = await review(ctx, state, options.reviewer ?? NO_REVIEWER, steps);
+  // cleanup comes only after `completed` is durable, and is repeated by any later cycle
+  if (state?.phase === "completed") await collect(ctx, state, steps);
   return {
     phase: state?.phase ?? "idle",
     steps,
