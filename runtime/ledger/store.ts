@@ -119,8 +119,9 @@ export async function recover(ctx: LedgerContext): Promise<string[]> {
   for (const outcome of await recoverJournals(ctx.fs, ctx.paths.journals)) {
     if (outcome.outcome === "quarantined") diagnostics.push(`Usage journal ${outcome.id} was not applied and was kept as ${outcome.quarantinedAs}: ${outcome.reason}`);
   }
-  await cleanStrayTemps(ctx.fs, ctx.paths.usageRoot).catch(() => undefined);
-  await cleanStrayTemps(ctx.fs, ctx.paths.ledgers).catch(() => undefined);
+  for (const dir of [ctx.paths.usageRoot, ctx.paths.ledgers]) {
+    if ((await cleanStrayTemps(ctx.fs, dir).catch(() => [])).length > 0) await ctx.fs.fsyncDir(dir);
+  }
   return diagnostics;
 }
 
