@@ -85,6 +85,8 @@ export class CrashDisk {
   /** inode → its bytes as of its last fsync, for inodes written since */
   private readonly dirty = new Map<number, Uint8Array>();
   private readonly pending: Pending[] = [];
+  /** mutations under way in other processes; a power failure lets them land (not durable) first */
+  private readonly inflight = new Set<Promise<unknown>>();
 
   /** @param failAt the disk loses power before this mutation (Infinity: only on `powerFail`) */
   constructor(readonly inner: MemFileSystem, readonly failAt: number = Infinity, readonly seed?: number) {}
@@ -132,7 +134,19 @@ export class CrashDisk {
     }
     this.mutations++;
     this.trace.push(label);
-    return run();
+    const running = run();
+    this.inflight.add(running);
+    try {
+      const result = await running;
+      // power failed while it ran (another process's mutation): never acknowledged
+      if (this.powerLost) throw new SimulatedCrash(`${label} (power failed while it ran)`, -1);
+      return result;
+    } catch (e) {
+      if (this.powerLost && !isSimulatedCrash(e)) throw new SimulatedCrash(`${label} (power failed while it ran)`, -1);
+      throw e;
+    } finally {
+      this.inflight.delete(running);
+    }
   }
 
   // ---- the effects each kind of mutation has on the model, around the real operation ----
@@ -207,6 +221,7 @@ export class CrashDisk {
   async powerFail(): Promise<void> {
     if (this.powerLost) return;
     this.powerLost = true;
+    await Promise.allSettled([...this.inflight]);
     const pick = this.seed === undefined ? undefined : generator(this.seed);
     // each unsynced inode's fate, decided on the bytes it has now (ghosts: when they lost their name)
     const fateOf = (synced: Uint8Array): ((current: Uint8Array) => Uint8Array) => {
