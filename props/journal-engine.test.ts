@@ -9,14 +9,16 @@ import * as E from "fp-ts/lib/Either.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { buildPlan } from "../core/journal/plan.js";
 import { PlanFailed, recoverJournals, runPlan } from "../runtime/journal/index.js";
+import type { MemFileSystem } from "../adapters/fs/memfs.js";
 import { EVERY_STEP, JOURNALS, engineViolations, scenarioArb, volumeOf } from "./support/journal-scenarios.js";
+import { exploreCrashes } from "./support/crash-fs.js";
 
 describe("the journal engine under power failures", () => {
   it("a plan with every kind of step: worst-case loss, nested recovery crashes", async () => {
     expect(await engineViolations(EVERY_STEP)).toEqual([]);
   });
 
-  test.prop([scenarioArb, fc.option(fc.integer({ min: 0, max: 2 ** 30 }), { nil: undefined })], { numRuns: 25 })(
+  test.prop([scenarioArb, fc.option(fc.integer({ min: 0, max: 2 ** 30 }), { nil: undefined })], { numRuns: 20 })(
     "random plans: all-before or all-after, durable once acknowledged, no journal left, the next plan runs",
     async (scenario, seed) => {
       expect(await engineViolations(scenario, seed === undefined ? {} : { seed })).toEqual([]);
@@ -122,4 +124,48 @@ describe("recovery keeps an untrusted journal aside", () => {
     await expect(runPlan(fs, JOURNALS, plan.right)).rejects.toThrow(/changed since the plan t1/);
     expect(fs.vol.existsSync(JOURNALS)).toBe(false);
   });
+});
+
+describe("the journal only moves forward", () => {
+  // an I/O error turns a reversible plan back; a power failure at any mutation after that, and
+  // in the recovery that follows, never turns it forward again: once the journal on disk says
+  // back, the end state is all-before
+  test.prop([scenarioArb.filter((s) => s.plan.reversible), fc.nat(30), fc.option(fc.integer({ min: 0, max: 2 ** 30 }), { nil: undefined })], { numRuns: 10 })(
+    "after turning back, every crash ends all-before; before it, all-before or all-after",
+    async (s, n, seed) => {
+      let sawBack = false;
+      let failed: PlanFailed | undefined;
+      const image = (fs: MemFileSystem): Record<string, string | undefined> =>
+        Object.fromEntries(Object.keys(s.after).map((p) => [p, fs.vol.existsSync(p) ? (fs.vol.statSync(p).isDirectory() ? "<dir>" : (fs.vol.readFileSync(p, "utf8") as string)) : undefined]));
+      await exploreCrashes({
+        setup: () => {
+          sawBack = false;
+          failed = undefined;
+          return volumeOf(s.initial);
+        },
+        run: async (fs) => {
+          try {
+            await runPlan(failingAt(fs, n), JOURNALS, s.plan);
+          } catch (e) {
+            // an injected I/O error is an answer; a crash (even wrapped) is not
+            if (!(e instanceof PlanFailed) || !(e.cause instanceof Error) || !e.cause.message.startsWith("EIO")) throw e;
+            failed = e;
+          }
+        },
+        recover: async (fs) => {
+          const file = `${JOURNALS}/p1.journal.json`;
+          const text = await fs.readFile(file).then((b) => new TextDecoder().decode(b), () => undefined);
+          if (text !== undefined && text.includes('"direction": "back"')) sawBack = true;
+          await recoverJournals(fs, JOURNALS);
+        },
+        ...(seed === undefined ? {} : { seed }),
+        check: (view, k, trace) => {
+          const now = image(view);
+          const where = `crash at ${k}\n${trace.join("\n")}`;
+          if (sawBack || failed?.rolledBack === true) expect(now, where).toEqual(s.initial);
+          else expect([s.initial, s.after], where).toContainEqual(now);
+        },
+      });
+    },
+  );
 });

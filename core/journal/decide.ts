@@ -123,7 +123,10 @@ export function decide(journal: Journal, observed: Observed): Decision {
   for (const step of plan.phases.flat()) {
     for (const [path, before, after] of transitions(step)) {
       const now = at(path);
-      if (now !== before && now !== after) {
+      // undoing a rename that replaced a file moves the file back first, then restores what it
+      // replaced: in between, the target is absent
+      const midUndo = direction === "back" && step.op === "rename" && path === step.to && now === null && at(step.from) === step.before;
+      if (now !== before && now !== after && !midUndo) {
         return { kind: "corrupt", reason: `${path} was changed outside the journal: it is ${show(now)}, neither its before (${show(before)}) nor its after (${show(after)}) state` };
       }
     }
