@@ -52,13 +52,16 @@ function transitions(step: Step): ReadonlyArray<readonly [string, PathState, Pat
   }
 }
 
+/** why a journal can neither finish nor be undone */
 class Stuck {
   constructor(readonly reason: string) {}
 }
 
+type Planned = Action[] | Stuck;
+
 const show = (s: PathState | "other"): string => (s === null ? "absent" : s === "dir" ? "a folder" : s === "other" ? "not a regular file" : `content ${s.slice(0, 12)}`);
 
-function forward(step: Step, at: (path: string) => PathState | "other"): Action[] {
+function forward(step: Step, at: (path: string) => PathState | "other"): Planned {
   switch (step.op) {
     case "write":
       return at(step.path) === step.after ? [] : [{ op: "write", path: step.path, content: step.after }];
@@ -71,20 +74,20 @@ function forward(step: Step, at: (path: string) => PathState | "other"): Action[
       // the new name, has half run): running it again gives the after state either way
       if (at(step.from) === step.before) return [{ op: "rename", from: step.from, to: step.to }];
       if (at(step.to) === step.before) return [];
-      throw new Stuck(`${step.from} and ${step.to} both lost the content being renamed`);
+      return new Stuck(`${step.from} and ${step.to} both lost the content being renamed`);
     case "link":
       if (at(step.to) === step.before) return [];
-      if (at(step.from) !== step.before) throw new Stuck(`${step.from} no longer holds the content to link (${show(at(step.from))})`);
+      if (at(step.from) !== step.before) return new Stuck(`${step.from} no longer holds the content to link (${show(at(step.from))})`);
       return [{ op: "link", from: step.from, to: step.to }];
   }
 }
 
 /** undoing a step: the first list runs before the second (a rename back, then what it replaced) */
-function backward(step: Step, at: (path: string) => PathState | "other", plan: Plan): [Action[], Action[]] {
-  const restore = (path: string, to: ContentHash | null): Action[] => {
+function backward(step: Step, at: (path: string) => PathState | "other", plan: Plan): [Planned, Planned] {
+  const restore = (path: string, to: ContentHash | null): Planned => {
     if (at(path) === to) return [];
     if (to === null) return [{ op: "unlink", path }];
-    if (plan.blobs[to] === undefined) throw new Stuck(`${path} cannot be put back: the plan does not hold its former content`);
+    if (plan.blobs[to] === undefined) return new Stuck(`${path} cannot be put back: the plan does not hold its former content`);
     return [{ op: "write", path, content: to }];
   };
   switch (step.op) {
@@ -98,12 +101,20 @@ function backward(step: Step, at: (path: string) => PathState | "other", plan: P
       return [restore(step.to, null), []];
     case "rename":
       if (at(step.from) === step.before) return [restore(step.to, step.replaced), []];
-      if (at(step.to) === step.before) {
-        return [[{ op: "rename", from: step.to, to: step.from }], step.replaced === null ? [] : [{ op: "write", path: step.to, content: step.replaced }]];
-      }
-      if (plan.blobs[step.before] === undefined) throw new Stuck(`${step.from} and ${step.to} both lost the content being renamed`);
+      if (at(step.to) === step.before) return [[{ op: "rename", from: step.to, to: step.from }], step.replaced === null ? [] : restore(step.to, step.replaced)];
+      if (plan.blobs[step.before] === undefined) return [new Stuck(`${step.from} and ${step.to} both lost the content being renamed`), []];
       return [[{ op: "write", path: step.from, content: step.before }], restore(step.to, step.replaced)];
   }
+}
+
+/** the actions of several steps, or the first reason one of them is stuck */
+function gather(planned: readonly Planned[]): Planned {
+  const out: Action[] = [];
+  for (const p of planned) {
+    if (p instanceof Stuck) return p;
+    out.push(...p);
+  }
+  return out;
 }
 
 export function decide(journal: Journal, observed: Observed): Decision {
@@ -112,25 +123,27 @@ export function decide(journal: Journal, observed: Observed): Decision {
   for (const step of plan.phases.flat()) {
     for (const [path, before, after] of transitions(step)) {
       const now = at(path);
-      if (now !== before && now !== after) {
+      // undoing a rename that replaced a file moves the file back first, then restores what it
+      // replaced: in between, the target is absent
+      const midUndo = direction === "back" && step.op === "rename" && path === step.to && now === null && at(step.from) === step.before;
+      if (now !== before && now !== after && !midUndo) {
         return { kind: "corrupt", reason: `${path} was changed outside the journal: it is ${show(now)}, neither its before (${show(before)}) nor its after (${show(after)}) state` };
       }
     }
   }
-  try {
-    const phases: Action[][] =
-      direction === "forward"
-        ? plan.phases.map((phase) => phase.flatMap((s) => forward(s, at)))
-        : [...plan.phases].reverse().flatMap((phase) => {
-            const undo = phase.map((s) => backward(s, at, plan));
-            return [undo.flatMap(([first]) => first), undo.flatMap(([, second]) => second)];
-          });
-    const todo = phases.filter((p) => p.length > 0);
-    return todo.length === 0 ? { kind: "done" } : { kind: direction, phases: todo };
-  } catch (e) {
-    if (e instanceof Stuck) return { kind: "corrupt", reason: e.reason };
-    throw e;
+  const phases: Planned[] =
+    direction === "forward"
+      ? plan.phases.map((phase) => gather(phase.map((s) => forward(s, at))))
+      : [...plan.phases].reverse().flatMap((phase) => {
+          const undo = phase.map((s) => backward(s, at, plan));
+          return [gather(undo.map(([first]) => first)), gather(undo.map(([, second]) => second))];
+        });
+  const todo: Action[][] = [];
+  for (const p of phases) {
+    if (p instanceof Stuck) return { kind: "corrupt", reason: p.reason };
+    if (p.length > 0) todo.push(p);
   }
+  return todo.length === 0 ? { kind: "done" } : { kind: direction, phases: todo };
 }
 
 /** The paths a plan changes, for callers that want to report them. */

@@ -36,10 +36,11 @@ export const isSimulatedCrash = (u: unknown): u is SimulatedCrash => u instanceo
 
 const EMPTY = new Uint8Array(0);
 
-/** a file that lost its name; its bytes come back if the change that removed it is undone */
+/** a file that lost its name; its bytes come back if the change that removed it is undone.
+ *  `synced`: its durable bytes when it was not synced (its inode number may be reused since). */
 interface Ghost {
-  readonly ino: number;
   readonly bytes: Uint8Array;
+  readonly synced: Uint8Array | undefined;
 }
 
 type Change =
@@ -84,6 +85,8 @@ export class CrashDisk {
   /** inode → its bytes as of its last fsync, for inodes written since */
   private readonly dirty = new Map<number, Uint8Array>();
   private readonly pending: Pending[] = [];
+  /** mutations under way in other processes; a power failure lets them land (not durable) first */
+  private readonly inflight = new Set<Promise<unknown>>();
 
   /** @param failAt the disk loses power before this mutation (Infinity: only on `powerFail`) */
   constructor(readonly inner: MemFileSystem, readonly failAt: number = Infinity, readonly seed?: number) {}
@@ -92,13 +95,22 @@ export class CrashDisk {
     return this.inner.vol;
   }
 
-  private node(path: string): { ino: number; kind: string; bytes: Uint8Array | undefined } | undefined {
+  private node(path: string): { ino: number; nlink: number; kind: string; bytes: Uint8Array | undefined } | undefined {
     try {
       const st = this.vol.lstatSync(path);
-      return { ino: Number(st.ino), kind: st.isDirectory() ? "dir" : st.isFile() ? "file" : "other", bytes: st.isFile() ? new Uint8Array(this.vol.readFileSync(path) as Buffer) : undefined };
+      const kind = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+      return { ino: Number(st.ino), nlink: Number(st.nlink), kind, bytes: st.isFile() ? new Uint8Array(this.vol.readFileSync(path) as Buffer) : undefined };
     } catch {
       return undefined;
     }
+  }
+
+  /** the file at a name about to go; its inode's tracking ends with its last name */
+  private ghost(n: { ino: number; nlink: number; bytes: Uint8Array | undefined }): Ghost | undefined {
+    if (n.bytes === undefined) return undefined;
+    const ghost = { bytes: n.bytes, synced: this.dirty.get(n.ino) };
+    if (n.nlink <= 1) this.dirty.delete(n.ino);
+    return ghost;
   }
 
   private record(change: Change, label: string, folders: readonly string[]): void {
@@ -122,7 +134,19 @@ export class CrashDisk {
     }
     this.mutations++;
     this.trace.push(label);
-    return run();
+    const running = run();
+    this.inflight.add(running);
+    try {
+      const result = await running;
+      // power failed while it ran (another process's mutation): never acknowledged
+      if (this.powerLost) throw new SimulatedCrash(`${label} (power failed while it ran)`, -1);
+      return result;
+    } catch (e) {
+      if (this.powerLost && !isSimulatedCrash(e)) throw new SimulatedCrash(`${label} (power failed while it ran)`, -1);
+      throw e;
+    } finally {
+      this.inflight.delete(running);
+    }
   }
 
   // ---- the effects each kind of mutation has on the model, around the real operation ----
@@ -154,14 +178,15 @@ export class CrashDisk {
     const replaced = this.node(to);
     await run();
     if (moved === undefined) return;
-    const ghost = replaced?.bytes === undefined ? undefined : { ino: replaced.ino, bytes: replaced.bytes };
+    const ghost = replaced === undefined || replaced.ino === moved.ino ? undefined : this.ghost(replaced);
     this.record({ kind: "rename", from, to, ino: moved.ino, replaced: ghost }, label, [dirname(from), dirname(to)]);
   }
 
   async unlink(path: string, label: string, run: () => Promise<void>): Promise<void> {
     const gone = this.node(path);
     await run();
-    if (gone?.bytes !== undefined) this.record({ kind: "unlink", path, ghost: { ino: gone.ino, bytes: gone.bytes } }, label, [dirname(path)]);
+    const ghost = gone === undefined ? undefined : this.ghost(gone);
+    if (ghost !== undefined) this.record({ kind: "unlink", path, ghost }, label, [dirname(path)]);
   }
 
   async mkdir(path: string, recursive: boolean, label: string, run: () => Promise<void>): Promise<void> {
@@ -196,14 +221,14 @@ export class CrashDisk {
   async powerFail(): Promise<void> {
     if (this.powerLost) return;
     this.powerLost = true;
+    await Promise.allSettled([...this.inflight]);
     const pick = this.seed === undefined ? undefined : generator(this.seed);
     // each unsynced inode's fate, decided on the bytes it has now (ghosts: when they lost their name)
-    const fate = new Map<number, (current: Uint8Array) => Uint8Array>();
-    for (const [ino, synced] of this.dirty) {
+    const fateOf = (synced: Uint8Array): ((current: Uint8Array) => Uint8Array) => {
       const choice = pick === undefined ? 0 : pick(4);
       const cut = pick === undefined ? 0 : pick(1 << 16);
       const noise = pick === undefined ? 0 : pick(1 << 30);
-      fate.set(ino, (current) => {
+      return (current) => {
         if (choice === 0) return synced;
         if (choice === 1) return current;
         if (choice === 2) return current.slice(0, current.length === 0 ? 0 : cut % (current.length + 1));
@@ -211,25 +236,27 @@ export class CrashDisk {
         const from = out.length === 0 ? 0 : noise % out.length;
         for (let i = from; i < Math.min(out.length, from + 1 + (noise % 16)); i++) out[i] = (noise >>> (i % 24)) & 0xff;
         return out;
-      });
-    }
-    const final = (ino: number, current: Uint8Array): Uint8Array => fate.get(ino)?.(current) ?? current;
+      };
+    };
+    const fate = new Map<number, (current: Uint8Array) => Uint8Array>();
+    for (const [ino, synced] of this.dirty) fate.set(ino, fateOf(synced));
+    const ghostBytes = (g: Ghost): Uint8Array => (g.synced === undefined ? g.bytes : fateOf(g.synced)(g.bytes));
     const restored = new Map<string, Uint8Array>();
     for (const p of [...this.pending].reverse()) {
       if (pick !== undefined && pick(2) === 0) continue;
       this.trace.push(`  lost: ${p.label}`);
-      this.undo(p.change, final, restored);
+      this.undo(p.change, ghostBytes, restored);
     }
     this.pending.length = 0;
     for (const path of this.files("/")) {
       const n = this.node(path)!;
-      const bytes = restored.get(path) ?? (fate.has(n.ino) ? final(n.ino, n.bytes!) : undefined);
+      const bytes = restored.get(path) ?? fate.get(n.ino)?.(n.bytes!);
       if (bytes !== undefined) this.vol.writeFileSync(path, bytes);
     }
     this.dirty.clear();
   }
 
-  private undo(change: Change, final: (ino: number, current: Uint8Array) => Uint8Array, restored: Map<string, Uint8Array>): void {
+  private undo(change: Change, ghostBytes: (g: Ghost) => Uint8Array, restored: Map<string, Uint8Array>): void {
     const vol = this.vol;
     const free = (path: string): boolean => this.node(path) === undefined && this.node(dirname(path))?.kind === "dir";
     switch (change.kind) {
@@ -242,7 +269,7 @@ export class CrashDisk {
       case "unlink":
         if (free(change.path)) {
           vol.writeFileSync(change.path, EMPTY);
-          restored.set(change.path, final(change.ghost.ino, change.ghost.bytes));
+          restored.set(change.path, ghostBytes(change.ghost));
         }
         return;
       case "rmdir":
@@ -257,7 +284,7 @@ export class CrashDisk {
         }
         if (change.replaced !== undefined) {
           vol.writeFileSync(change.to, EMPTY);
-          restored.set(change.to, final(change.replaced.ino, change.replaced.bytes));
+          restored.set(change.to, ghostBytes(change.replaced));
         }
         return;
     }

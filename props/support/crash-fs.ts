@@ -126,12 +126,15 @@ export interface CrashExploration {
   readonly nested?: boolean;
 }
 
-async function runUntilCrash(fs: FileSystem, run: (fs: FileSystem) => Promise<void>): Promise<boolean> {
+/** a crash, or an error some code wrapped around one (its `cause` chain holds the crash) */
+const causedByCrash = (e: unknown): boolean => isSimulatedCrash(e) || (e instanceof Error && e.cause !== undefined && causedByCrash(e.cause));
+
+async function runUntilCrash(fs: CrashingFileSystem, run: (fs: FileSystem) => Promise<void>): Promise<boolean> {
   try {
     await run(fs);
     return true;
   } catch (e) {
-    if (!isSimulatedCrash(e)) throw e;
+    if (!causedByCrash(e) || !fs.crashed) throw e;
     return false;
   }
 }

@@ -5,3 +5,4 @@
 export { runPlan, PlanFailed } from "./run.js";
 export { recoverJournals, type RecoveryOutcome } from "./recover.js";
 export type { JournalOptions } from "./apply.js";
+export { currentBytes, currentState, newPlanId, runSteps } from "./steps.js";

@@ -66,7 +66,8 @@ export async function recoverJournals(fs: FileSystem, journalDir: string, option
     await removeJournal(fs, journalDir, file);
     outcomes.push({ id, kind: journal.plan.kind, outcome: journal.direction === "forward" ? "rolled-forward" : "rolled-back" });
   }
-  // temps of journal writes a crash interrupted; the caller's lock keeps live writers out
-  await cleanStrayTemps(fs, journalDir).catch(() => undefined);
+  // temps of journal writes a crash interrupted; the caller's lock keeps live writers out. The
+  // removal is made durable so that a second recovery finds nothing left to do.
+  if ((await cleanStrayTemps(fs, journalDir).catch(() => [])).length > 0) await fs.fsyncDir(journalDir);
   return outcomes;
 }

@@ -1,9 +1,10 @@
 // runPlan: the journal first, then the steps, then the journal goes. See docs/journal.md.
+import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Journal } from "../../core/journal/decide.js";
 import { changedPaths, type Plan, type Step } from "../../core/journal/plan.js";
 import { journalFileName } from "../../core/journal/record.js";
-import { drive, observeAll, persistJournal, removeJournal, type JournalOptions } from "./apply.js";
+import { drive, observe, observeAll, persistJournal, removeJournal, type JournalOptions } from "./apply.js";
 
 /** Why runPlan refused or failed. `rolledBack`: every path is back at its before state;
  *  otherwise, when `journalKept`, recovery finishes the plan later. */
@@ -51,7 +52,18 @@ export async function runPlan(fs: FileSystem, journalDir: string, plan: Plan, _o
     }
   }
   if (plan.phases.every((p) => p.every((s) => changedPaths(s).length === 0))) return;
-  await persistJournal(fs, journalDir, journal);
+  const file = journalFileName(plan.id);
+  try {
+    await persistJournal(fs, journalDir, journal);
+  } catch (e) {
+    // no step ran; a journal that made it to disk would be finished by recovery against the
+    // caller's belief that the plan failed, so it goes, or the caller hears it is kept
+    const kept = await removeJournal(fs, journalDir, file).then(
+      () => false,
+      async () => (await observe(fs, join(journalDir, file)).catch(() => "other")) !== null,
+    );
+    throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) could not write its journal${kept ? " (it remains, for recovery)" : "; nothing was changed"}: ${message(e)}`, plan.id, !kept, kept, { cause: e });
+  }
   let failure: unknown;
   try {
     const decision = await drive(fs, journal);
@@ -60,16 +72,23 @@ export async function runPlan(fs: FileSystem, journalDir: string, plan: Plan, _o
     failure = e;
   }
   if (failure === undefined) {
-    await removeJournal(fs, journalDir, journalFileName(plan.id));
+    // every change is durable; a journal that fails to go is found done by the next recovery
+    await removeJournal(fs, journalDir, file).catch(() => undefined);
     return;
   }
-  const why = failure instanceof Error ? failure.message : String(failure);
+  const why = message(failure);
   if (!plan.reversible) throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) failed and stays journaled for recovery: ${why}`, plan.id, false, true, { cause: failure });
-  // the direction turns once, durably, before anything is undone
-  const back: Journal = { plan, direction: "back" };
-  await persistJournal(fs, journalDir, back);
-  const undone = await drive(fs, back);
-  if (undone.kind === "corrupt") throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) failed (${why}) and could not be undone: ${undone.reason}`, plan.id, false, true, { cause: failure });
-  await removeJournal(fs, journalDir, journalFileName(plan.id));
+  try {
+    // the direction turns once, durably, before anything is undone
+    const back: Journal = { plan, direction: "back" };
+    await persistJournal(fs, journalDir, back);
+    const undone = await drive(fs, back);
+    if (undone.kind === "corrupt") throw new Error(undone.reason);
+    await removeJournal(fs, journalDir, file);
+  } catch (e) {
+    throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) failed (${why}) and could not be undone now, it stays journaled for recovery: ${message(e)}`, plan.id, false, true, { cause: e });
+  }
   throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) failed and was rolled back: ${why}`, plan.id, true, false, { cause: failure });
 }
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
