@@ -95,7 +95,7 @@ describe("drafts and one review cycle through the CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-recipes-reviewer-"));
     try {
       mkdirSync(join(dir, "recipes", "drafts"), { recursive: true });
-      for (let i = 0; i < 12; i++)
+      for (let i = 0; i < 11; i++)
         writeFileSync(join(dir, "recipes", "drafts", `Draft ${String(i).padStart(2, "0")}.json`), JSON.stringify({ template: `printf r${i}` }));
       // a reviewer standing in for a model: promote the first draft, discard the rest
       const script = join(dir, "reviewer.mjs");
@@ -108,8 +108,13 @@ describe("drafts and one review cycle through the CLI", () => {
       const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}` };
       const status = runCliJson(["inspect", "target=tool:pi-actors", "view=status"], env).body;
       expect(status.text).toContain("reviewer=command:");
-      const r = runCliJson(["review"], env);
-      expect(r.body.text).toContain("phase=completed");
+      // the twelfth draft comes from an inline spawn; once the command's work is done, the
+      // configured reviewer runs one cycle
+      expect(runCli(["spawn", "template=printf twelfth"], env).stdout).toContain("draft_recipe=");
+      const reviews = runCliJson(["inspect", "target=recipes", "view=reviews"], env).body;
+      expect(reviews.details["draft_review"]).toMatchObject({ phase: "completed", evidence: { actions: { promoted: 1, discarded: 11 } } });
+      // nothing is left to review
+      expect(runCliJson(["review"], env).body.text).toContain("phase=completed steps=nothing to do");
       // "Draft 00" has a space: its tool name is made valid
       expect(readdirSync(join(dir, "recipes")).filter((n) => n.endsWith(".json"))).toEqual(["Draft_00.json"]);
       expect(runCli(["call", "Draft_00"], env).stdout).toBe("r0\n");
