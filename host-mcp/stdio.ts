@@ -5,7 +5,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
-import { packageInfo } from "../runtime/agent-paths.js";
+import { lockRootOf, packageInfo } from "../runtime/agent-paths.js";
 import { openLedger } from "../runtime/ledger/index.js";
 import { openLiveRegistry } from "../runtime/live-registry.js";
 import { registerTool } from "../runtime/register.js";
@@ -35,7 +35,7 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   const live = openLiveRegistry({ env, cwd, onError: (e) => log(`watcher: ${e.message}`) });
   const { paths } = live;
   const fs = makeNodeFileSystem();
-  const lock = makeFileLock();
+  const lock = makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
   await cleanStrayRecipeTemps({ paths, fs, lock }).catch((e: unknown) => log(`start-up cleanup: ${String(e)}`));
   await live.start();
 

@@ -9,7 +9,7 @@ import { makeScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, packageInfo, type AgentPaths } from "../runtime/agent-paths.js";
+import { agentPaths, lockRootOf, packageInfo, type AgentPaths } from "../runtime/agent-paths.js";
 import { foldPending, openLedger, seedLineages, type LedgerContext } from "../runtime/ledger/index.js";
 import { openLiveRegistry, type LiveRegistry, type ToolSetChange } from "../runtime/live-registry.js";
 import type { Registry } from "../runtime/registry.js";
@@ -78,7 +78,7 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
   report(await runSteps(hooks.beforeDiscovery ?? [], boundaryOf(ctx)));
 
   const fs = makeNodeFileSystem();
-  const lock = makeFileLock();
+  const lock = makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
   await cleanStrayRecipeTemps({ paths, fs, lock }).catch(() => []);
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   let watcherFailed = false;

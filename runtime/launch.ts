@@ -8,7 +8,7 @@ import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import { closeLedger, openLedger, recordLaunch, sha256Bytes, type LedgerContext } from "./ledger/index.js";
-import type { AgentPaths } from "./agent-paths.js";
+import { lockRootOf, type AgentPaths } from "./agent-paths.js";
 
 export interface LaunchGuard {
   /** counts one launch of `tool`; `rejected` says why it must not run; `diagnostic` reports an
@@ -40,7 +40,7 @@ export async function prepareLaunch(paths: AgentPaths, name: string, fs: FileSys
     async launch(tool) {
       const sourceSha256 = digests.has(tool.path) ? digests.get(tool.path) : await digestOf(fs, tool.path).catch(() => undefined);
       if (sourceSha256 === undefined) return { ok: true, diagnostic: `Usage not recorded: recipe source unreadable: ${tool.path}` };
-      ledger ??= openLedger({ fs, lock: makeFileLock({ fs }), recipeRoot: paths.recipeRoot });
+      ledger ??= openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
       const outcome = await recordLaunch(ledger, { path: tool.path, name: tool.name, fingerprint: executableFingerprint(tool.config), sourceSha256 });
       if (!outcome.ok) return { ok: false, rejected: outcome.rejected };
       return outcome.diagnostic === undefined ? { ok: true } : { ok: true, diagnostic: outcome.diagnostic };

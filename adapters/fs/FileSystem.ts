@@ -86,6 +86,9 @@ export interface FileSystem {
   link(existing: string, newPath: string): Promise<void>;
   fsyncDir(path: string): Promise<void>;
   utimes(path: string, atimeMs: number, mtimeMs: number): Promise<void>;
+  /** sets the permission bits exactly (no umask); optional: a file system without permissions
+   *  (a crash model) leaves it out and callers skip it */
+  chmod?(path: string, mode: number): Promise<void>;
 }
 
 export type FsOperation = Exclude<keyof FileSystem, "name" | "capabilities"> | "handle.write" | "handle.sync" | "handle.close";

@@ -84,5 +84,6 @@ export function makeNodeFileSystem(): FileSystem {
         }
       }),
     utimes: (path, atimeMs, mtimeMs) => guardFs("utimes", path, () => nfs.utimes(path, atimeMs / 1000, mtimeMs / 1000)),
+    chmod: (path, mode) => guardFs("chmod", path, () => nfs.chmod(path, mode)),
   };
 }

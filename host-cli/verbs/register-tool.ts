@@ -1,6 +1,6 @@
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
-import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
+import { agentPaths, lockRootOf, packageInfo } from "../../runtime/agent-paths.js";
 import { registerTool } from "../../runtime/register.js";
 import { cleanStrayRecipeTemps } from "../../runtime/startup.js";
 import type { CliValue } from "../argv.js";
@@ -31,7 +31,7 @@ export const registerToolVerb: CliVerb = {
     if (bad !== undefined) return bad;
     const paths = agentPaths(process.env, process.cwd());
     const fs = makeNodeFileSystem();
-    const lock = makeFileLock();
+    const lock = makeFileLock({ lockRoot: lockRootOf(paths.recipeRoot) });
     await cleanStrayRecipeTemps({ paths, fs, lock });
     return result(await registerTool(asParams(cmd.params), { paths, fs, lock, packagedRoot: packageInfo().packagedRecipeRoot }));
   },
