@@ -1,0 +1,81 @@
+// A child process for the TMPDIR isolation test: it builds its lock and launch accounting exactly
+// as the hosts do (from the agent paths of its environment), with its own TMPDIR. argv[2] is a
+// JSON job; one JSON line per update and one summary line go to stdout.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
+import { makeFileLock } from "../../adapters/lock/file-lock.js";
+import { agentPaths, lockRootOf } from "../../runtime/agent-paths.js";
+import { discoverThroughFs } from "../../runtime/fs-discovery.js";
+import { prepareLaunch } from "../../runtime/launch.js";
+import { registerTool } from "../../runtime/register.js";
+
+export interface TmpdirJob {
+  readonly worker: number;
+  readonly rounds: number;
+}
+
+export interface UpdateLog {
+  readonly kind: "update" | "merge";
+  readonly tag: string;
+  readonly ok: boolean;
+  readonly text: string;
+  /** CLOCK_MONOTONIC read inside the lock window after the write, and the file at that moment */
+  readonly stamp?: string;
+  readonly content?: string;
+}
+
+const job = JSON.parse(process.argv[2] ?? "{}") as TmpdirJob;
+const paths = agentPaths(process.env, process.cwd());
+const fs = makeNodeFileSystem();
+const lock = makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
+const recipe = join(paths.recipeRoot, "shared.json");
+
+async function update(kind: "update" | "merge", tag: string): Promise<void> {
+  let stamp: string | undefined;
+  let content: string | undefined;
+  const params = kind === "update" ? { name: "shared", description: `set ${tag}`, template: `echo ${tag} {x}`, update: true } : { name: "shared", description: `merged ${tag}`, update: true };
+  const result = await registerTool(params, {
+    paths,
+    fs,
+    lock,
+    lockOptions: { timeoutMs: 20_000, pollMs: 5 },
+    refresh: () => {
+      stamp = process.hrtime.bigint().toString();
+      content = readFileSync(recipe, "utf8");
+    },
+  });
+  const log: UpdateLog = { kind, tag, ok: result.ok, text: result.text, ...(stamp === undefined || content === undefined ? {} : { stamp, content }) };
+  process.stdout.write(`${JSON.stringify(log)}\n`);
+}
+
+/** One counted launch, as the CLI does it: digest, discover, count; a launch rejected because the
+ *  recipe changed in between is resolved again. */
+async function launch(): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const guard = await prepareLaunch(paths, "shared", fs);
+    try {
+      const tool = (await discoverThroughFs(fs, paths)).tools.find((t) => t.name === "shared");
+      if (tool === undefined) throw new Error("tool shared not discovered");
+      const outcome = await guard.launch(tool);
+      if (outcome.ok && outcome.diagnostic !== undefined) throw new Error(outcome.diagnostic);
+      if (outcome.ok) return attempt;
+    } finally {
+      await guard.close();
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  let attempts = 0;
+  for (let i = 0; i < job.rounds; i++) {
+    await update(i % 2 === 0 ? "update" : "merge", `w${job.worker}r${i}`);
+    attempts += await launch();
+  }
+  process.stdout.write(`${JSON.stringify({ done: true, attempts })}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`worker crashed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
