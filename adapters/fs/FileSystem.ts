@@ -65,6 +65,7 @@ export interface FsCapabilities {
 export interface FileSystem {
   readonly name: string;
   readonly capabilities: FsCapabilities;
+  /** regular files only: a FIFO, socket or device fails at once with EINVAL, never blocks */
   readFile(path: string): Promise<Uint8Array>;
   /** a string is written as UTF-8 */
   writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<void>;
