@@ -9,7 +9,8 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isAlive, killGroup } from "./group.js";
+import { groupAlive, killGroup } from "./group.js";
+import { checkIdentity, identityFrom, type ProcessIdentity } from "./identity.js";
 import { spawned } from "./node-runner.js";
 import { DEFAULT_KILL_GRACE_MS } from "./ProcessRunner.js";
 
@@ -72,6 +73,10 @@ export interface SupervisedStatus {
   readonly started_at: string;
   readonly ended_at: string | null;
   readonly supervisor_pid: number;
+  /** the identities of the two pids (start time, boot id); absent where there is no /proc */
+  readonly supervisor_start_time?: string;
+  readonly start_time?: string;
+  readonly boot_id?: string;
   readonly signal?: string;
   /** why the command could not start */
   readonly error?: string;
@@ -141,27 +146,47 @@ export async function readSupervisedStatus(runDir: string): Promise<SupervisedSt
   }
 }
 
+/** The recorded identities of a run's supervisor and of its command (the group leader). Loose
+ *  input, since status.json is read by several places; undefined where no pid is recorded. */
+export const recordedSupervisor = (s: Readonly<Record<string, unknown>>): ProcessIdentity | undefined =>
+  identityFrom(s["supervisor_pid"], s["supervisor_start_time"], s["boot_id"]);
+export const recordedCommand = (s: Readonly<Record<string, unknown>>): ProcessIdentity | undefined =>
+  identityFrom(s["pgid"], s["start_time"], s["boot_id"]);
+
+/** Whether the run's process group is still the run's: its leader is the recorded process, or
+ *  the leader is gone and the group still has members (a group id is not given to a new process
+ *  while its group exists). A leader pid that now names another process, or one that cannot be
+ *  checked, is never the run's. */
+export function runGroupIsOurs(leader: ProcessIdentity): boolean {
+  const state = checkIdentity(leader);
+  return state === "same" || (state === "gone" && groupAlive(leader.pid) && checkIdentity(leader) === "gone");
+}
+
 /**
  * Asks the supervisor to end the run (SIGTERM; it kills the command's group and records
  * "killed") and waits for the final status. If the supervisor itself is gone, the command's
- * group is killed here and "killed" recorded on its behalf.
+ * group is killed here and "killed" recorded on its behalf. A recorded pid whose process is not
+ * the recorded one any more (its pid was reused) is never signalled.
  */
 export async function killSupervised(runDir: string, graceMs: number = DEFAULT_KILL_GRACE_MS): Promise<SupervisedStatus | undefined> {
   const current = await readSupervisedStatus(runDir);
   if (current === undefined || current.status !== "running") return current;
-  if (isAlive(current.supervisor_pid)) {
-    process.kill(current.supervisor_pid, "SIGTERM");
+  const loose = current as unknown as Readonly<Record<string, unknown>>;
+  const supervisor = recordedSupervisor(loose);
+  if (supervisor !== undefined && checkIdentity(supervisor) === "same") {
+    process.kill(supervisor.pid, "SIGTERM");
     let latest: SupervisedStatus | undefined = current;
     const ended = async (): Promise<boolean> => {
       latest = (await readSupervisedStatus(runDir)) ?? latest;
-      return latest?.status !== "running" || !isAlive(current.supervisor_pid);
+      return latest?.status !== "running" || checkIdentity(supervisor) !== "same";
     };
     const deadline = Date.now() + graceMs + 3000;
     while (!(await ended()) && Date.now() < deadline) await sleep(10);
     const final = await readSupervisedStatus(runDir);
     if (final !== undefined && final.status !== "running") return final;
   }
-  if (current.pgid !== null) await killGroup(current.pgid, graceMs);
+  const command = recordedCommand(loose);
+  if (command !== undefined && runGroupIsOurs(command)) await killGroup(command.pid, graceMs);
   const killed: SupervisedStatus = { ...current, status: "killed", exit_code: current.exit_code ?? 1, ended_at: new Date().toISOString() };
   await writeAtomically(join(runDir, "status.json"), `${JSON.stringify(killed, null, 2)}\n`);
   return killed;
