@@ -92,7 +92,8 @@ async function main(runDir: string | undefined): Promise<number> {
     ...(spec.env === undefined ? {} : { env: spec.env }),
     ...(spec.max_parallel_branches === undefined ? {} : { maxParallelBranches: spec.max_parallel_branches }),
   });
-  const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: spec.tmp_root });
+  // a truncated final output is saved in the run's own folder, so it ages out with the run
+  const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: runDir });
   let code: number;
   if (execution.kind === "done") {
     code = execution.result.code;

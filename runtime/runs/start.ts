@@ -22,7 +22,7 @@ export interface RunStartOptions {
   readonly runsRoot: string;
   readonly cwd: string;
   readonly home: string;
-  /** `<agent>/tmp/pi-recipes`, where a truncated final output is saved */
+  /** `<agent>/tmp/pi-recipes` (a run's truncated final output is saved in its own folder) */
   readonly tmpRoot: string;
   readonly env?: Readonly<Record<string, string>>;
   /** SIGTERM → SIGKILL grace for the run's commands (timeouts and control.kill) */

@@ -10,6 +10,7 @@ import { isAlive } from "../../../adapters/process/group.js";
 import { inspect } from "../../../runtime/verbs/inspect.js";
 import { message } from "../../../runtime/verbs/message.js";
 import { openRegistry } from "../../../runtime/registry.js";
+import { pruneRuns } from "../../../runtime/runs/prune.js";
 import { readRun } from "../../../runtime/runs/store.js";
 import { finished, runBox, runIdOf, sleep, waitFor, type RunBox } from "./support.js";
 
@@ -22,6 +23,7 @@ beforeAll(() => {
   writeFileSync(join(box.dir, "hold"), `#!/bin/sh\necho $$ > "$1"\nexec sleep 30\n`);
   chmodSync(join(box.dir, "hold"), 0o755);
   box.recipe("hold", { description: "Holds", async: true, template: "./hold {pidfile}" });
+  box.recipe("many_lines", { description: "More output than an answer holds", async: true, template: "seq 1 5000" });
   box.recipe("slow_lines", { description: "Two lines, a pause between", async: true, template: "sh -c 'echo first; sleep 3; echo second'" });
 });
 afterEach(() => {
@@ -131,5 +133,16 @@ describe("an async run's stdout", () => {
     const run = await finished(box.runsRoot, id);
     expect(run.status).toBe("succeeded");
     expect(readFileSync(run.stdout_path, "utf8")).toBe("first\nsecond\n");
+  }, 60_000);
+
+  it("saves a truncated output in the run's folder, so it ages out with the run", async () => {
+    const id = runIdOf(await box.call("many_lines"));
+    const run = await finished(box.runsRoot, id);
+    const result = JSON.parse(readFileSync(join(run.run_dir, "result.json"), "utf8")) as { details: { fullOutputPath?: string } };
+    const saved = result.details.fullOutputPath;
+    expect(saved?.startsWith(`${run.run_dir}/`)).toBe(true);
+    expect(readFileSync(saved!, "utf8")).toContain("\n5000");
+    expect(pruneRuns(box.runsRoot, { now: Date.now() + 8 * 24 * 60 * 60 * 1000 })).toContain(id);
+    expect(existsSync(saved!)).toBe(false);
   }, 60_000);
 });
