@@ -18,6 +18,7 @@ const NS_LAST_PID = "/proc/sys/kernel/ns_last_pid";
 
 let box: RunBox;
 const strangers: ChildProcess[] = [];
+const strangerPids: number[] = [];
 beforeAll(() => {
   box = runBox();
   writeFileSync(join(box.dir, "hold"), `#!/bin/sh\necho $$ > "$1"\nexec sleep 30\n`);
@@ -28,6 +29,13 @@ beforeAll(() => {
 });
 afterEach(() => {
   for (const s of strangers.splice(0)) s.kill("SIGKILL");
+  for (const pid of strangerPids.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
 });
 afterAll(() => box.cleanup());
 
@@ -63,15 +71,19 @@ async function killFromOutside(run: { supervisor: number; pgid: number }): Promi
   await waitFor("the run's processes to be reaped", () => (existsSync(`/proc/${run.supervisor}`) || existsSync(`/proc/${run.pgid}`) ? undefined : true), 15_000);
 }
 
-/** A stranger started with exactly `pid`, by setting the kernel's last pid just below it (root
- *  only); other processes on the machine may take it first, so a few attempts are made. */
-async function strangerWithPid(pid: number): Promise<ChildProcess | undefined> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    writeFileSync(NS_LAST_PID, String(pid - 1));
-    const child = stranger();
-    if (child.pid === pid) return child;
-    child.kill("SIGKILL");
-    await sleep(5);
+/** A stranger started with exactly `pid` (a detached `sleep 30` leading its own group), by setting
+ *  the kernel's last pid just below it and forking at once (root only). Another process on the
+ *  machine may take the pid first, so many attempts are made. */
+async function strangerWithPid(pid: number): Promise<number | undefined> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const got = await new Promise<number>((resolve) => {
+      const sh = spawn("sh", ["-c", `echo ${pid - 1} > ${NS_LAST_PID}; setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $!`], { stdio: ["ignore", "pipe", "ignore"] });
+      let out = "";
+      sh.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      sh.on("close", () => resolve(Number(out.trim())));
+    });
+    if (got > 0) strangerPids.push(got);
+    if (got === pid) return got;
   }
   return undefined;
 }
@@ -91,8 +103,8 @@ describe("a run's pids are checked before they are signalled", () => {
     await killFromOutside(run);
     const asSupervisor = await strangerWithPid(run.supervisor);
     const asGroup = await strangerWithPid(run.pgid);
-    expect(asSupervisor?.pid, "a stranger got the supervisor's pid").toBe(run.supervisor);
-    expect(asGroup?.pid, "a stranger got the command's pid and group id").toBe(run.pgid);
+    expect(asSupervisor, "a stranger got the supervisor's pid").toBe(run.supervisor);
+    expect(asGroup, "a stranger got the command's pid and group id").toBe(run.pgid);
 
     const answer = await kill(run.id);
     expect(answer.ok).toBe(true);
