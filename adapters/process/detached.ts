@@ -6,8 +6,9 @@
 // records its fate in `status.json`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { readText, writeFileAtomic } from "../fs/FileSystem.js";
+import { makeNodeFileSystem } from "../fs/node.js";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { groupAlive, killGroup } from "./group.js";
 import { checkIdentity, identityFrom, type ProcessIdentity } from "./identity.js";
@@ -15,6 +16,9 @@ import { spawned } from "./node-runner.js";
 import { DEFAULT_KILL_GRACE_MS } from "./ProcessRunner.js";
 
 export { groupAlive, isAlive, killGroup } from "./group.js";
+
+// the run's files (command.json, status.json) go through the FileSystem port
+const fs = makeNodeFileSystem();
 
 export type Started<T> = ({ readonly ok: true } & T) | { readonly ok: false; readonly error: string };
 
@@ -101,7 +105,7 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
   let log: number | undefined;
   let child: ChildProcess;
   try {
-    await mkdir(spec.runDir, { recursive: true });
+    await fs.mkdir(spec.runDir, { recursive: true });
     const command = { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, killGraceMs: spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS, meta: spec.meta };
     await writeAtomically(join(spec.runDir, "command.json"), `${JSON.stringify(command, null, 2)}\n`);
     log = openSync(join(spec.runDir, "supervisor.log"), "w", 0o600);
@@ -130,7 +134,7 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
   // The supervisor may write its final status and exit in one go, before our last look.
   status ??= await readSupervisedStatus(spec.runDir);
   if (status === undefined) {
-    const why = (await readFile(join(spec.runDir, "supervisor.log"), "utf8").catch(() => "")).trim();
+    const why = (await readText(fs, join(spec.runDir, "supervisor.log")).catch(() => "")).trim();
     return { ok: false, error: why === "" ? "supervisor did not report a status" : why };
   }
   return { ok: true, supervisorPid: child.pid ?? status.supervisor_pid, status };
@@ -139,7 +143,7 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
 /** The run's current status.json, or undefined when it is missing or unreadable. */
 export async function readSupervisedStatus(runDir: string): Promise<SupervisedStatus | undefined> {
   try {
-    const value: unknown = JSON.parse(await readFile(join(runDir, "status.json"), "utf8"));
+    const value: unknown = JSON.parse(await readText(fs, join(runDir, "status.json")));
     return isStatus(value) ? value : undefined;
   } catch {
     return undefined;
@@ -203,11 +207,7 @@ function supervisorPath(): string | undefined {
   return undefined;
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  await writeFile(tmp, text, { mode: 0o600 });
-  await rename(tmp, path);
-}
+const writeAtomically = (path: string, text: string): Promise<void> => writeFileAtomic(fs, path, text, { mode: 0o600 });
 
 function isStatus(u: unknown): u is SupervisedStatus {
   if (typeof u !== "object" || u === null) return false;
