@@ -1,14 +1,10 @@
-// A child process for the TMPDIR isolation test: it builds its lock and launch accounting exactly
-// as the hosts do (from the agent paths of its environment), with its own TMPDIR. argv[2] is a
-// JSON job; one JSON line per update and one summary line go to stdout.
+// A child process for the TMPDIR isolation test: it updates and launches through runtime sessions,
+// exactly as the hosts do (ports, locks and ledger from the agent paths of its environment), with
+// its own TMPDIR. argv[2] is a JSON job; one JSON line per update and one summary line go to stdout.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeNodeFileSystem } from "../../adapters/fs/node.js";
-import { makeFileLock } from "../../adapters/lock/file-lock.js";
-import { agentPaths, lockRootOf } from "../../runtime/agent-paths.js";
-import { discoverThroughFs } from "../../runtime/fs-discovery.js";
-import { prepareLaunch } from "../../runtime/launch.js";
-import { registerTool } from "../../runtime/register.js";
+import { accountLaunch } from "../../runtime/launch.js";
+import { openSession } from "../../runtime/session.js";
 
 export interface TmpdirJob {
   readonly worker: number;
@@ -26,42 +22,35 @@ export interface UpdateLog {
 }
 
 const job = JSON.parse(process.argv[2] ?? "{}") as TmpdirJob;
-const paths = agentPaths(process.env, process.cwd());
-const fs = makeNodeFileSystem();
-const lock = makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
-const recipe = join(paths.recipeRoot, "shared.json");
+const session = openSession({ env: process.env, packagedRoot: null });
+const recipe = join(session.paths.recipeRoot, "shared.json");
 
 async function update(kind: "update" | "merge", tag: string): Promise<void> {
   let stamp: string | undefined;
   let content: string | undefined;
   const params = kind === "update" ? { name: "shared", description: `set ${tag}`, template: `echo ${tag} {x}`, update: true } : { name: "shared", description: `merged ${tag}`, update: true };
-  const result = await registerTool(params, {
-    paths,
-    fs,
-    lock,
-    lockOptions: { timeoutMs: 20_000, pollMs: 5 },
-    refresh: () => {
-      stamp = process.hrtime.bigint().toString();
-      content = readFileSync(recipe, "utf8");
-    },
+  const result = await session.register(params, () => {
+    stamp = process.hrtime.bigint().toString();
+    content = readFileSync(recipe, "utf8");
   });
   const log: UpdateLog = { kind, tag, ok: result.ok, text: result.text, ...(stamp === undefined || content === undefined ? {} : { stamp, content }) };
   process.stdout.write(`${JSON.stringify(log)}\n`);
 }
 
-/** One counted launch, as the CLI does it: digest, discover, count; a launch rejected because the
- *  recipe changed in between is resolved again. */
+/** One counted launch, as the CLI does it: a fresh session discovers the tool (its digest taken
+ *  from the bytes it compiled) and counts it; a launch rejected because the recipe changed in
+ *  between is resolved again. */
 async function launch(): Promise<number> {
   for (let attempt = 1; ; attempt++) {
-    const guard = await prepareLaunch(paths, "shared", fs);
+    const fresh = openSession({ env: process.env, packagedRoot: null });
     try {
-      const tool = (await discoverThroughFs(fs, paths)).tools.find((t) => t.name === "shared");
+      const tool = fresh.discovery().tools.find((t) => t.name === "shared");
       if (tool === undefined) throw new Error("tool shared not discovered");
-      const outcome = await guard.launch(tool);
-      if (outcome.ok && outcome.diagnostic !== undefined) throw new Error(outcome.diagnostic);
-      if (outcome.ok) return attempt;
+      const check = await accountLaunch(fresh.ledger, tool);
+      if (check.ok && check.diagnostic !== undefined) throw new Error(check.diagnostic);
+      if (check.ok) return attempt;
     } finally {
-      await guard.close();
+      await fresh.close();
     }
   }
 }
@@ -72,6 +61,7 @@ async function main(): Promise<void> {
     await update(i % 2 === 0 ? "update" : "merge", `w${job.worker}r${i}`);
     attempts += await launch();
   }
+  await session.close();
   process.stdout.write(`${JSON.stringify({ done: true, attempts })}\n`);
 }
 
