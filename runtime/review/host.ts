@@ -2,7 +2,7 @@
 // for spawn, the effective policy and reviewer, and one cycle run when the host is idle.
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
-import type { AgentPaths } from "../agent-paths.js";
+import { lockRootOf, type AgentPaths } from "../agent-paths.js";
 import { closeLedger } from "../ledger/index.js";
 import { automaticReviewPolicy } from "../verbs/status.js";
 import { captureDraft, type DraftCaptured, type InlineDraft } from "./capture-draft.js";
@@ -12,7 +12,7 @@ import { configuredReviewer, REVIEWER_ENV, type Reviewer } from "./reviewer.js";
 
 export function nodeDraftCapturer(paths: AgentPaths): (draft: InlineDraft) => Promise<DraftCaptured> {
   const fs = makeNodeFileSystem();
-  return (draft) => captureDraft({ fs, lock: makeFileLock({ fs }), paths, now: Date.now }, draft);
+  return (draft) => captureDraft({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), paths, now: Date.now }, draft);
 }
 
 export interface ReviewPolicy {
@@ -32,7 +32,7 @@ export function reviewPolicy(env: NodeJS.ProcessEnv = process.env, hostReviewer?
 
 export async function withNodeReviews<A>(paths: AgentPaths, packagedRoot: string | undefined, run: (ctx: ReviewContext) => Promise<A>): Promise<A> {
   const fs = makeNodeFileSystem();
-  const ctx = openReviews({ fs, lock: makeFileLock({ fs }), paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) });
+  const ctx = openReviews({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) });
   try {
     return await run(ctx);
   } finally {
