@@ -140,7 +140,7 @@ async function withLineage(plan: Extract<RegisterPlan, { kind: "write" }>, ctx: 
   if (plan.details["promoted"] !== true || typeof draft !== "string") return plan.details;
   const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot });
   try {
-    const moved = await promoteLineage(ledger, { from: draft, to: plan.path });
+    const moved = await promoteLineage(ledger, { from: draft, to: plan.path, moveFile: false });
     return moved.ok ? { ...plan.details, lineage: "moved" } : { ...plan.details, lineage: "not_moved", lineage_diagnostic: moved.diagnostic };
   } finally {
     await closeLedger(ledger);

@@ -126,7 +126,7 @@ export async function moveLineages(ctx: ReviewContext, plan: ExecutionPlan, outc
   for (const o of outcomes) {
     const item = plan.items.find((i) => i.position === o.position);
     if (o.outcome !== "promoted" || item?.target === undefined) continue;
-    const moved = await promoteLineage(ctx.ledger, { from: item.source, to: item.target.path });
+    const moved = await promoteLineage(ctx.ledger, { from: item.source, to: item.target.path, moveFile: false });
     if (!moved.ok) diagnostics.push(moved.diagnostic);
   }
   return diagnostics;
