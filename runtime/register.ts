@@ -112,7 +112,10 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
       return listTools(await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot));
     case "answer":
       return plan.result;
-    case "write":
+    case "write": {
+      // a promotion writes its tool and moves the draft's lineage in one journal plan
+      const promoted = await promoteWithLineage(plan, ctx);
+      if (promoted !== undefined) return refreshed(ctx, success(plan.text, promoted));
       try {
         await ctx.fs.mkdir(dirname(plan.path), { recursive: true });
         await writeFileAtomic(ctx.fs, plan.path, plan.content);
@@ -120,7 +123,8 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
         if (!isFsError(e)) throw e;
         return failure(persistFailed(e.message), { tool: plan.name, config: plan.path });
       }
-      return refreshed(ctx, success(plan.text, await withLineage(plan, ctx)));
+      return refreshed(ctx, success(plan.text, plan.details));
+    }
     case "delete":
       let notes: readonly string[];
       try {
@@ -133,15 +137,16 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
   }
 }
 
-/** A promoted draft's lineage (its launches and history) moves to the new tool; the draft file
- *  stays. A failure to move is reported, never undoes the promotion. */
-async function withLineage(plan: Extract<RegisterPlan, { kind: "write" }>, ctx: RegisterContext): Promise<Readonly<Record<string, unknown>>> {
+/** A promoted draft's lineage (its launches and history) moves to the new tool, written in the
+ *  same journal plan; the draft file stays. Undefined when there is no lineage to move (a draft
+ *  never seen by the ledger, a target with a lineage of its own): the caller writes plainly. */
+async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>, ctx: RegisterContext): Promise<Readonly<Record<string, unknown>> | undefined> {
   const draft = plan.details["draft"];
-  if (plan.details["promoted"] !== true || typeof draft !== "string") return plan.details;
+  if (plan.details["promoted"] !== true || typeof draft !== "string") return undefined;
   const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot });
   try {
-    const moved = await promoteLineage(ledger, { from: draft, to: plan.path, moveFile: false });
-    return moved.ok ? { ...plan.details, lineage: "moved" } : { ...plan.details, lineage: "not_moved", lineage_diagnostic: moved.diagnostic };
+    const moved = await promoteLineage(ledger, { from: draft, to: plan.path, writeTarget: plan.content });
+    return moved.ok ? { ...plan.details, lineage: "moved" } : undefined;
   } finally {
     await closeLedger(ledger);
   }

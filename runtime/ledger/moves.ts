@@ -10,7 +10,7 @@ import type { StepInput } from "../../core/journal/plan.js";
 import { isoAt, type LedgerContext } from "./context.js";
 import { withRootFence } from "./fence.js";
 import { foldLocked } from "./fold.js";
-import { currentState, newPlanId, runSteps } from "../journal/index.js";
+import { currentBytes, currentState, newPlanId, runSteps } from "../journal/index.js";
 import { commitSteps, readIndex, readLedgers, withStore } from "./store.js";
 
 export interface MoveInput {
@@ -22,6 +22,9 @@ export interface MoveInput {
    *  source with the target in place counts as already moved. `false`: the file was moved by
    *  other means and only the lineage follows. */
   readonly moveFile?: boolean;
+  /** instead of renaming `from`, write this content at `to` (a promotion that keeps its draft):
+   *  the new file and the lineage move are then one plan */
+  readonly writeTarget?: string;
 }
 
 export type MoveResult =
@@ -30,6 +33,7 @@ export type MoveResult =
 
 /** the file part of the plan: nothing when the file is already where it goes */
 async function fileSteps(ctx: LedgerContext, input: MoveInput): Promise<StepInput[] | string> {
+  if (input.writeTarget !== undefined) return [{ op: "write", path: input.to, before: await currentBytes(ctx.fs, input.to), content: input.writeTarget }];
   if (input.moveFile === false) return [];
   const source = await currentState(ctx.fs, input.from);
   const target = await currentState(ctx.fs, input.to);
