@@ -1,7 +1,7 @@
 // recoverJournals: finish or undo what a crash left, and keep aside what cannot be trusted.
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
-import { cleanStrayTemps, hasCode, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { JOURNAL_SUFFIX, decodeJournal } from "../../core/journal/record.js";
 import { drive, removeJournal, type JournalOptions } from "./apply.js";
 
@@ -30,13 +30,20 @@ async function quarantine(fs: FileSystem, dir: string, file: string): Promise<st
   }
 }
 
-async function journalFiles(fs: FileSystem, dir: string): Promise<string[]> {
+/** the journal files of the folder, and whether it holds temps of interrupted journal writes */
+async function listing(fs: FileSystem, dir: string): Promise<{ journals: string[]; temps: boolean }> {
+  let entries;
   try {
-    return (await fs.readdir(dir)).filter((e) => e.kind === "file" && e.name.endsWith(JOURNAL_SUFFIX) && !e.name.startsWith(".")).map((e) => e.name).sort();
+    entries = await fs.readdir(dir);
   } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR")) return [];
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return { journals: [], temps: false };
     throw e;
   }
+  const files = entries.filter((e) => e.kind === "file");
+  return {
+    journals: files.filter((e) => e.name.endsWith(JOURNAL_SUFFIX) && !e.name.startsWith(".")).map((e) => e.name).sort(),
+    temps: files.some((e) => isAtomicTempName(e.name)),
+  };
 }
 
 /**
@@ -45,7 +52,7 @@ async function journalFiles(fs: FileSystem, dir: string): Promise<string[]> {
  * do. The caller holds the folder's lock (see index.ts).
  */
 export async function recoverJournals(fs: FileSystem, journalDir: string, options: JournalOptions = {}): Promise<readonly RecoveryOutcome[]> {
-  const files = await journalFiles(fs, journalDir);
+  const { journals: files, temps } = await listing(fs, journalDir);
   const outcomes: RecoveryOutcome[] = [];
   for (const file of files) {
     const id = file.slice(0, -JOURNAL_SUFFIX.length);
@@ -68,6 +75,6 @@ export async function recoverJournals(fs: FileSystem, journalDir: string, option
   }
   // temps of journal writes a crash interrupted; the caller's lock keeps live writers out. The
   // removal is made durable so that a second recovery finds nothing left to do.
-  if ((await cleanStrayTemps(fs, journalDir).catch(() => [])).length > 0) await fs.fsyncDir(journalDir);
+  if (temps && (await cleanStrayTemps(fs, journalDir).catch(() => [])).length > 0) await fs.fsyncDir(journalDir);
   return outcomes;
 }
