@@ -47,6 +47,8 @@ interface Session {
   id: string | undefined;
   /** HTTP requests of this session not answered yet (an open GET stream counts) */
   open: number;
+  /** ids of the JSON-RPC requests in those */
+  readonly requests: Set<string | number>;
   lastSeen: number;
   closing: Promise<void> | undefined;
 }
@@ -69,10 +71,17 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   let calls = 0;
   let closed = false;
 
-  const closeSession = (session: Session, why: string): Promise<void> => {
+  const closeSession = (session: Session, why: string, answerOpen = false): Promise<void> => {
     session.closing ??= (async () => {
       if (session.id !== undefined) sessions.delete(session.id);
       live.delete(session);
+      // A client still waiting gets an answer rather than a stream that just ends (which the SDK
+      // client waits out until its request timeout).
+      if (answerOpen)
+        for (const id of session.requests)
+          await session.transport
+            .send({ jsonrpc: "2.0", id, error: { code: -32000, message: `The pi-recipes server is ${why}; the call was stopped.` } }, { relatedRequestId: id })
+            .catch(() => undefined);
       await session.recipes.close(); // aborts its calls in progress (their process groups are killed)
       await session.recipes.drain(); // and waits until they are gone
       log(`session ${session.id?.slice(0, 8) ?? "(uninitialized)"} closed: ${why} (${sessions.size} open)`);
@@ -94,6 +103,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       }),
       id: undefined,
       open: 0,
+      requests: new Set(),
       lastSeen: now(),
       closing: undefined,
     };
@@ -168,9 +178,11 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     calls += callCount;
     current.open++;
     current.lastSeen = now();
+    for (const id of ids) current.requests.add(id);
     res.on("close", () => {
       calls -= callCount;
       current.open--;
+      for (const id of ids) current.requests.delete(id);
       current.lastSeen = now();
       if (res.writableFinished || current.closing !== undefined) return;
       // The connection dropped before the answer: nothing can deliver it, so stop the work. The
@@ -194,7 +206,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     async close() {
       closed = true;
       clearInterval(idleTimer);
-      await Promise.all([...live].map((s) => closeSession(s, "server stopping")));
+      await Promise.all([...live].map((s) => closeSession(s, "stopping", true)));
     },
   };
 }

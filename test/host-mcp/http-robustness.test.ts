@@ -71,6 +71,30 @@ describe("pi-recipes mcp --http with clients that leave", () => {
     await stillServes();
   }, 60_000);
 
+  it("closes a session its client left without DELETE once it has been idle", async () => {
+    const idle = await startHttpServer(agent, ["--idle-timeout", "1"]);
+    try {
+      const client = await connectHttp(idle.url);
+      const id = client.transport.sessionId!;
+      await client.close(); // no DELETE: the server only sees the connections end
+      const closed = new RegExp(`session ${id.slice(0, 8)} closed: idle`);
+      expect(await waitUntil(() => closed.test(idle.stderr()), 15_000)).toBe(true);
+    } finally {
+      expect(await idle.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it("on SIGTERM aborts the calls in progress, waits for their processes and exits 0", async () => {
+    const own = await startHttpServer(agent);
+    const client = await connectHttp(own.url);
+    const { sleepPid, call } = await napping(client);
+    expect(await own.stop()).toBe(0);
+    expect(groupAlive(sleepPid)).toBe(false);
+    expect(own.stderr()).toContain("stopping: SIGTERM");
+    expect(await call).toContain("The pi-recipes server is stopping; the call was stopped.");
+    await client.close();
+  }, 60_000);
+
   it("counts 32 concurrent clients × 20 calls exactly", async () => {
     const CLIENTS = 32;
     const CALLS = 20;
