@@ -191,6 +191,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         current.transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the client's connection closed" } });
     });
     await current.transport.handleRequest(req, res, body);
+    // an initialize the transport refused (bad headers, bad version) must not hold a session slot
+    if (current.id === undefined) void closeSession(current, "initialization refused");
   }
 
   return {

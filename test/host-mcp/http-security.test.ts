@@ -139,6 +139,22 @@ describe("pi-recipes mcp --http security", () => {
     expect(refused.body).toContain("request body over 2048 bytes");
   }, 60_000);
 
+  it("bounds the open sessions; an initialize the transport refused holds none", async () => {
+    agent = makeAgentDir();
+    server = await startHttpServer(agent, ["--max-sessions", "1"]);
+    const refused = await raw(server.url, "POST", { "Content-Type": "application/json", Accept: "application/json" }, initialize);
+    expect(refused.status).toBe(406);
+    const first = await connectHttp(server.url);
+    try {
+      await expect(connectHttp(server.url)).rejects.toThrow(/1 sessions are open, the most this server holds/);
+    } finally {
+      await first.transport.terminateSession();
+      await first.close();
+    }
+    const again = await connectHttp(server.url);
+    await again.close();
+  }, 60_000);
+
   it("bounds the calls running at once: one over the limit is refused with a clear error and not run", async () => {
     agent = makeAgentDir();
     const pidFile = join(agent.dir, "nap.pid");
