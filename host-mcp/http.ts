@@ -122,8 +122,6 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   idleTimer.unref();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? "/").split("?")[0];
-    if (path !== MCP_PATH) return refuse(res, 404, -32000, `Not Found: the MCP endpoint is ${MCP_PATH}`);
     const header = (name: string): string | undefined => {
       const v = req.headers[name];
       return Array.isArray(v) ? v[0] : v;
@@ -138,6 +136,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       req.resume();
       return refuse(res, denied.status, -32000, denied.message, denied.status === 401 ? { "WWW-Authenticate": 'Bearer realm="pi-recipes"' } : {});
     }
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== MCP_PATH) return refuse(res, 404, -32000, `Not Found: the MCP endpoint is ${MCP_PATH}`);
     if (closed) return refuse(res, 503, -32000, "Service Unavailable: the server is shutting down");
     if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE")
       return refuse(res, 405, -32000, "Method not allowed.", { Allow: "GET, POST, DELETE" });
