@@ -94,7 +94,7 @@ export async function benchMcpHttp(baseDir: string, cliPath: string): Promise<st
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env["PI_CODING_AGENT_DIR"] = agentDir;
-  const out: string[] = [];
+  const out: string[] = ["mcp: N clients at once, each calling a trivial recipe in turn; http = one server with a session per client, stdio = a server process per client"];
 
   const http = await startHttp(cliPath, env);
   try {
