@@ -39,6 +39,8 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
       chunks.push(chunk);
     });
     req.on("error", (e) => finish({ ok: false, status: 400, code: -32000, error: `Bad Request: ${e.message}` }));
+    // a client gone before the end of its body: nothing waits on it any more
+    req.on("close", () => finish({ ok: false, status: 400, code: -32000, error: "Bad Request: the request ended before its body" }));
     req.on("end", () => {
       try {
         finish({ ok: true, message: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown });
