@@ -1,20 +1,14 @@
-// `pi-recipes mcp --http`: the recipe server for many clients at once, wired to the real files,
-// locks, watcher and ledger. One live registry (one watcher) and one ledger context serve every
-// session, so a launch from any client is counted in the same books a stdio server keeps.
-// SIGTERM/SIGINT/SIGHUP stop it: every session is closed, their calls aborted (process groups
-// killed) and waited for, then the watcher is closed and the process ends.
+// `pi-recipes mcp --http`: the recipe server for many clients at once. One live runtime session
+// (one registry and watcher, one ledger, one launch path) serves every MCP session, so a launch
+// from any client is counted in the same books a stdio server keeps. SIGTERM/SIGINT/SIGHUP stop
+// it: every MCP session is closed, its calls aborted (process groups killed) and waited for, then
+// the runtime session is closed (watcher stopped, launches folded into the ledgers).
 import { createServer, type Server as NodeHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeFileLock } from "../adapters/lock/file-lock.js";
 import { packageInfo } from "../runtime/agent-paths.js";
-import { openLedger } from "../runtime/ledger/index.js";
-import { openLiveRegistry } from "../runtime/live-registry.js";
-import { registerTool } from "../runtime/register.js";
-import { cleanStrayRecipeTemps } from "../runtime/startup.js";
+import { openLiveSession } from "../runtime/session.js";
 import { isLoopback, requestGuard } from "./auth.js";
 import { createHttpHandler, MCP_PATH, type HttpLimits } from "./http.js";
-import { launchAccounting } from "./launch-accounting.js";
 import { createRecipeServer } from "./server.js";
 
 export interface HttpServeOptions {
@@ -47,28 +41,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   }
   const pkg = packageInfo();
 
-  const live = openLiveRegistry({ env, cwd, onError: (e) => log(`watcher: ${e.message}`) });
-  const { paths } = live;
-  const fs = makeNodeFileSystem();
-  const lock = makeFileLock();
-  await cleanStrayRecipeTemps({ paths, fs, lock }).catch((e: unknown) => log(`start-up cleanup: ${String(e)}`));
-  await live.start();
-
-  const accounting = launchAccounting(openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot }));
+  // recovery, clean-up, watcher and lineage seeding, once for every client
+  const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
   const handler = createHttpHandler({
     log,
     limits: options.limits,
     guard: requestGuard({ token: options.token, loopbackBind, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }),
-    makeServer: () =>
-      createRecipeServer({
-        live,
-        name: pkg.name,
-        version: pkg.version,
-        log,
-        accounting,
-        register: (params) => registerTool(params, { paths, fs, lock, packagedRoot: pkg.packagedRecipeRoot, refresh: () => void live.refresh() }),
-        call: { paths: { cwd: paths.cwd, home: paths.home, tmpRoot: paths.tmpRoot } },
-      }),
+    makeServer: () => createRecipeServer({ session, name: pkg.name, version: pkg.version, log }),
   });
 
   const server: NodeHttpServer = createServer((req, res) => void handler.handle(req, res));
@@ -82,7 +61,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
     });
   } catch (e) {
     log(`cannot listen on ${options.host}:${options.port}: ${e instanceof Error ? e.message : String(e)}`);
-    await live.close();
+    await session.close();
     return 1;
   }
   server.on("error", (e) => log(`http: ${e.message}`));
@@ -102,7 +81,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
       await handler.close(); // aborts every call in progress and waits for its processes
     } finally {
       server.closeAllConnections();
-      await live.close();
+      await session.close();
       finish(0);
     }
   };
