@@ -1,5 +1,6 @@
 // N concurrent MCP clients (N = 1, 8, 32), each making calls of a trivial recipe one after the
-// other (40, 12 and 6 of them, so every row has enough samples and the whole stays under a minute): calls per second and p50/p99 latency over Streamable HTTP (one shared server, one
+// other (40, 12 and 6 of them, so every row has enough samples and the whole stays under a
+// minute): calls per second and p50/p99 latency over Streamable HTTP (one shared server, one
 // session per client) against the same calls over stdio (one server process per client, which is
 // what stdio means), and the server memory each client costs: the HTTP server's RSS growth per
 // open session, against the RSS of a whole stdio server.
