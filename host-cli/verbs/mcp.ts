@@ -34,6 +34,10 @@ const exitAfter = (code: number): VerbOutcome => {
 
 /** `pi-recipes mcp [--http ...]` from the words after the verb. */
 export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<VerbOutcome> {
+  if (words.includes("--help") || words.includes("-h")) {
+    process.stdout.write(`usage:\n${mcpVerb.usage.map((u) => `  ${u.startsWith("mcp") ? "pi-recipes " : "           "}${u}`).join("\n")}\n`);
+    return { kind: "exit", code: 0 };
+  }
   if (words.some((w) => w === "--token" || w.startsWith("--token=")))
     return usageError(`mcp: never pass the token on the command line (other users see it in the process list); set ${TOKEN_ENV} or use --token-file PATH`);
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: false }>>["values"];
