@@ -36,7 +36,6 @@ export interface HttpHandlerOptions {
 
 export interface HttpHandler {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  sessionCount(): number;
   /** closes every session, aborting their calls, and waits until their processes are gone */
   close(): Promise<void>;
 }
@@ -204,7 +203,6 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         refuse(res, 500, -32603, "Internal error");
       }
     },
-    sessionCount: () => sessions.size,
     async close() {
       closed = true;
       clearInterval(idleTimer);
