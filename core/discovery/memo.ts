@@ -6,6 +6,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeProblem, RegistrySnapshot, SnapshotFile } from "../model.js";
 import { loadRecipe } from "../recipe/load.js";
+import { toolNameProblem } from "../register/name.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { checkSurveyed } from "../recipe/check.js";
 import { surveyTemplate, type TemplateSurvey } from "../recipe/survey.js";
@@ -140,6 +141,9 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
       loadedPaths.push(path);
       let survey: TemplateSurvey | undefined;
       const { value, reads: used } = tracked(() => {
+        // a file whose name no MCP client or model API accepts is never exposed as a tool
+        const badName = toolNameProblem(candidate.id, candidate.format);
+        if (badName !== undefined) return E.left<RecipeProblem, RecipeConfig>({ kind: "invalid", message: badName });
         const loaded = loadRecipe(candidate.file, candidate.id, candidate.format);
         // a disabled recipe is reported as disabled, whatever its imports would say
         if (E.isLeft(loaded) || loaded.right.disabled === true) return loaded;

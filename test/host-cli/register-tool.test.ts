@@ -38,7 +38,7 @@ describe("pi-recipes register_tool", () => {
   it("takes sequences as JSON and numeric-looking names as names; promotes drafts", () => {
     expect(runCli(["register_tool", "name=9lives", "description=Nine", 'template=["echo {a}",{"timeout":5,"template":"echo b"}]'], env)).toMatchObject({
       status: 0,
-      stdout: 'Registered tool "tool_9lives" (args: a).\n',
+      stdout: 'Registered tool "tool_9lives" (args: a).\nName "9lives" was normalized to "tool_9lives".\n',
     });
     expect(runCli(["register_tool", "name=123", "description=n", "template=null"], env)).toMatchObject({ status: 0, stdout: 'Tool "tool_123" not found.\n' });
     mkdirSync(join(root, "drafts"), { recursive: true });
