@@ -12,6 +12,7 @@ import { checkSurveyed } from "../recipe/check.js";
 import { surveyTemplate, type TemplateSurvey } from "../recipe/survey.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { trustedBoundaryWarnings } from "../risk/warnings.js";
+import { authoringWarnings } from "../recipe/lint.js";
 import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
 import { draftEntry } from "./drafts.js";
 import { problemDiagnostic } from "./problem.js";
@@ -187,7 +188,7 @@ export function ownDiagnostics(r: LoadedRecipe): readonly string[] {
   r.ownDiagnostics =
     r.problem !== undefined ? [problemDiagnostic(path, r.problem)]
     : r.config === undefined ? NO_TEXTS
-    : prefixed(path, r.survey?.warnings ?? trustedBoundaryWarnings(r.config.template));
+    : prefixed(path, [...(r.survey?.warnings ?? trustedBoundaryWarnings(r.config.template)), ...authoringWarnings(r.config)]);
   return r.ownDiagnostics;
 }
 

@@ -20,7 +20,11 @@ describe("update merges (ruling 5)", () => {
 
   it("a description-only update keeps imports, async, args, object templates and unknown keys", () => {
     const w = seeded();
-    expect(w.run({ name: "wrap", description: "New", update: true })).toMatchObject({ ok: true, text: 'Updated tool "wrap" (args: path).' });
+    // the unknown key is kept, and reported as such
+    expect(w.run({ name: "wrap", description: "New", update: true })).toMatchObject({
+      ok: true,
+      text: 'Updated tool "wrap" (args: path).\nWarnings:\n- unknown recipe field "custom_note" (ignored)',
+    });
     expect(w.files.get(`${ROOT}/wrap.json`)).toBe(
       pretty({
         description: "New", async: true, args: ["path:path=."], imports: stored.imports, mailbox: stored.mailbox, custom_note: "kept", template: stored.template,
