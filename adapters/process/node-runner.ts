@@ -210,9 +210,16 @@ function abortedBeforeStart(durationMs: number): ProcessResult {
 
 // Node reports a missing working directory as `spawn <command> ENOENT`, which blames the
 // command; say which one is missing.
+// A missing command says so in words, naming where it was looked for; the `Could not start`
+// prefix lets the report leave out an exit code that never happened (core/template/report.ts).
 function describeSpawnError(e: Error, invocation: Invocation): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "ENOENT" && !isDirectory(invocation.cwd)) return `${e.message} (working directory not found: ${invocation.cwd})`;
+  const command = JSON.stringify(invocation.command);
+  if (code === "ENOENT") {
+    return invocation.command.includes("/") ? `Could not start ${command}: no such file (${e.message})` : `Could not start ${command}: not found on PATH (${e.message})`;
+  }
+  if (code === "EACCES") return `Could not start ${command}: permission denied, not an executable file (${e.message})`;
   return e.message;
 }
 
