@@ -76,7 +76,9 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
   const built = buildRecipe(input, template, E.isRight(base) ? base.right : undefined);
   if (E.isLeft(built)) return answer(failure(built.left, { tool: name }));
   const path = recipePath(facts.userRoot, name);
-  const content = recipeText(built.right);
+  // an update keeps the order of the JSON file it rewrites (a Markdown source is rewritten as JSON)
+  const storedKeys = stored.json !== undefined && E.isRight(base) && base.right !== undefined ? Object.keys(base.right) : undefined;
+  const content = recipeText(built.right, storedKeys);
   const valid = validateContent(path, name, content, facts);
   if (E.isLeft(valid)) return answer(failure(recipeInvalid(valid.left.message), { tool: name, config: path, problem: valid.left }));
   const { surface, warnings } = valid.right;

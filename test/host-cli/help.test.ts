@@ -1,6 +1,6 @@
 // A CLI that helps: --version, per-verb --help, short usage errors with exit 2, did-you-mean,
 // tables on a terminal, next hints that run, and where a missing agent dir was looked for.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
