@@ -13,6 +13,8 @@ export interface ParsedCommandLine {
   readonly json: boolean;
   /** `--help`/`-h` anywhere: show help (of the verb, when there is one) and run nothing */
   readonly help?: boolean;
+  /** `--stream`: show the output of commands on stderr as they print it (default on a terminal) */
+  readonly stream?: boolean;
 }
 
 export type ArgvResult = { readonly ok: true; readonly value: ParsedCommandLine } | { readonly ok: false; readonly error: string };
@@ -30,7 +32,7 @@ export function parseCliValue(text: string): CliValue {
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-const FLAGS = ["--json", "--help", "--version"];
+const FLAGS = ["--json", "--help", "--version", "--stream"];
 
 const unknownOption = (word: string): string => {
   const near = didYouMean(word, FLAGS);
@@ -41,9 +43,11 @@ const unknownOption = (word: string): string => {
 export function parseArgv(argv: readonly string[]): ArgvResult {
   let json = false;
   let help = false;
+  let stream = false;
   const rest: string[] = [];
   for (const a of argv) {
     if (a === "--json") json = true;
+    else if (a === "--stream") stream = true;
     else if (a === "--help" || a === "-h") help = true;
     else if ((a === "--version" || a === "-V") && rest.length === 0) return { ok: true, value: { verb: "--version", positional: [], params: {}, json } };
     else rest.push(a);
@@ -69,5 +73,5 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
     if (Object.prototype.hasOwnProperty.call(params, key)) return { ok: false, error: `argument "${key}" given twice` };
     params[key] = parseCliValue(word.slice(eq + 1));
   }
-  return { ok: true, value: { verb, positional, params, json, ...(help ? { help } : {}) } };
+  return { ok: true, value: { verb, positional, params, json, ...(help ? { help } : {}), ...(stream ? { stream } : {}) } };
 }

@@ -17,7 +17,9 @@ import { makeCallGate } from "./gate.js";
 import type { LaunchAccounting } from "./launch-accounting.js";
 import { progressReporter } from "./progress.js";
 import { errorResult, toToolResult } from "./results.js";
-import { BUILTIN_TOOLS, INSPECT, recipeTool, REGISTER_TOOL } from "./tool-list.js";
+import { BUILTIN_TOOLS, INSPECT, MESSAGE, recipeTool, REGISTER_TOOL } from "./tool-list.js";
+import { message } from "../runtime/verbs/message.js";
+import { runsRootOf } from "../runtime/runs/store.js";
 
 export interface RecipeServerOptions {
   readonly live: LiveRegistry;
@@ -111,6 +113,21 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
     if (name === REGISTER_TOOL) return toToolResult(await options.register(args));
     if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths }));
+    if (name === MESSAGE) {
+      return toToolResult(
+        await message(args, {
+          discovery: () => live.current().discovery,
+          // a tool reached by message runs as a direct call would: through the gate and accounting
+          invokeTool: async (tool, params) => {
+            const found = live.current().discovery.tools.find((t) => t.name === tool);
+            if (found === undefined) return { ok: false, text: `Unknown tool: ${tool}`, details: { tool } };
+            const r = await callRecipe(found, params, extra);
+            return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
+          },
+          runsRoot: runsRootOf(live.paths.tmpRoot),
+        }),
+      );
+    }
     const verdict = gate.check(name);
     switch (verdict.kind) {
       case "missing":

@@ -1,6 +1,6 @@
 // What tools/list answers: one MCP tool per active recipe, plus register_tool (create, update,
-// delete, promote) and inspect (read-only views). Those two names are reserved, so no recipe can
-// take them.
+// delete, promote), inspect (read-only views) and message (run control). Those names are
+// reserved, so no recipe can take them.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { REGISTER_TOOL_PARAMETERS } from "../core/register/schema.js";
 import type { ToolSpec } from "../core/discovery/types.js";
@@ -38,7 +38,30 @@ const inspect: Tool = {
   annotations: { title: "Inspect recipe registry", readOnlyHint: true, openWorldHint: false },
 };
 
-export const BUILTIN_TOOLS: readonly Tool[] = [registerTool, inspect];
+export const MESSAGE = "message";
+
+// Run control for MCP clients: the `next:` hint of an async result names this tool.
+const message: Tool = {
+  name: MESSAGE,
+  description:
+    "Send one typed message. to=run:<id> type=control.kill stops an async run (its whole process group); " +
+    "to=tool:<name> invokes that recipe tool with body as its arguments. " +
+    "Read a run's progress with inspect target=run:<id> view=status|tail.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      to: { type: "string", description: "run:<id> or tool:<name>" },
+      type: { type: "string", description: "control.kill for a run; any type for a tool" },
+      body: { description: "for a tool: its arguments as a JSON object", type: "object", additionalProperties: true },
+      verbose: { type: "boolean", description: "return full JSON instead of compact text" },
+    },
+    required: ["to", "type"],
+    additionalProperties: false,
+  },
+  annotations: { title: "Message a run or tool", destructiveHint: true, openWorldHint: true },
+};
+
+export const BUILTIN_TOOLS: readonly Tool[] = [registerTool, inspect, message];
 
 /** One MCP tool per active recipe: the core's schema, unchanged. */
 export const recipeTool = (spec: ToolSpec): Tool => ({

@@ -28,6 +28,9 @@ export interface Invocation {
   /** where `stdout.log`/`stderr.log` go when a stream overflows; default: a fresh
    *  `pi-recipes-command-*` folder under the OS temp dir */
   readonly spillDir?: string;
+  /** sees each chunk of output as it arrives (progress, live display); the result still holds
+   *  the whole output */
+  readonly onOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
 }
 
 export interface ProcessResult {

@@ -65,6 +65,20 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   const limitBytes = nonNegative(invocation.captureLimitBytes) ?? DEFAULT_CAPTURE_LIMIT_BYTES;
   const stdoutDone = capture(child.stdout, limitBytes, async () => join(await spillDir(), "stdout.log"));
   const stderrDone = capture(child.stderr, limitBytes, async () => join(await spillDir(), "stderr.log"));
+  // attached after the captures, which must see every byte from the first
+  const onOutput = invocation.onOutput;
+  if (onOutput !== undefined) {
+    // an observer that throws must not break the capture of the command's output
+    const tap = (stream: "stdout" | "stderr") => (chunk: Uint8Array): void => {
+      try {
+        onOutput(stream, chunk);
+      } catch {
+        // ignored: the output is still captured in full
+      }
+    };
+    child.stdout?.on("data", tap("stdout"));
+    child.stderr?.on("data", tap("stderr"));
+  }
 
   if (invocation.stdin !== undefined && child.stdin !== null) {
     // A child that exits without reading its stdin makes the write fail with EPIPE; that is
