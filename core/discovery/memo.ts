@@ -33,6 +33,8 @@ export interface LoadedRecipe {
   readonly problem?: RecipeProblem;
   /** the one walk of a checked config's template (absent for disabled recipes, which are not checked) */
   readonly survey?: TemplateSurvey;
+  /** digest of `file.bytes` for a recipe that loaded, when the pass was given a digest function */
+  readonly sourceSha256?: string;
   ownDiagnostics?: readonly string[];
   riskLabels?: readonly string[];
   tool?: E.Either<string, ToolSpec>;
@@ -81,7 +83,7 @@ export interface Pass {
   finish(resolution: Resolution): void;
 }
 
-export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pass {
+export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined): Pass {
   const memo = memoIn as MemoState;
   const key = contextKey(snapshot);
   if (memo.context !== key) {
@@ -153,10 +155,17 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
         survey = surveyTemplate(resolved.right.template);
         return checkSurveyed(resolved.right, survey);
       });
+      // digested once per file revision, from the bytes just compiled (launch accounting needs it)
+      const sourceSha256 = E.isLeft(value) ? undefined : digest?.(candidate.file);
       const record: LoadedRecipe = E.isLeft(value)
         ? { file: candidate.file, reads: used, problem: value.left }
-        : survey === undefined ? { file: candidate.file, reads: used, config: value.right }
-        : { file: candidate.file, reads: used, config: value.right, survey };
+        : {
+            file: candidate.file,
+            reads: used,
+            config: value.right,
+            ...(survey === undefined ? {} : { survey }),
+            ...(sourceSha256 === undefined ? {} : { sourceSha256 }),
+          };
       candidate.loaded = record;
       return record;
     },
@@ -202,5 +211,9 @@ export function riskLabelsOf(r: LoadedRecipe): readonly string[] {
 
 /** The tool a winning, valid, enabled recipe of a tool source becomes (same id, path and format every time). */
 export function toolOf(r: LoadedRecipe, candidate: Candidate, config: RecipeConfig): E.Either<string, ToolSpec> {
-  return (r.tool ??= toolFromEntry(candidate.id, candidate.file.path, candidate.format, config, r.survey));
+  if (r.tool !== undefined) return r.tool;
+  const tool = toolFromEntry(candidate.id, candidate.file.path, candidate.format, config, r.survey);
+  const digest = r.sourceSha256;
+  r.tool = digest === undefined || E.isLeft(tool) ? tool : E.right({ ...tool.right, sourceSha256: digest });
+  return r.tool;
 }
