@@ -66,5 +66,8 @@ describe("arguments", () => {
     expect(text).toContain('unknown recipe field \\"descripton\\"; did you mean \\"description\\"?');
     expect(text).toContain("placeholder {b} is not declared in \\\"args\\\"");
     expect(text).toContain('unclosed \\"{\\"');
+    const { body } = runCliJson(["inspect", "target=recipes", "view=doctor"], env);
+    const typo = (body.details["diagnostic_details"] as { message: string; severity: string }[]).find((d) => d.message.includes("descripton"));
+    expect(typo?.severity).toBe("warning");
   });
 });
