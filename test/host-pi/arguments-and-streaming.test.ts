@@ -1,11 +1,12 @@
-// Argument schemas and strict arguments as a model meets them in a real Pi session (SDK, scripted
+// Argument schemas, strict arguments and streamed output as a model meets them in a real Pi session (SDK, scripted
 // model): the tool's schema carries the recipe's own argument description and typed defaults,
 // and a mistyped argument name is refused (with a did-you-mean where the registry sees it).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { echoLast, makeSandbox, startPi, type PiRun, type PiSandbox } from "./sdk-harness.js";
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { call, echoLast, makeSandbox, startPi, type PiRun, type PiSandbox } from "./sdk-harness.js";
 
 let sandbox: PiSandbox;
 let pi: PiRun | undefined;
@@ -57,5 +58,27 @@ describe("argument schemas in a Pi session", () => {
     expect(pi.outcomes[1]).toMatchObject({ tool: "message", isError: true });
     expect(pi.outcomes[1]!.text).toContain('Unknown argument "fiel". Did you mean "file"?');
     expect(pi.outcomes[1]!.text).toContain('"limit": 100');
+  }, 60_000);
+});
+
+describe("long work in a Pi session", () => {
+  test("a recipe tool streams its output lines as tool updates before it ends", async () => {
+    const gate = join(sandbox.root, "go");
+    const script = join(sandbox.root, "lines.sh");
+    writeFileSync(script, `echo first line\nwhile [ ! -e '${gate}' ]; do sleep 0.05; done\necho second line\n`);
+    writeFileSync(join(sandbox.recipeRoot, "lines.json"), JSON.stringify({ description: "Lines with a wait", template: `sh ${script}` }));
+    const updates: string[] = [];
+    // the command waits for this gate, so it can end only if an update showed its first line
+    const watcher = (api: ExtensionAPI): void => {
+      api.on("tool_execution_update", (e) => {
+        const text = ((e.partialResult as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? "").join("");
+        updates.push(text);
+        if (text.includes("first line")) writeFileSync(gate, "");
+      });
+    };
+    pi = await startPi({ sandbox, responses: [call("lines", {}), echoLast("")], extensionFactories: [watcher] });
+    await pi.session.prompt("go");
+    expect(updates[0]).toBe("first line");
+    expect(pi.outcomes[0]).toMatchObject({ tool: "lines", isError: false, text: "first line\nsecond line" });
   }, 60_000);
 });
