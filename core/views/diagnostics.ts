@@ -18,7 +18,7 @@ const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 // The authoring warnings of core/recipe/lint.ts: the recipe loads, but something in it is likely a mistake.
 const AUTHORING_WARNING =
   /^Recipe .+: (?:unknown recipe field "|placeholder \{.+\} is not declared in "args"|unclosed "\{" in |"output" names "|"arg_descriptions" names ")/s;
-const ERROR_WORDS = /invalid|failed to load|not found|cyclic|exceeds|must define|repeat must/i;
+const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
 
 /** A warning about how the recipe is written, not about what it runs (see core/recipe/lint.ts). */
