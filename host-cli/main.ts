@@ -3,9 +3,9 @@
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import { existsSync } from "node:fs";
 import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
-import { parseArgv } from "./argv.js";
+import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult } from "./print.js";
-import { runVerb, unknownVerb, usageText, verbHelp } from "./verbs.js";
+import { runVerb, unknownVerb, usageText, verbHelp, type VerbOutcome } from "./verbs.js";
 
 /** A usage error is one short paragraph: what is wrong and where help is, never the whole help. */
 function usageError(error: string, verb?: string): number {
@@ -27,6 +27,11 @@ function noteMissingAgentDir(verb: string): void {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  // `mcp` has --options of its own (mcp --http --port 0), which the key=value command line lacks
+  if (argv[0] === "mcp") {
+    const mcp: ParsedCommandLine = { verb: "mcp", positional: [], params: {}, json: false };
+    return finish(mcp, await (await import("./verbs/mcp.js")).runMcp(argv.slice(1)));
+  }
   const parsed = parseArgv(argv);
   if (!parsed.ok) return usageError(parsed.error);
   const cmd = parsed.value;
@@ -34,21 +39,18 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`pi-recipes ${packageInfo().version}\n`);
     return 0;
   }
-  if (cmd.verb === "help" || (cmd.help === true && cmd.verb === "help")) {
-    const about = cmd.positional[0];
+  if (cmd.verb === "help" || cmd.help === true) {
+    const about = cmd.verb === "help" ? cmd.positional[0] : cmd.verb;
     const text = about === undefined ? await usageText() : await verbHelp(about);
     if (text === undefined) return usageError(unknownVerb(about ?? ""));
     process.stdout.write(text);
     return 0;
   }
-  if (cmd.help === true) {
-    const text = await verbHelp(cmd.verb);
-    if (text === undefined) return usageError(unknownVerb(cmd.verb));
-    process.stdout.write(text);
-    return 0;
-  }
   noteMissingAgentDir(cmd.verb);
-  const outcome = await runVerb(cmd);
+  return finish(cmd, await runVerb(cmd));
+}
+
+async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<number> {
   if (outcome.kind === "usage") return usageError(outcome.error, outcome.error.startsWith("unknown verb") ? undefined : cmd.verb);
   if (outcome.kind === "exit") return outcome.code;
   const { result } = outcome;
