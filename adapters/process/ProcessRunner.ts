@@ -31,6 +31,9 @@ export interface Invocation {
   /** sees each stdout chunk as the command prints it (an async run's live log); the capture is
    *  unchanged */
   readonly onStdout?: (chunk: Uint8Array) => void;
+  /** sees each chunk of either stream as it arrives (progress, live display); the result still
+   *  holds the whole output */
+  readonly onOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
 }
 
 export interface ProcessResult {

@@ -14,7 +14,9 @@ export function toolFromEntry(name: string, path: string, format: RecipeFormat, 
   const safe = survey === undefined ? checkRepeatSafety(input) : repeatSafetyOf(input, survey.repeats, survey.facts);
   if (E.isLeft(safe)) return safe;
   const async = config.async === true;
-  const surface = survey === undefined ? analyzeArgs(input) : surfaceOf(input, survey.facts);
+  const analyzed = survey === undefined ? analyzeArgs(input) : surfaceOf(input, survey.facts);
+  const descriptions = config.raw["arg_descriptions"] as Readonly<Record<string, string>> | undefined;
+  const surface = descriptions === undefined ? analyzed : { ...analyzed, descriptions };
   return E.right({
     name,
     description: config.description ?? `Execute template recipe: ${name}`,

@@ -3,7 +3,7 @@
 import type { JsonObject, Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
-import { diagnosticSeverity } from "./diagnostics.js";
+import { diagnosticSeverity, isAuthoringWarning } from "./diagnostics.js";
 import { optionInjectionArgs } from "../risk/option-injection.js";
 
 export type RemediationKind =
@@ -69,7 +69,8 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
           : "disabled higher-priority recipe intentionally blocks a lower-priority fallback",
       action: "keep disabled intentionally, re-enable, or delete/archive the file",
     };
-  const warning = entry.diagnostics.find((d) => diagnosticSeverity(d) === "warning");
+  // authoring warnings are findings of their own, not a command boundary to audit
+  const warning = entry.diagnostics.find((d) => diagnosticSeverity(d) === "warning" && !isAuthoringWarning(d));
   if (warning !== undefined)
     return {
       id: entry.id,

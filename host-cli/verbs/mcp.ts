@@ -35,7 +35,8 @@ const exitAfter = (code: number): VerbOutcome => {
 /** `pi-recipes mcp [--http ...]` from the words after the verb. */
 export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<VerbOutcome> {
   if (words.includes("--help") || words.includes("-h")) {
-    process.stdout.write(`usage:\n${mcpVerb.usage.map((u) => `  ${u.startsWith("mcp") ? "pi-recipes " : "           "}${u}`).join("\n")}\n`);
+    const examples = (mcpVerb.examples ?? []).map((e) => `  pi-recipes ${e}`).join("\n");
+    process.stdout.write(`usage:\n${mcpVerb.usage.map((u) => `  ${u.startsWith("mcp") ? "pi-recipes " : "           "}${u}`).join("\n")}\nexamples:\n${examples}\n`);
     return { kind: "exit", code: 0 };
   }
   if (words.some((w) => w === "--token" || w.startsWith("--token=")))
@@ -87,6 +88,7 @@ export const mcpVerb: CliVerb = {
     `                          serve many clients over MCP Streamable HTTP at http://H:P/mcp (default 127.0.0.1:8765);`,
     `                          any bind beyond loopback needs a bearer token from ${TOKEN_ENV} or a file`,
   ],
+  examples: ["mcp", "mcp --http --port 8765 --token-file ~/.config/pi-recipes/token"],
   // reached only without --options (main.ts hands `mcp ...` words to runMcp)
   run: async (cmd) => {
     if (cmd.positional.length > 0 || Object.keys(cmd.params).length > 0 || cmd.json) return usageError("mcp takes only --options (see usage)");

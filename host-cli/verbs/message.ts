@@ -11,6 +11,7 @@ export const messageVerb: CliVerb = {
     "message to=tool:<name> type=<type> [body=<json|text>]   invoke a tool with body as its arguments",
     "message to=run:<id> type=control.kill                   stop an async run (its whole process group)",
   ],
+  examples: [`message to=tool:word_count type=call body='{"file":"README.md"}'`, "message to=run:<run id> type=control.kill"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -23,6 +23,11 @@ export const registerToolVerb: CliVerb = {
     "register_tool name=<tool> template=null            delete a tool",
     "register_tool name=<tool> draft=<path> [update=true] promote a draft",
   ],
+  examples: [
+    'register_tool name=word_count description="Count words" template="wc -w {file:path}"',
+    "register_tool name=word_count description=Words update=true",
+    "register_tool name=word_count template=null",
+  ],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

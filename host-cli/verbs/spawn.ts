@@ -11,6 +11,7 @@ export const spawnVerb: CliVerb = {
     "spawn template=<command template> [values={...}]   run an inline template in the foreground",
     "spawn file=<recipe path>|recipe=<name> [values={...}]",
   ],
+  examples: [`spawn template="echo {x}" values='{"x":"hi"}'`, `spawn recipe=word_count values='{"file":"README.md"}'`],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -45,11 +45,11 @@ describe("pi-recipes CLI on examples/agent", () => {
     expect(JSON.parse(r.stdout)).toEqual({
       additionalProperties: false,
       properties: {
-        file: { description: "Path argument: file", type: "string" },
-        request_timeout: { description: "Int argument: request_timeout", type: "integer" },
-        speed: { description: "Number argument: speed", type: "number" },
-        dry_run: { description: "Bool argument: dry_run", type: "boolean" },
-        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string" },
+        file: { description: "The file to check", type: "string" },
+        request_timeout: { description: "Int argument: request_timeout", type: "integer", default: 60000 },
+        speed: { description: "Number argument: speed", type: "number", default: 1.5 },
+        dry_run: { description: "Bool argument: dry_run", type: "boolean", default: true },
+        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string", default: "check" },
       },
       required: ["file"],
       type: "object",

@@ -42,7 +42,7 @@ describe("pi-recipes mcp --http", () => {
     expect(a.transport.sessionId).toBeDefined();
     expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
     expect(a.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
-    const names = ["register_tool", "inspect", "greet", "later"];
+    const names = ["register_tool", "inspect", "message", "greet", "later"];
     expect((await a.client.listTools()).tools.map((t) => t.name)).toEqual(names);
     expect((await b.client.listTools()).tools.map((t) => t.name)).toEqual(names);
   });

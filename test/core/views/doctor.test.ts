@@ -23,7 +23,7 @@ describe("doctorText", () => {
   it("G65 compact doctor", () => {
     expect(doctorText(buildRecipesSummary(g65(), { view: "doctor" }))).toBe(
       [
-        "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallback",
+        "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=inspect_target=tool:broken",
         "top severity=error kind=blocking_invalid id=broken action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
         "error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
         "warning kind=blocking_disabled id=disabled-one blocked=/pkg/recipes/disabled-one.json action=keep_disabled_intentionally,_re-enable,_or_delete/archive_the_file",
