@@ -146,6 +146,13 @@ describe("reclaim", () => {
     await expect(makeFileLock({ lockRoot: root, unownedGraceMs: 0 }).acquire(path, { timeoutMs: 100 })).rejects.toBeInstanceOf(LockTimeoutError);
   });
 
+  it("does not reclaim from a live owner with its start time when this host's boot id cannot be read", async () => {
+    // an unreadable boot id proves nothing: the owner (pid 1, alive, same start time) keeps the lock
+    await plant(path, encodeOwner(makeOwnerRecord("live", Date.now(), { ...nodeProcessProbe, pid: 1 })));
+    const blind = { ...nodeProcessProbe, bootId: () => undefined };
+    await expect(makeFileLock({ lockRoot: root, probe: blind }).acquire(path, { timeoutMs: 100 })).rejects.toBeInstanceOf(LockTimeoutError);
+  });
+
   it("treats a lock without a readable record as alive for the grace period from its mtime", async () => {
     await plant(path, '{"pid":12');
     const lock = makeFileLock({ lockRoot: root, unownedGraceMs: 400 });

@@ -98,6 +98,13 @@ describe("isOwnerProvablyDead", () => {
     expect(isOwnerProvablyDead(withoutStart, fakeProbe({ startTime: () => "9999" }))).toBe(false);
   });
 
+  it("stays alive when this host's boot id cannot be read and the pid still has the recorded start time", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ bootId: () => undefined }))).toBe(false);
+    // the recorded boot id being absent proves nothing either
+    const { boot_id: _, ...withoutBoot } = record;
+    expect(isOwnerProvablyDead(withoutBoot, fakeProbe({ bootId: () => "boot-2" }))).toBe(false);
+  });
+
   it("on the real host: this process is alive, an exited child is dead, a faked start time is dead", () => {
     const mine = makeOwnerRecord("me", Date.now());
     expect(isOwnerProvablyDead(mine)).toBe(false);

@@ -29,6 +29,13 @@ describe("normalizeArgs (registry-reference §3.8)", () => {
     expect(E.isRight(r) && r.right["other"]).toBe(items);
   });
 
+  it("null for a typed argument in a call becomes the empty value, for every type", () => {
+    expect(normalizeArgs({ types: g29Types }, { request_timeout: null, speed: null, dry_run: null, mode: null, prompts: null }))
+      .toEqual(E.right({ request_timeout: "", speed: "", dry_run: "", mode: "", prompts: "" }));
+    const surface = analyzeArgs({ args: ["n:int"], template: "t {n}" });
+    expect(normalizeArgs(surface, { n: null })).toEqual(E.right({ n: "" }));
+  });
+
   it("the first bad value in call order is reported", () => {
     expect(normalizeArgs({ types: g29Types }, { speed: "fast", request_timeout: "x" })).toEqual(E.left("Argument speed must be a number."));
   });
