@@ -39,5 +39,7 @@ describe("capture folders", () => {
   it("a missing root is not an error", () => {
     root = join(tmpdir(), `pi-recipes-captures-missing-${process.pid}`);
     expect(() => pruneCaptures(root)).not.toThrow();
+    // and it is not created either
+    expect(existsSync(root)).toBe(false);
   });
 });

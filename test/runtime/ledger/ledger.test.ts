@@ -113,8 +113,13 @@ describe("launch accounting", () => {
   it("folds by itself every foldThreshold launches, rotates its log, and deletes finished logs", async () => {
     const ctx = agent.ctx({ foldThreshold: 10, rotateLines: 7 });
     const path = agent.write("t.json", { template: "echo 1" });
-    for (let i = 0; i < 25; i++) expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
-    expect(ledgerAt("t.json")!.lifetime_calls).toBeGreaterThanOrEqual(20);
+    for (let i = 1; i <= 25; i++) {
+      expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
+      // nothing is folded before the threshold; the 10th launch folds all ten
+      if (i < 10) expect(ledgerAt("t.json")).toBeUndefined();
+      if (i === 10) expect(ledgerAt("t.json")!.lifetime_calls).toBe(10);
+    }
+    expect(ledgerAt("t.json")!.lifetime_calls).toBeGreaterThan(10);
     await foldPending(ctx);
     expect(ledgerAt("t.json")!.lifetime_calls).toBe(25);
     // closed logs are gone; only the one in use may remain
