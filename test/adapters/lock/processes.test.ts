@@ -55,7 +55,7 @@ describe.concurrent("file lock across processes", () => {
     await holder.next("locked");
     const viaAlias = worker({ mode: "acquire", root, path: join(dir, "alias", "r.json"), timeoutMs: 15_000 });
     const unrelated = worker({ mode: "acquire", root, path: join(dir, "real", "other.json"), timeoutMs: 15_000 });
-    const [aliasWaiting, waiting, locked] = await Promise.all([viaAlias.next("waiting"), unrelated.next("waiting"), unrelated.next("locked")]);
+    const [aliasWaiting, , locked] = await Promise.all([viaAlias.next("waiting"), unrelated.next("waiting"), unrelated.next("locked")]);
     // the unrelated path was locked while the holder still holds r.json
     expect(locked.ev).toBe("locked");
     await delay(Math.max(0, 300 - (Date.now() - aliasWaiting.t)));
