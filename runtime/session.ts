@@ -16,7 +16,7 @@ import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
+import { agentPaths, lockRootOf, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { accountedContext, launch, type OnRejected } from "./launch.js";
 import { closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
 import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
@@ -84,7 +84,7 @@ function base(options: SessionOptions): Base {
   const env = options.env ?? process.env;
   const paths = agentPaths(env, options.cwd ?? process.cwd(), options.home);
   const fs = options.fs ?? makeNodeFileSystem();
-  const lock = options.lock ?? makeFileLock({ fs });
+  const lock = options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   return {
     paths,

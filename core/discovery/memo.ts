@@ -200,7 +200,7 @@ export function riskLabelsOf(r: LoadedRecipe): readonly string[] {
   if (r.config === undefined) return NO_TEXTS;
   if (r.riskLabels !== undefined) return r.riskLabels;
   const survey = r.survey;
-  r.riskLabels = survey === undefined ? riskLabels(r.config) : r.config.async === true ? riskLabels(r.config, survey.riskLabels) : survey.riskLabels;
+  r.riskLabels = riskLabels(r.config, survey?.riskLabels);
   return r.riskLabels;
 }
 

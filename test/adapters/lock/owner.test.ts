@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, parseStartTime, type OwnerRecord, type ProcessProbe } from "../../../adapters/lock/owner.js";
@@ -54,6 +54,7 @@ describe("owner record encoding", () => {
       token: "tok",
       start_time: procStartTime(process.pid),
       boot_id: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(),
+      pid_ns: readlinkSync("/proc/self/ns/pid"),
       hostname: hostname(),
       acquired_at: "2026-02-03T04:05:06.007Z",
     });
@@ -96,8 +97,29 @@ describe("isOwnerProvablyDead", () => {
     expect(isOwnerProvablyDead(record, fakeProbe({ bootId: () => "boot-2" }))).toBe(true);
   });
 
-  it("proves nothing about another host's pids", () => {
-    expect(isOwnerProvablyDead(record, fakeProbe({ hostname: () => "host-b", signalZero: () => "gone", bootId: () => "boot-2" }))).toBe(false);
+  it("lets the boot id decide: a host name changed across a reboot does not keep a dead lock", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ hostname: () => "host-b", bootId: () => "boot-2" }))).toBe(true);
+  });
+
+  it("probes the pid after a host name change on the same boot and pid namespace", () => {
+    const withNs = { ...record, pid_ns: "pid:[1]" };
+    const renamed = { hostname: () => "host-b", pidNamespace: () => "pid:[1]" };
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ ...renamed, signalZero: () => "gone" }))).toBe(true);
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ ...renamed, signalZero: () => "exists" }))).toBe(false);
+  });
+
+  it("proves nothing about the pids of another pid namespace on the same boot (containers)", () => {
+    const withNs = { ...record, pid_ns: "pid:[1]" };
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ pidNamespace: () => "pid:[2]", signalZero: () => "gone" }))).toBe(false);
+    // a record without a namespace from another host name proves nothing either
+    expect(isOwnerProvablyDead(record, fakeProbe({ hostname: () => "host-b", signalZero: () => "gone" }))).toBe(false);
+  });
+
+  it("does not take an unreadable boot id as proof of death", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ bootId: () => undefined }))).toBe(false);
+    const { boot_id: _, ...withoutBoot } = record;
+    expect(isOwnerProvablyDead(withoutBoot, fakeProbe({ bootId: () => "boot-2" }))).toBe(false);
+    expect(isOwnerProvablyDead(withoutBoot, fakeProbe({ bootId: () => "boot-2", signalZero: () => "gone" }))).toBe(true);
   });
 
   it("stays alive on doubt: unknown signal result, unreadable start time, or no start time recorded", () => {
@@ -105,13 +127,6 @@ describe("isOwnerProvablyDead", () => {
     expect(isOwnerProvablyDead(record, fakeProbe({ startTime: () => undefined }))).toBe(false);
     const { start_time: _, ...withoutStart } = record;
     expect(isOwnerProvablyDead(withoutStart, fakeProbe({ startTime: () => "9999" }))).toBe(false);
-  });
-
-  it("stays alive when this host's boot id cannot be read and the pid still has the recorded start time", () => {
-    expect(isOwnerProvablyDead(record, fakeProbe({ bootId: () => undefined }))).toBe(false);
-    // the recorded boot id being absent proves nothing either
-    const { boot_id: _, ...withoutBoot } = record;
-    expect(isOwnerProvablyDead(withoutBoot, fakeProbe({ bootId: () => "boot-2" }))).toBe(false);
   });
 
   it("on the real host: this process is alive, an exited child is dead, a faked start time is dead", () => {
