@@ -58,8 +58,15 @@ describe("the packed package", () => {
 
   it("its pi-recipes bin lists the tools of an agent dir", () => {
     const out = execFileSync(bin, ["list"], { cwd: work, env: envFor(agentDir), encoding: "utf8" });
+    // the example registry has an invalid recipe on purpose; list names it after the tools
     expect(out).toBe(
-      ["Registered tools:", "- call_subagent", "- check_tool", "- greet", "- recent_commits", "- transcribe_audio", "- word_count", ""].join("\n"),
+      [
+        "Registered tools:", "- call_subagent", "- check_tool", "- greet", "- recent_commits", "- transcribe_audio", "- word_count", "",
+        "Problems (details: inspect target=recipes view=doctor):",
+        "- Recipe release_notes is invalid and blocks lower-priority recipes",
+        `- Invalid recipe: ${join(agentDir, "recipes", "release_notes.json")}: Expected double-quoted property name in JSON at position 116 (line 4 column 1)`,
+        "",
+      ].join("\n"),
     );
   });
 
