@@ -1,13 +1,16 @@
 // register_tool's effects: lock every file the call may target (keyed by canonical path, so a
 // symlink alias of the root serializes with the real path), read, let core decide, write
 // atomically or delete, refresh the host, unlock. The whole check/read/write/refresh window is
-// under the locks.
-import { dirname } from "node:path";
+// under the locks. A delete that removes a `.md` and a `.json` is one journal plan
+// (docs/journal.md), so a crash never leaves half a tool.
+import { dirname, join } from "node:path";
 import { planLocks, planRegister } from "../core/register/plan.js";
 import type { RegisterFacts, RegisterPlan } from "../core/register/types.js";
 import { deleteFailed, lockTimedOut, persistFailed } from "../core/register/texts.js";
 import { failure, success, type CommandResult } from "../core/result.js";
-import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
+import type { StepInput } from "../core/journal/plan.js";
+import { currentBytes, newPlanId, PlanFailed, recoverJournals, runSteps, type RecoveryOutcome } from "./journal/index.js";
 import { canonicalLockPath } from "../adapters/lock/canonical.js";
 import { LockTimeoutError, type Lock, type LockOptions } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
@@ -42,6 +45,38 @@ async function withLocks<A>(ctx: RegisterContext, paths: readonly string[], run:
     return path === undefined ? run() : ctx.lock.withLock(path, () => nest(i + 1), ctx.lockOptions);
   };
   return nest(0);
+}
+
+/** register_tool's journal folder; its lock is always taken last, inside the recipe locks */
+export const registerJournalDir = (paths: AgentPaths): string => join(paths.usageRoot, "register-journal");
+
+/** Finishes or undoes a delete a crash interrupted. Call it at start-up (runtime/startup.ts);
+ *  register_tool also calls it before each change. */
+export async function recoverRegisterJournals(fs: FileSystem, lock: Lock, paths: AgentPaths, options?: LockOptions): Promise<readonly RecoveryOutcome[]> {
+  const dir = registerJournalDir(paths);
+  return lock.withLock(dir, () => recoverJournals(fs, dir), options);
+}
+
+const quarantined = (outcomes: readonly RecoveryOutcome[]): string[] =>
+  outcomes.flatMap((o) => (o.outcome === "quarantined" ? [`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`] : []));
+
+async function deleteFiles(ctx: RegisterContext, paths: readonly string[]): Promise<readonly string[]> {
+  const dir = registerJournalDir(ctx.paths);
+  return ctx.lock.withLock(
+    dir,
+    async () => {
+      const notes = quarantined(await recoverJournals(ctx.fs, dir));
+      // one phase per file, in the plan's order: a reader between them sees the old tool
+      const phases: StepInput[][] = [];
+      for (const path of paths) {
+        const before = await currentBytes(ctx.fs, path);
+        if (before !== null) phases.push([{ op: "unlink", path, before }]);
+      }
+      if (phases.length > 0) await runSteps(ctx.fs, dir, { id: newPlanId(Date.now()), kind: "register-delete", phases });
+      return notes;
+    },
+    ctx.lockOptions,
+  );
 }
 
 async function decide(params: RegisterParams, ctx: RegisterContext): Promise<RegisterPlan> {
@@ -86,20 +121,14 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
       }
       return refreshed(ctx, success(plan.text, plan.details));
     case "delete":
+      let notes: readonly string[];
       try {
-        for (const path of plan.paths) {
-          try {
-            await ctx.fs.unlink(path);
-          } catch (e) {
-            if (!hasCode(e, "ENOENT")) throw e;
-          }
-        }
-        if (plan.paths.length > 0) await ctx.fs.fsyncDir(ctx.paths.recipeRoot);
+        notes = await deleteFiles(ctx, plan.paths);
       } catch (e) {
-        if (!isFsError(e)) throw e;
+        if (!isFsError(e) && !(e instanceof PlanFailed)) throw e;
         return failure(deleteFailed(e.message), { tool: plan.name });
       }
-      return refreshed(ctx, success(plan.text, plan.details));
+      return refreshed(ctx, success(plan.text, notes.length === 0 ? plan.details : { ...plan.details, journal_diagnostics: notes }));
   }
 }
 
