@@ -1,6 +1,6 @@
 // The JSON schema of a tool's parameters as the agent sees it (registry-reference §4.3).
 import type { Json, JsonObject } from "../model.js";
-import type { ArgSurface } from "../discovery/types.js";
+import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { argSchemaProperty } from "./arg-type.js";
 
 // Async tools accept these besides their own arguments; they steer the detached run, not the template.
@@ -17,7 +17,7 @@ const ASYNC_PROPERTIES: JsonObject = {
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
   const properties: Record<string, Json> = {};
   for (const name of surface.names) {
-    const value = argSchemaProperty(name, surface.types.get(name));
+    const value = argSchemaProperty(name, argTypeOf(surface, name));
     // defineProperty: an argument called `__proto__` must stay an ordinary property
     if (name === "__proto__") Object.defineProperty(properties, name, { value, enumerable: true, writable: true, configurable: true });
     else properties[name] = value;

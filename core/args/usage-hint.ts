@@ -1,6 +1,6 @@
 // The usage hint appended to argument errors of tool calls (registry-reference §3.11).
 import type { Json } from "../model.js";
-import type { ArgSurface } from "../discovery/types.js";
+import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { sampleArgValue } from "./arg-type.js";
 
 const ARGUMENT_ERROR = /^\s*Argument \S+ must /;
@@ -17,7 +17,7 @@ export function exampleCall(tool: string, surface: ArgSurface, options: { readon
   for (const name of [...surface.required, ...optional]) {
     const value = Object.hasOwn(surface.defaults, name) ? surface.defaults[name] : undefined;
     Object.defineProperty(example, name, {
-      value: value ?? sampleArgValue(name, surface.types.get(name)),
+      value: value ?? sampleArgValue(name, argTypeOf(surface, name)),
       enumerable: true, writable: true, configurable: true,
     });
   }

@@ -1,5 +1,6 @@
 // The result of discovery: every entry found, which one wins each id, and the tool set.
 import type { ArgType, Json, JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../model.js";
+import type { CompiledRecipe } from "../compile/compile-recipe.js";
 
 export interface RecipeEntry {
   readonly id: string;
@@ -29,17 +30,24 @@ export interface RecipeEntry {
   readonly riskLabels: readonly string[];
   /** the entry is exposed as a tool */
   readonly tool: boolean;
+  /** the compile result the fields above are read from */
+  readonly compiled: CompiledRecipe;
 }
 
 /** The public argument surface of a tool: one source for schema, validation and usage hints. */
 export interface ArgSurface {
   readonly names: readonly string[];
   readonly required: readonly string[];
-  readonly types: ReadonlyMap<string, ArgType>;
+  /** declared or inline types other than `string`, by name (own keys only) */
+  readonly types: Readonly<Record<string, ArgType>>;
   /** top-level recipe defaults, used for samples and as runtime values: stringified, except that
    * arrays stay arrays (ruling 7) */
   readonly defaults: Readonly<Record<string, string | readonly Json[]>>;
 }
+
+/** The declared type of an argument of `surface`, if it has one other than `string`. */
+export const argTypeOf = (surface: Pick<ArgSurface, "types">, name: string): ArgType | undefined =>
+  Object.hasOwn(surface.types, name) ? surface.types[name] : undefined;
 
 export interface ToolSpec {
   readonly name: string;
@@ -52,6 +60,8 @@ export interface ToolSpec {
   readonly parameters: JsonObject;
   readonly promptSnippet: string;
   readonly config: RecipeConfig;
+  /** sha256 of the recipe file's bytes, when discovery was given a digest */
+  readonly sourceSha256?: string;
 }
 
 export interface DraftEntry {

@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../model.js";
 import { isPlainObject, jsonFault } from "../recipe/fields.js";
-import { expandLeaves } from "../template/expand.js";
+import { expandLeaves } from "../template/expand-leaves.js";
 import { SEQUENCE_EMPTY, TEMPLATE_KIND } from "./texts.js";
 
 export type TemplateIntent = { readonly kind: "delete" } | { readonly kind: "set"; readonly template: Json };

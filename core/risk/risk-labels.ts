@@ -1,7 +1,5 @@
 // Advisory risk labels (registry-reference §3.12, lifecycle-reference §15.3): deterministic
 // review aids for doctor and triage views, never execution blockers.
-import type { Json, RecipeConfig } from "../model.js";
-import { leaves } from "../template/graph.js";
 import {
   hasArg,
   hasFlag,
@@ -9,7 +7,6 @@ import {
   isDestructiveRemove,
   isJsEval,
   isScriptEval,
-  leafShape,
   SHELLS,
   type LeafShape,
 } from "./leaf-shape.js";
@@ -93,20 +90,9 @@ export function leafLabelMask(shape: LeafShape): number {
 /** The labels of a mask, in the fixed order. */
 export const labelsOfMask = (mask: number): RiskLabel[] => RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0);
 
-const ordered = (labels: ReadonlySet<string>): RiskLabel[] => RISK_LABEL_ORDER.filter((l) => labels.has(l));
-
-/** Labels of every leaf of a template graph (recover subtrees included), in the fixed order. */
-export function templateRiskLabels(template: Json): RiskLabel[] {
-  let mask = 0;
-  for (const leaf of leaves(template)) mask |= leafLabelMask(leafShape(leaf.text));
-  return labelsOfMask(mask);
-}
-
-/** A recipe's labels: its template's, plus `risk.long_running` for `async: true`. `template`:
- * the labels of `config.template`, when a walk has already found them. */
-export function riskLabels(config: RecipeConfig, template: readonly RiskLabel[] = templateRiskLabels(config.template)): string[] {
-  if (config.async !== true || template.includes("risk.long_running")) return [...template];
-  const all = new Set<string>(template);
-  all.add("risk.long_running");
-  return ordered(all);
+/** A recipe's labels: its template's, plus `risk.long_running` for an async recipe (a detached
+ * run outlives the call). */
+export function recipeRiskLabels(template: readonly RiskLabel[], async: boolean): readonly RiskLabel[] {
+  if (!async || template.includes("risk.long_running")) return template;
+  return labelsOfMask(template.reduce((mask, l) => mask | bit(l), LONG_RUNNING));
 }

@@ -1,6 +1,6 @@
 // Running a whole template graph: the root node with no stdin, and the evidence of the run.
 import type { Json } from "../../core/model.js";
-import { ROOT_CONTEXT } from "../../core/template/expand.js";
+import { ROOT_CONTEXT } from "../../core/template/context.js";
 import type { Values } from "../../core/template/substitute.js";
 import { execNode } from "./node.js";
 import type { ExecuteOptions, NodeResult, Run, Trace } from "./types.js";

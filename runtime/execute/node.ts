@@ -3,8 +3,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import { resolveDelay, resolveFailure, resolveRetry, resolveWhen } from "../../core/template/controls.js";
-import type { Context } from "../../core/template/expand.js";
-import { controlScope, expandRepeat, nodeContext, resolveRepeat } from "../../core/template/expand.js";
+import type { Context } from "../../core/template/context.js";
+import { controlScope, nodeContext } from "../../core/template/context.js";
+import { expandRepeat, resolveRepeat } from "../../core/template/repeat.js";
 import { isObject } from "../../core/template/graph.js";
 import { delay } from "./delay.js";
 import { runGroupRetry } from "./group-retry.js";

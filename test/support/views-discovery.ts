@@ -3,8 +3,8 @@
 // real discovery so view tests only depend on the Discovery contract.
 import type { JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../../core/model.js";
 import type { Discovery, DraftEntry, RecipeEntry, ToolSpec } from "../../core/discovery/types.js";
-import { riskLabels } from "../../core/risk/risk-labels.js";
-import { trustedBoundaryWarnings } from "../../core/risk/warnings.js";
+import type { CompiledRecipe } from "../../core/compile/compile-recipe.js";
+import { analyzeArgs, riskLabels, trustedBoundaryWarnings } from "./template-reads.js";
 
 export interface EntrySpec {
   readonly path: string;
@@ -42,6 +42,14 @@ export function buildDiscovery(
         : { template: "echo ok", ...spec.config, name: id, raw: { ...(spec.config as JsonObject) } };
     const invalid = config === undefined;
     const disabled = config?.disabled === true;
+    const format = formatOf(spec.path);
+    const diagnostics = entryDiagnostics(spec, config);
+    const compiled: CompiledRecipe = config === undefined
+      ? { kind: "problem", id, path: spec.path, format, problem: spec.problem ?? { kind: "invalid" }, diagnostics }
+      : {
+        kind: "recipe", id, path: spec.path, format, diagnostics, config, disabled,
+        warnings: trustedBoundaryWarnings(config.template), riskLabels: riskLabels(config), surface: analyzeArgs(config),
+      };
     return {
       id,
       path: spec.path,
@@ -59,9 +67,10 @@ export function buildDiscovery(
       active: false,
       shadowed: false,
       shadows: [],
-      diagnostics: entryDiagnostics(spec, config),
+      diagnostics,
       riskLabels: config === undefined ? [] : riskLabels(config),
       tool: false,
+      compiled,
     };
   });
   const buckets = new Map<string, Mutable<RecipeEntry>[]>();
@@ -98,7 +107,7 @@ export function buildDiscovery(
         path: e.path,
         format: e.format,
         async: config.async === true,
-        surface: { names, required: names, types: new Map(), defaults: {} },
+        surface: { names, required: names, types: {}, defaults: {} },
         parameters: { type: "object" },
         promptSnippet: "",
         config,

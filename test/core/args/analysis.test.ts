@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { REPEAT_SAFETY_ERROR, analyzeArgs, checkRepeatSafety } from "../../../core/args/analysis.js";
+import { REPEAT_SAFETY_ERROR } from "../../../core/args/analysis.js";
+import { analyzeArgs, checkRepeatSafety } from "../../support/template-reads.js";
 import type { ArgType } from "../../../core/model.js";
 
-const typesOf = (m: ReadonlyMap<string, ArgType>): Record<string, string> =>
-  Object.fromEntries([...m].map(([k, t]) => [k, t.kind === "enum" ? `enum(${t.values.join(",")})` : t.kind]));
+const typesOf = (m: Readonly<Record<string, ArgType>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(m).map(([k, t]) => [k, t.kind === "enum" ? `enum(${t.values.join(",")})` : t.kind]));
 
 describe("analyzeArgs: names (registry-reference §4.2)", () => {
   it("explicit names first, then placeholder names in walk order, unique", () => {

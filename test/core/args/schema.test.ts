@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeArgs } from "../../../core/args/analysis.js";
+import { analyzeArgs } from "../../support/template-reads.js";
 import { parametersSchema } from "../../../core/args/schema.js";
 
 describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {

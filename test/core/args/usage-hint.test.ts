@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeArgs } from "../../../core/args/analysis.js";
+import { analyzeArgs } from "../../support/template-reads.js";
 import { formatUsageHint, isArgumentError } from "../../../core/args/usage-hint.js";
 import type { ArgSurface } from "../../../core/discovery/types.js";
 
@@ -48,7 +48,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
   });
 
   it("async tools show run_id in the example and the Optional line; lines are omitted when empty", () => {
-    const surface: ArgSurface = { names: [], required: [], types: new Map(), defaults: {} };
+    const surface: ArgSurface = { names: [], required: [], types: {}, defaults: {} };
     expect(formatUsageHint("job", surface, "Missing command template value: a", { async: true })).toBe(
       'Invalid arguments for tool "job": Missing command template value: a\n\nExpected call shape for job:\njob({\n  "run_id": "job-1"\n})\nOptional: run_id',
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Json, RecipeConfig } from "../../../core/model.js";
-import { RISK_LABEL_ORDER, riskLabels, templateRiskLabels } from "../../../core/risk/risk-labels.js";
+import { RISK_LABEL_ORDER } from "../../../core/risk/risk-labels.js";
+import { riskLabels, templateRiskLabels } from "../../support/template-reads.js";
 
 const recipe = (template: Json, extra: Partial<RecipeConfig> = {}): RecipeConfig => ({
   name: "r",

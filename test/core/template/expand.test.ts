@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../../core/model.js";
-import {
-  ROOT_CONTEXT, expandLeaves, expandRepeat, leafScope, nodeContext, repeatCopy, repeatDefaults, resolveRepeat, validateTemplate,
-} from "../../../core/template/expand.js";
-import type { ExpandedLeaf } from "../../../core/template/expand.js";
+import { ROOT_CONTEXT, leafScope, nodeContext } from "../../../core/template/context.js";
+import { expandLeaves } from "../../../core/template/expand-leaves.js";
+import { expandRepeat, repeatCopy, repeatDefaults, resolveRepeat } from "../../../core/template/repeat.js";
+import { validateTemplate } from "../../support/template-reads.js";
+import type { ExpandedLeaf } from "../../../core/template/expand-leaves.js";
 import { buildInvocation } from "../../../core/template/invocation.js";
 import { scopeOf, valueOf } from "../../../core/template/substitute.js";
 

@@ -1,13 +1,10 @@
-// A recipe revision's template graph, walked once (DESIGN.md: compile once per revision). Loading
-// checks the structure, the tool needs the argument facts, the entry needs risk labels and
-// trusted-boundary warnings; each used to walk the graph and split every leaf again. Here one
-// walk splits each leaf once and feeds all of them, through the same per-node and per-leaf steps
-// that validateTemplate, analyzeArgs, checkRepeatSafety, templateRiskLabels and
-// trustedBoundaryWarnings use, so the answers are theirs.
+// A template graph, walked once: the structural error, risk labels, trusted-boundary warnings,
+// the argument facts and the `repeat` texts all come from this one walk, which splits each leaf
+// once. It is the only walk of a recipe's template before a call; everything else reads its result.
 import type { Json } from "../model.js";
 import { type GraphFacts, emptyGraphFacts, noteNodeControls, noteNodeDefaults, scanText } from "../args/analysis.js";
 import { isObject } from "../template/graph.js";
-import { controlProblem, leafProblem, NO_STEPS } from "../template/expand.js";
+import { controlProblem, leafProblem, NO_STEPS } from "../template/validate.js";
 import { EMPTY_COMMAND } from "../template/invocation.js";
 import { splitWordsDetailed } from "../template/split.js";
 import { leafShapeOfWords } from "../risk/leaf-shape.js";
@@ -15,15 +12,17 @@ import { labelsOfMask, leafLabelMask, type RiskLabel } from "../risk/risk-labels
 import { leafWarnings } from "../risk/warnings.js";
 
 export interface TemplateSurvey {
-  /** the first structural error (validateTemplate's); the other fields are then partial */
+  /** the first structural error in document order (control values of a node before its children) */
   readonly error: string | undefined;
-  /** templateRiskLabels */
+  /** the leaf the error belongs to (its nearest label, else its text), when a leaf's own text is wrong */
+  readonly errorStep?: string;
+  /** the labels of every string leaf, `recover` subtrees included, in the fixed label order */
   readonly riskLabels: readonly RiskLabel[];
-  /** trustedBoundaryWarnings */
+  /** the distinct trusted-boundary warnings of every string leaf, in document order */
   readonly warnings: readonly string[];
-  /** what analyzeArgs gathers from the graph */
+  /** what the graph says about arguments */
   readonly facts: GraphFacts;
-  /** every string `repeat`, for checkRepeatSafety */
+  /** every string `repeat` */
   readonly repeats: readonly string[];
 }
 
@@ -34,42 +33,47 @@ export function surveyTemplate(template: Json): TemplateSurvey {
   let labels = 0;
   let warnings: Set<string> | undefined;
   let repeats: string[] | undefined;
-  // the traversal of validateTemplate (whose first error wins), which the graph walks of
-  // leaves() and analyzeArgs follow too once the structure is valid
-  const walk = (node: Json | undefined, label: string | undefined): string | undefined => {
+  let error: string | undefined;
+  let errorStep: string | undefined;
+  // the walk goes on after a structural error: a disabled or broken recipe is still labelled,
+  // and its argument names are still known
+  const fail = (problem: string | undefined): void => {
+    if (error === undefined && problem !== undefined) error = problem;
+  };
+  const walk = (node: Json | undefined, label: string | undefined): void => {
     if (typeof node === "string") {
       const split = splitWordsDetailed(node);
       const problem = leafProblem(node, split);
-      if (problem !== undefined) return problem;
+      if (error === undefined && problem !== undefined) errorStep = label ?? node;
+      fail(problem);
       scanText(node, facts);
       const shape = leafShapeOfWords(split.words);
       labels |= leafLabelMask(shape);
       for (const w of leafWarnings(shape, label)) (warnings ??= new Set()).add(w);
-      return undefined;
+      return;
     }
     if (Array.isArray(node)) {
-      if (node.length === 0) return NO_STEPS;
-      for (const step of node) {
-        const err = walk(step, label);
-        if (err !== undefined) return err;
-      }
-      return undefined;
+      if (node.length === 0) fail(NO_STEPS);
+      for (const step of node) walk(step, label);
+      return;
     }
-    if (!isObject(node)) return EMPTY_COMMAND;
-    const control = controlProblem(node);
-    if (control !== undefined) return control;
+    if (!isObject(node)) {
+      fail(EMPTY_COMMAND);
+      return;
+    }
+    fail(controlProblem(node));
     const own = typeof node["label"] === "string" ? node["label"] : label;
     noteNodeDefaults(node, facts);
     const repeat = node["repeat"];
     if (typeof repeat === "string") (repeats ??= []).push(repeat);
-    const err = walk(node["template"], own) ?? (node["recover"] === undefined ? undefined : walk(node["recover"], own));
-    if (err !== undefined) return err;
+    walk(node["template"], own);
+    if (node["recover"] !== undefined) walk(node["recover"], own);
     noteNodeControls(node, facts);
-    return undefined;
   };
-  const error = walk(template, undefined);
+  walk(template, undefined);
   return {
     error,
+    ...(errorStep === undefined ? {} : { errorStep }),
     riskLabels: labels === 0 ? NONE : labelsOfMask(labels),
     warnings: warnings === undefined ? NONE : [...warnings],
     facts,

@@ -1,39 +1,30 @@
-// Per-file discovery work, remembered between passes so that a refresh after one edit loads one
-// file. A loaded recipe depends on its own SnapshotFile and on every file its resolution asked for
-// (imports, delegation targets, and the bare-name probes that found nothing); it is reused while
-// all of them are the very same objects. The runtime keeps unchanged files as the same objects,
-// so identity is the whole test: no clock, no hashing.
+// Per-file discovery work, remembered between passes so that a refresh after one edit compiles
+// one file. A compiled recipe depends on its own SnapshotFile and on every file its resolution
+// asked for (imports, delegation targets, and the bare-name probes that found nothing); it is
+// reused while all of them are the very same objects. The runtime keeps unchanged files as the
+// same objects, so identity is the whole test: no clock, no hashing. The memo is a value the
+// caller owns: two registries never share one.
 import * as E from "fp-ts/lib/Either.js";
-import type { RecipeConfig, RecipeProblem, RegistrySnapshot, SnapshotFile } from "../model.js";
-import { loadRecipe } from "../recipe/load.js";
-import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
-import { checkSurveyed } from "../recipe/check.js";
-import { surveyTemplate, type TemplateSurvey } from "../recipe/survey.js";
-import { riskLabels } from "../risk/risk-labels.js";
-import { trustedBoundaryWarnings } from "../risk/warnings.js";
+import type { RegistrySnapshot, SnapshotFile } from "../model.js";
+import { compileRecipe, type CompileContext, type CompiledRecipe } from "../compile/compile-recipe.js";
+import { toolOf } from "../compile/tool.js";
 import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
 import { draftEntry } from "./drafts.js";
-import { problemDiagnostic } from "./problem.js";
-import { toolFromEntry } from "./to-tool.js";
+import { basename, recipeFileName } from "./paths.js";
 import type { Resolution } from "./resolution.js";
 import type { DraftEntry, ToolSpec } from "./types.js";
 
 /** Each path a resolution asked for, with the listed file it got (undefined: not in any listing). */
 type Reads = readonly (readonly [string, SnapshotFile | undefined])[];
 const NO_READS: Reads = [];
-const NO_TEXTS: readonly string[] = Object.freeze([]);
 
-/** One recipe file, loaded and resolved; the derived fields are filled on first use. */
+/** One recipe file, compiled, with the reads its resolution made. */
 export interface LoadedRecipe {
   readonly file: SnapshotFile;
   readonly reads: Reads;
-  readonly config?: RecipeConfig;
-  readonly problem?: RecipeProblem;
-  /** the one walk of a checked config's template (absent for disabled recipes, which are not checked) */
-  readonly survey?: TemplateSurvey;
-  ownDiagnostics?: readonly string[];
-  riskLabels?: readonly string[];
-  tool?: E.Either<string, ToolSpec>;
+  readonly compiled: CompiledRecipe;
+  /** the tool it becomes if it wins its id in a tool source (enabled, valid recipes only) */
+  readonly tool?: E.Either<string, ToolSpec>;
 }
 
 interface DraftRecord {
@@ -74,12 +65,12 @@ export interface Pass {
   /** the previous pass's result, for patching */
   readonly resolution: Resolution | undefined;
   recipe(candidate: Candidate): LoadedRecipe;
-  draft(file: SnapshotFile, digest: ((file: SnapshotFile) => string | undefined) | undefined): DraftEntry;
+  draft(file: SnapshotFile): DraftEntry;
   /** keeps the result for the next pass and publishes the stats */
   finish(resolution: Resolution): void;
 }
 
-export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pass {
+export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined): Pass {
   const memo = memoIn as MemoState;
   const key = contextKey(snapshot);
   if (memo.context !== key) {
@@ -101,7 +92,7 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
   const extra = snapshot.readExtra;
   // the reads of the load in progress; one context serves the whole pass
   let reads: (readonly [string, SnapshotFile | undefined])[] | undefined;
-  const ctx: ResolveContext = {
+  const ctx: CompileContext = {
     readFile: (path) => {
       const f = listed().get(path);
       reads?.push([path, f]);
@@ -113,6 +104,8 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
     userRoot: snapshot.recipeRoot,
     ...(snapshot.packagedRoot === undefined ? {} : { packagedRoot: snapshot.packagedRoot }),
   };
+  // drafts carry their digest in the listing; recipe files are not hashed on every pass
+  const draftCtx: CompileContext = digest === undefined ? ctx : { ...ctx, digest };
   const tracked = <T>(run: () => T): { value: T; reads: Reads } => {
     reads = [];
     try {
@@ -136,33 +129,23 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
         reused++;
         return was;
       }
-      const path = candidate.file.path;
-      loadedPaths.push(path);
-      let survey: TemplateSurvey | undefined;
-      const { value, reads: used } = tracked(() => {
-        const loaded = loadRecipe(candidate.file, candidate.id, candidate.format);
-        // a disabled recipe is reported as disabled, whatever its imports would say
-        if (E.isLeft(loaded) || loaded.right.disabled === true) return loaded;
-        const resolved = resolveRecipe(loaded.right, path, ctx);
-        if (E.isLeft(resolved)) return resolved;
-        survey = surveyTemplate(resolved.right.template);
-        return checkSurveyed(resolved.right, survey);
-      });
-      const record: LoadedRecipe = E.isLeft(value)
-        ? { file: candidate.file, reads: used, problem: value.left }
-        : survey === undefined ? { file: candidate.file, reads: used, config: value.right }
-        : { file: candidate.file, reads: used, config: value.right, survey };
+      loadedPaths.push(candidate.file.path);
+      const { value: compiled, reads: used } = tracked(() => compileRecipe(candidate, ctx));
+      const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled) : undefined;
+      const record: LoadedRecipe = tool === undefined ? { file: candidate.file, reads: used, compiled } : { file: candidate.file, reads: used, compiled, tool };
       candidate.loaded = record;
       return record;
     },
-    draft(file, digest) {
+    draft(file) {
       const was = memo.drafts.get(file);
       if (was !== undefined && unchanged(was.reads)) {
         reused++;
         return was.entry;
       }
       loadedPaths.push(file.path);
-      const { value: entry, reads: used } = tracked(() => draftEntry(file, digest?.(file), ctx));
+      const parsed = recipeFileName(basename(file.path)) ?? { id: basename(file.path), format: "json" as const };
+      const { value: compiled, reads: used } = tracked(() => compileRecipe({ file, id: parsed.id, format: parsed.format }, draftCtx));
+      const entry = draftEntry(compiled, file);
       memo.drafts.set(file, { reads: used, entry });
       return entry;
     },
@@ -171,31 +154,4 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
       memo.lastPass = { loaded: loadedPaths, reused };
     },
   };
-}
-
-const prefixed = (path: string, warnings: readonly string[]): readonly string[] =>
-  warnings.length === 0 ? NO_TEXTS : warnings.map((w) => `Recipe ${path}: ${w}`);
-
-/** The entry's own diagnostics: its load problem, or the trusted-boundary warnings of its template. */
-export function ownDiagnostics(r: LoadedRecipe): readonly string[] {
-  if (r.ownDiagnostics !== undefined) return r.ownDiagnostics;
-  const path = r.file.path;
-  r.ownDiagnostics =
-    r.problem !== undefined ? [problemDiagnostic(path, r.problem)]
-    : r.config === undefined ? NO_TEXTS
-    : prefixed(path, r.survey?.warnings ?? trustedBoundaryWarnings(r.config.template));
-  return r.ownDiagnostics;
-}
-
-export function riskLabelsOf(r: LoadedRecipe): readonly string[] {
-  if (r.config === undefined) return NO_TEXTS;
-  if (r.riskLabels !== undefined) return r.riskLabels;
-  const survey = r.survey;
-  r.riskLabels = survey === undefined ? riskLabels(r.config) : r.config.async === true ? riskLabels(r.config, survey.riskLabels) : survey.riskLabels;
-  return r.riskLabels;
-}
-
-/** The tool a winning, valid, enabled recipe of a tool source becomes (same id, path and format every time). */
-export function toolOf(r: LoadedRecipe, candidate: Candidate, config: RecipeConfig): E.Either<string, ToolSpec> {
-  return (r.tool ??= toolFromEntry(candidate.id, candidate.file.path, candidate.format, config, r.survey));
 }

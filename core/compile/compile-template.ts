@@ -1,0 +1,43 @@
+// A template graph with its recipe-level `args` and `defaults`, compiled: the structural error,
+// the argument surface, the risk labels and trusted-boundary warnings, and whether its `repeat`
+// values are safe, all read from one walk (./template-survey.ts). compileRecipe uses it for a
+// recipe file; spawn and run reports use it for an inline template.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../model.js";
+import type { ArgSurface } from "../discovery/types.js";
+import { type ArgInput, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
+import type { RiskLabel } from "../risk/risk-labels.js";
+import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
+
+export interface CompiledTemplate {
+  /** the first structural error */
+  readonly error?: string;
+  /** the leaf the structural error belongs to (its label, else its text), when it is a leaf's */
+  readonly errorStep?: string;
+  readonly surface: ArgSurface;
+  readonly riskLabels: readonly RiskLabel[];
+  readonly warnings: readonly string[];
+  /** why a `repeat` is not safe to expose on a tool, if one is not */
+  readonly repeatProblem?: string;
+}
+
+/** The `args` and `defaults` of a recipe that shape its argument surface. */
+export function argInputOf(config: { readonly args?: readonly string[]; readonly defaults?: JsonObject; readonly template: Json }): ArgInput {
+  const { args, defaults, template } = config;
+  return args === undefined
+    ? defaults === undefined ? { template } : { defaults, template }
+    : defaults === undefined ? { args, template } : { args, defaults, template };
+}
+
+export function compileTemplate(template: Json, input: ArgInput = { template }, survey: TemplateSurvey = surveyTemplate(template)): CompiledTemplate {
+  const safe = repeatSafetyOf(input, survey.repeats, survey.facts);
+  return {
+    ...(survey.error === undefined ? {} : { error: survey.error }),
+    ...(survey.errorStep === undefined ? {} : { errorStep: survey.errorStep }),
+    surface: surfaceOf(input, survey.facts),
+    riskLabels: survey.riskLabels,
+    warnings: survey.warnings,
+    ...(E.isLeft(safe) ? { repeatProblem: safe.left } : {}),
+  };
+}
+
