@@ -1,17 +1,15 @@
-// The JSON schema of a tool's parameters as the agent sees it (registry-reference §4.3).
+// The JSON schema of a tool's parameters as the agent sees it: one property per argument of the
+// surface, typed by its declaration, with the required names listed.
 import type { Json, JsonObject } from "../model.js";
 import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { argSchemaProperty } from "./arg-type.js";
 
-// Async tools accept these besides their own arguments; they steer the detached run, not the template.
+// Async tools accept these besides their own arguments; they steer the detached run, not the
+// template. (A `transport_context` is still stripped from a call if given, but it is not offered:
+// nothing here delivers follow-ups over another transport.)
 const ASYNC_PROPERTIES: JsonObject = {
   run_id: { description: "Optional run id override for this async template recipe invocation.", type: "string" },
   correlation_id: { description: "Optional workflow correlation id preserved in terminal follow-up delivery.", type: "string" },
-  transport_context: {
-    additionalProperties: true,
-    description: "Optional originating transport route preserved for detached terminal follow-up.",
-    type: "object",
-  },
 };
 
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {

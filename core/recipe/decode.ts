@@ -5,6 +5,7 @@ import type { Errors } from "io-ts";
 import type { Json, JsonObject, RecipeConfig, RecipeProblem } from "../model.js";
 import { setOwn } from "./own.js";
 import {
+  ENVELOPE_KEYS,
   FIELD_ORDER,
   type FieldName,
   type FieldValues,
@@ -24,11 +25,6 @@ export const NO_TEMPLATE = "recipe must define template";
 export const UNUSABLE_TEMPLATE = "template must be a non-empty command string, sequence or object";
 export const BAD_REPEAT = "Command template repeat must be a positive integer.";
 
-/** Top-level keys that are command-template controls, copied into the template envelope in this order. */
-export const ENVELOPE_KEYS = [
-  "args", "defaults", "parallel", "concurrency", "min_successful", "label", "when", "timeout", "delay",
-  "accept_output", "output", "retry", "failure", "recover", "repeat",
-] as const;
 
 const ENVELOPE_INDEX: ReadonlyMap<string, number> = new Map(ENVELOPE_KEYS.map((key, i) => [key, i]));
 

@@ -37,10 +37,10 @@ describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
     });
   });
 
-  it("async tools add run_id, correlation_id and transport_context after the args", () => {
+  it("async tools add run_id and correlation_id after the args", () => {
     const schema = parametersSchema(analyzeArgs({ template: "x {a}" }), { async: true });
     expect(JSON.stringify(schema["properties"])).toBe(
-      '{"a":{"description":"Argument: a","type":"string"},"run_id":{"description":"Optional run id override for this async template recipe invocation.","type":"string"},"correlation_id":{"description":"Optional workflow correlation id preserved in terminal follow-up delivery.","type":"string"},"transport_context":{"additionalProperties":true,"description":"Optional originating transport route preserved for detached terminal follow-up.","type":"object"}}',
+      '{"a":{"description":"Argument: a","type":"string"},"run_id":{"description":"Optional run id override for this async template recipe invocation.","type":"string"},"correlation_id":{"description":"Optional workflow correlation id preserved in terminal follow-up delivery.","type":"string"}}',
     );
     expect(schema["required"]).toEqual(["a"]);
   });
