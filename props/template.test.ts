@@ -1,6 +1,7 @@
 // Properties of template resolution: a value is exactly one argument, never split, never
 // re-interpreted; compiled resolution agrees with a direct oracle.
 import { describe, expect } from "vitest";
+import { missingValue } from "../core/template/failure.js";
 import { fc, test } from "@fast-check/vitest";
 import * as E from "fp-ts/lib/Either.js";
 import { buildInvocation } from "../core/template/invocation.js";
@@ -59,7 +60,7 @@ describe("arrays and expressions", () => {
     const scope = scopeOf({ items, i: String(i) });
     expect(substituteText("{items[i]}", scope)).toEqual(E.right(String(items[i] ?? "")));
     expect(substituteText("{items.length}", scope)).toEqual(E.right(String(items.length)));
-    expect(substituteText(`{items[${items.length + n}]}`, scope)).toEqual(E.left(`Missing command template value: items[${items.length + n}]`));
+    expect(substituteText(`{items[${items.length + n}]}`, scope)).toEqual(E.left(missingValue(`command template`, `items[${items.length + n}]`)));
   });
 
   // a small oracle: JS arithmetic with truncating division, on expressions without a zero divisor

@@ -39,7 +39,7 @@ export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, lim
     if (!isObject(node)) return undefined;
     const ctx = nodeContext(context, node, runtime);
     const count = repeatCount(node["repeat"], controlScope(ctx, runtime));
-    if (E.isLeft(count)) return count.left;
+    if (E.isLeft(count)) return count.left.message;
     if (typeof count.right === "number") {
       if (count.right > limit) return tooMany;
       return walk(expandRepeat(node, count.right), ctx);

@@ -6,6 +6,7 @@ import { isObject } from "./graph.js";
 import type { Scope } from "./substitute.js";
 import { valueOf } from "./substitute.js";
 import { padNumber } from "./expression.js";
+import { type TemplateFailure, invalidTemplate } from "./failure.js";
 
 
 const REPEAT_LENGTH = /^\{?([A-Za-z_][A-Za-z0-9_-]*)\.length\}?$/;
@@ -14,10 +15,10 @@ export const REPEAT_FORM = "Command template repeat must be a positive integer o
 export const REPEAT_UNRESOLVED = "Command template repeat could not be resolved.";
 
 /** The copy count, `unresolved` when `{name.length}` names no value, undefined without repeat. */
-export function repeatCount(value: unknown, scope: Scope): E.Either<string, number | "unresolved" | undefined> {
+export function repeatCount(value: unknown, scope: Scope): E.Either<TemplateFailure, number | "unresolved" | undefined> {
   if (value === undefined) return E.right(undefined);
-  if (typeof value === "number") return Number.isInteger(value) && value >= 1 ? E.right(value) : E.left(REPEAT_POSITIVE);
-  if (typeof value !== "string") return E.left(REPEAT_FORM);
+  if (typeof value === "number") return Number.isInteger(value) && value >= 1 ? E.right(value) : E.left(invalidTemplate(REPEAT_POSITIVE));
+  if (typeof value !== "string") return E.left(invalidTemplate(REPEAT_FORM));
   const t = value.trim();
   // a digit string is taken as written: `"0"` gives no copies
   if (/^\d+$/.test(t)) return E.right(Number(t));
@@ -27,12 +28,12 @@ export function repeatCount(value: unknown, scope: Scope): E.Either<string, numb
     if (Array.isArray(source)) return E.right(source.length);
     if (source === undefined) return E.right("unresolved");
   }
-  return E.left(REPEAT_FORM);
+  return E.left(invalidTemplate(REPEAT_FORM));
 }
 
 /** The copy count at execution time, where an unresolvable `{name.length}` is an error. */
-export const resolveRepeat = (value: unknown, scope: Scope): E.Either<string, number | undefined> =>
-  E.chain((n: number | "unresolved" | undefined) => (n === "unresolved" ? E.left(REPEAT_UNRESOLVED) : E.right(n)))(repeatCount(value, scope));
+export const resolveRepeat = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
+  E.chain((n: number | "unresolved" | undefined) => (n === "unresolved" ? E.left(invalidTemplate(REPEAT_UNRESOLVED)) : E.right(n)))(repeatCount(value, scope));
 
 const REPEAT_NAMES = ["index", "prev", "next", "repeat"] as const;
 

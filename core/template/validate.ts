@@ -9,6 +9,7 @@ import type { SplitResult } from "./split.js";
 import { EMPTY_VALUES, scopeOf } from "./substitute.js";
 import { EMPTY_COMMAND, unterminatedQuoteMessage } from "./invocation.js";
 import { repeatCount } from "./repeat.js";
+import type { TemplateFailure } from "./failure.js";
 import {
   resolveConcurrency, resolveFailure, resolveMinSuccessful, resolveNumericControl, resolveRetry,
 } from "./controls.js";
@@ -33,7 +34,7 @@ export function leafProblem(text: string, split: SplitResult): string | undefine
   return undefined;
 }
 
-const leftOf = (r: E.Either<string, unknown>): string | undefined => (E.isLeft(r) ? r.left : undefined);
+const leftOf = (r: E.Either<TemplateFailure, unknown>): string | undefined => (E.isLeft(r) ? r.left.message : undefined);
 
 /** The first control value of an object node that can never be valid, checked without values;
  * a placeholder-valued control is left to the call, except `repeat`, whose forms are closed. */

@@ -1,6 +1,8 @@
 // What the graph interpreter passes around: the outcome of one node, the branch evidence of
 // parallel nodes, and the per-run environment.
+import * as E from "fp-ts/lib/Either.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
+import type { TemplateFailure } from "../../core/template/failure.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import type { Place } from "../../core/template/invocation.js";
 import type { NonCriticalFailure } from "../../core/template/report.js";
@@ -95,9 +97,16 @@ export interface Run {
   readonly fanoutLimit: number;
 }
 
-/** A template error: the run stops and reports `message`; `step` names the node it came from. */
+/** A template error: the run stops and reports `message`; `step` names the node it came from;
+ * `kind` says whether the call's values could fix it (`missing-value`). */
 export class TemplateError extends Error {
-  constructor(message: string, readonly step?: string) {
+  constructor(message: string, readonly step?: string, readonly kind: TemplateFailure["kind"] = "invalid") {
     super(message);
   }
+}
+
+/** Throws the failure of `r` as a TemplateError of `step`. */
+export function must<A>(r: E.Either<TemplateFailure, A>, step: string | undefined): A {
+  if (E.isLeft(r)) throw new TemplateError(r.left.message, step, r.left.kind);
+  return r.right;
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { analyzeArgs } from "../../support/template-reads.js";
-import { formatUsageHint, isArgumentError } from "../../../core/args/usage-hint.js";
+import * as E from "fp-ts/lib/Either.js";
+import { formatUsageHint } from "../../../core/args/usage-hint.js";
+import { resolveNumericControl } from "../../../core/template/controls.js";
+import { invalidTemplate, isArgumentFailure } from "../../../core/template/failure.js";
+import { scopeOf, substituteText } from "../../../core/template/substitute.js";
 import type { ArgSurface } from "../../../core/discovery/types.js";
 
 describe("formatUsageHint (registry-reference §3.11)", () => {
@@ -61,14 +65,13 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
   });
 });
 
-describe("isArgumentError", () => {
-  it("recognises normalization and missing-value errors only", () => {
-    expect(isArgumentError("Argument mode must be one of: check, fix.")).toBe(true);
-    expect(isArgumentError("Missing command template value: missing")).toBe(true);
-    expect(isArgumentError("Missing retry value: tries")).toBe(true);
-    expect(isArgumentError("\nArgument n must be an integer.")).toBe(true);
-    expect(isArgumentError("Command template repeat could not be resolved.")).toBe(false);
-    expect(isArgumentError("Argument mode is odd")).toBe(false);
-    expect(isArgumentError("spawn ENOENT")).toBe(false);
+describe("argument failures are told by their kind, not their text", () => {
+  it("an unresolved placeholder is one; a control out of range is not, whatever it says", () => {
+    const missing = substituteText("{file}", scopeOf({}));
+    expect(E.isLeft(missing) && isArgumentFailure(missing.left)).toBe(true);
+    expect(E.isLeft(missing) && missing.left.message).toBe("Missing command template value: file");
+    const timeout = resolveNumericControl("timeout", "{t}", scopeOf({ t: "-1" }));
+    expect(E.isLeft(timeout) && isArgumentFailure(timeout.left)).toBe(false);
+    expect(isArgumentFailure(invalidTemplate("Missing command template value: lookalike"))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { invalidTemplate } from "../../../core/template/failure.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../../core/model.js";
 import { ROOT_CONTEXT, leafScope, nodeContext } from "../../../core/template/context.js";
@@ -20,7 +21,7 @@ function leavesOf(template: Json, runtime: Record<string, unknown> = {}): readon
 function argvOf(template: Json, runtime: Record<string, unknown> = {}): string[][] {
   return leavesOf(template, runtime).map((leaf) => {
     const inv = buildInvocation(leaf.text, leafScope(leaf.context, runtime), place);
-    if (E.isLeft(inv)) throw new Error(inv.left);
+    if (E.isLeft(inv)) throw new Error(inv.left.message);
     return [inv.right.command, ...inv.right.args];
   });
 }
@@ -136,11 +137,11 @@ describe("repeat (registry-reference §3.7)", () => {
 
   it("G133 repeat errors", () => {
     const s = scopeOf({});
-    expect(resolveRepeat("abc", s)).toEqual(E.left("Command template repeat must be a positive integer or {array.length}."));
-    expect(resolveRepeat("{items.length}", s)).toEqual(E.left("Command template repeat could not be resolved."));
-    expect(resolveRepeat(0, s)).toEqual(E.left("Command template repeat must be a positive integer."));
-    expect(resolveRepeat(1.5, s)).toEqual(E.left("Command template repeat must be a positive integer."));
-    expect(resolveRepeat("{items.length}", scopeOf({ items: "ab" }))).toEqual(E.left("Command template repeat must be a positive integer or {array.length}."));
+    expect(resolveRepeat("abc", s)).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer or {array.length}.")));
+    expect(resolveRepeat("{items.length}", s)).toEqual(E.left(invalidTemplate("Command template repeat could not be resolved.")));
+    expect(resolveRepeat(0, s)).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer.")));
+    expect(resolveRepeat(1.5, s)).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer.")));
+    expect(resolveRepeat("{items.length}", scopeOf({ items: "ab" }))).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer or {array.length}.")));
     expect(resolveRepeat(undefined, s)).toEqual(E.right(undefined));
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { invalidTemplate, missingValue } from "../../../core/template/failure.js";
 import * as E from "fp-ts/lib/Either.js";
 import { buildInvocation, expandExecutable, resolvePath } from "../../../core/template/invocation.js";
 import { scopeOf } from "../../../core/template/substitute.js";
@@ -19,7 +20,7 @@ describe("invocation building (registry-reference §3.3)", () => {
   it("G03 empty quoted words are dropped from arguments; an unterminated quote is ours to reject", () => {
     expect(build(`a '' b "x y"z`)).toEqual(E.right({ command: "a", args: ["b", "x yz"] }));
     expect(build("  lead   trail  ")).toEqual(E.right({ command: "lead", args: ["trail"] }));
-    expect(build("unterminated 'quote here")).toEqual(E.left("Unterminated ' quote in command template: unterminated 'quote here"));
+    expect(build("unterminated 'quote here")).toEqual(E.left(invalidTemplate("Unterminated ' quote in command template: unterminated 'quote here")));
   });
 
   it("G05 defaults and inline defaults", () => {
@@ -40,7 +41,7 @@ describe("invocation building (registry-reference §3.3)", () => {
   });
 
   it("G11 missing value", () => {
-    expect(build("tool {missing}")).toEqual(E.left("Missing command template value: missing"));
+    expect(build("tool {missing}")).toEqual(E.left(missingValue("command template", "missing")));
   });
 
   it("G13 literal pass-through of an unresolvable default", () => {
@@ -79,13 +80,13 @@ describe("invocation building (registry-reference §3.3)", () => {
   });
 
   it("blank templates are empty commands", () => {
-    expect(build("   ")).toEqual(E.left("Tool template produced an empty command."));
-    expect(build("")).toEqual(E.left("Tool template produced an empty command."));
+    expect(build("   ")).toEqual(E.left(invalidTemplate("Tool template produced an empty command.")));
+    expect(build("")).toEqual(E.left(invalidTemplate("Tool template produced an empty command.")));
   });
 
   it("an unterminated quote is an error (the reference silently accepted it)", () => {
-    expect(build("say 'oops")).toEqual(E.left("Unterminated ' quote in command template: say 'oops"));
-    expect(build('say "oops')).toEqual(E.left('Unterminated " quote in command template: say "oops'));
+    expect(build("say 'oops")).toEqual(E.left(invalidTemplate("Unterminated ' quote in command template: say 'oops")));
+    expect(build('say "oops')).toEqual(E.left(invalidTemplate('Unterminated " quote in command template: say "oops')));
   });
 
   it("executable expansion: ~, ~/x, relative with a slash; never in arguments", () => {
