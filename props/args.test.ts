@@ -56,7 +56,7 @@ describe("argument surface properties", () => {
     expect(E.isRight(normalizeArgs(s, example))).toBe(true);
   });
 
-  test.prop([inputArb])("an explicit typed declaration decides the name's type (ruling 2)", (input) => {
+  test.prop([inputArb])("an explicit typed declaration decides the name's type", (input) => {
     const s = analyzeArgs(input);
     const seen = new Set<string>();
     for (const token of input.args ?? []) {

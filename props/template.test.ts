@@ -25,9 +25,9 @@ const valueArb = fc.oneof(
 const defaults = { HOME: "/home/secret", secret: "s3cr3t", a: "A", s: "1", items: ["i0"], x: "X" };
 
 describe("a runtime value is exactly one argv item", () => {
-  test.prop([valueArb])("printf %s\\n {x} → [\"%s\\n\", x] (an empty x is dropped, §3.3)", (x) => {
+  test.prop([valueArb])("printf %s\\n {x} → [\"%s\\n\", x] (an empty x is dropped)", (x) => {
     const inv = buildInvocation("printf %s\\n {x}", scopeOf({ x }, defaults), place);
-    // an empty substituted word disappears from argv, as in the reference (G17)
+    // an empty substituted word disappears from argv, as in the reference
     expect(inv).toEqual(E.right({ command: "printf", args: x === "" ? ["%s\\n"] : ["%s\\n", x] }));
   });
 

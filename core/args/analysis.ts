@@ -1,4 +1,4 @@
-// The public argument surface of a recipe (registry-reference §4.1–§4.4, rulings 2, 3 and 7):
+// The public argument surface of a recipe:
 // which names a tool takes, their types, which are required, and the tool-level defaults.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
@@ -24,19 +24,19 @@ const BARE_WHEN = /^!?\s*([A-Za-z_][A-Za-z0-9_-]*)$/;
 const stringList = (v: Json | undefined): readonly string[] | undefined =>
   Array.isArray(v) && v.every((x: Json) => typeof x === "string") ? (v as readonly string[]) : undefined;
 
-/** Explicit declarations: the recipe's `args`, else the ones written on the root node (§4.1). */
+/** Explicit declarations: the recipe's `args`, else the ones written on the root node. */
 function explicitArgs(input: ArgInput): readonly string[] | undefined {
   if (input.args !== undefined) return input.args;
   return isObject(input.template) ? stringList(input.template["args"]) : undefined;
 }
 
-/** What the template graph says about arguments, in walk order (§4.2). Built by one walk, here
+/** What the template graph says about arguments, in walk order. Built by one walk, here
  * or in the recipe survey (core/recipe/survey.ts), which shares these steps. */
 export interface GraphFacts {
   readonly names: string[];
   /** last non-string annotation per name (created on first need: most graphs have none) */
   types: Map<string, ArgType> | undefined;
-  /** names with some default or fallback somewhere (ruling 3) */
+  /** names with some default or fallback somewhere */
   optional: Set<string> | undefined;
   /** names with an array default somewhere in the graph */
   arrayDefaults: Set<string> | undefined;

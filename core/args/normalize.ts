@@ -1,4 +1,4 @@
-// Typed normalization of tool-call values before substitution (registry-reference §3.8).
+// Typed normalization of tool-call values before substitution.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType } from "../model.js";
 import type { ArgSurface } from "../discovery/types.js";

@@ -1,4 +1,4 @@
-// Resolving one id's bucket (registry-reference §1.5, §1.6): the winner, what it shadows, the
+// Resolving one id's bucket: the winner, what it shadows, the
 // entries, the bucket's diagnostics and the tool it exposes. The result is kept on the winning
 // candidate and reused while the bucket holds the same candidates with the same loaded recipes.
 import * as E from "fp-ts/lib/Either.js";

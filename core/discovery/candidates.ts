@@ -1,5 +1,5 @@
 // Recipe files of the discovery sources as candidates for an id, in the order that decides
-// shadowing (registry-reference §1.2, §1.5).
+// shadowing.
 //
 // With a cache, a candidate is the same object for the same SnapshotFile from one pass to the
 // next (it carries that file's loaded recipe and bucket, see compile-pass.ts), and the order is kept

@@ -1,5 +1,5 @@
 // Discovery: from a snapshot of recipe files to entries, winners, tools and diagnostics
-// (registry-reference §1.2–§1.6). Pure: the runtime reads the files, this decides.
+// Pure: the runtime reads the files, this decides.
 //
 // Stages, each reusable from an earlier pass when the caller keeps a memo: ordering the
 // candidates (candidates.ts), compiling each file (compile-pass.ts, which calls

@@ -41,7 +41,7 @@ export interface ArgSurface {
   /** declared or inline types other than `string`, by name (own keys only) */
   readonly types: Readonly<Record<string, ArgType>>;
   /** top-level recipe defaults, used for samples and as runtime values: stringified, except that
-   * arrays stay arrays (ruling 7) */
+   * arrays stay arrays */
   readonly defaults: Readonly<Record<string, string | readonly Json[]>>;
 }
 
@@ -89,7 +89,7 @@ export interface Discovery {
   readonly active: ReadonlyMap<string, RecipeEntry>;
   /** tools (winning, valid, enabled entries of tool sources with unreserved names), sorted by name */
   readonly tools: readonly ToolSpec[];
-  /** registry diagnostics in the order of registry-reference §1.6 */
+  /** registry diagnostics: root problems, then each id's bucket in order of first appearance */
   readonly diagnostics: readonly string[];
   readonly drafts: readonly DraftEntry[];
 }

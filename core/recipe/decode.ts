@@ -1,4 +1,4 @@
-// A raw recipe object -> a validated RecipeConfig (registry-reference §2.1, §2.2 steps 4, 5, 7).
+// A raw recipe object -> a validated RecipeConfig.
 // Imports and delegation are resolved by a later stage; here the object is checked and shaped.
 import * as E from "fp-ts/lib/Either.js";
 import type { Errors } from "io-ts";
@@ -59,7 +59,7 @@ function decodeField<K extends FieldName>(raw: JsonObject, field: K, into: Field
   return invalid(message, field);
 }
 
-/** §2.2 step 4: the raw template wrapped with the control keys given at top level. */
+/** The raw template wrapped with the control keys given at top level (see docs/recipes.md). */
 export function templateEnvelope(raw: JsonObject): Json {
   const template = raw["template"] as Json;
   // built by assignment: object spread costs several times more on this per-file hot path
@@ -101,7 +101,7 @@ const badRepeat = (node: JsonObject): boolean => {
 };
 
 /**
- * §2.2 step 5, made stricter: every leaf must be a non-blank command, every sequence non-empty,
+ * Stricter than the reference: every leaf must be a non-blank command, every sequence non-empty,
  * every object an import node or a node whose `template` is usable. A numeric `repeat` that is
  * not a positive integer is the structural error the reference throws while expanding.
  */
@@ -148,7 +148,7 @@ const nonEmpty = (o: JsonObject | undefined): o is JsonObject => o !== undefined
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** §2.2 step 7 key order; only present fields, each already of its accepted type. */
+/** The config in its key order; only present fields, each already of its accepted type. */
 function shape(name: string, raw: JsonObject, v: FieldValues, template: Json): RecipeConfig {
   // filled in order rather than spread: insertion order is the listed key order, and it is cheaper
   const c: Partial<Mutable<RecipeConfig>> = { name };

@@ -1,4 +1,4 @@
-// The YAML-like frontmatter of Markdown recipes (registry-reference §2.4 step 2). Deliberately a
+// The YAML-like frontmatter of Markdown recipes. Deliberately a
 // small fixed subset, not YAML: recipe fields are flat, and a subset cannot surprise anyone with
 // YAML's implicit typing beyond the few scalar rules below.
 import type { Json, JsonObject } from "../model.js";

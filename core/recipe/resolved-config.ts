@@ -1,4 +1,4 @@
-// The resolved config (registry-reference §2.2 step 7, §6.5): the expanded template, and for a
+// The resolved config: the expanded template, and for a
 // recipe that delegates as a whole, the target's fields where the wrapper has none of its own.
 import type { Json, RecipeConfig } from "../model.js";
 import { INHERITED_FIELDS } from "./fields.js";

@@ -1,4 +1,4 @@
-// Promoting a captured draft (registry-reference §5.9, lifecycle-reference §6.1): the draft is
+// Promoting a captured draft: the draft is
 // checked where it is, its raw object is written to `ROOT/<name>.json`, and the draft file stays.
 import * as E from "fp-ts/lib/Either.js";
 import { failure } from "../result.js";

@@ -1,4 +1,4 @@
-// The `template` parameter checked before anything else happens (registry-reference §5.5): a
+// The `template` parameter checked before anything else happens: a
 // blank string or null asks for deletion, an empty sequence or an expansion error is refused with
 // the reference's raw text, anything but a string, sequence or object is refused.
 import * as E from "fp-ts/lib/Either.js";

@@ -1,4 +1,4 @@
-// Advisory risk labels (registry-reference §3.12, lifecycle-reference §15.3): deterministic
+// Advisory risk labels: deterministic
 // review aids for doctor and triage views, never execution blockers.
 import {
   hasArg,

@@ -1,4 +1,4 @@
-// Trusted-boundary warnings (registry-reference §3.12). Command templates split argv without a
+// Trusted-boundary warnings. Command templates split argv without a
 // shell, but a leaf that hands a string to a shell or an interpreter re-opens that boundary;
 // these texts tell the operator so. They are advice, never a reason to refuse a recipe.
 import {

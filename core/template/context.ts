@@ -66,7 +66,7 @@ function ownDefaultsOf(defaults: JsonObject): OwnDefaults {
 }
 
 /** Defaults written in `args` tokens (`lang=ru`); an `:array` default that is JSON array text
- * stays an array (ruling 7). */
+ * stays an array. */
 export function argDefaultsOf(args: readonly string[] | undefined): Values {
   if (args === undefined) return EMPTY_VALUES;
   let hit = argDefaultsCache.get(args);

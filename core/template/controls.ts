@@ -1,4 +1,4 @@
-// Control fields of a template node (registry-reference §3.9 steps 1–5): the numeric ones, `when`
+// Control fields of a template node: the numeric ones, `when`
 // and `failure`, resolved against the node's control values (context defaults + runtime).
 import * as E from "fp-ts/lib/Either.js";
 import type { Scope } from "./substitute.js";
@@ -61,7 +61,7 @@ export function resolveMinSuccessful(value: unknown, scope: Scope, branches: num
 
 const EXACT_PLACEHOLDER = /^\{([^{}]+)\}$/;
 
-/** Whether the node runs (§3.9 step 3): absent → yes; a boolean as is; blank text → no; exactly
+/** Whether the node runs: absent → yes; a boolean as is; blank text → no; exactly
  * `{...}` → the resolved text's truthiness (nothing resolves it → no); else `name` / `!name`. */
 export function resolveWhen(when: unknown, scope: Scope): E.Either<TemplateFailure, boolean> {
   if (when === undefined) return E.right(true);
@@ -77,7 +77,7 @@ export function resolveWhen(when: unknown, scope: Scope): E.Either<TemplateFailu
   return E.right(truth !== negated);
 }
 
-/** `failure` (§3.9 step 4), `continue` when absent. */
+/** `failure`, `continue` when absent. */
 export function resolveFailure(value: unknown): E.Either<TemplateFailure, FailureScope> {
   if (value === undefined) return E.right("continue");
   return typeof value === "string" && (FAILURE_SCOPES as readonly string[]).includes(value)

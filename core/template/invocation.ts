@@ -1,4 +1,4 @@
-// A leaf template + values → the argv to spawn (registry-reference §3.3). No shell is involved:
+// A leaf template + values → the argv to spawn. No shell is involved:
 // every word is substituted on its own, so a value is exactly one argument, never re-split.
 import * as E from "fp-ts/lib/Either.js";
 import { type TemplateFailure, invalidTemplate } from "./failure.js";

@@ -1,4 +1,4 @@
-// Resolving placeholders against values (registry-reference §3.4), over compiled tokens.
+// Resolving placeholders against values, over compiled tokens.
 //
 // Deliberate fix: only recipe-authored text is itself a template. The reference re-substituted
 // ANY value holding resolvable `{...}`, so a caller passing `"{api_token}"` as an argument could
@@ -40,11 +40,6 @@ export const scopeOf = (runtime: Values, defaults: Values = EMPTY_VALUES, argDef
   runtime, defaults, argDefaults,
 });
 
-export interface Found {
-  readonly value: unknown;
-  readonly authored: boolean;
-}
-
 // The layer holding a name (0 runtime, 1 defaults, 2 args-token defaults), or -1. Lookups run
 // several times per placeholder on every call, so they return a number rather than an object.
 function layerOf(scope: Scope, name: string): number {
@@ -56,13 +51,6 @@ function layerOf(scope: Scope, name: string): number {
 
 const layerValues = (scope: Scope, layer: number): Values =>
   layer === 0 ? scope.runtime : layer === 1 ? scope.defaults : scope.argDefaults;
-
-export function lookup(scope: Scope, name: string): Found | undefined {
-  const layer = layerOf(scope, name);
-  if (layer < 0) return undefined;
-  const raw = layerValues(scope, layer)[name];
-  return raw instanceof Origin ? raw : { value: raw, authored: layer > 0 };
-}
 
 /** The plain value of a name, undefined when absent. */
 export function valueOf(scope: Scope, name: string): unknown {
@@ -160,7 +148,7 @@ function resolvePart(p: CompiledPlaceholder, scope: Scope, label: string, depth:
   }
 }
 
-/** Whether every placeholder of a value text would resolve (§3.4); if not, the text is used
+/** Whether every placeholder of a value text would resolve; if not, the text is used
  * literally, so a default like `use {unknown} here` passes through. */
 function resolvable(parts: readonly (string | CompiledPlaceholder)[], scope: Scope): boolean {
   for (const part of parts) {

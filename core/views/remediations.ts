@@ -1,4 +1,4 @@
-// Doctor remediations and cleanup recommendations (lifecycle-reference §15.3): what an operator
+// Doctor remediations and cleanup recommendations: what an operator
 // could do about each entry. Advisory only; nothing here changes a file.
 import type { JsonObject, Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";

@@ -12,13 +12,13 @@ const g29Types = new Map<string, ArgType>([
   ["prompts", { kind: "array" }],
 ]);
 
-describe("normalizeArgs (registry-reference §3.8)", () => {
-  it("G37 normalizes typed values", () => {
+describe("normalizeArgs", () => {
+  it("normalizes typed values", () => {
     expect(normalizeArgs({ types: Object.fromEntries(g29Types) }, { request_timeout: 42, speed: 1.5, dry_run: false, mode: "fix", prompts: '["a","b"]' }))
       .toEqual(E.right({ request_timeout: "42", speed: "1.5", dry_run: "false", mode: "fix", prompts: ["a", "b"] }));
   });
 
-  it("G37 rejects an enum value outside the list", () => {
+  it("rejects an enum value outside the list", () => {
     expect(normalizeArgs({ types: Object.fromEntries(g29Types) }, { mode: "delete" })).toEqual(E.left("Argument mode must be one of: check, fix."));
   });
 
@@ -33,7 +33,7 @@ describe("normalizeArgs (registry-reference §3.8)", () => {
     expect(normalizeArgs({ types: Object.fromEntries(g29Types) }, { speed: "fast", request_timeout: "x" })).toEqual(E.left("Argument speed must be a number."));
   });
 
-  it("explicit args types normalize after reload too (ruling 2)", () => {
+  it("explicit args types normalize after reload too", () => {
     const surface = analyzeArgs({ args: ["n:int", "items:array"], template: "t {n} {items[0]}" });
     expect(normalizeArgs(surface, { n: " 7 ", items: '["x"]' })).toEqual(E.right({ n: "7", items: ["x"] }));
     expect(normalizeArgs(surface, { n: "seven" })).toEqual(E.left("Argument n must be an integer."));

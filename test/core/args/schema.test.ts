@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { analyzeArgs } from "../../support/template-reads.js";
 import { parametersSchema } from "../../../core/args/schema.js";
 
-describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
-  it("G47 inline-first recipe gives exactly the reference schema", () => {
+describe("parametersSchema (, golden)", () => {
+  it("inline-first recipe gives exactly the reference schema", () => {
     const s = analyzeArgs({
       template: "tool --file {file:path} --timeout {request_timeout:int=60000} --speed {speed:number=1.5} --dry-run {dry_run:bool=true} --mode {mode:enum(check,fix)=check}",
     });
@@ -12,7 +12,7 @@ describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
     );
   });
 
-  it("metadata-first recipe: explicit args types drive the schema (ruling 2)", () => {
+  it("metadata-first recipe: explicit args types drive the schema", () => {
     const s = analyzeArgs({
       args: ["file:path", "request_timeout:int", "mode:enum(check,fix)"],
       defaults: { mode: "check" },
@@ -30,7 +30,7 @@ describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
     });
   });
 
-  it("G53 with ruling 2: args [items:array] yields an array property", () => {
+  it("with args [items:array] yields an array property", () => {
     const s = analyzeArgs({ args: ["items:array"], template: { parallel: true, repeat: "{items.length}", template: "echo {items[index]}" } });
     expect(parametersSchema(s, { async: false })["properties"]).toEqual({
       items: { description: "Array argument: items", items: {}, type: "array" },

@@ -7,8 +7,8 @@ import { invalidTemplate, isArgumentFailure } from "../../../core/template/failu
 import { scopeOf, substituteText } from "../../../core/template/substitute.js";
 import type { ArgSurface } from "../../../core/discovery/types.js";
 
-describe("formatUsageHint (registry-reference §3.11)", () => {
-  it("G39 the mission's check_tool example, exactly", () => {
+describe("formatUsageHint", () => {
+  it("the mission's check_tool example, exactly", () => {
     const surface = analyzeArgs({ args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "check {file} {mode}" });
     expect(formatUsageHint("check_tool", surface, "Argument mode must be one of: check, fix.", { async: false })).toBe(
       [
@@ -25,7 +25,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
     );
   });
 
-  it("G41 sample values per type, required first; inline defaults are not samples", () => {
+  it("sample values per type, required first; inline defaults are not samples", () => {
     const surface = analyzeArgs({
       args: ["f:path", "n:int", "s:number", "b:bool", "m:enum(check,fix)", "p:array", "o"],
       defaults: { m: "check" },
@@ -37,7 +37,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
     expect(hint).toContain("\nRequired: f, n, s, b, p\nOptional: m, o");
   });
 
-  it("G43 under ruling 3: key order required then optional", () => {
+  it("key order required then optional", () => {
     const surface = analyzeArgs({
       template: [
         { when: "verbose", template: "a {x}" },

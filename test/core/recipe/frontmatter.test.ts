@@ -3,8 +3,8 @@ import { parseFrontmatter, parseScalar } from "../../../core/recipe/frontmatter.
 
 const fm = (text: string) => parseFrontmatter(text.split("\n"));
 
-describe("parseScalar (registry-reference §2.4 step 2)", () => {
-  it("G77 scalar rules", () => {
+describe("parseScalar", () => {
+  it("scalar rules", () => {
     expect(parseScalar(`"quoted: yes"`)).toBe("quoted: yes");
     expect(parseScalar("'single'")).toBe("single");
     expect(parseScalar("3000")).toBe(3000);
@@ -43,7 +43,7 @@ describe("parseFrontmatter", () => {
     });
   });
 
-  it("G77 drops indented top-level keys", () => {
+  it("drops indented top-level keys", () => {
     expect(fm(" description: indented\nlabel: x")).toEqual({ label: "x" });
   });
 
@@ -51,7 +51,7 @@ describe("parseFrontmatter", () => {
     expect(fm("template: echo a:b http://x")).toEqual({ template: "echo a:b http://x" });
   });
 
-  it("G73 lists, nested objects and deeper blocks", () => {
+  it("lists, nested objects and deeper blocks", () => {
     const parsed = fm(
       [
         "description: Markdown child",

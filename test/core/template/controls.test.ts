@@ -8,7 +8,7 @@ import { scopeOf } from "../../../core/template/substitute.js";
 
 const none = scopeOf({});
 
-describe("numeric control fields (registry-reference §3.9)", () => {
+describe("numeric control fields", () => {
   it("numbers as is, strings substituted, empty result unset", () => {
     expect(resolveTimeout(1500, none)).toEqual(E.right(1500));
     expect(resolveTimeout("{t}", scopeOf({ t: "250" }))).toEqual(E.right(250));
@@ -22,7 +22,7 @@ describe("numeric control fields (registry-reference §3.9)", () => {
     expect(resolveNumericControl("min_successful", "{m}", none)).toEqual(E.left(missingValue("min_successful", "m")));
   });
 
-  it("G133 exact messages", () => {
+  it("exact messages", () => {
     expect(resolveRetry(0, none)).toEqual(E.left(invalidTemplate("Command template retry must be a positive integer.")));
     expect(resolveTimeout("-1", none)).toEqual(E.left(invalidTemplate("Command template timeout must be a non-negative number.")));
     expect(resolveTimeout("abc", none)).toEqual(E.left(invalidTemplate("Command template timeout must be a non-negative number.")));
@@ -49,7 +49,7 @@ describe("numeric control fields (registry-reference §3.9)", () => {
   });
 });
 
-describe("when (registry-reference §3.9 step 3)", () => {
+describe("when", () => {
   const w = (when: unknown, runtime: Record<string, unknown> = {}, defaults: Record<string, unknown> = {}) =>
     resolveWhen(when, scopeOf(runtime, defaults));
 

@@ -6,7 +6,7 @@ import { authored, scopeOf, substituteText, verbatim } from "../../../core/templ
 const sub = (text: string, runtime: Record<string, unknown>, defaults: Record<string, unknown> = {}) =>
   substituteText(text, scopeOf(runtime, defaults));
 
-describe("placeholder resolution (registry-reference §3.4)", () => {
+describe("placeholder resolution", () => {
   it("nullish: the value when truthy, else the literal fallback", () => {
     expect(sub("{t??x}", { t: "v" })).toEqual(E.right("v"));
     expect(sub("{t??x}", { t: "no" })).toEqual(E.right("x"));
@@ -31,13 +31,13 @@ describe("placeholder resolution (registry-reference §3.4)", () => {
     expect(sub("{items[0]}", { items: [null] })).toEqual(E.right(""));
   });
 
-  it("length of a real array is a substitution form too (ruling 7)", () => {
+  it("length of a real array is a substitution form too", () => {
     expect(sub("n={items.length}", { items: ["a", "b", "c"] })).toEqual(E.right("n=3"));
     expect(sub("{items.length}", {}, { items: [] })).toEqual(E.right("0"));
     expect(sub("{items.length}", { items: "abc" })).toEqual(E.left(missingValue("command template", "items.length")));
   });
 
-  it("array-valued defaults stay arrays (ruling 7): index and JSON rendering", () => {
+  it("array-valued defaults stay arrays: index and JSON rendering", () => {
     expect(sub("{items[0]}", {}, { items: ["a", "b"] })).toEqual(E.right("a"));
     expect(sub("{items}", {}, { items: ["a", "b"] })).toEqual(E.right('["a","b"]'));
   });
@@ -51,21 +51,21 @@ describe("placeholder resolution (registry-reference §3.4)", () => {
     expect(sub("{n:int=5}", {})).toEqual(E.right("5"));
   });
 
-  it("G09 defaults referencing defaults resolve recursively", () => {
+  it("defaults referencing defaults resolve recursively", () => {
     expect(sub("{directory}", {}, { repo: "/repo", docs_dir: "docs", directory: "{repo}/{docs_dir}" })).toEqual(E.right("/repo/docs"));
     expect(sub("{directory}", { repo: "/r" }, { docs_dir: "docs", directory: "{repo}/{docs_dir}" })).toEqual(E.right("/r/docs"));
   });
 
-  it("G11 a missing value is an error", () => {
+  it("a missing value is an error", () => {
     expect(sub("{missing}", {})).toEqual(E.left(missingValue("command template", "missing")));
     expect(sub("{a b}", {})).toEqual(E.left(missingValue("command template", "a b")));
   });
 
-  it("G13 a default with an unresolvable placeholder passes through literally", () => {
+  it("a default with an unresolvable placeholder passes through literally", () => {
     expect(sub("{msg}", {}, { msg: "use {unknown} here" })).toEqual(E.right("use {unknown} here"));
   });
 
-  it("G19 value rendering: arrays as JSON, null as empty, numbers and objects as String()", () => {
+  it("value rendering: arrays as JSON, null as empty, numbers and objects as String()", () => {
     expect(sub("{items}", { items: ["a", "b"] })).toEqual(E.right('["a","b"]'));
     expect(sub("{o}", { o: null })).toEqual(E.right(""));
     expect(sub("{n}", { n: 4.5 })).toEqual(E.right("4.5"));
