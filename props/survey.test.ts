@@ -1,6 +1,6 @@
 // The compile step walks a template once; it must answer exactly what separate walks answer (the
 // reference models in props/support/reference-walks.ts): the structural error, risk labels and
-// trusted-boundary warnings, the argument surface and the repeat-safety check, for every
+// trusted-boundary warnings, the argument surface, option injection and the repeat-safety check, for every
 // template, valid or not.
 import { fc, test } from "@fast-check/vitest";
 import * as E from "fp-ts/lib/Either.js";
@@ -9,7 +9,7 @@ import type { Json, JsonObject } from "../core/model.js";
 import type { ArgInput } from "../core/args/analysis.js";
 import { compileTemplate } from "../core/compile/compile-template.js";
 import { splitWords } from "../core/template/split.js";
-import { analyzeArgs, checkRepeatSafety, templateRiskLabels, trustedBoundaryWarnings, validateTemplate } from "./support/reference-walks.js";
+import { analyzeArgs, checkRepeatSafety, optionInjectionArgs, templateRiskLabels, trustedBoundaryWarnings, validateTemplate } from "./support/reference-walks.js";
 
 // words aimed at the risk rules, the placeholder forms and the splitter's quoting
 const word = fc.oneof(
@@ -69,6 +69,7 @@ describe("recipe survey", () => {
     expect(compiled.riskLabels).toEqual(templateRiskLabels(t));
     expect(compiled.warnings).toEqual(trustedBoundaryWarnings(t));
     expect(compiled.surface).toEqual(analyzeArgs(input));
+    expect(compiled.optionInjection).toEqual(optionInjectionArgs(input));
     const safe = checkRepeatSafety(input);
     expect(compiled.repeatProblem).toBe(E.isLeft(safe) ? safe.left : undefined);
   });

@@ -8,7 +8,7 @@ import type { JsonObject } from "../core/model.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import { closeLedger, ledgerPaths, loadUsage, openLedger } from "./ledger/index.js";
-import type { AgentPaths } from "./agent-paths.js";
+import { lockRootOf, type AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import type { RuntimeContext } from "./verbs/status.js";
@@ -24,7 +24,7 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
   const zero = (entry: RecipeEntry): JsonObject | undefined => (entry.mutableUsage ? ZERO : undefined);
   if (!existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) return zero;
   const fs = makeNodeFileSystem();
-  const ledger = openLedger({ fs, lock: makeFileLock({ fs }), recipeRoot: paths.recipeRoot });
+  const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
   try {
     const { usageFor } = await loadUsage(ledger, discovery.entries);
     return (entry) => usageFor(entry) ?? zero(entry);

@@ -63,7 +63,7 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
 
   const spillDir = once(() => prepareSpillDir(invocation.spillDir));
   const limitBytes = nonNegative(invocation.captureLimitBytes) ?? DEFAULT_CAPTURE_LIMIT_BYTES;
-  const stdoutDone = capture(child.stdout, limitBytes, async () => join(await spillDir(), "stdout.log"));
+  const stdoutDone = capture(child.stdout, limitBytes, async () => join(await spillDir(), "stdout.log"), invocation.onStdout);
   const stderrDone = capture(child.stderr, limitBytes, async () => join(await spillDir(), "stderr.log"));
 
   if (invocation.stdin !== undefined && child.stdin !== null) {
@@ -166,8 +166,8 @@ function terminate(child: ChildProcess, pid: number, graceMs: number): Promise<b
 const EMPTY = new Uint8Array(0);
 const EMPTY_CAPTURE: Captured = { tail: EMPTY, totalBytes: 0, truncated: false, peakRetainedBytes: 0 };
 
-function capture(stream: ChildProcess["stdout"], limitBytes: number, spillPath: () => Promise<string>): Promise<Captured> {
-  return stream === null ? Promise.resolve(EMPTY_CAPTURE) : captureStream(stream, { limitBytes, spillPath });
+function capture(stream: ChildProcess["stdout"], limitBytes: number, spillPath: () => Promise<string>, onChunk?: (chunk: Uint8Array) => void): Promise<Captured> {
+  return stream === null ? Promise.resolve(EMPTY_CAPTURE) : captureStream(stream, { limitBytes, spillPath, ...(onChunk === undefined ? {} : { onChunk }) });
 }
 
 async function prepareSpillDir(spillDir: string | undefined): Promise<string> {

@@ -84,9 +84,19 @@ function normalizeArray(v: unknown): Normalized {
   }
 }
 
+/** A relative path that starts with `-` would be read as an option by most commands; `./-x` names
+ *  the same file and cannot be. */
+function normalizePath(v: unknown): Normalized {
+  const text = String(v);
+  return text.startsWith("-") ? `./${text}` : text;
+}
+
 const TABLE: { readonly [K in ArgKind]: ArgTypeDescription<K> } = {
   string: textual("string", undefined, (name) => `<${name}>`),
-  path: textual("path", "Path", (name) => `./${name}`),
+  path: {
+    ...textual("path", "Path", (name) => `./${name}`),
+    normalize: normalizePath,
+  },
   int: {
     normalize: normalizeInt,
     mismatch: () => "be an integer.",

@@ -40,8 +40,6 @@ interface CompiledBase {
   readonly id: string;
   readonly path: string;
   readonly format: RecipeFormat;
-  /** sha256 of the file's bytes, when the caller supplied a digest */
-  readonly sourceSha256?: string;
   /** the entry's own diagnostics: its problem, or its trusted-boundary warnings, each naming the file */
   readonly diagnostics: readonly string[];
 }
@@ -54,6 +52,8 @@ export interface CompiledProblem extends CompiledBase {
 
 export interface CompiledConfig extends CompiledBase {
   readonly kind: "recipe";
+  /** sha256 of the file's bytes, when the caller supplied a digest */
+  readonly sourceSha256?: string;
   /** the resolved config (as loaded, for a disabled recipe) */
   readonly config: RecipeConfig;
   readonly disabled: boolean;
@@ -62,6 +62,8 @@ export interface CompiledConfig extends CompiledBase {
   readonly riskLabels: readonly string[];
   /** the public argument surface of the tool it would be */
   readonly surface: ArgSurface;
+  /** string arguments that can become an option of a command (core/risk/option-injection.ts) */
+  readonly optionInjection: readonly string[];
   /** why the recipe loads but cannot be exposed as a tool; absent when it can */
   readonly toolProblem?: string;
 }
@@ -87,8 +89,7 @@ function resolveAndCheck(loaded: RecipeConfig, path: string, ctx: ResolveContext
 
 export function compileRecipe(source: RecipeSource, ctx: CompileContext): CompiledRecipe {
   const path = source.file.path;
-  const sha = ctx.digest?.(source.file);
-  const base = { id: source.id, path, format: source.format, ...(sha === undefined ? {} : { sourceSha256: sha }) };
+  const base = { id: source.id, path, format: source.format };
   const compiled = pipe(
     loadRecipe(source.file, source.id, source.format),
     E.flatMap((loaded) =>
@@ -100,14 +101,17 @@ export function compileRecipe(source: RecipeSource, ctx: CompileContext): Compil
   if (E.isLeft(compiled)) return { kind: "problem", ...base, problem: compiled.left, diagnostics: [problemDiagnostic(path, compiled.left)] };
   const { config, template } = compiled.right;
   const warnings = template.warnings;
+  const sha = ctx.digest?.(source.file);
   return {
     kind: "recipe",
     ...base,
+    ...(sha === undefined ? {} : { sourceSha256: sha }),
     diagnostics: warnings.length === 0 ? NO_TEXTS : warnings.map((w) => `Recipe ${path}: ${w}`),
     config,
     disabled: config.disabled === true,
     warnings,
-    riskLabels: recipeRiskLabels(template.riskLabels, config.async === true),
+    riskLabels: recipeRiskLabels(template.riskLabels, config.async === true, template.optionInjection.length > 0),
+    optionInjection: template.optionInjection,
     surface: template.surface,
     ...(template.repeatProblem === undefined ? {} : { toolProblem: template.repeatProblem }),
   };

@@ -4,7 +4,7 @@
 // recipe file; spawn and run reports use it for an inline template.
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
-import type { ArgSurface } from "../discovery/types.js";
+import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { type ArgInput, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
 import type { RiskLabel } from "../risk/risk-labels.js";
 import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
@@ -19,6 +19,8 @@ export interface CompiledTemplate {
   readonly warnings: readonly string[];
   /** why a `repeat` is not safe to expose on a tool, if one is not */
   readonly repeatProblem?: string;
+  /** string arguments that can become an option of a command (core/risk/option-injection.ts) */
+  readonly optionInjection: readonly string[];
 }
 
 /** The `args` and `defaults` of a recipe that shape its argument surface. */
@@ -31,10 +33,14 @@ export function argInputOf(config: { readonly args?: readonly string[]; readonly
 
 export function compileTemplate(template: Json, input: ArgInput = { template }, survey: TemplateSurvey = surveyTemplate(template)): CompiledTemplate {
   const safe = repeatSafetyOf(input, survey.repeats, survey.facts);
+  const surface = surfaceOf(input, survey.facts);
+  // an explicit or inline type other than string (path, int, enum...) makes the value safe
+  const optionInjection = survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined);
   return {
     ...(survey.error === undefined ? {} : { error: survey.error }),
     ...(survey.errorStep === undefined ? {} : { errorStep: survey.errorStep }),
-    surface: surfaceOf(input, survey.facts),
+    surface,
+    optionInjection,
     riskLabels: survey.riskLabels,
     warnings: survey.warnings,
     ...(E.isLeft(safe) ? { repeatProblem: safe.left } : {}),

@@ -10,6 +10,7 @@ import { splitWordsDetailed } from "../template/split.js";
 import { leafShapeOfWords } from "../risk/leaf-shape.js";
 import { labelsOfMask, leafLabelMask, type RiskLabel } from "../risk/risk-labels.js";
 import { leafWarnings } from "../risk/warnings.js";
+import { freeTextWords } from "../risk/option-injection.js";
 
 export interface TemplateSurvey {
   /** the first structural error in document order (control values of a node before its children) */
@@ -24,6 +25,8 @@ export interface TemplateSurvey {
   readonly facts: GraphFacts;
   /** every string `repeat` */
   readonly repeats: readonly string[];
+  /** free-text placeholders forming a whole argument word before any `--`, in order (option-injection.ts) */
+  readonly freeTextWords: readonly string[];
 }
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -33,6 +36,7 @@ export function surveyTemplate(template: Json): TemplateSurvey {
   let labels = 0;
   let warnings: Set<string> | undefined;
   let repeats: string[] | undefined;
+  const freeText: string[] = [];
   let error: string | undefined;
   let errorStep: string | undefined;
   // the walk goes on after a structural error: a disabled or broken recipe is still labelled,
@@ -47,6 +51,7 @@ export function surveyTemplate(template: Json): TemplateSurvey {
       if (error === undefined && problem !== undefined) errorStep = label ?? node;
       fail(problem);
       scanText(node, facts);
+      freeTextWords(split.words, freeText);
       const shape = leafShapeOfWords(split.words);
       labels |= leafLabelMask(shape);
       for (const w of leafWarnings(shape, label)) (warnings ??= new Set()).add(w);
@@ -78,5 +83,6 @@ export function surveyTemplate(template: Json): TemplateSurvey {
     warnings: warnings === undefined ? NONE : [...warnings],
     facts,
     repeats: repeats ?? NONE,
+    freeTextWords: freeText.length === 0 ? NONE : freeText,
   };
 }

@@ -81,6 +81,7 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
       compiled,
     };
     if (config !== undefined) entry.config = config;
+    if (compiled.kind === "recipe" && compiled.sourceSha256 !== undefined) entry.sourceSha256 = compiled.sourceSha256;
     if (compiled.kind === "problem") entry.problem = compiled.problem;
     if (!isWinner) entry.shadowedBy = winnerPath;
     if (isWinner && source.tool && recipe.tool !== undefined) {

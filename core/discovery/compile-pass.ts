@@ -104,8 +104,9 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, dig
     userRoot: snapshot.recipeRoot,
     ...(snapshot.packagedRoot === undefined ? {} : { packagedRoot: snapshot.packagedRoot }),
   };
-  // drafts carry their digest in the listing; recipe files are not hashed on every pass
-  const draftCtx: CompileContext = digest === undefined ? ctx : { ...ctx, digest };
+  // a recipe that compiles is digested once per file revision, from the very bytes compiled, so
+  // that launch accounting need not read the file again (drafts list their digest, valid or not)
+  const digesting: CompileContext = digest === undefined ? ctx : { ...ctx, digest };
   const tracked = <T>(run: () => T): { value: T; reads: Reads } => {
     reads = [];
     try {
@@ -130,7 +131,7 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, dig
         return was;
       }
       loadedPaths.push(candidate.file.path);
-      const { value: compiled, reads: used } = tracked(() => compileRecipe(candidate, ctx));
+      const { value: compiled, reads: used } = tracked(() => compileRecipe(candidate, digesting));
       const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled) : undefined;
       const record: LoadedRecipe = tool === undefined ? { file: candidate.file, reads: used, compiled } : { file: candidate.file, reads: used, compiled, tool };
       candidate.loaded = record;
@@ -144,8 +145,8 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, dig
       }
       loadedPaths.push(file.path);
       const parsed = recipeFileName(basename(file.path)) ?? { id: basename(file.path), format: "json" as const };
-      const { value: compiled, reads: used } = tracked(() => compileRecipe({ file, id: parsed.id, format: parsed.format }, draftCtx));
-      const entry = draftEntry(compiled, file);
+      const { value: compiled, reads: used } = tracked(() => compileRecipe({ file, id: parsed.id, format: parsed.format }, ctx));
+      const entry = draftEntry(compiled, file, digest?.(file));
       memo.drafts.set(file, { reads: used, entry });
       return entry;
     },

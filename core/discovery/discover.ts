@@ -28,7 +28,8 @@ function rootDiagnostics(sources: readonly SourceListing[]): string[] {
 }
 
 export interface DiscoverOptions {
-  /** sha256 (or any fingerprint) of a file's bytes; used for draft fingerprints */
+  /** sha256 (or any fingerprint) of a file's bytes: draft fingerprints, and the source digest a
+   *  tool carries for launch accounting */
   readonly digest?: (file: SnapshotFile) => string | undefined;
   /** Work remembered from earlier passes over the same registry: a file is loaded again only when
    *  its SnapshotFile object, or one its resolution read, is not the one seen before. */

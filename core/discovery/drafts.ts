@@ -16,8 +16,8 @@ const iso = (ms: number): string => (Number.isFinite(ms) && ms > 0 ? new Date(ms
 // a captured run's description names it as `spawn run <id>`
 const SOURCE_RUN = /spawn run ([A-Za-z0-9_.:-]*[A-Za-z0-9_])/;
 
-/** The listing entry of a draft compiled from `file`. */
-export function draftEntry(compiled: CompiledRecipe, file: SnapshotFile): DraftEntry {
+/** The listing entry of a draft compiled from `file`; `sha256`: its bytes' digest, when known. */
+export function draftEntry(compiled: CompiledRecipe, file: SnapshotFile, sha256: string | undefined): DraftEntry {
   const base = {
     id: compiled.id,
     path: file.path,
@@ -25,13 +25,13 @@ export function draftEntry(compiled: CompiledRecipe, file: SnapshotFile): DraftE
     size: file.size,
     created_at: iso(file.birthtimeMs || file.mtimeMs),
     modified_at: iso(file.mtimeMs),
-    ...(compiled.sourceSha256 === undefined ? {} : { sha256: compiled.sourceSha256 }),
   };
-  if (compiled.kind === "problem") return { ...base, valid: false, diagnostics: compiled.diagnostics, risk_labels: [] };
+  if (compiled.kind === "problem") return { ...base, ...(sha256 === undefined ? {} : { sha256 }), valid: false, diagnostics: compiled.diagnostics, risk_labels: [] };
   const config = compiled.config;
   const sourceRun = config.description === undefined ? undefined : SOURCE_RUN.exec(config.description)?.[1];
   return {
     ...base,
+    ...(sha256 === undefined ? {} : { sha256 }),
     valid: true,
     diagnostics: [],
     risk_labels: [...compiled.riskLabels],

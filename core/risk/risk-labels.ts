@@ -21,6 +21,7 @@ export const RISK_LABEL_ORDER = [
   "risk.network",
   "risk.long_running",
   "risk.platform_specific",
+  "risk.option_injection",
 ] as const;
 
 export type RiskLabel = (typeof RISK_LABEL_ORDER)[number];
@@ -90,9 +91,14 @@ export function leafLabelMask(shape: LeafShape): number {
 /** The labels of a mask, in the fixed order. */
 export const labelsOfMask = (mask: number): RiskLabel[] => RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0);
 
+const OPTION_INJECTION = bit("risk.option_injection");
+
 /** A recipe's labels: its template's, plus `risk.long_running` for an async recipe (a detached
- * run outlives the call). */
-export function recipeRiskLabels(template: readonly RiskLabel[], async: boolean): readonly RiskLabel[] {
-  if (!async || template.includes("risk.long_running")) return template;
-  return labelsOfMask(template.reduce((mask, l) => mask | bit(l), LONG_RUNNING));
+ * run outlives the call) and `risk.option_injection` when a string argument can become an option
+ * (core/risk/option-injection.ts). */
+export function recipeRiskLabels(template: readonly RiskLabel[], async: boolean, optionInjection: boolean): readonly RiskLabel[] {
+  const extra = (async ? LONG_RUNNING : 0) | (optionInjection ? OPTION_INJECTION : 0);
+  if (extra === 0) return template;
+  const mask = template.reduce((m, l) => m | bit(l), extra);
+  return mask === template.reduce((m, l) => m | bit(l), 0) ? template : labelsOfMask(mask);
 }

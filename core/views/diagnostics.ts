@@ -15,7 +15,7 @@ const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/
 const BOUNDARY_WARNING =
   /: invokes \S+(?: eval mode| code-eval mode)?; .* are trusted executable content and are not sandboxed|: removes filesystem paths; verify placeholders|: mutates broad filesystem paths; verify placeholders/s;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
-const ERROR_WORDS = /invalid|failed to load|not found|cyclic|exceeds|must define|repeat must/i;
+const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
 
 export function diagnosticSeverity(message: string): Severity {

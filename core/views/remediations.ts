@@ -10,6 +10,7 @@ export type RemediationKind =
   | "invalid"
   | "blocking_disabled"
   | "risky_shell_boundary"
+  | "option_injection"
   | "disabled"
   | "shadowed";
 
@@ -30,8 +31,9 @@ const RANK: Readonly<Record<RemediationKind, number>> = {
   invalid: 1,
   blocking_disabled: 2,
   risky_shell_boundary: 3,
-  disabled: 4,
-  shadowed: 5,
+  option_injection: 4,
+  disabled: 5,
+  shadowed: 6,
 };
 
 const activePathOf = (discovery: Discovery, entry: RecipeEntry): string | undefined =>
@@ -76,6 +78,17 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
       ...(entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
       reason: warning,
       action: "audit trusted command boundary; keep only if the recipe is local and intentional",
+    };
+  const injectable = entry.compiled.kind === "recipe" ? entry.compiled.optionInjection : [];
+  if (injectable.length > 0)
+    return {
+      id: entry.id,
+      kind: "option_injection",
+      severity: "warning",
+      path: entry.path,
+      risk_labels: entry.riskLabels,
+      reason: `string argument(s) ${injectable.join(", ")} form a whole command word before any "--": a value starting with "-" becomes an option of the command`,
+      action: `put "--" before the argument(s) in the template, or give them a type (path, int, number, enum)`,
     };
   if (entry.shadowed) {
     const activePath = activePathOf(discovery, entry);

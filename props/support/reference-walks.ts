@@ -13,6 +13,8 @@ import { compileLeaf, placeholderParts } from "../../core/template/compile.js";
 import { EMPTY_COMMAND, unterminatedQuoteMessage } from "../../core/template/invocation.js";
 import { controlProblem, NO_STEPS } from "../../core/template/validate.js";
 import { leafShape } from "../../core/risk/leaf-shape.js";
+import { findPlaceholders, isRepeatName, parsePlaceholder } from "../../core/template/placeholder.js";
+import { splitWords } from "../../core/template/split.js";
 import { labelsOfMask, leafLabelMask, type RiskLabel } from "../../core/risk/risk-labels.js";
 import { leafWarnings } from "../../core/risk/warnings.js";
 
@@ -98,3 +100,27 @@ export const checkRepeatSafety = (input: ArgInput): E.Either<string, void> => {
   return texts.length === 0 ? E.right(undefined) : repeatSafetyOf(input, texts, graphFacts(input.template));
 };
 
+
+// the option-injection rule as its own walk over every leaf
+function freeTextName(word: string): string | undefined {
+  const spans = findPlaceholders(word);
+  const only = spans[0];
+  if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== word.length) return undefined;
+  const p = parsePlaceholder(only.content);
+  if (p.kind === "nullish") return p.name;
+  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && p.type.kind !== "string")) return undefined;
+  return p.name;
+}
+
+export function optionInjectionArgs(input: ArgInput): string[] {
+  const names: string[] = [];
+  const types = analyzeArgs(input).types;
+  for (const leaf of leaves(input.template)) {
+    for (const word of splitWords(leaf.text).slice(1)) {
+      if (word === "--") break;
+      const name = freeTextName(word);
+      if (name !== undefined && !names.includes(name) && !Object.hasOwn(types, name)) names.push(name);
+    }
+  }
+  return names;
+}

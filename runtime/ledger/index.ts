@@ -8,3 +8,4 @@ export { foldPending } from "./fold.js";
 export { recordReview } from "./review.js";
 export { withRootFence, FenceDrainTimeout } from "./fence.js";
 export { readIndex, readLedger } from "./store.js";
+export { recoverLedger } from "./recover.js";

@@ -196,7 +196,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     pi = undefined;
     // both launches (the message route and the direct call) were counted in the recipe's lineage
     const fs = makeNodeFileSystem();
-    const ledger = openLedger({ fs, lock: makeFileLock(), recipeRoot: sandbox.recipeRoot });
+    const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: join(sandbox.recipeRoot, ".locks") }), recipeRoot: sandbox.recipeRoot });
     const discovery = openRegistry({ env: { PI_CODING_AGENT_DIR: sandbox.agentDir }, packagedRoot: null }).discover();
     const usage = await loadUsage(ledger, discovery.entries);
     expect(usage.usageFor(discovery.active.get("greet")!)).toMatchObject({ lifetime_calls: 2 });

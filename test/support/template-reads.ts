@@ -2,7 +2,7 @@
 // (core/compile/compile-template.ts), under the names of the questions they answer.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgInput } from "../../core/args/analysis.js";
-import { compileTemplate } from "../../core/compile/compile-template.js";
+import { argInputOf, compileTemplate } from "../../core/compile/compile-template.js";
 import type { ArgSurface } from "../../core/discovery/types.js";
 import type { Json } from "../../core/model.js";
 import { recipeRiskLabels, type RiskLabel } from "../../core/risk/risk-labels.js";
@@ -18,8 +18,14 @@ export const templateRiskLabels = (template: Json): RiskLabel[] => [...compileTe
 
 export const trustedBoundaryWarnings = (template: Json): string[] => [...compileTemplate(template).warnings];
 
-export const riskLabels = (config: { readonly template: Json; readonly async?: boolean }): string[] =>
-  [...recipeRiskLabels(compileTemplate(config.template).riskLabels, config.async === true)];
+type RecipeLike = { readonly template: Json; readonly async?: boolean; readonly args?: readonly string[] };
+
+export const optionInjectionArgs = (config: RecipeLike): string[] => [...compileTemplate(config.template, argInputOf(config)).optionInjection];
+
+export function riskLabels(config: RecipeLike): string[] {
+  const compiled = compileTemplate(config.template, argInputOf(config));
+  return [...recipeRiskLabels(compiled.riskLabels, config.async === true, compiled.optionInjection.length > 0)];
+}
 
 export function validateTemplate(template: Json): E.Either<string, void> {
   const error = compileTemplate(template).error;

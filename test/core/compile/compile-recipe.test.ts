@@ -29,7 +29,8 @@ describe("compileRecipe", () => {
     expect(c.config.description).toBe("Clean");
     expect(c.surface.names).toEqual(["dir", "mode"]);
     expect(c.surface.required).toEqual(["dir"]);
-    expect(c.riskLabels).toEqual(["risk.shell", "risk.eval"]);
+    expect(c.riskLabels).toEqual(["risk.shell", "risk.eval", "risk.option_injection"]);
+    expect(c.optionInjection).toEqual(["mode"]);
     expect(c.warnings).toHaveLength(1);
     expect(c.diagnostics).toEqual([`Recipe ${path}: ${c.warnings[0]}`]);
     const tool = toolOf(c);
@@ -48,7 +49,7 @@ describe("compileRecipe", () => {
     const fromJson = recipe(compile({ [json]: { description: "Greet", async: true, template: "echo {who}" } }, json));
     expect(fromMd.format).toBe("md");
     expect(fromMd.surface).toEqual(fromJson.surface);
-    expect(fromMd.riskLabels).toEqual(["risk.long_running"]);
+    expect(fromMd.riskLabels).toEqual(["risk.long_running", "risk.option_injection"]);
     expect(fromMd.riskLabels).toEqual(fromJson.riskLabels);
   });
 
@@ -101,7 +102,8 @@ describe("compileRecipe", () => {
     const path = `${ROOT}/seq.json`;
     const ok = recipe(compile({ [path]: { template: [{ label: "fetch", template: "curl {url}" }, { template: "sleep {t:int}", timeout: 5 }] } }, path));
     expect(ok.surface.names).toEqual(["url", "t"]);
-    expect(ok.riskLabels).toEqual(["risk.network", "risk.long_running"]);
+    expect(ok.riskLabels).toEqual(["risk.network", "risk.long_running", "risk.option_injection"]);
+    expect(ok.optionInjection).toEqual(["url"]);
     const bad = compile({ [path]: { template: { template: "echo x", timeout: -1 } } }, path);
     expect(bad.kind === "problem" && bad.problem.message).toBe("Command template timeout must be a non-negative number.");
     const empty = compile({ [path]: { template: [] } }, path);
@@ -128,13 +130,13 @@ describe("drafts through the compile step", () => {
   const entryOf = (content: object | string): ReturnType<typeof draftEntry> => {
     const files: Files = { [draftPath]: content };
     const file = contextOf(files).readFile(draftPath)!;
-    return draftEntry(compile(files, draftPath, "feed"), file);
+    return draftEntry(compile(files, draftPath), file, "feed");
   };
 
   it("a valid draft lists its labels, description, source run and preview", () => {
     const e = entryOf({ description: "captured from spawn run r-1", template: "git push {remote}" });
     expect(e).toMatchObject({ id: "cap", valid: true, diagnostics: [], source_run: "r-1", template_preview: "git push {remote}", sha256: "feed" });
-    expect(e.risk_labels).toEqual(["risk.external_side_effect", "risk.network"]);
+    expect(e.risk_labels).toEqual(["risk.external_side_effect", "risk.network", "risk.option_injection"]);
   });
 
   it("an invalid draft names its problem", () => {

@@ -49,7 +49,8 @@ describe("doctorText", () => {
     expect(summary.remediations).toHaveLength(10);
     expect(lines).toHaveLength(1 + 1 + 8);
     expect(lines[0]).toMatch(/ actions=10 /);
-    expect(lines[0]).toMatch(/ risks=80 top_risks=([a-z._]+:10,){3}[a-z._]+:10 /);
+    // nine labels per recipe: `curl {api_key}` also lets a string value become an option of curl
+    expect(lines[0]).toMatch(/ risks=90 top_risks=([a-z._]+:10,){3}[a-z._]+:10 /);
     expect(lines[2]).toBe(
       "warning kind=risky_shell_boundary id=r0 labels=risk.shell,risk.eval,risk.destructive_fs,risk.broad_fs_write action=audit_trusted_command_boundary;_keep_only_if_the_recipe_is_local_and_in…",
     );

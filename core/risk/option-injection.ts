@@ -1,0 +1,31 @@
+// Option injection: a value that starts with `-` must not become an option of the command by
+// surprise. A `path` argument is made safe when it is bound (`-x` is passed as `./-x`, the same
+// file); a plain string argument cannot be, so a template where one forms a whole argv word
+// before any `--` is flagged for review: `grep {pattern} file` with pattern `--help`, or
+// `git log {ref}` with ref `--output=/tmp/x`, would run an option the author never wrote.
+// The template survey (core/compile/template-survey.ts) applies `freeTextWords` to every leaf;
+// the compile step keeps the names whose argument has no type other than string.
+import { findPlaceholders, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
+
+/** The placeholder's argument name when `word` is exactly one placeholder whose value is free
+ *  text (an untyped or string-typed argument, or one with a `??` fallback). */
+function freeTextName(word: string): string | undefined {
+  const spans = findPlaceholders(word);
+  const only = spans[0];
+  if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== word.length) return undefined;
+  const p = parsePlaceholder(only.content);
+  if (p.kind === "nullish") return p.name;
+  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && p.type.kind !== "string")) return undefined;
+  return p.name;
+}
+
+/** Adds to `names` the free-text placeholders that form a whole argument word of one leaf (its
+ *  words after the command), before any `--`, in order and without repeats. */
+export function freeTextWords(words: readonly string[], names: string[]): void {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === "--") return;
+    const name = freeTextName(word);
+    if (name !== undefined && !names.includes(name)) names.push(name);
+  }
+}
