@@ -16,9 +16,27 @@ import { EMPTY_VALUES, Origin, scopeOf, verbatim } from "./substitute.js";
 export interface Context {
   readonly args: readonly string[] | undefined;
   readonly defaults: Values;
+  /** the caller's cache, shared by every context of the run */
+  readonly cache: ContextCache;
 }
 
-export const ROOT_CONTEXT: Context = { args: undefined, defaults: EMPTY_VALUES };
+/** Parsed defaults, keyed by the JSON objects of the recipe, which live as long as its revision:
+ * parsing and normalizing them happens once, not on every call. The caller owns it (one per
+ * execution, or one kept across calls), so two registries never share one. */
+export interface ContextCache {
+  readonly ownDefaults: WeakMap<JsonObject, OwnDefaults>;
+  readonly argDefaults: WeakMap<readonly string[], Values>;
+  readonly merges: WeakMap<Values, WeakMap<Values, Values>>;
+  /** defaults objects that live as long as the recipe; merges are cached only under these, so a
+   * context rebuilt for one call (after pre-resolution) does not grow the cache */
+  readonly stable: WeakSet<Values>;
+}
+
+export const createContextCache = (): ContextCache =>
+  ({ ownDefaults: new WeakMap(), argDefaults: new WeakMap(), merges: new WeakMap(), stable: new WeakSet([EMPTY_VALUES]) });
+
+/** The context of a template's root node. */
+export const rootContext = (cache: ContextCache = createContextCache()): Context => ({ args: undefined, defaults: EMPTY_VALUES, cache });
 
 const stringList = (v: Json | undefined): readonly string[] | undefined =>
   Array.isArray(v) && v.every((x: Json) => typeof x === "string") ? (v as readonly string[]) : undefined;
@@ -37,17 +55,8 @@ interface OwnDefaults {
 
 const EXACT = /^\{([^{}]*)\}$/;
 
-// Keyed by the JSON objects of the recipe, which live as long as its revision: parsing and
-// normalizing them happens once, not on every call.
-const ownDefaultsCache = new WeakMap<JsonObject, OwnDefaults>();
-const argDefaultsCache = new WeakMap<readonly string[], Values>();
-const mergeCache = new WeakMap<Values, WeakMap<Values, Values>>();
-// Defaults objects that live as long as the recipe; merges are cached only under these, so a
-// context rebuilt for one call (after pre-resolution) does not grow the cache.
-const stable = new WeakSet<Values>([EMPTY_VALUES]);
-
-function ownDefaultsOf(defaults: JsonObject): OwnDefaults {
-  let hit = ownDefaultsCache.get(defaults);
+function ownDefaultsOf(defaults: JsonObject, cache: ContextCache): OwnDefaults {
+  let hit = cache.ownDefaults.get(defaults);
   if (hit !== undefined) return hit;
   const values: Record<string, unknown> = {};
   const references: Reference[] = [];
@@ -59,17 +68,17 @@ function ownDefaultsOf(defaults: JsonObject): OwnDefaults {
     if (p.kind === "simple" && !p.typed && p.default === undefined) references.push({ key, name: p.name, index: undefined });
     else if (p.kind === "index") references.push({ key, name: p.name, index: p.index });
   }
-  stable.add(values);
+  cache.stable.add(values);
   hit = { values, references };
-  ownDefaultsCache.set(defaults, hit);
+  cache.ownDefaults.set(defaults, hit);
   return hit;
 }
 
 /** Defaults written in `args` tokens (`lang=ru`); an `:array` default that is JSON array text
  * stays an array. */
-export function argDefaultsOf(args: readonly string[] | undefined): Values {
+export function argDefaultsOf(args: readonly string[] | undefined, cache: ContextCache): Values {
   if (args === undefined) return EMPTY_VALUES;
-  let hit = argDefaultsCache.get(args);
+  let hit = cache.argDefaults.get(args);
   if (hit !== undefined) return hit;
   const out: Record<string, unknown> = {};
   for (const token of args) {
@@ -78,22 +87,22 @@ export function argDefaultsOf(args: readonly string[] | undefined): Values {
     const parsed = d.type.kind === "array" ? normalizeRaw(d.type, d.default) : MISMATCH;
     setOwn(out, d.name, parsed === MISMATCH ? d.default : parsed);
   }
-  argDefaultsCache.set(args, out);
+  cache.argDefaults.set(args, out);
   return out;
 }
 
-function merged(parent: Values, own: Values): Values {
-  if (!stable.has(parent)) return { ...parent, ...own };
-  let inner = mergeCache.get(parent);
+function merged(parent: Values, own: Values, cache: ContextCache): Values {
+  if (!cache.stable.has(parent)) return { ...parent, ...own };
+  let inner = cache.merges.get(parent);
   if (inner === undefined) {
     inner = new WeakMap();
-    mergeCache.set(parent, inner);
+    cache.merges.set(parent, inner);
   }
   let hit = inner.get(own);
   if (hit === undefined) {
     hit = { ...parent, ...own };
     inner.set(own, hit);
-    stable.add(hit);
+    cache.stable.add(hit);
   }
   return hit;
 }
@@ -126,8 +135,9 @@ function preResolve(ref: Reference, parent: Values, runtime: Values): unknown {
 export function nodeContext(parent: Context, node: JsonObject, runtime: Values): Context {
   const args = stringList(node["args"]) ?? parent.args;
   const rawDefaults = node["defaults"];
-  if (!isObject(rawDefaults)) return args === parent.args ? parent : { args, defaults: parent.defaults };
-  const own = ownDefaultsOf(rawDefaults);
+  const cache = parent.cache;
+  if (!isObject(rawDefaults)) return args === parent.args ? parent : { args, defaults: parent.defaults, cache };
+  const own = ownDefaultsOf(rawDefaults, cache);
   let values: Record<string, unknown> | undefined;
   for (const ref of own.references) {
     const v = preResolve(ref, parent.defaults, runtime);
@@ -135,11 +145,11 @@ export function nodeContext(parent: Context, node: JsonObject, runtime: Values):
     values ??= { ...own.values };
     setOwn(values, ref.key, v);
   }
-  return { args, defaults: values === undefined ? merged(parent.defaults, own.values) : { ...parent.defaults, ...values } };
+  return { args, defaults: values === undefined ? merged(parent.defaults, own.values, cache) : { ...parent.defaults, ...values }, cache };
 }
 
 /** Values of a leaf: runtime → context defaults → `args` token defaults. */
-export const leafScope = (context: Context, runtime: Values): Scope => scopeOf(runtime, context.defaults, argDefaultsOf(context.args));
+export const leafScope = (context: Context, runtime: Values): Scope => scopeOf(runtime, context.defaults, argDefaultsOf(context.args, context.cache));
 
 /** Control values of a node (delay, when, timeout, ...): runtime → context defaults. */
 export const controlScope = (context: Context, runtime: Values): Scope => scopeOf(runtime, context.defaults);

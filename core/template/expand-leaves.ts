@@ -2,7 +2,7 @@
 // built, without executing anything (register_tool uses it to check a template against values).
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../model.js";
-import { controlScope, type Context, nodeContext, ROOT_CONTEXT } from "./context.js";
+import { controlScope, type Context, nodeContext, rootContext } from "./context.js";
 import { isObject } from "./graph.js";
 import { expandRepeat, repeatCount } from "./repeat.js";
 import type { Values } from "./substitute.js";
@@ -54,6 +54,6 @@ export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, lim
     }
     return walk(node["recover"], ctx);
   };
-  const err = walk(template, ROOT_CONTEXT);
+  const err = walk(template, rootContext());
   return err === undefined ? E.right(out) : E.left(err);
 }

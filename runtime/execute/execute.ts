@@ -1,6 +1,6 @@
 // Running a whole template graph: the root node with no stdin, and the evidence of the run.
 import type { Json } from "../../core/model.js";
-import { ROOT_CONTEXT } from "../../core/template/context.js";
+import { createContextCache, rootContext } from "../../core/template/context.js";
 import type { Values } from "../../core/template/substitute.js";
 import { execNode } from "./node.js";
 import type { ExecuteOptions, NodeResult, Run, Trace } from "./types.js";
@@ -45,7 +45,7 @@ export async function executeTemplate(template: Json, runtime: Values, options: 
   const trace = emptyTrace();
   const run: Run = { options, runtime, trace, fanoutLimit: fanoutLimit(options) };
   try {
-    const result = await execNode(template, ROOT_CONTEXT, undefined, run, true);
+    const result = await execNode(template, rootContext(options.contextCache ?? createContextCache()), undefined, run, true);
     return { kind: "done", result, trace };
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;

@@ -3,6 +3,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
+import type { ContextCache } from "../../core/template/context.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import type { Place } from "../../core/template/invocation.js";
 import type { NonCriticalFailure } from "../../core/template/report.js";
@@ -87,6 +88,8 @@ export interface ExecuteOptions {
   readonly killGraceMs?: number;
   /** where overflowing output is spilled (one folder per command); absent: the OS temp dir */
   readonly capturesRoot?: string;
+  /** parsed recipe defaults kept across calls; absent: a fresh cache for this execution */
+  readonly contextCache?: ContextCache;
 }
 
 /** Everything a node needs besides its own JSON. */

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { invalidTemplate } from "../../../core/template/failure.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../../core/model.js";
-import { ROOT_CONTEXT, leafScope, nodeContext } from "../../../core/template/context.js";
+import { leafScope, nodeContext, rootContext } from "../../../core/template/context.js";
+
+const ROOT_CONTEXT = rootContext();
 import { expandLeaves } from "../../../core/template/expand-leaves.js";
 import { expandRepeat, repeatCopy, repeatDefaults, resolveRepeat } from "../../../core/template/repeat.js";
 import { validateTemplate } from "../../support/template-reads.js";
