@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchDiscovery } from "./discovery.js";
 import { benchLedger } from "./ledger.js";
+import { benchMcpHttp } from "./mcp-http.js";
 import { benchRefresh } from "./refresh.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -15,6 +16,7 @@ try {
   for (const line of benchDiscovery(baseDir, cliPath)) console.log(line);
   for (const line of await benchLedger(baseDir)) console.log(line);
   for (const line of await benchRefresh(baseDir)) console.log(line);
+  for (const line of await benchMcpHttp(baseDir, cliPath)) console.log(line);
 } finally {
   rmSync(baseDir, { recursive: true, force: true });
 }

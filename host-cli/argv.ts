@@ -29,9 +29,15 @@ const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 export function parseArgv(argv: readonly string[]): ArgvResult {
   let json = false;
   const rest: string[] = [];
-  for (const a of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
     if (a === "--json") json = true;
-    else rest.push(a);
+    // `--scripted FILE` (review) is `scripted=FILE`
+    else if (a === "--scripted") {
+      const value = argv[++i];
+      if (value === undefined) return { ok: false, error: "--scripted needs a file" };
+      rest.push(`scripted=${value}`);
+    } else rest.push(a);
   }
   const [verb, ...words] = rest;
   if (verb === undefined || verb === "") return { ok: false, error: "missing verb" };

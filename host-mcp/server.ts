@@ -28,6 +28,8 @@ export interface RecipeServerOptions {
   readonly heartbeatMs?: number;
   /** diagnostics for the operator (stderr); never the protocol stream */
   readonly log?: (line: string) => void;
+  /** called when the last tool call in flight has ended (the automatic draft review boundary) */
+  readonly onIdle?: () => void;
 }
 
 export interface RecipeServer {
@@ -120,7 +122,10 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
       return errorResult(`Internal error while running tool "${name}": ${internal(e)}`, { tool: name });
     });
     inflight.add(running);
-    void running.finally(() => inflight.delete(running));
+    void running.finally(() => {
+      inflight.delete(running);
+      if (inflight.size === 0) options.onIdle?.();
+    });
     return running;
   });
 

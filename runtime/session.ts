@@ -141,7 +141,7 @@ export async function openLiveSession(options: LiveSessionOptions = {}): Promise
 
   // recovery before anything reads the store or the recipe folders
   tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
-  await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock }).catch(report("start-up cleanup"));
+  await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock, report: log }).catch(report("start-up cleanup"));
   const live = openLiveRegistry({
     env: b.env,
     cwd: b.paths.cwd,

@@ -6,7 +6,8 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { type ArgInput, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
-import type { RiskLabel } from "../risk/risk-labels.js";
+import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
+import type { RecipeConfig } from "../model.js";
 import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
 
 export interface CompiledTemplate {
@@ -47,3 +48,10 @@ export function compileTemplate(template: Json, input: ArgInput = { template }, 
   };
 }
 
+
+/** The risk labels of a recipe from its template as written (imports not resolved), the way a
+ * disabled recipe is labelled: for a recipe that is not compiled from a file yet. */
+export function labelsAsWritten(config: RecipeConfig): readonly RiskLabel[] {
+  const compiled = compileTemplate(config.template, argInputOf(config));
+  return recipeRiskLabels(compiled.riskLabels, config.async === true, compiled.optionInjection.length > 0);
+}

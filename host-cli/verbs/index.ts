@@ -13,6 +13,7 @@ const LOADERS: Readonly<Record<string, () => Promise<CliVerb>>> = {
   message: async () => (await import("./message.js")).messageVerb,
   mcp: async () => (await import("./mcp.js")).mcpVerb,
   watch: async () => (await import("./watch.js")).watchVerb,
+  review: async () => (await import("./review.js")).reviewVerb,
 };
 
 export const VERB_NAMES: readonly string[] = Object.keys(LOADERS);

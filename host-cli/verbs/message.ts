@@ -1,5 +1,6 @@
 import { message } from "../../runtime/verbs/message.js";
 import { runsRootOf } from "../../runtime/runs/store.js";
+import { reviewControlFor } from "../../runtime/review/host.js";
 import { openSession } from "../../runtime/session.js";
 import { callIn } from "./call.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
@@ -21,6 +22,7 @@ export const messageVerb: CliVerb = {
           // the tool runs as `call` runs it: through the one launch path, accounted
           invokeTool: (name, params) => callIn(session, name, params),
           env: session.env,
+          reviewControl: reviewControlFor(session.paths, session.packagedRoot),
           runsRoot: runsRootOf(session.paths.tmpRoot),
         }),
       );
