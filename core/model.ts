@@ -1,5 +1,6 @@
 // Shared vocabulary of the registry core. Everything here is plain data: the runtime builds
 // snapshots from real files, the core turns them into tool sets, diagnostics and views.
+import type { FieldName, FieldValues } from "./recipe/fields.js";
 
 /** What the runtime read for one file. `bytes` is absent when the file was too large to read
  * (size over the limit) or could not be read (then `readError` says why). */
@@ -60,40 +61,16 @@ export type ArgType =
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
 export type JsonObject = { readonly [k: string]: Json };
 
-/** A recipe file after parsing and field validation (template graph kept as written). */
-export interface RecipeConfig {
+/** A recipe file after parsing and field validation (template graph kept as written). The
+ * fields and their types come from the recipe-field table, core/recipe/fields.ts. */
+export type RecipeConfig = {
   /** always the file basename without its extension */
   readonly name: string;
-  readonly description?: string;
-  readonly disabled?: boolean;
-  readonly async?: boolean;
-  readonly imports?: JsonObject;
   /** the template envelope: the raw template, wrapped with the control keys given at top level */
   readonly template: Json;
-  readonly args?: readonly string[];
-  readonly defaults?: JsonObject;
-  readonly values?: JsonObject;
-  readonly parallel?: boolean;
-  readonly concurrency?: number | string;
-  readonly min_successful?: number | string;
-  readonly timeout?: number | string;
-  readonly delay?: number | string;
-  readonly retry?: number | string;
-  readonly repeat?: number | string;
-  readonly label?: string;
-  readonly when?: string | boolean;
-  readonly accept_output?: "review_evidence";
-  readonly output?: string;
-  readonly failure?: "continue" | "branch" | "root";
-  readonly recover?: Json;
-  readonly artifacts?: { readonly [k: string]: string };
-  readonly mailbox?: JsonObject;
-  readonly retire_when?: "children_terminal";
-  readonly usage?: JsonObject;
-  readonly actor_context?: false | "off";
   /** the object as written in the file (Markdown: frontmatter merged with the fence) */
   readonly raw: JsonObject;
-}
+} & { readonly [K in Exclude<FieldName, "template">]?: FieldValues[K] };
 
 /** A problem found while loading a recipe. `field` names the offending field when there is one. */
 export interface RecipeProblem {

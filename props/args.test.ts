@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { analyzeArgs } from "../core/args/analysis.js";
+import { analyzeArgs } from "../test/support/template-reads.js";
 import { isValidDefault, normalizeArgValue, parseArgType, formatArgType } from "../core/args/arg-type.js";
 import { parseArgsShorthand, parseDeclaration } from "../core/args/declarations.js";
 import { normalizeArgs } from "../core/args/normalize.js";
@@ -36,7 +36,7 @@ describe("argument surface properties", () => {
     const schema = parametersSchema(s, { async });
     expect(schema["required"]).toEqual(s.required);
     expect(Object.keys(schema["properties"] as object).slice(0, s.names.length)).toEqual(s.names);
-    for (const t of s.types.keys()) expect(s.names).toContain(t);
+    for (const t of Object.keys(s.types)) expect(s.names).toContain(t);
   });
 
   test.prop([inputArb, fc.boolean()])("every usage hint names every required argument, in the Required line and the example", (input, async) => {
@@ -56,7 +56,7 @@ describe("argument surface properties", () => {
     expect(E.isRight(normalizeArgs(s, example))).toBe(true);
   });
 
-  test.prop([inputArb])("an explicit typed declaration decides the name's type (ruling 2)", (input) => {
+  test.prop([inputArb])("an explicit typed declaration decides the name's type", (input) => {
     const s = analyzeArgs(input);
     const seen = new Set<string>();
     for (const token of input.args ?? []) {
@@ -64,7 +64,7 @@ describe("argument surface properties", () => {
       if (seen.has(d.name)) continue;
       seen.add(d.name);
       if (d.typeText === undefined) continue;
-      const t = s.types.get(d.name);
+      const t = Object.hasOwn(s.types, d.name) ? s.types[d.name] : undefined;
       if (d.type.kind === "string") expect(t).toBeUndefined();
       else expect(t === undefined ? undefined : formatArgType(t)).toBe(formatArgType(d.type));
     }

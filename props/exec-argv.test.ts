@@ -39,7 +39,7 @@ describe("a call value is exactly one argv item of the real process", () => {
   test.prop([valueArb], { numRuns: 40 })("printf-style %s\\n {x}", async (x) => {
     const r = await callTool(discovery, "echo_argv", { x }, ctx);
     expect(r.ok).toBe(true);
-    // an empty substituted word is dropped from argv (§3.3)
+    // an empty substituted word is dropped from argv
     expect(r.text.split("\0").slice(0, -1)).toEqual(x === "" ? ["%s\\n"] : ["%s\\n", x]);
   });
 });

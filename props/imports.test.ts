@@ -17,7 +17,7 @@ interface NodeSpec {
   readonly broken: number;
 }
 
-// every way §6.2 can spell the same file
+// every way a recipe reference can spell the same file
 const spell = (i: number, style: number): string =>
   [`n${i}`, `n${i}.json`, pathOf(i), `{agent}/recipes/n${i}.json`, `{repo}/recipes/n${i}.json`][style % 5]!;
 

@@ -1,15 +1,15 @@
-// The recipe survey (one walk per revision) must answer exactly what the separate walks answer:
-// validateTemplate, templateRiskLabels, trustedBoundaryWarnings, analyzeArgs, checkRepeatSafety.
+// The compile step walks a template once; it must answer exactly what separate walks answer (the
+// reference models in props/support/reference-walks.ts): the structural error, risk labels and
+// trusted-boundary warnings, the argument surface, option injection and the repeat-safety check, for every
+// template, valid or not.
 import { fc, test } from "@fast-check/vitest";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect } from "vitest";
 import type { Json, JsonObject } from "../core/model.js";
-import { type ArgInput, analyzeArgs, checkRepeatSafety, repeatSafetyOf, surfaceOf } from "../core/args/analysis.js";
-import { surveyTemplate } from "../core/recipe/survey.js";
-import { templateRiskLabels } from "../core/risk/risk-labels.js";
-import { trustedBoundaryWarnings } from "../core/risk/warnings.js";
+import type { ArgInput } from "../core/args/analysis.js";
+import { compileTemplate } from "../core/compile/compile-template.js";
 import { splitWords } from "../core/template/split.js";
-import { validateTemplate } from "../core/template/expand.js";
+import { analyzeArgs, checkRepeatSafety, optionInjectionArgs, templateRiskLabels, trustedBoundaryWarnings, validateTemplate } from "./support/reference-walks.js";
 
 // words aimed at the risk rules, the placeholder forms and the splitter's quoting
 const word = fc.oneof(
@@ -62,15 +62,16 @@ const template: fc.Arbitrary<Json> = fc.letrec<{ node: Json; object: Json }>((ti
 
 describe("recipe survey", () => {
   test.prop([template, argList, defaults], { numRuns: 1500 })("agrees with the separate walks", (t, args, topDefaults) => {
-    const survey = surveyTemplate(t);
-    const valid = validateTemplate(t);
-    expect(survey.error).toBe(E.isLeft(valid) ? valid.left : undefined);
-    if (survey.error !== undefined) return;
-    expect(survey.riskLabels).toEqual(templateRiskLabels(t));
-    expect(survey.warnings).toEqual(trustedBoundaryWarnings(t));
     const input: ArgInput = { template: t, ...(args === undefined ? {} : { args }), ...(topDefaults === undefined ? {} : { defaults: topDefaults }) };
-    expect(surfaceOf(input, survey.facts)).toEqual(analyzeArgs(input));
-    expect(repeatSafetyOf(input, survey.repeats, survey.facts)).toEqual(checkRepeatSafety(input));
+    const compiled = compileTemplate(t, input);
+    const valid = validateTemplate(t);
+    expect(compiled.error).toBe(E.isLeft(valid) ? valid.left : undefined);
+    expect(compiled.riskLabels).toEqual(templateRiskLabels(t));
+    expect(compiled.warnings).toEqual(trustedBoundaryWarnings(t));
+    expect(compiled.surface).toEqual(analyzeArgs(input));
+    expect(compiled.optionInjection).toEqual(optionInjectionArgs(input));
+    const safe = checkRepeatSafety(input);
+    expect(compiled.repeatProblem).toBe(E.isLeft(safe) ? safe.left : undefined);
   });
 
   test.prop([fc.array(fc.oneof(fc.constantFrom(" ", "\t", "\n", "\v", "\f", "\r", "a", "{x}", "é", "😀"), fc.string({ maxLength: 4 })), { maxLength: 12 })])(

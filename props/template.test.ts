@@ -1,6 +1,7 @@
 // Properties of template resolution: a value is exactly one argument, never split, never
 // re-interpreted; compiled resolution agrees with a direct oracle.
 import { describe, expect } from "vitest";
+import { missingValue } from "../core/template/failure.js";
 import { fc, test } from "@fast-check/vitest";
 import * as E from "fp-ts/lib/Either.js";
 import { buildInvocation } from "../core/template/invocation.js";
@@ -24,9 +25,9 @@ const valueArb = fc.oneof(
 const defaults = { HOME: "/home/secret", secret: "s3cr3t", a: "A", s: "1", items: ["i0"], x: "X" };
 
 describe("a runtime value is exactly one argv item", () => {
-  test.prop([valueArb])("printf %s\\n {x} → [\"%s\\n\", x] (an empty x is dropped, §3.3)", (x) => {
+  test.prop([valueArb])("printf %s\\n {x} → [\"%s\\n\", x] (an empty x is dropped)", (x) => {
     const inv = buildInvocation("printf %s\\n {x}", scopeOf({ x }, defaults), place);
-    // an empty substituted word disappears from argv, as in the reference (G17)
+    // an empty substituted word disappears from argv, as in the reference
     expect(inv).toEqual(E.right({ command: "printf", args: x === "" ? ["%s\\n"] : ["%s\\n", x] }));
   });
 
@@ -61,7 +62,7 @@ describe("arrays and expressions", () => {
     const scope = scopeOf({ items, i: String(i) });
     expect(substituteText("{items[i]}", scope)).toEqual(E.right(String(items[i] ?? "")));
     expect(substituteText("{items.length}", scope)).toEqual(E.right(String(items.length)));
-    expect(substituteText(`{items[${items.length + n}]}`, scope)).toEqual(E.left(`Missing command template value: items[${items.length + n}]`));
+    expect(substituteText(`{items[${items.length + n}]}`, scope)).toEqual(E.left(missingValue(`command template`, `items[${items.length + n}]`)));
   });
 
   // a small oracle: JS arithmetic with truncating division, on expressions without a zero divisor

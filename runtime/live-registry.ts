@@ -50,10 +50,6 @@ export interface LiveRegistry {
   watchMode(): WatchMode | "idle";
 }
 
-/** lifecycle-reference §14: what a host tells the user after a watcher failure */
-export const WATCHER_FAILED_NOTICE =
-  "Recipe live reload watcher failed; restart the session or use register_tool again to refresh recipe tools.";
-export const refreshedNotice = (root: string): string => `Recipe tools refreshed from ${root}`;
 
 export const staleToolMessage = (name: string, seen: number, now: number): string =>
   `Recipe tool "${name}" changed since it was loaded (generation ${seen} → ${now}). Reload recipe tools and retry.`;

@@ -1,4 +1,4 @@
-// The public argument surface of a recipe (registry-reference §4.1–§4.4, rulings 2, 3 and 7):
+// The public argument surface of a recipe:
 // which names a tool takes, their types, which are required, and the tool-level defaults.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
@@ -6,8 +6,8 @@ import type { ArgSurface } from "../discovery/types.js";
 import { isObject } from "../template/graph.js";
 import { eachPlaceholder, isIdentifier, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 import { parseArgType } from "./arg-type.js";
-import { parseDeclaration, storedDefaults } from "./declarations.js";
 import { setOwn } from "../recipe/own.js";
+import { parseDeclaration, storedDefaults } from "./declarations.js";
 
 export interface ArgInput {
   /** the recipe's explicit `args` declarations */
@@ -24,19 +24,19 @@ const BARE_WHEN = /^!?\s*([A-Za-z_][A-Za-z0-9_-]*)$/;
 const stringList = (v: Json | undefined): readonly string[] | undefined =>
   Array.isArray(v) && v.every((x: Json) => typeof x === "string") ? (v as readonly string[]) : undefined;
 
-/** Explicit declarations: the recipe's `args`, else the ones written on the root node (§4.1). */
+/** Explicit declarations: the recipe's `args`, else the ones written on the root node. */
 function explicitArgs(input: ArgInput): readonly string[] | undefined {
   if (input.args !== undefined) return input.args;
   return isObject(input.template) ? stringList(input.template["args"]) : undefined;
 }
 
-/** What the template graph says about arguments, in walk order (§4.2). Built by one walk, here
+/** What the template graph says about arguments, in walk order. Built by one walk, here
  * or in the recipe survey (core/recipe/survey.ts), which shares these steps. */
 export interface GraphFacts {
   readonly names: string[];
   /** last non-string annotation per name (created on first need: most graphs have none) */
   types: Map<string, ArgType> | undefined;
-  /** names with some default or fallback somewhere (ruling 3) */
+  /** names with some default or fallback somewhere */
   optional: Set<string> | undefined;
   /** names with an array default somewhere in the graph */
   arrayDefaults: Set<string> | undefined;
@@ -108,28 +108,9 @@ export function noteNodeControls(node: JsonObject, facts: GraphFacts): void {
   }
 }
 
-function walk(node: Json | undefined, facts: GraphFacts): void {
-  if (typeof node === "string") scanText(node, facts);
-  else if (Array.isArray(node)) node.forEach((n: Json) => walk(n, facts));
-  else if (isObject(node)) {
-    noteNodeDefaults(node, facts);
-    walk(node["template"], facts);
-    walk(node["recover"], facts);
-    noteNodeControls(node, facts);
-  }
-}
-
-function graphFacts(template: Json): GraphFacts {
-  const facts = emptyGraphFacts();
-  walk(template, facts);
-  return facts;
-}
-
-/** The argument surface (§4.2–§4.4 with rulings 2, 3, 7): explicit names first, then placeholder
- * names; explicit types beat inline ones; any default or fallback makes a name optional. */
-export const analyzeArgs = (input: ArgInput): ArgSurface => surfaceOf(input, graphFacts(input.template));
-
-/** analyzeArgs from facts already gathered by a walk of `input.template`. */
+/** The argument surface: explicit names first, then placeholder names in walk order; explicit
+ * types beat inline ones; any default or fallback anywhere makes a name optional. `facts`: what
+ * the template survey (core/compile/template-survey.ts) gathered from `input.template`. */
 export function surfaceOf(input: ArgInput, facts: GraphFacts): ArgSurface {
   const names: string[] = [];
   let explicitTypes: Map<string, ArgType | undefined> | undefined;
@@ -157,11 +138,11 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts): ArgSurface {
   const optional = (n: string): boolean =>
     facts.optional?.has(n) === true || explicitOptional?.includes(n) === true || (defaults !== undefined && hasOwn(defaults, n));
 
-  const types = new Map<string, ArgType>();
+  const types: Record<string, ArgType> = {};
   const required: string[] = [];
   for (const n of names) {
     const t = explicitTypes !== undefined && explicitTypes.has(n) ? explicitTypes.get(n) : facts.types?.get(n);
-    if (t !== undefined && t.kind !== "string") types.set(n, t);
+    if (t !== undefined && t.kind !== "string") setOwn(types, n, t);
     if (!optional(n)) required.push(n);
   }
   const surface: ArgSurface = { names, required, types, defaults: storedDefaults(defaults) };
@@ -176,26 +157,10 @@ const LENGTH_REF = /^(?:\{([A-Za-z_][A-Za-z0-9_-]*)\.length\}|([A-Za-z_][A-Za-z0
 export const REPEAT_SAFETY_ERROR =
   "Command template repeat must be a positive integer or {array.length} with an array argument/default.";
 
-function repeatTexts(node: Json | undefined, out: string[]): string[] {
-  if (Array.isArray(node)) node.forEach((n: Json) => repeatTexts(n, out));
-  else if (isObject(node)) {
-    const r = node["repeat"];
-    if (typeof r === "string") out.push(r);
-    repeatTexts(node["template"], out);
-    repeatTexts(node["recover"], out);
-  }
-  return out;
-}
-
 /** Every string `repeat` must be digits or `{name.length}` over a name declared `:array` in the
- * explicit `args` or given an array default (§4.1); an inline `{name:array}` is not enough,
- * because nothing else guarantees the value reaches the repeat as an array. */
-export const checkRepeatSafety = (input: ArgInput): E.Either<string, void> => {
-  const texts = repeatTexts(input.template, []);
-  return texts.length === 0 ? E.right(undefined) : repeatSafetyOf(input, texts, graphFacts(input.template));
-};
-
-/** checkRepeatSafety from the graph's repeat texts and facts, already gathered by one walk. */
+ * explicit `args` or given an array default; an inline `{name:array}` is not enough, because
+ * nothing else guarantees the value reaches the repeat as an array. `texts` and `facts` come from
+ * the template survey. */
 export function repeatSafetyOf(input: ArgInput, texts: readonly string[], facts: GraphFacts): E.Either<string, void> {
   if (texts.length === 0) return E.right(undefined);
   const arrays = new Set(facts.arrayDefaults);

@@ -1,4 +1,4 @@
-// Argument types (registry-reference §3.8, §4.3, §3.11, §5.4), described once. Every behaviour
+// Argument types, described once. Every behaviour
 // that depends on a type — runtime normalization, JSON schema property, usage-hint sample,
 // default validity, declaration text — is read from the one table below, so adding or changing
 // a type is a single edit and the interpreters can never disagree.
@@ -81,7 +81,7 @@ function normalizeNumber(v: unknown): Normalized {
 
 function normalizeBool(v: unknown): Normalized {
   if (typeof v === "boolean") return v ? "true" : "false";
-  // numbers are rejected on purpose: only words and JSON booleans are accepted (§3.8)
+  // numbers are rejected on purpose: only words and JSON booleans are accepted
   if (typeof v !== "string") return MISMATCH;
   const t = v.trim().toLowerCase();
   if (TRUE_WORDS.has(t)) return "true";
@@ -167,8 +167,6 @@ const TABLE: { readonly [K in ArgKind]: ArgTypeDescription<K> } = {
 const describe = (type: ArgType): ArgTypeDescription<ArgKind> =>
   TABLE[type.kind] as unknown as ArgTypeDescription<ArgKind>;
 
-export const ARG_KINDS: readonly ArgKind[] = Object.keys(TABLE) as ArgKind[];
-
 export const STRING: ArgType = { kind: "string" };
 
 /** `string|path|int|number|bool|array|enum(a,b)`; enum values are trimmed and empty ones
@@ -188,7 +186,7 @@ export function parseArgType(text: string): ArgType | undefined {
   }
 }
 
-/** Runtime normalization of one value (§3.8), or MISMATCH: null/undefined become `""` for every
+/** Runtime normalization of one value, or MISMATCH: null/undefined become `""` for every
  * type. The allocation-free form for the per-call path; see normalizeArgValue. */
 export function normalizeRaw(type: ArgType, value: unknown): unknown {
   if (value === null || value === undefined) return "";
@@ -243,7 +241,7 @@ export const formatArgType = (type: ArgType): string => describe(type).text(type
 export const argKindLabel = (type: ArgType): string => type.kind;
 
 /** Canonical declaration text; plain strings are written bare unless the author wrote `:string`
- * (ruling 1 keeps that as written). */
+ * (an explicit `:string` is kept as written). */
 export function canonicalDeclaration(name: string, type: ArgType, explicitString = false): string {
   if (type.kind === "string") return explicitString ? `${name}:string` : name;
   return `${name}:${formatArgType(type)}`;

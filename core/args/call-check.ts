@@ -1,7 +1,7 @@
 // The call-time checks that come before typed normalization: every given name must be one the
 // tool takes (a typo like `fiel` would otherwise surface later as a missing `file`), and an
 // object given where text is expected is refused rather than becoming `[object Object]`.
-import type { ArgSurface } from "../discovery/types.js";
+import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { eachPlaceholder } from "../template/placeholder.js";
 import { didYouMean } from "../suggest.js";
 
@@ -24,7 +24,7 @@ export function readableNames(texts: Iterable<string>, surface: Pick<ArgSurface,
 }
 
 const takesText = (surface: Pick<ArgSurface, "types">, name: string): boolean => {
-  const kind = surface.types.get(name)?.kind;
+  const kind = argTypeOf(surface, name)?.kind;
   return kind === undefined || kind === "string" || kind === "path" || kind === "enum";
 };
 

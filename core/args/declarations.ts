@@ -1,4 +1,4 @@
-// Argument declarations `name[:type][=default]` (registry-reference §4.2, §5.4, G27–G31):
+// Argument declarations `name[:type][=default]`:
 // one declaration, the register_tool shorthand string, and stored `args` lists.
 import * as E from "fp-ts/lib/Either.js";
 import { memoizeString } from "../memo.js";
@@ -6,7 +6,7 @@ import { setOwn } from "../recipe/own.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
 import { STRING, argKindLabel, canonicalDeclaration, isValidDefault, parseArgType } from "./arg-type.js";
 
-/** A default value as the registry keeps it: text, except that arrays stay arrays (ruling 7). */
+/** A default value as the registry keeps it: text, except that arrays stay arrays. */
 export type ArgDefault = string | readonly Json[];
 
 export interface Declaration {
@@ -80,7 +80,7 @@ export interface ParsedArgs {
   readonly unknownTypes: readonly string[];
 }
 
-/** The register_tool `args` shorthand (§5.4), e.g. `file:path, lang=ru, mode:enum(a,b)=a`.
+/** The register_tool `args` shorthand, e.g. `file:path, lang=ru, mode:enum(a,b)=a`.
  * `""` is an explicit empty list. Errors: the first invalid default, else all duplicates. */
 export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
   const declarations: string[] = [];
@@ -129,7 +129,7 @@ export interface StoredArgs {
   readonly defaults: Readonly<Record<string, ArgDefault>>;
 }
 
-/** Normalizes a stored `args` list with its `defaults` (G31): canonical declarations, the first
+/** Normalizes a stored `args` list with its `defaults`: canonical declarations, the first
  * declaration of a name wins, later duplicates are dropped silently, and a stored default beats a
  * default written in a declaration. */
 export function normalizeStoredArgs(args: readonly string[], defaults?: JsonObject): StoredArgs {

@@ -1,4 +1,4 @@
-// Typed normalization of tool-call values before substitution (registry-reference §3.8).
+// Typed normalization of tool-call values before substitution.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType } from "../model.js";
 import type { ArgSurface } from "../discovery/types.js";
@@ -31,7 +31,7 @@ function firstMismatch(typed: readonly TypedName[], values: Readonly<Record<stri
  * here once. Values whose name has a known type are normalized (ints and numbers to numeric
  * text, bools to `true`/`false`, arrays parsed from JSON text); other values pass through. */
 export function compileArgNormalizer(surface: Pick<ArgSurface, "types">): ArgNormalizer {
-  const typed: TypedName[] = [...surface.types].map(([name, type]) => ({ name, type, normalize: valueNormalizer(type) }));
+  const typed: TypedName[] = Object.entries(surface.types).map(([name, type]) => ({ name, type, normalize: valueNormalizer(type) }));
   return (values) => {
     const out: Record<string, unknown> = { ...values };
     for (const t of typed) {
@@ -44,18 +44,10 @@ export function compileArgNormalizer(surface: Pick<ArgSurface, "types">): ArgNor
   };
 }
 
-const compiled = new WeakMap<ReadonlyMap<string, ArgType>, ArgNormalizer>();
-
-/** normalizeArgs with the compiled normalizer memoised per surface type map. The first value
- * that does not fit its type, in the call's key order, gives the error. */
+/** The first value that does not fit its type, in the call's key order, gives the error. */
 export function normalizeArgs(
   surface: Pick<ArgSurface, "types">,
   values: Readonly<Record<string, unknown>>,
 ): E.Either<string, Record<string, unknown>> {
-  let run = compiled.get(surface.types);
-  if (run === undefined) {
-    run = compileArgNormalizer(surface);
-    compiled.set(surface.types, run);
-  }
-  return run(values);
+  return compileArgNormalizer(surface)(values);
 }

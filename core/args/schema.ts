@@ -1,6 +1,7 @@
-// The JSON schema of a tool's parameters as the agent sees it (registry-reference §4.3).
+// The JSON schema of a tool's parameters as the agent sees it: one property per argument of the
+// surface, typed by its declaration, with the required names listed.
 import type { Json, JsonObject } from "../model.js";
-import type { ArgSurface } from "../discovery/types.js";
+import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { argSchemaProperty, typedArgValue } from "./arg-type.js";
 
 /** The default a caller gets when it leaves `name` out: a tool-level default, else one written in
@@ -9,24 +10,21 @@ export function shownDefault(surface: ArgSurface, name: string): Json | undefine
   const value = Object.hasOwn(surface.defaults, name) ? surface.defaults[name]
     : surface.declaredDefaults !== undefined && Object.hasOwn(surface.declaredDefaults, name) ? surface.declaredDefaults[name]
     : undefined;
-  return value === undefined ? undefined : typedArgValue(surface.types.get(name), value);
+  return value === undefined ? undefined : typedArgValue(argTypeOf(surface, name), value);
 }
 
-// Async tools accept these besides their own arguments; they steer the detached run, not the template.
+// Async tools accept these besides their own arguments; they steer the detached run, not the
+// template. (A `transport_context` is still stripped from a call if given, but it is not offered:
+// nothing here delivers follow-ups over another transport.)
 const ASYNC_PROPERTIES: JsonObject = {
   run_id: { description: "Optional run id override for this async template recipe invocation.", type: "string" },
   correlation_id: { description: "Optional workflow correlation id preserved in terminal follow-up delivery.", type: "string" },
-  transport_context: {
-    additionalProperties: true,
-    description: "Optional originating transport route preserved for detached terminal follow-up.",
-    type: "object",
-  },
 };
 
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
   const properties: Record<string, Json> = {};
   for (const name of surface.names) {
-    const base = argSchemaProperty(name, surface.types.get(name));
+    const base = argSchemaProperty(name, argTypeOf(surface, name));
     const description = surface.descriptions !== undefined && Object.hasOwn(surface.descriptions, name) ? surface.descriptions[name] : undefined;
     const dflt = shownDefault(surface, name);
     const value = description === undefined && dflt === undefined ? base

@@ -1,14 +1,10 @@
-// The usage hint appended to argument errors of tool calls (registry-reference §3.11).
+// The usage hint appended to argument errors of tool calls: the error, then an example call with
+// every argument, then which are required and which optional.
 import type { Json } from "../model.js";
-import type { ArgSurface } from "../discovery/types.js";
+import { argTypeOf, type ArgSurface } from "../discovery/types.js";
 import { sampleArgValue } from "./arg-type.js";
 import { shownDefault } from "./schema.js";
 
-const ARGUMENT_ERROR = /^\s*Argument \S+ must /;
-const MISSING_VALUE = /^\s*Missing .+ value: /s;
-
-/** Errors a caller can fix by changing the call: typed normalization and unresolved values. */
-export const isArgumentError = (message: string): boolean => ARGUMENT_ERROR.test(message) || MISSING_VALUE.test(message);
 
 /** The example call: required names first, then optional ones, each with the tool's default or a
  * sample of its type; async tools also show `run_id`. */
@@ -18,7 +14,7 @@ export function exampleCall(tool: string, surface: ArgSurface, options: { readon
   for (const name of [...surface.required, ...optional]) {
     const value = shownDefault(surface, name);
     Object.defineProperty(example, name, {
-      value: value ?? sampleArgValue(name, surface.types.get(name)),
+      value: value ?? sampleArgValue(name, argTypeOf(surface, name)),
       enumerable: true, writable: true, configurable: true,
     });
   }

@@ -1,11 +1,11 @@
-// Resolving one id's bucket (registry-reference §1.5, §1.6): the winner, what it shadows, the
+// Resolving one id's bucket: the winner, what it shadows, the
 // entries, the bucket's diagnostics and the tool it exposes. The result is kept on the winning
 // candidate and reused while the bucket holds the same candidates with the same loaded recipes.
 import * as E from "fp-ts/lib/Either.js";
 import type { SourceListing } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import type { Candidate } from "./candidates.js";
-import { type LoadedRecipe, ownDiagnostics, riskLabelsOf, toolOf } from "./memo.js";
+import type { LoadedRecipe } from "./compile-pass.js";
 import type { RecipeEntry, ToolSpec } from "./types.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -41,24 +41,25 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
   const diagnostics: string[] = [];
   const entries: RecipeEntry[] = [];
   const winner = bucket[0]!;
-  const winnerRecipe = winner.loaded!;
+  const winnerCompiled = winner.loaded!.compiled;
   const winnerPath = winner.file.path;
   const shadows = bucket.length > 1 ? bucket.slice(1).map((c) => c.file.path) : NONE;
-  const disabled = winnerRecipe.config?.disabled === true;
-  if (winnerRecipe.config === undefined) diagnostics.push(`Recipe ${id} is invalid and blocks lower-priority recipes`);
+  const disabled = winnerCompiled.kind === "recipe" && winnerCompiled.disabled;
+  if (winnerCompiled.kind === "problem") diagnostics.push(`Recipe ${id} is invalid and blocks lower-priority recipes`);
   else if (disabled) diagnostics.push(`Recipe ${id} is disabled and blocks lower-priority recipes`);
   if (shadows.length > 0) diagnostics.push(`Recipe ${id} shadows ${shadows.length} lower-priority recipe(s)`);
 
   let exposed: ToolSpec | undefined;
   bucket.forEach((candidate, index) => {
     const recipe = candidate.loaded!;
+    const compiled = recipe.compiled;
     const source = sources[candidate.priority]!;
     const isWinner = index === 0;
-    let own = ownDiagnostics(recipe);
+    let own = compiled.diagnostics;
     if (!isWinner && candidate.format === "md" && winner.format === "json" && candidate.priority === winner.priority) {
       own = [...own, `Markdown recipe ${candidate.file.path} is shadowed by JSON recipe ${winnerPath}`];
     }
-    const config = recipe.config;
+    const config = compiled.kind === "recipe" ? compiled.config : undefined;
     const entry: Mutable<RecipeEntry> = {
       id,
       path: candidate.file.path,
@@ -69,24 +70,25 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
       mutableUsage: source.mutableUsage,
       size: candidate.file.size,
       mtimeMs: candidate.file.mtimeMs,
-      invalid: config === undefined,
-      disabled: config?.disabled === true,
+      invalid: compiled.kind === "problem",
+      disabled: compiled.kind === "recipe" && compiled.disabled,
       active: isWinner,
       shadowed: !isWinner,
       shadows: isWinner ? shadows : NONE,
-      riskLabels: riskLabelsOf(recipe),
+      riskLabels: compiled.kind === "recipe" ? compiled.riskLabels : NONE,
       diagnostics: own,
       tool: false,
+      compiled,
     };
     if (config !== undefined) entry.config = config;
-    if (recipe.sourceSha256 !== undefined) entry.sourceSha256 = recipe.sourceSha256;
-    if (recipe.problem !== undefined) entry.problem = recipe.problem;
+    if (compiled.kind === "recipe" && compiled.sourceSha256 !== undefined) entry.sourceSha256 = compiled.sourceSha256;
+    if (compiled.kind === "problem") entry.problem = compiled.problem;
     if (!isWinner) entry.shadowedBy = winnerPath;
-    if (isWinner && source.tool && config !== undefined && !disabled) {
+    if (isWinner && source.tool && recipe.tool !== undefined) {
       if (RESERVED_TOOL_NAMES.includes(id)) {
         diagnostics.push(`Reserved tool name: ${id}`);
       } else {
-        const converted = toolOf(recipe, candidate, config);
+        const converted = recipe.tool;
         if (E.isRight(converted)) {
           exposed = converted.right;
           entry.tool = true;

@@ -1,14 +1,14 @@
 // Recipe files of the discovery sources as candidates for an id, in the order that decides
-// shadowing (registry-reference §1.2, §1.5).
+// shadowing.
 //
 // With a cache, a candidate is the same object for the same SnapshotFile from one pass to the
-// next (it carries that file's loaded recipe and bucket, see memo.ts), and the order is kept
+// next (it carries that file's loaded recipe and bucket, see compile-pass.ts), and the order is kept
 // between passes: the previous order minus what vanished, merged with what is new. A refresh of
 // 10,000 files then sorts only the files that changed.
 import type { RecipeFormat, SnapshotFile, SourceListing } from "../model.js";
 import { basename, recipeFileName } from "./paths.js";
 import type { BucketMemo } from "./buckets.js";
-import type { LoadedRecipe } from "./memo.js";
+import type { LoadedRecipe } from "./compile-pass.js";
 
 export interface Candidate {
   readonly id: string;
@@ -20,7 +20,7 @@ export interface Candidate {
   readonly key: string;
   /** the pass that last listed this candidate */
   mark: number;
-  /** the file's loaded recipe (memo.ts) */
+  /** the file's loaded recipe (compile-pass.ts) */
   loaded?: LoadedRecipe;
   /** the bucket this candidate won, as resolved last time (discover.ts) */
   bucket?: BucketMemo;

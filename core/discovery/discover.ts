@@ -1,17 +1,17 @@
 // Discovery: from a snapshot of recipe files to entries, winners, tools and diagnostics
-// (registry-reference §1.2–§1.6). Pure: the runtime reads the files, this decides.
+// Pure: the runtime reads the files, this decides.
 //
 // Stages, each reusable from an earlier pass when the caller keeps a memo: ordering the
-// candidates (candidates.ts), loading each file (memo.ts), resolving each id's bucket (buckets.ts)
+// candidates (candidates.ts), compiling each file (compile-pass.ts, which calls
+// core/compile/compile-recipe.ts), resolving each id's bucket (buckets.ts)
 // and assembling the result (resolution.ts), which after an edit only patches the last one.
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../model.js";
-import type { ResolveContext } from "../recipe/imports.js";
-import { beginPass, createDiscoveryMemo, type DiscoveryMemo } from "./memo.js";
+import { beginPass, createDiscoveryMemo, type DiscoveryMemo } from "./compile-pass.js";
 import { basename, recipeFileName } from "./paths.js";
 import { patchResolution, resolveAll } from "./resolution.js";
 import type { Discovery } from "./types.js";
 
-export { createDiscoveryMemo, type DiscoveryMemo, type PassStats } from "./memo.js";
+export { createDiscoveryMemo, type DiscoveryMemo, type PassStats } from "./compile-pass.js";
 
 function rootDiagnostics(sources: readonly SourceListing[]): string[] {
   const out: string[] = [];
@@ -25,22 +25,6 @@ function rootDiagnostics(sources: readonly SourceListing[]): string[] {
     if (source.rootMode & 0o020) out.push(`Recipe root is group-writable; review ownership and permissions: ${source.root}`);
   }
   return out;
-}
-
-/** What the import resolver may read: the listed files first, then the runtime's reader. */
-export function resolveContext(snapshot: RegistrySnapshot): ResolveContext {
-  const listed = new Map<string, SnapshotFile>();
-  for (const source of snapshot.sources) for (const f of source.files) listed.set(f.path, f);
-  for (const f of snapshot.drafts) listed.set(f.path, f);
-  const extra = snapshot.readExtra;
-  return {
-    readFile: (path) => listed.get(path) ?? extra?.(path),
-    agentDir: snapshot.agentDir,
-    home: snapshot.home,
-    cwd: snapshot.cwd,
-    userRoot: snapshot.recipeRoot,
-    ...(snapshot.packagedRoot === undefined ? {} : { packagedRoot: snapshot.packagedRoot }),
-  };
 }
 
 export interface DiscoverOptions {
@@ -61,7 +45,7 @@ export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = 
   const drafts = [...snapshot.drafts]
     .filter((f) => recipeFileName(basename(f.path)) !== undefined)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map((f) => pass.draft(f, options.digest));
+    .map((f) => pass.draft(f));
   pass.finish(resolution);
   return { ...resolution.result, drafts };
 }

@@ -1,12 +1,7 @@
-// Draft listing entries (lifecycle-reference §15.3 `drafts`): captured recipes that are not tools.
-import * as E from "fp-ts/lib/Either.js";
-import type { RecipeConfig, SnapshotFile } from "../model.js";
-import { loadRecipe } from "../recipe/load.js";
-import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
-import { checkRecipe } from "../recipe/check.js";
-import { riskLabels } from "../risk/risk-labels.js";
-import { basename, recipeFileName } from "./paths.js";
-import { problemDiagnostic } from "./problem.js";
+// Draft listing entries: captured recipes that are not tools yet, each with what a reviewer needs
+// to decide on it (validity, diagnostics, risk labels, a preview of its template).
+import type { SnapshotFile } from "../model.js";
+import type { CompiledRecipe } from "../compile/compile-recipe.js";
 import type { DraftEntry } from "./types.js";
 
 const PREVIEW_LIMIT = 120;
@@ -18,28 +13,28 @@ export function templatePreview(template: unknown): string {
 
 const iso = (ms: number): string => (Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : "");
 
-export function draftEntry(file: SnapshotFile, sha256: string | undefined, ctx: ResolveContext): DraftEntry {
-  const parsed = recipeFileName(basename(file.path)) ?? { id: basename(file.path), format: "json" as const };
-  const loaded = E.chain(checkRecipe)(E.chain((c: RecipeConfig) => resolveRecipe(c, file.path, ctx))(loadRecipe(file, parsed.id, parsed.format)));
+// a captured run's description names it as `spawn run <id>`
+const SOURCE_RUN = /spawn run ([A-Za-z0-9_.:-]*[A-Za-z0-9_])/;
+
+/** The listing entry of a draft compiled from `file`; `sha256`: its bytes' digest, when known. */
+export function draftEntry(compiled: CompiledRecipe, file: SnapshotFile, sha256: string | undefined): DraftEntry {
   const base = {
-    id: parsed.id,
+    id: compiled.id,
     path: file.path,
-    format: parsed.format,
+    format: compiled.format,
     size: file.size,
     created_at: iso(file.birthtimeMs || file.mtimeMs),
     modified_at: iso(file.mtimeMs),
-    ...(sha256 === undefined ? {} : { sha256 }),
   };
-  if (E.isLeft(loaded)) {
-    return { ...base, valid: false, diagnostics: [problemDiagnostic(file.path, loaded.left)], risk_labels: [] };
-  }
-  const config = loaded.right;
-  const sourceRun = config.description === undefined ? undefined : /spawn run ([A-Za-z0-9_.:-]*[A-Za-z0-9_])/.exec(config.description)?.[1];
+  if (compiled.kind === "problem") return { ...base, ...(sha256 === undefined ? {} : { sha256 }), valid: false, diagnostics: compiled.diagnostics, risk_labels: [] };
+  const config = compiled.config;
+  const sourceRun = config.description === undefined ? undefined : SOURCE_RUN.exec(config.description)?.[1];
   return {
     ...base,
+    ...(sha256 === undefined ? {} : { sha256 }),
     valid: true,
     diagnostics: [],
-    risk_labels: riskLabels(config),
+    risk_labels: [...compiled.riskLabels],
     ...(config.description === undefined ? {} : { description: config.description }),
     ...(sourceRun === undefined ? {} : { source_run: sourceRun }),
     ...(config.async === undefined ? {} : { async: config.async }),

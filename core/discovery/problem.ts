@@ -1,4 +1,4 @@
-// The diagnostic line for a recipe that could not be loaded (registry-reference §1.6).
+// The diagnostic line for a recipe that could not be loaded.
 import type { RecipeProblem } from "../model.js";
 
 export function problemDiagnostic(path: string, problem: RecipeProblem): string {

@@ -5,7 +5,7 @@
 import type { SnapshotFile, SourceListing } from "../model.js";
 import { type BucketMemo, type Group, resolveBucket } from "./buckets.js";
 import { type Candidate, candidatesOf, replaceCandidates } from "./candidates.js";
-import type { Pass } from "./memo.js";
+import type { Pass } from "./compile-pass.js";
 import { PatchedMap } from "./patched-map.js";
 import type { Discovery, RecipeEntry, ToolSpec } from "./types.js";
 

@@ -1,5 +1,6 @@
 // The result of discovery: every entry found, which one wins each id, and the tool set.
 import type { ArgType, Json, JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../model.js";
+import type { CompiledRecipe } from "../compile/compile-recipe.js";
 
 export interface RecipeEntry {
   readonly id: string;
@@ -31,15 +32,18 @@ export interface RecipeEntry {
   readonly sourceSha256?: string;
   /** the entry is exposed as a tool */
   readonly tool: boolean;
+  /** the compile result the fields above are read from */
+  readonly compiled: CompiledRecipe;
 }
 
 /** The public argument surface of a tool: one source for schema, validation and usage hints. */
 export interface ArgSurface {
   readonly names: readonly string[];
   readonly required: readonly string[];
-  readonly types: ReadonlyMap<string, ArgType>;
+  /** declared or inline types other than `string`, by name (own keys only) */
+  readonly types: Readonly<Record<string, ArgType>>;
   /** top-level recipe defaults, used for samples and as runtime values: stringified, except that
-   * arrays stay arrays (ruling 7) */
+   * arrays stay arrays */
   readonly defaults: Readonly<Record<string, string | readonly Json[]>>;
   /** defaults written in a declaration (`count:int=5` in `args`) or inline (`{count:int=5}`):
    * shown to callers; the template applies them itself */
@@ -47,6 +51,10 @@ export interface ArgSurface {
   /** what each argument means, from the recipe's `arg_descriptions` */
   readonly descriptions?: Readonly<Record<string, string>>;
 }
+
+/** The declared type of an argument of `surface`, if it has one other than `string`. */
+export const argTypeOf = (surface: Pick<ArgSurface, "types">, name: string): ArgType | undefined =>
+  Object.hasOwn(surface.types, name) ? surface.types[name] : undefined;
 
 export interface ToolSpec {
   readonly name: string;
@@ -90,7 +98,7 @@ export interface Discovery {
   readonly active: ReadonlyMap<string, RecipeEntry>;
   /** tools (winning, valid, enabled entries of tool sources with unreserved names), sorted by name */
   readonly tools: readonly ToolSpec[];
-  /** registry diagnostics in the order of registry-reference §1.6 */
+  /** registry diagnostics: root problems, then each id's bucket in order of first appearance */
   readonly diagnostics: readonly string[];
   readonly drafts: readonly DraftEntry[];
 }

@@ -1,4 +1,4 @@
-// The limits every ledger list obeys (lifecycle-reference §16) and the two ways lists grow.
+// The limits every ledger list obeys and the two ways lists grow.
 export const LEDGER_LIMITS = {
   formerNames: 64,
   formerPaths: 64,

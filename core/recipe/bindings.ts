@@ -1,4 +1,4 @@
-// The `imports` field: alias -> binding (registry-reference §6.1), checked before anything is loaded.
+// The `imports` field: alias -> binding, checked before anything is loaded.
 import * as E from "fp-ts/lib/Either.js";
 import type { JsonObject, RecipeProblem } from "../model.js";
 import { isPlainObject } from "./fields.js";

@@ -1,26 +1,15 @@
-// Checks that need the whole resolved recipe: a template that cannot run and argument declarations
-// the registry cannot honour make the recipe invalid at load time, naming the field, instead of
-// failing on every call (the reference accepts both silently).
+// Argument declarations and defaults the registry cannot honour make a resolved recipe invalid at
+// load time, naming the field, instead of failing on every call. (The template's structure is
+// checked by the compile step's survey, core/compile/template-survey.ts.)
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeProblem } from "../model.js";
 import { argKindLabel, isValidDefault } from "../args/arg-type.js";
 import { hasUnknownType, parseDeclaration } from "../args/declarations.js";
 import { normalizeArgValue } from "../args/arg-type.js";
-import { validateTemplate } from "../template/expand.js";
-import type { TemplateSurvey } from "./survey.js";
 
 const invalid = (field: string, message: string): E.Either<RecipeProblem, never> => E.left({ kind: "invalid", field, message });
 
-export function checkRecipe(config: RecipeConfig): E.Either<RecipeProblem, RecipeConfig> {
-  const template = validateTemplate(config.template);
-  return E.isLeft(template) ? invalid("template", template.left) : checkArgs(config);
-}
-
-/** checkRecipe for a recipe whose template a survey has already checked. */
-export const checkSurveyed = (config: RecipeConfig, survey: TemplateSurvey): E.Either<RecipeProblem, RecipeConfig> =>
-  survey.error !== undefined ? invalid("template", survey.error) : checkArgs(config);
-
-function checkArgs(config: RecipeConfig): E.Either<RecipeProblem, RecipeConfig> {
+export function checkArgs(config: RecipeConfig): E.Either<RecipeProblem, RecipeConfig> {
   let types: Map<string, ReturnType<typeof parseDeclaration>["type"]> | undefined;
   for (const token of config.args ?? []) {
     const d = parseDeclaration(token);

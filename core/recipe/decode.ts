@@ -1,10 +1,11 @@
-// A raw recipe object -> a validated RecipeConfig (registry-reference §2.1, §2.2 steps 4, 5, 7).
+// A raw recipe object -> a validated RecipeConfig.
 // Imports and delegation are resolved by a later stage; here the object is checked and shaped.
 import * as E from "fp-ts/lib/Either.js";
 import type { Errors } from "io-ts";
 import type { Json, JsonObject, RecipeConfig, RecipeProblem } from "../model.js";
 import { setOwn } from "./own.js";
 import {
+  ENVELOPE_KEYS,
   FIELD_ORDER,
   type FieldName,
   type FieldValues,
@@ -24,11 +25,6 @@ export const NO_TEMPLATE = "recipe must define template";
 export const UNUSABLE_TEMPLATE = "template must be a non-empty command string, sequence or object";
 export const BAD_REPEAT = "Command template repeat must be a positive integer.";
 
-/** Top-level keys that are command-template controls, copied into the template envelope in this order. */
-export const ENVELOPE_KEYS = [
-  "args", "defaults", "parallel", "concurrency", "min_successful", "label", "when", "timeout", "delay",
-  "accept_output", "output", "retry", "failure", "recover", "repeat",
-] as const;
 
 const ENVELOPE_INDEX: ReadonlyMap<string, number> = new Map(ENVELOPE_KEYS.map((key, i) => [key, i]));
 
@@ -63,7 +59,7 @@ function decodeField<K extends FieldName>(raw: JsonObject, field: K, into: Field
   return invalid(message, field);
 }
 
-/** §2.2 step 4: the raw template wrapped with the control keys given at top level. */
+/** The raw template wrapped with the control keys given at top level (see docs/recipes.md). */
 export function templateEnvelope(raw: JsonObject): Json {
   const template = raw["template"] as Json;
   // built by assignment: object spread costs several times more on this per-file hot path
@@ -105,7 +101,7 @@ const badRepeat = (node: JsonObject): boolean => {
 };
 
 /**
- * §2.2 step 5, made stricter: every leaf must be a non-blank command, every sequence non-empty,
+ * Stricter than the reference: every leaf must be a non-blank command, every sequence non-empty,
  * every object an import node or a node whose `template` is usable. A numeric `repeat` that is
  * not a positive integer is the structural error the reference throws while expanding.
  */
@@ -152,7 +148,7 @@ const nonEmpty = (o: JsonObject | undefined): o is JsonObject => o !== undefined
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** §2.2 step 7 key order; only present fields, each already of its accepted type. */
+/** The config in its key order; only present fields, each already of its accepted type. */
 function shape(name: string, raw: JsonObject, v: FieldValues, template: Json): RecipeConfig {
   // filled in order rather than spread: insertion order is the listed key order, and it is cheaper
   const c: Partial<Mutable<RecipeConfig>> = { name };

@@ -1,5 +1,5 @@
-// Expanding a template graph: import nodes `{ "name": alias }` (registry-reference §6.3) and
-// recipe references in string leaves (§6.5). Expanded content comes from already resolved recipes,
+// Expanding a template graph: import nodes `{ "name": alias }` and
+// recipe references in string leaves. Expanded content comes from already resolved recipes,
 // so it is placed as is and never walked again.
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject, RecipeConfig, RecipeProblem } from "../model.js";
@@ -51,9 +51,9 @@ export function placeTemplate(target: Json, node: JsonObject, defaults: JsonObje
 }
 
 /**
- * §6.3 layering: imported defaults < binding values < node defaults < node values; an object
+ * Layering: imported defaults < binding values < node defaults < node values; an object
  * template then layers its own defaults under that and the node defaults over it once more (the
- * reference's quirk, golden case G87).
+ * reference's quirk).
  */
 export function importDefaults(imported: ImportedRecipe, node: JsonObject): JsonObject {
   const nodeDefaults = objectOr(node["defaults"]);
@@ -61,7 +61,7 @@ export function importDefaults(imported: ImportedRecipe, node: JsonObject): Json
   return isObject(imported.template) ? overlay(objectOr(imported.template["defaults"]), merged, nodeDefaults) : merged;
 }
 
-/** §6.5 layering: the target's template defaults < the target's values < the referring node's defaults. */
+/** Layering: the target's template defaults < the target's values < the referring node's defaults. */
 export function delegationDefaults(target: RecipeConfig, node: JsonObject): JsonObject {
   const own = isObject(target.template) ? objectOr(target.template["defaults"]) : undefined;
   return overlay(own, target.values, objectOr(node["defaults"]));

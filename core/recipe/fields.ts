@@ -1,6 +1,7 @@
-// One io-ts codec per recipe field (registry-reference §2.1). The reference silently drops a
-// mistyped field, which turns a typo into a recipe that behaves differently from what was written;
-// here a mistyped field makes the recipe invalid with a message naming the field and its location.
+// The recipe-field table (RECIPE_FIELDS) and the JSON checks decoding uses. Each field has one
+// io-ts codec; a mistyped field makes the recipe invalid with a message naming the field and its
+// location, rather than being dropped silently (which would turn a typo into a recipe that
+// behaves differently from what was written). docs/recipes.md describes the fields.
 import * as t from "io-ts";
 import type { Json, JsonObject } from "../model.js";
 
@@ -70,55 +71,141 @@ export const jsonObject = refine<JsonObject>("JsonObject", (u): u is JsonObject 
 const numberOrString = t.union([t.number, t.string]);
 const mailboxEntries = t.readonlyArray(t.union([t.string, t.type({ type: t.string })]));
 
+/** How register_tool takes a field: `param`, a parameter with handling of its own (see
+ * core/register/params.ts); `colocated`, written into the stored recipe as given. */
+export type RegisterRole = "param" | "colocated";
+
+/** One row of the recipe-field table. */
 export interface FieldSpec<A> {
   readonly codec: t.Type<A, unknown, unknown>;
   /** completes `field "x" must be ...` */
   readonly expected: string;
   /** show a primitive offending value itself rather than its kind (enumerations) */
   readonly quoteGot?: boolean;
+  /** a command-template control: given at top level, it is copied into the template envelope,
+   * at this position among the controls */
+  readonly envelope?: number;
+  /** part of what a call runs; the executable fingerprint covers exactly these fields */
+  readonly executable: boolean;
+  /** a recipe that delegates to another as a whole takes this field from its target when it
+   * does not set it itself */
+  readonly inherited?: boolean;
+  /** how register_tool takes it; absent: register_tool never writes it */
+  readonly register?: RegisterRole;
+  /** the JSON schema offered to agents in register_tool's parameters. Absent: still read from
+   * stored recipes (and kept by an update), but not offered, because nothing in this product
+   * acts on it. */
+  readonly schema?: JsonObject;
 }
 
-const spec = <A>(codec: t.Type<A, unknown, unknown>, expected: string, quoteGot = false): FieldSpec<A> =>
-  quoteGot ? { codec, expected, quoteGot } : { codec, expected };
+type Row = Omit<FieldSpec<unknown>, "codec" | "expected">;
 
-/** Every known field in the order of registry-reference §2.1; validation reports the first mistyped one. */
+const row = <A>(codec: t.Type<A, unknown, unknown>, expected: string, more: Row): FieldSpec<A> => ({ codec, expected, ...more });
+
+const NUMBER_OR_STRING: JsonObject = { anyOf: [{ type: "number" }, { type: "string" }] };
+const ANY_TEMPLATE: JsonObject = { anyOf: [{ type: "string" }, { type: "object", additionalProperties: true }, { type: "array", items: {} }] };
+const ANY_OBJECT: JsonObject = { type: "object", additionalProperties: true };
+
+/**
+ * The recipe fields: every field a recipe file may hold, in the order decoding reports the first
+ * mistyped one. The TypeScript type of a decoded recipe (`FieldValues`), the template envelope's
+ * keys, the executable fingerprint's field set, the co-located fields register_tool accepts and
+ * the register_tool parameter schema are all derived from this table.
+ */
 export const RECIPE_FIELDS = {
-  template: spec(t.union([t.string, t.readonlyArray(jsonValue), jsonObject]), "a non-empty command string, sequence or object"),
-  description: spec(t.string, "a string"),
-  disabled: spec(t.boolean, "a boolean"),
-  async: spec(t.boolean, "a boolean"),
-  imports: spec(jsonObject, "an object"),
-  args: spec(t.readonlyArray(t.string), "an array of strings"),
+  template: row(t.union([t.string, t.readonlyArray(jsonValue), jsonObject]), "a non-empty command string, sequence or object", {
+    executable: true,
+    register: "param",
+    schema: {
+      anyOf: [{ type: "string" }, { type: "object", additionalProperties: true }, { type: "array", items: {} }, { type: "null" }],
+      description: "Command template, sequence or object; null or blank deletes the tool; omit on update to keep it.",
+    },
+  }),
+  description: row(t.string, "a string", { executable: false, inherited: true, register: "param", schema: { type: "string", description: "Tool description (required unless deleting)." } }),
+  disabled: row(t.boolean, "a boolean", { executable: true, inherited: true, register: "colocated", schema: { type: "boolean" } }),
+  async: row(t.boolean, "a boolean", {
+    executable: true,
+    inherited: true,
+    register: "param",
+    schema: { type: "boolean", description: "true: the tool starts a detached run (co-located recipe)." },
+  }),
+  imports: row(jsonObject, "an object", { executable: true, register: "colocated", schema: ANY_OBJECT }),
+  args: row(t.readonlyArray(t.string), "an array of strings", {
+    envelope: 0,
+    executable: true,
+    inherited: true,
+    register: "param",
+    schema: { type: "string", description: 'Argument declarations, e.g. "file:path,lang=ru"; defaults move to "defaults" when stored.' },
+  }),
   // what each argument means, by name: becomes the argument's description in the tool schema
-  arg_descriptions: spec(t.record(t.string, t.string), "an object of strings"),
-  defaults: spec(jsonObject, "an object"),
-  values: spec(jsonObject, "an object"),
-  parallel: spec(t.boolean, "a boolean"),
-  concurrency: spec(numberOrString, "a number or a string"),
-  min_successful: spec(numberOrString, "a number or a string"),
-  timeout: spec(numberOrString, "a number or a string"),
-  delay: spec(numberOrString, "a number or a string"),
-  retry: spec(numberOrString, "a number or a string"),
-  label: spec(t.string, "a string"),
-  when: spec(t.union([t.string, t.boolean]), "a string or a boolean"),
-  accept_output: spec(t.literal("review_evidence"), `"review_evidence"`, true),
-  output: spec(t.string, "a string"),
-  failure: spec(t.keyof({ continue: null, branch: null, root: null }), `one of "continue", "branch", "root"`, true),
-  recover: spec(jsonValue, "a command template"),
-  repeat: spec(numberOrString, "a number or a string"),
-  artifacts: spec(t.record(t.string, t.string), "an object of strings"),
-  mailbox: spec(
+  arg_descriptions: row(t.record(t.string, t.string), "an object of strings", {
+    executable: false,
+    inherited: true,
+    register: "colocated",
+    schema: { type: "object", additionalProperties: { type: "string" }, description: "What each argument means, by name (shown to agents as the argument's description)." },
+  }),
+  defaults: row(jsonObject, "an object", { envelope: 1, executable: true, register: "colocated", schema: ANY_OBJECT }),
+  values: row(jsonObject, "an object", {
+    executable: true,
+    register: "param",
+    schema: { type: "object", additionalProperties: true, description: "Runtime values of a co-located (async) recipe." },
+  }),
+  parallel: row(t.boolean, "a boolean", { envelope: 2, executable: true, register: "colocated", schema: { type: "boolean" } }),
+  concurrency: row(numberOrString, "a number or a string", { envelope: 3, executable: true, register: "colocated", schema: NUMBER_OR_STRING }),
+  min_successful: row(numberOrString, "a number or a string", { envelope: 4, executable: true, register: "colocated", schema: NUMBER_OR_STRING }),
+  timeout: row(numberOrString, "a number or a string", { envelope: 7, executable: true, register: "colocated", schema: NUMBER_OR_STRING }),
+  delay: row(numberOrString, "a number or a string", { envelope: 8, executable: true, register: "colocated", schema: NUMBER_OR_STRING }),
+  retry: row(numberOrString, "a number or a string", { envelope: 11, executable: true, register: "colocated", schema: NUMBER_OR_STRING }),
+  label: row(t.string, "a string", { envelope: 5, executable: true, register: "colocated", schema: { type: "string" } }),
+  when: row(t.union([t.string, t.boolean]), "a string or a boolean", {
+    envelope: 6, executable: true, register: "colocated", schema: { anyOf: [{ type: "string" }, { type: "boolean" }] },
+  }),
+  accept_output: row(t.literal("review_evidence"), `"review_evidence"`, {
+    quoteGot: true, envelope: 9, executable: true, register: "colocated", schema: { type: "string", enum: ["review_evidence"] },
+  }),
+  output: row(t.string, "a string", { envelope: 10, executable: true, register: "colocated", schema: { type: "string" } }),
+  failure: row(t.keyof({ continue: null, branch: null, root: null }), `one of "continue", "branch", "root"`, {
+    quoteGot: true, envelope: 12, executable: true, register: "colocated", schema: { type: "string", enum: ["continue", "branch", "root"] },
+  }),
+  recover: row(jsonValue, "a command template", { envelope: 13, executable: true, register: "colocated", schema: ANY_TEMPLATE }),
+  repeat: row(numberOrString, "a number or a string", { envelope: 14, executable: true, register: "colocated", schema: NUMBER_OR_STRING }),
+  // kept as written, passed along by imports and delegation, but acted on by nothing here
+  artifacts: row(t.record(t.string, t.string), "an object of strings", { executable: true, inherited: true, register: "colocated" }),
+  mailbox: row(
     t.intersection([jsonObject, t.partial({ accepts: mailboxEntries, emits: mailboxEntries })]),
     "an object whose accepts/emits are arrays of strings or of objects with a string type",
+    { executable: true, inherited: true, register: "colocated" },
   ),
-  retire_when: spec(t.literal("children_terminal"), `"children_terminal"`, true),
-  usage: spec(jsonObject, "an object"),
-  actor_context: spec(t.union([t.literal(false), t.literal("off")]), `false or "off"`, true),
+  retire_when: row(t.literal("children_terminal"), `"children_terminal"`, { quoteGot: true, executable: true, inherited: true, register: "colocated" }),
+  usage: row(jsonObject, "an object", { executable: false }),
+  actor_context: row(t.union([t.literal(false), t.literal("off")]), `false or "off"`, { quoteGot: true, executable: true, register: "colocated" }),
 };
 
 export type FieldName = keyof typeof RECIPE_FIELDS;
 export type FieldValues = { -readonly [K in FieldName]?: (typeof RECIPE_FIELDS)[K] extends FieldSpec<infer A> ? A : never };
 export const FIELD_ORDER = Object.keys(RECIPE_FIELDS) as FieldName[];
+
+const rowOf = (name: FieldName): FieldSpec<unknown> => RECIPE_FIELDS[name] as FieldSpec<unknown>;
+
+/** Top-level keys that are command-template controls, in the order they are copied into the envelope. */
+export const ENVELOPE_KEYS: readonly FieldName[] = FIELD_ORDER
+  .filter((k) => rowOf(k).envelope !== undefined)
+  .sort((a, b) => rowOf(a).envelope! - rowOf(b).envelope!);
+
+/** Fields a wrapper inherits from the recipe it delegates to when it does not set them itself. */
+export const INHERITED_FIELDS: readonly FieldName[] = FIELD_ORDER.filter((k) => rowOf(k).inherited === true);
+
+/** Recipe fields register_tool writes into the stored recipe as given, in table order. */
+export const COLOCATED_FIELDS: readonly FieldName[] = FIELD_ORDER.filter((k) => rowOf(k).register === "colocated");
+
+/** Fields of a decoded recipe that do not change what a call runs: they describe the tool. */
+export const NOT_EXECUTABLE_FIELDS: ReadonlySet<string> = new Set(["name", "raw", ...FIELD_ORDER.filter((k) => !rowOf(k).executable)]);
+
+/** The fields register_tool offers agents, each with its JSON schema, in table order. */
+export const OFFERED_FIELDS: readonly (readonly [FieldName, JsonObject])[] = FIELD_ORDER.flatMap((k) => {
+  const { register, schema } = rowOf(k);
+  return register !== undefined && schema !== undefined ? [[k, schema] as const] : [];
+});
 
 /** Tags of io-ts codecs whose context entries name a member rather than a location. */
 const MEMBER_TAGS = new Set(["UnionType", "IntersectionType"]);

@@ -1,6 +1,5 @@
-// Resolving a loaded recipe against the files it refers to (registry-reference §2.2 steps 1, 3, 6,
-// 7 and §6): imports are loaded recursively, import references substituted, import nodes expanded
-// and recipe references delegated. Pure: files come from an injected reader.
+// Resolving a loaded recipe against the files it refers to: imports are loaded recursively,
+// import references substituted, import nodes expanded and recipe references delegated. Pure: files come from an injected reader.
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeProblem, SnapshotFile } from "../model.js";
 import { type ImportBinding, parseBindings } from "./bindings.js";

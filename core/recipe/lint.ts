@@ -1,7 +1,6 @@
 // Authoring warnings: things in a recipe that load fine but are almost certainly mistakes. They
 // are advice shown by doctor, the summary and register_tool, never a reason to refuse a recipe.
 import type { Json, RecipeConfig } from "../model.js";
-import { analyzeArgs } from "../args/analysis.js";
 import { parseDeclaration } from "../args/declarations.js";
 import { isObject, leaves } from "../template/graph.js";
 import { closest } from "../suggest.js";
@@ -40,7 +39,9 @@ const unclosedBrace = (text: string): boolean => {
   return open >= 0 && text.indexOf("}", open) < 0;
 };
 
-export function authoringWarnings(config: RecipeConfig): string[] {
+/** `placeholderNames`: the names the template's placeholders mention; `argNames`: the tool's
+ * argument names (explicit args when given). Both come from the compile step's one template walk. */
+export function authoringWarnings(config: RecipeConfig, placeholderNames: readonly string[], argNames: readonly string[]): string[] {
   const out: string[] = [];
   for (const key of Object.keys(config.raw)) {
     if (KNOWN_FIELDS.includes(key)) continue;
@@ -50,16 +51,14 @@ export function authoringWarnings(config: RecipeConfig): string[] {
   if (config.args !== undefined) {
     const declared = new Set(config.args.map((a) => parseDeclaration(a).name));
     // an empty explicit list: only the names the placeholders mention
-    const used = analyzeArgs({ args: [], template: config.template }).names;
-    for (const name of used) {
+    for (const name of placeholderNames) {
       if (!declared.has(name)) out.push(`placeholder {${name}} is not declared in "args"; add it so the tool's schema is complete`);
     }
   }
   const descriptions = config.raw["arg_descriptions"];
   if (isObject(descriptions)) {
-    const names = analyzeArgs({ ...(config.args === undefined ? {} : { args: config.args }), template: config.template }).names;
     for (const key of Object.keys(descriptions)) {
-      if (!names.includes(key)) out.push(`"arg_descriptions" names "${key}", which is not an argument of this recipe`);
+      if (!argNames.includes(key)) out.push(`"arg_descriptions" names "${key}", which is not an argument of this recipe`);
     }
   }
   const seen = new Set<string>();

@@ -1,5 +1,4 @@
-// One recipe file's bytes -> a validated RecipeConfig or the problem that prevents it
-// (registry-reference §1.6 raw diagnosis, §2.2 step 2, §2.4). Never throws.
+// One recipe file's bytes -> a validated RecipeConfig or the problem that prevents it. Never throws.
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
 import { decodeRecipeObject } from "./decode.js";

@@ -1,4 +1,4 @@
-// Compiling a Markdown recipe (registry-reference §2.4) into the raw recipe object: the
+// Compiling a Markdown recipe into the raw recipe object: the
 // frontmatter merged with the first executable fence. Prose around the fence is documentation.
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";

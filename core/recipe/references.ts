@@ -1,5 +1,5 @@
 // Import references `{alias.name}`, `{alias.file}`, `{alias.defaults.k}`, `{alias.values.k}` with
-// `=fallback` and `?yes:no` forms, substituted through a whole raw recipe (registry-reference §6.4).
+// `=fallback` and `?yes:no` forms, substituted through a whole raw recipe.
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject, RecipeProblem } from "../model.js";
 import { hasOwn, isPlainObject } from "./fields.js";

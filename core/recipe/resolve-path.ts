@@ -1,5 +1,5 @@
-// Where a recipe path or name written inside a recipe points (registry-reference §6.2), and which
-// template strings are recipe references at all (ruling 6).
+// Where a recipe path or name written inside a recipe points, and which
+// template strings are recipe references at all.
 import { dirname, hasRecipeExtension, join, normalize, resolveAgainst } from "./posix.js";
 
 export interface PathContext {

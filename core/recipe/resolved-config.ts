@@ -1,6 +1,7 @@
-// The resolved config (registry-reference §2.2 step 7, §6.5): the expanded template, and for a
+// The resolved config: the expanded template, and for a
 // recipe that delegates as a whole, the target's fields where the wrapper has none of its own.
 import type { Json, RecipeConfig } from "../model.js";
+import { INHERITED_FIELDS } from "./fields.js";
 import { isEmpty, overlay } from "./own.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -12,8 +13,6 @@ const KEY_ORDER: readonly (keyof RecipeConfig)[] = [
   "retire_when", "retry", "failure", "recover", "repeat", "values", "usage", "actor_context", "raw",
 ];
 
-/** Fields a wrapper inherits from the recipe it delegates to when it does not set them itself. */
-const INHERITED = ["description", "disabled", "async", "args", "artifacts", "mailbox", "retire_when"] as const;
 
 /**
  * `original` is the recipe as loaded (its `imports` and `raw` are kept as written), `current` the
@@ -24,7 +23,7 @@ export function finishConfig(original: RecipeConfig, current: RecipeConfig, temp
   if (original.imports === undefined) delete fields.imports;
   else fields.imports = original.imports;
   if (target !== undefined) {
-    for (const key of INHERITED) if (fields[key] === undefined && target[key] !== undefined) Object.assign(fields, { [key]: target[key] });
+    for (const key of INHERITED_FIELDS) if (fields[key] === undefined && target[key] !== undefined) Object.assign(fields, { [key]: target[key] });
     const defaults = overlay(target.defaults, current.defaults);
     if (isEmpty(defaults)) delete fields.defaults;
     else fields.defaults = defaults;

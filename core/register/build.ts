@@ -1,7 +1,7 @@
-// The recipe object a create or an update writes (registry-reference §5.6, ruling 5). An update
+// The recipe object a create or an update writes. An update
 // starts from the stored raw object and replaces only what was given, so nothing the call did
 // not mention is lost: imports, async, object templates, unknown keys. (The reference rewrites
-// six keys and loses the rest, §5.12.)
+// six keys and loses the rest.)
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { parseArgsShorthand } from "../args/declarations.js";
@@ -48,7 +48,7 @@ export function buildRecipe(input: RegisterInput, template: Json | undefined, ba
     if (defaults === undefined) out.delete("defaults");
     else out.set("defaults", defaults);
   }
-  // values only travel with a co-located recipe, i.e. one that says async (G107)
+  // values only travel with a co-located recipe, i.e. one that says async
   if (input.values !== undefined && typeof out.get("async") === "boolean") out.set("values", input.values);
   for (const [key, value] of input.fields) {
     if (key === "defaults") continue;

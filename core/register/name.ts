@@ -1,4 +1,4 @@
-// Which file a register_tool name denotes (registry-reference §5.3, ruling 10).
+// Which file a register_tool name denotes.
 //
 // register_tool creates only normalized names (`[a-z0-9_]`, at most 64), so a name can never reach
 // outside the recipe root. But hand-authored recipes may be named `docs-review` (ruling 10), and
@@ -9,7 +9,7 @@
 
 export const MAX_TOOL_NAME_LENGTH = 64;
 
-/** §5.3: trim, lower-case, `[^a-z0-9_]` → `_`, collapse, strip, `tool_` before a digit, cut to 64. */
+/** Trim, lower-case, `[^a-z0-9_]` → `_`, collapse, strip, `tool_` before a digit, cut to 64. */
 export function normalizeToolName(input: string): string | undefined {
   const base = input.trim().toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/_+/g, "_").replace(/^_+|_+$/g, "");
   if (base === "") return undefined;
@@ -27,7 +27,7 @@ export const isExactRecipeName = (name: string): boolean =>
   name !== "" && name.length <= 200 && !name.startsWith(".") && !name.includes("..") && !UNSAFE.test(name);
 
 export interface NameCandidates {
-  /** the §5.3 normalization, the name of anything register_tool creates */
+  /** the normalization, the name of anything register_tool creates */
   readonly normalized?: string;
   /** the name as given, when it differs and is a safe basename; used only if its recipe exists */
   readonly exact?: string;

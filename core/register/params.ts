@@ -1,21 +1,21 @@
-// register_tool parameters (registry-reference §5.1) decoded from what a host passed: wrong types
-// and unknown keys are answered with a text naming the argument, never a crash. Beyond §5.1, the
-// recipe fields of §2.1 may be given as co-located fields (their types are checked by the recipe
-// decoder when the recipe is validated as a whole).
-import { didYouMean } from "../suggest.js";
+// register_tool parameters decoded from what a host passed: wrong types and unknown keys are
+// answered with a text naming the argument, never a crash. Besides its own parameters, the
+// recipe fields the field table (core/recipe/fields.ts) marks co-located may be given; their types
+// are checked by the recipe decoder when the recipe is validated as a whole.
 import * as E from "fp-ts/lib/Either.js";
+import { didYouMean } from "../suggest.js";
 import type { Json, JsonObject } from "../model.js";
-import { isPlainObject, jsonFault } from "../recipe/fields.js";
+import { COLOCATED_FIELDS, OFFERED_FIELDS, isPlainObject, jsonFault } from "../recipe/fields.js";
 
-export const BASE_PARAMS = ["args", "async", "description", "draft", "name", "template", "update", "values"] as const;
+/** register_tool's own parameters that are not recipe fields. */
+export const VERB_PARAMS = ["name", "draft", "update"] as const;
 
-/** Recipe fields that may be written through register_tool besides the §5.1 ones, in §2.1 order. */
-export const COLOCATED_FIELDS = [
-  "disabled", "imports", "defaults", "parallel", "concurrency", "min_successful", "timeout", "delay", "retry", "label",
-  "when", "accept_output", "output", "failure", "recover", "repeat", "artifacts", "mailbox", "retire_when", "actor_context",
-] as const;
+/** Every parameter register_tool offers agents: its own, then the offered recipe fields. */
+export const REGISTER_PARAMS: readonly string[] = [...VERB_PARAMS, ...OFFERED_FIELDS.map(([name]) => name)];
 
-export const REGISTER_PARAMS: readonly string[] = [...BASE_PARAMS, ...COLOCATED_FIELDS];
+// co-located fields not offered (nothing here acts on them) are still accepted, so that an
+// update can keep or remove what a stored recipe holds
+const ACCEPTED: ReadonlySet<string> = new Set([...REGISTER_PARAMS, ...COLOCATED_FIELDS]);
 
 export type TemplateInput = { readonly given: false } | { readonly given: true; readonly value: unknown };
 
@@ -69,10 +69,10 @@ function optArgs(params: Params): E.Either<ParamError, string | undefined> {
 }
 
 export function decodeParams(params: Params): E.Either<ParamError, RegisterInput> {
-  const unknown = Object.keys(params).filter((k) => !REGISTER_PARAMS.includes(k));
+  const unknown = Object.keys(params).filter((k) => !ACCEPTED.has(k));
   if (unknown.length > 0) {
     const near = unknown.length === 1 ? didYouMean(unknown[0]!, REGISTER_PARAMS) : "";
-    return bad(`register_tool does not accept ${unknown.map((k) => `"${k}"`).join(", ")}; allowed: ${REGISTER_PARAMS.join(", ")}.${near}`, {
+    return bad(`register_tool does not accept ${unknown.map((k) => `"${k}"`).join(", ")}; allowed: ${REGISTER_PARAMS.join(", ")}${near === "" ? "" : `.${near}`}`, {
       unknown_arguments: unknown,
     });
   }

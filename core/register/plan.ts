@@ -1,4 +1,4 @@
-// register_tool as a pure decision (registry-reference §5.2): the parameters and the files as they
+// register_tool as a pure decision: the parameters and the files as they
 // are now → what to answer and which file operation to run. The runtime takes the locks named by
 // `planLocks`, reads the files, applies the plan and refreshes the registry.
 import * as E from "fp-ts/lib/Either.js";
@@ -108,7 +108,7 @@ function noteNormalized(plan: RegisterPlan, given: string, name: string): Regist
   return plan;
 }
 
-/** The whole decision (registry-reference §5.2 order). */
+/** The whole decision, its checks in a fixed order. */
 export function planRegister(params: Params, facts: RegisterFacts): RegisterPlan {
   const decoded = decodeParams(params);
   if (E.isLeft(decoded)) return answer(failure(decoded.left.text, decoded.left.details));

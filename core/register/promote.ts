@@ -8,7 +8,8 @@ import type { RegisterInput } from "./params.js";
 import { recipeText } from "./stored.js";
 import { alreadyRegistered, draftInvalid, draftNotFound, draftOutside, promotedText, recipeInvalid } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./types.js";
-import { loadAsDiscovered, validateContent } from "./validate.js";
+import { validateContent } from "./validate.js";
+import { compileRecipe } from "../compile/compile-recipe.js";
 
 /** Lexical, as the reference does: strictly below the drafts folder, `..` resolved first. */
 export const isUnderDrafts = (path: string, draftRoot: string): boolean => path.startsWith(`${draftRoot}/`) && path.length > draftRoot.length + 1;
@@ -23,11 +24,11 @@ export function planPromotion(name: string, input: RegisterInput, facts: Registe
   const file = facts.readFile(draft);
   if (file === undefined) return answer(failure(draftNotFound(draft), { tool: name, draft }));
   if (existing && !input.update) return answer(failure(alreadyRegistered(name), { tool: name, draft }));
-  const loaded = loadAsDiscovered(file, idOfPath(draft), formatOfPath(draft), facts);
-  if (E.isLeft(loaded)) return answer(failure(draftInvalid(loaded.left.message), { tool: name, draft, problem: loaded.left }));
+  const compiled = compileRecipe({ file, id: idOfPath(draft), format: formatOfPath(draft) }, facts);
+  if (compiled.kind === "problem") return answer(failure(draftInvalid(compiled.problem.message), { tool: name, draft, problem: compiled.problem }));
   // a draft is promoted with its own fields: captured drafts usually carry no description of
   // their own making, and none is required (a given `description` is not written either)
-  const raw = loaded.right.raw;
+  const raw = compiled.config.raw;
   const path = recipePath(facts.userRoot, name);
   const content = recipeText(raw);
   // relative imports of a draft may mean something else one folder up

@@ -1,4 +1,4 @@
-// The stored form of a recipe written by register_tool (registry-reference §5.7): 2-space JSON
+// The stored form of a recipe written by register_tool: 2-space JSON
 // plus a newline, keys in a fixed order with `template` last; and the raw object of a stored
 // recipe read back for an update.
 import * as E from "fp-ts/lib/Either.js";

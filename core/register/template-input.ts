@@ -1,10 +1,10 @@
-// The `template` parameter checked before anything else happens (registry-reference §5.5): a
+// The `template` parameter checked before anything else happens: a
 // blank string or null asks for deletion, an empty sequence or an expansion error is refused with
 // the reference's raw text, anything but a string, sequence or object is refused.
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../model.js";
 import { isPlainObject, jsonFault } from "../recipe/fields.js";
-import { expandLeaves } from "../template/expand.js";
+import { expandLeaves } from "../template/expand-leaves.js";
 import { SEQUENCE_EMPTY, TEMPLATE_KIND } from "./texts.js";
 
 export type TemplateIntent = { readonly kind: "delete" } | { readonly kind: "set"; readonly template: Json };

@@ -1,4 +1,4 @@
-// The exact texts register_tool answers with (registry-reference §5), in one place.
+// The exact texts register_tool answers with, in one place.
 
 export const INVALID_NAME = "Invalid tool name.";
 export const TEMPLATE_REQUIRED_NEW = "Tool template is required for new registrations.";

@@ -1,4 +1,4 @@
-// The shape of one command leaf as the risk rules see it (registry-reference §3.12): the
+// The shape of one command leaf as the risk rules see it: the
 // executable's lower-cased basename and the words after it. Placeholders stay unresolved on
 // purpose: `{file}` is exactly what makes a path argument risky.
 import { splitWords } from "../template/split.js";
@@ -52,7 +52,6 @@ export const JS_RUNTIMES: readonly string[] = ["node", "deno", "bun"];
 export const SCRIPT_INTERPRETERS: readonly string[] = ["python", "python3", "perl", "ruby"];
 export const BROAD_WRITERS: readonly string[] = ["mv", "cp", "rsync"];
 
-export const isShellString = (shape: LeafShape): boolean => SHELLS.includes(shape.command) && hasFlag(shape.args, "-c");
 export const isJsEval = (shape: LeafShape): boolean =>
   JS_RUNTIMES.includes(shape.command) && hasFlag(shape.args, "-e", "--eval");
 export const isScriptEval = (shape: LeafShape): boolean =>

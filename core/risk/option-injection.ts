@@ -3,11 +3,9 @@
 // file); a plain string argument cannot be, so a template where one forms a whole argv word
 // before any `--` is flagged for review: `grep {pattern} file` with pattern `--help`, or
 // `git log {ref}` with ref `--output=/tmp/x`, would run an option the author never wrote.
-import type { RecipeConfig } from "../model.js";
-import { analyzeArgs } from "../args/analysis.js";
-import { leaves } from "../template/graph.js";
+// The template survey (core/compile/template-survey.ts) applies `freeTextWords` to every leaf;
+// the compile step keeps the names whose argument has no type other than string.
 import { findPlaceholders, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
-import { splitWords } from "../template/split.js";
 
 /** The placeholder's argument name when `word` is exactly one placeholder whose value is free
  *  text (an untyped or string-typed argument, or one with a `??` fallback). */
@@ -21,20 +19,13 @@ function freeTextName(word: string): string | undefined {
   return p.name;
 }
 
-/** Names of the string arguments that form a whole argv word before any `--`, in template order. */
-export function optionInjectionArgs(config: RecipeConfig): string[] {
-  const names: string[] = [];
-  let types: ReadonlyMap<string, unknown> | undefined;
-  for (const leaf of leaves(config.template)) {
-    const words = splitWords(leaf.text);
-    for (const word of words.slice(1)) {
-      if (word === "--") break;
-      const name = freeTextName(word);
-      if (name === undefined || names.includes(name)) continue;
-      // an explicit `args` type (path, int, enum...) wins over the untyped placeholder
-      types ??= analyzeArgs({ template: config.template, ...(config.args === undefined ? {} : { args: config.args }) }).types;
-      if (!types.has(name)) names.push(name);
-    }
+/** Adds to `names` the free-text placeholders that form a whole argument word of one leaf (its
+ *  words after the command), before any `--`, in order and without repeats. */
+export function freeTextWords(words: readonly string[], names: string[]): void {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === "--") return;
+    const name = freeTextName(word);
+    if (name !== undefined && !names.includes(name)) names.push(name);
   }
-  return names;
 }

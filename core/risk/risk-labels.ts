@@ -1,8 +1,5 @@
-// Advisory risk labels (registry-reference §3.12, lifecycle-reference §15.3): deterministic
+// Advisory risk labels: deterministic
 // review aids for doctor and triage views, never execution blockers.
-import type { Json, RecipeConfig } from "../model.js";
-import { leaves } from "../template/graph.js";
-import { optionInjectionArgs } from "./option-injection.js";
 import {
   hasArg,
   hasFlag,
@@ -10,7 +7,6 @@ import {
   isDestructiveRemove,
   isJsEval,
   isScriptEval,
-  leafShape,
   SHELLS,
   type LeafShape,
 } from "./leaf-shape.js";
@@ -95,24 +91,14 @@ export function leafLabelMask(shape: LeafShape): number {
 /** The labels of a mask, in the fixed order. */
 export const labelsOfMask = (mask: number): RiskLabel[] => RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0);
 
-const ordered = (labels: ReadonlySet<string>): RiskLabel[] => RISK_LABEL_ORDER.filter((l) => labels.has(l));
+const OPTION_INJECTION = bit("risk.option_injection");
 
-/** Labels of every leaf of a template graph (recover subtrees included), in the fixed order. */
-export function templateRiskLabels(template: Json): RiskLabel[] {
-  let mask = 0;
-  for (const leaf of leaves(template)) mask |= leafLabelMask(leafShape(leaf.text));
-  return labelsOfMask(mask);
-}
-
-/** A recipe's labels: its template's, plus `risk.long_running` for `async: true` and
- * `risk.option_injection` when a string argument can become an option (option-injection.ts).
- * `template`: the labels of `config.template`, when a walk has already found them. */
-export function riskLabels(config: RecipeConfig, template: readonly RiskLabel[] = templateRiskLabels(config.template)): string[] {
-  const async = config.async === true && !template.includes("risk.long_running");
-  const injection = optionInjectionArgs(config).length > 0;
-  if (!async && !injection) return [...template];
-  const all = new Set<string>(template);
-  if (async) all.add("risk.long_running");
-  if (injection) all.add("risk.option_injection");
-  return ordered(all);
+/** A recipe's labels: its template's, plus `risk.long_running` for an async recipe (a detached
+ * run outlives the call) and `risk.option_injection` when a string argument can become an option
+ * (core/risk/option-injection.ts). */
+export function recipeRiskLabels(template: readonly RiskLabel[], async: boolean, optionInjection: boolean): readonly RiskLabel[] {
+  const extra = (async ? LONG_RUNNING : 0) | (optionInjection ? OPTION_INJECTION : 0);
+  if (extra === 0) return template;
+  const mask = template.reduce((m, l) => m | bit(l), extra);
+  return mask === template.reduce((m, l) => m | bit(l), 0) ? template : labelsOfMask(mask);
 }

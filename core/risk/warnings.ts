@@ -1,8 +1,6 @@
-// Trusted-boundary warnings (registry-reference §3.12). Command templates split argv without a
+// Trusted-boundary warnings. Command templates split argv without a
 // shell, but a leaf that hands a string to a shell or an interpreter re-opens that boundary;
 // these texts tell the operator so. They are advice, never a reason to refuse a recipe.
-import type { Json } from "../model.js";
-import { leaves } from "../template/graph.js";
 import {
   SHELLS,
   hasFlag,
@@ -10,7 +8,6 @@ import {
   isDestructiveRemove,
   isJsEval,
   isScriptEval,
-  leafShape,
   type LeafShape,
 } from "./leaf-shape.js";
 
@@ -46,11 +43,4 @@ export function leafWarnings(shape: LeafShape, label: string | undefined): strin
     );
   }
   return out;
-}
-
-/** Distinct warnings of every leaf (recover subtrees included), in document order. */
-export function trustedBoundaryWarnings(template: Json): string[] {
-  const seen = new Set<string>();
-  for (const leaf of leaves(template)) for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) seen.add(w);
-  return [...seen];
 }

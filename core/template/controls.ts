@@ -1,9 +1,10 @@
-// Control fields of a template node (registry-reference §3.9 steps 1–5): the numeric ones, `when`
+// Control fields of a template node: the numeric ones, `when`
 // and `failure`, resolved against the node's control values (context defaults + runtime).
 import * as E from "fp-ts/lib/Either.js";
 import type { Scope } from "./substitute.js";
 import { resolveContent, substituteText, valueOf } from "./substitute.js";
 import { isTruthy } from "./truthy.js";
+import { type TemplateFailure, invalidTemplate } from "./failure.js";
 import { isIdentifier } from "./placeholder.js";
 
 export type NumericControl = "delay" | "timeout" | "retry" | "concurrency" | "min_successful";
@@ -11,11 +12,11 @@ export type FailureScope = "continue" | "branch" | "root";
 
 export const FAILURE_SCOPES: readonly FailureScope[] = ["continue", "branch", "root"];
 
-const nonNegative = (field: NumericControl): string => `Command template ${field} must be a non-negative number.`;
+const nonNegative = (field: NumericControl): TemplateFailure => invalidTemplate(`Command template ${field} must be a non-negative number.`);
 
 /** The shared first step: a number as is; a string substituted (label = field name) and read with
  * Number(); `""` after substitution means unset. Result: a finite number ≥ 0, or undefined. */
-export function resolveNumericControl(field: NumericControl, value: unknown, scope: Scope): E.Either<string, number | undefined> {
+export function resolveNumericControl(field: NumericControl, value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> {
   if (value === undefined) return E.right(undefined);
   let n: number;
   if (typeof value === "number") n = value;
@@ -29,40 +30,40 @@ export function resolveNumericControl(field: NumericControl, value: unknown, sco
 }
 
 /** Milliseconds to wait before the node (undefined or 0: no wait). */
-export const resolveDelay = (value: unknown, scope: Scope): E.Either<string, number | undefined> =>
+export const resolveDelay = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
   resolveNumericControl("delay", value, scope);
 
 /** Milliseconds before the process is killed (undefined or 0: no timeout). */
-export const resolveTimeout = (value: unknown, scope: Scope): E.Either<string, number | undefined> =>
+export const resolveTimeout = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
   resolveNumericControl("timeout", value, scope);
 
-const positiveInteger = (field: NumericControl, value: unknown, scope: Scope): E.Either<string, number | undefined> =>
+const positiveInteger = (field: NumericControl, value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
   E.chain((n: number | undefined) =>
-    n === undefined || (Number.isInteger(n) && n >= 1) ? E.right(n) : E.left(`Command template ${field} must be a positive integer.`),
+    n === undefined || (Number.isInteger(n) && n >= 1) ? E.right(n) : E.left(invalidTemplate(`Command template ${field} must be a positive integer.`)),
   )(resolveNumericControl(field, value, scope));
 
 /** Attempts, an integer ≥ 1. */
-export const resolveRetry = (value: unknown, scope: Scope): E.Either<string, number | undefined> => positiveInteger("retry", value, scope);
+export const resolveRetry = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> => positiveInteger("retry", value, scope);
 
 /** Branches run at once: an integer ≥ 1, capped at the branch count; all of them when unset. */
-export const resolveConcurrency = (value: unknown, scope: Scope, branches: number): E.Either<string, number> =>
+export const resolveConcurrency = (value: unknown, scope: Scope, branches: number): E.Either<TemplateFailure, number> =>
   E.map((n: number | undefined) => (n === undefined ? branches : Math.min(n, branches)))(positiveInteger("concurrency", value, scope));
 
 /** The quorum of usable branches: an integer from 0 to the branch count. */
-export function resolveMinSuccessful(value: unknown, scope: Scope, branches: number): E.Either<string, number | undefined> {
+export function resolveMinSuccessful(value: unknown, scope: Scope, branches: number): E.Either<TemplateFailure, number | undefined> {
   const r = resolveNumericControl("min_successful", value, scope);
   if (E.isLeft(r) || r.right === undefined) return r;
   const m = r.right;
-  if (!Number.isInteger(m)) return E.left("Command template min_successful must be a non-negative integer.");
-  if (m > branches) return E.left(`Command template min_successful ${m} exceeds branch count ${branches}.`);
+  if (!Number.isInteger(m)) return E.left(invalidTemplate("Command template min_successful must be a non-negative integer."));
+  if (m > branches) return E.left(invalidTemplate(`Command template min_successful ${m} exceeds branch count ${branches}.`));
   return r;
 }
 
 const EXACT_PLACEHOLDER = /^\{([^{}]+)\}$/;
 
-/** Whether the node runs (§3.9 step 3): absent → yes; a boolean as is; blank text → no; exactly
+/** Whether the node runs: absent → yes; a boolean as is; blank text → no; exactly
  * `{...}` → the resolved text's truthiness (nothing resolves it → no); else `name` / `!name`. */
-export function resolveWhen(when: unknown, scope: Scope): E.Either<string, boolean> {
+export function resolveWhen(when: unknown, scope: Scope): E.Either<TemplateFailure, boolean> {
   if (when === undefined) return E.right(true);
   if (typeof when === "boolean") return E.right(when);
   if (typeof when !== "string") return E.right(isTruthy(when));
@@ -76,10 +77,10 @@ export function resolveWhen(when: unknown, scope: Scope): E.Either<string, boole
   return E.right(truth !== negated);
 }
 
-/** `failure` (§3.9 step 4), `continue` when absent. */
-export function resolveFailure(value: unknown): E.Either<string, FailureScope> {
+/** `failure`, `continue` when absent. */
+export function resolveFailure(value: unknown): E.Either<TemplateFailure, FailureScope> {
   if (value === undefined) return E.right("continue");
   return typeof value === "string" && (FAILURE_SCOPES as readonly string[]).includes(value)
     ? E.right(value as FailureScope)
-    : E.left("Command template failure must be one of: continue, branch, root.");
+    : E.left(invalidTemplate("Command template failure must be one of: continue, branch, root."));
 }

@@ -1,4 +1,4 @@
-// Integer expressions inside placeholders (registry-reference §3.7): `{index+1}`, `{(2+3)*4}`,
+// Integer expressions inside placeholders: `{index+1}`, `{(2+3)*4}`,
 // `{_(index+1)}`. An expression is parsed once into a tree; a call only walks the tree.
 import * as E from "fp-ts/lib/Either.js";
 

@@ -1,4 +1,4 @@
-// Walking a command-template graph (registry-reference §3.1) without executing it.
+// Walking a command-template graph without executing it.
 import type { Json, JsonObject } from "../model.js";
 
 export const isObject = (v: unknown): v is JsonObject =>

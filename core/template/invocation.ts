@@ -1,6 +1,7 @@
-// A leaf template + values → the argv to spawn (registry-reference §3.3). No shell is involved:
+// A leaf template + values → the argv to spawn. No shell is involved:
 // every word is substituted on its own, so a value is exactly one argument, never re-split.
 import * as E from "fp-ts/lib/Either.js";
+import { type TemplateFailure, invalidTemplate } from "./failure.js";
 import type { CompiledLeaf } from "./compile.js";
 import { compileLeaf } from "./compile.js";
 import type { Scope } from "./substitute.js";
@@ -43,22 +44,22 @@ export function expandExecutable(command: string, place: Place): string {
 
 /** Builds the invocation of a compiled leaf. Empty argument words are dropped (that is what
  * makes `{flag?--flag:}` and `''` vanish); the command word never is. */
-export function invocationOf(leaf: CompiledLeaf, scope: Scope, place: Place, label: string = DEFAULT_LABEL): E.Either<string, Invocation> {
+export function invocationOf(leaf: CompiledLeaf, scope: Scope, place: Place, label: string = DEFAULT_LABEL): E.Either<TemplateFailure, Invocation> {
   // ours: the reference silently ran a template with an unterminated quote
-  if (leaf.unterminatedQuote !== undefined) return E.left(unterminatedQuoteMessage(leaf.unterminatedQuote, leaf.text));
+  if (leaf.unterminatedQuote !== undefined) return E.left(invalidTemplate(unterminatedQuoteMessage(leaf.unterminatedQuote, leaf.text)));
   const first = leaf.words[0];
-  if (first === undefined) return E.left(EMPTY_COMMAND);
+  if (first === undefined) return E.left(invalidTemplate(EMPTY_COMMAND));
   const command = resolveToken(first, scope, label);
-  if (command instanceof Failure) return E.left(command.message);
+  if (command instanceof Failure) return E.left(command.failure);
   const args: string[] = [];
   for (let i = 1; i < leaf.words.length; i += 1) {
     const word = resolveToken(leaf.words[i] as CompiledLeaf["words"][number], scope, label);
-    if (word instanceof Failure) return E.left(word.message);
+    if (word instanceof Failure) return E.left(word.failure);
     if (word !== "") args.push(word);
   }
   return E.right({ command: expandExecutable(command, place), args });
 }
 
 /** invocationOf for a leaf text, compiled once through the cache. */
-export const buildInvocation = (text: string, scope: Scope, place: Place, label?: string): E.Either<string, Invocation> =>
+export const buildInvocation = (text: string, scope: Scope, place: Place, label?: string): E.Either<TemplateFailure, Invocation> =>
   invocationOf(compileLeaf(text), scope, place, label);

@@ -1,4 +1,4 @@
-// Placeholders inside one template word (registry-reference §3.4, §3.7, §4.2): where they are
+// Placeholders inside one template word: where they are
 // and what their content means. Parsing is separate from resolution so that a template can be
 // analysed (argument names, types, defaults) and compiled once, then resolved per call.
 import type { ArgType } from "../model.js";
@@ -87,7 +87,7 @@ function looksLikeArithmetic(name: string): boolean {
     parts.some((p) => /^\d+$/.test(p) || isRepeatName(p));
 }
 
-/** The meaning of a placeholder's content, tried in the reference's order (§3.4). */
+/** The meaning of a placeholder's content, tried in the reference's order. */
 export const parsePlaceholder: (content: string) => Placeholder = memoizeString(parsePlaceholderUncached);
 
 function parsePlaceholderUncached(content: string): Placeholder {

@@ -1,4 +1,4 @@
-// How a finished command-template run is reported (registry-reference §3.10): the text the agent
+// How a finished command-template run is reported: the text the agent
 // sees, its truncation and the structured details. Pure: the runtime saves the full output and
 // passes the saved path (or its absence) back in.
 

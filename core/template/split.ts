@@ -1,4 +1,4 @@
-// Shell-like word splitting without a shell (registry-reference §3.2). Placeholders are
+// Shell-like word splitting without a shell. Placeholders are
 // substituted per word afterwards, so a value can never be split or re-interpreted.
 
 const isSpace = (c: string): boolean => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v";

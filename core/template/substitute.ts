@@ -1,4 +1,4 @@
-// Resolving placeholders against values (registry-reference §3.4), over compiled tokens.
+// Resolving placeholders against values, over compiled tokens.
 //
 // Deliberate fix: only recipe-authored text is itself a template. The reference re-substituted
 // ANY value holding resolvable `{...}`, so a caller passing `"{api_token}"` as an argument could
@@ -7,6 +7,7 @@
 // layers say so with `verbatim(...)` (a runtime value copied into defaults) or `authored(...)`
 // (recipe text given runtime precedence, like top-level recipe defaults in a tool call).
 import * as E from "fp-ts/lib/Either.js";
+import { type TemplateFailure, invalidTemplate, missingValue } from "./failure.js";
 import type { CompiledPlaceholder, CompiledToken } from "./compile.js";
 import { compileToken } from "./compile.js";
 import { evaluateCompiled, padNumber } from "./expression.js";
@@ -39,11 +40,6 @@ export const scopeOf = (runtime: Values, defaults: Values = EMPTY_VALUES, argDef
   runtime, defaults, argDefaults,
 });
 
-export interface Found {
-  readonly value: unknown;
-  readonly authored: boolean;
-}
-
 // The layer holding a name (0 runtime, 1 defaults, 2 args-token defaults), or -1. Lookups run
 // several times per placeholder on every call, so they return a number rather than an object.
 function layerOf(scope: Scope, name: string): number {
@@ -56,13 +52,6 @@ function layerOf(scope: Scope, name: string): number {
 const layerValues = (scope: Scope, layer: number): Values =>
   layer === 0 ? scope.runtime : layer === 1 ? scope.defaults : scope.argDefaults;
 
-export function lookup(scope: Scope, name: string): Found | undefined {
-  const layer = layerOf(scope, name);
-  if (layer < 0) return undefined;
-  const raw = layerValues(scope, layer)[name];
-  return raw instanceof Origin ? raw : { value: raw, authored: layer > 0 };
-}
-
 /** The plain value of a name, undefined when absent. */
 export function valueOf(scope: Scope, name: string): unknown {
   const layer = layerOf(scope, name);
@@ -72,23 +61,22 @@ export function valueOf(scope: Scope, name: string): unknown {
 }
 
 /** Failures travel as this class inside the resolver, so that the per-call path allocates an
- * Either only once, at its boundary. */
+ * Either only once, at its boundary; a string result is never one. */
 export class Failure {
-  constructor(readonly message: string) {}
+  constructor(readonly failure: TemplateFailure) {}
 }
 
 type Resolved = string | undefined | Failure;
 
 const MAX_DEPTH = 5;
 export const DEFAULT_LABEL = "command template";
-export const missingMessage = (label: string, content: string): string => `Missing ${label} value: ${content}`;
-
-const missing = (label: string, content: string): Failure => new Failure(missingMessage(label, content));
+const missing = (label: string, content: string): Failure => new Failure(missingValue(label, content));
+const invalid = (message: string): Failure => new Failure(invalidTemplate(message));
 
 function evaluate(p: CompiledPlaceholder, scope: Scope): string | Failure {
-  if (p.expression === undefined) return new Failure(`Invalid command template expression: ${p.content}`);
+  if (p.expression === undefined) return invalid(`Invalid command template expression: ${p.content}`);
   const r = evaluateCompiled(p.expression, (name) => valueOf(scope, name));
-  if (E.isLeft(r)) return new Failure(r.left);
+  if (E.isLeft(r)) return invalid(r.left);
   return p.placeholder.kind === "padded" ? padNumber(r.right, p.placeholder.width) : String(r.right);
 }
 
@@ -119,7 +107,7 @@ function arrayIndex(p: Extract<CompiledPlaceholder["placeholder"], { kind: "inde
 /** The text of one placeholder; undefined when nothing resolves it (the caller decides whether
  * that is an error). */
 function resolvePart(p: CompiledPlaceholder, scope: Scope, label: string, depth: number): Resolved {
-  if (depth > MAX_DEPTH) return new Failure(`Command template value recursion exceeded: ${p.content}`);
+  if (depth > MAX_DEPTH) return invalid(`Command template value recursion exceeded: ${p.content}`);
   const ph = p.placeholder;
   switch (ph.kind) {
     case "nullish": {
@@ -145,7 +133,7 @@ function resolvePart(p: CompiledPlaceholder, scope: Scope, label: string, depth:
       if (layer >= 0) return named(layer, ph.name, scope, label, depth);
       if (ph.default !== undefined) return ph.default;
       // the reference then tried the content as an expression, which can only fail this way
-      return p.operator ? new Failure(`Invalid command template expression variable: ${ph.name}`) : undefined;
+      return p.operator ? invalid(`Invalid command template expression variable: ${ph.name}`) : undefined;
     }
     case "padded":
     case "expression": {
@@ -160,7 +148,7 @@ function resolvePart(p: CompiledPlaceholder, scope: Scope, label: string, depth:
   }
 }
 
-/** Whether every placeholder of a value text would resolve (§3.4); if not, the text is used
+/** Whether every placeholder of a value text would resolve; if not, the text is used
  * literally, so a default like `use {unknown} here` passes through. */
 function resolvable(parts: readonly (string | CompiledPlaceholder)[], scope: Scope): boolean {
   for (const part of parts) {
@@ -210,23 +198,23 @@ function substituteParts(token: CompiledToken, scope: Scope, label: string, dept
 export const resolveToken = (token: CompiledToken, scope: Scope, label: string = DEFAULT_LABEL): string | Failure =>
   substituteParts(token, scope, label, 0);
 
-const toEither = (r: string | Failure): E.Either<string, string> => (r instanceof Failure ? E.left(r.message) : E.right(r));
+const toEither = (r: string | Failure): E.Either<TemplateFailure, string> => (r instanceof Failure ? E.left(r.failure) : E.right(r));
 
 /** Substitutes every placeholder of a compiled word, left to right. `label` names the field in
  * `Missing <label> value: <content>` (`command template`, `timeout`, ...). */
-export const substituteToken = (token: CompiledToken, scope: Scope, label: string = DEFAULT_LABEL): E.Either<string, string> =>
+export const substituteToken = (token: CompiledToken, scope: Scope, label: string = DEFAULT_LABEL): E.Either<TemplateFailure, string> =>
   toEither(substituteParts(token, scope, label, 0));
 
 /** substituteToken for a text (compiled through the cache); the text is not word-split. */
-export const substituteText = (text: string, scope: Scope, label: string = DEFAULT_LABEL): E.Either<string, string> =>
+export const substituteText = (text: string, scope: Scope, label: string = DEFAULT_LABEL): E.Either<TemplateFailure, string> =>
   substituteToken(compileToken(text), scope, label);
 
 /** One placeholder's content resolved as `when: "{...}"` needs it: undefined when nothing
  * resolves it, an error only for a failing index, length or expression. */
-export function resolveContent(content: string, scope: Scope, label: string): E.Either<string, string | undefined> {
+export function resolveContent(content: string, scope: Scope, label: string): E.Either<TemplateFailure, string | undefined> {
   const token = compileToken(`{${content}}`);
   const part = typeof token === "string" ? undefined : token[0];
   if (part === undefined || typeof part === "string") return E.right(undefined);
   const r = resolvePart(part, scope, label, 0);
-  return r instanceof Failure ? E.left(r.message) : E.right(r);
+  return r instanceof Failure ? E.left(r.failure) : E.right(r);
 }

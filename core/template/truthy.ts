@@ -1,4 +1,4 @@
-// Truthiness of template values (registry-reference §3.5), shared by `{a??b}`, `{c?x:y}` and `when`.
+// Truthiness of template values, shared by `{a??b}`, `{c?x:y}` and `when`.
 
 /** `String(value)` without its traps: a null-prototype object would make String() throw, and a
  * value must never crash resolution. Arrays join like Array.prototype.join (null items → ""). */

@@ -1,4 +1,4 @@
-// Shared pieces of the compact inspect texts (lifecycle-reference §15.4, §15.5, §16).
+// Shared pieces of the compact inspect texts.
 
 export const VIEW_LIMITS = {
   doctorLines: 8,

@@ -1,4 +1,4 @@
-// Diagnostic severity, suggested action and ownership (lifecycle-reference §15.3). Messages with
+// Diagnostic severity, suggested action and ownership. Messages with
 // a known shape are classified by that shape first, so a recipe id or path that happens to
 // contain "invalid" or "eval" cannot change the severity of an unrelated message.
 import type { Severity } from "../model.js";
@@ -11,7 +11,7 @@ const INFO_SHAPES = [
   /^Markdown recipe .+ is shadowed by JSON recipe .+$/s,
 ];
 const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /];
-// The trusted-boundary texts of §3.12 (every shell, not only bash: `sh -c` is the same boundary).
+// The trusted-boundary warning texts (every shell, not only bash: `sh -c` is the same boundary).
 const BOUNDARY_WARNING =
   /: invokes \S+(?: eval mode| code-eval mode)?; .* are trusted executable content and are not sandboxed|: removes filesystem paths; verify placeholders|: mutates broad filesystem paths; verify placeholders/s;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;

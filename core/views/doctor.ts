@@ -1,4 +1,4 @@
-// Compact `inspect target=recipes view=doctor` (lifecycle-reference §15.5): counts, the single
+// Compact `inspect target=recipes view=doctor`: counts, the single
 // most urgent action, then up to 8 remediation lines.
 import { nextToken, preview, VIEW_LIMITS } from "./compact.js";
 import type { RecipesSummary } from "./registry-summary.js";

@@ -1,4 +1,4 @@
-// The recipe registry summary object (lifecycle-reference §15.3), shared by the status,
+// The recipe registry summary object, shared by the status,
 // summary, doctor and imports views. Entry lists carry both the reference's keys (`id`,
 // `shadowedBy`, `diagnostics`) and ours (`name`, `format`, `shadowed_by`, `errors`), so either
 // reader finds what it expects.
@@ -166,7 +166,7 @@ function draftItem(draft: DraftEntry, digest: SummaryOptions["digest"]): DraftIt
   };
 }
 
-/** The ordered, de-duplicated follow-up commands of §15.3 (at most 4). */
+/** The ordered, de-duplicated follow-up commands of a diagnostic (at most 4). */
 export function recipesNextActions(
   view: RecipesView,
   counts: { invalid: number; diagnostics: number },

@@ -1,10 +1,9 @@
-// Doctor remediations and cleanup recommendations (lifecycle-reference §15.3): what an operator
+// Doctor remediations and cleanup recommendations: what an operator
 // could do about each entry. Advisory only; nothing here changes a file.
 import type { JsonObject, Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
 import { diagnosticSeverity, isAuthoringWarning } from "./diagnostics.js";
-import { optionInjectionArgs } from "../risk/option-injection.js";
 
 export type RemediationKind =
   | "blocking_invalid"
@@ -81,7 +80,7 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
       reason: warning,
       action: "audit trusted command boundary; keep only if the recipe is local and intentional",
     };
-  const injectable = entry.riskLabels.includes("risk.option_injection") && entry.config !== undefined ? optionInjectionArgs(entry.config) : [];
+  const injectable = entry.compiled.kind === "recipe" ? entry.compiled.optionInjection : [];
   if (injectable.length > 0)
     return {
       id: entry.id,

@@ -1,5 +1,5 @@
 // Compact texts of the recipe registry views other than doctor: status/summary
-// (lifecycle-reference §15.4 plus our per-entry lines), imports (§15.6) and reviews (§15.7).
+// (plus our per-entry lines), imports and reviews.
 import { isObject } from "../template/graph.js";
 import { compareText, nextToken, oneLine } from "./compact.js";
 import type { RecipesSummary } from "./registry-summary.js";

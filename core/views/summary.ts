@@ -1,4 +1,4 @@
-// `inspect target=recipes view=...` (lifecycle-reference §15.3-§15.7): one entry point that
+// `inspect target=recipes view=...`: one entry point that
 // builds the registry summary and renders the requested view, compact or verbose.
 import type { JsonObject } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";

@@ -1,4 +1,4 @@
-// `inspect target=tool:pi-actors view=status` (lifecycle-reference §15.1): which registry code is
+// `inspect target=tool:pi-actors view=status`: which registry code is
 // live. The runtime gathers the facts (package manifest, entrypoint, git, environment); this
 // module only shapes and renders them.
 

@@ -1,4 +1,4 @@
-// `inspect target=tool:pi-actors view=triage` (lifecycle-reference §15.2): one compact attention
+// `inspect target=tool:pi-actors view=triage`: one compact attention
 // surface over the runtime, the recipe registry and the runs. It only points at problems and at
 // the inspect command that shows more; it never repairs anything.
 import { nextToken } from "./compact.js";

@@ -1,6 +1,6 @@
 // Running a whole template graph: the root node with no stdin, and the evidence of the run.
 import type { Json } from "../../core/model.js";
-import { ROOT_CONTEXT } from "../../core/template/expand.js";
+import { createContextCache, rootContext } from "../../core/template/context.js";
 import type { Values } from "../../core/template/substitute.js";
 import { execNode } from "./node.js";
 import type { ExecuteOptions, NodeResult, Run, Trace } from "./types.js";
@@ -11,7 +11,14 @@ export const DEFAULT_MAX_PARALLEL_BRANCHES = 64;
 export type Execution =
   | { readonly kind: "done"; readonly result: NodeResult; readonly trace: Trace }
   /** the template could not run (a value, a control, a structure): nothing after it ran */
-  | { readonly kind: "error"; readonly message: string; readonly step?: string; readonly trace: Trace };
+  | {
+    readonly kind: "error";
+    readonly message: string;
+    readonly step?: string;
+    /** the call's values could fix it: a placeholder they leave unresolved */
+    readonly argument: boolean;
+    readonly trace: Trace;
+  };
 
 const positiveInteger = (text: string | undefined): number | undefined => {
   if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined;
@@ -38,10 +45,11 @@ export async function executeTemplate(template: Json, runtime: Values, options: 
   const trace = emptyTrace();
   const run: Run = { options, runtime, trace, fanoutLimit: fanoutLimit(options) };
   try {
-    const result = await execNode(template, ROOT_CONTEXT, undefined, run, true);
+    const result = await execNode(template, rootContext(options.contextCache ?? createContextCache()), undefined, run, true);
     return { kind: "done", result, trace };
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    return e.step === undefined ? { kind: "error", message: e.message, trace } : { kind: "error", message: e.message, step: e.step, trace };
+    const argument = e.kind === "missing-value";
+    return e.step === undefined ? { kind: "error", message: e.message, argument, trace } : { kind: "error", message: e.message, step: e.step, argument, trace };
   }
 }

@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import { resolveFailure } from "../../core/template/controls.js";
-import type { Context } from "../../core/template/expand.js";
+import type { Context } from "../../core/template/context.js";
 import { isObject } from "../../core/template/graph.js";
 import type { ExecNode } from "./parallel.js";
 import { widest } from "./results.js";

@@ -5,13 +5,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../../core/model.js";
 import { compileLeaf } from "../../core/template/compile.js";
 import { resolveRetry, resolveTimeout } from "../../core/template/controls.js";
-import type { Context } from "../../core/template/expand.js";
-import { controlScope, leafScope } from "../../core/template/expand.js";
+import type { Context } from "../../core/template/context.js";
+import { controlScope, leafScope } from "../../core/template/context.js";
 import { invocationOf } from "../../core/template/invocation.js";
 import { renderInvocation } from "../../core/template/report.js";
 import { fromProcess, text } from "./results.js";
 import type { NodeResult, Run } from "./types.js";
-import { TemplateError } from "./types.js";
+import { must } from "./types.js";
+import type { TemplateFailure } from "../../core/template/failure.js";
 
 export const REVIEW_MARKER = "ACTOR_REVIEW_RESULT";
 export const REVIEW_REJECTED = "review evidence rejected: missing ACTOR_REVIEW_RESULT marker";
@@ -29,10 +30,7 @@ export function hasReviewMarker(stdout: string): boolean {
   return first !== undefined && first.trim() === REVIEW_MARKER;
 }
 
-const unwrap = <A>(r: E.Either<string, A>, step: string): A => {
-  if (E.isLeft(r)) throw new TemplateError(r.left, step);
-  return r.right;
-};
+const unwrap = <A>(r: E.Either<TemplateFailure, A>, step: string): A => must(r, step);
 
 export async function runLeaf(
   template: string,

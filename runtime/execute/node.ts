@@ -4,8 +4,9 @@ import { labelsIn } from "../../core/recipe/lint.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import { resolveDelay, resolveFailure, resolveRetry, resolveWhen } from "../../core/template/controls.js";
-import type { Context } from "../../core/template/expand.js";
-import { controlScope, expandRepeat, nodeContext, resolveRepeat } from "../../core/template/expand.js";
+import type { Context } from "../../core/template/context.js";
+import { controlScope, nodeContext } from "../../core/template/context.js";
+import { expandRepeat, resolveRepeat } from "../../core/template/repeat.js";
 import { isObject } from "../../core/template/graph.js";
 import { delay } from "./delay.js";
 import { runGroupRetry } from "./group-retry.js";
@@ -14,7 +15,8 @@ import { fanoutMessage, runParallel } from "./parallel.js";
 import { EMPTY_BYTES, skippedResult, synthetic, withStdout } from "./results.js";
 import { runSequence } from "./sequence.js";
 import type { NodeResult, Run } from "./types.js";
-import { TemplateError } from "./types.js";
+import { must, TemplateError } from "./types.js";
+import type { TemplateFailure } from "../../core/template/failure.js";
 
 export const ABORTED = "command template run aborted";
 
@@ -37,19 +39,16 @@ export async function execNode(node: Json, parent: Context, stdin: Uint8Array | 
 
 async function execObject(node: JsonObject, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
   const step = stepName(node);
-  const must = <A>(r: E.Either<string, A>): A => {
-    if (E.isLeft(r)) throw new TemplateError(r.left, step);
-    return r.right;
-  };
+  const check = <A>(r: E.Either<TemplateFailure, A>): A => must(r, step);
   const context = nodeContext(parent, node, run.runtime);
   const scope = controlScope(context, run.runtime);
 
-  const wait = must(resolveDelay(node["delay"], scope));
+  const wait = check(resolveDelay(node["delay"], scope));
   if (wait !== undefined && wait > 0 && !(await delay(wait, run.options.signal))) return aborted();
-  if (!must(resolveWhen(node["when"], scope))) return skippedResult(stdin);
-  const failure = must(resolveFailure(node["failure"]));
+  if (!check(resolveWhen(node["when"], scope))) return skippedResult(stdin);
+  const failure = check(resolveFailure(node["failure"]));
 
-  const count = must(resolveRepeat(node["repeat"], scope));
+  const count = check(resolveRepeat(node["repeat"], scope));
   if (count !== undefined) {
     if (node["parallel"] === true && count > run.fanoutLimit) throw new TemplateError(fanoutMessage(count, run.fanoutLimit), step);
     return execNode(expandRepeat(node, count), parent, stdin, run, isRoot);
@@ -57,7 +56,7 @@ async function execObject(node: JsonObject, parent: Context, stdin: Uint8Array |
 
   const template = node["template"];
   if (node["retry"] !== undefined && (Array.isArray(template) || node["recover"] !== undefined)) {
-    const attempts = must(resolveRetry(node["retry"], scope));
+    const attempts = check(resolveRetry(node["retry"], scope));
     if (attempts !== undefined) return runGroupRetry(node, attempts, failure, parent, context, stdin, run, execNode);
   }
   if (typeof template === "string") {

@@ -4,14 +4,15 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import { resolveConcurrency, resolveFailure, resolveMinSuccessful } from "../../core/template/controls.js";
-import type { Context } from "../../core/template/expand.js";
-import { controlScope } from "../../core/template/expand.js";
+import type { Context } from "../../core/template/context.js";
+import { controlScope } from "../../core/template/context.js";
 import { isObject } from "../../core/template/graph.js";
 import { QUORUM_NOT_MET, lastChars, renderCommands } from "../../core/template/report.js";
 import { appendLine } from "./leaf.js";
 import { EMPTY_BYTES, bytesOf, synthetic, text, widest } from "./results.js";
 import type { BranchReport, NodeResult, Run, SoftQuorum } from "./types.js";
-import { TemplateError } from "./types.js";
+import { must, TemplateError } from "./types.js";
+import type { TemplateFailure } from "../../core/template/failure.js";
 
 export type ExecNode = (node: Json, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean) => Promise<NodeResult>;
 
@@ -90,13 +91,10 @@ export async function runParallel(
   const step = typeof node["label"] === "string" ? node["label"] : undefined;
   if (n > run.fanoutLimit) throw new TemplateError(fanoutMessage(n, run.fanoutLimit), step);
   const scope = controlScope(context, run.runtime);
-  const must = <A>(r: E.Either<string, A>): A => {
-    if (E.isLeft(r)) throw new TemplateError(r.left, step);
-    return r.right;
-  };
-  const concurrency = must(resolveConcurrency(node["concurrency"], scope, n));
-  const minimum = must(resolveMinSuccessful(node["min_successful"], scope, n));
-  const own = must(resolveFailure(node["failure"]));
+  const check = <A>(r: E.Either<TemplateFailure, A>): A => must(r, step);
+  const concurrency = check(resolveConcurrency(node["concurrency"], scope, n));
+  const minimum = check(resolveMinSuccessful(node["min_successful"], scope, n));
+  const own = check(resolveFailure(node["failure"]));
 
   const results = await pool(n, concurrency, (i) => exec(branches[i] as Json, context, stdin, run, false));
   const reports: BranchReport[] = [];

@@ -8,7 +8,7 @@ import { leaves } from "../../core/template/graph.js";
 import {
   collapseFailures, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody,
 } from "../../core/template/report.js";
-import { trustedBoundaryWarnings } from "../../core/risk/warnings.js";
+import { compileTemplate } from "../../core/compile/compile-template.js";
 import type { Execution } from "./execute.js";
 import { text } from "./results.js";
 import type { BranchReport, NodeResult, Trace } from "./types.js";
@@ -83,7 +83,7 @@ export async function reportExecution(execution: Execution, target: ReportTarget
   if (result.code === 0) {
     const body = truncateBody(successBody(text(result.stdout)));
     const saved = body.truncated ? await saveFullOutput(target, "stdout", successBody(text(result.stdout))) : undefined;
-    const warnings = trustedBoundaryWarnings(target.graph);
+    const warnings = compileTemplate(target.graph).warnings;
     return success(finalText(body, saved), {
       ...base,
       ...(saved === undefined ? {} : { fullOutputPath: saved }),

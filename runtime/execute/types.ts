@@ -1,6 +1,9 @@
 // What the graph interpreter passes around: the outcome of one node, the branch evidence of
 // parallel nodes, and the per-run environment.
+import * as E from "fp-ts/lib/Either.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
+import type { TemplateFailure } from "../../core/template/failure.js";
+import type { ContextCache } from "../../core/template/context.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import type { Place } from "../../core/template/invocation.js";
 import type { NonCriticalFailure } from "../../core/template/report.js";
@@ -85,6 +88,8 @@ export interface ExecuteOptions {
   readonly killGraceMs?: number;
   /** where overflowing output is spilled (one folder per command); absent: the OS temp dir */
   readonly capturesRoot?: string;
+  /** parsed recipe defaults kept across calls; absent: a fresh cache for this execution */
+  readonly contextCache?: ContextCache;
 }
 
 /** Everything a node needs besides its own JSON. */
@@ -95,9 +100,16 @@ export interface Run {
   readonly fanoutLimit: number;
 }
 
-/** A template error: the run stops and reports `message`; `step` names the node it came from. */
+/** A template error: the run stops and reports `message`; `step` names the node it came from;
+ * `kind` says whether the call's values could fix it (`missing-value`). */
 export class TemplateError extends Error {
-  constructor(message: string, readonly step?: string) {
+  constructor(message: string, readonly step?: string, readonly kind: TemplateFailure["kind"] = "invalid") {
     super(message);
   }
+}
+
+/** Throws the failure of `r` as a TemplateError of `step`. */
+export function must<A>(r: E.Either<TemplateFailure, A>, step: string | undefined): A {
+  if (E.isLeft(r)) throw new TemplateError(r.left.message, step, r.left.kind);
+  return r.right;
 }

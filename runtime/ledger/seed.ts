@@ -2,6 +2,7 @@
 // new revision for one whose executable content changed, and an unambiguous external rename or
 // move followed by fingerprint. Cheap when nothing changed: one read of the index, no lock.
 import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
+import type { RecipeConfig } from "../../core/model.js";
 import { executableFingerprint } from "../../core/ledger/fingerprint.js";
 import { relocationCandidates } from "../../core/ledger/fold.js";
 import { pathKey } from "../../core/ledger/keys.js";
@@ -10,6 +11,19 @@ import { isoAt, type LedgerContext } from "./context.js";
 import { foldLocked, idsOf, missingKeys } from "./fold.js";
 import { commit, readIndex, readLedgers, withStore } from "./store.js";
 
+// Seeding runs after every discovery; a recipe's config object lives as long as its revision, so
+// its fingerprint is hashed once per revision, not once per pass.
+const fingerprints = new WeakMap<RecipeConfig, string>();
+
+function fingerprintOf(config: RecipeConfig): string {
+  let known = fingerprints.get(config);
+  if (known === undefined) {
+    known = executableFingerprint(config);
+    fingerprints.set(config, known);
+  }
+  return known;
+}
+
 /** The entries that get a ledger: winners of the user root that load (disabled ones included). */
 export function lineageObservations(recipeRoot: string, entries: readonly RecipeEntry[]): Observation[] {
   const out: Observation[] = [];
@@ -17,7 +31,7 @@ export function lineageObservations(recipeRoot: string, entries: readonly Recipe
     if (!e.mutableUsage || !e.active || e.config === undefined) continue;
     const key = pathKey(recipeRoot, e.path);
     const carried = carriedUsage(e.config.usage);
-    if (key !== undefined) out.push({ key, name: e.id, fingerprint: executableFingerprint(e.config), ...(carried === undefined ? {} : { carried }) });
+    if (key !== undefined) out.push({ key, name: e.id, fingerprint: fingerprintOf(e.config), ...(carried === undefined ? {} : { carried }) });
   }
   return out;
 }

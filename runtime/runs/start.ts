@@ -11,7 +11,8 @@ import { startSupervised } from "../../adapters/process/detached.js";
 import { DEFAULT_KILL_GRACE_MS } from "../../adapters/process/ProcessRunner.js";
 import { formatUsageHint } from "../../core/args/usage-hint.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
-import { missingMessage, Origin } from "../../core/template/substitute.js";
+import { missingValue } from "../../core/template/failure.js";
+import { Origin } from "../../core/template/substitute.js";
 import { runStartedText, type RunView } from "../../core/views/run-views.js";
 import type { AsyncLaunch, CallContext } from "../verbs/call.js";
 import { pruneRuns } from "./prune.js";
@@ -99,7 +100,7 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
   // a detached run could report a missing value only in its log: refuse it here, as a call would
   const missing = tool.surface.required.find((name) => values[name] === undefined);
   if (missing !== undefined) {
-    const message = missingMessage("command template", missing);
+    const message = missingValue("command template", missing).message;
     return failure(formatUsageHint(tool.name, tool.surface, message, { async: true }), { tool: tool.name, path: tool.path, error: message, usageHint: true });
   }
   const authored = Object.keys(values).filter((k) => {

@@ -7,7 +7,7 @@ import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
 import { checkCallParams, readableNames } from "../../core/args/call-check.js";
-import { formatUsageHint, isArgumentError } from "../../core/args/usage-hint.js";
+import { formatUsageHint } from "../../core/args/usage-hint.js";
 import type { Discovery, ToolSpec } from "../../core/discovery/types.js";
 import type { Json } from "../../core/model.js";
 import { failure, type CommandResult } from "../../core/result.js";
@@ -140,7 +140,7 @@ async function runLaunched(tool: ToolSpec, params: Readonly<Record<string, unkno
   }
   const template: Json = tool.config.template;
   const execution = await executeTemplate(template, values.runtime, executeOptions(ctx));
-  if (execution.kind === "error" && isArgumentError(execution.message)) return usageHint(tool, execution.message);
+  if (execution.kind === "error" && execution.argument) return usageHint(tool, execution.message);
   return reportExecution(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot });
 }
 

@@ -3,15 +3,13 @@
 // with the shadowed-launch tokens (registry-reference §1.6, lifecycle-reference §15.8).
 import * as E from "fp-ts/lib/Either.js";
 import { resolve } from "node:path";
-import { analyzeArgs } from "../../core/args/analysis.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
 import { discover } from "../../core/discovery/discover.js";
-import { toolFromEntry } from "../../core/discovery/to-tool.js";
+import { compileTemplate } from "../../core/compile/compile-template.js";
+import { toolOf } from "../../core/compile/tool.js";
 import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
 import type { Json } from "../../core/model.js";
 import { failure, type CommandResult } from "../../core/result.js";
-import { validateTemplate } from "../../core/template/expand.js";
-import { leaves } from "../../core/template/graph.js";
 import { executeTemplate } from "../execute/execute.js";
 import { errorText, reportExecution } from "../execute/report.js";
 import type { Registry } from "../registry.js";
@@ -59,12 +57,6 @@ function parseValues(raw: unknown): E.Either<string, Readonly<Record<string, unk
     : E.left("spawn values must be a JSON object");
 }
 
-/** The leaf a structural error belongs to, so the error can name it. */
-function failingLeaf(template: Json): string | undefined {
-  for (const leaf of leaves(template)) if (E.isLeft(validateTemplate(leaf.text))) return leaf.label ?? leaf.text;
-  return undefined;
-}
-
 /** The draft an inline spawn left behind, as result tokens and details. */
 async function withDraft(result: CommandResult, capture: Promise<DraftCaptured> | undefined): Promise<CommandResult> {
   if (capture === undefined) return result;
@@ -75,12 +67,12 @@ async function withDraft(result: CommandResult, capture: Promise<DraftCaptured> 
 }
 
 async function spawnInline(template: Json, values: Readonly<Record<string, unknown>>, ctx: SpawnContext): Promise<CommandResult> {
-  const valid = validateTemplate(template);
-  if (E.isLeft(valid)) {
-    const step = failingLeaf(template);
-    return failure(errorText(valid.left, step, template), { tool: "spawn", template, error: valid.left, ...(step === undefined ? {} : { step }) });
+  const compiled = compileTemplate(template);
+  if (compiled.error !== undefined) {
+    const step = compiled.errorStep;
+    return failure(errorText(compiled.error, step, template), { tool: "spawn", template, error: compiled.error, ...(step === undefined ? {} : { step }) });
   }
-  const normalized = normalizeArgs(analyzeArgs({ template }), values);
+  const normalized = normalizeArgs(compiled.surface, values);
   if (E.isLeft(normalized)) return failure(normalized.left, { tool: "spawn", template, error: normalized.left });
   // captured at launch, not on success: a failing first attempt is still worth a review
   const capture = ctx.captureDraft?.({ template, values });
@@ -94,8 +86,9 @@ function blocked(entry: RecipeEntry): string {
 }
 
 async function spawnEntry(entry: RecipeEntry, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
-  if (entry.config === undefined || entry.invalid || entry.disabled) return failure(blocked(entry), { path: entry.path });
-  const tool = toolFromEntry(entry.id, entry.path, entry.format, entry.config);
+  const compiled = entry.compiled;
+  if (compiled.kind === "problem" || compiled.disabled) return failure(blocked(entry), { path: entry.path });
+  const tool = toolOf(compiled);
   if (E.isLeft(tool)) return failure(`Recipe ${entry.id} could not be run: ${tool.left}`, { path: entry.path });
   // the digest discovery took of the bytes it compiled: launch accounting checks the file against it
   return runTool(entry.sourceSha256 === undefined ? tool.right : { ...tool.right, sourceSha256: entry.sourceSha256 }, values, ctx);

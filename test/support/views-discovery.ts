@@ -4,8 +4,8 @@
 // the model against the real discovery.
 import type { JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../../core/model.js";
 import type { Discovery, DraftEntry, RecipeEntry, ToolSpec } from "../../core/discovery/types.js";
-import { riskLabels } from "../../core/risk/risk-labels.js";
-import { trustedBoundaryWarnings } from "../../core/risk/warnings.js";
+import type { CompiledRecipe } from "../../core/compile/compile-recipe.js";
+import { analyzeArgs, optionInjectionArgs, riskLabels, trustedBoundaryWarnings } from "./template-reads.js";
 
 export interface EntrySpec {
   readonly path: string;
@@ -43,6 +43,15 @@ export function buildDiscovery(
         : { template: "echo ok", ...spec.config, name: id, raw: { ...(spec.config as JsonObject) } };
     const invalid = config === undefined;
     const disabled = config?.disabled === true;
+    const format = formatOf(spec.path);
+    const diagnostics = entryDiagnostics(spec, config);
+    const compiled: CompiledRecipe = config === undefined
+      ? { kind: "problem", id, path: spec.path, format, problem: spec.problem ?? { kind: "invalid" }, diagnostics }
+      : {
+        kind: "recipe", id, path: spec.path, format, diagnostics, config, disabled,
+        warnings: trustedBoundaryWarnings(config.template), riskLabels: riskLabels(config), surface: analyzeArgs(config),
+        optionInjection: optionInjectionArgs(config),
+      };
     return {
       id,
       path: spec.path,
@@ -60,9 +69,10 @@ export function buildDiscovery(
       active: false,
       shadowed: false,
       shadows: [],
-      diagnostics: entryDiagnostics(spec, config),
+      diagnostics,
       riskLabels: config === undefined ? [] : riskLabels(config),
       tool: false,
+      compiled,
     };
   });
   const buckets = new Map<string, Mutable<RecipeEntry>[]>();
@@ -100,7 +110,7 @@ export function buildDiscovery(
         path: e.path,
         format: e.format,
         async: config.async === true,
-        surface: { names, required: names, types: new Map(), defaults: {} },
+        surface: { names, required: names, types: {}, defaults: {} },
         parameters: { type: "object" },
         promptSnippet: "",
         config,

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { REPEAT_SAFETY_ERROR, analyzeArgs, checkRepeatSafety } from "../../../core/args/analysis.js";
+import { REPEAT_SAFETY_ERROR } from "../../../core/args/analysis.js";
+import { analyzeArgs, checkRepeatSafety } from "../../support/template-reads.js";
 import type { ArgType } from "../../../core/model.js";
 
-const typesOf = (m: ReadonlyMap<string, ArgType>): Record<string, string> =>
-  Object.fromEntries([...m].map(([k, t]) => [k, t.kind === "enum" ? `enum(${t.values.join(",")})` : t.kind]));
+const typesOf = (m: Readonly<Record<string, ArgType>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(m).map(([k, t]) => [k, t.kind === "enum" ? `enum(${t.values.join(",")})` : t.kind]));
 
-describe("analyzeArgs: names (registry-reference §4.2)", () => {
+describe("analyzeArgs: names", () => {
   it("explicit names first, then placeholder names in walk order, unique", () => {
     const s = analyzeArgs({ args: ["lang=ru", "file:path"], template: "t {file} {out} {lang} {out}" });
     expect(s.names).toEqual(["lang", "file", "out"]);
@@ -38,8 +39,8 @@ describe("analyzeArgs: names (registry-reference §4.2)", () => {
   });
 });
 
-describe("analyzeArgs: types (registry-reference §4.3, ruling 2)", () => {
-  it("G33 inferred types: last non-string annotation; ternary and bare when are bool", () => {
+describe("analyzeArgs: types", () => {
+  it("inferred types: last non-string annotation; ternary and bare when are bool", () => {
     expect(typesOf(analyzeArgs({
       template: "tool {file:path} {request_timeout:int=60000} {speed:number=1.5} {all?--all:}",
     }).types)).toEqual({ all: "bool", file: "path", speed: "number", request_timeout: "int" });
@@ -56,25 +57,25 @@ describe("analyzeArgs: types (registry-reference §4.3, ruling 2)", () => {
   });
 });
 
-describe("analyzeArgs: required (registry-reference §4.4, ruling 3)", () => {
-  it("G45", () => {
+describe("analyzeArgs: required", () => {
+  it("a top-level or inline default makes a declared name optional", () => {
     expect(analyzeArgs({ args: ["file", "lang"], defaults: { lang: "ru" }, template: "transcribe {file} {lang}" }).required).toEqual(["file"]);
     expect(analyzeArgs({ args: ["text", "lang"], template: "speak --text {text} --lang {lang=ru}" }).required).toEqual(["text"]);
   });
 
-  it("G35 under ruling 3: any inline default makes a name optional", () => {
+  it("any inline default makes a name optional", () => {
     expect(analyzeArgs({ template: ["a {x=1}", "b {x}"] }).required).toEqual([]);
     expect(analyzeArgs({ template: ["a {x=1}", "b {y}"], args: ["y=2"] }).required).toEqual([]);
     expect(analyzeArgs({ template: ["a {x}", "b {y}"] }).required).toEqual(["x", "y"]);
   });
 
-  it("G49 under ruling 3: ?? fallbacks and ternaries are optional", () => {
+  it("?? fallbacks and ternaries are optional", () => {
     const s = analyzeArgs({ template: "tool {file:path} {lang=ru} {mode:enum(a,b)=a} {t??x} {all?--all:}" });
     expect(s.names).toEqual(["file", "lang", "mode", "t", "all"]);
     expect(s.required).toEqual(["file"]);
   });
 
-  it("G51: values are not defaults", () => {
+  it("values are not defaults", () => {
     expect(analyzeArgs({ defaults: { greet: "hi" }, template: "echo {greet} {who}" }).required).toEqual(["who"]);
   });
 
@@ -88,22 +89,22 @@ describe("analyzeArgs: required (registry-reference §4.4, ruling 3)", () => {
   });
 });
 
-describe("analyzeArgs: defaults (ruling 7)", () => {
+describe("analyzeArgs: defaults", () => {
   it("stringifies top-level defaults except arrays", () => {
     expect(analyzeArgs({ defaults: { n: 3, b: false, z: null, items: ["a", "b"] }, template: "x" }).defaults)
       .toEqual({ n: "3", b: "false", z: "", items: ["a", "b"] });
   });
 });
 
-describe("checkRepeatSafety (registry-reference §4.1)", () => {
+describe("checkRepeatSafety", () => {
   const tpl = { parallel: true, repeat: "{items.length}", template: "echo {items[index]}" };
-  it("G53: an explicit array declaration or an array default makes {x.length} safe", () => {
+  it("an explicit array declaration or an array default makes {x.length} safe", () => {
     expect(checkRepeatSafety({ args: ["items:array"], template: tpl })).toEqual(E.right(undefined));
     expect(checkRepeatSafety({ defaults: { items: ["a"] }, template: tpl })).toEqual(E.right(undefined));
     expect(checkRepeatSafety({ template: { ...tpl, repeat: "items.length", defaults: { items: ["a"] } } })).toEqual(E.right(undefined));
   });
 
-  it("G53: an inline {items:array} is not enough", () => {
+  it("an inline {items:array} is not enough", () => {
     expect(checkRepeatSafety({ template: { repeat: "{items.length}", template: "echo {items:array}" } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
     expect(REPEAT_SAFETY_ERROR).toBe("Command template repeat must be a positive integer or {array.length} with an array argument/default.");
   });

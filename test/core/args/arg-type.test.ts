@@ -18,7 +18,7 @@ describe("parseArgType", () => {
   });
 });
 
-describe("argSchemaProperty (registry-reference §4.3)", () => {
+describe("argSchemaProperty", () => {
   it("has the exact property of each type", () => {
     expect(argSchemaProperty("n", undefined)).toEqual({ description: "Argument: n", type: "string" });
     expect(argSchemaProperty("n", { kind: "string" })).toEqual({ description: "Argument: n", type: "string" });
@@ -31,7 +31,7 @@ describe("argSchemaProperty (registry-reference §4.3)", () => {
   });
 });
 
-describe("sampleArgValue (registry-reference §3.11)", () => {
+describe("sampleArgValue", () => {
   it("uses placeholders for text and fixed values otherwise", () => {
     expect(sampleArgValue("f", undefined)).toBe("<f>");
     expect(sampleArgValue("f", { kind: "path" })).toBe("./f");
@@ -43,7 +43,7 @@ describe("sampleArgValue (registry-reference §3.11)", () => {
   });
 });
 
-describe("normalizeArgValue (registry-reference §3.8)", () => {
+describe("normalizeArgValue", () => {
   const norm = (t: ArgType, v: unknown) => normalizeArgValue("x", t, v);
   it("null and undefined become empty text for every type", () => {
     expect(norm({ kind: "int" }, null)).toEqual(E.right(""));

@@ -14,12 +14,12 @@ describe("parseDeclaration", () => {
     expect(parseDeclaration("lang=")).toMatchObject({ name: "lang", default: "" });
   });
 
-  it("keeps a written :string (ruling 1) and falls back to string for unknown types", () => {
+  it("keeps a written :string and falls back to string for unknown types", () => {
     expect(parseDeclaration("model:string").canonical).toBe("model:string");
     expect(parseDeclaration("model:strange")).toMatchObject({ type: { kind: "string" }, typeText: "strange", canonical: "model" });
   });
 
-  it("takes a name part with inner whitespace literally (registry-reference §5.4)", () => {
+  it("takes a name part with inner whitespace literally", () => {
     expect(parseDeclaration("a : path")).toMatchObject({ name: "a : path", type: { kind: "string" }, canonical: "a : path" });
   });
 });
@@ -31,15 +31,15 @@ describe("splitDeclarationList", () => {
   });
 });
 
-describe("parseArgsShorthand (registry-reference §5.4)", () => {
-  it("G27 untyped shorthand with defaults", () => {
+describe("parseArgsShorthand", () => {
+  it("untyped shorthand with defaults", () => {
     const r = right(parseArgsShorthand("file, lang=ru, model=voxtral-mini"));
     expect(r.names).toEqual(["file", "lang", "model"]);
     expect(r.declarations).toEqual(["file", "lang", "model"]);
     expect(r.defaults).toEqual({ lang: "ru", model: "voxtral-mini" });
   });
 
-  it("G29 typed shorthand", () => {
+  it("typed shorthand", () => {
     const r = right(parseArgsShorthand(
       "file:path, out_dir:path, request_timeout:int=60000, speed:number=1.5, dry_run:bool=true, prompts:array, mode:enum(check,fix)=check",
     ));
@@ -51,7 +51,7 @@ describe("parseArgsShorthand (registry-reference §5.4)", () => {
     expect(r.types.get("file")).toEqual({ kind: "path" });
   });
 
-  it("ruling 1: prompt:string,model:string is stored as written", () => {
+  it("prompt:string,model:string is stored as written", () => {
     const r = right(parseArgsShorthand("prompt:string,model:string"));
     expect(r.declarations).toEqual(["prompt:string", "model:string"]);
     expect(r.types.get("model")).toEqual({ kind: "string" });
@@ -102,7 +102,7 @@ describe("parseArgsShorthand (registry-reference §5.4)", () => {
   });
 });
 
-describe("normalizeStoredArgs (G31)", () => {
+describe("normalizeStoredArgs", () => {
   it("first declaration wins, stored default beats token default, duplicates dropped", () => {
     expect(normalizeStoredArgs(["file", "lang=en", "lang"], { lang: "ru" })).toEqual({ args: ["file", "lang"], defaults: { lang: "ru" } });
   });
@@ -113,7 +113,7 @@ describe("normalizeStoredArgs (G31)", () => {
     });
   });
 
-  it("stringifies stored defaults but keeps arrays (ruling 7)", () => {
+  it("stringifies stored defaults but keeps arrays", () => {
     expect(normalizeStoredArgs([], { n: 5, b: true, z: null, items: ["a", "b"] })).toEqual({
       args: [], defaults: { n: "5", b: "true", z: "", items: ["a", "b"] },
     });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { analyzeArgs } from "../../../core/args/analysis.js";
+import { analyzeArgs } from "../../support/template-reads.js";
 import { parametersSchema } from "../../../core/args/schema.js";
 
-describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
-  it("G47 inline-first recipe gives the reference schema, plus each default typed", () => {
+describe("parametersSchema", () => {
+  it("inline-first recipe gives the reference schema, plus each default typed", () => {
     const s = analyzeArgs({
       template: "tool --file {file:path} --timeout {request_timeout:int=60000} --speed {speed:number=1.5} --dry-run {dry_run:bool=true} --mode {mode:enum(check,fix)=check}",
     });
@@ -12,7 +12,7 @@ describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
     );
   });
 
-  it("metadata-first recipe: explicit args types drive the schema (ruling 2)", () => {
+  it("metadata-first recipe: explicit args types drive the schema", () => {
     const s = analyzeArgs({
       args: ["file:path", "request_timeout:int", "mode:enum(check,fix)"],
       defaults: { mode: "check" },
@@ -30,17 +30,17 @@ describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
     });
   });
 
-  it("G53 with ruling 2: args [items:array] yields an array property", () => {
+  it("with args [items:array] yields an array property", () => {
     const s = analyzeArgs({ args: ["items:array"], template: { parallel: true, repeat: "{items.length}", template: "echo {items[index]}" } });
     expect(parametersSchema(s, { async: false })["properties"]).toEqual({
       items: { description: "Array argument: items", items: {}, type: "array" },
     });
   });
 
-  it("async tools add run_id, correlation_id and transport_context after the args", () => {
+  it("async tools add run_id and correlation_id after the args", () => {
     const schema = parametersSchema(analyzeArgs({ template: "x {a}" }), { async: true });
     expect(JSON.stringify(schema["properties"])).toBe(
-      '{"a":{"description":"Argument: a","type":"string"},"run_id":{"description":"Optional run id override for this async template recipe invocation.","type":"string"},"correlation_id":{"description":"Optional workflow correlation id preserved in terminal follow-up delivery.","type":"string"},"transport_context":{"additionalProperties":true,"description":"Optional originating transport route preserved for detached terminal follow-up.","type":"object"}}',
+      '{"a":{"description":"Argument: a","type":"string"},"run_id":{"description":"Optional run id override for this async template recipe invocation.","type":"string"},"correlation_id":{"description":"Optional workflow correlation id preserved in terminal follow-up delivery.","type":"string"}}',
     );
     expect(schema["required"]).toEqual(["a"]);
   });

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { analyzeArgs } from "../../../core/args/analysis.js";
-import { formatUsageHint, isArgumentError } from "../../../core/args/usage-hint.js";
+import { analyzeArgs } from "../../support/template-reads.js";
+import * as E from "fp-ts/lib/Either.js";
+import { formatUsageHint } from "../../../core/args/usage-hint.js";
+import { resolveNumericControl } from "../../../core/template/controls.js";
+import { invalidTemplate, isArgumentFailure } from "../../../core/template/failure.js";
+import { scopeOf, substituteText } from "../../../core/template/substitute.js";
 import type { ArgSurface } from "../../../core/discovery/types.js";
 
-describe("formatUsageHint (registry-reference §3.11)", () => {
-  it("G39 the mission's check_tool example, exactly", () => {
+describe("formatUsageHint", () => {
+  it("the mission's check_tool example, exactly", () => {
     const surface = analyzeArgs({ args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "check {file} {mode}" });
     expect(formatUsageHint("check_tool", surface, "Argument mode must be one of: check, fix.", { async: false })).toBe(
       [
@@ -21,7 +25,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
     );
   });
 
-  it("G41 sample values per type, required first; a default, inline too, is shown as the caller would type it", () => {
+  it("sample values per type, required first; a default, inline too, is shown as the caller would type it", () => {
     const surface = analyzeArgs({
       args: ["f:path", "n:int", "s:number", "b:bool", "m:enum(check,fix)", "p:array", "o"],
       defaults: { m: "check" },
@@ -33,7 +37,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
     expect(hint).toContain("\nRequired: f, n, s, b, p\nOptional: m, o");
   });
 
-  it("G43 under ruling 3: key order required then optional", () => {
+  it("key order required then optional", () => {
     const surface = analyzeArgs({
       template: [
         { when: "verbose", template: "a {x}" },
@@ -48,7 +52,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
   });
 
   it("async tools show run_id in the example and the Optional line; lines are omitted when empty", () => {
-    const surface: ArgSurface = { names: [], required: [], types: new Map(), defaults: {} };
+    const surface: ArgSurface = { names: [], required: [], types: {}, defaults: {} };
     expect(formatUsageHint("job", surface, "Missing command template value: a", { async: true })).toBe(
       'Invalid arguments for tool "job": Missing command template value: a\n\nExpected call shape for job:\njob({\n  "run_id": "job-1"\n})\nOptional: run_id',
     );
@@ -69,14 +73,13 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
   });
 });
 
-describe("isArgumentError", () => {
-  it("recognises normalization and missing-value errors only", () => {
-    expect(isArgumentError("Argument mode must be one of: check, fix.")).toBe(true);
-    expect(isArgumentError("Missing command template value: missing")).toBe(true);
-    expect(isArgumentError("Missing retry value: tries")).toBe(true);
-    expect(isArgumentError("\nArgument n must be an integer.")).toBe(true);
-    expect(isArgumentError("Command template repeat could not be resolved.")).toBe(false);
-    expect(isArgumentError("Argument mode is odd")).toBe(false);
-    expect(isArgumentError("spawn ENOENT")).toBe(false);
+describe("argument failures are told by their kind, not their text", () => {
+  it("an unresolved placeholder is one; a control out of range is not, whatever it says", () => {
+    const missing = substituteText("{file}", scopeOf({}));
+    expect(E.isLeft(missing) && isArgumentFailure(missing.left)).toBe(true);
+    expect(E.isLeft(missing) && missing.left.message).toBe("Missing command template value: file");
+    const timeout = resolveNumericControl("timeout", "{t}", scopeOf({ t: "-1" }));
+    expect(E.isLeft(timeout) && isArgumentFailure(timeout.left)).toBe(false);
+    expect(isArgumentFailure(invalidTemplate("Missing command template value: lookalike"))).toBe(false);
   });
 });

@@ -4,8 +4,8 @@ import { file, root, snapshot, userRoot } from "../../support/snapshot.js";
 
 const P = "/P";
 
-describe("discovery (registry-reference §1, golden §8.6)", () => {
-  it("G55 the tool name is the file basename; a name field is ignored", () => {
+describe("discovery (, golden)", () => {
+  it("the tool name is the file basename; a name field is ignored", () => {
     const d = discover(snapshot([userRoot({ "docs-review.json": { name: "ignored-docs-review", description: "Docs review", template: "echo review" } })]));
     const entry = d.active.get("docs-review");
     expect(entry?.tool).toBe(true);
@@ -14,7 +14,7 @@ describe("discovery (registry-reference §1, golden §8.6)", () => {
     expect(d.tools[0]?.description).toBe("Docs review");
   });
 
-  it("G57 Markdown recipes; JSON shadows Markdown in one layer", () => {
+  it("Markdown recipes; JSON shadows Markdown in one layer", () => {
     const d = discover(
       snapshot([
         userRoot({
@@ -46,7 +46,7 @@ describe("discovery (registry-reference §1, golden §8.6)", () => {
     expect(d.diagnostics).toEqual(["Recipe same shadows 1 lower-priority recipe(s)"]);
   });
 
-  it("G59 an invalid winner blocks its lower-priority fallback", () => {
+  it("an invalid winner blocks its lower-priority fallback", () => {
     const d = discover(snapshot([userRoot({ "repo-health.json": {} }), root(P, { "repo-health.json": { template: "echo low" } })]));
     const winner = d.active.get("repo-health");
     expect(winner?.path).toBe("/A/recipes/repo-health.json");
@@ -64,7 +64,7 @@ describe("discovery (registry-reference §1, golden §8.6)", () => {
     expect(d.diagnostics).toEqual(["Recipe x is disabled and blocks lower-priority recipes", "Recipe x shadows 1 lower-priority recipe(s)"]);
   });
 
-  it("G61 ad hoc files rank between the user root and packaged; components are not tools", () => {
+  it("ad hoc files rank between the user root and packaged; components are not tools", () => {
     const adhoc = { kind: "file" as const, root: "/adhoc", present: true, tool: false, mutableUsage: false, files: [file("/adhoc/same-name.json", { template: "echo adhoc" })] };
     const d = discover(snapshot([userRoot({ "same-name.json": { template: "echo user" } }), adhoc, root(P, { "same-name.json": { template: "echo pkg" } })]));
     expect(d.active.get("same-name")?.path).toBe("/A/recipes/same-name.json");
@@ -74,7 +74,7 @@ describe("discovery (registry-reference §1, golden §8.6)", () => {
     expect(only.tools).toEqual([]);
   });
 
-  it("G71 files over 1 MiB fail to load with the exact message", () => {
+  it("files over 1 MiB fail to load with the exact message", () => {
     const big = file("/A/recipes/big.json", "{}", { size: 1_048_577, bytes: undefined as never });
     const { bytes: _b, ...noBytes } = big;
     const d = discover(snapshot([{ ...userRoot({}), files: [noBytes] }]));

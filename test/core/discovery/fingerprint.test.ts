@@ -8,7 +8,7 @@ import { snapshot, userRoot } from "../../support/snapshot.js";
 const toolsOf = (files: Record<string, string | object>): Discovery => discover(snapshot([userRoot(files)]));
 const tool = (content: string | object): ToolSpec => toolsOf({ "t.json": content }).tools[0]!;
 
-describe("toolFingerprint (ruling 8: executable content only)", () => {
+describe("toolFingerprint (executable content only)", () => {
   const base = { description: "One", args: ["n:int"], defaults: { n: 3 }, template: "seq {n}" };
 
   it("ignores the description, usage metadata and the file's key order and formatting", () => {

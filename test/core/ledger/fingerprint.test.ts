@@ -16,7 +16,7 @@ function load(text: string, format: RecipeFormat = "json", name = "tool"): Recip
   return r.right;
 }
 
-describe("executableFingerprint (ruling 8: executable content only)", () => {
+describe("executableFingerprint (executable content only)", () => {
   const base = load('{"description":"one","args":["x:int"],"defaults":{"x":"1"},"template":"echo {x}"}');
 
   it("ignores the description, the name, inline usage and formatting", () => {

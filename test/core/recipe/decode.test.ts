@@ -17,7 +17,7 @@ const problem = (raw: unknown): RecipeProblem => {
 };
 
 describe("decodeRecipeObject: shape", () => {
-  it("G55 the given name always wins over a name field", () => {
+  it("the given name always wins over a name field", () => {
     const c = config({ name: "ignored-docs-review", description: "Docs review", template: "echo review" });
     expect(c.name).toBe("x");
     expect(c.description).toBe("Docs review");
@@ -59,7 +59,7 @@ describe("decodeRecipeObject: shape", () => {
   });
 });
 
-describe("templateEnvelope (registry-reference §2.2 step 4)", () => {
+describe("templateEnvelope", () => {
   it("no control keys: the raw template as is", () => {
     expect(config({ description: "d", async: true, template: ["a", "b"] }).template).toEqual(["a", "b"]);
   });
@@ -105,7 +105,7 @@ describe("decodeRecipeObject: problems", () => {
     }
   });
 
-  it("G59 template is a required own key", () => {
+  it("template is a required own key", () => {
     expect(problem({})).toEqual({ kind: "invalid", message: "recipe must define template", field: "template" });
     expect(problem(Object.assign(Object.create({ template: "inherited" }) as object, {}))).toMatchObject({
       message: "JSON recipe must be an object",

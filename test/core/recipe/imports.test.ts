@@ -12,14 +12,14 @@ const CHILD_MD = [
 ].join("\n");
 
 describe("imports: golden cases", () => {
-  it("G73 a Markdown parent imports a Markdown child and calls it by alias", () => {
+  it("a Markdown parent imports a Markdown child and calls it by alias", () => {
     const parent = '---\nimports:\n  child: child\n---\n\n```json recipe\n{"template":{"name":"child","values":{"word":"hello"}}}\n```\n';
     const c = resolved({ [`${ROOT}/child.md`]: CHILD_MD, [`${ROOT}/parent.md`]: parent }, `${ROOT}/parent.md`);
     expect(c.imports).toEqual({ child: "child" });
     expect(c.template).toEqual({ args: ["word:string"], defaults: { suffix: "!", word: "hello" }, template: "printf {word}{suffix}" });
   });
 
-  it("G83 import references in defaults and the template", () => {
+  it("import references in defaults and the template", () => {
     const files: Files = {
       [`${ROOT}/base.json`]: { name: "base-recipe", defaults: { profile: "safe", nested: { level: 3 }, enabled: true }, template: "echo base" },
       [`${ROOT}/parent.json`]: {
@@ -52,13 +52,13 @@ describe("imports: golden cases", () => {
     expect(c.raw["template"]).toContain("{base.defaults.profile}");
   });
 
-  it("G85 an import node naming an undeclared alias", () => {
+  it("an import node naming an undeclared alias", () => {
     expect(problem({ [`${ROOT}/p.json`]: { imports: {}, template: [{ name: "missing" }] } }, `${ROOT}/p.json`)).toEqual(
       failed("Unknown recipe import: missing"),
     );
   });
 
-  it("G85 a cycle of imports names every file of the cycle", () => {
+  it("a cycle of imports names every file of the cycle", () => {
     const files: Files = {
       [`${ROOT}/a.json`]: { imports: { b: "b.json" }, template: { name: "b" } },
       [`${ROOT}/b.json`]: { imports: { a: "a.json" }, template: { name: "a" } },
@@ -66,7 +66,7 @@ describe("imports: golden cases", () => {
     expect(problem(files, `${ROOT}/a.json`)).toEqual(failed(`Cyclic recipe import: ${ROOT}/a.json -> ${ROOT}/b.json -> ${ROOT}/a.json`));
   });
 
-  it("G87 layering: node defaults beat node values when the imported template is an object", () => {
+  it("layering: node defaults beat node values when the imported template is an object", () => {
     const files: Files = {
       [`${ROOT}/child.md`]: CHILD_MD,
       [`${ROOT}/parent.json`]: {
@@ -103,7 +103,7 @@ describe("delegation: golden cases", () => {
   const adhoc = "/tmp/adhoc/parent.json";
   const parent = { defaults: { message: "parent" }, template: "shared" };
 
-  it("G81 a wrapper whose template names a user recipe takes the recipe over", () => {
+  it("a wrapper whose template names a user recipe takes the recipe over", () => {
     const c = resolved({ [`${ROOT}/shared.json`]: shared, [`${PKG}/shared.json`]: { template: "echo packaged" }, [adhoc]: parent }, adhoc);
     expect(c).toMatchObject({
       async: true,
@@ -115,23 +115,23 @@ describe("delegation: golden cases", () => {
     });
   });
 
-  it("G81 without the user file the packaged recipe is the target", () => {
+  it("without the user file the packaged recipe is the target", () => {
     const c = resolved({ [`${PKG}/shared.json`]: { template: "echo {message}" }, [adhoc]: parent }, adhoc);
     expect(c.template).toEqual({ defaults: { message: "parent" }, template: "echo {message}" });
     expect(c.async).toBeUndefined();
   });
 
-  it("G89 a disabled target", () => {
+  it("a disabled target", () => {
     const files: Files = { [`${ROOT}/dis.json`]: { disabled: true, template: "echo d" }, [`${ROOT}/w.json`]: { template: "dis" } };
     expect(problem(files, `${ROOT}/w.json`)).toEqual(failed(`Template recipe is disabled: ${ROOT}/dis.json`));
   });
 
-  it("G89 a target without a template", () => {
+  it("a target without a template", () => {
     const files: Files = { [`${ROOT}/inv.json`]: { description: "x" }, [`${ROOT}/w.json`]: { template: "inv" } };
     expect(problem(files, `${ROOT}/w.json`)).toEqual(failed(`Template recipe must define template: ${ROOT}/inv.json`));
   });
 
-  it("G89 references inside a sequence are replaced in place; a node keeps its own keys", () => {
+  it("references inside a sequence are replaced in place; a node keeps its own keys", () => {
     const files: Files = {
       [`${ROOT}/shared.json`]: { template: "echo shared" },
       [`${ROOT}/w.json`]: { template: ["echo a", "shared", { label: "L", template: "shared" }] },
@@ -175,7 +175,7 @@ describe("delegation: golden cases", () => {
   });
 });
 
-describe("ruling 6: only .json/.md paths and bare recipe names are recipe references", () => {
+describe("only .json/.md paths and bare recipe names are recipe references", () => {
   it.each(["/bin/ls", "./run.sh", "./run.sh -x", "~/bin/tool", "/bin/ls -la"])("%s runs as a command", (template) => {
     const files: Files = {
       "/bin/ls": "binary",
@@ -264,11 +264,11 @@ describe("imports: problems", () => {
     return files;
   };
 
-  it("G85 an import chain of 32 recipes resolves", () => {
+  it("an import chain of 32 recipes resolves", () => {
     expect(resolved(chain(32), `${ROOT}/r0.json`).template).toBe("echo end");
   });
 
-  it("G85 an import chain of 33 recipes exceeds the depth limit", () => {
+  it("an import chain of 33 recipes exceeds the depth limit", () => {
     const paths = Array.from({ length: 33 }, (_, i) => `${ROOT}/r${i}.json`).join(" -> ");
     expect(problem(chain(33), `${ROOT}/r0.json`)).toEqual(failed(`Recipe import depth exceeds limit 32: ${paths}`));
   });

@@ -24,13 +24,13 @@ const problem = (name: string, content: string | Uint8Array, extra: Partial<Snap
 };
 
 describe("loadRecipe: golden cases", () => {
-  it("G55 the file name is the recipe name", () => {
+  it("the file name is the recipe name", () => {
     const c = config("docs-review.json", JSON.stringify({ name: "ignored-docs-review", description: "Docs review", template: "echo review" }));
     expect(c.name).toBe("docs-review");
     expect(c.description).toBe("Docs review");
   });
 
-  it("G69 Markdown frontmatter reasons", () => {
+  it("Markdown frontmatter reasons", () => {
     expect(problem("nofm.md", "# title\n\n```template\necho x\n```\n")).toEqual({
       kind: "invalid",
       message: "Markdown recipe must start with frontmatter",
@@ -41,7 +41,7 @@ describe("loadRecipe: golden cases", () => {
     });
   });
 
-  it("G71 a file over 1 MiB fails before parsing", () => {
+  it("a file over 1 MiB fails before parsing", () => {
     const big = JSON.stringify({ template: "echo ok", padding: "x".repeat(RECIPE_SIZE_LIMIT) });
     expect(problem("big.json", big)).toEqual({
       kind: "failed",
@@ -49,7 +49,7 @@ describe("loadRecipe: golden cases", () => {
     });
   });
 
-  it("G71 the size alone decides (the runtime does not read oversized files)", () => {
+  it("the size alone decides (the runtime does not read oversized files)", () => {
     const file: SnapshotFile = { path: `${ROOT}/huge.json`, size: 50 * 1024 * 1024, mtimeMs: 1, birthtimeMs: 1 };
     expect(loadRecipe(file, "huge", "json")).toEqual(E.left({
       kind: "failed",
@@ -58,7 +58,7 @@ describe("loadRecipe: golden cases", () => {
     expect(E.isRight(load("edge.json", `{"template":"echo"}`, { size: RECIPE_SIZE_LIMIT }))).toBe(true);
   });
 
-  it("G73 Markdown child: list args, defaults object, nested mailbox list", () => {
+  it("Markdown child: list args, defaults object, nested mailbox list", () => {
     const md = [
       "---", "description: Markdown child", "args:", "  - word:string", "defaults:", '  suffix: "!"',
       "mailbox:", "  accepts:", "    - control.kill", "---", "", "```template", "printf {word}{suffix}", "```", "",
@@ -74,7 +74,7 @@ describe("loadRecipe: golden cases", () => {
     });
   });
 
-  it("G73 Markdown parent: imports from the frontmatter, json recipe fence", () => {
+  it("Markdown parent: imports from the frontmatter, json recipe fence", () => {
     const md = '---\nimports:\n  child: child\n---\n\n```json recipe\n{"template":{"name":"child","values":{"word":"hello"}}}\n```\n';
     const c = config("parent.md", md);
     expect(c.imports).toEqual({ child: "child" });
@@ -82,7 +82,7 @@ describe("loadRecipe: golden cases", () => {
     expect(c.raw).toEqual({ imports: { child: "child" }, template: { name: "child", values: { word: "hello" } } });
   });
 
-  it("G75 fence fields win, frontmatter fields stay", () => {
+  it("fence fields win, frontmatter fields stay", () => {
     const md = '---\ndescription: From fm\nasync: true\n---\n\n```json\n{"description":"From fence","timeout":5,"template":"echo {x}"}\n```\n';
     const c = config("g75.md", md);
     expect(c.description).toBe("From fence");
@@ -90,7 +90,7 @@ describe("loadRecipe: golden cases", () => {
     expect(c.template).toEqual({ timeout: 5, template: "echo {x}" });
   });
 
-  it("G77 frontmatter-only recipe with CRLF line endings", () => {
+  it("frontmatter-only recipe with CRLF line endings", () => {
     const md = [
       "---", "template: echo fm", 'label: "quoted: yes"', "timeout: 3000", "delay: -1.5", "parallel: false",
       "---", "Prose only.", "",

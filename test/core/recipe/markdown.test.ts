@@ -14,26 +14,26 @@ const reason = (text: string) => {
 };
 const NO_FENCE = "Markdown recipe has no executable recipe/template fence";
 
-describe("compileMarkdown (registry-reference §2.4)", () => {
-  it("G57 frontmatter plus template fence", () => {
+describe("compileMarkdown", () => {
+  it("frontmatter plus template fence", () => {
     expect(ok("---\ndescription: Literate\n---\n\n```template\necho md\n```\n")).toEqual({
       description: "Literate",
       template: "echo md",
     });
   });
 
-  it("G69 frontmatter must open and close", () => {
+  it("frontmatter must open and close", () => {
     expect(reason("# title\n---\ntemplate: x\n---\n")).toBe("Markdown recipe must start with frontmatter");
     expect(reason("---\ndescription: x\n")).toBe("Markdown recipe frontmatter is not closed");
     expect(reason("")).toBe("Markdown recipe must start with frontmatter");
   });
 
-  it("G75 a JSON fence object wins over the frontmatter", () => {
+  it("a JSON fence object wins over the frontmatter", () => {
     const md = '---\ndescription: From fm\nasync: true\n---\n```json\n{"description":"From fence","timeout":5,"template":"echo {x}"}\n```\n';
     expect(ok(md)).toEqual({ description: "From fence", async: true, timeout: 5, template: "echo {x}" });
   });
 
-  it("G77 without a fence the frontmatter template is used; CRLF accepted", () => {
+  it("without a fence the frontmatter template is used; CRLF accepted", () => {
     expect(ok("---\r\ntemplate: echo fm\r\nlabel: x\r\n---\r\nprose\r\n")).toEqual({ template: "echo fm", label: "x" });
   });
 
@@ -48,7 +48,7 @@ describe("compileMarkdown (registry-reference §2.4)", () => {
     expect(ok(md)).toEqual({ args: ["a", "b"], description: "Folded text.\n", template: "echo {a} {b}" });
   });
 
-  it("G73 parent with imports and a json recipe fence", () => {
+  it("parent with imports and a json recipe fence", () => {
     const md = '---\nimports:\n  child: child\n---\n\n```json recipe\n{"template":{"name":"child","values":{"word":"hello"}}}\n```\n';
     expect(ok(md)).toEqual({ imports: { child: "child" }, template: { name: "child", values: { word: "hello" } } });
   });

@@ -17,7 +17,7 @@ const ok = (value: Json) => {
   return r.right;
 };
 
-describe("import references (§6.4)", () => {
+describe("import references", () => {
   it("name, file and nested lookups; a whole-string token keeps the value's JSON type", () => {
     expect(ok("{base.name}")).toBe("base");
     expect(ok("{base.file}")).toBe("/r/base.json");

@@ -15,8 +15,8 @@ const ctxWith = (existing: readonly string[] = []): PathContext => ({
   exists: (p) => existing.includes(p),
 });
 
-describe("resolveRecipePath (§6.2)", () => {
-  it("G79 {repo} is the parent of the recipe directory, {agent} the agent dir", () => {
+describe("resolveRecipePath", () => {
+  it("{repo} is the parent of the recipe directory, {agent} the agent dir", () => {
     expect(resolveRecipePath("{repo}/recipes/base.json", "/r/recipes", ctxWith())).toBe("/r/recipes/base.json");
     expect(resolveRecipePath("{agent}/recipes/base.json", "/r/recipes", ctxWith())).toBe(`${AGENT}/recipes/base.json`);
     // for a user recipe both mean the agent dir; for a packaged one {repo} is the package root
@@ -52,7 +52,7 @@ describe("resolveRecipePath (§6.2)", () => {
   });
 });
 
-describe("recipeReference (ruling 6)", () => {
+describe("recipeReference", () => {
   const existing = ["/bin/ls", "/work/project/run.sh", `${ROOT}/shared.json`, `${ROOT}/ls`];
   it.each(["/bin/ls", "./run.sh", "./run.sh -x", "ls", "echo shared", "", "  ", "{cmd}"])("%j is a command", (text) => {
     expect(recipeReference(text, ROOT, ctxWith(existing))).toBeUndefined();

@@ -1,4 +1,4 @@
-// register_tool golden cases G91–G113 (registry-reference §8.9) with rulings 1 and 5, on the pure
+// register_tool cases (explicit `:string` kept as written; stored args canonical), on the pure
 // planner: exact texts and exact file contents.
 import { describe, expect, it } from "vitest";
 import { REGISTER_TOOL_PARAMETERS } from "../../../core/register/schema.js";
@@ -7,7 +7,7 @@ import { DRAFTS, ROOT, world } from "./world.js";
 const pretty = (o: unknown): string => `${JSON.stringify(o, null, 2)}\n`;
 
 describe("register_tool golden cases", () => {
-  it("G93: a recipe reference with typed shorthand (ruling 1 keeps model:string)", () => {
+  it("a recipe reference with typed shorthand (an explicit :string is kept)", () => {
     const w = world({ [`${ROOT}/docs-review.json`]: { description: "Docs review", template: "pi -p --model {model} review {scope}" } });
     const r = w.run({ args: "scope:path,model:string=selected-model", description: "Start docs review actor", name: "docs_review", template: "docs-review.json" });
     expect(r).toMatchObject({ ok: true, text: 'Registered tool "docs_review" (args: scope, model).' });
@@ -17,7 +17,7 @@ describe("register_tool golden cases", () => {
     );
   });
 
-  it("G95: sequences and objects are stored verbatim", () => {
+  it("sequences and objects are stored verbatim", () => {
     const w = world();
     const seq = ["tts --text {text} --out {mp3}", { template: "ffmpeg -i {mp3} {ogg}", timeout: 123 }];
     expect(w.run({ name: "tts", description: "Speak", template: seq })).toMatchObject({ ok: true, text: 'Registered tool "tts" (args: text, mp3, ogg).' });
@@ -28,7 +28,7 @@ describe("register_tool golden cases", () => {
     expect(w.files.get(`${ROOT}/obj.json`)).toBe(pretty({ description: "Object", template: obj }));
   });
 
-  it("G97: a second create collides; template=null deletes", () => {
+  it("a second create collides; template=null deletes", () => {
     const w = world();
     expect(w.run({ name: "smoke", description: "Smoke", template: "echo smoke" })).toMatchObject({ ok: true });
     expect(w.run({ name: "smoke", description: "Smoke", template: "echo again" })).toMatchObject({
@@ -43,7 +43,7 @@ describe("register_tool golden cases", () => {
     expect(w.files.has(`${ROOT}/smoke.json`)).toBe(false);
   });
 
-  it("G99 with ruling 1: call_subagent keeps prompt:string, model:string", () => {
+  it("with call_subagent keeps prompt:string, model:string", () => {
     const w = world();
     w.run({ name: "call_subagent", description: "Run pi as a non-interactive sub-agent", template: "pi -p --model {model} --no-tools {prompt}", args: "prompt:string,model:string" });
     expect(w.files.get(`${ROOT}/call_subagent.json`)).toBe(
@@ -58,7 +58,7 @@ describe("register_tool golden cases", () => {
     expect(w.files.get(`${ROOT}/transcribe_audio.json`)).toBe(pretty({ description: "Transcribe an audio file", template: "~/bin/transcribe {file:path} {lang=ru} {model:string}" }));
   });
 
-  it("G101: name normalization and its errors", () => {
+  it("name normalization and its errors", () => {
     const w = world({ [`${ROOT}/docs_review.json`]: { description: "d", template: "echo d" } });
     const mk = (name: string) => w.run({ name, description: "x", template: "echo x" });
     expect(mk("9lives")).toMatchObject({
@@ -66,7 +66,7 @@ describe("register_tool golden cases", () => {
       text: 'Registered tool "tool_9lives" (args: none).\nName "9lives" was normalized to "tool_9lives".',
       details: { normalized_from: "9lives" },
     });
-    // issue 4 (names are validated) over G101 (normalized to etc_passwd): a traversal attempt is refused
+    // names are validated rather than normalized (to etc_passwd): a traversal attempt is refused
     expect(mk("../../etc/passwd")).toMatchObject({
       ok: false,
       text: 'Invalid tool name "../../etc/passwd": a tool name cannot contain path separators, "..", or control characters.',
@@ -84,7 +84,7 @@ describe("register_tool golden cases", () => {
     expect([...w.files.keys()].every((p) => p.startsWith(`${ROOT}/`) && !p.slice(ROOT.length + 1).includes("/"))).toBe(true);
   });
 
-  it("G103: accepted typed defaults are stored verbatim; unknown types are stored bare", () => {
+  it("accepted typed defaults are stored verbatim; unknown types are stored bare", () => {
     const w = world();
     w.run({ name: "t", description: "t", template: "echo {a} {b} {c} {d}", args: "a:number=.5,b:int=-3,c:bool=YES,d:enum(x,y)=y" });
     expect(w.read("t.json")).toEqual({
@@ -111,7 +111,7 @@ describe("register_tool golden cases", () => {
     expect(w.read("none.json")).toEqual({ description: "n", args: [], template: "echo hi" });
   });
 
-  it("G105: update with only a description, then only args, keeps the rest", () => {
+  it("update with only a description, then only args, keeps the rest", () => {
     const w = world();
     w.run({ name: "transcribe_audio", description: "Transcribe", template: "~/bin/transcribe {file:path} {lang=ru} {model:string}" });
     expect(w.run({ name: "transcribe_audio", description: "New desc", update: true })).toMatchObject({
@@ -125,7 +125,7 @@ describe("register_tool golden cases", () => {
     );
   });
 
-  it("G107: values without async are not persisted; with async they are", () => {
+  it("values without async are not persisted; with async they are", () => {
     const w = world();
     w.run({ name: "v", description: "x", template: "echo {a}", values: { a: "1" } });
     expect(w.files.get(`${ROOT}/v.json`)).toBe(pretty({ description: "x", template: "echo {a}" }));
@@ -134,7 +134,7 @@ describe("register_tool golden cases", () => {
     expect(w.files.get(`${ROOT}/w.json`)).toBe(pretty({ description: "x", async: true, values: { a: "1" }, template: "echo {a}" }));
   });
 
-  it("G109: deleting a missing tool; deleting a .md-backed tool removes its file too (unlike the reference)", () => {
+  it("deleting a missing tool; deleting a .md-backed tool removes its file too (unlike the reference)", () => {
     const md = "---\ndescription: Md tool\n---\n\n```template\necho md\n```\n";
     const w = world({ [`${ROOT}/mdtool.md`]: md });
     expect(w.run({ name: "nope", template: null })).toMatchObject({ ok: true, text: 'Tool "nope" not found.', details: { tool: "nope" } });
@@ -151,7 +151,7 @@ describe("register_tool golden cases", () => {
     expect(w.plan({ name: "both", template: null })).toMatchObject({ kind: "delete", paths: [`${ROOT}/both.md`, `${ROOT}/both.json`] });
   });
 
-  it("G111: draft promotion", () => {
+  it("draft promotion", () => {
     const w = world({
       [`${DRAFTS}/captured.json`]: { description: "Captured", template: "echo promoted" },
       [`${DRAFTS}/broken.json`]: { description: "Broken" },
@@ -197,7 +197,7 @@ describe("register_tool golden cases", () => {
     expect(JSON.parse(text)).toMatchObject({ description: "From md", template: "wc -w {file}" });
   });
 
-  it("G113: the parameter schema", () => {
+  it("the parameter schema", () => {
     const s = REGISTER_TOOL_PARAMETERS as { required: unknown[]; properties: Record<string, Record<string, unknown>>; additionalProperties: boolean };
     expect(s.required).toEqual([]);
     expect(s.additionalProperties).toBe(false);

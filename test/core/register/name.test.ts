@@ -1,4 +1,4 @@
-// §5.3 name normalization, ruling 10 (hand-authored names), and the containment guarantee.
+// Name normalization, hand-authored names, and the containment guarantee.
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import {
@@ -8,7 +8,7 @@ import { planLocks } from "../../../core/register/plan.js";
 import { ROOT, world } from "./world.js";
 
 describe("normalizeToolName", () => {
-  it("follows §5.3", () => {
+  it("follows", () => {
     expect(normalizeToolName("Transcribe")).toBe("transcribe");
     expect(normalizeToolName("Short Hand")).toBe("short_hand");
     expect(normalizeToolName("docs-review")).toBe("docs_review");
@@ -31,7 +31,7 @@ describe("normalizeToolName", () => {
   });
 });
 
-describe("exact names (ruling 10)", () => {
+describe("exact names", () => {
   it("rejects separators, `..`, control characters and dot-files", () => {
     for (const bad of ["a/b", "a\\b", "..", "../x", "x..y", ".hidden", "a\u0000b", "a\nb", "a\u007fb", ""]) expect(isExactRecipeName(bad)).toBe(false);
     for (const good of ["docs-review", "My Tool", "Read", "v1.2"]) expect(isExactRecipeName(good)).toBe(true);

@@ -1,11 +1,11 @@
 // Ruling 5: an update merges into the stored recipe; nothing not given is lost. Plus the checks
-// every write passes: template input (§5.5), parameters, validation before writing.
+// every write passes: template input, parameters, validation before writing.
 import { describe, expect, it } from "vitest";
 import { DRAFTS, ROOT, world } from "./world.js";
 
 const pretty = (o: unknown): string => `${JSON.stringify(o, null, 2)}\n`;
 
-describe("update merges (ruling 5)", () => {
+describe("update merges", () => {
   const stored = {
     description: "Wrapper",
     async: true,
@@ -101,7 +101,7 @@ describe("update merges (ruling 5)", () => {
 });
 
 describe("checks before writing", () => {
-  it("§5.5 template input: kinds, empty sequences, raw expansion errors, blank deletes", () => {
+  it("template input: kinds, empty sequences, raw expansion errors, blank deletes", () => {
     const w = world();
     const mk = (template: unknown) => w.run({ name: "t", description: "t", template });
     expect(mk([])).toMatchObject({ ok: false, text: "Tool template sequence is empty." });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Json, RecipeConfig } from "../../../core/model.js";
-import { optionInjectionArgs } from "../../../core/risk/option-injection.js";
-import { riskLabels } from "../../../core/risk/risk-labels.js";
+import { optionInjectionArgs, riskLabels } from "../../support/template-reads.js";
 import { remediations } from "../../../core/views/remediations.js";
 import { buildDiscovery } from "../../support/views-discovery.js";
 

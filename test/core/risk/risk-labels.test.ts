@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Json, RecipeConfig } from "../../../core/model.js";
-import { RISK_LABEL_ORDER, riskLabels, templateRiskLabels } from "../../../core/risk/risk-labels.js";
+import { RISK_LABEL_ORDER } from "../../../core/risk/risk-labels.js";
+import { riskLabels, templateRiskLabels } from "../../support/template-reads.js";
 
 const recipe = (template: Json, extra: Partial<RecipeConfig> = {}): RecipeConfig => ({
   name: "r",
@@ -10,11 +11,11 @@ const recipe = (template: Json, extra: Partial<RecipeConfig> = {}): RecipeConfig
 });
 
 describe("riskLabels", () => {
-  it("G65: bash -c is shell and eval", () => {
+  it("bash -c is shell and eval", () => {
     expect(riskLabels(recipe("bash -c 'echo risky'"))).toEqual(["risk.shell", "risk.eval"]);
   });
 
-  it("G65: async adds risk.long_running", () => {
+  it("async adds risk.long_running", () => {
     expect(riskLabels(recipe("sleep 1", { async: true }))).toContain("risk.long_running");
     expect(riskLabels(recipe("echo hi", { async: true }))).toEqual(["risk.long_running"]);
     expect(riskLabels(recipe("echo hi", { async: false }))).toEqual([]);

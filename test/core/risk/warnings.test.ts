@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { trustedBoundaryWarnings } from "../../../core/risk/warnings.js";
+import { trustedBoundaryWarnings } from "../../support/template-reads.js";
 
 const SHELL_STRINGS = (who: string, cmd: string): string =>
   `${who}: invokes ${cmd}; shell command strings are trusted executable content and are not sandboxed by command-template argv splitting. Mitigation: keep scripts local, reviewed, and parameterized with explicit placeholders.`;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { invalidTemplate, missingValue } from "../../../core/template/failure.js";
 import * as E from "fp-ts/lib/Either.js";
 import {
   resolveConcurrency, resolveDelay, resolveFailure, resolveMinSuccessful, resolveNumericControl, resolveRetry, resolveTimeout, resolveWhen,
@@ -7,7 +8,7 @@ import { scopeOf } from "../../../core/template/substitute.js";
 
 const none = scopeOf({});
 
-describe("numeric control fields (registry-reference §3.9)", () => {
+describe("numeric control fields", () => {
   it("numbers as is, strings substituted, empty result unset", () => {
     expect(resolveTimeout(1500, none)).toEqual(E.right(1500));
     expect(resolveTimeout("{t}", scopeOf({ t: "250" }))).toEqual(E.right(250));
@@ -17,23 +18,23 @@ describe("numeric control fields (registry-reference §3.9)", () => {
   });
 
   it("a missing placeholder names the field", () => {
-    expect(resolveTimeout("{t}", none)).toEqual(E.left("Missing timeout value: t"));
-    expect(resolveNumericControl("min_successful", "{m}", none)).toEqual(E.left("Missing min_successful value: m"));
+    expect(resolveTimeout("{t}", none)).toEqual(E.left(missingValue("timeout", "t")));
+    expect(resolveNumericControl("min_successful", "{m}", none)).toEqual(E.left(missingValue("min_successful", "m")));
   });
 
-  it("G133 exact messages", () => {
-    expect(resolveRetry(0, none)).toEqual(E.left("Command template retry must be a positive integer."));
-    expect(resolveTimeout("-1", none)).toEqual(E.left("Command template timeout must be a non-negative number."));
-    expect(resolveTimeout("abc", none)).toEqual(E.left("Command template timeout must be a non-negative number."));
-    expect(resolveFailure("explode")).toEqual(E.left("Command template failure must be one of: continue, branch, root."));
-    expect(resolveConcurrency(0, none, 4)).toEqual(E.left("Command template concurrency must be a positive integer."));
-    expect(resolveMinSuccessful(3, none, 2)).toEqual(E.left("Command template min_successful 3 exceeds branch count 2."));
-    expect(resolveRetry(-1, none)).toEqual(E.left("Command template retry must be a non-negative number."));
-    expect(resolveRetry("abc", none)).toEqual(E.left("Command template retry must be a non-negative number."));
-    expect(resolveRetry(1.5, none)).toEqual(E.left("Command template retry must be a positive integer."));
-    expect(resolveDelay(-5, none)).toEqual(E.left("Command template delay must be a non-negative number."));
-    expect(resolveMinSuccessful(-1, none, 2)).toEqual(E.left("Command template min_successful must be a non-negative number."));
-    expect(resolveMinSuccessful(1.5, none, 2)).toEqual(E.left("Command template min_successful must be a non-negative integer."));
+  it("exact messages", () => {
+    expect(resolveRetry(0, none)).toEqual(E.left(invalidTemplate("Command template retry must be a positive integer.")));
+    expect(resolveTimeout("-1", none)).toEqual(E.left(invalidTemplate("Command template timeout must be a non-negative number.")));
+    expect(resolveTimeout("abc", none)).toEqual(E.left(invalidTemplate("Command template timeout must be a non-negative number.")));
+    expect(resolveFailure("explode")).toEqual(E.left(invalidTemplate("Command template failure must be one of: continue, branch, root.")));
+    expect(resolveConcurrency(0, none, 4)).toEqual(E.left(invalidTemplate("Command template concurrency must be a positive integer.")));
+    expect(resolveMinSuccessful(3, none, 2)).toEqual(E.left(invalidTemplate("Command template min_successful 3 exceeds branch count 2.")));
+    expect(resolveRetry(-1, none)).toEqual(E.left(invalidTemplate("Command template retry must be a non-negative number.")));
+    expect(resolveRetry("abc", none)).toEqual(E.left(invalidTemplate("Command template retry must be a non-negative number.")));
+    expect(resolveRetry(1.5, none)).toEqual(E.left(invalidTemplate("Command template retry must be a positive integer.")));
+    expect(resolveDelay(-5, none)).toEqual(E.left(invalidTemplate("Command template delay must be a non-negative number.")));
+    expect(resolveMinSuccessful(-1, none, 2)).toEqual(E.left(invalidTemplate("Command template min_successful must be a non-negative number.")));
+    expect(resolveMinSuccessful(1.5, none, 2)).toEqual(E.left(invalidTemplate("Command template min_successful must be a non-negative integer.")));
   });
 
   it("retry, concurrency and min_successful accept their valid ranges", () => {
@@ -48,7 +49,7 @@ describe("numeric control fields (registry-reference §3.9)", () => {
   });
 });
 
-describe("when (registry-reference §3.9 step 3)", () => {
+describe("when", () => {
   const w = (when: unknown, runtime: Record<string, unknown> = {}, defaults: Record<string, unknown> = {}) =>
     resolveWhen(when, scopeOf(runtime, defaults));
 
@@ -75,7 +76,7 @@ describe("when (registry-reference §3.9 step 3)", () => {
     expect(w("{x=1}")).toEqual(E.right(true));
     expect(w("{x??0}")).toEqual(E.right(false));
     expect(w("{mode?yes:}", { mode: "on" })).toEqual(E.right(true));
-    expect(w("{items[3]}", { items: ["a"] })).toEqual(E.left("Missing command template when value: items[3]"));
+    expect(w("{items[3]}", { items: ["a"] })).toEqual(E.left(missingValue("command template when", "items[3]")));
     expect(w("{flag}", {}, { flag: "{other}", other: "false" })).toEqual(E.right(false));
   });
 });

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { invalidTemplate } from "../../../core/template/failure.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../../core/model.js";
-import {
-  ROOT_CONTEXT, expandLeaves, expandRepeat, leafScope, nodeContext, repeatCopy, repeatDefaults, resolveRepeat, validateTemplate,
-} from "../../../core/template/expand.js";
-import type { ExpandedLeaf } from "../../../core/template/expand.js";
+import { leafScope, nodeContext, rootContext } from "../../../core/template/context.js";
+
+const ROOT_CONTEXT = rootContext();
+import { expandLeaves } from "../../../core/template/expand-leaves.js";
+import { expandRepeat, repeatCopy, repeatDefaults, resolveRepeat } from "../../../core/template/repeat.js";
+import { validateTemplate } from "../../support/template-reads.js";
+import type { ExpandedLeaf } from "../../../core/template/expand-leaves.js";
 import { buildInvocation } from "../../../core/template/invocation.js";
 import { scopeOf, valueOf } from "../../../core/template/substitute.js";
 
@@ -19,19 +23,19 @@ function leavesOf(template: Json, runtime: Record<string, unknown> = {}): readon
 function argvOf(template: Json, runtime: Record<string, unknown> = {}): string[][] {
   return leavesOf(template, runtime).map((leaf) => {
     const inv = buildInvocation(leaf.text, leafScope(leaf.context, runtime), place);
-    if (E.isLeft(inv)) throw new Error(inv.left);
+    if (E.isLeft(inv)) throw new Error(inv.left.message);
     return [inv.right.command, ...inv.right.args];
   });
 }
 
-describe("composition: context inheritance (registry-reference §3.6)", () => {
-  it("G05 a node's defaults reach its leaf", () => {
+describe("composition: context inheritance", () => {
+  it("a node's defaults reach its leaf", () => {
     expect(argvOf({ template: "./tts --text {text} --lang {lang=ru} --rate {rate}", defaults: { rate: "+30%" } }, { text: "hello world" })).toEqual([
       ["/w/tts", "--text", "hello world", "--lang", "ru", "--rate", "+30%"],
     ]);
   });
 
-  it("G23 child defaults referencing parent defaults are pre-resolved", () => {
+  it("child defaults referencing parent defaults are pre-resolved", () => {
     const template: Json = {
       defaults: { model: "parent-model", reviewer_model: "reviewer-model" },
       template: [
@@ -78,7 +82,7 @@ describe("composition: context inheritance (registry-reference §3.6)", () => {
     expect(argvOf(template, { b: "rb" })).toEqual([["x", "pa", "rb"]]);
   });
 
-  it("array-valued defaults stay arrays at the leaf (ruling 7)", () => {
+  it("array-valued defaults stay arrays at the leaf", () => {
     expect(argvOf({ defaults: { items: ["a", "b"] }, template: "t {items[0]} {items.length} {items}" })).toEqual([["t", "a", "2", '["a","b"]']]);
   });
 
@@ -88,8 +92,8 @@ describe("composition: context inheritance (registry-reference §3.6)", () => {
   });
 });
 
-describe("repeat (registry-reference §3.7)", () => {
-  it("G25 copies with index/prev/next/repeat and padded variants", () => {
+describe("repeat", () => {
+  it("copies with index/prev/next/repeat and padded variants", () => {
     const template: Json = {
       repeat: 3,
       template: "render page{_(index+1)}.html prev=page{_(prev+1)}.html next=page{_(next+1)}.html raw={index}/{repeat}",
@@ -102,7 +106,7 @@ describe("repeat (registry-reference §3.7)", () => {
     expect(argv[2]).toEqual(["render", "page03.html", "prev=page02.html", "next=page01.html", "raw=2/3"]);
   });
 
-  it("G135 sequential repeat argv", () => {
+  it("sequential repeat argv", () => {
     expect(argvOf({ repeat: 3, template: "r {index} {prev} {next} {repeat} {_index} {index+1}" })).toEqual([
       ["r", "0", "2", "1", "3", "00", "1"],
       ["r", "1", "0", "2", "3", "01", "2"],
@@ -133,13 +137,13 @@ describe("repeat (registry-reference §3.7)", () => {
     expect(repeatCopy(node, 1, 2)).not.toHaveProperty("repeat");
   });
 
-  it("G133 repeat errors", () => {
+  it("repeat errors", () => {
     const s = scopeOf({});
-    expect(resolveRepeat("abc", s)).toEqual(E.left("Command template repeat must be a positive integer or {array.length}."));
-    expect(resolveRepeat("{items.length}", s)).toEqual(E.left("Command template repeat could not be resolved."));
-    expect(resolveRepeat(0, s)).toEqual(E.left("Command template repeat must be a positive integer."));
-    expect(resolveRepeat(1.5, s)).toEqual(E.left("Command template repeat must be a positive integer."));
-    expect(resolveRepeat("{items.length}", scopeOf({ items: "ab" }))).toEqual(E.left("Command template repeat must be a positive integer or {array.length}."));
+    expect(resolveRepeat("abc", s)).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer or {array.length}.")));
+    expect(resolveRepeat("{items.length}", s)).toEqual(E.left(invalidTemplate("Command template repeat could not be resolved.")));
+    expect(resolveRepeat(0, s)).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer.")));
+    expect(resolveRepeat(1.5, s)).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer.")));
+    expect(resolveRepeat("{items.length}", scopeOf({ items: "ab" }))).toEqual(E.left(invalidTemplate("Command template repeat must be a positive integer or {array.length}.")));
     expect(resolveRepeat(undefined, s)).toEqual(E.right(undefined));
   });
 
@@ -164,7 +168,7 @@ describe("validateTemplate", () => {
     expect(v({ timeout: "{t}", retry: "{r}", template: "x" })).toEqual(E.right(undefined));
   });
 
-  it("G133 structural messages", () => {
+  it("structural messages", () => {
     expect(v([])).toEqual(E.left("Tool template produced no command steps."));
     expect(v("   ")).toEqual(E.left("Tool template produced an empty command."));
     expect(v({ template: ["a", { template: [] }] })).toEqual(E.left("Tool template produced no command steps."));

@@ -5,8 +5,8 @@ import { compileExpression, evaluateCompiled, evaluateExpression, padNumber } fr
 const values = (v: Record<string, unknown>) => (name: string): unknown => (Object.hasOwn(v, name) ? v[name] : undefined);
 const ev = (expr: string, v: Record<string, unknown> = {}) => evaluateExpression(expr, values(v));
 
-describe("integer expressions (registry-reference §3.7)", () => {
-  it("G15 precedence, parentheses, truncating division, remainder, left associativity", () => {
+describe("integer expressions", () => {
+  it("precedence, parentheses, truncating division, remainder, left associativity", () => {
     expect(ev("index+1", { index: "4" })).toEqual(E.right(5));
     expect(ev("(2+3)*4")).toEqual(E.right(20));
     expect(ev("7/2")).toEqual(E.right(3));

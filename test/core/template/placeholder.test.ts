@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findPlaceholders, isRepeatName, parsePlaceholder, placeholdersOf } from "../../../core/template/placeholder.js";
 
-describe("findPlaceholders (registry-reference §3.4)", () => {
+describe("findPlaceholders", () => {
   it("finds several placeholders in one word, left to right, with their spans", () => {
     expect(findPlaceholders("--file={file}-{lang=ru}")).toEqual([
       { start: 7, end: 13, content: "file" },

@@ -19,7 +19,7 @@ describe("report formatting", () => {
     expect(formatSize(10_000_000)).toBe("9.5MB");
   });
 
-  it("G139: 2500 lines keep the last 2000 and say so", () => {
+  it("2500 lines keep the last 2000 and say so", () => {
     const body = Array.from({ length: 2500 }, (_u, i) => `line ${i + 1}`).join("\n");
     const t = truncateBody(body);
     expect(t).toMatchObject({ truncated: true, outLines: 2000, totalLines: 2500 });
@@ -35,7 +35,7 @@ describe("report formatting", () => {
     expect(t.text).toBe("é".repeat(t.text.length));
   });
 
-  it("G139: bodies are trimmed; empty is (no output)", () => {
+  it("bodies are trimmed; empty is (no output)", () => {
     expect(finalText(truncateBody(successBody("\n\nabc\n\n  ")), undefined)).toBe("abc");
     expect(finalText(truncateBody(successBody(" \n\t ")), undefined)).toBe("(no output)");
   });

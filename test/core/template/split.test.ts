@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { splitWords, splitWordsDetailed } from "../../../core/template/split.js";
 
-describe("splitWords (registry-reference §3.2)", () => {
-  it("G01 quotes and escaped spaces", () => {
+describe("splitWords", () => {
+  it("quotes and escaped spaces", () => {
     expect(splitWords("tool 'literal words' --name hello\\ world")).toEqual(["tool", "literal words", "--name", "hello world"]);
   });
 
-  it("G03 empty quoted words, escapes, trailing backslash", () => {
+  it("empty quoted words, escapes, trailing backslash", () => {
     expect(splitWords(`a '' b "x y"z`)).toEqual(["a", "", "b", "x yz"]);
     expect(splitWords(`a "b \\" c" 'd \\ e' f\\\\g h\\n "" '' x\\`)).toEqual(["a", 'b " c', "d \\ e", "f\\g", "h\\n", "", "", "x\\"]);
     expect(splitWords("  lead   trail  ")).toEqual(["lead", "trail"]);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { invalidTemplate, missingValue } from "../../../core/template/failure.js";
 import * as E from "fp-ts/lib/Either.js";
 import { authored, scopeOf, substituteText, verbatim } from "../../../core/template/substitute.js";
 
 const sub = (text: string, runtime: Record<string, unknown>, defaults: Record<string, unknown> = {}) =>
   substituteText(text, scopeOf(runtime, defaults));
 
-describe("placeholder resolution (registry-reference §3.4)", () => {
+describe("placeholder resolution", () => {
   it("nullish: the value when truthy, else the literal fallback", () => {
     expect(sub("{t??x}", { t: "v" })).toEqual(E.right("v"));
     expect(sub("{t??x}", { t: "no" })).toEqual(E.right("x"));
@@ -24,19 +25,19 @@ describe("placeholder resolution (registry-reference §3.4)", () => {
   it("array index by position or by name; errors carry the label", () => {
     expect(sub("{items[1]}", { items: ["a", "b"] })).toEqual(E.right("b"));
     expect(sub("{items[i]}", { items: ["a", "b"], i: "0" })).toEqual(E.right("a"));
-    expect(sub("{items[2]}", { items: ["a", "b"] })).toEqual(E.left("Missing command template value: items[2]"));
-    expect(sub("{items[0]}", { items: "a,b" })).toEqual(E.left("Missing command template value: items[0]"));
-    expect(substituteText("{items[0]}", scopeOf({}), "timeout")).toEqual(E.left("Missing timeout value: items[0]"));
+    expect(sub("{items[2]}", { items: ["a", "b"] })).toEqual(E.left(missingValue("command template", "items[2]")));
+    expect(sub("{items[0]}", { items: "a,b" })).toEqual(E.left(missingValue("command template", "items[0]")));
+    expect(substituteText("{items[0]}", scopeOf({}), "timeout")).toEqual(E.left(missingValue("timeout", "items[0]")));
     expect(sub("{items[0]}", { items: [null] })).toEqual(E.right(""));
   });
 
-  it("length of a real array is a substitution form too (ruling 7)", () => {
+  it("length of a real array is a substitution form too", () => {
     expect(sub("n={items.length}", { items: ["a", "b", "c"] })).toEqual(E.right("n=3"));
     expect(sub("{items.length}", {}, { items: [] })).toEqual(E.right("0"));
-    expect(sub("{items.length}", { items: "abc" })).toEqual(E.left("Missing command template value: items.length"));
+    expect(sub("{items.length}", { items: "abc" })).toEqual(E.left(missingValue("command template", "items.length")));
   });
 
-  it("array-valued defaults stay arrays (ruling 7): index and JSON rendering", () => {
+  it("array-valued defaults stay arrays: index and JSON rendering", () => {
     expect(sub("{items[0]}", {}, { items: ["a", "b"] })).toEqual(E.right("a"));
     expect(sub("{items}", {}, { items: ["a", "b"] })).toEqual(E.right('["a","b"]'));
   });
@@ -50,21 +51,21 @@ describe("placeholder resolution (registry-reference §3.4)", () => {
     expect(sub("{n:int=5}", {})).toEqual(E.right("5"));
   });
 
-  it("G09 defaults referencing defaults resolve recursively", () => {
+  it("defaults referencing defaults resolve recursively", () => {
     expect(sub("{directory}", {}, { repo: "/repo", docs_dir: "docs", directory: "{repo}/{docs_dir}" })).toEqual(E.right("/repo/docs"));
     expect(sub("{directory}", { repo: "/r" }, { docs_dir: "docs", directory: "{repo}/{docs_dir}" })).toEqual(E.right("/r/docs"));
   });
 
-  it("G11 a missing value is an error", () => {
-    expect(sub("{missing}", {})).toEqual(E.left("Missing command template value: missing"));
-    expect(sub("{a b}", {})).toEqual(E.left("Missing command template value: a b"));
+  it("a missing value is an error", () => {
+    expect(sub("{missing}", {})).toEqual(E.left(missingValue("command template", "missing")));
+    expect(sub("{a b}", {})).toEqual(E.left(missingValue("command template", "a b")));
   });
 
-  it("G13 a default with an unresolvable placeholder passes through literally", () => {
+  it("a default with an unresolvable placeholder passes through literally", () => {
     expect(sub("{msg}", {}, { msg: "use {unknown} here" })).toEqual(E.right("use {unknown} here"));
   });
 
-  it("G19 value rendering: arrays as JSON, null as empty, numbers and objects as String()", () => {
+  it("value rendering: arrays as JSON, null as empty, numbers and objects as String()", () => {
     expect(sub("{items}", { items: ["a", "b"] })).toEqual(E.right('["a","b"]'));
     expect(sub("{o}", { o: null })).toEqual(E.right(""));
     expect(sub("{n}", { n: 4.5 })).toEqual(E.right("4.5"));
@@ -75,7 +76,7 @@ describe("placeholder resolution (registry-reference §3.4)", () => {
     expect(sub("{_(index+1)}", { index: "4" })).toEqual(E.right("05"));
     expect(sub("{___(index*3)}", { index: 7 })).toEqual(E.right("0021"));
     expect(sub("{index-1}", { index: "4" })).toEqual(E.right("3"));
-    expect(sub("${file%.md}", {})).toEqual(E.left("Invalid command template expression variable: file"));
+    expect(sub("${file%.md}", {})).toEqual(E.left(invalidTemplate("Invalid command template expression variable: file")));
   });
 
   it("a value named like an expression wins over the arithmetic", () => {
@@ -84,13 +85,13 @@ describe("placeholder resolution (registry-reference §3.4)", () => {
   });
 
   it("a missing hyphenated name gives the reference's expression-variable error", () => {
-    expect(sub("{out-dir}", {})).toEqual(E.left("Invalid command template expression variable: out-dir"));
+    expect(sub("{out-dir}", {})).toEqual(E.left(invalidTemplate("Invalid command template expression variable: out-dir")));
     expect(sub("{out-dir}", { "out-dir": "/o" })).toEqual(E.right("/o"));
   });
 
   it("recursion is bounded", () => {
-    expect(sub("{a}", {}, { a: "{a}" })).toEqual(E.left("Command template value recursion exceeded: a"));
-    expect(sub("{a}", {}, { a: "x{b}", b: "y{a}" })).toEqual(E.left("Command template value recursion exceeded: a"));
+    expect(sub("{a}", {}, { a: "{a}" })).toEqual(E.left(invalidTemplate("Command template value recursion exceeded: a")));
+    expect(sub("{a}", {}, { a: "x{b}", b: "y{a}" })).toEqual(E.left(invalidTemplate("Command template value recursion exceeded: a")));
   });
 
   it("a chain of five nested defaults still resolves", () => {

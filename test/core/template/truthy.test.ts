@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isTruthy, textOf } from "../../../core/template/truthy.js";
 
-describe("isTruthy (registry-reference §3.5)", () => {
+describe("isTruthy", () => {
   it("falsy values", () => {
     for (const v of [undefined, null, false, "", "  ", "0", " 0 ", "false", "FALSE", "no", " No ", 0, [], [""], ["0"]]) {
       expect(isTruthy(v), JSON.stringify(v)).toBe(false);

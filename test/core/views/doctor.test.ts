@@ -20,7 +20,7 @@ describe("preview72", () => {
 });
 
 describe("doctorText", () => {
-  it("G65 compact doctor", () => {
+  it("compact doctor", () => {
     expect(doctorText(buildRecipesSummary(g65(), { view: "doctor" }))).toBe(
       [
         "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=inspect_target=tool:broken",

@@ -5,7 +5,7 @@ import { buildDiscovery, draft, g65 } from "../../support/views-discovery.js";
 const HIGH = "/home/u/.pi/agent/recipes";
 const LOW = "/pkg/recipes";
 
-describe("G65 remediations", () => {
+describe("remediations", () => {
   const summary = buildRecipesSummary(g65(), { view: "doctor" });
 
   it("orders kinds by rank, then id, then path", () => {

@@ -1,10 +1,10 @@
-// G65 end to end: real discovery feeding the doctor view (registry-reference §8.6, lifecycle §15.3).
+// End to end: real discovery feeding the doctor view.
 import { describe, expect, it } from "vitest";
 import { discover } from "../../../core/discovery/discover.js";
 import { inspectRecipes } from "../../../core/views/summary.js";
 import { root, snapshot, userRoot } from "../../support/snapshot.js";
 
-describe("G65 remediations from discovery", () => {
+describe("remediations from discovery", () => {
   const d = discover(
     snapshot([
       userRoot({

@@ -1,0 +1,61 @@
+// A template graph with its recipe-level `args` and `defaults`, compiled: the structural error,
+// the argument surface, the risk labels and trusted-boundary warnings, and whether its `repeat`
+// values are safe, all read from one walk (./template-survey.ts). compileRecipe uses it for a
+// recipe file; spawn and run reports use it for an inline template.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../model.js";
+import { argTypeOf, type ArgSurface } from "../discovery/types.js";
+import { type ArgInput, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
+import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
+import type { RecipeConfig } from "../model.js";
+import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
+
+export interface CompiledTemplate {
+  /** the first structural error */
+  readonly error?: string;
+  /** the leaf the structural error belongs to (its label, else its text), when it is a leaf's */
+  readonly errorStep?: string;
+  readonly surface: ArgSurface;
+  /** the names the template's placeholders mention (the surface's names when there are no explicit args) */
+  readonly placeholderNames: readonly string[];
+  readonly riskLabels: readonly RiskLabel[];
+  readonly warnings: readonly string[];
+  /** why a `repeat` is not safe to expose on a tool, if one is not */
+  readonly repeatProblem?: string;
+  /** string arguments that can become an option of a command (core/risk/option-injection.ts) */
+  readonly optionInjection: readonly string[];
+}
+
+/** The `args` and `defaults` of a recipe that shape its argument surface. */
+export function argInputOf(config: { readonly args?: readonly string[]; readonly defaults?: JsonObject; readonly template: Json }): ArgInput {
+  const { args, defaults, template } = config;
+  return args === undefined
+    ? defaults === undefined ? { template } : { defaults, template }
+    : defaults === undefined ? { args, template } : { args, defaults, template };
+}
+
+export function compileTemplate(template: Json, input: ArgInput = { template }, survey: TemplateSurvey = surveyTemplate(template)): CompiledTemplate {
+  const safe = repeatSafetyOf(input, survey.repeats, survey.facts);
+  const surface = surfaceOf(input, survey.facts);
+  // an explicit or inline type other than string (path, int, enum...) makes the value safe
+  const optionInjection = survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined);
+  const placeholderNames = input.args === undefined ? surface.names : surfaceOf({ template }, survey.facts).names;
+  return {
+    ...(survey.error === undefined ? {} : { error: survey.error }),
+    placeholderNames,
+    ...(survey.errorStep === undefined ? {} : { errorStep: survey.errorStep }),
+    surface,
+    optionInjection,
+    riskLabels: survey.riskLabels,
+    warnings: survey.warnings,
+    ...(E.isLeft(safe) ? { repeatProblem: safe.left } : {}),
+  };
+}
+
+
+/** The risk labels of a recipe from its template as written (imports not resolved), the way a
+ * disabled recipe is labelled: for a recipe that is not compiled from a file yet. */
+export function labelsAsWritten(config: RecipeConfig): readonly RiskLabel[] {
+  const compiled = compileTemplate(config.template, argInputOf(config));
+  return recipeRiskLabels(compiled.riskLabels, config.async === true, compiled.optionInjection.length > 0);
+}

@@ -1,0 +1,88 @@
+// A template graph, walked once: the structural error, risk labels, trusted-boundary warnings,
+// the argument facts and the `repeat` texts all come from this one walk, which splits each leaf
+// once. It is the only walk of a recipe's template before a call; everything else reads its result.
+import type { Json } from "../model.js";
+import { type GraphFacts, emptyGraphFacts, noteNodeControls, noteNodeDefaults, scanText } from "../args/analysis.js";
+import { isObject } from "../template/graph.js";
+import { controlProblem, leafProblem, NO_STEPS } from "../template/validate.js";
+import { EMPTY_COMMAND } from "../template/invocation.js";
+import { splitWordsDetailed } from "../template/split.js";
+import { leafShapeOfWords } from "../risk/leaf-shape.js";
+import { labelsOfMask, leafLabelMask, type RiskLabel } from "../risk/risk-labels.js";
+import { leafWarnings } from "../risk/warnings.js";
+import { freeTextWords } from "../risk/option-injection.js";
+
+export interface TemplateSurvey {
+  /** the first structural error in document order (control values of a node before its children) */
+  readonly error: string | undefined;
+  /** the leaf the error belongs to (its nearest label, else its text), when a leaf's own text is wrong */
+  readonly errorStep?: string;
+  /** the labels of every string leaf, `recover` subtrees included, in the fixed label order */
+  readonly riskLabels: readonly RiskLabel[];
+  /** the distinct trusted-boundary warnings of every string leaf, in document order */
+  readonly warnings: readonly string[];
+  /** what the graph says about arguments */
+  readonly facts: GraphFacts;
+  /** every string `repeat` */
+  readonly repeats: readonly string[];
+  /** free-text placeholders forming a whole argument word before any `--`, in order (option-injection.ts) */
+  readonly freeTextWords: readonly string[];
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+export function surveyTemplate(template: Json): TemplateSurvey {
+  const facts = emptyGraphFacts();
+  let labels = 0;
+  let warnings: Set<string> | undefined;
+  let repeats: string[] | undefined;
+  const freeText: string[] = [];
+  let error: string | undefined;
+  let errorStep: string | undefined;
+  // the walk goes on after a structural error: a disabled or broken recipe is still labelled,
+  // and its argument names are still known
+  const fail = (problem: string | undefined): void => {
+    if (error === undefined && problem !== undefined) error = problem;
+  };
+  const walk = (node: Json | undefined, label: string | undefined): void => {
+    if (typeof node === "string") {
+      const split = splitWordsDetailed(node);
+      const problem = leafProblem(node, split);
+      if (error === undefined && problem !== undefined) errorStep = label ?? node;
+      fail(problem);
+      scanText(node, facts);
+      freeTextWords(split.words, freeText);
+      const shape = leafShapeOfWords(split.words);
+      labels |= leafLabelMask(shape);
+      for (const w of leafWarnings(shape, label)) (warnings ??= new Set()).add(w);
+      return;
+    }
+    if (Array.isArray(node)) {
+      if (node.length === 0) fail(NO_STEPS);
+      for (const step of node) walk(step, label);
+      return;
+    }
+    if (!isObject(node)) {
+      fail(EMPTY_COMMAND);
+      return;
+    }
+    fail(controlProblem(node));
+    const own = typeof node["label"] === "string" ? node["label"] : label;
+    noteNodeDefaults(node, facts);
+    const repeat = node["repeat"];
+    if (typeof repeat === "string") (repeats ??= []).push(repeat);
+    walk(node["template"], own);
+    if (node["recover"] !== undefined) walk(node["recover"], own);
+    noteNodeControls(node, facts);
+  };
+  walk(template, undefined);
+  return {
+    error,
+    ...(errorStep === undefined ? {} : { errorStep }),
+    riskLabels: labels === 0 ? NONE : labelsOfMask(labels),
+    warnings: warnings === undefined ? NONE : [...warnings],
+    facts,
+    repeats: repeats ?? NONE,
+    freeTextWords: freeText.length === 0 ? NONE : freeText,
+  };
+}

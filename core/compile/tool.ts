@@ -1,0 +1,24 @@
+// The tool a compiled recipe becomes: its name, description, parameter schema and prompt snippet,
+// built on demand from the compile result (only winners of a tool source need one).
+import * as E from "fp-ts/lib/Either.js";
+import { parametersSchema } from "../args/schema.js";
+import type { ToolSpec } from "../discovery/types.js";
+import type { CompiledConfig } from "./compile-recipe.js";
+
+export function toolOf(compiled: CompiledConfig): E.Either<string, ToolSpec> {
+  if (compiled.toolProblem !== undefined) return E.left(compiled.toolProblem);
+  const { id: name, config } = compiled;
+  const async = config.async === true;
+  return E.right({
+    name,
+    description: config.description ?? `Execute template recipe: ${name}`,
+    path: compiled.path,
+    format: compiled.format,
+    async,
+    surface: compiled.surface,
+    parameters: parametersSchema(compiled.surface, { async }),
+    promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
+    config,
+    ...(compiled.sourceSha256 === undefined ? {} : { sourceSha256: compiled.sourceSha256 }),
+  });
+}

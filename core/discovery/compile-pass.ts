@@ -1,0 +1,168 @@
+// Per-file discovery work, remembered between passes so that a refresh after one edit compiles
+// one file. A compiled recipe depends on its own SnapshotFile and on every file its resolution
+// asked for (imports, delegation targets, and the bare-name probes that found nothing); it is
+// reused while all of them are the very same objects. The runtime keeps unchanged files as the
+// same objects, so identity is the whole test: no clock, no hashing. The memo is a value the
+// caller owns: two registries never share one.
+import * as E from "fp-ts/lib/Either.js";
+import type { RegistrySnapshot, SnapshotFile } from "../model.js";
+import { compileRecipe, type CompileContext, type CompiledRecipe } from "../compile/compile-recipe.js";
+import { toolOf } from "../compile/tool.js";
+import { problemDiagnostic } from "./problem.js";
+import { toolNameProblem } from "../register/name.js";
+import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
+import { draftEntry } from "./drafts.js";
+import { basename, recipeFileName } from "./paths.js";
+import type { Resolution } from "./resolution.js";
+import type { DraftEntry, ToolSpec } from "./types.js";
+
+/** Each path a resolution asked for, with the listed file it got (undefined: not in any listing). */
+type Reads = readonly (readonly [string, SnapshotFile | undefined])[];
+const NO_READS: Reads = [];
+
+/** One recipe file, compiled, with the reads its resolution made. */
+export interface LoadedRecipe {
+  readonly file: SnapshotFile;
+  readonly reads: Reads;
+  readonly compiled: CompiledRecipe;
+  /** the tool it becomes if it wins its id in a tool source (enabled, valid recipes only) */
+  readonly tool?: E.Either<string, ToolSpec>;
+}
+
+interface DraftRecord {
+  readonly reads: Reads;
+  readonly entry: DraftEntry;
+}
+
+export interface PassStats {
+  /** paths loaded afresh (recipes, then drafts), in loading order */
+  readonly loaded: readonly string[];
+  /** files whose earlier work was reused */
+  readonly reused: number;
+}
+
+/** Remembered work of earlier passes. Pass it to every `discover` of the same registry. */
+export interface DiscoveryMemo {
+  readonly lastPass: PassStats;
+}
+
+interface MemoState extends DiscoveryMemo {
+  context: string;
+  candidates: CandidateCache;
+  drafts: WeakMap<SnapshotFile, DraftRecord>;
+  resolution: Resolution | undefined;
+  lastPass: PassStats;
+}
+
+export function createDiscoveryMemo(): DiscoveryMemo {
+  const state: MemoState = { context: "", candidates: createCandidateCache(), drafts: new WeakMap(), resolution: undefined, lastPass: { loaded: [], reused: 0 } };
+  return state;
+}
+
+const contextKey = (s: RegistrySnapshot): string =>
+  JSON.stringify([s.agentDir, s.recipeRoot, s.home, s.cwd, s.packagedRoot ?? null]);
+
+export interface Pass {
+  readonly candidates: CandidateCache;
+  /** the previous pass's result, for patching */
+  readonly resolution: Resolution | undefined;
+  recipe(candidate: Candidate): LoadedRecipe;
+  draft(file: SnapshotFile): DraftEntry;
+  /** keeps the result for the next pass and publishes the stats */
+  finish(resolution: Resolution): void;
+}
+
+export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined): Pass {
+  const memo = memoIn as MemoState;
+  const key = contextKey(snapshot);
+  if (memo.context !== key) {
+    // paths resolve differently in another context: nothing loaded before can be trusted
+    memo.context = key;
+    memo.candidates = createCandidateCache();
+    memo.drafts = new WeakMap();
+    memo.resolution = undefined;
+  }
+  // built on first need: most refreshes load only recipes that read no other file
+  let listedMap: Map<string, SnapshotFile> | undefined;
+  const listed = (): Map<string, SnapshotFile> => {
+    if (listedMap !== undefined) return listedMap;
+    listedMap = new Map();
+    for (const source of snapshot.sources) for (const f of source.files) listedMap.set(f.path, f);
+    for (const f of snapshot.drafts) listedMap.set(f.path, f);
+    return listedMap;
+  };
+  const extra = snapshot.readExtra;
+  // the reads of the load in progress; one context serves the whole pass
+  let reads: (readonly [string, SnapshotFile | undefined])[] | undefined;
+  const ctx: CompileContext = {
+    readFile: (path) => {
+      const f = listed().get(path);
+      reads?.push([path, f]);
+      return f ?? extra?.(path);
+    },
+    agentDir: snapshot.agentDir,
+    home: snapshot.home,
+    cwd: snapshot.cwd,
+    userRoot: snapshot.recipeRoot,
+    ...(snapshot.packagedRoot === undefined ? {} : { packagedRoot: snapshot.packagedRoot }),
+  };
+  // a recipe that compiles is digested once per file revision, from the very bytes compiled, so
+  // that launch accounting need not read the file again (drafts list their digest, valid or not)
+  const digesting: CompileContext = digest === undefined ? ctx : { ...ctx, digest };
+  const tracked = <T>(run: () => T): { value: T; reads: Reads } => {
+    reads = [];
+    try {
+      const value = run();
+      return { value, reads: reads.length === 0 ? NO_READS : reads };
+    } finally {
+      reads = undefined;
+    }
+  };
+  const unchanged = (r: Reads): boolean => r.length === 0 || r.every(([path, seen]) => listed().get(path) === seen);
+
+  const loadedPaths: string[] = [];
+  let reused = 0;
+
+  return {
+    candidates: memo.candidates,
+    resolution: memo.resolution,
+    recipe(candidate) {
+      const was = candidate.loaded;
+      if (was !== undefined && unchanged(was.reads)) {
+        reused++;
+        return was;
+      }
+      loadedPaths.push(candidate.file.path);
+      // a file whose name no MCP client or model API accepts is never exposed as a tool
+      const badName = toolNameProblem(candidate.id, candidate.format);
+      const { value: compiled, reads: used } =
+        badName === undefined ? tracked(() => compileRecipe(candidate, digesting)) : { value: namedProblem(candidate, badName), reads: NO_READS };
+      const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled) : undefined;
+      const record: LoadedRecipe = tool === undefined ? { file: candidate.file, reads: used, compiled } : { file: candidate.file, reads: used, compiled, tool };
+      candidate.loaded = record;
+      return record;
+    },
+    draft(file) {
+      const was = memo.drafts.get(file);
+      if (was !== undefined && unchanged(was.reads)) {
+        reused++;
+        return was.entry;
+      }
+      loadedPaths.push(file.path);
+      const parsed = recipeFileName(basename(file.path)) ?? { id: basename(file.path), format: "json" as const };
+      const { value: compiled, reads: used } = tracked(() => compileRecipe({ file, id: parsed.id, format: parsed.format }, ctx));
+      const entry = draftEntry(compiled, file, digest?.(file));
+      memo.drafts.set(file, { reads: used, entry });
+      return entry;
+    },
+    finish(resolution) {
+      memo.resolution = resolution;
+      memo.lastPass = { loaded: loadedPaths, reused };
+    },
+  };
+}
+
+function namedProblem(candidate: Candidate, message: string): CompiledRecipe {
+  const problem = { kind: "invalid" as const, message };
+  return { kind: "problem", id: candidate.id, path: candidate.file.path, format: candidate.format, problem, diagnostics: [problemDiagnostic(candidate.file.path, problem)] };
+}

@@ -1,0 +1,59 @@
+// A static walk of a template graph to every leaf it would run, repeats expanded and contexts
+// built, without executing anything (register_tool uses it to check a template against values).
+import * as E from "fp-ts/lib/Either.js";
+import type { Json } from "../model.js";
+import { controlScope, type Context, nodeContext, rootContext } from "./context.js";
+import { isObject } from "./graph.js";
+import { expandRepeat, repeatCount } from "./repeat.js";
+import type { Values } from "./substitute.js";
+import { EMPTY_VALUES } from "./substitute.js";
+
+
+export interface ExpandedLeaf {
+  readonly text: string;
+  /** the label of the object node whose template is this text */
+  readonly label: string | undefined;
+  readonly context: Context;
+}
+
+export const DEFAULT_LEAF_LIMIT = 10_000;
+
+/** Every leaf (including `recover` leaves) with its context, repeats expanded; `when` and
+ * `delay` are not evaluated. A `{name.length}` repeat without a value counts as no repeat. */
+export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, limit: number = DEFAULT_LEAF_LIMIT): E.Either<string, readonly ExpandedLeaf[]> {
+  const out: ExpandedLeaf[] = [];
+  const tooMany = `Command template expands to more than ${limit} commands.`;
+  const walk = (node: Json | undefined, context: Context): string | undefined => {
+    if (typeof node === "string") {
+      if (out.length >= limit) return tooMany;
+      out.push({ text: node, label: undefined, context });
+      return undefined;
+    }
+    if (Array.isArray(node)) {
+      for (const step of node) {
+        const err = walk(step, context);
+        if (err !== undefined) return err;
+      }
+      return undefined;
+    }
+    if (!isObject(node)) return undefined;
+    const ctx = nodeContext(context, node, runtime);
+    const count = repeatCount(node["repeat"], controlScope(ctx, runtime));
+    if (E.isLeft(count)) return count.left.message;
+    if (typeof count.right === "number") {
+      if (count.right > limit) return tooMany;
+      return walk(expandRepeat(node, count.right), ctx);
+    }
+    const t = node["template"];
+    if (typeof t === "string") {
+      if (out.length >= limit) return tooMany;
+      out.push({ text: t, label: typeof node["label"] === "string" ? node["label"] : undefined, context: ctx });
+    } else {
+      const err = walk(t, ctx);
+      if (err !== undefined) return err;
+    }
+    return walk(node["recover"], ctx);
+  };
+  const err = walk(template, rootContext());
+  return err === undefined ? E.right(out) : E.left(err);
+}

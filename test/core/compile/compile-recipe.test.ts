@@ -1,0 +1,155 @@
+// The one compile step: every kind of recipe file goes through compileRecipe, and the registry's
+// facts about it (config, surface, risk labels, warnings, problems, the tool) are read from the
+// result.
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import { compileRecipe, type CompiledConfig, type CompiledRecipe } from "../../../core/compile/compile-recipe.js";
+import { toolOf } from "../../../core/compile/tool.js";
+import { draftEntry } from "../../../core/discovery/drafts.js";
+import { formatOfPath, idOfPath } from "../../../core/recipe/posix.js";
+import { ROOT, type Files, contextOf } from "../recipe/imports-support.js";
+
+function compile(files: Files, path: string, digest?: string): CompiledRecipe {
+  const ctx = contextOf(files);
+  const file = ctx.readFile(path);
+  if (file === undefined) throw new Error(`test setup: no file ${path}`);
+  return compileRecipe({ file, id: idOfPath(path), format: formatOfPath(path) }, digest === undefined ? ctx : { ...ctx, digest: () => digest });
+}
+
+function recipe(c: CompiledRecipe): CompiledConfig {
+  if (c.kind !== "recipe") throw new Error(`expected a recipe, got ${JSON.stringify(c)}`);
+  return c;
+}
+
+describe("compileRecipe", () => {
+  it("a JSON recipe: config, argument surface, labels, warnings and its tool", () => {
+    const path = `${ROOT}/clean.json`;
+    const c = recipe(compile({ [path]: { description: "Clean", args: ["dir:path"], template: "bash -c 'rm -rf {dir}' {mode=fast}" } }, path));
+    expect(c.disabled).toBe(false);
+    expect(c.config.description).toBe("Clean");
+    expect(c.surface.names).toEqual(["dir", "mode"]);
+    expect(c.surface.required).toEqual(["dir"]);
+    expect(c.riskLabels).toEqual(["risk.shell", "risk.eval", "risk.option_injection"]);
+    expect(c.optionInjection).toEqual(["mode"]);
+    // the trusted boundary, and {mode} missing from the explicit args
+    expect(c.warnings).toHaveLength(2);
+    expect(c.warnings[1]).toBe('placeholder {mode} is not declared in "args"; add it so the tool\'s schema is complete');
+    expect(c.diagnostics).toEqual(c.warnings.map((w) => `Recipe ${path}: ${w}`));
+    const tool = toolOf(c);
+    expect(E.isRight(tool) && tool.right.parameters).toEqual({
+      additionalProperties: false,
+      properties: { dir: expect.any(Object), mode: expect.any(Object) },
+      required: ["dir"],
+      type: "object",
+    });
+  });
+
+  it("a Markdown recipe compiles like the JSON it stands for", () => {
+    const md = `${ROOT}/greet.md`;
+    const json = `${ROOT}/greet.json`;
+    const fromMd = recipe(compile({ [md]: "---\ndescription: Greet\nasync: true\n---\n\n```template\necho {who}\n```\n" }, md));
+    const fromJson = recipe(compile({ [json]: { description: "Greet", async: true, template: "echo {who}" } }, json));
+    expect(fromMd.format).toBe("md");
+    expect(fromMd.surface).toEqual(fromJson.surface);
+    expect(fromMd.riskLabels).toEqual(["risk.long_running", "risk.option_injection"]);
+    expect(fromMd.riskLabels).toEqual(fromJson.riskLabels);
+  });
+
+  it("an invalid recipe is a problem naming the file, with no tool", () => {
+    const path = `${ROOT}/bad.json`;
+    const c = compile({ [path]: { template: "echo 'open" } }, path);
+    expect(c.kind).toBe("problem");
+    expect(c.kind === "problem" && c.problem.field).toBe("template");
+    expect(c.diagnostics[0]).toMatch(new RegExp(`^Invalid recipe: ${path}: `));
+  });
+
+  it("a file that is not JSON is a problem", () => {
+    const path = `${ROOT}/broken.json`;
+    expect(compile({ [path]: "{ nope" }, path).kind).toBe("problem");
+  });
+
+  it("imports are resolved: the surface and labels are those of the expanded template", () => {
+    const files: Files = {
+      [`${ROOT}/base.json`]: { defaults: { host: "example.org" }, template: "curl {url}" },
+      [`${ROOT}/use.json`]: { imports: { base: "base.json" }, template: "echo {base.defaults.host} {n:int}" },
+    };
+    const c = recipe(compile(files, `${ROOT}/use.json`));
+    expect(c.config.template).toBe("echo example.org {n:int}");
+    expect(c.surface.names).toEqual(["n"]);
+    expect(c.surface.types["n"]).toEqual({ kind: "int" });
+  });
+
+  it("a broken import makes an enabled recipe a problem", () => {
+    const path = `${ROOT}/use.json`;
+    const c = compile({ [path]: { imports: { base: "missing.json" }, template: "echo hi" } }, path);
+    expect(c.kind === "problem" && c.problem.message).toBe("Recipe import not found: base");
+  });
+
+  it("a disabled recipe is not resolved or checked: a broken import or template does not make it a problem", () => {
+    const path = `${ROOT}/off.json`;
+    const c = recipe(compile({ [path]: { disabled: true, imports: { base: "missing.json" }, template: "rm -rf / 'open" } }, path));
+    expect(c.disabled).toBe(true);
+    // still labelled from the template as written
+    expect(c.riskLabels).toContain("risk.destructive_fs");
+  });
+
+  it("a repeat that is not safe keeps the recipe but not the tool", () => {
+    const path = `${ROOT}/rep.json`;
+    const c = recipe(compile({ [path]: { repeat: "{xs.length}", template: "echo {xs[index]}" } }, path));
+    expect(c.toolProblem).toMatch(/repeat must be a positive integer or \{array\.length\}/);
+    expect(E.isLeft(toolOf(c))).toBe(true);
+  });
+
+  it("templates: controls and sequences are checked, and every leaf counts", () => {
+    const path = `${ROOT}/seq.json`;
+    const ok = recipe(compile({ [path]: { template: [{ label: "fetch", template: "curl {url}" }, { template: "sleep {t:int}", timeout: 5 }] } }, path));
+    expect(ok.surface.names).toEqual(["url", "t"]);
+    expect(ok.riskLabels).toEqual(["risk.network", "risk.long_running", "risk.option_injection"]);
+    expect(ok.optionInjection).toEqual(["url"]);
+    const bad = compile({ [path]: { template: { template: "echo x", timeout: -1 } } }, path);
+    expect(bad.kind === "problem" && bad.problem.message).toBe("Command template timeout must be a non-negative number.");
+    const empty = compile({ [path]: { template: [] } }, path);
+    expect(empty.kind).toBe("problem");
+  });
+
+  it("the result is plain data", () => {
+    const path = `${ROOT}/plain.json`;
+    const c = compile({ [path]: { args: ["n:int=2"], template: "echo {n} {mode:enum(a,b)}" } }, path);
+    expect(JSON.parse(JSON.stringify(c))).toEqual(c);
+  });
+
+  it("carries the source digest when the caller supplies one, and passes it to the tool", () => {
+    const path = `${ROOT}/d.json`;
+    const c = recipe(compile({ [path]: { template: "echo hi" } }, path, "abc123"));
+    expect(c.sourceSha256).toBe("abc123");
+    const tool = toolOf(c);
+    expect(E.isRight(tool) && tool.right.sourceSha256).toBe("abc123");
+  });
+});
+
+describe("drafts through the compile step", () => {
+  const draftPath = `${ROOT}/drafts/cap.json`;
+  const entryOf = (content: object | string): ReturnType<typeof draftEntry> => {
+    const files: Files = { [draftPath]: content };
+    const file = contextOf(files).readFile(draftPath)!;
+    return draftEntry(compile(files, draftPath), file, "feed");
+  };
+
+  it("a valid draft lists its labels, description, source run and preview", () => {
+    const e = entryOf({ description: "captured from spawn run r-1", template: "git push {remote}" });
+    expect(e).toMatchObject({ id: "cap", valid: true, diagnostics: [], source_run: "r-1", template_preview: "git push {remote}", sha256: "feed" });
+    expect(e.risk_labels).toEqual(["risk.external_side_effect", "risk.network", "risk.option_injection"]);
+  });
+
+  it("an invalid draft names its problem", () => {
+    const e = entryOf({ template: "" });
+    expect(e.valid).toBe(false);
+    expect(e.diagnostics[0]).toMatch(new RegExp(`^Invalid recipe: ${draftPath}`));
+  });
+
+  it("a disabled draft follows the rules of a disabled recipe: a broken import is not checked", () => {
+    const e = entryOf({ disabled: true, imports: { x: "missing.json" }, template: "echo {x.values.y}" });
+    expect(e.valid).toBe(true);
+    expect(e.diagnostics).toEqual([]);
+  });
+});
