@@ -5,7 +5,6 @@ import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const callVerb: CliVerb = {
   name: "call",
-  usage: ["call <tool> [key=value ...]  run a tool in the foreground (exit 1 when it fails)"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name, then key=value arguments");
     if (bad !== undefined) return bad;

@@ -4,12 +4,6 @@ import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const inspectVerb: CliVerb = {
   name: "inspect",
-  usage: [
-    "inspect target=recipes view=status|summary|doctor|imports|reviews [verbose=true]",
-    "inspect target=tool:<name>",
-    "inspect target=tool:pi-actors view=status|triage",
-    "inspect target=run:<id> view=status|tail [lines=N]",
-  ],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

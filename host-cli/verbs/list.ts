@@ -4,7 +4,6 @@ import { expectPositional, result, usageError, type CliVerb } from "./types.js";
 
 export const listVerb: CliVerb = {
   name: "list",
-  usage: ["list                      the registered tools"],
   run: (cmd) =>
     expectPositional(cmd, 0, "") ??
     (Object.keys(cmd.params).length > 0 ? usageError("list takes no arguments") : result(listTools(openRegistry().discover()))),

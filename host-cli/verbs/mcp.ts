@@ -3,7 +3,6 @@ import { expectPositional, usageError, type CliVerb } from "./types.js";
 
 export const mcpVerb: CliVerb = {
   name: "mcp",
-  usage: ["mcp                       serve the registry to an MCP client over stdio (tools follow the recipe files)"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

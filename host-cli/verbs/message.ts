@@ -6,10 +6,6 @@ import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const messageVerb: CliVerb = {
   name: "message",
-  usage: [
-    "message to=tool:<name> type=<type> [body=<json|text>]   invoke a tool with body as its arguments",
-    "message to=run:<id> type=control.kill                   stop an async run (its whole process group)",
-  ],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

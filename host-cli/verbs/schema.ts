@@ -4,7 +4,6 @@ import { expectPositional, result, usageError, type CliVerb } from "./types.js";
 
 export const schemaVerb: CliVerb = {
   name: "schema",
-  usage: ["schema <tool>             the tool's JSON parameter schema"],
   run: (cmd) =>
     expectPositional(cmd, 1, "exactly one tool name") ??
     (Object.keys(cmd.params).length > 0

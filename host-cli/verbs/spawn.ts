@@ -6,10 +6,6 @@ import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const spawnVerb: CliVerb = {
   name: "spawn",
-  usage: [
-    "spawn template=<command template> [values={...}]   run an inline template in the foreground",
-    "spawn file=<recipe path>|recipe=<name> [values={...}]",
-  ],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

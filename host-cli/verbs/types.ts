@@ -11,8 +11,6 @@ export type VerbOutcome =
 
 export interface CliVerb {
   readonly name: string;
-  /** one or more usage lines, shown by `pi-recipes --help` */
-  readonly usage: readonly string[];
   run(cmd: ParsedCommandLine): VerbOutcome | Promise<VerbOutcome>;
 }
 
