@@ -7,7 +7,7 @@ import { executableFingerprint } from "../core/ledger/fingerprint.js";
 import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
-import { closeLedger, openLedger, recordLaunch, sha256Bytes, type LedgerContext } from "./ledger/index.js";
+import { closeAndFoldIfFree, openLedger, recordLaunch, sha256Bytes, type LedgerContext } from "./ledger/index.js";
 import type { AgentPaths } from "./agent-paths.js";
 
 export interface LaunchGuard {
@@ -46,7 +46,8 @@ export async function prepareLaunch(paths: AgentPaths, name: string, fs: FileSys
       return outcome.diagnostic === undefined ? { ok: true } : { ok: true, diagnostic: outcome.diagnostic };
     },
     async close() {
-      if (ledger !== undefined) await closeLedger(ledger);
+      // the process ends here: fold the books if enough logs wait and the lock is free
+      if (ledger !== undefined) await closeAndFoldIfFree(ledger);
     },
   };
 }
