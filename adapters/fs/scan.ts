@@ -22,7 +22,22 @@ export interface ScannedFile {
 
 export type ScanResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: string; readonly message: string };
 
+/** What identifies one version of a file without reading it (nanosecond times, as strings for
+ *  the JSON the compile cache keeps them in). A write changes size, mtime or ctime; a rename
+ *  onto the path changes the inode. */
+export interface FileIdentity {
+  readonly dev: string;
+  readonly ino: string;
+  readonly size: number;
+  readonly mtimeNs: string;
+  readonly ctimeNs: string;
+  readonly birthtimeNs: string;
+  readonly isFile: boolean;
+}
+
 export interface ScanPort {
+  /** one stat (following symlinks); a port without it gets no compile cache */
+  identity?(path: string): ScanResult<FileIdentity>;
   listDir(path: string): ScanResult<readonly ScanEntry[]>;
   statPath(path: string): ScanResult<{ readonly mode: number; readonly isDirectory: boolean }>;
   /** read a regular file whole unless its size exceeds `limit` bytes; without `stat`, small files
@@ -48,6 +63,25 @@ export function makeScanPort(fs: SyncFs): ScanPort {
       try {
         const dirents = fs.readdirSync(path, { withFileTypes: true }) as unknown as { name: string | Uint8Array; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }[];
         return { ok: true, value: dirents.map((d) => ({ name: String(d.name), kind: kindOf(d) })) };
+      } catch (e) {
+        return failure(e);
+      }
+    },
+    identity(path) {
+      try {
+        const st = fs.statSync(path, { bigint: true });
+        return {
+          ok: true,
+          value: {
+            dev: String(st.dev),
+            ino: String(st.ino),
+            size: Number(st.size),
+            mtimeNs: String(st.mtimeNs),
+            ctimeNs: String(st.ctimeNs),
+            birthtimeNs: String(st.birthtimeNs),
+            isFile: st.isFile(),
+          },
+        };
       } catch (e) {
         return failure(e);
       }

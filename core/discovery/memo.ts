@@ -12,6 +12,7 @@ import { surveyTemplate, type TemplateSurvey } from "../recipe/survey.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { trustedBoundaryWarnings } from "../risk/warnings.js";
 import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
+import type { CompileHook } from "./compile-hook.js";
 import { draftEntry } from "./drafts.js";
 import { problemDiagnostic } from "./problem.js";
 import { toolFromEntry } from "./to-tool.js";
@@ -79,7 +80,7 @@ export interface Pass {
   finish(resolution: Resolution): void;
 }
 
-export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pass {
+export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, compiled?: CompileHook): Pass {
   const memo = memoIn as MemoState;
   const key = contextKey(snapshot);
   if (memo.context !== key) {
@@ -137,6 +138,14 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
         return was;
       }
       const path = candidate.file.path;
+      const stored = compiled?.lookup(candidate.file);
+      if (stored !== undefined) {
+        reused++;
+        const reads: Reads = stored.readPaths.length === 0 ? NO_READS : stored.readPaths.map((p) => [p, listed().get(p)] as const);
+        const record: LoadedRecipe = { file: candidate.file, reads, ...stored.config === undefined ? {} : { config: stored.config }, ...stored.problem === undefined ? {} : { problem: stored.problem }, ...stored.survey === undefined ? {} : { survey: stored.survey } };
+        candidate.loaded = record;
+        return record;
+      }
       loadedPaths.push(path);
       let survey: TemplateSurvey | undefined;
       const { value, reads: used } = tracked(() => {
@@ -153,6 +162,7 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot): Pa
         : survey === undefined ? { file: candidate.file, reads: used, config: value.right }
         : { file: candidate.file, reads: used, config: value.right, survey };
       candidate.loaded = record;
+      compiled?.store(candidate.file, { ...record, readPaths: used.map(([p]) => p) });
       return record;
     },
     draft(file, digest) {
