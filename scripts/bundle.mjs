@@ -3,7 +3,8 @@
 // a few hundred modules (fp-ts alone is dozens of CommonJS files), which is most of start-up.
 // The per-file output of `tsc` stays beside the bundles: the bench, the run worker and the
 // supervisor run from it, and module-relative paths point into it (see `moduleUrl` below).
-import { readFile, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -43,6 +44,17 @@ const esModules = {
   },
 };
 
+// The compile cache (runtime/compile-cache.ts) belongs to the code that wrote it: a hash of every
+// source file the bundle is made of names this build, so another build never reads its cache.
+async function buildId() {
+  const hash = createHash("sha256");
+  for (const dir of ["core", "runtime", "adapters", "host-cli", "host-mcp", "host-pi"]) {
+    const files = (await readdir(join(root, dir), { recursive: true })).filter((f) => f.endsWith(".ts")).sort();
+    for (const f of files) hash.update(`${dir}/${f}\0`).update(await readFile(join(root, dir, f))).update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
 // chunk names carry content hashes: drop the previous build's before writing this one's
 await rm(join(outdir, "chunks"), { recursive: true, force: true });
 await build({
@@ -62,6 +74,7 @@ await build({
   // bundled CommonJS (fp-ts, io-ts, ajv) calls require() for Node built-ins
   banner: { js: 'import { createRequire as __piRecipesRequire } from "node:module"; const require = __piRecipesRequire(import.meta.url);' },
   plugins: [moduleUrl, esModules],
+  define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(await buildId()) },
   logLevel: "warning",
   legalComments: "none",
 });
