@@ -33,8 +33,8 @@ const FORMAT = "pi-recipes-compile-cache/1";
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
 export const compileCachePath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "compile.json");
 
-/** dev, ino, size, mtimeNs, ctimeNs */
-type Id = readonly [string, string, number, string, string];
+/** "dev:ino:size:mtimeNs:ctimeNs" */
+type Id = string;
 
 interface EncodedSurvey {
   readonly e?: string;
@@ -98,17 +98,32 @@ export interface CompileCacheSession {
   finish(): void;
 }
 
-const toId = (f: FileIdentity): Id => [f.dev, f.ino, f.size, f.mtimeNs, f.ctimeNs];
-const sameId = (a: Id | null | undefined, b: Id | null | undefined): boolean =>
-  a === b || (a != null && b != null && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4]);
-/** both times strictly older than `t` */
-const olderThan = (id: Id, t: bigint): boolean => BigInt(id[3]) < t && BigInt(id[4]) < t;
+const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
+/** both times of `id` strictly older than `t` */
+const olderThan = (id: Id, t: bigint): boolean => {
+  const parts = id.split(":");
+  return BigInt(parts[3]!) < t && BigInt(parts[4]!) < t;
+};
+const statOlderThan = (f: FileIdentity, t: bigint): boolean => f.mtimeNs < t && f.ctimeNs < t;
 
 /** milliseconds as node:fs computes them for a Stats object (seconds * 1e3 + nanoseconds / 1e6) */
-const nsToMs = (ns: string): number => {
-  const n = BigInt(ns);
-  return Number(n / 1_000_000_000n) * 1e3 + Number(n % 1_000_000_000n) / 1e6;
-};
+const nsToMs = (n: bigint): number => Number(n / 1_000_000_000n) * 1e3 + Number(n % 1_000_000_000n) / 1e6;
+
+/** A recipe file served from the cache: its bytes are read on first use only (a recipe that
+ *  imports this one and must be compiled again). */
+class UnreadFile {
+  private read: SnapshotFile | undefined;
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly birthtimeMs: number,
+    private readonly scan: ScanPort,
+  ) {}
+  get bytes(): Uint8Array | undefined {
+    return (this.read ??= readFileEntry(this.scan, this.path)).bytes;
+  }
+}
 
 // the size under which the scan port's fast read reports no times (see adapters/fs/scan.ts):
 // a file served from the cache looks exactly like one read
@@ -182,7 +197,7 @@ function parseCache(text: string, version: string, context: string): Readonly<Re
 function checked(e: unknown): Entry | undefined {
   if (typeof e !== "object" || e === null) return undefined;
   const x = e as Partial<Entry>;
-  const isId = (i: unknown): i is Id => Array.isArray(i) && i.length === 5;
+  const isId = (i: unknown): i is Id => typeof i === "string";
   if (!isId(x.id) || typeof x.sha !== "string" || typeof x.t !== "string" || !/^\d+$/.test(x.t) || !Array.isArray(x.deps)) return undefined;
   if (!x.deps.every((d) => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1])))) return undefined;
   if ((x.c === undefined) === (x.p === undefined)) return undefined;
@@ -241,31 +256,33 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   const next: Record<string, Entry> = {};
   let kept = 0;
 
-  const lazyFile = (p: string, f: FileIdentity): SnapshotFile => {
-    const small = f.size < FAST_READ;
-    let read: SnapshotFile | undefined;
-    const file = { path: p, size: f.size, mtimeMs: small ? 0 : nsToMs(f.mtimeNs), birthtimeMs: small ? 0 : nsToMs(f.birthtimeNs) };
-    // read on first use only: a recipe that imports this one and must be compiled again
-    Object.defineProperty(file, "bytes", { enumerable: true, get: () => (read ??= readFileEntry(scan, p)).bytes });
-    return file as SnapshotFile;
+  const stamps = new Map<string, bigint>();
+  const stampOf = (t: string): bigint => {
+    let v = stamps.get(t);
+    if (v === undefined) stamps.set(t, (v = BigInt(t)));
+    return v;
   };
 
   const file = (p: string): SnapshotFile => {
     const r = identity(p);
     if (!r.ok || !r.value.isFile) return readFileEntry(scan, p);
-    const id = toId(r.value);
+    const stat = r.value;
+    const id = toId(stat);
     observed.set(p, id);
     const e = checked(old[p]);
-    if (e === undefined || !sameId(e.id, id)) return readFileEntry(scan, p);
-    if (olderThan(id, BigInt(e.t))) {
-      const f = lazyFile(p, r.value);
+    if (e === undefined || e.id !== id) return readFileEntry(scan, p);
+    if (statOlderThan(stat, stampOf(e.t))) {
+      // a file the scan port would read in one go reports no times: look the same
+      const small = stat.size < FAST_READ;
+      // (its bytes are never absent in fact: a file without bytes has no entry)
+      const f = new UnreadFile(p, stat.size, small ? 0 : nsToMs(stat.mtimeNs), small ? 0 : nsToMs(stat.birthtimeNs), scan) as SnapshotFile;
       candidates.set(f, e);
       return f;
     }
     // racily clean: the content decides
     const f = readFileEntry(scan, p);
     if (f.bytes !== undefined && sha256Bytes(f.bytes) === e.sha)
-      candidates.set(f, start !== undefined && olderThan(id, start) ? ((changed = true), { ...e, t: String(start) }) : e);
+      candidates.set(f, start !== undefined && statOlderThan(stat, start) ? ((changed = true), { ...e, t: String(start) }) : e);
     return f;
   };
 
@@ -280,11 +297,10 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       const e = candidates.get(f);
       if (e === undefined) return undefined;
       if (e.deps.length > 0 && e.cwd !== context.cwd) return undefined;
-      const t = BigInt(e.t);
+      const t = stampOf(e.t);
       for (const [dep, was] of e.deps) {
-        const now = identityNow(dep);
         // a dependency written in the entry's own tick is not trusted on identity: compile again
-        if (!sameId(was, now) || (was !== null && !olderThan(was, t))) return undefined;
+        if (was !== identityNow(dep) || (was !== null && !olderThan(was, t))) return undefined;
       }
       next[f.path] = e;
       kept++;

@@ -22,16 +22,15 @@ export interface ScannedFile {
 
 export type ScanResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: string; readonly message: string };
 
-/** What identifies one version of a file without reading it (nanosecond times, as strings for
- *  the JSON the compile cache keeps them in). A write changes size, mtime or ctime; a rename
- *  onto the path changes the inode. */
+/** What identifies one version of a file without reading it (times in nanoseconds). A write
+ *  changes size, mtime or ctime; a rename onto the path changes the inode. */
 export interface FileIdentity {
-  readonly dev: string;
-  readonly ino: string;
+  readonly dev: bigint;
+  readonly ino: bigint;
   readonly size: number;
-  readonly mtimeNs: string;
-  readonly ctimeNs: string;
-  readonly birthtimeNs: string;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly birthtimeNs: bigint;
   readonly isFile: boolean;
 }
 
@@ -73,12 +72,12 @@ export function makeScanPort(fs: SyncFs): ScanPort {
         return {
           ok: true,
           value: {
-            dev: String(st.dev),
-            ino: String(st.ino),
+            dev: st.dev,
+            ino: st.ino,
             size: Number(st.size),
-            mtimeNs: String(st.mtimeNs),
-            ctimeNs: String(st.ctimeNs),
-            birthtimeNs: String(st.birthtimeNs),
+            mtimeNs: st.mtimeNs,
+            ctimeNs: st.ctimeNs,
+            birthtimeNs: st.birthtimeNs,
             isFile: st.isFile(),
           },
         };

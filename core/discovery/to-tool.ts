@@ -1,10 +1,10 @@
 // Converting a discovered winner into a tool (registry-reference §4.1, with rulings 2, 3 and 7).
 import * as E from "fp-ts/lib/Either.js";
-import type { RecipeConfig, RecipeFormat } from "../model.js";
+import type { JsonObject, RecipeConfig, RecipeFormat } from "../model.js";
 import { type ArgInput, analyzeArgs, checkRepeatSafety, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
 import { parametersSchema } from "../args/schema.js";
 import type { TemplateSurvey } from "../recipe/survey.js";
-import type { ToolSpec } from "./types.js";
+import type { ArgSurface, ToolSpec } from "./types.js";
 
 /** `survey`: the survey of `config.template`, when the caller has one (discovery does). */
 export function toolFromEntry(name: string, path: string, format: RecipeFormat, config: RecipeConfig, survey?: TemplateSurvey): E.Either<string, ToolSpec> {
@@ -14,15 +14,23 @@ export function toolFromEntry(name: string, path: string, format: RecipeFormat, 
   const safe = survey === undefined ? checkRepeatSafety(input) : repeatSafetyOf(input, survey.repeats, survey.facts);
   if (E.isLeft(safe)) return safe;
   const async = config.async === true;
-  const surface = survey === undefined ? analyzeArgs(input) : surfaceOf(input, survey.facts);
+  // The argument surface and the JSON schema are built when a host first asks for them: a
+  // `list` of 10,000 tools needs neither, a host publishing one tool needs that tool's only.
+  let surface: ArgSurface | undefined;
+  let parameters: JsonObject | undefined;
+  const surfaceNow = (): ArgSurface => (surface ??= survey === undefined ? analyzeArgs(input) : surfaceOf(input, survey.facts));
   return E.right({
     name,
     description: config.description ?? `Execute template recipe: ${name}`,
     path,
     format,
     async,
-    surface,
-    parameters: parametersSchema(surface, { async }),
+    get surface() {
+      return surfaceNow();
+    },
+    get parameters() {
+      return (parameters ??= parametersSchema(surfaceNow(), { async }));
+    },
     promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
     config,
   });

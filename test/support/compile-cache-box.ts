@@ -43,7 +43,7 @@ export function cacheBox(): CacheBox {
         statPath: (p) => base.statPath(p),
         identity: (p) => {
           const r = base.identity!(p);
-          return r.ok && blindCtime ? { ok: true, value: { ...r.value, ctimeNs: "0" } } : r;
+          return r.ok && blindCtime ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
         },
         readBounded: (p, limit, o) => {
           reads++;
