@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchCallPath } from "./call-path.js";
 import { benchDiscovery, benchStartup } from "./discovery.js";
 import { benchLedger } from "./ledger.js";
 import { benchRefresh } from "./refresh.js";
@@ -16,6 +17,7 @@ try {
   console.log(`pi-recipes bench (node ${process.version}, ${new Date().toISOString()})`);
   if (only === undefined || only === "startup") for (const line of benchStartup(baseDir, cliPath)) console.log(line);
   if (only === undefined || only === "discovery") for (const line of benchDiscovery(baseDir, cliPath)) console.log(line);
+  if (only === undefined || only === "call") for (const line of await benchCallPath(baseDir)) console.log(line);
   if (only === undefined || only === "ledger") for (const line of await benchLedger(baseDir)) console.log(line);
   if (only === undefined || only === "refresh") for (const line of await benchRefresh(baseDir)) console.log(line);
 } finally {

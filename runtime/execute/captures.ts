@@ -7,12 +7,19 @@ import { join } from "node:path";
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 let counter = 0;
 
-export const capturesRootOf = (tmpRoot: string): string => join(tmpRoot, "captures");
+// asked on every call with the same few roots: joined once each
+const roots = new Map<string, string>();
+export function capturesRootOf(tmpRoot: string): string {
+  let root = roots.get(tmpRoot);
+  if (root === undefined) roots.set(tmpRoot, (root = join(tmpRoot, "captures")));
+  return root;
+}
 
-/** A fresh, not yet created folder name for one command's spill files. */
+/** A fresh, not yet created folder name for one command's spill files (`root` as capturesRootOf
+ *  gives it: normalized, so a plain "/" joins it). */
 export function captureDirIn(root: string, now: number = Date.now()): string {
   counter = (counter + 1) % 1_000_000;
-  return join(root, `capture-${now}-${process.pid}-${counter}`);
+  return `${root}/capture-${now}-${process.pid}-${counter}`;
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
