@@ -1,7 +1,8 @@
-// The MCP server over the live registry: tools/list answers the current tool set (one tool per
-// active recipe, plus register_tool and inspect), tools/call goes through the gate, launch
-// accounting and the same runTool every host uses, and every change of the tool set (file edits,
-// register_tool, reviews) is announced with notifications/tools/list_changed.
+// The MCP server over a live runtime session: tools/list answers the current tool set (one tool
+// per active recipe, plus register_tool and inspect), tools/call goes through the gate and then
+// the one launch path every host uses (runtime/launch.ts: validation, accounting, execution), and
+// every change of the tool set (file edits, register_tool, reviews) is announced with
+// notifications/tools/list_changed.
 //
 // The low-level Server is used on purpose: McpServer wants zod schemas fixed at registration,
 // while our tools come and go and carry plain JSON Schema from the core.
@@ -9,24 +10,19 @@ import { inspectWithUsage } from "../runtime/usage-view.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/discovery/types.js";
-import type { CommandResult } from "../core/result.js";
-import type { LiveRegistry } from "../runtime/live-registry.js";
-import { runTool, type CallContext } from "../runtime/verbs/call.js";
+import type { LiveSession } from "../runtime/session.js";
+import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { makeCallGate } from "./gate.js";
-import type { LaunchAccounting } from "./launch-accounting.js";
 import { progressReporter } from "./progress.js";
 import { errorResult, toToolResult } from "./results.js";
 import { BUILTIN_TOOLS, INSPECT, recipeTool, REGISTER_TOOL } from "./tool-list.js";
 
 export interface RecipeServerOptions {
-  readonly live: LiveRegistry;
-  /** register_tool; it refreshes the live registry itself (its `refresh` hook) */
-  readonly register: (params: Readonly<Record<string, unknown>>) => Promise<CommandResult>;
-  /** absent: launches are not counted (tests of the protocol alone) */
-  readonly accounting?: LaunchAccounting;
-  /** where commands run, the runner, async runs; the signal is each call's own */
-  readonly call: Omit<CallContext, "signal">;
+  /** the registry, its ledger and its launch path; the caller opens and closes it */
+  readonly session: LiveSession;
+  /** the runner and limits of calls; the paths, the signal and the accounting are the server's */
+  readonly call?: Omit<CallContext, "signal" | "paths" | "launch">;
   readonly name?: string;
   readonly version?: string;
   readonly heartbeatMs?: number;
@@ -48,12 +44,12 @@ const argumentsOf = (args: unknown): Readonly<Record<string, unknown>> =>
 const internal = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
-  const { live, accounting } = options;
+  const { session } = options;
+  const { live } = session;
   const log = options.log ?? ((): void => undefined);
   const gate = makeCallGate(live);
   const inflight = new Set<Promise<unknown>>();
   let initialized = false;
-  accounting?.track(live.current().discovery);
 
   const server = new Server(
     { name: options.name ?? "pi-recipes", version: options.version ?? "0.0.0" },
@@ -69,7 +65,6 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   };
 
   const unsubscribe = live.subscribe((change) => {
-    accounting?.track(live.current().discovery);
     if (change.added.length + change.changed.length + change.removed.length === 0 || !initialized) return;
     server.sendToolListChanged().catch((e: unknown) => log(`list_changed not sent: ${internal(e)}`));
   });
@@ -81,17 +76,8 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   });
 
   async function callRecipe(tool: ToolSpec, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
-    if (accounting !== undefined) {
-      const launched = await accounting.launch(tool);
-      if (!launched.ok) {
-        // the file moved under us: make sure the next list shows what is there now
-        live.refresh([tool.path]);
-        return errorResult(launched.rejected, { tool: tool.name, path: tool.path, stale: true });
-      }
-      if (launched.diagnostic !== undefined) log(launched.diagnostic);
-    }
     const token = extra._meta?.progressToken;
-    const base = options.call.runner ?? nodeProcessRunner;
+    const base = options.call?.runner ?? nodeProcessRunner;
     const reporter =
       token === undefined || tool.async
         ? undefined
@@ -101,15 +87,20 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
               .catch(() => undefined);
           }, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });
     try {
-      const ctx: CallContext = { ...options.call, runner: reporter?.runner ?? base, signal: extra.signal };
-      return toToolResult(await runTool(tool, args, ctx));
+      // async recipes start detached runs under <tmpRoot>/runs (runtime/runs), runTool's default
+      const ctx = { ...options.call, paths: session.paths, runner: reporter?.runner ?? base, signal: extra.signal };
+      const result = await session.launch(tool, args, ctx);
+      const diagnostic = result.details["usage_diagnostic"];
+      if (typeof diagnostic === "string") log(diagnostic);
+      return toToolResult(result);
     } finally {
       reporter?.stop();
     }
   }
 
   async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
-    if (name === REGISTER_TOOL) return toToolResult(await options.register(args));
+    // register_tool refreshes under its locks, so the list_changed goes out before it answers
+    if (name === REGISTER_TOOL) return toToolResult(await session.register(args, () => void live.refresh()));
     if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths }));
     const verdict = gate.check(name);
     switch (verdict.kind) {

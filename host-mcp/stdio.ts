@@ -1,16 +1,11 @@
-// `pi-recipes mcp`: the recipe server on stdin/stdout, wired to the real files, locks, watcher and
-// ledger. The process belongs to its client: when stdin ends (the client closed or died), on
-// SIGTERM/SIGINT/SIGHUP, or when stdout breaks, calls in progress are aborted (their process
-// groups killed), the watcher is closed and the process ends, leaving nothing behind.
+// `pi-recipes mcp`: the recipe server on stdin/stdout over one live runtime session (real files,
+// locks, watcher and ledger). The process belongs to its client: when stdin ends (the client
+// closed or died), on SIGTERM/SIGINT/SIGHUP, or when stdout breaks, calls in progress are aborted
+// (their process groups killed), the session is closed (watcher stopped, launches folded into
+// the ledgers) and the process ends, leaving nothing behind.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeFileLock } from "../adapters/lock/file-lock.js";
 import { packageInfo } from "../runtime/agent-paths.js";
-import { openLedger } from "../runtime/ledger/index.js";
-import { openLiveRegistry } from "../runtime/live-registry.js";
-import { registerTool } from "../runtime/register.js";
-import { cleanStrayRecipeTemps } from "../runtime/startup.js";
-import { launchAccounting } from "./launch-accounting.js";
+import { openLiveSession } from "../runtime/session.js";
 import { createRecipeServer } from "./server.js";
 
 export interface StdioServeOptions {
@@ -32,26 +27,9 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   const log = options.log ?? ((line: string): void => void process.stderr.write(`pi-recipes mcp: ${line}\n`));
   const pkg = packageInfo();
 
-  const live = openLiveRegistry({ env, cwd, onError: (e) => log(`watcher: ${e.message}`) });
-  const { paths } = live;
-  const fs = makeNodeFileSystem();
-  const lock = makeFileLock();
-  await cleanStrayRecipeTemps({ paths, fs, lock }).catch((e: unknown) => log(`start-up cleanup: ${String(e)}`));
-  await live.start();
-
-  const recipes = createRecipeServer({
-    live,
-    name: pkg.name,
-    version: pkg.version,
-    log,
-    accounting: launchAccounting(openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot })),
-    // register_tool refreshes under its locks, so the list_changed goes out before it answers
-    register: (params) => registerTool(params, { paths, fs, lock, packagedRoot: pkg.packagedRecipeRoot, refresh: () => void live.refresh() }),
-    call: {
-      // async recipes start detached runs under <tmpRoot>/runs (runtime/runs), callTool's default
-      paths: { cwd: paths.cwd, home: paths.home, tmpRoot: paths.tmpRoot },
-    },
-  });
+  // recovery, clean-up, watcher and lineage seeding; closing it folds this session's launches
+  const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
+  const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log });
 
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));
@@ -66,7 +44,7 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
       await recipes.close(); // aborts the calls in progress
       await recipes.drain(); // and waits for their process groups to be gone
     } finally {
-      await live.close();
+      await session.close();
       finish(0);
     }
   };

@@ -1,44 +1,23 @@
 // What tools/list answers: one MCP tool per active recipe, plus register_tool (create, update,
-// delete, promote) and inspect (read-only views). Those two names are reserved, so no recipe can
-// take them.
+// delete, promote) and inspect (read-only views), described once for every host in
+// runtime/verb-tools.ts. Those two names are reserved, so no recipe can take them.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { REGISTER_TOOL_PARAMETERS } from "../core/register/schema.js";
 import type { ToolSpec } from "../core/discovery/types.js";
+import { INSPECT as INSPECT_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
 
-export const REGISTER_TOOL = "register_tool";
-export const INSPECT = "inspect";
+export const REGISTER_TOOL = REGISTER_VERB.name;
+export const INSPECT = INSPECT_VERB.name;
 
-const registerTool: Tool = {
-  name: REGISTER_TOOL,
-  description:
-    "List, create, update or delete persistent recipe tools. No arguments: list the tools. " +
-    "name + description + template: create a tool (update=true to overwrite; fields not given are kept). " +
-    "template=null: delete it. name + draft: promote a captured draft. The tool list changes at once.",
-  inputSchema: REGISTER_TOOL_PARAMETERS as Tool["inputSchema"],
-  annotations: { title: "Register recipe tool", destructiveHint: true, idempotentHint: false, openWorldHint: false },
-};
+const verbTool = (verb: VerbTool): Tool => ({
+  name: verb.name,
+  description: verb.description,
+  inputSchema: verb.parameters as Tool["inputSchema"],
+  annotations: verb.readOnly
+    ? { title: verb.title, readOnlyHint: true, openWorldHint: false }
+    : { title: verb.title, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+});
 
-const inspect: Tool = {
-  name: INSPECT,
-  description:
-    "Read-only views of the recipe registry: target=recipes view=status|summary|doctor|imports|reviews [verbose=true], " +
-    "target=tool:<name> for one tool's arguments and template, " +
-    "or target=run:<id> view=status|tail [lines=N] for an async run.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      target: { type: "string", description: "recipes, tool:<name>, or run:<id>" },
-      view: { type: "string", description: "status (default), summary, doctor, imports or reviews; for a run: status or tail" },
-      lines: { type: "integer", minimum: 1, description: "run tail: how many lines of stdout and stderr (default 40)" },
-      verbose: { type: "boolean", description: "include per-recipe details" },
-    },
-    required: ["target"],
-    additionalProperties: false,
-  },
-  annotations: { title: "Inspect recipe registry", readOnlyHint: true, openWorldHint: false },
-};
-
-export const BUILTIN_TOOLS: readonly Tool[] = [registerTool, inspect];
+export const BUILTIN_TOOLS: readonly Tool[] = [verbTool(REGISTER_VERB), verbTool(INSPECT_VERB)];
 
 /** One MCP tool per active recipe: the core's schema, unchanged. */
 export const recipeTool = (spec: ToolSpec): Tool => ({

@@ -1,19 +1,14 @@
 // Everything the extension holds for one Pi session, opened at session_start and closed at
 // session_shutdown (Pi re-imports the extension for every new, resumed, forked or reloaded
 // session, so nothing outlives it).
-import * as nodeFs from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeScanPort } from "../adapters/fs/scan.js";
-import type { Lock } from "../adapters/lock/Lock.js";
-import { makeFileLock } from "../adapters/lock/file-lock.js";
+import type { ScanPort } from "../adapters/fs/scan.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, packageInfo, type AgentPaths } from "../runtime/agent-paths.js";
-import { foldPending, openLedger, seedLineages, type LedgerContext } from "../runtime/ledger/index.js";
-import { openLiveRegistry, type LiveRegistry, type ToolSetChange } from "../runtime/live-registry.js";
+import { agentPaths, type AgentPaths } from "../runtime/agent-paths.js";
+import type { LiveRegistry, ToolSetChange } from "../runtime/live-registry.js";
 import type { Registry } from "../runtime/registry.js";
-import { cleanStrayRecipeTemps } from "../runtime/startup.js";
+import { openLiveSession, type LiveSession } from "../runtime/session.js";
 import { automaticReviewPolicy, type RuntimeContext } from "../runtime/verbs/status.js";
 import { IdleBoundary, runSteps, BEFORE_DISCOVERY_EVENT, type BoundaryContext, type BoundaryHooks } from "./boundaries.js";
 import { NextRun } from "./next-run.js";
@@ -33,16 +28,18 @@ export interface HostOptions {
   readonly packagedRoot?: string | null;
   readonly watcher?: Watcher;
   readonly debounceMs?: number;
+  /** the ports the runtime session reads and writes through (tests count reads with them) */
+  readonly fs?: FileSystem;
+  readonly scan?: ScanPort;
 }
 
 export interface HostSession {
+  /** the runtime session every host opens: registry, ledger, launch path */
+  readonly session: LiveSession;
   readonly paths: AgentPaths;
   readonly env: NodeJS.ProcessEnv;
   readonly automaticReview: boolean;
   readonly live: LiveRegistry;
-  readonly fs: FileSystem;
-  readonly lock: Lock;
-  readonly ledger: LedgerContext;
   readonly packagedRoot: string | undefined;
   readonly recipes: RecipeRuntime;
   readonly sync: ToolSync;
@@ -77,28 +74,24 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
   pi.events.emit(BEFORE_DISCOVERY_EVENT, { automaticReview });
   report(await runSteps(hooks.beforeDiscovery ?? [], boundaryOf(ctx)));
 
-  const fs = makeNodeFileSystem();
-  const lock = makeFileLock();
-  await cleanStrayRecipeTemps({ paths, fs, lock }).catch(() => []);
-  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   let watcherFailed = false;
-  const live = openLiveRegistry({
+  // recovery, stray-temp cleanup, the live registry and its watcher, lineage seeding
+  const session = await openLiveSession({
     env,
     cwd: ctx.cwd,
-    packagedRoot: packagedRoot ?? null,
+    ...(options.packagedRoot === undefined ? {} : { packagedRoot: options.packagedRoot }),
     ...(options.watcher === undefined ? {} : { watcher: options.watcher }),
     ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
-    onError: () => {
+    ...(options.fs === undefined ? {} : { fs: options.fs }),
+    ...(options.scan === undefined ? {} : { scan: options.scan }),
+    onWatchError: () => {
       if (!watcherFailed) notify(ctx, WATCHER_FAILED, "warning");
       watcherFailed = true;
     },
   });
-  const ledger = openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot });
+  const { live, packagedRoot } = session;
   const recipes: RecipeRuntime = {
-    live,
-    paths,
-    fs,
-    ledger,
+    session,
     injected: (c) => {
       const model = c?.model;
       return {
@@ -115,34 +108,27 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
     pi.events.emit(TOOLS_CHANGED_EVENT, { ...change, ...outcome });
   };
   live.subscribe(publish);
-  await live.start();
-  await seedLineages(ledger, live.current().discovery);
 
   const nextRun = new NextRun(pi);
   const idle = new IdleBoundary(hooks, boundaryOf, report);
-  const scan = makeScanPort(nodeFs);
   return {
+    session,
     paths,
     env,
     automaticReview,
     live,
-    fs,
-    lock,
-    ledger,
     packagedRoot,
     recipes,
     sync,
     nextRun,
     idle,
     runtime: { paths, env, entrypoint: options.entrypoint, host: "pi", packagedRoot: packagedRoot ?? null },
-    registryView: () => ({ paths, packagedRoot, scan, discover: () => live.current().discovery }),
+    registryView: () => session.registry(),
     async close() {
       nextRun.close();
       idle.close();
-      await live.close();
-      // launches counted in this session's log reach the ledgers now rather than at the next fold
-      await foldPending(ledger).catch(() => undefined);
-      await ledger.log.close().catch(() => undefined);
+      // the watcher stops, this session's launches are folded into the ledgers
+      await session.close();
     },
   };
 }

@@ -308,6 +308,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
         ...(e.c === undefined ? {} : { config: e.c }),
         ...(e.p === undefined ? {} : { problem: e.p }),
         ...(e.s === undefined ? {} : { survey: decodeSurvey(e.s) }),
+        sourceSha256: e.sha,
         readPaths: e.deps.map(([dep]) => dep),
       };
       return stored;

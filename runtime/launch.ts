@@ -1,53 +1,57 @@
-// Launch accounting for one-shot hosts (the CLI): the digest of each candidate recipe file is taken
-// BEFORE discovery reads it, so if the file changes in between, the ledger sees a digest older than
-// the loaded content and rejects the launch (reload and retry) rather than counting the wrong source.
-import { join } from "node:path";
+// The one launch path every host takes to run a recipe tool: the host's gate has already chosen
+// the tool (MCP: shown-definition gate; Pi: the live registry's generation fence; CLI: a fresh
+// discovery), then `launch` validates the arguments, accounts the launch in the usage ledger
+// (the recipe-root fence and the source check happen there) and executes.
+//
+// What the source check compares: the tool carries `sourceSha256`, the digest of the very bytes
+// discovery compiled it from. The ledger reads the file once more, under the fence, and refuses
+// the launch (reload and retry) when the file no longer holds those bytes. So a file edited
+// between discovery and launch is never run or counted under the wrong source, and no host reads
+// the recipe file a second time just to learn what the tool was loaded from.
 import type { ToolSpec } from "../core/discovery/types.js";
 import { executableFingerprint } from "../core/ledger/fingerprint.js";
-import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeFileLock } from "../adapters/lock/file-lock.js";
-import { closeAndFoldIfFree, openLedger, recordLaunch, sha256Bytes, type LedgerContext } from "./ledger/index.js";
-import type { AgentPaths } from "./agent-paths.js";
+import type { CommandResult } from "../core/result.js";
+import { recordLaunch, type LedgerContext } from "./ledger/index.js";
+import { runTool, type CallContext, type LaunchCheck } from "./verbs/call.js";
 
-export interface LaunchGuard {
-  /** counts one launch of `tool`; `rejected` says why it must not run; `diagnostic` reports an
-   * accounting failure that did not stop the launch */
-  launch(tool: ToolSpec): Promise<{ readonly ok: true; readonly diagnostic?: string } | { readonly ok: false; readonly rejected: string }>;
-  close(): Promise<void>;
+/** Counts one launch of `tool` in `ledger`, or says why it must not run. Without a ledger (a
+ *  host that does not account) every launch may run. */
+export async function accountLaunch(ledger: LedgerContext | undefined, tool: ToolSpec): Promise<LaunchCheck> {
+  if (ledger === undefined) return { ok: true };
+  const outcome = await recordLaunch(ledger, {
+    path: tool.path,
+    name: tool.name,
+    fingerprint: executableFingerprint(tool.config),
+    // a tool built without a digest cannot vouch for its source: under the recipe root the check
+    // then fails like a changed file (reload and retry); elsewhere nothing is accounted anyway
+    sourceSha256: tool.sourceSha256 ?? "",
+  });
+  if (!outcome.ok) return { ok: false, rejected: outcome.rejected };
+  return outcome.diagnostic === undefined ? { ok: true } : { ok: true, diagnostic: outcome.diagnostic };
 }
 
-/** sha256 of a recipe file's bytes; undefined when it does not exist. */
-export async function digestOf(fs: FileSystem, path: string): Promise<string | undefined> {
-  try {
-    return sha256Bytes(await fs.readFile(path));
-  } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR", "EISDIR")) return undefined;
-    throw e;
-  }
-}
+/** What to do when the ledger refuses a launch (a live registry re-reads the tool's file, so the
+ *  next listing shows what is there now). */
+export type OnRejected = (tool: ToolSpec) => void;
 
-/** Digests the files that can hold tool `name` in the user root, then opens the ledger. */
-export async function prepareLaunch(paths: AgentPaths, name: string, fs: FileSystem = makeNodeFileSystem()): Promise<LaunchGuard> {
-  const digests = new Map<string, string | undefined>();
-  if (!name.includes("/") && !name.includes("\0")) {
-    for (const file of [join(paths.recipeRoot, `${name}.json`), join(paths.recipeRoot, `${name}.md`)]) {
-      digests.set(file, await digestOf(fs, file).catch(() => undefined));
-    }
-  }
-  let ledger: LedgerContext | undefined;
-  return {
-    async launch(tool) {
-      const sourceSha256 = digests.has(tool.path) ? digests.get(tool.path) : await digestOf(fs, tool.path).catch(() => undefined);
-      if (sourceSha256 === undefined) return { ok: true, diagnostic: `Usage not recorded: recipe source unreadable: ${tool.path}` };
-      ledger ??= openLedger({ fs, lock: makeFileLock({ fs }), recipeRoot: paths.recipeRoot });
-      const outcome = await recordLaunch(ledger, { path: tool.path, name: tool.name, fingerprint: executableFingerprint(tool.config), sourceSha256 });
-      if (!outcome.ok) return { ok: false, rejected: outcome.rejected };
-      return outcome.diagnostic === undefined ? { ok: true } : { ok: true, diagnostic: outcome.diagnostic };
-    },
-    async close() {
-      // the process ends here: fold the books if enough logs wait and the lock is free
-      if (ledger !== undefined) await closeAndFoldIfFree(ledger);
-    },
-  };
+/** The call context whose launches are accounted in `ledger`. */
+export const accountedContext = (ledger: LedgerContext | undefined, ctx: Omit<CallContext, "launch">, onRejected?: OnRejected): CallContext => ({
+  ...ctx,
+  launch: async (tool) => {
+    const check = await accountLaunch(ledger, tool);
+    if (!check.ok) onRejected?.(tool);
+    return check;
+  },
+});
+
+/** Runs `tool` with the call's params: arguments validated, launch accounted, then executed. A
+ *  rejected launch (source changed, fence timeout) runs nothing and is a failure naming the file. */
+export function launch(
+  ledger: LedgerContext | undefined,
+  tool: ToolSpec,
+  params: Readonly<Record<string, unknown>>,
+  ctx: Omit<CallContext, "launch">,
+  onRejected?: OnRejected,
+): Promise<CommandResult> {
+  return runTool(tool, params, accountedContext(ledger, ctx, onRejected));
 }

@@ -79,6 +79,7 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
       tool: false,
     };
     if (config !== undefined) entry.config = config;
+    if (recipe.sourceSha256 !== undefined) entry.sourceSha256 = recipe.sourceSha256;
     if (recipe.problem !== undefined) entry.problem = recipe.problem;
     if (!isWinner) entry.shadowedBy = winnerPath;
     if (isWinner && source.tool && config !== undefined && !disabled) {

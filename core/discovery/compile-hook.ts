@@ -9,6 +9,8 @@ export interface StoredCompile {
   readonly config?: RecipeConfig;
   readonly problem?: RecipeProblem;
   readonly survey?: TemplateSurvey;
+  /** sha256 (hex) of the bytes compiled */
+  readonly sourceSha256?: string;
   /** every path the resolution asked for, in order (found or not) */
   readonly readPaths: readonly string[];
 }

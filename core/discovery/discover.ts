@@ -45,7 +45,8 @@ export function resolveContext(snapshot: RegistrySnapshot): ResolveContext {
 }
 
 export interface DiscoverOptions {
-  /** sha256 (or any fingerprint) of a file's bytes; used for draft fingerprints */
+  /** sha256 (or any fingerprint) of a file's bytes: draft fingerprints, and the source digest a
+   *  tool carries for launch accounting */
   readonly digest?: (file: SnapshotFile) => string | undefined;
   /** Work remembered from earlier passes over the same registry: a file is loaded again only when
    *  its SnapshotFile object, or one its resolution read, is not the one seen before. */
@@ -55,7 +56,7 @@ export interface DiscoverOptions {
 }
 
 export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = {}): Discovery {
-  const pass = beginPass(options.memo ?? createDiscoveryMemo(), snapshot, options.compiled);
+  const pass = beginPass(options.memo ?? createDiscoveryMemo(), snapshot, options.digest, options.compiled);
   const prev = pass.resolution;
   const resolution =
     (prev === undefined ? undefined : patchResolution(prev, snapshot.sources, pass)) ??

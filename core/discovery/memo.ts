@@ -32,6 +32,8 @@ export interface LoadedRecipe {
   readonly problem?: RecipeProblem;
   /** the one walk of a checked config's template (absent for disabled recipes, which are not checked) */
   readonly survey?: TemplateSurvey;
+  /** digest of `file.bytes` for a recipe that loaded, when the pass was given a digest function */
+  readonly sourceSha256?: string;
   ownDiagnostics?: readonly string[];
   riskLabels?: readonly string[];
   tool?: E.Either<string, ToolSpec>;
@@ -80,7 +82,9 @@ export interface Pass {
   finish(resolution: Resolution): void;
 }
 
-export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, compiled?: CompileHook): Pass {
+export function beginPass(
+  memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined, compiled?: CompileHook,
+): Pass {
   const memo = memoIn as MemoState;
   const key = contextKey(snapshot);
   if (memo.context !== key) {
@@ -142,7 +146,14 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, com
       if (stored !== undefined) {
         reused++;
         const reads: Reads = stored.readPaths.length === 0 ? NO_READS : stored.readPaths.map((p) => [p, listed().get(p)] as const);
-        const record: LoadedRecipe = { file: candidate.file, reads, ...stored.config === undefined ? {} : { config: stored.config }, ...stored.problem === undefined ? {} : { problem: stored.problem }, ...stored.survey === undefined ? {} : { survey: stored.survey } };
+        const record: LoadedRecipe = {
+          file: candidate.file,
+          reads,
+          ...(stored.config === undefined ? {} : { config: stored.config }),
+          ...(stored.problem === undefined ? {} : { problem: stored.problem }),
+          ...(stored.survey === undefined ? {} : { survey: stored.survey }),
+          ...(stored.config === undefined || stored.sourceSha256 === undefined ? {} : { sourceSha256: stored.sourceSha256 }),
+        };
         candidate.loaded = record;
         return record;
       }
@@ -157,10 +168,17 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, com
         survey = surveyTemplate(resolved.right.template);
         return checkSurveyed(resolved.right, survey);
       });
+      // digested once per file revision, from the bytes just compiled (launch accounting needs it)
+      const sourceSha256 = E.isLeft(value) ? undefined : digest?.(candidate.file);
       const record: LoadedRecipe = E.isLeft(value)
         ? { file: candidate.file, reads: used, problem: value.left }
-        : survey === undefined ? { file: candidate.file, reads: used, config: value.right }
-        : { file: candidate.file, reads: used, config: value.right, survey };
+        : {
+            file: candidate.file,
+            reads: used,
+            config: value.right,
+            ...(survey === undefined ? {} : { survey }),
+            ...(sourceSha256 === undefined ? {} : { sourceSha256 }),
+          };
       candidate.loaded = record;
       compiled?.store(candidate.file, { ...record, readPaths: used.map(([p]) => p) });
       return record;
@@ -207,5 +225,7 @@ export function riskLabelsOf(r: LoadedRecipe): readonly string[] {
 
 /** The tool a winning, valid, enabled recipe of a tool source becomes (same id, path and format every time). */
 export function toolOf(r: LoadedRecipe, candidate: Candidate, config: RecipeConfig): E.Either<string, ToolSpec> {
-  return (r.tool ??= toolFromEntry(candidate.id, candidate.file.path, candidate.format, config, r.survey));
+  if (r.tool !== undefined) return r.tool;
+  r.tool = toolFromEntry(candidate.id, candidate.file.path, candidate.format, config, r.survey, r.sourceSha256);
+  return r.tool;
 }

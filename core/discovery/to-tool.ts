@@ -6,8 +6,11 @@ import { parametersSchema } from "../args/schema.js";
 import type { TemplateSurvey } from "../recipe/survey.js";
 import type { ArgSurface, ToolSpec } from "./types.js";
 
-/** `survey`: the survey of `config.template`, when the caller has one (discovery does). */
-export function toolFromEntry(name: string, path: string, format: RecipeFormat, config: RecipeConfig, survey?: TemplateSurvey): E.Either<string, ToolSpec> {
+/** `survey`: the survey of `config.template`, when the caller has one (discovery does);
+ *  `sourceSha256`: the digest of the bytes the config was compiled from, when known. */
+export function toolFromEntry(
+  name: string, path: string, format: RecipeFormat, config: RecipeConfig, survey?: TemplateSurvey, sourceSha256?: string,
+): E.Either<string, ToolSpec> {
   const input: ArgInput = config.args === undefined
     ? config.defaults === undefined ? { template: config.template } : { defaults: config.defaults, template: config.template }
     : config.defaults === undefined ? { args: config.args, template: config.template } : { args: config.args, defaults: config.defaults, template: config.template };
@@ -33,5 +36,6 @@ export function toolFromEntry(name: string, path: string, format: RecipeFormat, 
     },
     promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
     config,
+    ...(sourceSha256 === undefined ? {} : { sourceSha256 }),
   });
 }

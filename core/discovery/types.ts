@@ -27,6 +27,8 @@ export interface RecipeEntry {
   /** entry diagnostics: invalid/failed message, trusted-boundary warnings, markdown shadowing */
   readonly diagnostics: readonly string[];
   readonly riskLabels: readonly string[];
+  /** sha256 of the bytes a loadable entry was compiled from (see ToolSpec.sourceSha256) */
+  readonly sourceSha256?: string;
   /** the entry is exposed as a tool */
   readonly tool: boolean;
 }
@@ -52,6 +54,10 @@ export interface ToolSpec {
   readonly parameters: JsonObject;
   readonly promptSnippet: string;
   readonly config: RecipeConfig;
+  /** sha256 of the very bytes the tool was compiled from, when discovery was given a digest
+   *  function. Launch accounting compares it with the file as it is at launch, so no host has to
+   *  read the file again to learn what the tool was loaded from. */
+  readonly sourceSha256?: string;
 }
 
 export interface DraftEntry {

@@ -1,21 +1,22 @@
-import { openRegistry } from "../../runtime/registry.js";
+import type { CommandResult } from "../../core/result.js";
+import { openSession, type RuntimeSession } from "../../runtime/session.js";
 import { callTool } from "../../runtime/verbs/call.js";
-import { prepareLaunch } from "../../runtime/launch.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
+
+/** `call <tool>` in a session: one discovery, then the one launch path (runtime/launch.ts). */
+export const callIn = (session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>): Promise<CommandResult> =>
+  callTool(session.discovery(), name, params, session.callContext());
 
 export const callVerb: CliVerb = {
   name: "call",
   run: async (cmd) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name, then key=value arguments");
     if (bad !== undefined) return bad;
-    const name = cmd.positional[0]!;
-    const registry = openRegistry();
-    // digests first, discovery second: see runtime/launch.ts
-    const guard = await prepareLaunch(registry.paths, name);
+    const session = openSession();
     try {
-      return result(await callTool(registry.discover(), name, cmd.params, { paths: registry.paths, launch: (tool) => guard.launch(tool) }));
+      return result(await callIn(session, cmd.positional[0]!, cmd.params));
     } finally {
-      await guard.close();
+      await session.close();
     }
   },
 };

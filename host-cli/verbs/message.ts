@@ -1,7 +1,7 @@
-import { openRegistry } from "../../runtime/registry.js";
-import { callTool } from "../../runtime/verbs/call.js";
 import { message } from "../../runtime/verbs/message.js";
 import { runsRootOf } from "../../runtime/runs/store.js";
+import { openSession } from "../../runtime/session.js";
+import { callIn } from "./call.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const messageVerb: CliVerb = {
@@ -9,14 +9,19 @@ export const messageVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const registry = openRegistry();
-    return result(
-      await message(cmd.params, {
-        discovery: () => registry.discover(),
-        invokeTool: (name, params) => callTool(registry.discover(), name, params, { paths: registry.paths }),
-        env: process.env,
-        runsRoot: runsRootOf(registry.paths.tmpRoot),
-      }),
-    );
+    const session = openSession();
+    try {
+      return result(
+        await message(cmd.params, {
+          discovery: () => session.discovery(),
+          // the tool runs as `call` runs it: through the one launch path, accounted
+          invokeTool: (name, params) => callIn(session, name, params),
+          env: session.env,
+          runsRoot: runsRootOf(session.paths.tmpRoot),
+        }),
+      );
+    } finally {
+      await session.close();
+    }
   },
 };

@@ -1,7 +1,4 @@
-import { makeNodeFileSystem } from "../../adapters/fs/node.js";
-import { makeFileLock } from "../../adapters/lock/file-lock.js";
-import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
-import { registerTool } from "../../runtime/register.js";
+import { openSession } from "../../runtime/session.js";
 import { cleanStrayRecipeTemps } from "../../runtime/startup.js";
 import type { CliValue } from "../argv.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
@@ -23,10 +20,12 @@ export const registerToolVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const paths = agentPaths(process.env, process.cwd());
-    const fs = makeNodeFileSystem();
-    const lock = makeFileLock();
-    await cleanStrayRecipeTemps({ paths, fs, lock });
-    return result(await registerTool(asParams(cmd.params), { paths, fs, lock, packagedRoot: packageInfo().packagedRecipeRoot }));
+    const session = openSession();
+    try {
+      await cleanStrayRecipeTemps(session);
+      return result(await session.register(asParams(cmd.params)));
+    } finally {
+      await session.close();
+    }
   },
 };

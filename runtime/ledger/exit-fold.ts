@@ -23,6 +23,11 @@ export interface ExitFold {
  *  them and the store lock is free right now. Never throws: the counts stay in the logs for the
  *  next fold. */
 export async function closeAndFoldIfFree(ctx: LedgerContext, bound: number = PENDING_LOG_BOUND): Promise<ExitFold> {
+  // a process that launched nothing (a `list`, a rejected call) has no log and nothing to fold
+  if (ctx.log.id === undefined) {
+    await ctx.log.close().catch(() => undefined);
+    return { folded: false, diagnostics: [] };
+  }
   try {
     await ctx.log.rotate();
     await ctx.log.close();

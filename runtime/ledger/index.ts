@@ -9,3 +9,4 @@ export { closeAndFoldIfFree, PENDING_LOG_BOUND, type ExitFold } from "./exit-fol
 export { recordReview } from "./review.js";
 export { withRootFence, FenceDrainTimeout } from "./fence.js";
 export { readIndex, readLedger } from "./store.js";
+export { recoverLedger } from "./recover.js";

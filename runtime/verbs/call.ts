@@ -120,7 +120,8 @@ export async function runTool(tool: ToolSpec, params: Readonly<Record<string, un
   if (E.isLeft(values)) return usageHint(tool, values.left);
   pruneCaptures(capturesRootOf(ctx.paths.tmpRoot));
   const launch = ctx.launch === undefined ? undefined : await ctx.launch(tool);
-  if (launch !== undefined && !launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path });
+  // a refused launch is a stale tool in every host: reload and retry
+  if (launch !== undefined && !launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path, stale: true });
   const result = await runLaunched(tool, params, values.right, ctx);
   return launch?.diagnostic === undefined ? result : { ...result, details: { ...result.details, usage_diagnostic: launch.diagnostic } };
 }

@@ -79,7 +79,8 @@ async function spawnEntry(entry: RecipeEntry, values: Readonly<Record<string, un
   if (entry.config === undefined || entry.invalid || entry.disabled) return failure(blocked(entry), { path: entry.path });
   const tool = toolFromEntry(entry.id, entry.path, entry.format, entry.config);
   if (E.isLeft(tool)) return failure(`Recipe ${entry.id} could not be run: ${tool.left}`, { path: entry.path });
-  return runTool(tool.right, values, ctx);
+  // the digest discovery took of the bytes it compiled: launch accounting checks the file against it
+  return runTool(entry.sourceSha256 === undefined ? tool.right : { ...tool.right, sourceSha256: entry.sourceSha256 }, values, ctx);
 }
 
 const expandHome = (path: string, home: string): string => (path === "~" ? home : path.startsWith("~/") ? home + path.slice(1) : path);

@@ -1,4 +1,4 @@
-// Launch accounting through the real command: call and spawn recipe= count, usage shows in the
+// Launch accounting through the real command: call, spawn recipe= and message to=tool: count, usage shows in the
 // verbose summary, and an unused tool gets the operator-gated cleanup recommendation.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,15 +16,16 @@ beforeAll(() => {
 afterAll(() => rmSync(agent, { recursive: true, force: true }));
 
 describe("usage through the CLI", () => {
-  it("counts call and spawn recipe=, and reports usage and recommendations", () => {
+  it("counts call, spawn recipe= and message to=tool:, and reports usage and recommendations", () => {
     const env = { PI_CODING_AGENT_DIR: agent };
     expect(runCli(["call", "hello"], env).stdout).toBe("hi\n");
     expect(runCli(["call", "hello"], env).stdout).toBe("hi\n");
     expect(runCli(["spawn", "recipe=hello"], env).stdout).toBe("hi\n");
+    expect(runCli(["message", "to=tool:hello", "type=run"], env).status).toBe(0);
     const { status, body } = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env);
     expect(status).toBe(0);
     const active = body.details["active"] as { id: string; usage?: Record<string, unknown> }[];
-    expect(active.find((a) => a.id === "hello")?.usage).toMatchObject({ lifetime_calls: 3, calls: 3, revision_calls: 3 });
+    expect(active.find((a) => a.id === "hello")?.usage).toMatchObject({ lifetime_calls: 4, calls: 4, revision_calls: 4 });
     expect(active.find((a) => a.id === "unused")?.usage).toMatchObject({ lifetime_calls: 0, calls: 0 });
     const recommendations = body.details["recommendations"] as { id: string; reason: string }[];
     expect(recommendations.filter((r) => r.id === "unused").map((r) => r.reason)).toEqual(["active user tool has no recorded launches"]);
@@ -37,6 +38,6 @@ describe("usage through the CLI", () => {
     expect(runCli(["call", "hello"], env).stdout).toBe("hello\n");
     const { body } = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env);
     const active = body.details["active"] as { id: string; usage?: Record<string, unknown> }[];
-    expect(active.find((a) => a.id === "hello")?.usage).toMatchObject({ lifetime_calls: 4, revision_calls: 1 });
+    expect(active.find((a) => a.id === "hello")?.usage).toMatchObject({ lifetime_calls: 5, revision_calls: 1 });
   });
 });

@@ -1,5 +1,5 @@
-// The books stay small: every CLI-style launch (prepareLaunch, one launch, close, exactly what a
-// `pi-recipes call` process does) closes its launch log, and an exiting launch folds the pending
+// The books stay small: every CLI-style launch (a one-shot session, one call, close: exactly what
+// a `pi-recipes call` process does) closes its launch log, and an exiting launch folds the pending
 // logs once enough of them wait and the store lock is free, so many launches leave a bounded
 // number of files and every launch is counted exactly once.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
-import { prepareLaunch } from "../../../runtime/launch.js";
 import { closeAndFoldIfFree, foldPending, openLedger, PENDING_LOG_BOUND, readIndex, readLedger, recordLaunch } from "../../../runtime/ledger/index.js";
 import { openRegistry, type Registry } from "../../../runtime/registry.js";
+import { openSession } from "../../../runtime/session.js";
+import { callTool } from "../../../runtime/verbs/call.js";
 import { resolved } from "./support.js";
 
 let dir: string;
@@ -29,15 +30,14 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** One `pi-recipes call tally`, minus the process: digests, discovery, the launch, the exit. */
+/** One `pi-recipes call tally`, minus the process: a one-shot session, the call, the close. */
 async function cliLaunch(): Promise<void> {
-  const guard = await prepareLaunch(registry.paths, "tally");
+  const session = openSession({ env: { PI_CODING_AGENT_DIR: registry.paths.agentDir }, cwd: dir, home: dir, packagedRoot: null });
   try {
-    const tool = registry.discover().tools.find((t) => t.name === "tally")!;
-    const outcome = await guard.launch(tool);
-    if (!outcome.ok) throw new Error(outcome.rejected);
+    const r = await callTool(session.discovery(), "tally", {}, session.callContext());
+    if (!r.ok) throw new Error(r.text);
   } finally {
-    await guard.close();
+    await session.close();
   }
 }
 

@@ -1,0 +1,171 @@
+// A runtime session: what a host opens once and closes once (a CLI command, a Pi session, an MCP
+// connection). It owns the ports, the paths, the usage ledger and the discovery of the tool set,
+// and it runs the start-up and shut-down housekeeping every host needs in the same order.
+//
+// One-shot (`openSession`, the CLI): one discovery when first asked, the ledger opened for
+// launches, its launch log closed at the end, and the pending launch logs folded when enough of
+// them wait and the store lock is free at that instant (runtime/ledger/exit-fold.ts): no waiting,
+// so a command stays cheap, and a script of many calls leaves few files.
+// Live (`openLiveSession`, Pi and MCP): at open, ledger recovery, stray-temp cleanup, the live
+// registry with its watcher, lineage seeding; at close, the watcher stopped and the launch logs
+// folded into the ledgers, so a session leaves folded, exact ledgers behind.
+import * as nodeFs from "node:fs";
+import type { Discovery, ToolSpec } from "../core/discovery/types.js";
+import type { CommandResult } from "../core/result.js";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
+import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import type { Lock } from "../adapters/lock/Lock.js";
+import { makeFileLock } from "../adapters/lock/file-lock.js";
+import type { Watcher } from "../adapters/watch/Watcher.js";
+import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
+import { accountedContext, launch, type OnRejected } from "./launch.js";
+import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
+import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
+import { registerTool, type RegisterParams } from "./register.js";
+import { openRegistry, type Registry } from "./registry.js";
+import { cleanStrayRecipeTemps } from "./startup.js";
+import type { CallContext } from "./verbs/call.js";
+
+export interface SessionOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly home?: string;
+  /** the packaged component root; `null`: none (tests) */
+  readonly packagedRoot?: string | null;
+  readonly fs?: FileSystem;
+  readonly scan?: ScanPort;
+  readonly lock?: Lock;
+}
+
+export interface LiveSessionOptions extends SessionOptions {
+  readonly watcher?: Watcher;
+  readonly debounceMs?: number;
+  /** watcher failures and listener exceptions */
+  readonly onWatchError?: (error: Error) => void;
+  /** start-up and shut-down diagnostics (recovery, cleanup, seeding, folding): for the operator */
+  readonly log?: (line: string) => void;
+}
+
+export interface RuntimeSession {
+  readonly paths: AgentPaths;
+  readonly env: NodeJS.ProcessEnv;
+  readonly packagedRoot: string | undefined;
+  readonly fs: FileSystem;
+  readonly scan: ScanPort;
+  readonly lock: Lock;
+  readonly ledger: LedgerContext;
+  /** the tool set: the live registry's current one, or (one-shot) one discovery */
+  discovery(): Discovery;
+  /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
+  registry(): Registry;
+  /** the one launch path: validate, account, execute (runtime/launch.ts) */
+  launch(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: Omit<CallContext, "launch">): Promise<CommandResult>;
+  /** the call context of this session's launches: accounted in its ledger */
+  callContext(extra?: Omit<CallContext, "launch" | "paths">): CallContext;
+  /** register_tool with this session's ports; `refresh` runs after a write, still under the locks */
+  register(params: RegisterParams, refresh?: () => void): Promise<CommandResult>;
+  close(): Promise<void>;
+}
+
+export interface LiveSession extends RuntimeSession {
+  readonly live: LiveRegistry;
+}
+
+interface Base {
+  readonly paths: AgentPaths;
+  readonly env: NodeJS.ProcessEnv;
+  readonly packagedRoot: string | undefined;
+  readonly fs: FileSystem;
+  readonly scan: ScanPort;
+  readonly lock: Lock;
+  readonly ledger: LedgerContext;
+}
+
+function base(options: SessionOptions): Base {
+  const env = options.env ?? process.env;
+  const paths = agentPaths(env, options.cwd ?? process.cwd(), options.home);
+  const fs = options.fs ?? makeNodeFileSystem();
+  const lock = options.lock ?? makeFileLock({ fs });
+  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
+  return {
+    paths,
+    env,
+    packagedRoot,
+    fs,
+    scan: options.scan ?? makeScanPort(nodeFs),
+    lock,
+    ledger: openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot }),
+  };
+}
+
+function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected): RuntimeSession {
+  return {
+    ...b,
+    discovery,
+    registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery }),
+    launch: (tool, params, ctx) => launch(b.ledger, tool, params, ctx, onRejected),
+    callContext: (extra = {}) => accountedContext(b.ledger, { paths: b.paths, ...extra }, onRejected),
+    register: (params, refresh) =>
+      registerTool(params, {
+        paths: b.paths,
+        fs: b.fs,
+        lock: b.lock,
+        ...(b.packagedRoot === undefined ? {} : { packagedRoot: b.packagedRoot }),
+        ...(refresh === undefined ? {} : { refresh }),
+      }),
+    close,
+  };
+}
+
+/** A session for one command: nothing is read until `discovery()` is first called. */
+export function openSession(options: SessionOptions = {}): RuntimeSession {
+  const b = base(options);
+  const registry = openRegistry({
+    env: b.env,
+    cwd: b.paths.cwd,
+    home: b.paths.home,
+    scan: b.scan,
+    packagedRoot: b.packagedRoot ?? null,
+  });
+  let discovered: Discovery | undefined;
+  return withLaunch(b, () => (discovered ??= registry.discover()), async () => void (await closeAndFoldIfFree(b.ledger)));
+}
+
+/** A session that keeps its tool set current until it is closed. */
+export async function openLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
+  const b = base(options);
+  const log = options.log ?? ((): void => undefined);
+  const report = (what: string) => (e: unknown): void => log(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+  const tell = (lines: readonly string[]): void => {
+    for (const line of lines) log(line);
+  };
+
+  // recovery before anything reads the store or the recipe folders
+  tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
+  await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock }).catch(report("start-up cleanup"));
+  const live = openLiveRegistry({
+    env: b.env,
+    cwd: b.paths.cwd,
+    home: b.paths.home,
+    scan: b.scan,
+    packagedRoot: b.packagedRoot ?? null,
+    ...(options.watcher === undefined ? {} : { watcher: options.watcher }),
+    ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
+    ...(options.onWatchError === undefined ? {} : { onError: options.onWatchError }),
+  });
+  await live.start();
+  tell((await seedLineages(b.ledger, live.current().discovery)).diagnostics);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await live.close();
+      // launches counted in this session's log reach the ledgers now rather than at the next fold
+      tell(await foldPending(b.ledger).catch((e: unknown) => [`usage ledger fold failed: ${String(e)}`]));
+      await closeLedger(b.ledger).catch(report("launch log close"));
+    })());
+  // a refused launch means the file changed under the tool: re-read it so the tool set shows it
+  const onRejected: OnRejected = (tool) => void live.refresh([tool.path]);
+  return { ...withLaunch(b, () => live.current().discovery, close, onRejected), live };
+}
