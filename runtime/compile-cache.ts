@@ -160,18 +160,24 @@ declare const __PI_RECIPES_BUILD_ID__: string | undefined;
 let versionMemo: string | undefined;
 
 /** The package version and a hash of the code that compiles recipes: injected by the bundle
- *  (scripts/bundle.mjs), else a hash of the core modules beside this one. */
+ *  (scripts/bundle.mjs), else a hash of the names, sizes and times of the core modules beside
+ *  this one and of this module (unbundled runs: tests, the per-file build). */
 export function codeVersion(): string {
   if (versionMemo !== undefined) return versionMemo;
   let build: string;
   if (typeof __PI_RECIPES_BUILD_ID__ === "string") build = __PI_RECIPES_BUILD_ID__;
   else {
-    const here = dirname(fileURLToPath(import.meta.url));
-    const parts: string[] = [nodeFs.readFileSync(fileURLToPath(import.meta.url), "utf8")];
+    const self = fileURLToPath(import.meta.url);
+    const here = dirname(self);
+    const stamp = (p: string): string => {
+      const st = nodeFs.statSync(p, { bigint: true });
+      return `${p}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    };
+    const parts: string[] = [stamp(self)];
     const walk = (dir: string): void => {
       for (const d of nodeFs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
         if (d.isDirectory()) walk(join(dir, d.name));
-        else if (/\.(ts|js)$/.test(d.name)) parts.push(d.name, nodeFs.readFileSync(join(dir, d.name), "utf8"));
+        else if (/\.(ts|js)$/.test(d.name)) parts.push(stamp(join(dir, d.name)));
       }
     };
     walk(join(here, "..", "core"));
@@ -319,7 +325,8 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       const deps = compiled.readPaths.map((dep) => [dep, identityNow(dep)] as const);
       next[f.path] = {
         id,
-        sha: sha256Bytes(f.bytes),
+        // discovery digested the bytes already when it was given a digest function
+        sha: compiled.sourceSha256 ?? sha256Bytes(f.bytes),
         t: String(start),
         deps,
         ...(deps.length > 0 ? { cwd: context.cwd } : {}),
