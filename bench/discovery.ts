@@ -46,6 +46,11 @@ export function benchDiscovery(baseDir: string, cliPath: string): string[] {
     lines.push(row(`list, ${n} recipes, process, warm cache`, listWarm.ms, floor.ms, warmTarget));
     lines.push(row(`inspect summary --json, ${n}, process, cold`, inspectCold.ms, floor.ms, undefined));
     lines.push(row(`inspect summary --json, ${n}, process, warm`, inspectWarm.ms, floor.ms, 1.5));
+    // CPU time: what a busy machine distorts least
+    lines.push(row(`  cpu: list, ${n}, cold`, listCold.cpu, floor.cpu, undefined));
+    lines.push(row(`  cpu: list, ${n}, warm`, listWarm.cpu, floor.cpu, undefined));
+    lines.push(row(`  cpu: inspect, ${n}, cold`, inspectCold.cpu, floor.cpu, undefined));
+    lines.push(row(`  cpu: inspect, ${n}, warm`, inspectWarm.cpu, floor.cpu, undefined));
     lines.push(row(`  peak memory: list, ${n}, cold`, listCold.mib, floor.mib, undefined, "MiB"));
     lines.push(row(`  peak memory: inspect, ${n}, cold`, inspectCold.mib, floor.mib, count === 10_000 ? 1.5 : undefined, "MiB"));
     lines.push(row(`  peak memory: inspect, ${n}, warm`, inspectWarm.mib, floor.mib, count === 10_000 ? 1.5 : undefined, "MiB"));
@@ -75,5 +80,13 @@ export function benchStartup(baseDir: string, cliPath: string): string[] {
     const d = s.ms - bare.ms;
     return `${label.padEnd(52)} ours ${fmt(s.ms).padStart(10)}  bare node ${fmt(bare.ms).padStart(10)}  over +${fmt(d)}  ${target === undefined ? "" : `(target <= +${target} ms) ${d <= target ? "OK" : "OVER"}`}`;
   };
-  return [over("start-up: --help", help, 20), over("start-up: list, empty agent dir", list, 20), over("start-up: inspect summary --json, empty", inspect)];
+  const cpu = (label: string, s: ProcessSample): string =>
+    `${label.padEnd(52)} ours ${fmt(s.cpu).padStart(10)}  bare node ${fmt(bare.cpu).padStart(10)}  over +${fmt(s.cpu - bare.cpu)}`;
+  return [
+    over("start-up: --help", help, 20),
+    over("start-up: list, empty agent dir", list, 20),
+    over("start-up: inspect summary --json, empty", inspect),
+    cpu("  cpu: --help", help),
+    cpu("  cpu: list, empty agent dir", list),
+  ];
 }

@@ -13,6 +13,8 @@ export interface ProcessSample {
   readonly ms: number;
   /** peak resident set size, MiB */
   readonly mib: number;
+  /** user + system CPU time, ms */
+  readonly cpu: number;
   /** the process's own measurement, when it prints a number (milliseconds) */
   readonly reported: number;
 }
@@ -31,8 +33,8 @@ export function runProcess(cmd: ProcessCommand): ProcessSample {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`node ${cmd.args.join(" ")} failed (${r.status}): ${r.stderr}`);
   const at = r.stderr.lastIndexOf(MARK);
-  const kib = at < 0 ? NaN : Number.parseInt(r.stderr.slice(at + MARK.length), 10);
-  return { ms, mib: kib / 1024, reported: Number.parseFloat(r.stdout) };
+  const m = at < 0 ? null : /^(\d+) cpu (\d+)/.exec(r.stderr.slice(at + MARK.length));
+  return { ms, mib: m === null ? NaN : Number(m[1]) / 1024, cpu: m === null ? NaN : Number(m[2]) / 1000, reported: Number.parseFloat(r.stdout) };
 }
 
 /** Medians of `runs` timed runs of each command, interleaved so a busy machine slows all alike;
@@ -41,5 +43,10 @@ export function compareProcesses(runs: number, cmds: readonly ProcessCommand[]):
   for (const c of cmds) runProcess(c);
   const samples = cmds.map(() => [] as ProcessSample[]);
   for (let i = 0; i < runs; i++) cmds.forEach((c, k) => samples[k]!.push(runProcess(c)));
-  return samples.map((s) => ({ ms: median(s.map((x) => x.ms)), mib: median(s.map((x) => x.mib)), reported: median(s.map((x) => x.reported)) }));
+  return samples.map((s) => ({
+    ms: median(s.map((x) => x.ms)),
+    mib: median(s.map((x) => x.mib)),
+    cpu: median(s.map((x) => x.cpu)),
+    reported: median(s.map((x) => x.reported)),
+  }));
 }
