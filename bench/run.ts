@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { benchCallPath } from "./call-path.js";
 import { benchDiscovery, benchStartup } from "./discovery.js";
 import { benchLedger } from "./ledger.js";
+import { benchMcpHttp } from "./mcp-http.js";
 import { benchRefresh } from "./refresh.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -20,6 +21,7 @@ try {
   if (only === undefined || only === "call") for (const line of await benchCallPath(baseDir)) console.log(line);
   if (only === undefined || only === "ledger") for (const line of await benchLedger(baseDir)) console.log(line);
   if (only === undefined || only === "refresh") for (const line of await benchRefresh(baseDir)) console.log(line);
+  if (only === undefined || only === "mcp-http") for (const line of await benchMcpHttp(baseDir, cliPath)) console.log(line);
 } finally {
   rmSync(baseDir, { recursive: true, force: true });
 }

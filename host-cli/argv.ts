@@ -2,6 +2,8 @@
 // A value that parses as JSON (number, true/false, null, array, object, quoted string) is taken as
 // JSON, anything else as a plain string, so `count=3` is a number and `name=x` a string.
 
+import { didYouMean } from "../core/suggest.js";
+
 export type CliValue = null | boolean | number | string | CliValue[] | { [k: string]: CliValue };
 
 export interface ParsedCommandLine {
@@ -9,6 +11,10 @@ export interface ParsedCommandLine {
   readonly positional: readonly string[];
   readonly params: Readonly<Record<string, CliValue>>;
   readonly json: boolean;
+  /** `--help`/`-h` anywhere: show help (of the verb, when there is one) and run nothing */
+  readonly help?: boolean;
+  /** `--stream`: show the output of commands on stderr as they print it (default on a terminal) */
+  readonly stream?: boolean;
 }
 
 export type ArgvResult = { readonly ok: true; readonly value: ParsedCommandLine } | { readonly ok: false; readonly error: string };
@@ -26,23 +32,44 @@ export function parseCliValue(text: string): CliValue {
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
+const FLAGS = ["--json", "--help", "--version", "--stream", "--scripted"];
+
+const unknownOption = (word: string): string => {
+  const near = didYouMean(word, FLAGS);
+  return near === "" ? `unknown option: ${word}` : `unknown option: ${word}.${near}`;
+};
+
+/** `--version` alone (or first) is its own command; `--help` with a verb is that verb's help. */
 export function parseArgv(argv: readonly string[]): ArgvResult {
   let json = false;
+  let help = false;
+  let stream = false;
   const rest: string[] = [];
-  for (const a of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
     if (a === "--json") json = true;
+    // `--scripted FILE` (review) is `scripted=FILE`
+    else if (a === "--scripted") {
+      const value = argv[++i];
+      if (value === undefined) return { ok: false, error: "--scripted needs a file" };
+      rest.push(`scripted=${value}`);
+    } else if (a === "--stream") stream = true;
+    else if (a === "--help" || a === "-h") help = true;
+    else if ((a === "--version" || a === "-V") && rest.length === 0) return { ok: true, value: { verb: "--version", positional: [], params: {}, json } };
     else rest.push(a);
   }
   const [verb, ...words] = rest;
-  if (verb === undefined || verb === "") return { ok: false, error: "missing verb" };
-  if (verb.startsWith("-") && verb !== "--help" && verb !== "-h") return { ok: false, error: `unknown option: ${verb}` };
+  if (verb === undefined || verb === "") {
+    return help ? { ok: true, value: { verb: "help", positional: [], params: {}, json } } : { ok: false, error: "missing verb" };
+  }
+  if (verb.startsWith("-")) return { ok: false, error: unknownOption(verb) };
   const positional: string[] = [];
   const params: Record<string, CliValue> = {};
   for (const word of words) {
     const eq = word.indexOf("=");
     if (eq === 0) return { ok: false, error: `argument "${word}" has no name before "="` };
     if (eq < 0) {
-      if (word.startsWith("-")) return { ok: false, error: `unknown option: ${word}` };
+      if (word.startsWith("-")) return { ok: false, error: unknownOption(word) };
       if (Object.keys(params).length > 0) return { ok: false, error: `argument "${word}" must be key=value` };
       positional.push(word);
       continue;
@@ -52,5 +79,5 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
     if (Object.prototype.hasOwnProperty.call(params, key)) return { ok: false, error: `argument "${key}" given twice` };
     params[key] = parseCliValue(word.slice(eq + 1));
   }
-  return { ok: true, value: { verb, positional, params, json } };
+  return { ok: true, value: { verb, positional, params, json, ...(help ? { help } : {}), ...(stream ? { stream } : {}) } };
 }

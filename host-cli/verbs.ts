@@ -1,21 +1,41 @@
-// Mapping a parsed command line onto the verb that runs it.
+// Mapping a parsed command line onto the verb that runs it, and the help texts.
+import { didYouMean } from "../core/suggest.js";
 import type { ParsedCommandLine } from "./argv.js";
-import { loadVerb, verbUsage } from "./verbs/index.js";
+import { VERB_NAMES, loadAllVerbs, loadVerb } from "./verbs/index.js";
 import type { VerbOutcome } from "./verbs/types.js";
 
 export type { VerbOutcome } from "./verbs/types.js";
 
-export function usageText(): string {
+export async function usageText(): Promise<string> {
+  const verbs = await loadAllVerbs();
   return `usage: pi-recipes <verb> [key=value ...] [--json]
+       pi-recipes <verb> --help     help and examples for one verb
+       pi-recipes --version
 verbs:
-${verbUsage().map((u) => `  ${u}`).join("\n")}
+${verbs.flatMap((v) => v.usage).map((u) => `  ${u}`).join("\n")}
 values that parse as JSON (numbers, true/false, null, arrays, objects, "quoted") are JSON, others strings.
 environment: PI_CODING_AGENT_DIR (default ~/.pi/agent); recipes live in <agent>/recipes/*.json|*.md
 exit status: 0 success, 1 the registry answered with an error, 2 malformed command line
 `;
 }
 
+/** `pi-recipes <verb> --help`: the verb's usage lines and examples; loads no registry. */
+export async function verbHelp(name: string): Promise<string | undefined> {
+  const verb = await loadVerb(name);
+  if (verb === undefined) return undefined;
+  const examples = verb.examples ?? [];
+  return [
+    "usage:",
+    ...verb.usage.map((u) => `  pi-recipes ${u}`),
+    ...(examples.length === 0 ? [] : ["examples:", ...examples.map((e) => `  pi-recipes ${e}`)]),
+    "add --json for the result as one JSON object {ok, text, details}",
+    "",
+  ].join("\n");
+}
+
+export const unknownVerb = (name: string): string => `unknown verb "${name}".${didYouMean(name, [...VERB_NAMES, "help"])}`;
+
 export async function runVerb(cmd: ParsedCommandLine): Promise<VerbOutcome> {
   const verb = await loadVerb(cmd.verb);
-  return verb === undefined ? { kind: "usage", error: `unknown verb "${cmd.verb}"` } : verb.run(cmd);
+  return verb === undefined ? { kind: "usage", error: unknownVerb(cmd.verb) } : verb.run(cmd);
 }

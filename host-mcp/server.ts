@@ -16,7 +16,9 @@ import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { makeCallGate } from "./gate.js";
 import { progressReporter } from "./progress.js";
 import { errorResult, toToolResult } from "./results.js";
-import { BUILTIN_TOOLS, INSPECT, recipeTool, REGISTER_TOOL } from "./tool-list.js";
+import { BUILTIN_TOOLS, INSPECT, MESSAGE, recipeTool, REGISTER_TOOL } from "./tool-list.js";
+import { message } from "../runtime/verbs/message.js";
+import { runsRootOf } from "../runtime/runs/store.js";
 
 export interface RecipeServerOptions {
   /** the registry, its ledger and its launch path; the caller opens and closes it */
@@ -28,6 +30,8 @@ export interface RecipeServerOptions {
   readonly heartbeatMs?: number;
   /** diagnostics for the operator (stderr); never the protocol stream */
   readonly log?: (line: string) => void;
+  /** called when the last tool call in flight has ended (the automatic draft review boundary) */
+  readonly onIdle?: () => void;
 }
 
 export interface RecipeServer {
@@ -102,6 +106,21 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     // register_tool refreshes under its locks, so the list_changed goes out before it answers
     if (name === REGISTER_TOOL) return toToolResult(await session.register(args, () => void live.refresh()));
     if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths }));
+    if (name === MESSAGE) {
+      return toToolResult(
+        await message(args, {
+          discovery: () => live.current().discovery,
+          // a tool reached by message runs as a direct call would: through the gate and accounting
+          invokeTool: async (tool, params) => {
+            const found = live.current().discovery.tools.find((t) => t.name === tool);
+            if (found === undefined) return { ok: false, text: `Unknown tool: ${tool}`, details: { tool } };
+            const r = await callRecipe(found, params, extra);
+            return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
+          },
+          runsRoot: runsRootOf(live.paths.tmpRoot),
+        }),
+      );
+    }
     const verdict = gate.check(name);
     switch (verdict.kind) {
       case "missing":
@@ -120,7 +139,10 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
       return errorResult(`Internal error while running tool "${name}": ${internal(e)}`, { tool: name });
     });
     inflight.add(running);
-    void running.finally(() => inflight.delete(running));
+    void running.finally(() => {
+      inflight.delete(running);
+      if (inflight.size === 0) options.onIdle?.();
+    });
     return running;
   });
 

@@ -6,6 +6,10 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { packageInfo } from "../runtime/agent-paths.js";
 import { openLiveSession } from "../runtime/session.js";
+import { idleCycle, reviewPolicy, withNodeReviews } from "../runtime/review/host.js";
+import { runCycle } from "../runtime/review/cycle.js";
+import { runFacts } from "../runtime/runs/facts.js";
+import { runsRootOf } from "../runtime/runs/store.js";
 import { createRecipeServer } from "./server.js";
 
 export interface StdioServeOptions {
@@ -29,7 +33,19 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
 
   // recovery, clean-up, watcher and lineage seeding; closing it folds this session's launches
   const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
-  const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log });
+  // a draft review batch a crash interrupted is finished before serving
+  const packagedRoot = session.packagedRoot;
+  const recovered = await withNodeReviews(session.paths, packagedRoot, (ctx) => runCycle(ctx)).catch((e: unknown) => ({ error: String(e) }));
+  if ("error" in recovered && recovered.error !== undefined) log(`draft review recovery: ${recovered.error}`);
+  // one review cycle at a time, when no call is in flight and no run is active
+  let reviewing = false;
+  const onIdle = (): void => {
+    if (reviewing) return;
+    reviewing = true;
+    const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
+    void idleCycle(session.paths, reviewPolicy(env), active, packagedRoot).finally(() => (reviewing = false));
+  };
+  const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle });
 
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));

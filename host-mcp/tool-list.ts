@@ -1,9 +1,10 @@
 // What tools/list answers: one MCP tool per active recipe, plus register_tool (create, update,
-// delete, promote) and inspect (read-only views), described once for every host in
-// runtime/verb-tools.ts. Those two names are reserved, so no recipe can take them.
+// delete, promote), inspect (read-only views) and message (run control: the `next:` hint of an
+// async result names it), described once for every host in runtime/verb-tools.ts. Those names
+// are reserved, so no recipe can take them.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/discovery/types.js";
-import { INSPECT as INSPECT_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
+import { INSPECT as INSPECT_VERB, MESSAGE as MESSAGE_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
 
 export const REGISTER_TOOL = REGISTER_VERB.name;
 export const INSPECT = INSPECT_VERB.name;
@@ -17,7 +18,9 @@ const verbTool = (verb: VerbTool): Tool => ({
     : { title: verb.title, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 });
 
-export const BUILTIN_TOOLS: readonly Tool[] = [verbTool(REGISTER_VERB), verbTool(INSPECT_VERB)];
+export const MESSAGE = MESSAGE_VERB.name;
+
+export const BUILTIN_TOOLS: readonly Tool[] = [verbTool(REGISTER_VERB), verbTool(INSPECT_VERB), verbTool(MESSAGE_VERB)];
 
 /** One MCP tool per active recipe: the core's schema, unchanged. */
 export const recipeTool = (spec: ToolSpec): Tool => ({

@@ -8,6 +8,7 @@ import { planLocks } from "../core/register/plan.js";
 import { INSPECT, MESSAGE, REGISTER_TOOL, SPAWN, type VerbTool } from "../runtime/verb-tools.js";
 import { message } from "../runtime/verbs/message.js";
 import { spawn } from "../runtime/verbs/spawn.js";
+import { nodeDraftCapturer, reviewControlFor } from "../runtime/review/host.js";
 import type { HostSession } from "./session.js";
 import { runRecipeTool } from "./recipe-tools.js";
 import { toPiResult, type PiTool } from "./pi-tool.js";
@@ -63,6 +64,7 @@ export function agentTools(session: () => HostSession): PiTool[] {
           discovery: () => s.live.current().discovery,
           invokeTool: (tool, args) => runRecipeTool(s.recipes, tool, args, signal, ctx),
           env: s.env,
+          reviewControl: reviewControlFor(s.paths, s.packagedRoot),
         }),
       );
     }),
@@ -70,7 +72,8 @@ export function agentTools(session: () => HostSession): PiTool[] {
       const s = session();
       // a recipe spawned by name or file is a launch like any other: accounted (runtime/launch.ts)
       const ctx = s.session.callContext(signal === undefined ? {} : { signal });
-      return toPiResult(await spawn(s.registryView(), params, ctx));
+      // an inline template is captured as a draft (runtime/review/capture-draft.ts)
+      return toPiResult(await spawn(s.registryView(), params, { ...ctx, captureDraft: nodeDraftCapturer(s.paths) }));
     }),
   ];
 }

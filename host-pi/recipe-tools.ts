@@ -10,6 +10,8 @@ import { failure, type CommandResult } from "../core/result.js";
 import type { LiveSession } from "../runtime/session.js";
 import { whyNotATool } from "../runtime/verbs/schema.js";
 import { toPiResult, type PiTool } from "./pi-tool.js";
+import { nodeProcessRunner } from "../adapters/process/node-runner.js";
+import { withOutputLines } from "../runtime/execute/output-lines.js";
 
 export interface RecipeRuntime {
   /** the registry, its ledger and the one launch path */
@@ -41,6 +43,8 @@ export async function runRecipeTool(
   params: Readonly<Record<string, unknown>>,
   signal: AbortSignal | undefined,
   ctx: ExtensionContext | undefined,
+  /** sees each line the commands print while the tool runs (Pi's streaming tool updates) */
+  onLine?: (line: string) => void,
 ): Promise<CommandResult> {
   const { session } = rt;
   const { live, paths } = session;
@@ -56,7 +60,27 @@ export async function runRecipeTool(
     paths,
     injected: injectedFor(spec, rt.injected(ctx)),
     ...(signal === undefined ? {} : { signal }),
+    ...(onLine === undefined ? {} : { runner: withOutputLines(nodeProcessRunner, ({ line }) => onLine(line)) }),
   });
+}
+
+/** How many of the latest output lines a streaming update shows. */
+const UPDATE_LINES = 20;
+
+/** Pi's `onUpdate` fed with the latest output lines, or undefined when Pi gave none. */
+function lineUpdates(onUpdate: unknown): ((line: string) => void) | undefined {
+  if (typeof onUpdate !== "function") return undefined;
+  const update = onUpdate as (partial: { content: { type: "text"; text: string }[]; details: Record<string, unknown> }) => void;
+  const recent: string[] = [];
+  return (line) => {
+    recent.push(line);
+    if (recent.length > UPDATE_LINES) recent.shift();
+    try {
+      update({ content: [{ type: "text", text: recent.join("\n") }], details: { streaming: true } });
+    } catch {
+      // a display that fails must not fail the tool
+    }
+  };
 }
 
 /** The Pi tool of one recipe: what the agent sees comes from the spec, what runs is resolved per call. */
@@ -67,6 +91,6 @@ export function recipeTool(spec: ToolSpec, rt: RecipeRuntime): PiTool {
     description: spec.description,
     parameters: spec.parameters,
     promptSnippet: spec.promptSnippet,
-    execute: async (_id, params, signal, _onUpdate, ctx) => toPiResult(await runRecipeTool(rt, spec.name, params, signal, ctx)),
+    execute: async (_id, params, signal, onUpdate, ctx) => toPiResult(await runRecipeTool(rt, spec.name, params, signal, ctx, lineUpdates(onUpdate))),
   };
 }

@@ -5,11 +5,13 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, type AgentPaths } from "../runtime/agent-paths.js";
+import { agentPaths, packageInfo, type AgentPaths } from "../runtime/agent-paths.js";
 import type { LiveRegistry, ToolSetChange } from "../runtime/live-registry.js";
 import type { Registry } from "../runtime/registry.js";
 import { openLiveSession, type LiveSession } from "../runtime/session.js";
 import { automaticReviewPolicy, type RuntimeContext } from "../runtime/verbs/status.js";
+import { piReviewPolicy, recoverReviews, reviewWhenIdle } from "./reviews.js";
+import type { ReviewPolicy } from "../runtime/review/host.js";
 import { IdleBoundary, runSteps, BEFORE_DISCOVERY_EVENT, type BoundaryContext, type BoundaryHooks } from "./boundaries.js";
 import { NextRun } from "./next-run.js";
 import { recipeTool, type RecipeRuntime } from "./recipe-tools.js";
@@ -70,9 +72,13 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
     for (const e of errors) notify(ctx, `pi-recipes boundary step failed: ${e}`, "error");
   };
 
-  // the safe boundary before discovery: whatever runs here may still move recipe files
+  // the safe boundary before discovery: whatever runs here may still move recipe files (an
+  // interrupted draft review batch is finished first)
+  const packaged = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   pi.events.emit(BEFORE_DISCOVERY_EVENT, { automaticReview });
-  report(await runSteps(hooks.beforeDiscovery ?? [], boundaryOf(ctx)));
+  report(await runSteps([recoverReviews(packaged), ...(hooks.beforeDiscovery ?? [])], boundaryOf(ctx)));
+  const modelOf = (): string | undefined => (ctx.model === undefined ? undefined : `${ctx.model.provider}/${ctx.model.id}`);
+  const policy = (): ReviewPolicy => piReviewPolicy(env, paths, modelOf);
 
   let watcherFailed = false;
   // recovery, stray-temp cleanup, the live registry and its watcher, lineage seeding
@@ -110,7 +116,7 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
   live.subscribe(publish);
 
   const nextRun = new NextRun(pi);
-  const idle = new IdleBoundary(hooks, boundaryOf, report);
+  const idle = new IdleBoundary({ ...hooks, onIdle: [...(hooks.onIdle ?? []), reviewWhenIdle(policy, packagedRoot)] }, boundaryOf, report);
   return {
     session,
     paths,
@@ -122,7 +128,7 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
     sync,
     nextRun,
     idle,
-    runtime: { paths, env, entrypoint: options.entrypoint, host: "pi", packagedRoot: packagedRoot ?? null },
+    runtime: { paths, env, entrypoint: options.entrypoint, host: "pi", packagedRoot: packagedRoot ?? null, reviewer: policy().describe },
     registryView: () => session.registry(),
     async close() {
       nextRun.close();

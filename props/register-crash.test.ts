@@ -1,4 +1,5 @@
-// register_tool killed at every file operation: after a restart (stray temps cleaned), every
+// register_tool killed at every file operation (worst-case power loss): after a restart
+// (journals recovered, stray temps cleaned), every
 // recipe is all-old or all-new, the tool set is the old one or the new one, the draft of a
 // promotion is never lost, and discovery of the recovered folders loads cleanly.
 import { describe, expect, it } from "vitest";
@@ -79,8 +80,6 @@ describe("register_tool crash points", () => {
       const n = await exploreCrashes({
         setup: seeded,
         run: async (fs) => void (await registerTool(params, { paths, fs, lock: inProcess })),
-        truncateUnsynced: true,
-        rollbackUnsyncedRenames: true,
         check: async (view, k, trace) => {
           const at = `crash at ${k}: ${trace.join(" | ")}`;
           await cleanStrayRecipeTemps({ paths, fs: view, lock: inProcess });

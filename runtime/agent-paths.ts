@@ -29,6 +29,14 @@ export function agentPaths(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   };
 }
 
+/**
+ * The lock files of a recipe root. They live inside it, beside the data they guard, rather than
+ * in the OS temp folder (which differs between processes under systemd PrivateTmp or a sandbox)
+ * or in the agent dir (a recipe root symlinked from two agent dirs is still one folder, so its
+ * `.locks` is one folder too). Discovery and the watcher ignore dot-folders.
+ */
+export const lockRootOf = (recipeRoot: string): string => join(recipeRoot, ".locks");
+
 export interface PackageInfo {
   readonly name: string;
   readonly version: string;

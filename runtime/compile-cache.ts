@@ -45,6 +45,7 @@ interface EncodedSurvey {
   readonly t?: readonly (readonly [string, ArgType])[];
   readonly o?: readonly string[];
   readonly a?: readonly string[];
+  readonly d?: readonly (readonly [string, string])[];
 }
 
 interface Entry {
@@ -140,6 +141,7 @@ function encodeSurvey(s: TemplateSurvey): EncodedSurvey {
     ...(f.types === undefined ? {} : { t: [...f.types] }),
     ...(f.optional === undefined ? {} : { o: [...f.optional] }),
     ...(f.arrayDefaults === undefined ? {} : { a: [...f.arrayDefaults] }),
+    ...(f.inlineDefaults === undefined ? {} : { d: [...f.inlineDefaults] }),
   };
 }
 
@@ -153,6 +155,7 @@ const decodeSurvey = (s: EncodedSurvey): TemplateSurvey => ({
     types: s.t === undefined ? undefined : new Map(s.t),
     optional: s.o === undefined ? undefined : new Set(s.o),
     arrayDefaults: s.a === undefined ? undefined : new Set(s.a),
+    inlineDefaults: s.d === undefined ? undefined : new Map(s.d),
   },
 });
 

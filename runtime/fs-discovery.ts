@@ -11,7 +11,8 @@ import { makeCachingReader, settle, type CachingReader } from "./fs-reader.js";
 async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; error?: string }> {
   try {
     const entries = await fs.readdir(dir);
-    const names = entries.filter((e) => e.kind === "file" && recipeFileName(e.name) !== undefined).map((e) => e.name).sort();
+    // a FIFO, socket or device named like a recipe is listed too: reading it gives its error
+    const names = entries.filter((e) => (e.kind === "file" || e.kind === "other") && recipeFileName(e.name) !== undefined).map((e) => e.name).sort();
     return { present: true, paths: names.map((n) => `${dir}/${n}`) };
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [] };

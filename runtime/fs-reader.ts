@@ -5,6 +5,7 @@
 import type { SnapshotFile } from "../core/model.js";
 import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
 import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { notRegularFile, nulInPath } from "./snapshot.js";
 
 export interface CachingReader {
   /** the file as last fetched; undefined when it does not exist or was not fetched yet */
@@ -17,6 +18,7 @@ export interface CachingReader {
 /** One file as discovery would see it: absent (undefined), unreadable (`readError`), too large
  * (no bytes) or read. Symlinks are followed. */
 export async function readRecipeFile(fs: FileSystem, path: string): Promise<SnapshotFile | undefined> {
+  if (path.includes("\0")) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: nulInPath(path) };
   let stat;
   try {
     stat = await fs.stat(path);
@@ -25,7 +27,8 @@ export async function readRecipeFile(fs: FileSystem, path: string): Promise<Snap
     return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: e instanceof Error ? e.message : String(e) };
   }
   const head = { path, size: stat.size, mtimeMs: stat.mtimeMs, birthtimeMs: stat.birthtimeMs };
-  if (stat.kind !== "file") return { ...head, readError: `EISDIR: not a regular file: ${path}` };
+  if (stat.kind === "dir") return { ...head, readError: `EISDIR: a folder, not a recipe file: ${path}` };
+  if (stat.kind !== "file") return { ...head, readError: notRegularFile(path) };
   if (stat.size > RECIPE_SIZE_LIMIT) return head;
   try {
     return { ...head, bytes: await fs.readFile(path) };

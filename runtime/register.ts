@@ -1,19 +1,23 @@
 // register_tool's effects: lock every file the call may target (keyed by canonical path, so a
 // symlink alias of the root serializes with the real path), read, let core decide, write
 // atomically or delete, refresh the host, unlock. The whole check/read/write/refresh window is
-// under the locks.
-import { dirname } from "node:path";
+// under the locks. A delete that removes a `.md` and a `.json` is one journal plan
+// (docs/journal.md), so a crash never leaves half a tool.
+import { dirname, join } from "node:path";
 import { planLocks, planRegister } from "../core/register/plan.js";
 import type { RegisterFacts, RegisterPlan } from "../core/register/types.js";
 import { deleteFailed, lockTimedOut, persistFailed } from "../core/register/texts.js";
 import { failure, success, type CommandResult } from "../core/result.js";
-import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
+import type { StepInput } from "../core/journal/plan.js";
+import { currentBytes, newPlanId, PlanFailed, recoverJournals, runSteps, type RecoveryOutcome } from "./journal/index.js";
 import { canonicalLockPath } from "../adapters/lock/canonical.js";
 import { LockTimeoutError, type Lock, type LockOptions } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { discoverThroughFs } from "./fs-discovery.js";
 import { makeCachingReader, settle } from "./fs-reader.js";
 import { listTools } from "./verbs/list.js";
+import { closeLedger, openLedger, promoteLineage } from "./ledger/index.js";
 
 export interface RegisterContext {
   readonly paths: AgentPaths;
@@ -42,6 +46,38 @@ async function withLocks<A>(ctx: RegisterContext, paths: readonly string[], run:
     return path === undefined ? run() : ctx.lock.withLock(path, () => nest(i + 1), ctx.lockOptions);
   };
   return nest(0);
+}
+
+/** register_tool's journal folder; its lock is always taken last, inside the recipe locks */
+export const registerJournalDir = (paths: AgentPaths): string => join(paths.usageRoot, "register-journal");
+
+/** Finishes or undoes a delete a crash interrupted. Call it at start-up (runtime/startup.ts);
+ *  register_tool also calls it before each change. */
+export async function recoverRegisterJournals(fs: FileSystem, lock: Lock, paths: AgentPaths, options?: LockOptions): Promise<readonly RecoveryOutcome[]> {
+  const dir = registerJournalDir(paths);
+  return lock.withLock(dir, () => recoverJournals(fs, dir), options);
+}
+
+const quarantined = (outcomes: readonly RecoveryOutcome[]): string[] =>
+  outcomes.flatMap((o) => (o.outcome === "quarantined" ? [`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`] : []));
+
+async function deleteFiles(ctx: RegisterContext, paths: readonly string[]): Promise<readonly string[]> {
+  const dir = registerJournalDir(ctx.paths);
+  return ctx.lock.withLock(
+    dir,
+    async () => {
+      const notes = quarantined(await recoverJournals(ctx.fs, dir));
+      // one phase per file, in the plan's order: a reader between them sees the old tool
+      const phases: StepInput[][] = [];
+      for (const path of paths) {
+        const before = await currentBytes(ctx.fs, path);
+        if (before !== null) phases.push([{ op: "unlink", path, before }]);
+      }
+      if (phases.length > 0) await runSteps(ctx.fs, dir, { id: newPlanId(Date.now()), kind: "register-delete", phases });
+      return notes;
+    },
+    ctx.lockOptions,
+  );
 }
 
 async function decide(params: RegisterParams, ctx: RegisterContext): Promise<RegisterPlan> {
@@ -76,7 +112,10 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
       return listTools(await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot));
     case "answer":
       return plan.result;
-    case "write":
+    case "write": {
+      // a promotion writes its tool and moves the draft's lineage in one journal plan
+      const promoted = await promoteWithLineage(plan, ctx);
+      if (promoted !== undefined) return refreshed(ctx, success(plan.text, promoted));
       try {
         await ctx.fs.mkdir(dirname(plan.path), { recursive: true });
         await writeFileAtomic(ctx.fs, plan.path, plan.content);
@@ -85,21 +124,31 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
         return failure(persistFailed(e.message), { tool: plan.name, config: plan.path });
       }
       return refreshed(ctx, success(plan.text, plan.details));
+    }
     case "delete":
+      let notes: readonly string[];
       try {
-        for (const path of plan.paths) {
-          try {
-            await ctx.fs.unlink(path);
-          } catch (e) {
-            if (!hasCode(e, "ENOENT")) throw e;
-          }
-        }
-        if (plan.paths.length > 0) await ctx.fs.fsyncDir(ctx.paths.recipeRoot);
+        notes = await deleteFiles(ctx, plan.paths);
       } catch (e) {
-        if (!isFsError(e)) throw e;
+        if (!isFsError(e) && !(e instanceof PlanFailed)) throw e;
         return failure(deleteFailed(e.message), { tool: plan.name });
       }
-      return refreshed(ctx, success(plan.text, plan.details));
+      return refreshed(ctx, success(plan.text, notes.length === 0 ? plan.details : { ...plan.details, journal_diagnostics: notes }));
+  }
+}
+
+/** A promoted draft's lineage (its launches and history) moves to the new tool, written in the
+ *  same journal plan; the draft file stays. Undefined when there is no lineage to move (a draft
+ *  never seen by the ledger, a target with a lineage of its own): the caller writes plainly. */
+async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>, ctx: RegisterContext): Promise<Readonly<Record<string, unknown>> | undefined> {
+  const draft = plan.details["draft"];
+  if (plan.details["promoted"] !== true || typeof draft !== "string") return undefined;
+  const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot });
+  try {
+    const moved = await promoteLineage(ledger, { from: draft, to: plan.path, writeTarget: plan.content });
+    return moved.ok ? { ...plan.details, lineage: "moved" } : undefined;
+  } finally {
+    await closeLedger(ledger);
   }
 }
 

@@ -18,7 +18,7 @@ import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
+import { agentPaths, lockRootOf, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { accountedContext, launch, type OnRejected } from "./launch.js";
 import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
 import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
@@ -86,7 +86,7 @@ function base(options: SessionOptions): Base {
   const env = options.env ?? process.env;
   const paths = agentPaths(env, options.cwd ?? process.cwd(), options.home);
   const fs = options.fs ?? makeNodeFileSystem();
-  const lock = options.lock ?? makeFileLock({ fs });
+  const lock = options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   return {
     paths,
@@ -143,7 +143,7 @@ export async function openLiveSession(options: LiveSessionOptions = {}): Promise
 
   // recovery before anything reads the store or the recipe folders
   tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
-  await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock }).catch(report("start-up cleanup"));
+  await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock, report: log }).catch(report("start-up cleanup"));
   const live = openLiveRegistry({
     env: b.env,
     cwd: b.paths.cwd,

@@ -14,28 +14,38 @@ export interface SnapshotRequest {
   readonly adhocFiles?: readonly string[];
 }
 
+/** What a FIFO, socket or device named like a recipe or import reads as: an error, never a wait. */
+export const notRegularFile = (path: string): string => `EINVAL: not a regular file (a FIFO, socket or device): ${path}`;
+
+/** A path the system cannot open at all; said plainly rather than as Node's argument error. */
+export const nulInPath = (path: string): string => `EINVAL: the path contains a NUL byte: ${JSON.stringify(path)}`;
+
 export function readFileEntry(scan: ScanPort, path: string, stat = false): SnapshotFile {
+  if (path.includes("\0")) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: nulInPath(path) };
   const r = scan.readBounded(path, RECIPE_SIZE_LIMIT, { stat });
   if (!r.ok) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: `${r.code}: ${r.message}` };
-  const { size, mtimeMs, birthtimeMs, bytes } = r.value;
+  const { size, mtimeMs, birthtimeMs, bytes, isFile } = r.value;
+  if (!isFile) return { path, size: 0, mtimeMs, birthtimeMs, readError: r.value.mode !== 0 && (r.value.mode & 0o170000) === 0o040000 ? `EISDIR: a folder, not a recipe file: ${path}` : notRegularFile(path) };
   return bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
 }
 
-/** Recipe files of one directory: regular files named `*.json`/`*.md` (symlinks and dot-files
- *  skipped), read through `read` when given (the compile cache). */
+/** Recipe files of one directory: entries named `*.json`/`*.md` that are not folders, symlinks
+ *  or dot-files. A FIFO, socket or device so named is listed, as a file that cannot be read.
+ *  Regular files go through `read` when given (the compile cache). */
 export function listRecipeDir(
   scan: ScanPort, dir: string, stat = false, read?: (path: string) => SnapshotFile,
 ): { present: boolean; files: SnapshotFile[]; error?: string } {
   const listed = scan.listDir(dir);
   if (!listed.ok) {
     if (listed.code === "ENOENT") return { present: false, files: [] };
-    return { present: true, files: [], error: `${listed.code}: ${listed.message}` };
+    const detail = listed.code === "ELOOP" ? `the path is a symbolic link loop (${listed.message})` : listed.message.startsWith(listed.code) ? listed.message : `${listed.code}: ${listed.message}`;
+    return { present: true, files: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
   }
   const files: SnapshotFile[] = [];
   for (const entry of listed.value) {
-    if (entry.kind !== "file" || recipeFileName(entry.name) === undefined) continue;
+    if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
     const path = dir + "/" + entry.name;
-    files.push(read === undefined ? readFileEntry(scan, path, stat) : read(path));
+    files.push(read === undefined || entry.kind !== "file" ? readFileEntry(scan, path, stat) : read(path));
   }
   return { present: true, files };
 }

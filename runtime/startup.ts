@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { hasCode, isAtomicTempName, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
+import { recoverRegisterJournals } from "./register.js";
 
 export interface StartupContext {
   readonly paths: AgentPaths;
@@ -12,6 +13,8 @@ export interface StartupContext {
   readonly lock: Lock;
   /** how long to wait for a busy target before leaving its temp for the next start; default 50 ms */
   readonly lockTimeoutMs?: number;
+  /** where start-up problems are told (a journal kept aside) */
+  readonly report?: (message: string) => void;
 }
 
 /** `.x.json.<id>.tmp` → `x.json` (the file the temp was going to replace) */
@@ -46,7 +49,17 @@ async function cleanDir(ctx: StartupContext, dir: string): Promise<string[]> {
   return removed;
 }
 
-/** Removes stray atomic-write temps from the recipe root and the drafts folder; returns their paths. */
+/** Finishes or undoes register_tool changes a crash interrupted, then removes stray atomic-write
+ *  temps from the recipe root and the drafts folder; returns the temps' paths. A journal that
+ *  cannot be trusted is kept aside and told to `report`. */
 export async function cleanStrayRecipeTemps(ctx: StartupContext): Promise<string[]> {
+  try {
+    for (const o of await recoverRegisterJournals(ctx.fs, ctx.lock, ctx.paths, { timeoutMs: ctx.lockTimeoutMs ?? 50 })) {
+      if (o.outcome === "quarantined") ctx.report?.(`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`);
+    }
+  } catch (e) {
+    // a busy journal belongs to a live register_tool call, which finishes it itself
+    if (!(e instanceof LockTimeoutError)) throw e;
+  }
   return [...(await cleanDir(ctx, ctx.paths.recipeRoot)), ...(await cleanDir(ctx, ctx.paths.draftRoot))];
 }

@@ -8,10 +8,12 @@ import type { JsonObject } from "../core/model.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import { closeLedger, ledgerPaths, loadUsage, openLedger } from "./ledger/index.js";
-import type { AgentPaths } from "./agent-paths.js";
+import { lockRootOf, type AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import type { RuntimeContext } from "./verbs/status.js";
+import { gatherReviews } from "./review/reviews-view.js";
+import { carriedUsage } from "../core/ledger/seed.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
@@ -19,15 +21,25 @@ export const showsUsage = (params: Readonly<Record<string, unknown>>): boolean =
   (params["target"] === "recipes" || params["target"] === "recipe-registry") &&
   (params["view"] === "summary" || params["view"] === "doctor" || params["verbose"] === true || params["verbose"] === "true");
 
+const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
+  (params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews";
+
 /** Usage per entry: the ledger's when one exists, zeros for user recipes without launches yet. */
 export async function usageLookup(paths: AgentPaths, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
   const zero = (entry: RecipeEntry): JsonObject | undefined => (entry.mutableUsage ? ZERO : undefined);
-  if (!existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) return zero;
+  // a recipe that still carries pi-actors' own `usage` object and has no ledger yet shows those
+  // launches (seeding starts its lineage from them), not "never launched"
+  const carriedOrZero = (entry: RecipeEntry): JsonObject | undefined => {
+    const carried = entry.mutableUsage ? carriedUsage(entry.config?.usage) : undefined;
+    if (carried === undefined) return zero(entry);
+    return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
+  };
+  if (!existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) return carriedOrZero;
   const fs = makeNodeFileSystem();
-  const ledger = openLedger({ fs, lock: makeFileLock({ fs }), recipeRoot: paths.recipeRoot });
+  const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
   try {
-    const { usageFor } = await loadUsage(ledger, discovery.entries);
-    return (entry) => usageFor(entry) ?? zero(entry);
+    const { usageFor, ledgerFor } = await loadUsage(ledger, discovery.entries);
+    return (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry);
   } finally {
     await closeLedger(ledger);
   }
@@ -40,5 +52,6 @@ export async function inspectWithUsage(
   runtime: RuntimeContext & { readonly paths: AgentPaths },
 ): Promise<CommandResult> {
   const usage = showsUsage(params) ? await usageLookup(runtime.paths, discovery) : undefined;
-  return inspect(discovery, params, usage === undefined ? runtime : { ...runtime, usage });
+  const reviews = showsReviews(params) ? await gatherReviews(makeNodeFileSystem(), runtime.paths) : undefined;
+  return inspect(discovery, params, { ...runtime, ...(usage === undefined ? {} : { usage }), ...(reviews === undefined ? {} : { reviews }) });
 }

@@ -73,10 +73,11 @@ export const MESSAGE: VerbTool = {
   title: "Message a tool actor",
   description:
     "Send one typed addressed message. to=tool:<name> invokes that recipe tool with body as its arguments; " +
+    "to=run:<id> type=control.kill stops an async run (its whole process group); " +
     "to=tool:pi-actors takes type=review.retry or review.reset with body={\"scope\":\"draft\"} or {\"scope\":\"tool\"}.",
   parameters: schema(
     {
-      to: str("Destination actor address, e.g. tool:<name> or tool:pi-actors."),
+      to: str("Destination actor address, e.g. tool:<name>, run:<id> or tool:pi-actors."),
       type: str("Semantic message type, e.g. review.retry."),
       body: {
         description: "Message body: the tool's arguments as a JSON object, or text.",

@@ -65,6 +65,7 @@ export interface FsCapabilities {
 export interface FileSystem {
   readonly name: string;
   readonly capabilities: FsCapabilities;
+  /** regular files only: a FIFO, socket or device fails at once with EINVAL, never blocks */
   readFile(path: string): Promise<Uint8Array>;
   /** a string is written as UTF-8 */
   writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<void>;
@@ -86,6 +87,9 @@ export interface FileSystem {
   link(existing: string, newPath: string): Promise<void>;
   fsyncDir(path: string): Promise<void>;
   utimes(path: string, atimeMs: number, mtimeMs: number): Promise<void>;
+  /** sets the permission bits exactly (no umask); optional: a file system without permissions
+   *  (a crash model) leaves it out and callers skip it */
+  chmod?(path: string, mode: number): Promise<void>;
 }
 
 export type FsOperation = Exclude<keyof FileSystem, "name" | "capabilities"> | "handle.write" | "handle.sync" | "handle.close";

@@ -112,5 +112,6 @@ export function makeMemFileSystem(vol: Volume = new Volume()): MemFileSystem {
     // Nothing in memory needs flushing; the check keeps ENOENT/ENOTDIR the same as on Linux.
     fsyncDir: (path) => guardFs("fsyncDir", path, () => requireDir(path)),
     utimes: (path, atimeMs, mtimeMs) => guardFs("utimes", path, () => p.utimes(path, atimeMs / 1000, mtimeMs / 1000)),
+    chmod: (path, mode) => guardFs("chmod", path, () => p.chmod(path, mode)),
   };
 }

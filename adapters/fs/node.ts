@@ -40,6 +40,21 @@ function wrapHandle(path: string, h: nfs.FileHandle): FileHandle {
 const folderSyncUnsupported = (e: unknown): boolean =>
   process.platform === "win32" && typeof e === "object" && e !== null && ["EISDIR", "EPERM", "EACCES"].includes(String((e as { code?: unknown }).code));
 
+/** Node's readFile, for regular files only: the open does not block (a FIFO without a writer would
+ *  wait forever) and the fstat comes before any read, so a FIFO, socket, terminal or device fails
+ *  at once with EINVAL (a folder with EISDIR, as before) instead of hanging or never ending. */
+async function readRegularFile(path: string): Promise<Uint8Array> {
+  const h = await nfs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = await h.stat();
+    if (st.isDirectory()) throw Object.assign(new Error(`illegal operation on a directory, read '${path}'`), { code: "EISDIR" });
+    if (!st.isFile()) throw Object.assign(new Error(`not a regular file (a FIFO, socket or device): '${path}'`), { code: "EINVAL" });
+    return await h.readFile();
+  } finally {
+    await h.close();
+  }
+}
+
 export function makeNodeFileSystem(): FileSystem {
   const capabilities: FsCapabilities = {
     strictRename: true,
@@ -50,7 +65,7 @@ export function makeNodeFileSystem(): FileSystem {
   return {
     name: "node",
     capabilities,
-    readFile: (path) => guardFs("readFile", path, () => nfs.readFile(path)),
+    readFile: (path) => guardFs("readFile", path, () => readRegularFile(path)),
     writeFile: (path, data, options = {}) =>
       guardFs("writeFile", path, () => nfs.writeFile(path, data, { flag: options.flag ?? "w", ...(options.mode === undefined ? {} : { mode: options.mode }) })),
     open: (path, flag: OpenFlag, mode) => guardFs("open", path, async () => wrapHandle(path, await nfs.open(path, flag, mode))),
@@ -84,5 +99,6 @@ export function makeNodeFileSystem(): FileSystem {
         }
       }),
     utimes: (path, atimeMs, mtimeMs) => guardFs("utimes", path, () => nfs.utimes(path, atimeMs / 1000, mtimeMs / 1000)),
+    chmod: (path, mode) => guardFs("chmod", path, () => nfs.chmod(path, mode)),
   };
 }

@@ -1,6 +1,12 @@
 // A read-only, synchronous scanning port for discovery. Scanning 10,000 small recipe files must
 // cost about what `readFileSync` + `JSON.parse` costs, so one file = open + fstat + read + close
 // (the same system calls as readFileSync), with no second stat and no promise round trips.
+//
+// Only regular files are read. The open does not block (O_NONBLOCK: opening a FIFO without a
+// writer would wait forever) and the fstat comes before any read (reading a FIFO, a terminal
+// behind /dev/stdin or a device would wait or never end): anything else is reported with
+// `isFile: false` and no bytes.
+import { constants } from "node:fs";
 import type * as NodeFs from "node:fs";
 
 export type EntryKind = "file" | "dir" | "symlink" | "other";
@@ -39,8 +45,9 @@ export interface ScanPort {
   identity?(path: string): ScanResult<FileIdentity>;
   listDir(path: string): ScanResult<readonly ScanEntry[]>;
   statPath(path: string): ScanResult<{ readonly mode: number; readonly isDirectory: boolean }>;
-  /** read a regular file whole unless its size exceeds `limit` bytes; without `stat`, small files
-   * may report zero timestamps and mode (one read saw the whole file, no fstat was needed) */
+  /** read a regular file whole unless its size exceeds `limit` bytes; anything but a regular file
+   * gives `isFile: false` and no bytes, without blocking. Without `stat`, small files report zero
+   * timestamps and mode. */
   readBounded(path: string, limit: number, options?: { readonly stat?: boolean }): ScanResult<ScannedFile>;
 }
 
@@ -53,6 +60,9 @@ const failure = (e: unknown): { ok: false; code: string; message: string } => {
 
 const kindOf = (d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryKind =>
   d.isFile() ? "file" : d.isDirectory() ? "dir" : d.isSymbolicLink() ? "symlink" : "other";
+
+// memfs ignores the flag bits it does not know
+const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** Works for `node:fs` and for memfs' fs object, which share the synchronous API. */
 export function makeScanPort(fs: SyncFs): ScanPort {
@@ -96,18 +106,19 @@ export function makeScanPort(fs: SyncFs): ScanPort {
     readBounded(path, limit, options) {
       let fd: number | undefined;
       try {
-        fd = fs.openSync(path, "r");
-        if (options?.stat !== true) {
+        fd = fs.openSync(path, READ_NONBLOCK);
+        const st = fs.fstatSync(fd);
+        const size = Number(st.size);
+        const isFile = st.isFile();
+        if (isFile && options?.stat !== true && size < scratch.length) {
           // Fast path: most recipes are small; one read into a scratch buffer sees the whole file.
           const n = fs.readSync(fd, scratch, 0, scratch.length, null);
           if (n < scratch.length) {
             return { ok: true, value: { size: n, mtimeMs: 0, birthtimeMs: 0, mode: 0, isFile: true, bytes: scratch.slice(0, n) } };
           }
         }
-        const st = fs.fstatSync(fd);
-        const size = Number(st.size);
-        const base = { size, mtimeMs: Number(st.mtimeMs), birthtimeMs: Number(st.birthtimeMs), mode: Number(st.mode), isFile: st.isFile() };
-        if (!st.isFile() || size > limit) return { ok: true, value: base };
+        const base = { size, mtimeMs: Number(st.mtimeMs), birthtimeMs: Number(st.birthtimeMs), mode: Number(st.mode), isFile };
+        if (!isFile || size > limit) return { ok: true, value: base };
         // Read until EOF: the size may have changed since fstat; never read past limit + 1.
         let buf = new Uint8Array(size + 1);
         let used = 0;

@@ -72,3 +72,16 @@ export class LockReentryError extends Error {
     this.path = path;
   }
 }
+
+/** The lock folder may not be written by this user (permissions, a read-only mount). */
+export class LockAccessError extends Error {
+  override readonly name = "LockAccessError";
+  readonly code = "ELOCKACCESS";
+  readonly lockRoot: string;
+
+  constructor(lockRoot: string, cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`Cannot take a lock in ${lockRoot}: this user may not write that folder (${detail}); the lock folder has the permissions of the folder it is in`, { cause });
+    this.lockRoot = lockRoot;
+  }
+}

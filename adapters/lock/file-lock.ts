@@ -19,20 +19,35 @@
 //
 // In-process. Callers in one process queue per key before touching the file, so they take turns
 // without polling each other; the timeout covers the queue and the file together.
+//
+// Where. The lock root is always given by the caller and lives beside the data it guards (the
+// hosts use `<recipe root>/.locks`, see runtime/agent-paths.ts), never in the OS temp folder:
+// processes with different TMPDIRs (systemd PrivateTmp, sandboxes) must still meet on one file.
+//
+// Several local users. The lock folder gets the permission bits of the folder it is created in,
+// so exactly the users who may write the data may take its locks, whatever their umask; lock
+// records are world-readable, so every such user can judge whether an owner is dead. A folder
+// they may not write gives a `LockAccessError` naming it, never an internal error. In a sticky
+// folder (mode 1777, like /tmp) a user cannot remove another user's dead lock: that waits like a
+// live one and the timeout names the holder.
+//
+// Stray temps. A process that died between writing its record temp and linking it (or between
+// moving a dead lock aside and deleting it) leaves a dot-file. The first acquire of each Lock
+// removes those whose owner record is provably dead, or unreadable and older than the grace
+// period.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { hasCode, type FileSystem } from "../fs/FileSystem.js";
+import { hasCode, type FileSystem, type FsError } from "../fs/FileSystem.js";
 import { makeNodeFileSystem } from "../fs/node.js";
 import { canonicalLockPath, lockKey } from "./canonical.js";
-import { DEFAULT_LOCK_POLL_MS, DEFAULT_LOCK_TIMEOUT_MS, LockReentryError, LockTimeoutError, type HeldLock, type Lock, type LockOptions } from "./Lock.js";
+import { DEFAULT_LOCK_POLL_MS, DEFAULT_LOCK_TIMEOUT_MS, LockAccessError, LockReentryError, LockTimeoutError, type HeldLock, type Lock, type LockOptions } from "./Lock.js";
 import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, type OwnerRecord, type ProcessProbe } from "./owner.js";
 
 export interface FileLockOptions {
   readonly fs?: FileSystem;
-  /** default `<os.tmpdir()>/pi-recipes-locks` */
-  readonly lockRoot?: string;
+  /** the folder of the lock files, beside the data they guard (never the OS temp folder) */
+  readonly lockRoot: string;
   readonly probe?: ProcessProbe;
   /** how long a lock without a readable owner record counts as alive, from its mtime */
   readonly unownedGraceMs?: number;
@@ -41,7 +56,11 @@ export interface FileLockOptions {
 
 export const DEFAULT_UNOWNED_GRACE_MS = 2000;
 
-export const defaultLockRoot = (): string => join(tmpdir(), "pi-recipes-locks");
+/** record temps and moved-aside dead locks: what a crash can leave in the lock root */
+const STRAY_NAME = /^\..+\.(tmp|stale)$/;
+
+/** Lock records must be readable by every user who may take the lock (see "Several local users"). */
+const RECORD_MODE = 0o644;
 
 export const lockFilePath = (lockRoot: string, canonicalPath: string): string => join(lockRoot, `${lockKey(canonicalPath)}.lock`);
 
@@ -97,9 +116,9 @@ interface HeldInChain {
 // Hard links fail this way on file systems without them (FAT, some FUSE and network mounts).
 const linkUnsupported = (e: unknown): boolean => hasCode(e, "EPERM", "UNKNOWN", "EINVAL");
 
-export function makeFileLock(options: FileLockOptions = {}): Lock {
+export function makeFileLock(options: FileLockOptions): Lock {
   const fs = options.fs ?? makeNodeFileSystem();
-  const root = options.lockRoot ?? defaultLockRoot();
+  const root = options.lockRoot;
   const probe = options.probe ?? nodeProcessProbe;
   const graceMs = options.unownedGraceMs ?? DEFAULT_UNOWNED_GRACE_MS;
   const newToken = options.newToken ?? randomUUID;
@@ -107,13 +126,51 @@ export function makeFileLock(options: FileLockOptions = {}): Lock {
   const chain = new AsyncLocalStorage<readonly HeldInChain[]>();
 
   async function look(file: string): Promise<Seen | undefined> {
+    let st;
     try {
-      const st = await fs.stat(file);
+      st = await fs.stat(file);
+    } catch (e) {
+      if (hasCode(e, "ENOENT")) return undefined;
+      throw e;
+    }
+    try {
       const text = lenient.decode(await fs.readFile(file));
       return { text, record: decodeOwner(text), mtimeMs: st.mtimeMs, ino: st.ino };
     } catch (e) {
       if (hasCode(e, "ENOENT")) return undefined;
+      // a file we may not read (another user's, not made by this code) is a lock without a
+      // readable record: the grace period decides, so it cannot block the key forever
+      if (hasCode(e, "EACCES", "EPERM")) return { text: "", record: undefined, mtimeMs: st.mtimeMs, ino: st.ino };
       throw e;
+    }
+  }
+
+  const denied = (e: unknown): e is FsError => hasCode(e, "EACCES", "EPERM");
+
+  /** Creates the lock root with the permission bits of its parent (see "Several local users"). */
+  async function ensureRoot(): Promise<void> {
+    try {
+      await fs.mkdir(root, { recursive: true });
+      const [made, parent] = await Promise.all([fs.stat(root), fs.stat(dirname(root))]);
+      const wanted = parent.mode & 0o7777;
+      if ((made.mode & 0o7777) !== wanted && fs.chmod !== undefined) await fs.chmod(root, wanted).catch(() => undefined);
+    } catch (e) {
+      if (denied(e)) throw new LockAccessError(root, e);
+      throw e;
+    }
+  }
+
+  let swept = false;
+  /** Removes stray temps of dead processes; best effort, once per Lock. */
+  async function sweepStrays(): Promise<void> {
+    if (swept) return;
+    swept = true;
+    const entries = await fs.readdir(root).catch(() => []);
+    for (const entry of entries) {
+      if (entry.kind !== "file" || !STRAY_NAME.test(entry.name)) continue;
+      const path = join(root, entry.name);
+      const seen = await look(path).catch(() => undefined);
+      if (seen !== undefined && isStale(seen)) await fs.rm(path, { force: true }).catch(() => undefined);
     }
   }
 
@@ -122,13 +179,16 @@ export function makeFileLock(options: FileLockOptions = {}): Lock {
 
   async function writeTemp(tmp: string, text: string): Promise<void> {
     try {
-      await fs.writeFile(tmp, text, { flag: "w" });
+      await fs.writeFile(tmp, text, { flag: "w", mode: RECORD_MODE });
     } catch (e) {
+      if (denied(e)) throw new LockAccessError(root, e);
       if (!hasCode(e, "ENOENT")) throw e;
-      // the lock root is missing (first use, or a tmp cleaner removed it)
-      await fs.mkdir(root, { recursive: true });
-      await fs.writeFile(tmp, text, { flag: "w" });
+      // the lock root is missing (first use, or someone removed it)
+      await ensureRoot();
+      await fs.writeFile(tmp, text, { flag: "w", mode: RECORD_MODE });
     }
+    // the umask may have taken read bits away
+    if (fs.chmod !== undefined) await fs.chmod(tmp, RECORD_MODE).catch(() => undefined);
   }
 
   /** Creates `file` holding a fresh record with `token`; false when it already exists. */
@@ -151,12 +211,14 @@ export function makeFileLock(options: FileLockOptions = {}): Lock {
   async function createExclusive(file: string, token: string, text: string): Promise<boolean> {
     let handle;
     try {
-      handle = await fs.open(file, "wx");
+      handle = await fs.open(file, "wx", RECORD_MODE);
     } catch (e) {
       if (hasCode(e, "EEXIST")) return false;
+      if (denied(e)) throw new LockAccessError(root, e);
       throw e;
     }
     try {
+      if (fs.chmod !== undefined) await fs.chmod(file, RECORD_MODE).catch(() => undefined);
       await handle.write(text);
     } catch (e) {
       if ((await look(file))?.record === undefined) await fs.rm(file, { force: true }).catch(() => undefined);
@@ -176,18 +238,21 @@ export function makeFileLock(options: FileLockOptions = {}): Lock {
     });
   }
 
-  /** Moves `file` aside and deletes it, unless what was moved is not `expected`: that goes back. */
-  async function removeAside(file: string, expected: Seen): Promise<void> {
+  /** Moves `file` aside and deletes it, unless what was moved is not `expected`: that goes back.
+   *  False when this user may not move it (another user's file in a sticky folder). */
+  async function removeAside(file: string, expected: Seen): Promise<boolean> {
     const aside = join(dirname(file), `.${basename(file)}.${newToken()}.stale`);
     try {
       await fs.rename(file, aside);
     } catch (e) {
-      if (hasCode(e, "ENOENT")) return;
+      if (hasCode(e, "ENOENT")) return true;
+      if (denied(e)) return false;
       throw e;
     }
     const moved = await look(aside);
     if (moved !== undefined && !sameLock(moved, expected)) await fs.link(aside, file).catch(() => undefined);
     await fs.rm(aside, { force: true });
+    return true;
   }
 
   async function clearStaleBoundary(boundary: string): Promise<void> {
@@ -211,8 +276,7 @@ export function makeFileLock(options: FileLockOptions = {}): Lock {
       const again = await look(file);
       if (again === undefined) return "gone";
       if (!sameLock(seen, again) || !isStale(again)) return "held";
-      await removeAside(file, again);
-      return "gone";
+      return (await removeAside(file, again)) ? "gone" : "held";
     } finally {
       await removeIfOwned(boundary, boundaryToken);
     }
@@ -224,8 +288,13 @@ export function makeFileLock(options: FileLockOptions = {}): Lock {
     return new LockTimeoutError(path, canonicalPath, timeoutMs, holder, probe.pid);
   }
 
+  let rootReady = false;
   async function acquireFile(file: string, token: string, deadline: number, pollMs: number): Promise<boolean> {
-    await fs.mkdir(root, { recursive: true });
+    if (!rootReady) {
+      await ensureRoot();
+      await sweepStrays();
+      rootReady = true;
+    }
     for (let pause = 1; ; ) {
       if (await create(file, token)) return true;
       const state = await reclaim(file, token);

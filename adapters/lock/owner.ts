@@ -4,7 +4,7 @@
 // carries the process start time (/proc/<pid>/stat field 22, clock ticks since boot) and the
 // boot id. A lock is reclaimed only on proof; every doubt counts as "alive", because stealing a
 // live owner's lock breaks mutual exclusion while waiting for a doubtful one only costs a timeout.
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 
 export interface OwnerRecord {
@@ -15,6 +15,8 @@ export interface OwnerRecord {
   readonly start_time?: string;
   /** /proc/sys/kernel/random/boot_id; absent where there is no /proc */
   readonly boot_id?: string;
+  /** the pid namespace (readlink /proc/self/ns/pid); absent where there is no /proc */
+  readonly pid_ns?: string;
   readonly hostname: string;
   /** ISO 8601 */
   readonly acquired_at: string;
@@ -25,6 +27,8 @@ export interface ProcessProbe {
   readonly pid: number;
   hostname(): string;
   bootId(): string | undefined;
+  /** this process's pid namespace; undefined when unreadable (or not probed: fake hosts) */
+  pidNamespace?(): string | undefined;
   /** undefined when unreadable: no /proc, no such pid, or the process just exited */
   startTime(pid: number): string | undefined;
   /** kill(pid, 0): "gone" only on ESRCH; EPERM means a process exists */
@@ -51,6 +55,7 @@ const readProc = (path: string): string | undefined => {
 };
 
 let cachedBootId: string | undefined | null = null;
+let cachedPidNs: string | undefined | null = null;
 
 export const nodeProcessProbe: ProcessProbe = {
   pid: process.pid,
@@ -58,6 +63,16 @@ export const nodeProcessProbe: ProcessProbe = {
   bootId: () => {
     if (cachedBootId === null) cachedBootId = readProc("/proc/sys/kernel/random/boot_id")?.trim() || undefined;
     return cachedBootId;
+  },
+  pidNamespace: () => {
+    if (cachedPidNs === null) {
+      try {
+        cachedPidNs = readlinkSync("/proc/self/ns/pid");
+      } catch {
+        cachedPidNs = undefined;
+      }
+    }
+    return cachedPidNs;
   },
   startTime: (pid) => {
     const line = readProc(`/proc/${pid}/stat`);
@@ -77,11 +92,13 @@ export const nodeProcessProbe: ProcessProbe = {
 export function makeOwnerRecord(token: string, acquiredAtMs: number, probe: ProcessProbe = nodeProcessProbe): OwnerRecord {
   const startTime = probe.startTime(probe.pid);
   const bootId = probe.bootId();
+  const pidNs = probe.pidNamespace?.();
   return {
     pid: probe.pid,
     token,
     ...(startTime === undefined ? {} : { start_time: startTime }),
     ...(bootId === undefined ? {} : { boot_id: bootId }),
+    ...(pidNs === undefined ? {} : { pid_ns: pidNs }),
     hostname: probe.hostname(),
     acquired_at: new Date(acquiredAtMs).toISOString(),
   };
@@ -106,27 +123,39 @@ export function decodeOwner(text: string): OwnerRecord | undefined {
   const r = u as Record<string, unknown>;
   if (!isPid(r["pid"]) || typeof r["token"] !== "string" || r["token"] === "") return undefined;
   if (typeof r["hostname"] !== "string" || typeof r["acquired_at"] !== "string") return undefined;
-  if (!optString(r["start_time"]) || !optString(r["boot_id"])) return undefined;
+  if (!optString(r["start_time"]) || !optString(r["boot_id"]) || !optString(r["pid_ns"])) return undefined;
   return {
     pid: r["pid"],
     token: r["token"],
     ...(typeof r["start_time"] === "string" ? { start_time: r["start_time"] } : {}),
     ...(typeof r["boot_id"] === "string" ? { boot_id: r["boot_id"] } : {}),
+    ...(typeof r["pid_ns"] === "string" ? { pid_ns: r["pid_ns"] } : {}),
     hostname: r["hostname"],
     acquired_at: r["acquired_at"],
   };
 }
 
 /**
- * True only on proof: the pid does not exist (ESRCH), or it now belongs to a process with another
- * start time, or the record comes from another boot. A record from another host proves nothing:
- * its pids are not ours to probe (a shared tmp, or containers sharing a kernel and a /tmp but not
- * a pid namespace), so such a lock is never reclaimed automatically.
+ * True only on proof. The boot id is asked first: a record from another boot of this machine is
+ * dead whatever its host name says (a host name may change across the reboot, and a lock must
+ * not become permanent because of it). An unreadable boot id, ours or the record's, proves
+ * nothing and the question falls to the pid. The pid may only be probed when it names a process
+ * of our pid namespace: the same namespace on the same boot, or, for records without a
+ * namespace, the same host name. Otherwise (containers sharing a kernel and a folder but not
+ * their pids) nothing is provable and the lock is kept. Then: the pid does not exist (ESRCH),
+ * or it now belongs to a process with another start time.
+ *
+ * A lock folder on a network file system shared by several machines is not supported: another
+ * machine's boot id differs, so its live locks would look dead here.
  */
 export function isOwnerProvablyDead(record: OwnerRecord, probe: ProcessProbe = nodeProcessProbe): boolean {
-  if (record.hostname !== probe.hostname()) return false;
   const bootId = probe.bootId();
-  if (record.boot_id !== undefined && bootId !== undefined && record.boot_id !== bootId) return true;
+  const sameBoot = record.boot_id !== undefined && bootId !== undefined;
+  if (sameBoot && record.boot_id !== bootId) return true;
+  const pidNs = probe.pidNamespace?.();
+  const comparablePids =
+    sameBoot && record.pid_ns !== undefined && pidNs !== undefined ? record.pid_ns === pidNs : record.hostname === probe.hostname();
+  if (!comparablePids) return false;
   const signal = probe.signalZero(record.pid);
   if (signal === "gone") return true;
   if (signal === "unknown" || record.start_time === undefined) return false;

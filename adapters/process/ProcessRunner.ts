@@ -28,6 +28,12 @@ export interface Invocation {
   /** where `stdout.log`/`stderr.log` go when a stream overflows; default: a fresh
    *  `pi-recipes-command-*` folder under the OS temp dir */
   readonly spillDir?: string;
+  /** sees each stdout chunk as the command prints it (an async run's live log); the capture is
+   *  unchanged */
+  readonly onStdout?: (chunk: Uint8Array) => void;
+  /** sees each chunk of either stream as it arrives (progress, live display); the result still
+   *  holds the whole output */
+  readonly onOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
 }
 
 export interface ProcessResult {

@@ -13,6 +13,8 @@ export interface CaptureOptions {
   /** called once, on overflow: where the complete stream goes (its folder must exist);
    *  rejecting means the stream is not spilled, only its tail is kept */
   readonly spillPath: () => Promise<string>;
+  /** sees every chunk as it arrives (live progress); what it throws is ignored */
+  readonly onChunk?: (chunk: Uint8Array) => void;
 }
 
 export interface Captured {
@@ -40,6 +42,13 @@ export async function captureStream(stream: Readable, options: CaptureOptions): 
   try {
     for await (const value of stream) {
       const chunk = typeof value === "string" ? Buffer.from(value) : (value as Buffer);
+      if (options.onChunk !== undefined) {
+        try {
+          options.onChunk(chunk);
+        } catch {
+          // a watcher of the output must not change what is captured
+        }
+      }
       total += chunk.length;
       chunks.push(chunk);
       retained += chunk.length;

@@ -6,14 +6,19 @@
 // records its fate in `status.json`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { readText, writeFileAtomic } from "../fs/FileSystem.js";
+import { makeNodeFileSystem } from "../fs/node.js";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isAlive, killGroup } from "./group.js";
+import { groupAlive, killGroup } from "./group.js";
+import { checkIdentity, identityFrom, type ProcessIdentity } from "./identity.js";
 import { spawned } from "./node-runner.js";
 import { DEFAULT_KILL_GRACE_MS } from "./ProcessRunner.js";
 
 export { groupAlive, isAlive, killGroup } from "./group.js";
+
+// the run's files (command.json, status.json) go through the FileSystem port
+const fs = makeNodeFileSystem();
 
 export type Started<T> = ({ readonly ok: true } & T) | { readonly ok: false; readonly error: string };
 
@@ -72,6 +77,10 @@ export interface SupervisedStatus {
   readonly started_at: string;
   readonly ended_at: string | null;
   readonly supervisor_pid: number;
+  /** the identities of the two pids (start time, boot id); absent where there is no /proc */
+  readonly supervisor_start_time?: string;
+  readonly start_time?: string;
+  readonly boot_id?: string;
   readonly signal?: string;
   /** why the command could not start */
   readonly error?: string;
@@ -96,7 +105,7 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
   let log: number | undefined;
   let child: ChildProcess;
   try {
-    await mkdir(spec.runDir, { recursive: true });
+    await fs.mkdir(spec.runDir, { recursive: true });
     const command = { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, killGraceMs: spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS, meta: spec.meta };
     await writeAtomically(join(spec.runDir, "command.json"), `${JSON.stringify(command, null, 2)}\n`);
     log = openSync(join(spec.runDir, "supervisor.log"), "w", 0o600);
@@ -125,7 +134,7 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
   // The supervisor may write its final status and exit in one go, before our last look.
   status ??= await readSupervisedStatus(spec.runDir);
   if (status === undefined) {
-    const why = (await readFile(join(spec.runDir, "supervisor.log"), "utf8").catch(() => "")).trim();
+    const why = (await readText(fs, join(spec.runDir, "supervisor.log")).catch(() => "")).trim();
     return { ok: false, error: why === "" ? "supervisor did not report a status" : why };
   }
   return { ok: true, supervisorPid: child.pid ?? status.supervisor_pid, status };
@@ -134,34 +143,54 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
 /** The run's current status.json, or undefined when it is missing or unreadable. */
 export async function readSupervisedStatus(runDir: string): Promise<SupervisedStatus | undefined> {
   try {
-    const value: unknown = JSON.parse(await readFile(join(runDir, "status.json"), "utf8"));
+    const value: unknown = JSON.parse(await readText(fs, join(runDir, "status.json")));
     return isStatus(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** The recorded identities of a run's supervisor and of its command (the group leader). Loose
+ *  input, since status.json is read by several places; undefined where no pid is recorded. */
+export const recordedSupervisor = (s: Readonly<Record<string, unknown>>): ProcessIdentity | undefined =>
+  identityFrom(s["supervisor_pid"], s["supervisor_start_time"], s["boot_id"]);
+export const recordedCommand = (s: Readonly<Record<string, unknown>>): ProcessIdentity | undefined =>
+  identityFrom(s["pgid"], s["start_time"], s["boot_id"]);
+
+/** Whether the run's process group is still the run's: its leader is the recorded process, or
+ *  the leader is gone and the group still has members (a group id is not given to a new process
+ *  while its group exists). A leader pid that now names another process, or one that cannot be
+ *  checked, is never the run's. */
+export function runGroupIsOurs(leader: ProcessIdentity): boolean {
+  const state = checkIdentity(leader);
+  return state === "same" || (state === "gone" && groupAlive(leader.pid) && checkIdentity(leader) === "gone");
+}
+
 /**
  * Asks the supervisor to end the run (SIGTERM; it kills the command's group and records
  * "killed") and waits for the final status. If the supervisor itself is gone, the command's
- * group is killed here and "killed" recorded on its behalf.
+ * group is killed here and "killed" recorded on its behalf. A recorded pid whose process is not
+ * the recorded one any more (its pid was reused) is never signalled.
  */
 export async function killSupervised(runDir: string, graceMs: number = DEFAULT_KILL_GRACE_MS): Promise<SupervisedStatus | undefined> {
   const current = await readSupervisedStatus(runDir);
   if (current === undefined || current.status !== "running") return current;
-  if (isAlive(current.supervisor_pid)) {
-    process.kill(current.supervisor_pid, "SIGTERM");
+  const loose = current as unknown as Readonly<Record<string, unknown>>;
+  const supervisor = recordedSupervisor(loose);
+  if (supervisor !== undefined && checkIdentity(supervisor) === "same") {
+    process.kill(supervisor.pid, "SIGTERM");
     let latest: SupervisedStatus | undefined = current;
     const ended = async (): Promise<boolean> => {
       latest = (await readSupervisedStatus(runDir)) ?? latest;
-      return latest?.status !== "running" || !isAlive(current.supervisor_pid);
+      return latest?.status !== "running" || checkIdentity(supervisor) !== "same";
     };
     const deadline = Date.now() + graceMs + 3000;
     while (!(await ended()) && Date.now() < deadline) await sleep(10);
     const final = await readSupervisedStatus(runDir);
     if (final !== undefined && final.status !== "running") return final;
   }
-  if (current.pgid !== null) await killGroup(current.pgid, graceMs);
+  const command = recordedCommand(loose);
+  if (command !== undefined && runGroupIsOurs(command)) await killGroup(command.pid, graceMs);
   const killed: SupervisedStatus = { ...current, status: "killed", exit_code: current.exit_code ?? 1, ended_at: new Date().toISOString() };
   await writeAtomically(join(runDir, "status.json"), `${JSON.stringify(killed, null, 2)}\n`);
   return killed;
@@ -178,11 +207,7 @@ function supervisorPath(): string | undefined {
   return undefined;
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  await writeFile(tmp, text, { mode: 0o600 });
-  await rename(tmp, path);
-}
+const writeAtomically = (path: string, text: string): Promise<void> => writeFileAtomic(fs, path, text, { mode: 0o600 });
 
 function isStatus(u: unknown): u is SupervisedStatus {
   if (typeof u !== "object" || u === null) return false;

@@ -63,8 +63,22 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
 
   const spillDir = once(() => prepareSpillDir(invocation.spillDir));
   const limitBytes = nonNegative(invocation.captureLimitBytes) ?? DEFAULT_CAPTURE_LIMIT_BYTES;
-  const stdoutDone = capture(child.stdout, limitBytes, async () => join(await spillDir(), "stdout.log"));
+  const stdoutDone = capture(child.stdout, limitBytes, async () => join(await spillDir(), "stdout.log"), invocation.onStdout);
   const stderrDone = capture(child.stderr, limitBytes, async () => join(await spillDir(), "stderr.log"));
+  // attached after the captures, which must see every byte from the first
+  const onOutput = invocation.onOutput;
+  if (onOutput !== undefined) {
+    // an observer that throws must not break the capture of the command's output
+    const tap = (stream: "stdout" | "stderr") => (chunk: Uint8Array): void => {
+      try {
+        onOutput(stream, chunk);
+      } catch {
+        // ignored: the output is still captured in full
+      }
+    };
+    child.stdout?.on("data", tap("stdout"));
+    child.stderr?.on("data", tap("stderr"));
+  }
 
   if (invocation.stdin !== undefined && child.stdin !== null) {
     // A child that exits without reading its stdin makes the write fail with EPIPE; that is
@@ -166,8 +180,8 @@ function terminate(child: ChildProcess, pid: number, graceMs: number): Promise<b
 const EMPTY = new Uint8Array(0);
 const EMPTY_CAPTURE: Captured = { tail: EMPTY, totalBytes: 0, truncated: false, peakRetainedBytes: 0 };
 
-function capture(stream: ChildProcess["stdout"], limitBytes: number, spillPath: () => Promise<string>): Promise<Captured> {
-  return stream === null ? Promise.resolve(EMPTY_CAPTURE) : captureStream(stream, { limitBytes, spillPath });
+function capture(stream: ChildProcess["stdout"], limitBytes: number, spillPath: () => Promise<string>, onChunk?: (chunk: Uint8Array) => void): Promise<Captured> {
+  return stream === null ? Promise.resolve(EMPTY_CAPTURE) : captureStream(stream, { limitBytes, spillPath, ...(onChunk === undefined ? {} : { onChunk }) });
 }
 
 async function prepareSpillDir(spillDir: string | undefined): Promise<string> {
@@ -210,9 +224,16 @@ function abortedBeforeStart(durationMs: number): ProcessResult {
 
 // Node reports a missing working directory as `spawn <command> ENOENT`, which blames the
 // command; say which one is missing.
+// A missing command says so in words, naming where it was looked for; the `Could not start`
+// prefix lets the report leave out an exit code that never happened (core/template/report.ts).
 function describeSpawnError(e: Error, invocation: Invocation): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "ENOENT" && !isDirectory(invocation.cwd)) return `${e.message} (working directory not found: ${invocation.cwd})`;
+  const command = JSON.stringify(invocation.command);
+  if (code === "ENOENT") {
+    return invocation.command.includes("/") ? `Could not start ${command}: no such file (${e.message})` : `Could not start ${command}: not found on PATH (${e.message})`;
+  }
+  if (code === "EACCES") return `Could not start ${command}: permission denied, not an executable file (${e.message})`;
   return e.message;
 }
 

@@ -8,6 +8,10 @@
 // replaced atomically so a reader never sees half a file. SIGTERM (or SIGINT/SIGHUP) here ends
 // the command's whole group and records "killed".
 //
+// Every pid in status.json comes with its process's start time and the boot id, so that whoever
+// signals the run later (control.kill, a stale-run check) can tell the run's process from a new
+// process that got its pid after it died (adapters/process/identity.ts).
+//
 // Plain JavaScript on purpose: it runs with bare `node`, without a TypeScript build.
 import { spawn } from "node:child_process";
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from "node:fs";
@@ -19,6 +23,26 @@ if (runDir === undefined) {
   process.exit(2);
 }
 
+// Field 22 of /proc/<pid>/stat, counted from after the last ")" of the command name (which may
+// hold spaces and parentheses): the same reading as parseStartTime in adapters/lock/owner.ts.
+function startTimeOf(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const value = line.slice(line.lastIndexOf(")") + 1).trim().split(/\s+/)[19];
+    return value !== undefined && /^\d+$/.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function bootId() {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 let status = {
   status: "running",
   pid: null,
@@ -27,6 +51,9 @@ let status = {
   started_at: new Date().toISOString(),
   ended_at: null,
   supervisor_pid: process.pid,
+  // JSON leaves out what is undefined (no /proc)
+  supervisor_start_time: startTimeOf(process.pid),
+  boot_id: bootId(),
 };
 
 function writeStatus(patch) {
@@ -95,7 +122,9 @@ let killing;
 child.once("error", (e) => {
   if (child.pid === undefined) failToStart(e);
 });
-child.once("spawn", () => writeStatus({ status: "running", pid: child.pid, pgid: child.pid }));
+// the child cannot have been reaped yet (we are its parent and have not seen it exit), so its
+// /proc entry is still the one we started
+child.once("spawn", () => writeStatus({ status: "running", pid: child.pid, pgid: child.pid, start_time: startTimeOf(child.pid) }));
 child.once("exit", async (code, signal) => {
   // Members the leader left behind belong to the run and end with it.
   if (groupAlive(child.pid)) await (killing ?? killGroup(child.pid));

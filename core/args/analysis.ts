@@ -7,6 +7,7 @@ import { isObject } from "../template/graph.js";
 import { eachPlaceholder, isIdentifier, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 import { parseArgType } from "./arg-type.js";
 import { parseDeclaration, storedDefaults } from "./declarations.js";
+import { setOwn } from "../recipe/own.js";
 
 export interface ArgInput {
   /** the recipe's explicit `args` declarations */
@@ -39,9 +40,11 @@ export interface GraphFacts {
   optional: Set<string> | undefined;
   /** names with an array default somewhere in the graph */
   arrayDefaults: Set<string> | undefined;
+  /** the first inline default of each name (`{count:int=5}`), shown in the schema and usage hint */
+  inlineDefaults: Map<string, string> | undefined;
 }
 
-export const emptyGraphFacts = (): GraphFacts => ({ names: [], types: undefined, optional: undefined, arrayDefaults: undefined });
+export const emptyGraphFacts = (): GraphFacts => ({ names: [], types: undefined, optional: undefined, arrayDefaults: undefined, inlineDefaults: undefined });
 
 /** The arguments one text of the graph (a leaf, a control value) mentions. */
 export function scanText(text: string, facts: GraphFacts): void {
@@ -55,7 +58,9 @@ export function scanText(text: string, facts: GraphFacts): void {
         if (p.name !== undefined) declare(facts, p.name, BOOL, true);
         break;
       case "simple":
-        if (!isRepeatName(p.name)) declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
+        if (isRepeatName(p.name)) break;
+        declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
+        if (p.default !== undefined && facts.inlineDefaults?.has(p.name) !== true) (facts.inlineDefaults ??= new Map()).set(p.name, p.default);
         break;
       default:
         break;
@@ -129,6 +134,7 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts): ArgSurface {
   const names: string[] = [];
   let explicitTypes: Map<string, ArgType | undefined> | undefined;
   let explicitOptional: string[] | undefined;
+  let declaredDefaults: Record<string, string> | undefined;
   const explicit = explicitArgs(input);
   if (explicit !== undefined) {
     for (const token of explicit) {
@@ -137,8 +143,14 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts): ArgSurface {
       names.push(d.name);
       // an explicit type the registry cannot read does not override a readable inline one
       if (d.typeText !== undefined && parseArgType(d.typeText) !== undefined) (explicitTypes ??= new Map()).set(d.name, d.type);
-      if (d.default !== undefined) (explicitOptional ??= []).push(d.name);
+      if (d.default !== undefined) {
+        (explicitOptional ??= []).push(d.name);
+        setOwn((declaredDefaults ??= {}), d.name, d.default);
+      }
     }
+  }
+  for (const [name, value] of facts.inlineDefaults ?? []) {
+    if (declaredDefaults === undefined || !hasOwn(declaredDefaults, name)) setOwn((declaredDefaults ??= {}), name, value);
   }
   for (const n of facts.names) if (!names.includes(n)) names.push(n);
   const defaults = input.defaults;
@@ -152,7 +164,8 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts): ArgSurface {
     if (t !== undefined && t.kind !== "string") types.set(n, t);
     if (!optional(n)) required.push(n);
   }
-  return { names, required, types, defaults: storedDefaults(defaults) };
+  const surface: ArgSurface = { names, required, types, defaults: storedDefaults(defaults) };
+  return declaredDefaults === undefined ? surface : { ...surface, declaredDefaults };
 }
 
 const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);

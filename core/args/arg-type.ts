@@ -29,8 +29,8 @@ interface ArgTypeDescription<K extends ArgKind> {
 }
 
 const INT = /^-?\d+$/;
-// An exponent is accepted because a finite JS number can print as `1e+21`; without it the
-// normalized text of a number would not itself be a valid number.
+// An exponent is accepted on input (`1e3`), and rewritten in plain decimal notation before it
+// reaches a command.
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const TRUE_WORDS = new Set(["true", "1", "yes"]);
 const FALSE_WORDS = new Set(["false", "0", "no"]);
@@ -56,11 +56,27 @@ function normalizeInt(v: unknown): Normalized {
   return INT.test(t) ? t : MISMATCH;
 }
 
+/** Plain decimal notation (`1000`, `0.00000015`), as commands expect numbers: the shortest
+ * text of the number with its decimal point moved instead of an exponent. */
+function plainDecimal(n: number): Normalized {
+  if (!Number.isFinite(n)) return MISMATCH;
+  const text = String(n);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (m === null) return text;
+  const digits = (m[2] ?? "") + (m[3] ?? "");
+  const point = (m[2] ?? "").length + Number(m[4]);
+  const body = point <= 0 ? `0.${"0".repeat(-point)}${digits}`
+    : point >= digits.length ? digits + "0".repeat(point - digits.length)
+    : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return (m[1] ?? "") + body;
+}
+
 function normalizeNumber(v: unknown): Normalized {
-  if (typeof v === "number") return Number.isFinite(v) ? String(v) : MISMATCH;
+  if (typeof v === "number") return plainDecimal(v);
   if (typeof v !== "string") return MISMATCH;
   const t = v.trim();
-  return NUMBER.test(t) ? t : MISMATCH;
+  if (!NUMBER.test(t)) return MISMATCH;
+  return /e/i.test(t) ? plainDecimal(Number(t)) : t;
 }
 
 function normalizeBool(v: unknown): Normalized {
@@ -84,9 +100,19 @@ function normalizeArray(v: unknown): Normalized {
   }
 }
 
+/** A relative path that starts with `-` would be read as an option by most commands; `./-x` names
+ *  the same file and cannot be. */
+function normalizePath(v: unknown): Normalized {
+  const text = String(v);
+  return text.startsWith("-") ? `./${text}` : text;
+}
+
 const TABLE: { readonly [K in ArgKind]: ArgTypeDescription<K> } = {
   string: textual("string", undefined, (name) => `<${name}>`),
-  path: textual("path", "Path", (name) => `./${name}`),
+  path: {
+    ...textual("path", "Path", (name) => `./${name}`),
+    normalize: normalizePath,
+  },
   int: {
     normalize: normalizeInt,
     mismatch: () => "be an integer.",
@@ -221,4 +247,17 @@ export const argKindLabel = (type: ArgType): string => type.kind;
 export function canonicalDeclaration(name: string, type: ArgType, explicitString = false): string {
   if (type.kind === "string") return explicitString ? `${name}:string` : name;
   return `${name}:${formatArgType(type)}`;
+}
+
+/** A default as the caller would write it: `60000` and `true` rather than `"60000"` and
+ * `"true"`; undefined when the default does not fit the type (then it is not shown). */
+export function typedArgValue(type: ArgType | undefined, value: string | readonly Json[]): Json | undefined {
+  // array values stay arrays whatever the declared type (ruling 7)
+  if (Array.isArray(value)) return value;
+  const t = type ?? STRING;
+  const normalized = normalizeRaw(t, value);
+  if (normalized === MISMATCH) return undefined;
+  if (t.kind === "int" || t.kind === "number") return Number(normalized);
+  if (t.kind === "bool") return normalized === "true";
+  return normalized as Json;
 }

@@ -1,7 +1,16 @@
 // The JSON schema of a tool's parameters as the agent sees it (registry-reference §4.3).
 import type { Json, JsonObject } from "../model.js";
 import type { ArgSurface } from "../discovery/types.js";
-import { argSchemaProperty } from "./arg-type.js";
+import { argSchemaProperty, typedArgValue } from "./arg-type.js";
+
+/** The default a caller gets when it leaves `name` out: a tool-level default, else one written in
+ * a declaration or inline; typed as the argument is. */
+export function shownDefault(surface: ArgSurface, name: string): Json | undefined {
+  const value = Object.hasOwn(surface.defaults, name) ? surface.defaults[name]
+    : surface.declaredDefaults !== undefined && Object.hasOwn(surface.declaredDefaults, name) ? surface.declaredDefaults[name]
+    : undefined;
+  return value === undefined ? undefined : typedArgValue(surface.types.get(name), value);
+}
 
 // Async tools accept these besides their own arguments; they steer the detached run, not the template.
 const ASYNC_PROPERTIES: JsonObject = {
@@ -17,7 +26,11 @@ const ASYNC_PROPERTIES: JsonObject = {
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
   const properties: Record<string, Json> = {};
   for (const name of surface.names) {
-    const value = argSchemaProperty(name, surface.types.get(name));
+    const base = argSchemaProperty(name, surface.types.get(name));
+    const description = surface.descriptions !== undefined && Object.hasOwn(surface.descriptions, name) ? surface.descriptions[name] : undefined;
+    const dflt = shownDefault(surface, name);
+    const value = description === undefined && dflt === undefined ? base
+      : { ...base, ...(description === undefined ? {} : { description }), ...(dflt === undefined ? {} : { default: dflt }) };
     // defineProperty: an argument called `__proto__` must stay an ordinary property
     if (name === "__proto__") Object.defineProperty(properties, name, { value, enumerable: true, writable: true, configurable: true });
     else properties[name] = value;

@@ -2,6 +2,7 @@
 import type { Json } from "../model.js";
 import type { ArgSurface } from "../discovery/types.js";
 import { sampleArgValue } from "./arg-type.js";
+import { shownDefault } from "./schema.js";
 
 const ARGUMENT_ERROR = /^\s*Argument \S+ must /;
 const MISSING_VALUE = /^\s*Missing .+ value: /s;
@@ -15,7 +16,7 @@ export function exampleCall(tool: string, surface: ArgSurface, options: { readon
   const optional = surface.names.filter((n) => !surface.required.includes(n));
   const example: Record<string, Json> = {};
   for (const name of [...surface.required, ...optional]) {
-    const value = Object.hasOwn(surface.defaults, name) ? surface.defaults[name] : undefined;
+    const value = shownDefault(surface, name);
     Object.defineProperty(example, name, {
       value: value ?? sampleArgValue(name, surface.types.get(name)),
       enumerable: true, writable: true, configurable: true,

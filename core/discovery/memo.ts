@@ -6,11 +6,13 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeProblem, RegistrySnapshot, SnapshotFile } from "../model.js";
 import { loadRecipe } from "../recipe/load.js";
+import { toolNameProblem } from "../register/name.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { checkSurveyed } from "../recipe/check.js";
 import { surveyTemplate, type TemplateSurvey } from "../recipe/survey.js";
 import { riskLabels } from "../risk/risk-labels.js";
 import { trustedBoundaryWarnings } from "../risk/warnings.js";
+import { authoringWarnings } from "../recipe/lint.js";
 import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
 import type { CompileHook } from "./compile-hook.js";
 import { draftEntry } from "./drafts.js";
@@ -160,6 +162,9 @@ export function beginPass(
       loadedPaths.push(path);
       let survey: TemplateSurvey | undefined;
       const { value, reads: used } = tracked(() => {
+        // a file whose name no MCP client or model API accepts is never exposed as a tool
+        const badName = toolNameProblem(candidate.id, candidate.format);
+        if (badName !== undefined) return E.left<RecipeProblem, RecipeConfig>({ kind: "invalid", message: badName });
         const loaded = loadRecipe(candidate.file, candidate.id, candidate.format);
         // a disabled recipe is reported as disabled, whatever its imports would say
         if (E.isLeft(loaded) || loaded.right.disabled === true) return loaded;
@@ -211,7 +216,7 @@ export function ownDiagnostics(r: LoadedRecipe): readonly string[] {
   r.ownDiagnostics =
     r.problem !== undefined ? [problemDiagnostic(path, r.problem)]
     : r.config === undefined ? NO_TEXTS
-    : prefixed(path, r.survey?.warnings ?? trustedBoundaryWarnings(r.config.template));
+    : prefixed(path, [...(r.survey?.warnings ?? trustedBoundaryWarnings(r.config.template)), ...authoringWarnings(r.config)]);
   return r.ownDiagnostics;
 }
 
@@ -219,7 +224,7 @@ export function riskLabelsOf(r: LoadedRecipe): readonly string[] {
   if (r.config === undefined) return NO_TEXTS;
   if (r.riskLabels !== undefined) return r.riskLabels;
   const survey = r.survey;
-  r.riskLabels = survey === undefined ? riskLabels(r.config) : r.config.async === true ? riskLabels(r.config, survey.riskLabels) : survey.riskLabels;
+  r.riskLabels = riskLabels(r.config, survey?.riskLabels);
   return r.riskLabels;
 }
 

@@ -21,7 +21,13 @@ export function toolFromEntry(
   // `list` of 10,000 tools needs neither, a host publishing one tool needs that tool's only.
   let surface: ArgSurface | undefined;
   let parameters: JsonObject | undefined;
-  const surfaceNow = (): ArgSurface => (surface ??= survey === undefined ? analyzeArgs(input) : surfaceOf(input, survey.facts));
+  const surfaceNow = (): ArgSurface => {
+    if (surface !== undefined) return surface;
+    const analyzed = survey === undefined ? analyzeArgs(input) : surfaceOf(input, survey.facts);
+    const descriptions = config.raw["arg_descriptions"] as Readonly<Record<string, string>> | undefined;
+    surface = descriptions === undefined ? analyzed : { ...analyzed, descriptions };
+    return surface;
+  };
   return E.right({
     name,
     description: config.description ?? `Execute template recipe: ${name}`,

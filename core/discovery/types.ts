@@ -41,6 +41,11 @@ export interface ArgSurface {
   /** top-level recipe defaults, used for samples and as runtime values: stringified, except that
    * arrays stay arrays (ruling 7) */
   readonly defaults: Readonly<Record<string, string | readonly Json[]>>;
+  /** defaults written in a declaration (`count:int=5` in `args`) or inline (`{count:int=5}`):
+   * shown to callers; the template applies them itself */
+  readonly declaredDefaults?: Readonly<Record<string, string>>;
+  /** what each argument means, from the recipe's `arg_descriptions` */
+  readonly descriptions?: Readonly<Record<string, string>>;
 }
 
 export interface ToolSpec {

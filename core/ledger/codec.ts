@@ -1,6 +1,7 @@
 // The on-disk records of the usage ledger, as io-ts codecs: one lineage ledger per file, the path
-// index, the launch-log lines and the commit journal. Decoding keeps unknown keys (t.type does
-// not strip them), so a newer writer's fields survive an older reader's rewrite.
+// index and the launch-log lines (commits go through the journal engine, core/journal).
+// Decoding keeps unknown keys (t.type does not strip them), so a newer writer's fields survive
+// an older reader's rewrite.
 import * as t from "io-ts";
 
 /** a non-negative safe integer */
@@ -68,11 +69,3 @@ export const LedgerIndex = t.type({ paths: t.record(t.string, IndexEntry), appli
 export type LedgerIndex = t.TypeOf<typeof LedgerIndex>;
 
 export const EMPTY_INDEX: LedgerIndex = { paths: {}, applied: {} };
-
-/** The redo record of one commit: complete new contents, so replaying it is idempotent. */
-export const LedgerJournal = t.type({
-  writes: t.array(t.type({ ledger: t.string, record: LedgerRecord })),
-  deletes: t.array(t.string),
-  index: LedgerIndex,
-});
-export type LedgerJournal = t.TypeOf<typeof LedgerJournal>;

@@ -1,5 +1,6 @@
 // Zero-call lineage for the recipes discovery found, without counting a launch: unknown recipes
 // get a fresh lineage (or follow an unambiguous external rename), changed ones a new revision.
+import type { LedgerRecord } from "./codec.js";
 import { revise } from "./transitions.js";
 import { Working, type LedgerPlan, type LedgerSnapshot } from "./working.js";
 
@@ -7,13 +8,44 @@ export interface Observation {
   readonly key: string;
   readonly name: string;
   readonly fingerprint: string;
+  /** launches a recipe still carries in its own `usage` object (written by pi-actors): a fresh
+   *  lineage starts from them instead of zero */
+  readonly carried?: CarriedUsage;
+}
+
+export interface CarriedUsage {
+  readonly calls: number;
+  readonly last_called?: string;
+}
+
+/** The `usage` object pi-actors stored inside a recipe, when it holds a launch count. */
+export function carriedUsage(usage: unknown): CarriedUsage | undefined {
+  if (typeof usage !== "object" || usage === null || Array.isArray(usage)) return undefined;
+  const u = usage as Record<string, unknown>;
+  const calls = u["calls"];
+  if (typeof calls !== "number" || !Number.isInteger(calls) || calls <= 0) return undefined;
+  const last = u["last_called"];
+  return { calls, ...(typeof last === "string" && !Number.isNaN(Date.parse(last)) ? { last_called: new Date(last).toISOString() } : {}) };
+}
+
+function withCarried(record: LedgerRecord, carried: CarriedUsage): LedgerRecord {
+  return {
+    ...record,
+    lifetime_calls: carried.calls,
+    calls: carried.calls,
+    revision_calls: carried.calls,
+    ...(carried.last_called === undefined ? {} : { last_launch_at: carried.last_called, last_called: carried.last_called }),
+  };
 }
 
 export function seedObservations(snapshot: LedgerSnapshot, observations: readonly Observation[], at: string): LedgerPlan {
   const w = new Working(snapshot);
   for (const o of [...observations].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const fresh = w.lookup(o.key) === undefined;
     const { id, record } = w.attach(o.key, o.name, o.fingerprint, at);
-    w.put(o.key, id, revise(record, o.fingerprint, at));
+    // only a lineage born now takes the carried count: an existing one already counted them
+    const start = fresh && o.carried !== undefined && record.lifetime_calls === 0 && record.former_paths.length === 0 ? withCarried(record, o.carried) : record;
+    w.put(o.key, id, revise(start, o.fingerprint, at));
   }
   return w.plan();
 }

@@ -89,6 +89,8 @@ export const RECIPE_FIELDS = {
   async: spec(t.boolean, "a boolean"),
   imports: spec(jsonObject, "an object"),
   args: spec(t.readonlyArray(t.string), "an array of strings"),
+  // what each argument means, by name: becomes the argument's description in the tool schema
+  arg_descriptions: spec(t.record(t.string, t.string), "an object of strings"),
   defaults: spec(jsonObject, "an object"),
   values: spec(jsonObject, "an object"),
   parallel: spec(t.boolean, "a boolean"),

@@ -1,67 +1,43 @@
-// The YAML-like frontmatter of Markdown recipes (registry-reference §2.4 step 2). Deliberately a
-// small fixed subset, not YAML: recipe fields are flat, and a subset cannot surprise anyone with
-// YAML's implicit typing beyond the few scalar rules below.
+// The YAML frontmatter of Markdown recipes, parsed by the `yaml` library (pure: no I/O, no
+// globals) as YAML 1.2 with a deliberately narrow set of implicit types. Only the scalars a JSON
+// recipe could hold are typed: `true`, `false`, `null`, and decimal numbers. Everything else that
+// YAML schemas like to guess at stays text: `on`/`yes`/`True`, `0x1F`, `1e3`, `.inf`, `~`, dates.
+// That keeps a frontmatter value and the same value in a JSON recipe decoding alike.
+import * as E from "fp-ts/lib/Either.js";
+import { LineCounter, parseDocument, type ScalarTag } from "yaml";
 import type { Json, JsonObject } from "../model.js";
+import { isPlainObject } from "./fields.js";
+import { setOwn } from "./own.js";
 
-const KEY = "[A-Za-z_][A-Za-z0-9_.-]*";
-/** a top-level key starts at column 0; indented "keys" at top level are not keys */
-const TOP_KEY_LINE = new RegExp(`^(${KEY}):(.*)$`);
-const NESTED_KEY_LINE = new RegExp(`^ {2}(${KEY}):(.*)$`);
-const LIST_ITEM = /^\s*-(?:\s(.*))?$/;
-const NUMBER = /^-?\d+(\.\d+)?$/;
+const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
-/** One frontmatter scalar: JSON-looking text, quoted text, booleans, null, plain numbers, else the text. */
-export function parseScalar(text: string): Json {
-  const s = text.trim();
-  if (s === "") return "";
-  if ((s.startsWith("{") && s.endsWith("}")) || (s.startsWith("[") && s.endsWith("]"))) {
-    try {
-      return JSON.parse(s) as Json;
-    } catch {
-      return s;
-    }
-  }
-  const q = s[0];
-  if (s.length >= 2 && (q === '"' || q === "'") && s.endsWith(q)) return s.slice(1, -1);
-  if (s === "true") return true;
-  if (s === "false") return false;
-  if (s === "null") return null;
-  if (NUMBER.test(s)) {
+const nullTag: ScalarTag = { tag: "tag:yaml.org,2002:null", default: true, test: /^null$/, resolve: () => null };
+const boolTag: ScalarTag = {
+  tag: "tag:yaml.org,2002:bool",
+  default: true,
+  test: /^(?:true|false)$/,
+  resolve: (s) => s === "true",
+};
+// a digit string too long for a double stays text rather than becoming Infinity or losing digits
+const numberTag: ScalarTag = {
+  tag: "tag:yaml.org,2002:float",
+  default: true,
+  test: DECIMAL,
+  resolve: (s) => {
     const n = Number(s);
-    // a digit string too long for a double stays text rather than becoming Infinity
-    if (Number.isFinite(n)) return n;
-  }
-  return s;
+    return Number.isFinite(n) ? n : s;
+  },
+};
+
+/** One problem in the frontmatter, with its line counted from the top of the Markdown file. */
+export interface FrontmatterError {
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
 }
 
-/** A nested block: a list when every line is a list item, else an object of 2-space-indented keys. */
-function parseBlock(lines: readonly string[]): Json {
-  // a key with nothing under it is an empty scalar, not an (accidentally vacuous) empty list
-  if (lines.length === 0) return "";
-  const items: string[] = [];
-  for (const line of lines) {
-    const m = LIST_ITEM.exec(line);
-    if (m === null) break;
-    items.push(m[1] ?? "");
-  }
-  if (items.length === lines.length) return items.map(parseScalar);
-  const entries: [string, Json][] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const m = NESTED_KEY_LINE.exec(lines[i] ?? "");
-    if (m === null) continue;
-    const key = m[1] ?? "";
-    const rest = (m[2] ?? "").trim();
-    if (rest !== "") {
-      entries.push([key, parseScalar(rest)]);
-      continue;
-    }
-    const child: string[] = [];
-    while (i + 1 < lines.length && (lines[i + 1] ?? "").startsWith("    ")) child.push((lines[++i] ?? "").slice(2));
-    entries.push([key, parseBlock(child)]);
-  }
-  // fromEntries defines own properties, so a key like `__proto__` stays plain data
-  return Object.fromEntries(entries) as JsonObject;
-}
+/** The first line of a library message, without its own (frontmatter-relative) position. */
+const reason = (message: string): string => (message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
 
 /** `args: a, b` is a comma list; `defaults:` may be written as a list of `key: value` items. */
 function normalizeField(key: string, value: Json): Json {
@@ -69,38 +45,44 @@ function normalizeField(key: string, value: Json): Json {
     return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
   }
   if (key === "defaults" && Array.isArray(value)) {
-    const entries: [string, Json][] = [];
+    const out: Record<string, Json> = {};
     for (const item of value as readonly Json[]) {
-      if (typeof item !== "string") continue;
-      const colon = item.indexOf(":");
-      const name = (colon < 0 ? item : item.slice(0, colon)).trim();
-      if (name !== "") entries.push([name, colon < 0 ? "" : parseScalar(item.slice(colon + 1))]);
+      if (isPlainObject(item)) for (const [k, v] of Object.entries(item as JsonObject)) if (k !== "") setOwn(out, k, v);
+      if (typeof item === "string" && item.trim() !== "") setOwn(out, item.trim(), "");
     }
-    return Object.fromEntries(entries) as JsonObject;
+    return out;
   }
   return value;
 }
 
-/** The lines strictly between the frontmatter delimiters, as an object. Never fails. */
-export function parseFrontmatter(lines: readonly string[]): JsonObject {
-  const kept = lines.filter((line) => {
-    const trimmed = line.trim();
-    return trimmed !== "" && !trimmed.startsWith("#");
+/**
+ * The text strictly between the frontmatter delimiters, as an object, or the first YAML error.
+ * `firstLine` is the file line the text starts on, so that errors name the line in the file.
+ */
+export function parseFrontmatter(text: string, firstLine = 2): E.Either<FrontmatterError, JsonObject> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, {
+    version: "1.2",
+    schema: "failsafe",
+    customTags: [nullTag, boolTag, numberTag],
+    // `!!binary`, `!!timestamp` and the like would produce values no recipe field can hold
+    resolveKnownTags: false,
+    prettyErrors: false,
+    lineCounter,
   });
-  const entries: [string, Json][] = [];
-  for (let i = 0; i < kept.length; i++) {
-    const m = TOP_KEY_LINE.exec(kept[i] ?? "");
-    if (m === null) continue;
-    const key = m[1] ?? "";
-    const rest = (m[2] ?? "").trim();
-    let value: Json;
-    if (rest !== "") value = parseScalar(rest);
-    else {
-      const block: string[] = [];
-      while (i + 1 < kept.length && /^\s/.test(kept[i + 1] ?? "")) block.push(kept[++i] ?? "");
-      value = parseBlock(block);
-    }
-    entries.push([key, normalizeField(key, value)]);
+  // a warning (an unresolved `!tag`) is refused too: the value would silently change type
+  const error = doc.errors[0] ?? doc.warnings[0];
+  if (error !== undefined) {
+    const at = lineCounter.linePos(error.pos[0]);
+    return E.left({ line: at.line + firstLine - 1, column: at.col, message: reason(error.message) });
   }
-  return Object.fromEntries(entries) as JsonObject;
+  // the library turns a `__proto__` key into an own property, never the prototype
+  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  if (value === null || value === undefined || value === "") return E.right({});
+  if (!isPlainObject(value)) {
+    return E.left({ line: firstLine, column: 1, message: "frontmatter must be a mapping of `field: value` lines" });
+  }
+  const out: Record<string, Json> = {};
+  for (const [key, v] of Object.entries(value as JsonObject)) setOwn(out, key, normalizeField(key, v));
+  return E.right(out);
 }

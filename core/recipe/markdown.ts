@@ -7,6 +7,7 @@ import { parseFrontmatter } from "./frontmatter.js";
 
 export const MD_NO_FRONTMATTER = "Markdown recipe must start with frontmatter";
 export const MD_UNCLOSED_FRONTMATTER = "Markdown recipe frontmatter is not closed";
+export const MD_BAD_FRONTMATTER = "Markdown recipe frontmatter is not valid YAML";
 export const MD_NO_FENCE = "Markdown recipe has no executable recipe/template fence";
 
 /** Only backtick fences count (`~~~` does not); the info string of a backtick fence has no backtick. */
@@ -64,7 +65,12 @@ export function compileMarkdown(text: string): E.Either<string, JsonObject> {
   let end = 1;
   while (end < lines.length && (lines[end] ?? "").trim() !== "---") end++;
   if (end >= lines.length) return E.left(MD_UNCLOSED_FRONTMATTER);
-  const frontmatter = parseFrontmatter(lines.slice(1, end));
+  const parsed = parseFrontmatter(lines.slice(1, end).join("\n"), 2);
+  if (E.isLeft(parsed)) {
+    const { line, column, message } = parsed.left;
+    return E.left(`${MD_BAD_FRONTMATTER} (line ${line} column ${column}): ${message}`);
+  }
+  const frontmatter = parsed.right;
   const fence = selectFence(lines.slice(end + 1));
   if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right(frontmatter) : E.left(MD_NO_FENCE);
   if (fence.body === "") return E.left(MD_NO_FENCE);

@@ -1,10 +1,11 @@
 // Which file a register_tool name denotes (registry-reference §5.3, ruling 10).
 //
 // register_tool creates only normalized names (`[a-z0-9_]`, at most 64), so a name can never reach
-// outside the recipe root. But hand-authored recipes may be named `docs-review` or `My Tool`
-// (ruling 10), and updating or deleting such a tool by its name must reach it: a name that is a
+// outside the recipe root. But hand-authored recipes may be named `docs-review` (ruling 10), and
+// updating or deleting such a recipe by its name must reach it, even one whose name is not a
+// valid tool name (`my tool.json`, which discovery reports instead of exposing): a name that is a
 // safe file basename and has a recipe file of exactly that name targets that file; any other name
-// is normalized.
+// is normalized, and refused when normalizing would drop its letters.
 
 export const MAX_TOOL_NAME_LENGTH = 64;
 
@@ -52,4 +53,42 @@ export function nameCandidates(given: string): NameCandidates | undefined {
 export function chooseName(candidates: NameCandidates, recipeExists: (name: string) => boolean): string | undefined {
   if (candidates.exact !== undefined && recipeExists(candidates.exact)) return candidates.exact;
   return candidates.normalized;
+}
+
+/** What MCP clients and model APIs accept as a tool name; the only names ever exposed. */
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Accents folded to their base letters (`ü` → `u`), so a suggestion keeps the name readable. */
+const foldAccents = (s: string): string => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+
+/** A valid tool name close to `name` (case and hyphens kept), or undefined when none is near. */
+export function suggestToolName(name: string): string | undefined {
+  const base = foldAccents(name).replace(/[^A-Za-z0-9_-]+/g, "_").replace(/_+/g, "_").replace(/^[_-]+|[_-]+$/g, "");
+  const cut = base.slice(0, MAX_TOOL_NAME_LENGTH).replace(/[_-]+$/, "");
+  return cut === "" ? undefined : cut;
+}
+
+/** Why a recipe file's name cannot be a tool, with a rename suggestion; undefined when it can. */
+export function toolNameProblem(id: string, extension: string): string | undefined {
+  if (TOOL_NAME.test(id)) return undefined;
+  const suggestion = suggestToolName(id);
+  const rename = suggestion === undefined ? "rename the file using only those characters" : `rename it to ${suggestion}.${extension}`;
+  return `${JSON.stringify(id)} is not a valid tool name (tool names use only A-Z, a-z, 0-9, _ and -, at most ${MAX_TOOL_NAME_LENGTH} characters): ${rename}`;
+}
+
+/** Letters and digits of `s`, lower-cased, in order: what normalization must not lose. */
+const alnum = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []).join("");
+
+/**
+ * A refusal when normalization would drop letters or digits of the name (`ünï` → `n`), with
+ * the name it should be registered under instead; undefined when normalizing only changes case,
+ * separators or length.
+ */
+export function mangledNameProblem(given: string, normalized: string): string | undefined {
+  const kept = alnum(normalized.replace(/^tool_(?=[0-9])/, ""));
+  const wanted = alnum(given);
+  if (wanted.slice(0, kept.length) === kept && (kept.length === wanted.length || normalized.length >= MAX_TOOL_NAME_LENGTH - 1)) return undefined;
+  const suggestion = normalizeToolName(foldAccents(given));
+  const hint = suggestion === undefined ? "use ASCII letters, digits, _ or -" : `use ${JSON.stringify(suggestion)}`;
+  return `Invalid tool name ${JSON.stringify(given)}: tool names use only ASCII letters, digits, _ and -, and normalizing it would drop characters (giving ${JSON.stringify(normalized)}); ${hint}.`;
 }

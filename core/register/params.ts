@@ -2,6 +2,7 @@
 // and unknown keys are answered with a text naming the argument, never a crash. Beyond §5.1, the
 // recipe fields of §2.1 may be given as co-located fields (their types are checked by the recipe
 // decoder when the recipe is validated as a whole).
+import { didYouMean } from "../suggest.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { isPlainObject, jsonFault } from "../recipe/fields.js";
@@ -70,7 +71,8 @@ function optArgs(params: Params): E.Either<ParamError, string | undefined> {
 export function decodeParams(params: Params): E.Either<ParamError, RegisterInput> {
   const unknown = Object.keys(params).filter((k) => !REGISTER_PARAMS.includes(k));
   if (unknown.length > 0) {
-    return bad(`register_tool does not accept ${unknown.map((k) => `"${k}"`).join(", ")}; allowed: ${REGISTER_PARAMS.join(", ")}`, {
+    const near = unknown.length === 1 ? didYouMean(unknown[0]!, REGISTER_PARAMS) : "";
+    return bad(`register_tool does not accept ${unknown.map((k) => `"${k}"`).join(", ")}; allowed: ${REGISTER_PARAMS.join(", ")}.${near}`, {
       unknown_arguments: unknown,
     });
   }

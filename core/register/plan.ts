@@ -6,7 +6,7 @@ import type { Json, JsonObject, SnapshotFile } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import { failure, success, type CommandResult } from "../result.js";
 import { buildRecipe } from "./build.js";
-import { chooseName, nameCandidates, unsafeNameProblem } from "./name.js";
+import { chooseName, mangledNameProblem, nameCandidates, unsafeNameProblem } from "./name.js";
 import { decodeParams, type RegisterInput } from "./params.js";
 import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw } from "./stored.js";
@@ -76,7 +76,9 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
   const built = buildRecipe(input, template, E.isRight(base) ? base.right : undefined);
   if (E.isLeft(built)) return answer(failure(built.left, { tool: name }));
   const path = recipePath(facts.userRoot, name);
-  const content = recipeText(built.right);
+  // an update keeps the order of the JSON file it rewrites (a Markdown source is rewritten as JSON)
+  const storedKeys = stored.json !== undefined && E.isRight(base) && base.right !== undefined ? Object.keys(base.right) : undefined;
+  const content = recipeText(built.right, storedKeys);
   const valid = validateContent(path, name, content, facts);
   if (E.isLeft(valid)) return answer(failure(recipeInvalid(valid.left.message), { tool: name, config: path, problem: valid.left }));
   const { surface, warnings } = valid.right;
@@ -95,6 +97,17 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
   return { kind: "write", name, path, content, text: registeredText(name, surface.names, existing, warnings), details };
 }
 
+/** Tells the caller the tool written or deleted has another name than the one given (`My Tool`
+ * → `my_tool`); answers that change nothing already name the tool they mean. */
+function noteNormalized(plan: RegisterPlan, given: string, name: string): RegisterPlan {
+  if (given === name) return plan;
+  const note = `Name ${JSON.stringify(given)} was normalized to "${name}".`;
+  if (plan.kind === "write" || plan.kind === "delete") {
+    return { ...plan, text: `${plan.text}\n${note}`, details: { ...plan.details, normalized_from: given } };
+  }
+  return plan;
+}
+
 /** The whole decision (registry-reference §5.2 order). */
 export function planRegister(params: Params, facts: RegisterFacts): RegisterPlan {
   const decoded = decodeParams(params);
@@ -103,7 +116,14 @@ export function planRegister(params: Params, facts: RegisterFacts): RegisterPlan
   if (input.name === undefined || input.name === "") return { kind: "list" };
   const candidates = nameCandidates(input.name);
   const name = candidates === undefined ? undefined : chooseName(candidates, (n) => hasStored(storedOf(facts, n)));
-  if (name === undefined) return answer(failure(unsafeNameProblem(input.name) ?? INVALID_NAME));
+  if (name === undefined) return answer(failure(unsafeNameProblem(input.name) ?? mangledNameProblem(input.name, "") ?? INVALID_NAME));
+  // a name that normalization would strip letters from is refused, not silently renamed
+  const mangled = name === input.name ? undefined : mangledNameProblem(input.name, name);
+  if (mangled !== undefined) return answer(failure(mangled));
+  return noteNormalized(planNamed(name, input, facts), input.name, name);
+}
+
+function planNamed(name: string, input: RegisterInput, facts: RegisterFacts): RegisterPlan {
   if (RESERVED_TOOL_NAMES.includes(name)) return answer(failure(reservedName(name), { tool: name }));
   const stored = storedOf(facts, name);
   if (input.draft !== undefined && input.draft.trim() !== "") return planPromotion(name, input, facts, hasStored(stored));

@@ -1,11 +1,12 @@
-// Promoting a captured draft (registry-reference §5.9, lifecycle-reference §6.1): the draft is
-// checked where it is, its raw object is written to `ROOT/<name>.json`, and the draft file stays.
+// Promoting a captured draft: the draft is checked where it is, its raw object is written to
+// `ROOT/<name>.json`, and the draft file stays. The runtime then moves the draft's lineage to the
+// tool.
 import * as E from "fp-ts/lib/Either.js";
 import { failure } from "../result.js";
 import { formatOfPath, idOfPath, resolveAgainst } from "../recipe/posix.js";
 import type { RegisterInput } from "./params.js";
 import { recipeText } from "./stored.js";
-import { DESCRIPTION_REQUIRED, alreadyRegistered, draftInvalid, draftNotFound, draftOutside, promotedText, recipeInvalid } from "./texts.js";
+import { alreadyRegistered, draftInvalid, draftNotFound, draftOutside, promotedText, recipeInvalid } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./types.js";
 import { loadAsDiscovered, validateContent } from "./validate.js";
 
@@ -24,12 +25,9 @@ export function planPromotion(name: string, input: RegisterInput, facts: Registe
   if (existing && !input.update) return answer(failure(alreadyRegistered(name), { tool: name, draft }));
   const loaded = loadAsDiscovered(file, idOfPath(draft), formatOfPath(draft), facts);
   if (E.isLeft(loaded)) return answer(failure(draftInvalid(loaded.left.message), { tool: name, draft, problem: loaded.left }));
+  // a draft is promoted with its own fields: captured drafts usually carry no description of
+  // their own making, and none is required (a given `description` is not written either)
   const raw = loaded.right.raw;
-  const own = raw["description"];
-  // the description parameter may satisfy the requirement but, as in the reference, is not written
-  if ((input.description ?? "").trim() === "" && !(typeof own === "string" && own.trim() !== "")) {
-    return answer(failure(DESCRIPTION_REQUIRED, { tool: name, draft }));
-  }
   const path = recipePath(facts.userRoot, name);
   const content = recipeText(raw);
   // relative imports of a draft may mean something else one folder up

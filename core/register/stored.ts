@@ -22,7 +22,22 @@ export function orderRecipe(raw: JsonObject): Record<string, Json> {
   return out;
 }
 
-export const recipeText = (raw: JsonObject): string => `${JSON.stringify(orderRecipe(raw), null, 2)}\n`;
+/** An update keeps the stored file's key order, so a diff shows only what changed: the stored
+ * keys first as they were, then new keys in the canonical order (before a trailing `template`). */
+export function keepOrder(raw: JsonObject, stored: readonly string[]): Record<string, Json> {
+  const canonical = orderRecipe(raw);
+  const kept = stored.filter((k) => hasOwn(canonical, k));
+  const added = Object.keys(canonical).filter((k) => !kept.includes(k));
+  const templateLast = kept[kept.length - 1] === "template";
+  const order = templateLast ? [...kept.slice(0, -1), ...added, "template"] : [...kept, ...added];
+  const out: Record<string, Json> = {};
+  for (const key of order) setOwn(out, key, canonical[key] as Json);
+  return out;
+}
+
+/** The file text: canonical order for a new recipe, the stored order (`stored` keys) for an update. */
+export const recipeText = (raw: JsonObject, stored?: readonly string[]): string =>
+  `${JSON.stringify(stored === undefined ? orderRecipe(raw) : keepOrder(raw, stored), null, 2)}\n`;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 

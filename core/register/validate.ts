@@ -10,6 +10,7 @@ import { checkRecipe } from "../recipe/check.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { loadRecipe } from "../recipe/load.js";
 import { trustedBoundaryWarnings } from "../risk/warnings.js";
+import { authoringWarnings } from "../recipe/lint.js";
 
 export interface ValidRecipe {
   readonly config: RecipeConfig;
@@ -39,7 +40,7 @@ export function validateContent(path: string, name: string, content: string, ctx
   const loaded = loadAsDiscovered(file, name, "json", after);
   if (E.isLeft(loaded)) return loaded;
   const config = loaded.right;
-  const warnings = trustedBoundaryWarnings(config.template);
+  const warnings = [...trustedBoundaryWarnings(config.template), ...authoringWarnings(config)];
   if (config.disabled === true) {
     const surface = analyzeArgs({ ...(config.args === undefined ? {} : { args: config.args }), ...(config.defaults === undefined ? {} : { defaults: config.defaults }), template: config.template });
     return E.right({ config, surface, warnings });

@@ -2,6 +2,7 @@
 // review aids for doctor and triage views, never execution blockers.
 import type { Json, RecipeConfig } from "../model.js";
 import { leaves } from "../template/graph.js";
+import { optionInjectionArgs } from "./option-injection.js";
 import {
   hasArg,
   hasFlag,
@@ -24,6 +25,7 @@ export const RISK_LABEL_ORDER = [
   "risk.network",
   "risk.long_running",
   "risk.platform_specific",
+  "risk.option_injection",
 ] as const;
 
 export type RiskLabel = (typeof RISK_LABEL_ORDER)[number];
@@ -102,11 +104,15 @@ export function templateRiskLabels(template: Json): RiskLabel[] {
   return labelsOfMask(mask);
 }
 
-/** A recipe's labels: its template's, plus `risk.long_running` for `async: true`. `template`:
- * the labels of `config.template`, when a walk has already found them. */
+/** A recipe's labels: its template's, plus `risk.long_running` for `async: true` and
+ * `risk.option_injection` when a string argument can become an option (option-injection.ts).
+ * `template`: the labels of `config.template`, when a walk has already found them. */
 export function riskLabels(config: RecipeConfig, template: readonly RiskLabel[] = templateRiskLabels(config.template)): string[] {
-  if (config.async !== true || template.includes("risk.long_running")) return [...template];
+  const async = config.async === true && !template.includes("risk.long_running");
+  const injection = optionInjectionArgs(config).length > 0;
+  if (!async && !injection) return [...template];
   const all = new Set<string>(template);
-  all.add("risk.long_running");
+  if (async) all.add("risk.long_running");
+  if (injection) all.add("risk.option_injection");
   return ordered(all);
 }

@@ -76,7 +76,12 @@ export const successBody = (stdout: string): string => {
 };
 
 /** The body of a failed run: the exit line, then stderr and stdout when they say anything. */
+/** How the process runner begins the message of a command that could not be started. */
+export const NOT_STARTED = "Could not start ";
+
 export function failureBody(code: number, killed: boolean, stderr: string, stdout: string): string {
+  // a command that never started has no exit code: the reason alone says what happened
+  if (!killed && stderr.startsWith(NOT_STARTED)) return stdout.trim() === "" ? stderr.trimEnd() : `${stderr.trimEnd()}\n\nstdout:\n${stdout.trimEnd()}`;
   let body = `Exit code ${code}${killed ? " (killed)" : ""}`;
   if (stderr.trim() !== "") body += `\n\nstderr:\n${stderr.trimEnd()}`;
   if (stdout.trim() !== "") body += `\n\nstdout:\n${stdout.trimEnd()}`;

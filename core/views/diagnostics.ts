@@ -15,13 +15,19 @@ const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/
 const BOUNDARY_WARNING =
   /: invokes \S+(?: eval mode| code-eval mode)?; .* are trusted executable content and are not sandboxed|: removes filesystem paths; verify placeholders|: mutates broad filesystem paths; verify placeholders/s;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
-const ERROR_WORDS = /invalid|failed to load|not found|cyclic|exceeds|must define|repeat must/i;
+// The authoring warnings of core/recipe/lint.ts: the recipe loads, but something in it is likely a mistake.
+const AUTHORING_WARNING =
+  /^Recipe .+: (?:unknown recipe field "|placeholder \{.+\} is not declared in "args"|unclosed "\{" in |"output" names "|"arg_descriptions" names ")/s;
+const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
+
+/** A warning about how the recipe is written, not about what it runs (see core/recipe/lint.ts). */
+export const isAuthoringWarning = (message: string): boolean => AUTHORING_WARNING.test(message);
 
 export function diagnosticSeverity(message: string): Severity {
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
-  if (BOUNDARY_WARNING.test(message) || ROOT_WARNING.test(message)) return "warning";
+  if (BOUNDARY_WARNING.test(message) || ROOT_WARNING.test(message) || AUTHORING_WARNING.test(message)) return "warning";
   if (ERROR_WORDS.test(message)) return "error";
   if (WARNING_WORDS.test(message)) return "warning";
   return "info";
@@ -33,6 +39,7 @@ export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
 /** The operator's next step for one diagnostic, first match wins. */
 export function diagnosticAction(message: string): string {
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
+  if (AUTHORING_WARNING.test(message)) return "correct the recipe (it still loads as written)";
   if (/: invokes (?:bash|sh|zsh|fish);/.test(message)) return "audit the trusted shell boundary and keep only if intentional";
   if (BOUNDARY_WARNING.test(message)) return "audit the trusted command boundary and keep only if intentional";
   if (/^Markdown recipe .+ is shadowed by JSON recipe /s.test(message) || /shadows \d+ lower-priority/.test(message))

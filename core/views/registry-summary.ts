@@ -175,7 +175,8 @@ export function recipesNextActions(
 ): string[] {
   const actions: string[] = [];
   if (view !== "doctor" && (counts.invalid > 0 || counts.diagnostics > 0)) actions.push("inspect target=recipes view=doctor");
-  if (view === "doctor" && topAction !== undefined) actions.push(topAction.action);
+  // next holds only commands a host accepts; the top action's advice is on the doctor's `top` line
+  if (view === "doctor" && topAction !== undefined) actions.push(`inspect target=tool:${topAction.id}`);
   const first = drafts[0];
   if (first !== undefined) actions.push("inspect target=recipes view=summary verbose=true", `spawn file=${first.path}`);
   return [...new Set(actions)].slice(0, VIEW_LIMITS.nextActions);

@@ -3,13 +3,15 @@
 import type { JsonObject, Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
-import { diagnosticSeverity } from "./diagnostics.js";
+import { diagnosticSeverity, isAuthoringWarning } from "./diagnostics.js";
+import { optionInjectionArgs } from "../risk/option-injection.js";
 
 export type RemediationKind =
   | "blocking_invalid"
   | "invalid"
   | "blocking_disabled"
   | "risky_shell_boundary"
+  | "option_injection"
   | "disabled"
   | "shadowed";
 
@@ -30,8 +32,9 @@ const RANK: Readonly<Record<RemediationKind, number>> = {
   invalid: 1,
   blocking_disabled: 2,
   risky_shell_boundary: 3,
-  disabled: 4,
-  shadowed: 5,
+  option_injection: 4,
+  disabled: 5,
+  shadowed: 6,
 };
 
 const activePathOf = (discovery: Discovery, entry: RecipeEntry): string | undefined =>
@@ -66,7 +69,8 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
           : "disabled higher-priority recipe intentionally blocks a lower-priority fallback",
       action: "keep disabled intentionally, re-enable, or delete/archive the file",
     };
-  const warning = entry.diagnostics.find((d) => diagnosticSeverity(d) === "warning");
+  // authoring warnings are findings of their own, not a command boundary to audit
+  const warning = entry.diagnostics.find((d) => diagnosticSeverity(d) === "warning" && !isAuthoringWarning(d));
   if (warning !== undefined)
     return {
       id: entry.id,
@@ -76,6 +80,17 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
       ...(entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
       reason: warning,
       action: "audit trusted command boundary; keep only if the recipe is local and intentional",
+    };
+  const injectable = entry.riskLabels.includes("risk.option_injection") && entry.config !== undefined ? optionInjectionArgs(entry.config) : [];
+  if (injectable.length > 0)
+    return {
+      id: entry.id,
+      kind: "option_injection",
+      severity: "warning",
+      path: entry.path,
+      risk_labels: entry.riskLabels,
+      reason: `string argument(s) ${injectable.join(", ")} form a whole command word before any "--": a value starting with "-" becomes an option of the command`,
+      action: `put "--" before the argument(s) in the template, or give them a type (path, int, number, enum)`,
     };
   if (entry.shadowed) {
     const activePath = activePathOf(discovery, entry);

@@ -5,7 +5,7 @@ import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { failure, success, type CommandResult } from "../result.js";
 import { doctorText } from "./doctor.js";
 import { buildRecipesSummary, type RecipesView } from "./registry-summary.js";
-import { idleReviews, importsText, reviewsText, statusText, summaryText } from "./render.js";
+import { idleReviews, importsText, reviewsText, statusText, summaryText, type ReviewsDetails } from "./render.js";
 
 export { buildRecipesSummary, type RecipesSummary, type RecipesView } from "./registry-summary.js";
 
@@ -19,6 +19,8 @@ export interface InspectRecipesOptions {
   readonly digest?: (path: string) => string | undefined;
   /** ledger usage of an entry, once the ledger exists */
   readonly usage?: (entry: RecipeEntry) => JsonObject | undefined;
+  /** the review evidence the runtime read; idle without it */
+  readonly reviews?: ReviewsDetails;
 }
 
 const VIEWS: readonly string[] = ["status", "summary", "doctor", "imports", "reviews"];
@@ -30,7 +32,7 @@ export function inspectRecipes(discovery: Discovery, options: InspectRecipesOpti
   const view = options.view;
   if (!isView(view)) return failure(UNKNOWN_RECIPES_VIEW, { view });
   if (view === "reviews") {
-    const reviews = idleReviews();
+    const reviews = options.reviews ?? idleReviews();
     return success(options.verbose ? verboseText(reviews) : reviewsText(reviews), reviews);
   }
   const summary = buildRecipesSummary(discovery, {

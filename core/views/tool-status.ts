@@ -27,6 +27,8 @@ export interface RuntimeFacts {
   readonly draftRoot: string;
   readonly packagedRecipeRoot?: string;
   readonly automaticReview: boolean;
+  /** the draft reviewer this host would use, or why there is none */
+  readonly reviewer?: string;
   readonly gitCommit?: string;
   /** which host answers (pi, cli, mcp) */
   readonly host?: string;
@@ -36,6 +38,7 @@ export type RuntimeMode = "source" | "dist";
 
 export type RuntimeStatus = {
   readonly automatic_recipe_review: boolean;
+  readonly reviewer?: string;
   readonly entrypoint: string;
   readonly git_commit?: string;
   readonly host?: string;
@@ -56,6 +59,7 @@ export const runtimeMode = (entrypoint: string): RuntimeMode => (entrypoint.repl
 export function runtimeStatus(facts: RuntimeFacts): RuntimeStatus {
   return {
     automatic_recipe_review: facts.automaticReview,
+    ...(facts.reviewer === undefined ? {} : { reviewer: facts.reviewer }),
     entrypoint: facts.entrypoint,
     ...(facts.gitCommit === undefined ? {} : { git_commit: facts.gitCommit }),
     ...(facts.host === undefined ? {} : { host: facts.host }),
@@ -74,8 +78,9 @@ export function runtimeStatus(facts: RuntimeFacts): RuntimeStatus {
 export function runtimeStatusText(status: RuntimeStatus): string {
   const git = status.git_commit === undefined ? "" : ` git=${status.git_commit}`;
   const packaged = status.packaged_recipe_root === undefined ? "" : ` packaged_recipes=${status.packaged_recipe_root}`;
+  const reviewer = status.reviewer === undefined ? "" : ` reviewer=${status.reviewer.replace(/\s+/g, "_")}`;
   return (
-    `${status.package_name} version=${status.version} mode=${status.mode} automatic_review=${status.automatic_recipe_review}` +
+    `${status.package_name} version=${status.version} mode=${status.mode} automatic_review=${status.automatic_recipe_review}${reviewer}` +
     ` path=${status.package_root} entrypoint=${status.entrypoint}${git} recipes=${status.recipe_root}${packaged}`
   );
 }

@@ -72,8 +72,10 @@ function triageNextActions(summary: RecipesSummary, runs: RunFacts, failed: read
   const firstFailed = failed[0];
   if (firstFailed !== undefined) actions.push(`inspect target=run:${firstFailed.run} view=tail lines=80`);
   const firstAttention = attention[0];
-  if (firstAttention !== undefined) actions.push(`inspect target=run:${firstAttention.run} view=messages`);
-  if (runs.active_runs.length > 0) actions.push("inspect target=session:all view=runs status=active");
+  // every hint must be a command the hosts accept: runs have a status and a tail view
+  if (firstAttention !== undefined) actions.push(`inspect target=run:${firstAttention.run} view=tail`);
+  const firstActive = runs.active_runs[0];
+  if (firstActive !== undefined) actions.push(`inspect target=run:${firstActive.run} view=status`);
   return [...new Set(actions)].slice(0, TRIAGE_LIMITS.nextActions);
 }
 

@@ -1,6 +1,8 @@
 import type { CommandResult } from "../../core/result.js";
 import { openSession, type RuntimeSession } from "../../runtime/session.js";
 import { callTool } from "../../runtime/verbs/call.js";
+import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
+import { withOutputLines } from "../../runtime/execute/output-lines.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 /** `call <tool>` in a session: one discovery, then the one launch path (runtime/launch.ts). */
@@ -9,12 +11,18 @@ export const callIn = (session: RuntimeSession, name: string, params: Readonly<R
 
 export const callVerb: CliVerb = {
   name: "call",
+  usage: ["call <tool> [key=value ...] [--stream]  run a tool in the foreground (exit 1 when it fails); --stream shows its output as it runs (default on a terminal)"],
+  examples: ["call word_count file=README.md", "call recent_commits count=3 --json"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name, then key=value arguments");
     if (bad !== undefined) return bad;
     const session = openSession();
     try {
-      return result(await callIn(session, cmd.positional[0]!, cmd.params));
+      // the live output goes to stderr, so stdout stays the result alone
+      const live = cmd.stream === true || process.stderr.isTTY === true;
+      if (!live) return result(await callIn(session, cmd.positional[0]!, cmd.params));
+      const runner = withOutputLines(nodeProcessRunner, ({ line }) => process.stderr.write(`${line}\n`));
+      return result(await callTool(session.discovery(), cmd.positional[0]!, cmd.params, session.callContext({ runner })));
     } finally {
       await session.close();
     }

@@ -1,16 +1,97 @@
-import { serveStdio } from "../../host-mcp/stdio.js";
-import { expectPositional, usageError, type CliVerb } from "./types.js";
+// `pi-recipes mcp`: the MCP server over stdio (one client, the default), or with --http over
+// Streamable HTTP for many clients. Its --options are read with node:util parseArgs from the raw
+// words (main.ts hands them over), since the key=value command line has no options.
+import { parseArgs } from "node:util";
+import { loadToken, TOKEN_ENV } from "../../host-mcp/auth.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../../host-mcp/http-body.js";
+import { usageError, type CliVerb, type VerbOutcome } from "./types.js";
+
+const OPTIONS = {
+  http: { type: "boolean" },
+  host: { type: "string" },
+  port: { type: "string" },
+  "token-file": { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+  "allowed-origin": { type: "string", multiple: true },
+  "max-calls": { type: "string" },
+  "max-sessions": { type: "string" },
+  "max-body-bytes": { type: "string" },
+  "idle-timeout": { type: "string" },
+} as const;
+
+function count(name: string, text: string | undefined, fallback: number, min: number): number | string {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= min ? n : `--${name} must be a whole number >= ${min}, got "${text}"`;
+}
+
+const exitAfter = (code: number): VerbOutcome => {
+  // Everything the server opened is closed by now; a handle some library forgot must not keep
+  // an orphaned server alive after its client is gone.
+  setTimeout(() => process.exit(code), 1000).unref();
+  return { kind: "exit", code };
+};
+
+/** `pi-recipes mcp [--http ...]` from the words after the verb. */
+export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<VerbOutcome> {
+  if (words.includes("--help") || words.includes("-h")) {
+    const examples = (mcpVerb.examples ?? []).map((e) => `  pi-recipes ${e}`).join("\n");
+    process.stdout.write(`usage:\n${mcpVerb.usage.map((u) => `  ${u.startsWith("mcp") ? "pi-recipes " : "           "}${u}`).join("\n")}\nexamples:\n${examples}\n`);
+    return { kind: "exit", code: 0 };
+  }
+  if (words.some((w) => w === "--token" || w.startsWith("--token=")))
+    return usageError(`mcp: never pass the token on the command line (other users see it in the process list); set ${TOKEN_ENV} or use --token-file PATH`);
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: false }>>["values"];
+  try {
+    values = parseArgs({ args: [...words], options: OPTIONS, allowPositionals: false, strict: true }).values;
+  } catch (e) {
+    return usageError(`mcp: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (values.http !== true) {
+    const extra = Object.keys(values);
+    if (extra.length > 0) return usageError(`mcp: --${extra[0]} needs --http`);
+    const { serveStdio } = await import("../../host-mcp/stdio.js");
+    return exitAfter(await serveStdio());
+  }
+  const port = count("port", values.port, 8765, 0);
+  const maxCalls = count("max-calls", values["max-calls"], 64, 1);
+  const maxSessions = count("max-sessions", values["max-sessions"], 256, 1);
+  const maxBodyBytes = count("max-body-bytes", values["max-body-bytes"], DEFAULT_MAX_BODY_BYTES, 1024);
+  const idleSeconds = count("idle-timeout", values["idle-timeout"], 30 * 60, 1);
+  for (const v of [port, maxCalls, maxSessions, maxBodyBytes, idleSeconds]) if (typeof v === "string") return usageError(`mcp: ${v}`);
+  if ((port as number) > 65535) return usageError(`mcp: --port must be at most 65535, got "${values.port}"`);
+  const token = loadToken(env, values["token-file"]);
+  if (!token.ok) {
+    process.stderr.write(`pi-recipes mcp: ${token.error}\n`);
+    return { kind: "exit", code: 2 };
+  }
+  if (token.warning !== undefined) process.stderr.write(`pi-recipes mcp: warning: ${token.warning}\n`);
+  const { serveHttp } = await import("../../host-mcp/http-serve.js");
+  const code = await serveHttp({
+    host: values.host ?? "127.0.0.1",
+    port: port as number,
+    token: token.token,
+    allowedHosts: values["allowed-host"] ?? [],
+    allowedOrigins: values["allowed-origin"] ?? [],
+    limits: { maxCalls: maxCalls as number, maxSessions: maxSessions as number, maxBodyBytes: maxBodyBytes as number, idleMs: (idleSeconds as number) * 1000 },
+    env,
+  });
+  return exitAfter(code);
+}
 
 export const mcpVerb: CliVerb = {
   name: "mcp",
+  usage: [
+    "mcp                       serve the registry to an MCP client over stdio (tools follow the recipe files)",
+    "mcp --http [--host H] [--port P] [--token-file F] [--allowed-host NAME] [--allowed-origin URL]",
+    "    [--max-calls N] [--max-sessions N] [--max-body-bytes N] [--idle-timeout SECONDS]",
+    `                          serve many clients over MCP Streamable HTTP at http://H:P/mcp (default 127.0.0.1:8765);`,
+    `                          any bind beyond loopback needs a bearer token from ${TOKEN_ENV} or a file`,
+  ],
+  examples: ["mcp", "mcp --http --port 8765 --token-file ~/.config/pi-recipes/token"],
+  // reached only without --options (main.ts hands `mcp ...` words to runMcp)
   run: async (cmd) => {
-    const bad = expectPositional(cmd, 0, "");
-    if (bad !== undefined) return bad;
-    if (Object.keys(cmd.params).length > 0 || cmd.json) return usageError("mcp takes no arguments");
-    const code = await serveStdio();
-    // Everything the server opened is closed by now; a handle some library forgot must not keep
-    // an orphaned server alive after its client is gone.
-    setTimeout(() => process.exit(code), 1000).unref();
-    return { kind: "exit", code };
+    if (cmd.positional.length > 0 || Object.keys(cmd.params).length > 0 || cmd.json) return usageError("mcp takes only --options (see usage)");
+    return runMcp([]);
   },
 };

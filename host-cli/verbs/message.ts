@@ -1,11 +1,17 @@
 import { message } from "../../runtime/verbs/message.js";
 import { runsRootOf } from "../../runtime/runs/store.js";
+import { reviewControlFor } from "../../runtime/review/host.js";
 import { openSession } from "../../runtime/session.js";
 import { callIn } from "./call.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const messageVerb: CliVerb = {
   name: "message",
+  usage: [
+    "message to=tool:<name> type=<type> [body=<json|text>]   invoke a tool with body as its arguments",
+    "message to=run:<id> type=control.kill                   stop an async run (its whole process group)",
+  ],
+  examples: [`message to=tool:word_count type=call body='{"file":"README.md"}'`, "message to=run:<run id> type=control.kill"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
@@ -17,6 +23,7 @@ export const messageVerb: CliVerb = {
           // the tool runs as `call` runs it: through the one launch path, accounted
           invokeTool: (name, params) => callIn(session, name, params),
           env: session.env,
+          reviewControl: reviewControlFor(session.paths, session.packagedRoot),
           runsRoot: runsRootOf(session.paths.tmpRoot),
         }),
       );

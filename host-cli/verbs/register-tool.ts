@@ -17,6 +17,17 @@ function asParams(params: Readonly<Record<string, CliValue>>): Record<string, un
 
 export const registerToolVerb: CliVerb = {
   name: "register_tool",
+  usage: [
+    "register_tool             list the registered tools",
+    "register_tool name=<tool> description=... template=... [args=a,b=1] [update=true] [async=true] [<recipe field>=...]",
+    "register_tool name=<tool> template=null            delete a tool",
+    "register_tool name=<tool> draft=<path> [update=true] promote a draft",
+  ],
+  examples: [
+    'register_tool name=word_count description="Count words" template="wc -w {file:path}"',
+    "register_tool name=word_count description=Words update=true",
+    "register_tool name=word_count template=null",
+  ],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

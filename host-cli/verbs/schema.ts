@@ -4,6 +4,8 @@ import { expectPositional, result, usageError, type CliVerb } from "./types.js";
 
 export const schemaVerb: CliVerb = {
   name: "schema",
+  usage: ["schema <tool>             the tool's JSON parameter schema"],
+  examples: ["schema word_count"],
   run: (cmd) =>
     expectPositional(cmd, 1, "exactly one tool name") ??
     (Object.keys(cmd.params).length > 0

@@ -1,16 +1,31 @@
 import { openSession } from "../../runtime/session.js";
 import { spawn } from "../../runtime/verbs/spawn.js";
+import { idleCycle, nodeDraftCapturer, reviewPolicy } from "../../runtime/review/host.js";
+import { runFacts } from "../../runtime/runs/facts.js";
+import { runsRootOf } from "../../runtime/runs/store.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const spawnVerb: CliVerb = {
   name: "spawn",
+  usage: [
+    "spawn template=<command template> [values={...}]   run an inline template in the foreground",
+    "spawn file=<recipe path>|recipe=<name> [values={...}]",
+  ],
+  examples: [`spawn template="echo {x}" values='{"x":"hi"}'`, `spawn recipe=word_count values='{"file":"README.md"}'`],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
     // a recipe launched by name or file is a launch like any other: it is counted (runtime/launch.ts)
     const session = openSession();
     try {
-      return result(await spawn(session.registry(), cmd.params, session.callContext()));
+      // an inline template is captured as a draft (runtime/review/capture-draft.ts)
+      const outcome = await spawn(session.registry(), cmd.params, { ...session.callContext(), captureDraft: nodeDraftCapturer(session.paths) });
+      // the command's work is done: the boundary where a configured reviewer may run a cycle
+      if (typeof outcome.details["draft_recipe"] === "string") {
+        const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
+        await idleCycle(session.paths, reviewPolicy(session.env), active, session.packagedRoot);
+      }
+      return result(outcome);
     } finally {
       await session.close();
     }

@@ -11,6 +11,10 @@ export type VerbOutcome =
 
 export interface CliVerb {
   readonly name: string;
+  /** one or more usage lines, shown by `pi-recipes --help` */
+  readonly usage: readonly string[];
+  /** example command lines (without `pi-recipes`), shown by `pi-recipes <verb> --help` */
+  readonly examples?: readonly string[];
   run(cmd: ParsedCommandLine): VerbOutcome | Promise<VerbOutcome>;
 }
 

@@ -36,6 +36,8 @@ const untilSignal = (): Promise<void> =>
 
 export const watchVerb: CliVerb = {
   name: "watch",
+  usage: ["watch                     print each change of the tool set as it happens, until interrupted"],
+  examples: ["watch", "watch --json"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -3,9 +3,9 @@
 // a tool runs (checked at most hourly), so spills neither litter the OS temp dir nor grow without bound.
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { randomIds, systemClock, type Clock, type Ids } from "../../adapters/clock/Clock.js";
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
-let counter = 0;
 
 // asked on every call with the same few roots: joined once each
 const roots = new Map<string, string>();
@@ -15,11 +15,10 @@ export function capturesRootOf(tmpRoot: string): string {
   return root;
 }
 
-/** A fresh, not yet created folder name for one command's spill files (`root` as capturesRootOf
- *  gives it: normalized, so a plain "/" joins it). */
-export function captureDirIn(root: string, now: number = Date.now()): string {
-  counter = (counter + 1) % 1_000_000;
-  return `${root}/capture-${now}-${process.pid}-${counter}`;
+/** A fresh, not yet created folder name for one command's spill files: the time keeps the names
+ *  in age order, the id keeps concurrent commands (of any process) apart. */
+export function captureDirIn(root: string, clock: Clock = systemClock, ids: Ids = randomIds): string {
+  return join(root, `capture-${clock.now()}-${ids.next()}`);
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -27,7 +26,8 @@ const lastPruned = new Map<string, number>();
 
 /** Removes capture folders older than a day, at most once an hour per root and process (it runs on
  * the call path); never throws (a missing root is the normal case). */
-export function pruneCaptures(root: string, now: number = Date.now()): void {
+export function pruneCaptures(root: string, clock: Clock = systemClock): void {
+  const now = clock.now();
   const last = lastPruned.get(root);
   if (last !== undefined && now - last < PRUNE_EVERY_MS) return;
   lastPruned.set(root, now);

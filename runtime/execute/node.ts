@@ -1,5 +1,6 @@
 // One node of the template graph, in the order of registry-reference §3.9: context, delay, when,
 // failure, repeat, group retry, then the node's own kind (child object, leaf, parallel, sequence).
+import { labelsIn } from "../../core/recipe/lint.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import { resolveDelay, resolveFailure, resolveRetry, resolveWhen } from "../../core/template/controls.js";
@@ -78,8 +79,10 @@ function select(node: JsonObject, result: NodeResult, run: Run): NodeResult {
   let out = result;
   if (typeof wanted === "string" && wanted !== "" && result.code === 0 && !result.skipped) {
     const chosen = run.trace.labelled.get(wanted);
-    if (chosen === undefined) throw new TemplateError(outputUnknown(wanted), stepName(node));
-    out = withStdout(result, chosen);
+    // an `output` that names no step label at all (often the name of an output file argument)
+    // is ignored, as the prior art does: stdout stays the result, and doctor warns about it
+    if (chosen === undefined && labelsIn(node["template"]).has(wanted)) throw new TemplateError(outputUnknown(wanted), stepName(node));
+    if (chosen !== undefined) out = withStdout(result, chosen);
   }
   // a skipped or failed step produced nothing a later `output` could select
   if (typeof label === "string") run.trace.labelled.set(label, result.code === 0 && !result.skipped ? out.stdout : EMPTY_BYTES);

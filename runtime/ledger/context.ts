@@ -30,7 +30,8 @@ export interface LedgerPaths {
   readonly recipeRoot: string;
   readonly usageRoot: string;
   readonly index: string;
-  readonly journal: string;
+  /** the journal folder of multi-file commits and lineage moves (runtime/journal) */
+  readonly journals: string;
   readonly ledgers: string;
   readonly launches: string;
   /** the fence file: empty while open, the writer's owner record while a fence writer
@@ -55,7 +56,7 @@ export function ledgerPaths(recipeRoot: string, usageRoot: string = join(recipeR
     recipeRoot,
     usageRoot,
     index: join(usageRoot, "index.json"),
-    journal: join(usageRoot, "journal.json"),
+    journals: join(usageRoot, "journal"),
     ledgers: join(usageRoot, "recipes"),
     launches: join(usageRoot, "launches"),
     fence: join(usageRoot, "fence.json"),

@@ -92,6 +92,9 @@ export async function foldLocked(ctx: LedgerContext): Promise<string[]> {
     await commit(ctx, read.rebuilt ? { ...plan, changed: true } : plan);
   }
   for (const id of finished) await ctx.fs.rm(join(ctx.paths.launches, `${id}${LOG_SUFFIX}`), { force: true });
+  // durable before a later commit drops their watermarks from the index: a log that came back
+  // after a power failure, without its watermark, would be counted again
+  if (finished.size > 0) await ctx.fs.fsyncDir(ctx.paths.launches);
   if (logs.some((l) => l.id === ctx.log.id)) ctx.log.sinceFold = 0;
   return diagnostics;
 }

@@ -2,7 +2,7 @@
 export { openLedger, closeLedger, ledgerPaths, sha256Bytes, type LedgerContext, type LedgerOptions, type LedgerPaths } from "./context.js";
 export { recordLaunch, sourceChangedText, type LaunchInput, type LaunchOutcome } from "./launch.js";
 export { renameLineage, promoteLineage, demoteLineage, type MoveInput, type MoveResult } from "./moves.js";
-export { seedLineages, lineageObservations, type SeedResult } from "./seed.js";
+export { seedLineages, seedObserved, lineageObservations, type SeedResult } from "./seed.js";
 export { loadUsage, type UsageLookup } from "./usage.js";
 export { foldPending } from "./fold.js";
 export { closeAndFoldIfFree, PENDING_LOG_BOUND, type ExitFold } from "./exit-fold.js";

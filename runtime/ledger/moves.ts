@@ -1,54 +1,70 @@
 // Controlled lineage moves: rename, promotion (drafts → root), demotion (root → drafts). Each
 // runs inside the fence, so no launch is half-counted against the old path while the file and
-// its lineage move; pending launches are folded first, so they land on the old lineage.
+// its lineage move; pending launches are folded first, so they land on the old lineage. The
+// recipe file's rename and the ledger commit are one journal plan: after a crash both have
+// moved or neither has.
 import { moveLineage } from "../../core/ledger/move.js";
 import { lineageName, pathKey } from "../../core/ledger/keys.js";
 import { moveType, type MoveType } from "../../core/ledger/transitions.js";
+import type { StepInput } from "../../core/journal/plan.js";
 import { isoAt, type LedgerContext } from "./context.js";
 import { withRootFence } from "./fence.js";
 import { foldLocked } from "./fold.js";
-import { commit, readIndex, readLedgers, withStore } from "./store.js";
+import { currentBytes, currentState, newPlanId, runSteps } from "../journal/index.js";
+import { commitSteps, readIndex, readLedgers, withStore } from "./store.js";
 
 export interface MoveInput {
   /** absolute path the recipe had */
   readonly from: string;
   /** absolute path it has after the move */
   readonly to: string;
-  /** the file operation itself (rename, copy, write), run inside the fence before the lineage
-   *  moves; its errors propagate and the lineage stays */
-  readonly mutate?: () => Promise<void>;
+  /** rename the recipe file too, in the same plan as its lineage (default true). A missing
+   *  source with the target in place counts as already moved. `false`: the file was moved by
+   *  other means and only the lineage follows. */
+  readonly moveFile?: boolean;
+  /** instead of renaming `from`, write this content at `to` (a promotion that keeps its draft):
+   *  the new file and the lineage move are then one plan */
+  readonly writeTarget?: string;
 }
 
 export type MoveResult =
   | { readonly ok: true; readonly diagnostics: readonly string[] }
   | { readonly ok: false; readonly diagnostic: string; readonly diagnostics: readonly string[] };
 
-class MutateFailed {
-  constructor(readonly cause: unknown) {}
+/** the file part of the plan: nothing when the file is already where it goes */
+async function fileSteps(ctx: LedgerContext, input: MoveInput): Promise<StepInput[] | string> {
+  if (input.writeTarget !== undefined) return [{ op: "write", path: input.to, before: await currentBytes(ctx.fs, input.to), content: input.writeTarget }];
+  if (input.moveFile === false) return [];
+  const source = await currentState(ctx.fs, input.from);
+  const target = await currentState(ctx.fs, input.to);
+  if (source === null) return target === null ? `${input.from} does not exist` : [];
+  if (target !== null) return `${input.to} already exists`;
+  return [{ op: "rename", from: input.from, to: input.to, before: source, replaced: null }];
 }
 
 async function move(ctx: LedgerContext, input: MoveInput, type: MoveType | undefined): Promise<MoveResult> {
   const fromKey = pathKey(ctx.paths.recipeRoot, input.from);
   const toKey = pathKey(ctx.paths.recipeRoot, input.to);
+  if (fromKey === undefined || toKey === undefined)
+    return { ok: false, diagnostic: `Usage lineage not moved: ${fromKey === undefined ? input.from : input.to} is outside the recipe root`, diagnostics: [] };
   try {
-    return await withRootFence(ctx, async () => {
-      if (input.mutate !== undefined) await input.mutate().catch((e: unknown) => Promise.reject(new MutateFailed(e)));
-      if (fromKey === undefined || toKey === undefined)
-        return { ok: false, diagnostic: `Usage lineage not moved: ${fromKey === undefined ? input.from : input.to} is outside the recipe root`, diagnostics: [] };
-      return withStore(ctx, async (recovered) => {
+    return await withRootFence(ctx, () =>
+      withStore(ctx, async (recovered) => {
         const diagnostics = [...recovered, ...(await foldLocked(ctx))];
         const { index } = await readIndex(ctx);
         const ledgers = await readLedgers(ctx, [fromKey, toKey].flatMap((k) => (index.paths[k] === undefined ? [] : [index.paths[k]!.ledger])));
-        const at = isoAt(ctx.now());
         const kind = type ?? moveType(fromKey, toKey, lineageName(fromKey), lineageName(toKey));
-        const outcome = moveLineage({ index, ledgers, missing: new Set() }, { fromKey, toKey, type: kind, at });
+        const outcome = moveLineage({ index, ledgers, missing: new Set() }, { fromKey, toKey, type: kind, at: isoAt(ctx.now()) });
         if (outcome.kind === "refused") return { ok: false, diagnostic: `Usage lineage not moved: ${outcome.reason}`, diagnostics };
-        if (outcome.kind === "moved") await commit(ctx, outcome.plan);
+        const file = await fileSteps(ctx, input);
+        if (typeof file === "string") return { ok: false, diagnostic: `Recipe not moved: ${file}`, diagnostics };
+        const [writes = [], ...rest] = outcome.kind === "moved" ? await commitSteps(ctx, outcome.plan) : [];
+        const phases = [[...file, ...writes], ...rest];
+        if (phases.some((p) => p.length > 0)) await runSteps(ctx.fs, ctx.paths.journals, { id: newPlanId(ctx.now()), kind: `lineage-${kind}`, phases });
         return { ok: true, diagnostics };
-      });
-    });
+      }),
+    );
   } catch (e) {
-    if (e instanceof MutateFailed) throw e.cause;
     return { ok: false, diagnostic: `Usage lineage not moved from ${input.from} to ${input.to}: ${e instanceof Error ? e.message : String(e)}`, diagnostics: [] };
   }
 }

@@ -5,7 +5,7 @@ import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
 import { executableFingerprint } from "../../core/ledger/fingerprint.js";
 import { relocationCandidates } from "../../core/ledger/fold.js";
 import { pathKey } from "../../core/ledger/keys.js";
-import { seedIsCurrent, seedObservations, type Observation } from "../../core/ledger/seed.js";
+import { carriedUsage, seedIsCurrent, seedObservations, type Observation } from "../../core/ledger/seed.js";
 import { isoAt, type LedgerContext } from "./context.js";
 import { foldLocked, idsOf, missingKeys } from "./fold.js";
 import { commit, readIndex, readLedgers, withStore } from "./store.js";
@@ -16,7 +16,8 @@ export function lineageObservations(recipeRoot: string, entries: readonly Recipe
   for (const e of entries) {
     if (!e.mutableUsage || !e.active || e.config === undefined) continue;
     const key = pathKey(recipeRoot, e.path);
-    if (key !== undefined) out.push({ key, name: e.id, fingerprint: executableFingerprint(e.config) });
+    const carried = carriedUsage(e.config.usage);
+    if (key !== undefined) out.push({ key, name: e.id, fingerprint: executableFingerprint(e.config), ...(carried === undefined ? {} : { carried }) });
   }
   return out;
 }
@@ -34,6 +35,25 @@ export async function seedLineages(ctx: LedgerContext, discovery: Pick<Discovery
     if (!first.rebuilt && seedIsCurrent(first, observations)) return { changed: false, diagnostics: [] };
     return await withStore(ctx, async (recovered) => {
       // pending launches first, so a launch before a rename lands on the old lineage
+      const diagnostics = [...recovered, ...(await foldLocked(ctx))];
+      const { index } = await readIndex(ctx);
+      const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));
+      const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...missing]));
+      const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
+      await commit(ctx, plan);
+      return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };
+    });
+  } catch (e) {
+    return { changed: false, diagnostics: [`Usage lineage seeding failed: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+}
+
+/** Zero-call lineage for recipes outside the active set (drafts): each observation gets its
+ *  lineage, or a new revision when its content changed. Nothing is counted as a launch. */
+export async function seedObserved(ctx: LedgerContext, observations: readonly Observation[]): Promise<SeedResult> {
+  if (observations.length === 0) return { changed: false, diagnostics: [] };
+  try {
+    return await withStore(ctx, async (recovered) => {
       const diagnostics = [...recovered, ...(await foldLocked(ctx))];
       const { index } = await readIndex(ctx);
       const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));

@@ -1,14 +1,17 @@
 // Reading and committing the ledger store under its lock. A commit that touches more than the
-// index first writes a redo journal with the complete new contents, then the ledgers, then the
-// index, then the deletions; whoever takes the lock next replays a journal it finds. So a crash
-// at any point leaves the old store or (after the replay) the new one: never an index entry
-// without its ledger, never a ledger without its index entry.
+// index is one journal plan (docs/journal.md): the ledgers, then the index, then the deletions;
+// whoever takes the lock next recovers a journal it finds. So a crash at any point leaves the old
+// store or (after recovery) the new one: never an index entry without its ledger, never a ledger
+// without its index entry.
 import { join } from "node:path";
 import { isLeft } from "fp-ts/lib/Either.js";
 import { cleanStrayTemps, hasCode, readJson, writeFileAtomic } from "../../adapters/fs/FileSystem.js";
-import { EMPTY_INDEX, LedgerIndex, LedgerJournal, LedgerRecord } from "../../core/ledger/codec.js";
+import type { StepInput } from "../../core/journal/plan.js";
+import { EMPTY_INDEX, LedgerIndex, LedgerRecord } from "../../core/ledger/codec.js";
 import { ledgerFileName } from "../../core/ledger/keys.js";
 import type { LedgerPlan } from "../../core/ledger/working.js";
+import { recoverJournals } from "../journal/index.js";
+import { currentState, newPlanId, runSteps } from "../journal/steps.js";
 import type { LedgerContext } from "./context.js";
 
 const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
@@ -78,57 +81,47 @@ export async function listDir(ctx: LedgerContext, dir: string): Promise<string[]
   }
 }
 
-const WRITE_CONCURRENCY = 32;
-
-async function inParallel<A>(items: readonly A[], limit: number, run: (item: A) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await run(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+/**
+ * The steps that turn the store into the plan's: ledgers (phase 1), the index (phase 2), the
+ * deletions (phase 3). `extra` steps (a recipe file moving with its lineage) join phase 1.
+ * Before states are read now; the caller holds the store lock.
+ */
+export async function commitSteps(ctx: LedgerContext, plan: LedgerPlan): Promise<StepInput[][]> {
+  const writes: StepInput[] = [];
+  for (const [id, record] of [...plan.writes].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const path = ledgerPath(ctx, id);
+    writes.push({ op: "write", path, before: await currentState(ctx.fs, path), content: pretty(record) });
+  }
+  const index: StepInput = { op: "write", path: ctx.paths.index, before: await currentState(ctx.fs, ctx.paths.index), content: pretty(plan.index) };
+  const deletes: StepInput[] = [];
+  for (const id of plan.deletes) {
+    const before = await currentState(ctx.fs, ledgerPath(ctx, id));
+    if (before !== null) deletes.push({ op: "unlink", path: ledgerPath(ctx, id), before });
+  }
+  return [writes, [index], deletes];
 }
 
-async function apply(ctx: LedgerContext, journal: LedgerJournal): Promise<void> {
-  if (journal.writes.length > 0) await ctx.fs.mkdir(ctx.paths.ledgers, { recursive: true });
-  // independent files: their fsyncs overlap (the journal already makes the whole commit redoable)
-  await inParallel(journal.writes, WRITE_CONCURRENCY, (w) => writeFileAtomic(ctx.fs, ledgerPath(ctx, w.ledger), pretty(w.record)));
-  await writeFileAtomic(ctx.fs, ctx.paths.index, pretty(journal.index));
-  for (const id of journal.deletes) await ctx.fs.rm(ledgerPath(ctx, id), { force: true });
-}
-
-/** Writes a plan: the index alone in one atomic write, anything more through the journal. */
+/** Writes a plan: the index alone in one atomic write, anything more as one journal plan. */
 export async function commit(ctx: LedgerContext, plan: LedgerPlan): Promise<void> {
   if (!plan.changed) return;
   await ctx.fs.mkdir(ctx.paths.usageRoot, { recursive: true });
-  const journal: LedgerJournal = {
-    writes: [...plan.writes].map(([ledger, record]) => ({ ledger, record })).sort((a, b) => (a.ledger < b.ledger ? -1 : 1)),
-    deletes: [...plan.deletes],
-    index: plan.index,
-  };
-  if (journal.writes.length === 0 && journal.deletes.length === 0) {
-    await writeFileAtomic(ctx.fs, ctx.paths.index, pretty(journal.index));
+  if (plan.writes.size === 0 && plan.deletes.length === 0) {
+    await writeFileAtomic(ctx.fs, ctx.paths.index, pretty(plan.index));
     return;
   }
-  await writeFileAtomic(ctx.fs, ctx.paths.journal, pretty(journal));
-  await apply(ctx, journal);
-  await ctx.fs.rm(ctx.paths.journal, { force: true });
+  await runSteps(ctx.fs, ctx.paths.journals, { id: newPlanId(ctx.now()), kind: "ledger-commit", phases: await commitSteps(ctx, plan) });
 }
 
 /** Finishes a commit a crash interrupted and clears the temps of interrupted writes. Returns
  *  diagnostics; call it with the store lock held. */
 export async function recover(ctx: LedgerContext): Promise<string[]> {
-  const raw = await readOptionalJson(ctx, ctx.paths.journal);
-  if (raw === undefined) {
-    await cleanStrayTemps(ctx.fs, ctx.paths.usageRoot).catch(() => undefined);
-    return [];
-  }
-  const decoded = LedgerJournal.decode(raw);
   const diagnostics: string[] = [];
-  if (isLeft(decoded)) diagnostics.push(`Usage journal ${ctx.paths.journal} was unreadable and was discarded.`);
-  else await apply(ctx, decoded.right);
-  await ctx.fs.rm(ctx.paths.journal, { force: true });
-  await cleanStrayTemps(ctx.fs, ctx.paths.usageRoot).catch(() => undefined);
-  await cleanStrayTemps(ctx.fs, ctx.paths.ledgers).catch(() => undefined);
+  for (const outcome of await recoverJournals(ctx.fs, ctx.paths.journals)) {
+    if (outcome.outcome === "quarantined") diagnostics.push(`Usage journal ${outcome.id} was not applied and was kept as ${outcome.quarantinedAs}: ${outcome.reason}`);
+  }
+  for (const dir of [ctx.paths.usageRoot, ctx.paths.ledgers]) {
+    if ((await cleanStrayTemps(ctx.fs, dir).catch(() => [])).length > 0) await ctx.fs.fsyncDir(dir);
+  }
   return diagnostics;
 }
 

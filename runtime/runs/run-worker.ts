@@ -1,16 +1,19 @@
 // The detached body of an async run: `node run-worker.js <runDir>`, started by the supervisor
 // (adapters/process/supervisor.mjs), which owns status.json and points our stdout/stderr at the
 // run's logs. We run the recipe's whole template graph from `<runDir>/run.json`, exactly as a
-// foreground call would, append each command's stderr to stderr.log as it ends, write the
-// final stdout to stdout.log and the foreground answer to result.json, and exit with the
-// run's code.
+// foreground call would. While it runs, every command's stdout goes to stdout.log as it is
+// printed (so `inspect view=tail` shows progress) and each command's stderr is appended to
+// stderr.log as it ends. When the run ends on its own, stdout.log is replaced (atomically) by the
+// run's final stdout, the text a foreground call would have printed, and result.json gets the
+// foreground answer; we exit with the run's code.
 //
 // The commands run in process groups of their own (the ProcessRunner's rule), so the
 // supervisor's SIGTERM to our group would miss them: SIGTERM here aborts the run instead, and
 // the runner ends each command's group before we exit.
 import { writeSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { makeProcessRunner, type ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { authored, type Values } from "../../core/template/substitute.js";
@@ -27,10 +30,20 @@ function write(fd: number, data: Uint8Array | string): void {
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
-/** The runner, with every command's stderr appended to our stderr (stderr.log) as it ends. */
+/** Copies live stdout to stdout.log; a log we cannot write must not change the run's outcome. */
+const liveStdout = (chunk: Uint8Array): void => {
+  try {
+    write(STDOUT, chunk);
+  } catch {
+    // the final stdout still replaces the log when the run ends
+  }
+};
+
+/** The runner, with every command's stdout copied to our stdout (stdout.log) as it is printed,
+ *  and its stderr appended to our stderr (stderr.log) as it ends. */
 function loggingRunner(inner: ProcessRunner): ProcessRunner {
   return makeProcessRunner(`${inner.name}+log`, async (invocation) => {
-    const result = await inner.run(invocation);
+    const result = await inner.run({ ...invocation, onStdout: liveStdout });
     try {
       if (result.stderr.length > 0) {
         write(STDERR, result.stderr);
@@ -53,12 +66,8 @@ function runtimeValues(spec: RunSpec): Values {
   return out;
 }
 
-async function writeResult(runDir: string, result: RunResult): Promise<void> {
-  const path = join(runDir, RUN_FILES.result);
-  const tmp = join(runDir, `.${RUN_FILES.result}.${process.pid}.tmp`);
-  await writeFile(tmp, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, path);
-}
+const writeResult = (fs: FileSystem, runDir: string, result: RunResult): Promise<void> =>
+  writeFileAtomic(fs, join(runDir, RUN_FILES.result), `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
 
 async function main(runDir: string | undefined): Promise<number> {
   if (runDir === undefined) {
@@ -70,6 +79,7 @@ async function main(runDir: string | undefined): Promise<number> {
     write(STDERR, `cannot read ${join(runDir, RUN_FILES.spec)}\n`);
     return 1;
   }
+  const fs = makeNodeFileSystem();
   const abort = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
 
@@ -82,11 +92,13 @@ async function main(runDir: string | undefined): Promise<number> {
     ...(spec.env === undefined ? {} : { env: spec.env }),
     ...(spec.max_parallel_branches === undefined ? {} : { maxParallelBranches: spec.max_parallel_branches }),
   });
-  const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: spec.tmp_root });
+  // a truncated final output is saved in the run's own folder, so it ages out with the run
+  const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: runDir });
   let code: number;
   if (execution.kind === "done") {
     code = execution.result.code;
-    write(STDOUT, execution.result.stdout);
+    // the live log held every command's output; the run's stdout is the final one
+    await writeFileAtomic(fs, join(runDir, RUN_FILES.stdout), execution.result.stdout, { mode: 0o600 }).catch(() => undefined);
   } else {
     code = 1;
     write(STDERR, `${report.text.replace(/^\n+/, "")}\n`);
@@ -94,7 +106,7 @@ async function main(runDir: string | undefined): Promise<number> {
   // a run ended by control.kill must not look like a success, whatever its last command said
   if (abort.signal.aborted && code === 0) code = 1;
   const { template: _template, ...details } = report.details;
-  await writeResult(runDir, { ok: report.ok && code === 0, text: report.text, code, details }).catch(() => undefined);
+  await writeResult(fs, runDir, { ok: report.ok && code === 0, text: report.text, code, details }).catch(() => undefined);
   return code;
 }
 

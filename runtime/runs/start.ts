@@ -1,11 +1,12 @@
 // Starting an async run (registry-reference §4.5): the call answers at once with the run's id and
 // status; the recipe's whole template graph runs in a detached worker under the supervisor, so
 // it outlives the process that started it.
-import { mkdirSync, rmSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { systemClock, type Clock } from "../../adapters/clock/Clock.js";
+import { hasCode, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { startSupervised } from "../../adapters/process/detached.js";
 import { DEFAULT_KILL_GRACE_MS } from "../../adapters/process/ProcessRunner.js";
 import { formatUsageHint } from "../../core/args/usage-hint.js";
@@ -22,13 +23,16 @@ export interface RunStartOptions {
   readonly runsRoot: string;
   readonly cwd: string;
   readonly home: string;
-  /** `<agent>/tmp/pi-recipes`, where a truncated final output is saved */
+  /** `<agent>/tmp/pi-recipes` (a run's truncated final output is saved in its own folder) */
   readonly tmpRoot: string;
   readonly env?: Readonly<Record<string, string>>;
   /** SIGTERM → SIGKILL grace for the run's commands (timeouts and control.kill) */
   readonly killGraceMs?: number;
   readonly maxParallelBranches?: number;
-  readonly now?: () => number;
+  /** the time of the run's record and generated id, and of pruning; default the system clock */
+  readonly clock?: Clock;
+  /** the run store's files; default the node file system */
+  readonly fs?: FileSystem;
 }
 
 /** The parameters that steer the run rather than feed the template. */
@@ -49,48 +53,47 @@ function workerArgs(): string[] {
   return ["--import", tsx, worker];
 }
 
-const errorCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
-
-/** Creates the run's folder; false when the id is taken (mkdir is the one atomic claim). */
-function claim(dir: string): boolean {
+/** Creates the run's folder, private to this user; false when the id is taken (mkdir is the one
+ *  atomic claim). */
+async function claim(fs: FileSystem, dir: string): Promise<boolean> {
   try {
-    mkdirSync(dir, { mode: 0o700 });
-    return true;
+    await fs.mkdir(dir);
   } catch (e) {
-    if (errorCode(e) === "EEXIST") return false;
+    if (hasCode(e, "EEXIST")) return false;
     throw e;
   }
+  await fs.chmod?.(dir, 0o700);
+  return true;
 }
 
-async function writeSpec(dir: string, spec: RunSpec): Promise<void> {
-  const tmp = join(dir, `.${RUN_FILES.spec}.${process.pid}.tmp`);
-  await writeFile(tmp, `${JSON.stringify(spec, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, join(dir, RUN_FILES.spec));
-}
+const writeJson = (fs: FileSystem, path: string, value: unknown): Promise<void> =>
+  writeFileAtomic(fs, path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
 
 const textParam = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
 /** Claims the run id: the caller's (taken → error) or a generated one (taken → the next free). */
-function claimRunId(launch: AsyncLaunch, runsRoot: string, now: number): { id: string } | { error: string } {
+async function claimRunId(fs: FileSystem, launch: AsyncLaunch, runsRoot: string, now: number): Promise<{ id: string } | { error: string }> {
   const requested = requestedRunId(launch.params);
   if (requested !== undefined) {
     const problem = runIdProblem(requested);
     if (problem !== undefined) return { error: problem };
-    if (!claim(runDirOf(runsRoot, requested))) {
+    if (!(await claim(fs, runDirOf(runsRoot, requested)))) {
       return { error: `Run ${requested} already exists (${runDirOf(runsRoot, requested)}); pass another run_id.` };
     }
     return { id: requested };
   }
   for (let attempt = 0; attempt < 1000; attempt++) {
     const id = generatedRunId(launch.tool.name, now, attempt);
-    if (claim(runDirOf(runsRoot, id))) return { id };
+    if (await claim(fs, runDirOf(runsRoot, id))) return { id };
   }
   return { error: `No free run id for ${launch.tool.name} under ${runsRoot}` };
 }
 
 export async function startRun(launch: AsyncLaunch, options: RunStartOptions): Promise<CommandResult> {
   const { tool } = launch;
-  const now = (options.now ?? Date.now)();
+  const clock = options.clock ?? systemClock;
+  const fs = options.fs ?? makeNodeFileSystem();
+  const now = clock.now();
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(launch.values)) if (!RUN_PARAMS.has(k)) values[k] = v;
   // a detached run could report a missing value only in its log: refuse it here, as a call would
@@ -107,9 +110,10 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
 
   let runId: string;
   try {
-    mkdirSync(options.runsRoot, { recursive: true, mode: 0o700 });
+    await fs.mkdir(options.runsRoot, { recursive: true });
+    await fs.chmod?.(options.runsRoot, 0o700);
     pruneRuns(options.runsRoot, { now });
-    const claimed = claimRunId(launch, options.runsRoot, now);
+    const claimed = await claimRunId(fs, launch, options.runsRoot, now);
     if ("error" in claimed) return failure(claimed.error, { tool: tool.name, path: tool.path, run_id: requestedRunId(launch.params) ?? null });
     runId = claimed.id;
   } catch (e) {
@@ -135,9 +139,9 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
   };
   const base = { tool: tool.name, path: tool.path, async: true, run_id: runId, run_dir: runDir };
   try {
-    await writeSpec(runDir, spec);
+    await writeJson(fs, join(runDir, RUN_FILES.spec), spec);
   } catch (e) {
-    rmSync(runDir, { recursive: true, force: true });
+    await fs.rm(runDir, { recursive: true, force: true }).catch(() => undefined);
     return failure(`Async run ${runId} of ${tool.name} could not start: ${e instanceof Error ? e.message : String(e)}`, base);
   }
   const started = await startSupervised({
@@ -151,9 +155,9 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
   });
   if (!started.ok) {
     // leave a finished record, so the run is explained by inspect and pruned like any other
-    const at = new Date().toISOString();
+    const at = new Date(clock.now()).toISOString();
     const status = { run_id: runId, tool: tool.name, status: "failed", pid: null, pgid: null, exit_code: 1, started_at: at, ended_at: at, error: started.error };
-    await writeFile(join(runDir, RUN_FILES.status), `${JSON.stringify(status, null, 2)}\n`, { mode: 0o600 }).catch(() => undefined);
+    await writeJson(fs, join(runDir, RUN_FILES.status), status).catch(() => undefined);
     return failure(`Async run ${runId} of ${tool.name} could not start: ${started.error}`, base);
   }
   const view: RunView = readRun(options.runsRoot, runId) ?? {

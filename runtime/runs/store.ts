@@ -8,7 +8,8 @@
 // Reads are synchronous: the files are small and `inspect` is synchronous in every host.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { groupAlive, isAlive } from "../../adapters/process/group.js";
+import { recordedCommand, recordedSupervisor, runGroupIsOurs } from "../../adapters/process/detached.js";
+import { checkIdentity } from "../../adapters/process/identity.js";
 import type { Json } from "../../core/model.js";
 import type { RunState, RunView } from "../../core/views/run-views.js";
 import { runIdProblem } from "./run-id.js";
@@ -77,11 +78,15 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /** A "running" status whose supervisor and process group are both gone will never change: the
- * run died with its machine or was killed from outside. It is shown, and pruned, as failed. */
+ * run died with its machine or was killed from outside. It is shown, and pruned, as failed. A
+ * recorded pid that now names another process (pid reuse) counts as gone; one that cannot be
+ * checked counts as alive. */
 function staleRunning(status: Record<string, unknown>): boolean {
-  const supervisor = num(status["supervisor_pid"]);
-  const pgid = num(status["pgid"]);
-  return !(supervisor !== null && isAlive(supervisor)) && !(pgid !== null && groupAlive(pgid));
+  const supervisor = recordedSupervisor(status);
+  const supervisorState = supervisor === undefined ? "gone" : checkIdentity(supervisor);
+  if (supervisorState === "same" || supervisorState === "unknown") return false;
+  const command = recordedCommand(status);
+  return command === undefined || !runGroupIsOurs(command);
 }
 
 /** The run as its files tell it now; undefined when there is no such run (or no valid id). */

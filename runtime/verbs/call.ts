@@ -6,6 +6,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
+import { checkCallParams, readableNames } from "../../core/args/call-check.js";
 import { formatUsageHint, isArgumentError } from "../../core/args/usage-hint.js";
 import type { Discovery, ToolSpec } from "../../core/discovery/types.js";
 import type { Json } from "../../core/model.js";
@@ -54,6 +55,8 @@ export type LaunchCheck = { readonly ok: true; readonly diagnostic?: string } | 
 interface PreparedTool {
   /** recipe `values` < top-level `defaults`, plain */
   readonly authoredValues: Readonly<Record<string, unknown>>;
+  /** every name a call may give */
+  readonly known: ReadonlySet<string>;
 }
 
 // Keyed by the ToolSpec object, which discovery makes once per file revision.
@@ -66,8 +69,10 @@ function prepare(tool: ToolSpec): PreparedTool {
   for (const [k, v] of Object.entries(tool.config.values ?? {})) setOwn(authoredValues, k, v);
   for (const [k, v] of Object.entries(tool.surface.defaults)) setOwn(authoredValues, k, v);
   // parse every leaf now, so that calls only walk compiled words
-  for (const leaf of leaves(tool.config.template)) compileLeaf(leaf.text);
-  hit = { authoredValues };
+  const texts = leaves(tool.config.template).map((leaf) => leaf.text);
+  for (const text of texts) compileLeaf(text);
+  const known = readableNames(texts, tool.surface, Object.keys(authoredValues));
+  hit = { authoredValues, known };
   prepared.set(tool, hit);
   return hit;
 }
@@ -82,7 +87,9 @@ export function assembleValues(
   params: Readonly<Record<string, unknown>>,
   injected: Readonly<Record<string, unknown>> = {},
 ): E.Either<string, Assembled> {
-  const { authoredValues } = prepare(tool);
+  const { authoredValues, known } = prepare(tool);
+  const refused = checkCallParams(params, tool.surface, known, { async: tool.async });
+  if (refused !== undefined) return E.left(refused);
   const merged: Record<string, unknown> = { ...authoredValues };
   for (const [k, v] of Object.entries(params)) setOwn(merged, k, v);
   for (const [k, v] of Object.entries(injected)) setOwn(merged, k, v);

@@ -50,6 +50,7 @@ export function inspect(discovery: Discovery, params: Params, runtime: RuntimeCo
       view: typeof view === "string" ? view : "status",
       verbose: verbose === true,
       ...(runtime.usage === undefined ? {} : { usage: runtime.usage }),
+      ...(runtime.reviews === undefined ? {} : { reviews: runtime.reviews }),
     });
   }
   const runsRoot = (): string => runsRootOf((runtime.paths ?? agentPaths(runtime.env ?? process.env)).tmpRoot);

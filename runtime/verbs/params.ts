@@ -1,12 +1,14 @@
 // Checking verb parameters: unknown keys and wrong types are errors that name the argument.
 import { failure, type CommandResult } from "../../core/result.js";
+import { didYouMean } from "../../core/suggest.js";
 
 export type Params = Readonly<Record<string, unknown>>;
 
 export function unknownKeys(verb: string, params: Params, allowed: readonly string[]): CommandResult | undefined {
   const extra = Object.keys(params).filter((k) => !allowed.includes(k));
   if (extra.length === 0) return undefined;
-  return failure(`${verb} does not accept ${extra.map((k) => `"${k}"`).join(", ")}; allowed: ${allowed.join(", ")}`, {
+  const near = extra.length === 1 ? didYouMean(extra[0]!, allowed) : "";
+  return failure(`${verb} does not accept ${extra.map((k) => `"${k}"`).join(", ")}; allowed: ${allowed.join(", ")}.${near}`, {
     unknown_arguments: extra,
   });
 }

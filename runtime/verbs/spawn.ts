@@ -19,6 +19,13 @@ import { sha256Of } from "../registry.js";
 import { readSnapshot } from "../snapshot.js";
 import { executeOptions, runTool, type CallContext } from "./call.js";
 import { unknownKeys, type Params } from "./params.js";
+import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
+
+/** A spawn's context: a call's, plus where an inline template is captured as a draft. */
+export interface SpawnContext extends CallContext {
+  /** saves an inline template as a draft before it runs; absent: nothing is captured */
+  readonly captureDraft?: (draft: InlineDraft) => Promise<DraftCaptured>;
+}
 
 export const SPAWN_USAGE = "spawn requires exactly one of template=<command template>, file=<recipe path> or recipe=<recipe name>";
 
@@ -58,7 +65,16 @@ function failingLeaf(template: Json): string | undefined {
   return undefined;
 }
 
-async function spawnInline(template: Json, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
+/** The draft an inline spawn left behind, as result tokens and details. */
+async function withDraft(result: CommandResult, capture: Promise<DraftCaptured> | undefined): Promise<CommandResult> {
+  if (capture === undefined) return result;
+  const draft = await capture.catch((e: unknown): DraftCaptured => ({ captured: false, reason: e instanceof Error ? e.message : String(e) }));
+  const token = draft.captured ? `draft_recipe=${draft.path}` : `draft_recipe=none draft_reason=${JSON.stringify(draft.reason)}`;
+  const details = draft.captured ? { draft_recipe: draft.path } : { draft_recipe: null, draft_reason: draft.reason };
+  return { ...result, text: `${result.text}${result.text.endsWith("\n") || result.text === "" ? "" : "\n"}${token}`, details: { ...result.details, ...details } };
+}
+
+async function spawnInline(template: Json, values: Readonly<Record<string, unknown>>, ctx: SpawnContext): Promise<CommandResult> {
   const valid = validateTemplate(template);
   if (E.isLeft(valid)) {
     const step = failingLeaf(template);
@@ -66,8 +82,10 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   }
   const normalized = normalizeArgs(analyzeArgs({ template }), values);
   if (E.isLeft(normalized)) return failure(normalized.left, { tool: "spawn", template, error: normalized.left });
+  // captured at launch, not on success: a failing first attempt is still worth a review
+  const capture = ctx.captureDraft?.({ template, values });
   const execution = await executeTemplate(template, normalized.right, executeOptions(ctx));
-  return reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot });
+  return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot }), capture);
 }
 
 function blocked(entry: RecipeEntry): string {
@@ -109,7 +127,7 @@ async function spawnByName(registry: Registry, name: string, values: Readonly<Re
 }
 
 /** `spawn template=... | file=... | recipe=...  [values={...}]`. */
-export async function spawn(registry: Registry, params: Params, ctx: CallContext): Promise<CommandResult> {
+export async function spawn(registry: Registry, params: Params, ctx: SpawnContext): Promise<CommandResult> {
   const bad = unknownKeys("spawn", params, ["template", "file", "recipe", "values"]);
   if (bad !== undefined) return bad;
   const given = (["template", "file", "recipe"] as const).filter((k) => params[k] !== undefined && params[k] !== null);

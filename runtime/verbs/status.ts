@@ -13,6 +13,7 @@ import {
 } from "../../core/views/tool-status.js";
 import { buildTriage, noRuns, triageText, type RunFacts } from "../../core/views/triage.js";
 import { agentPaths, packageInfo, type AgentPaths } from "../agent-paths.js";
+import type { ReviewsDetails } from "../../core/views/render.js";
 
 export const AUTOMATIC_REVIEW_ENV = "PI_ACTORS_AUTOMATIC_REVIEW";
 
@@ -28,8 +29,20 @@ export interface RuntimeContext {
   readonly packagedRoot?: string | null;
   /** the runs visible to this session (none until the run store exists) */
   readonly runs?: () => RunFacts;
+  /** the draft reviewer the host uses (Pi: its child `pi -p`); default: PI_RECIPES_REVIEWER */
+  readonly reviewer?: string;
+  /** the automatic review evidence, for `view=reviews` */
+  readonly reviews?: ReviewsDetails;
   /** ledger usage of a recipe entry, for the recipe views */
   readonly usage?: (entry: RecipeEntry) => JsonObject | undefined;
+}
+
+export const REVIEWER_ENV = "PI_RECIPES_REVIEWER";
+
+/** The reviewer command of the CLI and MCP hosts, as status shows it. */
+function reviewerOf(env: NodeJS.ProcessEnv): string {
+  const line = env[REVIEWER_ENV]?.trim();
+  return line === undefined || line === "" ? "none" : `command:${line}`;
 }
 
 const commits = new Map<string, string | undefined>();
@@ -72,6 +85,7 @@ export function runtimeFacts(ctx: RuntimeContext = {}): RuntimeFacts {
     draftRoot: paths.draftRoot,
     ...(packaged === undefined ? {} : { packagedRecipeRoot: packaged }),
     automaticReview: automaticReviewPolicy(env),
+    reviewer: ctx.reviewer ?? reviewerOf(env),
     ...(git === undefined ? {} : { gitCommit: git }),
     ...(ctx.host === undefined ? {} : { host: ctx.host }),
   };

@@ -49,13 +49,14 @@ describe("pi-recipes spawn", () => {
   it("runs an inline template with values", () => {
     const r = runCli(["spawn", 'template=["printf {word}", "wc -c"]', 'values={"word":"abcd"}'], env);
     expect(r.status).toBe(0);
-    expect(r.stdout.trim()).toBe("4");
+    // the output, then the draft the inline template was captured as
+    expect(r.stdout).toMatch(/^\s*4\ndraft_recipe=\S+\/recipes\/drafts\/spawn-\d+\.json\n$/);
   });
 
   it("runs a registry recipe by name and exits 1 when the run fails", () => {
     expect(runCli(["spawn", "recipe=greet", 'values={"name":"x"}'], env).stdout).toBe("HELLO, X\n");
     const r = runCli(["spawn", "template=sh -c 'exit 7'"], env);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe("Exit code 7\n");
+    expect(r.stderr).toMatch(/^Exit code 7\ndraft_recipe=\S+\.json\n$/);
   });
 });

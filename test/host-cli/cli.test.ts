@@ -45,11 +45,11 @@ describe("pi-recipes CLI on examples/agent", () => {
     expect(JSON.parse(r.stdout)).toEqual({
       additionalProperties: false,
       properties: {
-        file: { description: "Path argument: file", type: "string" },
-        request_timeout: { description: "Int argument: request_timeout", type: "integer" },
-        speed: { description: "Number argument: speed", type: "number" },
-        dry_run: { description: "Bool argument: dry_run", type: "boolean" },
-        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string" },
+        file: { description: "The file to check", type: "string" },
+        request_timeout: { description: "Int argument: request_timeout", type: "integer", default: 60000 },
+        speed: { description: "Number argument: speed", type: "number", default: 1.5 },
+        dry_run: { description: "Bool argument: dry_run", type: "boolean", default: true },
+        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string", default: "check" },
       },
       required: ["file"],
       type: "object",
@@ -59,7 +59,10 @@ describe("pi-recipes CLI on examples/agent", () => {
   it("list prints what register_tool lists", () => {
     const r = runCli(["list"], example);
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe("Registered tools:\n- call_subagent\n- check_tool\n- recent_commits\n- transcribe_audio\n- word_count\n");
+    const [tools, problems] = r.stdout.split("\n\n");
+    expect(tools).toBe("Registered tools:\n- call_subagent\n- check_tool\n- recent_commits\n- transcribe_audio\n- word_count");
+    // the example's deliberately broken recipe is not silently missing
+    expect(problems).toMatch(/^Problems \(details: inspect target=recipes view=doctor\):\n- [^]*release_notes\.json: Expected double-quoted/);
   });
 
   it("exit 1 when the registry answers with an error", () => {

@@ -38,7 +38,7 @@ describe("pi-recipes register_tool", () => {
   it("takes sequences as JSON and numeric-looking names as names; promotes drafts", () => {
     expect(runCli(["register_tool", "name=9lives", "description=Nine", 'template=["echo {a}",{"timeout":5,"template":"echo b"}]'], env)).toMatchObject({
       status: 0,
-      stdout: 'Registered tool "tool_9lives" (args: a).\n',
+      stdout: 'Registered tool "tool_9lives" (args: a).\nName "9lives" was normalized to "tool_9lives".\n',
     });
     expect(runCli(["register_tool", "name=123", "description=n", "template=null"], env)).toMatchObject({ status: 0, stdout: 'Tool "tool_123" not found.\n' });
     mkdirSync(join(root, "drafts"), { recursive: true });
@@ -50,7 +50,9 @@ describe("pi-recipes register_tool", () => {
   }, 120_000);
 
   it("bad arguments: registry refusals exit 1, malformed command lines exit 2", () => {
-    expect(runCli(["register_tool", "name=x", "bogus=1"], env)).toMatchObject({ status: 1, stderr: expect.stringMatching(/^register_tool does not accept "bogus"/) });
+    // a key the verb does not take is a malformed command line
+    expect(runCli(["register_tool", "name=x", "bogus=1"], env)).toMatchObject({ status: 2, stderr: expect.stringMatching(/^pi-recipes: register_tool does not accept "bogus"/) });
+    expect(runCli(["register_tool", "name=x", "descripton=d"], env).stderr).toContain('Did you mean "description"?');
     expect(runCli(["register_tool", "name=t", "description=t", "template=[]"], env)).toMatchObject({ status: 1, stderr: "Tool template sequence is empty.\n" });
     expect(runCli(["register_tool", "positional"], env).status).toBe(2);
   }, 120_000);

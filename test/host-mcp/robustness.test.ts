@@ -59,7 +59,7 @@ describe("pi-recipes mcp under bad input", () => {
     expect(await answer(5)).toHaveProperty("error.code");
     send('{"jsonrpc":"2.0","id":6,"method":"tools/list"}');
     const listed = (await answer(6))["result"] as { tools: { name: string }[] };
-    expect(listed.tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "greet"]);
+    expect(listed.tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "message", "greet"]);
     send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"greet","arguments":{"who":"raw"}}}');
     expect(((await answer(7))["result"] as { content: { text: string }[] }).content[0]?.text).toBe("hello raw");
 
@@ -93,7 +93,7 @@ describe("pi-recipes mcp under bad input", () => {
     // the registry is as it was: a new server serves the same tool set
     const again = await connect(agent);
     try {
-      expect((await again.client.listTools()).tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "nap"]);
+      expect((await again.client.listTools()).tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "message", "nap"]);
     } finally {
       await again.close();
     }

@@ -30,17 +30,17 @@ afterAll(async () => {
 });
 
 describe("pi-recipes mcp", () => {
-  it("declares tools.listChanged and lists one tool per recipe plus register_tool and inspect", async () => {
+  it("declares tools.listChanged and lists one tool per recipe plus register_tool, inspect and message", async () => {
     expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "check_tool", "greet", "later", "steps"]);
+    expect(tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "message", "check_tool", "greet", "later", "steps"]);
     const check = toolNamed(tools, "check_tool")!;
     expect(check.description).toBe("Check or fix a file");
     expect(check.inputSchema).toEqual({
       additionalProperties: false,
       properties: {
         file: { description: "Path argument: file", type: "string" },
-        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string" },
+        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string", default: "check" },
       },
       required: ["file"],
       type: "object",

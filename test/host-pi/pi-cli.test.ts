@@ -100,7 +100,11 @@ describe("host-pi in the real pi CLI (1.x on Node 22)", () => {
     try {
       await ended;
     } finally {
+      // wait for its shut-down (ledger folding under the locks in the recipe folder) before the
+      // sandbox is removed
+      const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve));
       child.kill();
+      await exited;
     }
     const tools = events
       .filter((e) => e.type === "tool_execution_end")

@@ -180,7 +180,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     const root = join(import.meta.dirname, "../..");
     expect(status!.text).toMatch(
       new RegExp(
-        `^pi-recipes version=\\S+ mode=source automatic_review=false path=${root} ` +
+        `^pi-recipes version=\\S+ mode=source automatic_review=false reviewer=\\S+ path=${root} ` +
           `entrypoint=${join(root, "host-pi", "index.ts")}( git=[0-9a-f]+)? recipes=${sandbox.recipeRoot} packaged_recipes=${join(root, "recipes")}$`,
       ),
     );
@@ -196,7 +196,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     pi = undefined;
     // both launches (the message route and the direct call) were counted in the recipe's lineage
     const fs = makeNodeFileSystem();
-    const ledger = openLedger({ fs, lock: makeFileLock(), recipeRoot: sandbox.recipeRoot });
+    const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: join(sandbox.recipeRoot, ".locks") }), recipeRoot: sandbox.recipeRoot });
     const discovery = openRegistry({ env: { PI_CODING_AGENT_DIR: sandbox.agentDir }, packagedRoot: null }).discover();
     const usage = await loadUsage(ledger, discovery.entries);
     expect(usage.usageFor(discovery.active.get("greet")!)).toMatchObject({ lifetime_calls: 2 });

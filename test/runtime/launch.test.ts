@@ -14,6 +14,7 @@ import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
+import { lockRootOf } from "../../runtime/agent-paths.js";
 import type { Watcher } from "../../adapters/watch/Watcher.js";
 import { callIn } from "../../host-cli/verbs/call.js";
 import { createRecipeServer } from "../../host-mcp/server.js";
@@ -73,7 +74,7 @@ afterEach(() => sandbox.cleanup());
 
 /** lifetime calls of `key`'s lineage and whether every launch log line has been folded */
 async function ledgerState(recipeRoot: string, key: string): Promise<{ calls: number | undefined; pendingLogs: number }> {
-  const ledger = openLedger({ fs: makeNodeFileSystem(), lock: makeFileLock(), recipeRoot });
+  const ledger = openLedger({ fs: makeNodeFileSystem(), lock: makeFileLock({ lockRoot: lockRootOf(recipeRoot) }), recipeRoot });
   const { index } = await readIndex(ledger);
   const id = index.paths[key]?.ledger;
   const record = id === undefined ? undefined : await readLedger(ledger, id);

@@ -41,7 +41,9 @@ describe("registerTool", () => {
     expect(await reg({ name: "word_count", description: "Words", update: true })).toMatchObject({ text: 'Updated tool "word_count" (args: file).' });
     expect(readRecipe("word_count.json")).toEqual({ description: "Words", template: "wc -w {file:path}" });
     expect(await reg({ name: "word_count", template: null })).toMatchObject({ ok: true, text: 'Deleted tool "word_count". Reload to remove it from the complete registry.' });
-    expect(readdirSync(paths.recipeRoot)).toEqual([]);
+    // the tool's files are gone; the (empty) journal folder of the delete stays under .usage
+    expect(readdirSync(paths.recipeRoot)).toEqual([".usage"]);
+    expect(readdirSync(join(paths.usageRoot, "register-journal"))).toEqual([]);
   });
 
   it("promotes a draft and keeps the draft file", async () => {

@@ -1,13 +1,13 @@
 // The file lock inside one process: queueing, re-entry, timeouts, reclaim rules, release.
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile, mkdir } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
-import { defaultLockRoot, lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
+import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockReentryError, LockTimeoutError } from "../../../adapters/lock/Lock.js";
 import { decodeOwner, encodeOwner, makeOwnerRecord, nodeProcessProbe } from "../../../adapters/lock/owner.js";
 
@@ -193,8 +193,32 @@ describe("setup", () => {
     await lock.withLock(path, () => undefined);
   });
 
-  it("defaults the lock root to <tmp>/pi-recipes-locks", () => {
-    expect(defaultLockRoot()).toBe(join(tmpdir(), "pi-recipes-locks"));
+  it("removes the stray temps of dead processes and keeps a live process's", async () => {
+    await mkdir(root, { recursive: true });
+    const dead = makeOwnerRecord("dead", Date.now(), { ...nodeProcessProbe, pid: deadPid() });
+    const live = makeOwnerRecord("live", Date.now(), { ...nodeProcessProbe, pid: 1 });
+    await writeFile(join(root, ".x.lock.dead.tmp"), encodeOwner(dead));
+    await writeFile(join(root, ".x.lock.gone.stale"), encodeOwner(dead));
+    await writeFile(join(root, ".x.lock.live.tmp"), encodeOwner(live));
+    await makeFileLock({ lockRoot: root }).withLock(path, () => undefined);
+    expect((await readdir(root)).sort()).toEqual([".x.lock.live.tmp"]);
+  });
+
+  it("creates the lock folder with the permissions of its parent, whatever the umask", async () => {
+    const shared = join(dir, "shared");
+    await mkdir(shared);
+    await chmod(shared, 0o2775);
+    const old = process.umask(0o077);
+    try {
+      await makeFileLock({ lockRoot: join(shared, ".locks") }).withLock(path, async () => {
+        const [file] = (await readdir(join(shared, ".locks"))).filter((n) => n.endsWith(".lock"));
+        // the record is readable by the other users who may take this lock
+        expect((await stat(join(shared, ".locks", file!))).mode & 0o777).toBe(0o644);
+      });
+    } finally {
+      process.umask(old);
+    }
+    expect((await stat(join(shared, ".locks"))).mode & 0o7777).toBe(0o2775);
   });
 
   it("runs on the memfs adapter", async () => {

@@ -23,8 +23,9 @@ export interface Worker {
 const WORKER = fileURLToPath(new URL("./worker.ts", import.meta.url));
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
-export function spawnWorker(job: Record<string, unknown>): Worker {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER, JSON.stringify(job)], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+/** `as` runs the worker as another user (needs root). */
+export function spawnWorker(job: Record<string, unknown>, as: { readonly uid: number; readonly gid: number } | undefined = undefined): Worker {
+  const child = spawn(process.execPath, ["--import", "tsx", WORKER, JSON.stringify(job)], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"], ...as });
   const events: WorkerEvent[] = [];
   const waiters: Array<() => void> = [];
   let stderr = "";

@@ -45,6 +45,7 @@ describe("owner record encoding", () => {
       token: "tok",
       start_time: nodeProcessProbe.startTime(process.pid),
       boot_id: nodeProcessProbe.bootId(),
+      pid_ns: nodeProcessProbe.pidNamespace?.(),
       hostname: hostname(),
       acquired_at: "2026-02-03T04:05:06.007Z",
     });
@@ -87,8 +88,29 @@ describe("isOwnerProvablyDead", () => {
     expect(isOwnerProvablyDead(record, fakeProbe({ bootId: () => "boot-2" }))).toBe(true);
   });
 
-  it("proves nothing about another host's pids", () => {
-    expect(isOwnerProvablyDead(record, fakeProbe({ hostname: () => "host-b", signalZero: () => "gone", bootId: () => "boot-2" }))).toBe(false);
+  it("lets the boot id decide: a host name changed across a reboot does not keep a dead lock", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ hostname: () => "host-b", bootId: () => "boot-2" }))).toBe(true);
+  });
+
+  it("probes the pid after a host name change on the same boot and pid namespace", () => {
+    const withNs = { ...record, pid_ns: "pid:[1]" };
+    const renamed = { hostname: () => "host-b", pidNamespace: () => "pid:[1]" };
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ ...renamed, signalZero: () => "gone" }))).toBe(true);
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ ...renamed, signalZero: () => "exists" }))).toBe(false);
+  });
+
+  it("proves nothing about the pids of another pid namespace on the same boot (containers)", () => {
+    const withNs = { ...record, pid_ns: "pid:[1]" };
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ pidNamespace: () => "pid:[2]", signalZero: () => "gone" }))).toBe(false);
+    // a record without a namespace from another host name proves nothing either
+    expect(isOwnerProvablyDead(record, fakeProbe({ hostname: () => "host-b", signalZero: () => "gone" }))).toBe(false);
+  });
+
+  it("does not take an unreadable boot id as proof of death", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ bootId: () => undefined }))).toBe(false);
+    const { boot_id: _, ...withoutBoot } = record;
+    expect(isOwnerProvablyDead(withoutBoot, fakeProbe({ bootId: () => "boot-2" }))).toBe(false);
+    expect(isOwnerProvablyDead(withoutBoot, fakeProbe({ bootId: () => "boot-2", signalZero: () => "gone" }))).toBe(true);
   });
 
   it("stays alive on doubt: unknown signal result, unreadable start time, or no start time recorded", () => {

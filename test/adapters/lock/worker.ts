@@ -7,7 +7,8 @@ type Job =
   | { mode: "hold"; root: string; path: string }
   | { mode: "acquire"; root: string; path: string; timeoutMs: number };
 
-const job = JSON.parse(process.argv[2] ?? "{}") as Job;
+const job = JSON.parse(process.argv[2] ?? "{}") as Job & { umask?: number };
+if (job.umask !== undefined) process.umask(job.umask);
 const emit = (ev: string, extra: Record<string, unknown> = {}): void => void process.stdout.write(`${JSON.stringify({ ev, t: Date.now(), pid: process.pid, ...extra })}\n`);
 const lock = makeFileLock({ lockRoot: job.root });
 

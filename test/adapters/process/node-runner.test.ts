@@ -114,15 +114,16 @@ describe("stdin", () => {
 describe("spawn errors", () => {
   it("a missing executable is code 1 with the error message on stderr", async () => {
     const r = await runProcess({ command: "definitely-missing-bin", args: [], cwd: dir });
-    expect(r).toMatchObject({ code: 1, killed: false, spawnError: "spawn definitely-missing-bin ENOENT", stderrBytes: 35 });
-    expect(text(r.stderr)).toBe("spawn definitely-missing-bin ENOENT");
+    const message = 'Could not start "definitely-missing-bin": not found on PATH (spawn definitely-missing-bin ENOENT)';
+    expect(r).toMatchObject({ code: 1, killed: false, spawnError: message, stderrBytes: message.length });
+    expect(text(r.stderr)).toBe(message);
     expect(r.pid).toBeUndefined();
   });
 
   it("a file that is not executable is EACCES", async () => {
     const r = await runProcess({ command: dir, args: [], cwd: dir });
     expect(r.code).toBe(1);
-    expect(text(r.stderr)).toBe(`spawn ${dir} EACCES`);
+    expect(text(r.stderr)).toBe(`Could not start ${JSON.stringify(dir)}: permission denied, not an executable file (spawn ${dir} EACCES)`);
   });
 
   it("a missing working directory is named as such", async () => {

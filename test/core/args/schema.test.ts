@@ -3,12 +3,12 @@ import { analyzeArgs } from "../../../core/args/analysis.js";
 import { parametersSchema } from "../../../core/args/schema.js";
 
 describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
-  it("G47 inline-first recipe gives exactly the reference schema", () => {
+  it("G47 inline-first recipe gives the reference schema, plus each default typed", () => {
     const s = analyzeArgs({
       template: "tool --file {file:path} --timeout {request_timeout:int=60000} --speed {speed:number=1.5} --dry-run {dry_run:bool=true} --mode {mode:enum(check,fix)=check}",
     });
     expect(JSON.stringify(parametersSchema(s, { async: false }))).toBe(
-      '{"additionalProperties":false,"properties":{"file":{"description":"Path argument: file","type":"string"},"request_timeout":{"description":"Int argument: request_timeout","type":"integer"},"speed":{"description":"Number argument: speed","type":"number"},"dry_run":{"description":"Bool argument: dry_run","type":"boolean"},"mode":{"description":"Enum argument: mode","enum":["check","fix"],"type":"string"}},"required":["file"],"type":"object"}',
+      '{"additionalProperties":false,"properties":{"file":{"description":"Path argument: file","type":"string"},"request_timeout":{"description":"Int argument: request_timeout","type":"integer","default":60000},"speed":{"description":"Number argument: speed","type":"number","default":1.5},"dry_run":{"description":"Bool argument: dry_run","type":"boolean","default":true},"mode":{"description":"Enum argument: mode","enum":["check","fix"],"type":"string","default":"check"}},"required":["file"],"type":"object"}',
     );
   });
 
@@ -23,7 +23,7 @@ describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
       properties: {
         file: { description: "Path argument: file", type: "string" },
         request_timeout: { description: "Int argument: request_timeout", type: "integer" },
-        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string" },
+        mode: { description: "Enum argument: mode", enum: ["check", "fix"], type: "string", default: "check" },
       },
       required: ["file", "request_timeout"],
       type: "object",
@@ -43,6 +43,15 @@ describe("parametersSchema (registry-reference §4.3, golden §8.5)", () => {
       '{"a":{"description":"Argument: a","type":"string"},"run_id":{"description":"Optional run id override for this async template recipe invocation.","type":"string"},"correlation_id":{"description":"Optional workflow correlation id preserved in terminal follow-up delivery.","type":"string"},"transport_context":{"additionalProperties":true,"description":"Optional originating transport route preserved for detached terminal follow-up.","type":"object"}}',
     );
     expect(schema["required"]).toEqual(["a"]);
+  });
+
+  it("an argument's own description replaces the generic one", () => {
+    const s = analyzeArgs({ defaults: { n: "3" }, args: ["file:path", "n:int"], template: "x {file} {n}" });
+    const schema = parametersSchema({ ...s, descriptions: { file: "The file to count words in" } }, { async: false });
+    expect(schema["properties"]).toEqual({
+      file: { description: "The file to count words in", type: "string" },
+      n: { description: "Int argument: n", type: "integer", default: 3 },
+    });
   });
 
   it("an argument named __proto__ is an ordinary property", () => {

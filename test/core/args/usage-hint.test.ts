@@ -21,7 +21,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
     );
   });
 
-  it("G41 sample values per type, required first; inline defaults are not samples", () => {
+  it("G41 sample values per type, required first; a default, inline too, is shown as the caller would type it", () => {
     const surface = analyzeArgs({
       args: ["f:path", "n:int", "s:number", "b:bool", "m:enum(check,fix)", "p:array", "o"],
       defaults: { m: "check" },
@@ -29,7 +29,7 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
     });
     const hint = formatUsageHint("t", surface, "Argument n must be an integer.", { async: false });
     const example = JSON.parse(hint.slice(hint.indexOf("t({") + 2, hint.indexOf("\n})") + 2)) as object;
-    expect(JSON.stringify(example)).toBe('{"f":"./f","n":1,"s":1.5,"b":true,"p":["<p>"],"m":"check","o":"<o>"}');
+    expect(JSON.stringify(example)).toBe('{"f":"./f","n":1,"s":1.5,"b":true,"p":["<p>"],"m":"check","o":"z"}');
     expect(hint).toContain("\nRequired: f, n, s, b, p\nOptional: m, o");
   });
 
@@ -53,6 +53,14 @@ describe("formatUsageHint (registry-reference §3.11)", () => {
       'Invalid arguments for tool "job": Missing command template value: a\n\nExpected call shape for job:\njob({\n  "run_id": "job-1"\n})\nOptional: run_id',
     );
     expect(formatUsageHint("job", surface, "m", { async: false })).toBe('Invalid arguments for tool "job": m\n\nExpected call shape for job:\njob({})');
+  });
+
+  it("shows typed defaults: 60000 and true, not \"60000\" and \"true\"", () => {
+    const surface = analyzeArgs({ args: ["timeout:int", "dry:bool", "speed:number=2.5"], defaults: { timeout: "60000", dry: "yes" }, template: "x {timeout} {dry} {speed}" });
+    const hint = formatUsageHint("x", surface, "m", { async: false });
+    expect(hint).toContain('"timeout": 60000,');
+    expect(hint).toContain('"dry": true,');
+    expect(hint).toContain('"speed": 2.5');
   });
 
   it("uses array defaults as they are", () => {

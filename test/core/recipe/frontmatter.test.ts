@@ -1,89 +1,79 @@
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { parseFrontmatter, parseScalar } from "../../../core/recipe/frontmatter.js";
+import { parseFrontmatter } from "../../../core/recipe/frontmatter.js";
 
-const fm = (text: string) => parseFrontmatter(text.split("\n"));
+const fm = (text: string) => {
+  const r = parseFrontmatter(text);
+  if (E.isLeft(r)) throw new Error(`expected an object, got: ${JSON.stringify(r.left)}`);
+  return r.right;
+};
+const fault = (text: string) => {
+  const r = parseFrontmatter(text);
+  if (E.isRight(r)) throw new Error(`expected an error, got: ${JSON.stringify(r.right)}`);
+  return r.left;
+};
 
-describe("parseScalar (registry-reference §2.4 step 2)", () => {
-  it("G77 scalar rules", () => {
-    expect(parseScalar(`"quoted: yes"`)).toBe("quoted: yes");
-    expect(parseScalar("'single'")).toBe("single");
-    expect(parseScalar("3000")).toBe(3000);
-    expect(parseScalar("-1.5")).toBe(-1.5);
-    expect(parseScalar("false")).toBe(false);
-    expect(parseScalar("true")).toBe(true);
-    expect(parseScalar("null")).toBeNull();
-    expect(parseScalar("[1, 2]")).toEqual([1, 2]);
-    expect(parseScalar(`{"a": 1}`)).toEqual({ a: 1 });
+describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
+  it("types true, false, null and decimal numbers; quoted text stays text", () => {
+    expect(fm(`a: "quoted: yes"\nb: 'single'\nc: 3000\nd: -1.5\ne: false\nf: true\ng: null\nh: "3"`)).toEqual({
+      a: "quoted: yes",
+      b: "single",
+      c: 3000,
+      d: -1.5,
+      e: false,
+      f: true,
+      g: null,
+      h: "3",
+    });
   });
 
-  it("keeps text that only looks structured", () => {
-    expect(parseScalar("{not json}")).toBe("{not json}");
-    expect(parseScalar("[a, b]")).toBe("[a, b]");
-    expect(parseScalar(`"no escapes \\n"`)).toBe("no escapes \\n");
-    expect(parseScalar(`"half`)).toBe(`"half`);
-    expect(parseScalar("1.")).toBe("1.");
-    expect(parseScalar("1e3")).toBe("1e3");
-    expect(parseScalar("True")).toBe("True");
-    expect(parseScalar("   ")).toBe("");
-    expect(parseScalar("  echo {x}  ")).toBe("echo {x}");
+  it("leaves YAML's other implicit types as text (no surprises)", () => {
+    expect(fm("a: on\nb: yes\nc: True\nd: 0x1F\ne: 1e3\nf: .inf\ng: ~\nh: 2020-01-01\ni: 1.")).toEqual({
+      a: "on",
+      b: "yes",
+      c: "True",
+      d: "0x1F",
+      e: "1e3",
+      f: ".inf",
+      g: "~",
+      h: "2020-01-01",
+      i: "1.",
+    });
   });
 
   it("keeps digit strings too long for a double as text", () => {
     const digits = "9".repeat(400);
-    expect(parseScalar(digits)).toBe(digits);
+    expect(fm(`n: ${digits}`)).toEqual({ n: digits });
   });
-});
 
-describe("parseFrontmatter", () => {
-  it("reads top-level keys, skipping blanks and comments", () => {
-    expect(fm("# comment\n\ndescription: Hello world\nasync: true\ntimeout: 5")).toEqual({
-      description: "Hello world",
-      async: true,
-      timeout: 5,
+  it("reads flow lists and maps, block lists and nested maps", () => {
+    expect(fm("args: [a, b]\ndefaults: {n: 1, s: x y}\nimports:\n  child: child\nlist:\n  - 1\n  - two")).toEqual({
+      args: ["a", "b"],
+      defaults: { n: 1, s: "x y" },
+      imports: { child: "child" },
+      list: [1, "two"],
     });
   });
 
-  it("G77 drops indented top-level keys", () => {
-    expect(fm(" description: indented\nlabel: x")).toEqual({ label: "x" });
+  it("folds and keeps block scalars", () => {
+    expect(fm("description: >\n  one\n  two\ntemplate: |\n  echo a\n  echo b\n")).toEqual({
+      description: "one two\n",
+      template: "echo a\necho b\n",
+    });
   });
 
-  it("splits on the first colon only", () => {
+  it("drops comments, whole-line and trailing", () => {
+    expect(fm("# comment\n\ndescription: Hello world # trailing\ntimeout: 5")).toEqual({ description: "Hello world", timeout: 5 });
+  });
+
+  it("splits on the first colon-space only", () => {
     expect(fm("template: echo a:b http://x")).toEqual({ template: "echo a:b http://x" });
   });
 
-  it("G73 lists, nested objects and deeper blocks", () => {
-    const parsed = fm(
-      [
-        "description: Markdown child",
-        "args:",
-        "  - word:string",
-        "defaults:",
-        '  suffix: "!"',
-        "mailbox:",
-        "  accepts:",
-        "    - control.kill",
-        "    - control.stop",
-        "  emits: [\"done\"]",
-      ].join("\n"),
-    );
-    expect(parsed).toEqual({
-      description: "Markdown child",
-      args: ["word:string"],
-      defaults: { suffix: "!" },
-      mailbox: { accepts: ["control.kill", "control.stop"], emits: ["done"] },
-    });
-  });
-
-  it("ignores nested lines that are neither list items nor 2-space keys", () => {
-    expect(fm("usage:\n  calls: 3\n   odd: 1\n\tx: 2\n  - item")).toEqual({ usage: { calls: 3 } });
-  });
-
-  it("nests objects through blocks indented 4 spaces", () => {
-    expect(fm("usage:\n  outer:\n    inner: 1\n    deeper:\n      - a")).toEqual({ usage: { outer: { inner: 1, deeper: ["a"] } } });
-  });
-
-  it("a key with nothing under it is an empty string", () => {
+  it("a key with nothing after it is an empty string; no frontmatter is an empty object", () => {
     expect(fm("description:\nlabel: x")).toEqual({ description: "", label: "x" });
+    expect(fm("")).toEqual({});
+    expect(fm("# only a comment")).toEqual({});
   });
 
   it("splits args given as a scalar on commas", () => {
@@ -91,9 +81,7 @@ describe("parseFrontmatter", () => {
   });
 
   it("reads defaults given as a list of key: value items", () => {
-    expect(fm("defaults:\n  - count: 3\n  - name: \"x y\"\n  - flag\n  - : dropped\n  - 5")).toEqual({
-      defaults: { count: 3, name: "x y", flag: "" },
-    });
+    expect(fm("defaults:\n  - count: 3\n  - name: \"x y\"\n  - flag\n  - 5")).toEqual({ defaults: { count: 3, name: "x y", flag: "" } });
   });
 
   it("keeps a __proto__ key as plain data", () => {
@@ -102,7 +90,16 @@ describe("parseFrontmatter", () => {
     expect(Object.keys(parsed)).toEqual(["__proto__", "label"]);
   });
 
-  it("a later duplicate key wins", () => {
-    expect(fm("label: a\nlabel: b")).toEqual({ label: "b" });
+  it("YAML that does not parse is an error naming the file line", () => {
+    // the frontmatter text starts on line 2 of the file (after the opening ---)
+    expect(fault("label: a\nlabel: b")).toMatchObject({ line: 3, message: "Map keys must be unique" });
+    expect(fault("a: 1\nkey: value: bad")).toMatchObject({ line: 3 });
+    expect(fault("args: [a, b\nx: 1").line).toBeGreaterThanOrEqual(2);
+    expect(parseFrontmatter("a: 1\nb: c: d", 10)).toMatchObject({ left: { line: 11 } });
+  });
+
+  it("refuses explicit tags and a frontmatter that is not a mapping", () => {
+    expect(fault("x: !!binary abc").message).toMatch(/Unresolved tag/);
+    expect(fault("- a\n- b").message).toMatch(/mapping/);
   });
 });

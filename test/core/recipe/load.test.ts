@@ -93,16 +93,20 @@ describe("loadRecipe: golden cases", () => {
   it("G77 frontmatter-only recipe with CRLF line endings", () => {
     const md = [
       "---", "template: echo fm", 'label: "quoted: yes"', "timeout: 3000", "delay: -1.5", "parallel: false",
-      " description: indented", "---", "Prose only.", "",
+      "---", "Prose only.", "",
     ].join("\r\n");
     const c = config("g77.md", md);
     expect(c.raw).toEqual({ template: "echo fm", label: "quoted: yes", timeout: 3000, delay: -1.5, parallel: false });
-    expect(c).not.toHaveProperty("description");
     expect(c.template).toEqual({ parallel: false, label: "quoted: yes", timeout: 3000, delay: -1.5, template: "echo fm" });
   });
 });
 
 describe("loadRecipe: every bad input is a problem, never a throw", () => {
+  it("an indented key in the frontmatter is a YAML error naming the line, not silently dropped", () => {
+    const r = load("bad.md", "---\ntemplate: echo fm\n description: indented\n---\n");
+    expect(r).toMatchObject({ left: { kind: "invalid", message: expect.stringMatching(/not valid YAML \(line 2 column \d+\)/) } });
+  });
+
   it("a read error is reported verbatim", () => {
     const file: SnapshotFile = { path: `${ROOT}/x.json`, size: 10, mtimeMs: 1, birthtimeMs: 1, readError: "EACCES: permission denied" };
     expect(loadRecipe(file, "x", "json")).toEqual(E.left({ kind: "failed", message: "EACCES: permission denied" }));

@@ -34,7 +34,18 @@ describe("compileMarkdown (registry-reference §2.4)", () => {
   });
 
   it("G77 without a fence the frontmatter template is used; CRLF accepted", () => {
-    expect(ok("---\r\ntemplate: echo fm\r\n description: indented\r\n---\r\nprose\r\n")).toEqual({ template: "echo fm" });
+    expect(ok("---\r\ntemplate: echo fm\r\nlabel: x\r\n---\r\nprose\r\n")).toEqual({ template: "echo fm", label: "x" });
+  });
+
+  it("frontmatter that is not valid YAML names the file line", () => {
+    expect(reason("---\ndescription: ok\ntemplate: echo fm\n description: indented\n---\n")).toMatch(
+      /^Markdown recipe frontmatter is not valid YAML \(line 3 column \d+\): /,
+    );
+  });
+
+  it("real YAML: flow list args, folded description, comments", () => {
+    const md = "---\nargs: [a, b]  # two arguments\ndescription: >\n  Folded\n  text.\n---\n```template\necho {a} {b}\n```\n";
+    expect(ok(md)).toEqual({ args: ["a", "b"], description: "Folded text.\n", template: "echo {a} {b}" });
   });
 
   it("G73 parent with imports and a json recipe fence", () => {

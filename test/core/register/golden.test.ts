@@ -61,7 +61,11 @@ describe("register_tool golden cases", () => {
   it("G101: name normalization and its errors", () => {
     const w = world({ [`${ROOT}/docs_review.json`]: { description: "d", template: "echo d" } });
     const mk = (name: string) => w.run({ name, description: "x", template: "echo x" });
-    expect(mk("9lives")).toMatchObject({ ok: true, text: 'Registered tool "tool_9lives" (args: none).' });
+    expect(mk("9lives")).toMatchObject({
+      ok: true,
+      text: 'Registered tool "tool_9lives" (args: none).\nName "9lives" was normalized to "tool_9lives".',
+      details: { normalized_from: "9lives" },
+    });
     // issue 4 (names are validated) over G101 (normalized to etc_passwd): a traversal attempt is refused
     expect(mk("../../etc/passwd")).toMatchObject({
       ok: false,
@@ -71,7 +75,12 @@ describe("register_tool golden cases", () => {
     expect(mk("---")).toMatchObject({ ok: false, text: "Invalid tool name." });
     expect(mk("BASH")).toMatchObject({ ok: false, text: "Reserved tool name: bash" });
     expect(mk("docs-review")).toMatchObject({ ok: false, text: 'Tool "docs_review" already registered. Use update=true to overwrite.' });
-    expect(mk("Short Hand")).toMatchObject({ ok: true, details: { tool: "short_hand" } });
+    expect(mk("Short Hand")).toMatchObject({ ok: true, details: { tool: "short_hand", normalized_from: "Short Hand" } });
+    expect(mk("plain")).toMatchObject({ ok: true, text: 'Registered tool "plain" (args: none).' });
+    // normalizing must never drop letters: `ünï` would become `n`
+    expect(mk("ünï")).toMatchObject({ ok: false, text: expect.stringContaining('use "uni"') });
+    expect(mk("工具")).toMatchObject({ ok: false, text: expect.stringContaining("use ASCII letters") });
+    expect([...w.files.keys()].some((p) => p.endsWith("/n.json"))).toBe(false);
     expect([...w.files.keys()].every((p) => p.startsWith(`${ROOT}/`) && !p.slice(ROOT.length + 1).includes("/"))).toBe(true);
   });
 

@@ -1,7 +1,9 @@
 // §5.3 name normalization, ruling 10 (hand-authored names), and the containment guarantee.
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { isExactRecipeName, nameCandidates, normalizeToolName } from "../../../core/register/name.js";
+import {
+  isExactRecipeName, mangledNameProblem, nameCandidates, normalizeToolName, suggestToolName, toolNameProblem,
+} from "../../../core/register/name.js";
 import { planLocks } from "../../../core/register/plan.js";
 import { ROOT, world } from "./world.js";
 
@@ -75,5 +77,23 @@ describe("exact names (ruling 10)", () => {
       if (plan.kind === "write") expect(inRoot(plan.path)).toBe(true);
       if (plan.kind === "delete") expect(plan.paths.every(inRoot)).toBe(true);
     }
+  });
+});
+
+describe("tool names clients accept", () => {
+  it("a file name that is not ^[A-Za-z0-9_-]{1,64}$ is a problem with a rename suggestion", () => {
+    expect(toolNameProblem("docs-review", "json")).toBeUndefined();
+    expect(toolNameProblem("My_Tool", "md")).toBeUndefined();
+    expect(toolNameProblem("git.status", "json")).toContain("rename it to git_status.json");
+    expect(toolNameProblem("my tool", "md")).toContain("rename it to my_tool.md");
+    expect(toolNameProblem("x".repeat(65), "json")).toContain(`rename it to ${"x".repeat(64)}.json`);
+    expect(suggestToolName("Übersicht")).toBe("Ubersicht");
+    expect(toolNameProblem("工具", "json")).toContain("rename the file using only those characters");
+  });
+
+  it("normalizing may change case and separators, never drop letters", () => {
+    expect(mangledNameProblem("My Tool", "my_tool")).toBeUndefined();
+    expect(mangledNameProblem("9lives", "tool_9lives")).toBeUndefined();
+    expect(mangledNameProblem("ünï", "n")).toContain('use "uni"');
   });
 });

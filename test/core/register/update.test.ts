@@ -20,12 +20,13 @@ describe("update merges (ruling 5)", () => {
 
   it("a description-only update keeps imports, async, args, object templates and unknown keys", () => {
     const w = seeded();
-    expect(w.run({ name: "wrap", description: "New", update: true })).toMatchObject({ ok: true, text: 'Updated tool "wrap" (args: path).' });
-    expect(w.files.get(`${ROOT}/wrap.json`)).toBe(
-      pretty({
-        description: "New", async: true, args: ["path:path=."], imports: stored.imports, mailbox: stored.mailbox, custom_note: "kept", template: stored.template,
-      }),
-    );
+    // the unknown key is kept, and reported as such
+    expect(w.run({ name: "wrap", description: "New", update: true })).toMatchObject({
+      ok: true,
+      text: 'Updated tool "wrap" (args: path).\nWarnings:\n- unknown recipe field "custom_note" (ignored)',
+    });
+    // the stored key order is kept, so the file's diff is the description alone
+    expect(w.files.get(`${ROOT}/wrap.json`)).toBe(pretty({ ...stored, description: "New" }));
   });
 
   it("an update with a template keeps the other fields too; null removes a co-located field", () => {
@@ -38,10 +39,19 @@ describe("update merges (ruling 5)", () => {
 
   it("an identical update rewrites byte-identical content", () => {
     const w = seeded();
-    const before = pretty({ description: "New", async: true, args: ["path:path=."], imports: stored.imports, mailbox: stored.mailbox, custom_note: "kept", template: stored.template });
+    const before = pretty({ ...stored, description: "New" });
     w.run({ name: "wrap", description: "New", update: true });
     w.run({ name: "wrap", description: "New", update: true });
     expect(w.files.get(`${ROOT}/wrap.json`)).toBe(before);
+  });
+
+  it("an update keeps a hand-written key order; new keys go before a trailing template", () => {
+    const w = world({ [`${ROOT}/h.json`]: { template: "echo {x}", label: "first", description: "H" } });
+    w.run({ name: "h", description: "H2", update: true, timeout: 5 });
+    expect(Object.keys(w.read("h.json") as object)).toEqual(["template", "label", "description", "timeout"]);
+    const v = world({ [`${ROOT}/v.json`]: { label: "l", description: "V", template: "echo" } });
+    v.run({ name: "v", description: "V2", update: true, timeout: 5 });
+    expect(Object.keys(v.read("v.json") as object)).toEqual(["label", "description", "timeout", "template"]);
   });
 
   it("a .md-backed tool is updated into <name>.json from its compiled object; the .md stays", () => {

@@ -23,7 +23,7 @@ describe("doctorText", () => {
   it("G65 compact doctor", () => {
     expect(doctorText(buildRecipesSummary(g65(), { view: "doctor" }))).toBe(
       [
-        "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallback",
+        "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=inspect_target=tool:broken",
         "top severity=error kind=blocking_invalid id=broken action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
         "error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
         "warning kind=blocking_disabled id=disabled-one blocked=/pkg/recipes/disabled-one.json action=keep_disabled_intentionally,_re-enable,_or_delete/archive_the_file",
@@ -49,7 +49,8 @@ describe("doctorText", () => {
     expect(summary.remediations).toHaveLength(10);
     expect(lines).toHaveLength(1 + 1 + 8);
     expect(lines[0]).toMatch(/ actions=10 /);
-    expect(lines[0]).toMatch(/ risks=80 top_risks=([a-z._]+:10,){3}[a-z._]+:10 /);
+    // nine labels per recipe: `curl {api_key}` also lets a string value become an option of curl
+    expect(lines[0]).toMatch(/ risks=90 top_risks=([a-z._]+:10,){3}[a-z._]+:10 /);
     expect(lines[2]).toBe(
       "warning kind=risky_shell_boundary id=r0 labels=risk.shell,risk.eval,risk.destructive_fs,risk.broad_fs_write action=audit_trusted_command_boundary;_keep_only_if_the_recipe_is_local_and_in…",
     );

@@ -277,10 +277,8 @@ describe("next_actions", () => {
     expect(buildRecipesSummary(g65(), { view: "status" }).next_actions).toEqual(["inspect target=recipes view=doctor"]);
   });
 
-  it("the doctor view gives the top action's prose", () => {
-    expect(buildRecipesSummary(g65(), { view: "doctor" }).next_actions).toEqual([
-      "fix recipe syntax/config, or disable/delete/archive it to restore fallback",
-    ]);
+  it("the doctor view suggests a command about the top action's recipe (its advice is on the top line)", () => {
+    expect(buildRecipesSummary(g65(), { view: "doctor" }).next_actions).toEqual(["inspect target=tool:broken"]);
   });
 
   it("drafts add the verbose summary and a spawn of the first draft; at most 4", () => {
@@ -293,7 +291,7 @@ describe("next_actions", () => {
       "spawn file=/u/drafts/first.json",
     ]);
     expect(buildRecipesSummary(discovery, { view: "doctor" }).next_actions).toEqual([
-      "fix recipe syntax/config, or disable/delete/archive it to restore fallback",
+      "inspect target=tool:a",
       "inspect target=recipes view=summary verbose=true",
       "spawn file=/u/drafts/first.json",
     ]);

@@ -63,7 +63,7 @@ describe("inspectRecipes", () => {
   it("view=doctor renders the doctor text with doctor next_actions", () => {
     const r = inspectRecipes(g65(), { view: "doctor", verbose: false });
     expect(r.text.split("\n")[0]).toMatch(/^recipes doctor errors=2 warnings=1 info=3 actions=5 /);
-    expect(r.details["next_actions"]).toEqual(["fix recipe syntax/config, or disable/delete/archive it to restore fallback"]);
+    expect(r.details["next_actions"]).toEqual(["inspect target=tool:broken"]);
   });
 
   it("view=imports lists one line per import of an active recipe", () => {

@@ -54,12 +54,12 @@ describe("triage", () => {
       "inspect target=recipes view=doctor",
       "inspect target=recipes view=summary verbose=true",
       "inspect target=run:f0 view=tail lines=80",
-      "inspect target=run:m2 view=messages",
-      "inspect target=session:all view=runs status=active",
+      "inspect target=run:m2 view=tail",
+      "inspect target=run:a1 view=status",
     ]);
     expect(triageText(t)).toContain(
       "active_runs=1 other_runs=3 invalid_recipes=1 blocking_recipes=0 high_risk_recipes=0 drafts=1 stale_claims=0 failed_runs=5 attention=10" +
-        " next=inspect_target=recipes_view=doctor|inspect_target=recipes_view=summary_verbose=true|inspect_target=run:f0_view=tail_lines=80|inspect_target=run:m2_view=messages|inspect_target=session:all_view=runs_status=active",
+        " next=inspect_target=recipes_view=doctor|inspect_target=recipes_view=summary_verbose=true|inspect_target=run:f0_view=tail_lines=80|inspect_target=run:m2_view=tail|inspect_target=run:a1_view=status",
     );
   });
 });

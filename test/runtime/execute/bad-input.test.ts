@@ -24,9 +24,10 @@ describe("bad input", () => {
   it("a missing executable names it", async () => {
     const r = await inline("./definitely-missing-bin --flag");
     expect(r.ok).toBe(false);
-    expect(r.text).toBe(`Exit code 1\n\nstderr:\nspawn ${box.dir}/definitely-missing-bin ENOENT`);
+    // no invented exit code: the command never ran
+    expect(r.text).toBe(`Could not start "${box.dir}/definitely-missing-bin": no such file (spawn ${box.dir}/definitely-missing-bin ENOENT)`);
     const seq = await inline(["printf a", { label: "fetch", failure: "root", template: "definitely-missing-bin" }]);
-    expect(seq.text).toBe("Exit code 1\n\nstderr:\nspawn definitely-missing-bin ENOENT\n\nstep: fetch");
+    expect(seq.text).toBe('Could not start "definitely-missing-bin": not found on PATH (spawn definitely-missing-bin ENOENT)\n\nstep: fetch');
   });
 
   it("a non-zero exit in a many-step template names the step", async () => {

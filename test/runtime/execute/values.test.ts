@@ -97,3 +97,13 @@ describe("G43/G49/G51: recipe values < tool defaults < call params", () => {
     expect(seen).toEqual([{ x: "1" }]);
   });
 });
+
+describe("option injection", () => {
+  it("a path value starting with - reaches the command as ./-…, the same file, never an option", async () => {
+    writeFileSync(join(box.dir, "-n"), "hello\n");
+    const r = await call("show", { args: ["file:path"], template: "cat {file}" }, { file: "-n" });
+    expect(r.ok).toBe(true);
+    expect(r.text).toBe("hello");
+    expect((await call("echo", { template: "./tool {file:path}" }, { file: "-rf" })).text).toBe("./-rf");
+  });
+});

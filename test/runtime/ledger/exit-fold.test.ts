@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { closeAndFoldIfFree, foldPending, openLedger, PENDING_LOG_BOUND, readIndex, readLedger, recordLaunch } from "../../../runtime/ledger/index.js";
+import { lockRootOf } from "../../../runtime/agent-paths.js";
 import { openRegistry, type Registry } from "../../../runtime/registry.js";
 import { openSession } from "../../../runtime/session.js";
 import { callTool } from "../../../runtime/verbs/call.js";
@@ -42,7 +43,7 @@ async function cliLaunch(): Promise<void> {
 }
 
 async function lifetimeCalls(): Promise<number> {
-  const ctx = openLedger({ fs: makeNodeFileSystem(), lock: makeFileLock({ fs: makeNodeFileSystem() }), recipeRoot: registry.paths.recipeRoot });
+  const ctx = openLedger({ fs: makeNodeFileSystem(), lock: makeFileLock({ fs: makeNodeFileSystem(), lockRoot: lockRootOf(registry.paths.recipeRoot) }), recipeRoot: registry.paths.recipeRoot });
   await foldPending(ctx);
   const id = (await readIndex(ctx)).index.paths["tally.json"]?.ledger;
   return id === undefined ? 0 : ((await readLedger(ctx, id))?.lifetime_calls ?? 0);
@@ -76,7 +77,7 @@ describe("launch logs folded at exit", () => {
     const path = join(registry.paths.recipeRoot, "tally.json");
     const input = resolved(path);
     const fs = makeNodeFileSystem();
-    const open = () => openLedger({ fs, lock: makeFileLock({ fs }), recipeRoot: registry.paths.recipeRoot });
+    const open = () => openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(registry.paths.recipeRoot) }), recipeRoot: registry.paths.recipeRoot });
     for (let i = 0; i < PENDING_LOG_BOUND - 1; i++) {
       const ctx = open();
       await recordLaunch(ctx, input);
@@ -84,7 +85,7 @@ describe("launch logs folded at exit", () => {
     }
     expect(launches().length).toBe(PENDING_LOG_BOUND - 1);
     // another lock instance stands for another process holding the index lock
-    const other = makeFileLock({ fs });
+    const other = makeFileLock({ fs, lockRoot: lockRootOf(registry.paths.recipeRoot) });
     const held = await other.acquire(join(registry.paths.recipeRoot, ".usage", "index.json"));
     const busy = open();
     await recordLaunch(busy, input);

@@ -2,7 +2,6 @@
 // lines. "launch": launch each tool n times, re-resolving a tool whose launch is rejected (the
 // reload-and-retry path). "rename": on "go" from stdin, rename b.json to b2.json under the fence.
 import { existsSync } from "node:fs";
-import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
@@ -63,7 +62,7 @@ async function renameOnGo(j: Extract<Job, { mode: "rename" }>): Promise<void> {
   for await (const chunk of process.stdin) if (String(chunk).includes("go")) break;
   const from = join(j.root, j.from);
   const to = join(j.root, j.to);
-  const result = await renameLineage(ctx, { from, to, mutate: () => rename(from, to) });
+  const result = await renameLineage(ctx, { from, to });
   emit("renamed", { result });
   process.exit(0);
 }

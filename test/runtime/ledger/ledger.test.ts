@@ -168,11 +168,11 @@ describe("lineage moves", () => {
     const draft = agent.write("drafts/memory.json", { template: "echo memory" });
     await recordLaunch(ctx, resolved(draft));
     const tool = join(agent.root, "memory_tool.json");
-    expect(await promoteLineage(ctx, { from: draft, to: tool, mutate: async () => renameSync(draft, tool) })).toEqual({ ok: true, diagnostics: [] });
+    expect(await promoteLineage(ctx, { from: draft, to: tool })).toEqual({ ok: true, diagnostics: [] });
     await recordLaunch(ctx, resolved(tool));
     await foldPending(ctx);
     expect(ledgerAt("memory_tool.json")).toMatchObject({ lineage_name: "memory_tool", lifetime_calls: 2, revision_calls: 2, former_paths: ["drafts/memory.json"], former_names: ["memory"] });
-    expect(await demoteLineage(ctx, { from: tool, to: draft, mutate: async () => renameSync(tool, draft) })).toMatchObject({ ok: true });
+    expect(await demoteLineage(ctx, { from: tool, to: draft })).toMatchObject({ ok: true });
     const back = ledgerAt("drafts/memory.json")!;
     expect(back).toMatchObject({ lineage_name: "memory", lifetime_calls: 2, former_paths: ["drafts/memory.json", "memory_tool.json"] });
     expect(back.events.map((e) => e.type)).toEqual(["created", "promoted", "demoted"]);
@@ -187,7 +187,9 @@ describe("lineage moves", () => {
     const a = agent.write("a.json", { template: "echo a" });
     await recordLaunch(ctx, resolved(a));
     const b = join(agent.root, "b.json");
-    await renameLineage(ctx, { from: a, to: b, mutate: async () => renameSync(a, b) });
+    expect(await renameLineage(ctx, { from: a, to: b })).toEqual({ ok: true, diagnostics: [] });
+    expect(existsSync(a)).toBe(false);
+    expect(existsSync(b)).toBe(true);
     expect(await renameLineage(ctx, { from: a, to: b })).toEqual({ ok: true, diagnostics: [] });
     await recordLaunch(ctx, resolved(b));
     await foldPending(ctx);
@@ -196,14 +198,17 @@ describe("lineage moves", () => {
     expectConsistent();
   });
 
-  it("refuses to merge into a target that has its own lineage, and propagates the caller's file error", async () => {
+  it("refuses to merge into a target that has its own lineage, and moves nothing over an existing file", async () => {
     const ctx = agent.ctx();
     const a = agent.write("a.json", { template: "echo a" });
     const b = agent.write("b.json", { template: "echo b" });
     await recordLaunch(ctx, resolved(a));
     await recordLaunch(ctx, resolved(b));
     expect(await renameLineage(ctx, { from: a, to: b })).toMatchObject({ ok: false, diagnostic: "Usage lineage not moved: b.json already has its own usage lineage (b)" });
-    await expect(renameLineage(ctx, { from: a, to: join(agent.root, "c.json"), mutate: async () => Promise.reject(new Error("disk full")) })).rejects.toThrow("disk full");
+    const c = agent.write("c.json", { template: "echo c" });
+    expect(await renameLineage(ctx, { from: a, to: c })).toMatchObject({ ok: false, diagnostic: `Recipe not moved: ${c} already exists` });
+    expect(existsSync(a)).toBe(true);
+    expect(ledgerAt("a.json")).toMatchObject({ lineage_name: "a" });
     expectConsistent();
   });
 

@@ -44,7 +44,8 @@ describe("launch accounting across processes", () => {
     expect(b2).toMatchObject({ lineage_name: "b2", calls: 4000, revision_calls: 4000, former_names: ["b"], former_paths: ["b.json"] });
     // no orphan ledger, no leftover journal or temp, and the dead processes' logs are folded away
     expect(agent.ledgerIds()).toEqual(["a", "b2", "c"]);
-    expect(readdirSync(join(agent.root, ".usage")).sort()).toEqual(["fence.json", "index.json", "launches", "recipes"]);
+    expect(readdirSync(join(agent.root, ".usage")).sort()).toEqual(["fence.json", "index.json", "journal", "launches", "recipes"]);
+    expect(readdirSync(join(agent.root, ".usage", "journal"))).toEqual([]);
     expect(readFileSync(join(agent.root, ".usage", "fence.json"), "utf8")).toBe("");
     expect(readdirSync(join(agent.root, ".usage", "launches"))).toEqual([]);
   }, 60_000);

@@ -1,0 +1,56 @@
+// The journal file: the plan, its direction and one hash over both, as JSON. Decoding checks the
+// shape and the hash, so a torn or edited journal is recognised and never acted on.
+import * as t from "io-ts";
+import * as E from "fp-ts/lib/Either.js";
+import type { Json } from "../model.js";
+import { canonicalJson } from "../ledger/canonical.js";
+import { sha256Hex } from "../ledger/sha256.js";
+import type { Direction, Journal } from "./decide.js";
+import type { ContentHash, Plan } from "./plan.js";
+
+export const JOURNAL_FORMAT = "pi-recipes-journal/1";
+
+/** journal files are `<plan id>.journal.json` in their folder */
+export const JOURNAL_SUFFIX = ".journal.json";
+
+const Hash = t.string;
+const OrAbsent = t.union([Hash, t.null]);
+const StepCodec = t.union([
+  t.type({ op: t.literal("write"), path: t.string, before: OrAbsent, after: Hash }),
+  t.type({ op: t.literal("unlink"), path: t.string, before: Hash }),
+  t.type({ op: t.literal("rename"), from: t.string, to: t.string, before: Hash, replaced: OrAbsent }),
+  t.type({ op: t.literal("link"), from: t.string, to: t.string, before: Hash }),
+  t.type({ op: t.literal("mkdir"), path: t.string }),
+]);
+const BlobCodec = t.union([t.type({ text: t.string }), t.type({ base64: t.string })]);
+const PlanCodec = t.type({ id: t.string, kind: t.string, phases: t.array(t.array(StepCodec)), blobs: t.record(t.string, BlobCodec), reversible: t.boolean });
+const RecordCodec = t.type({
+  format: t.literal(JOURNAL_FORMAT),
+  direction: t.union([t.literal("forward"), t.literal("back")]),
+  plan: PlanCodec,
+  sha256: t.string,
+});
+
+/** The hash a journal file carries: over its plan and its direction. */
+export const journalHash = (journal: Journal): ContentHash => sha256Hex(canonicalJson({ direction: journal.direction, plan: journal.plan as unknown as Json }));
+
+export const journalFileName = (planId: string): string => `${planId}${JOURNAL_SUFFIX}`;
+
+export function encodeJournal(journal: Journal): string {
+  return `${JSON.stringify({ format: JOURNAL_FORMAT, direction: journal.direction, plan: journal.plan, sha256: journalHash(journal) }, null, 1)}\n`;
+}
+
+/** The journal in a file's text, or why it cannot be trusted. */
+export function decodeJournal(text: string): E.Either<string, Journal> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return E.left(`not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const decoded = RecordCodec.decode(raw);
+  if (E.isLeft(decoded)) return E.left("not a journal record (wrong format or fields)");
+  const journal: Journal = { plan: decoded.right.plan as Plan, direction: decoded.right.direction as Direction };
+  if (journalHash(journal) !== decoded.right.sha256) return E.left("its hash does not match its content (torn or edited)");
+  return E.right(journal);
+}

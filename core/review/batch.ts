@@ -1,0 +1,114 @@
+// Which drafts an automatic review takes, and the immutable batch it captures. Twelve eligible
+// drafts make a batch: the first twelve in file-name order (`.json` before `.md` of the same stem).
+// Drafts that touch secrets are never reviewed (they stay for the operator), nor are drafts whose
+// current content a review already demoted. Newer drafts wait for the next batch.
+import type { Json, JsonObject } from "../model.js";
+import { canonicalJson } from "../ledger/canonical.js";
+import { sha256Hex } from "../ledger/sha256.js";
+import { findUnsafe, secretReason } from "./unsafe.js";
+import { toolNameFor } from "./names.js";
+
+export const BATCH_SIZE = 12;
+
+/** A draft as the runtime found it. `recipe` is the raw object when the draft loads. */
+export interface DraftCandidate {
+  readonly path: string;
+  /** the file name without `.json`/`.md` */
+  readonly stem: string;
+  readonly sha256: string;
+  readonly valid: boolean;
+  readonly riskLabels: readonly string[];
+  readonly recipe?: JsonObject;
+  readonly usage?: LineageUsage;
+}
+
+export interface LineageUsage {
+  readonly lifetime_calls: number;
+  readonly revision: number;
+  readonly revision_calls: number;
+  readonly fingerprint?: string;
+  readonly demoted_fingerprint?: string;
+}
+
+export interface BatchDraft {
+  /** the opaque id the reviewer sees: draft_01 … */
+  readonly occurrence: string;
+  readonly path: string;
+  readonly stem: string;
+  readonly sha256: string;
+  readonly valid: boolean;
+  /** valid, with a template, and nothing unsafe in it: the only drafts that may be promoted */
+  readonly promotable: boolean;
+  readonly unsafe?: string;
+  readonly riskLabels: readonly string[];
+  readonly recipe?: JsonObject;
+  readonly usage: { readonly lifetime_calls: number; readonly revision: number; readonly revision_calls: number };
+  /** the tool name a promotion gets when the reviewer names none */
+  readonly suggestedName: string;
+}
+
+export interface Batch {
+  readonly batchId: string;
+  readonly createdAt: string;
+  readonly drafts: readonly BatchDraft[];
+  /** names of the tools that exist when the batch is captured (targets must avoid them) */
+  readonly activeTools: readonly string[];
+}
+
+const sortKey = (path: string): string => {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base.endsWith(".md") ? `${base.slice(0, -3)}.json\u0001` : base;
+};
+
+export const byFileName = (a: { path: string }, b: { path: string }): number => {
+  const ka = sortKey(a.path);
+  const kb = sortKey(b.path);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+};
+
+const count = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) && n >= 0 ? Math.floor(n) : 0);
+
+/** True when the draft may enter a batch. */
+export function isEligible(d: DraftCandidate): boolean {
+  if (d.recipe !== undefined && secretReason(d.recipe, d.riskLabels) !== undefined) return false;
+  if (d.riskLabels.includes("risk.secret_touching")) return false;
+  const u = d.usage;
+  return !(u?.demoted_fingerprint !== undefined && u.demoted_fingerprint === u.fingerprint);
+}
+
+export const eligibleDrafts = (candidates: readonly DraftCandidate[]): DraftCandidate[] => candidates.filter(isEligible).sort(byFileName);
+
+const occurrence = (i: number): string => `draft_${String(i + 1).padStart(2, "0")}`;
+
+function batchDraft(d: DraftCandidate, i: number): BatchDraft {
+  const unsafe = d.recipe === undefined ? undefined : findUnsafe(d.recipe)?.reason;
+  const complete = d.valid && d.recipe !== undefined && d.recipe["template"] !== undefined;
+  return {
+    occurrence: occurrence(i),
+    path: d.path,
+    stem: d.stem,
+    sha256: d.sha256,
+    valid: d.valid,
+    promotable: complete && unsafe === undefined,
+    ...(unsafe === undefined ? {} : { unsafe }),
+    riskLabels: [...d.riskLabels],
+    ...(d.valid && d.recipe !== undefined ? { recipe: d.recipe } : {}),
+    usage: { lifetime_calls: count(d.usage?.lifetime_calls), revision: count(d.usage?.revision), revision_calls: count(d.usage?.revision_calls) },
+    suggestedName: toolNameFor(d.stem),
+  };
+}
+
+/** The batch to review now, or undefined while fewer than twelve drafts are eligible. */
+export function captureBatch(
+  candidates: readonly DraftCandidate[],
+  activeTools: readonly string[],
+  batchId: string,
+  createdAt: string,
+): Batch | undefined {
+  const eligible = eligibleDrafts(candidates);
+  if (eligible.length < BATCH_SIZE) return undefined;
+  return { batchId, createdAt, drafts: eligible.slice(0, BATCH_SIZE).map(batchDraft), activeTools: [...new Set(activeTools)].sort() };
+}
+
+/** The batch's identity: a digest of its canonical JSON, kept in the admission state. */
+export const batchSha256 = (batch: Batch): string => sha256Hex(canonicalJson(batch as unknown as Json));

@@ -1,0 +1,72 @@
+// `inspect target=recipes view=reviews`: bounded, read-only evidence of the automatic reviews. It
+// never starts anything. Texts are cut to 240 characters (errors and actions to 500).
+import type { JsonObject } from "../model.js";
+import type { ReviewState } from "./admission.js";
+
+export const LINEAGE_LIMIT = 100;
+
+const cut = (text: string, limit: number): string => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
+
+export interface LineageFact {
+  readonly file: string;
+  readonly record?: JsonObject;
+}
+
+function lineage(f: LineageFact): JsonObject {
+  const r = f.record ?? {};
+  const epochs = Array.isArray(r["review_epochs"]) ? r["review_epochs"].slice(-5) : [];
+  const pick = (k: string): JsonObject => (r[k] === undefined ? {} : { [k]: r[k]! });
+  return {
+    name: typeof r["lineage_name"] === "string" ? r["lineage_name"] : decodeURIComponent(f.file.replace(/\.json$/, "")),
+    ...pick("current_path"),
+    ...pick("lifetime_calls"),
+    ...pick("revision"),
+    ...pick("revision_calls"),
+    ...pick("demoted_at"),
+    ...(epochs.length === 0 ? {} : { review_epochs: epochs }),
+  };
+}
+
+export function draftReviewDetails(state: ReviewState | undefined, evidence: JsonObject | undefined): JsonObject {
+  if (state === undefined) return { phase: "idle" };
+  const gc = evidence?.["garbageCollection"];
+  const gcObject = typeof gc === "object" && gc !== null && !Array.isArray(gc) ? (gc as JsonObject) : {};
+  return {
+    phase: state.phase,
+    attempts: state.attempts,
+    processing_attempts: state.processingAttempts,
+    batch_id: state.batchId,
+    sources: state.sources.length,
+    updated_at: state.updatedAt,
+    ...(state.failedStage === undefined ? {} : { failed_stage: cut(state.failedStage, 240) }),
+    ...(state.lastError === undefined ? {} : { last_error: cut(state.lastError, 500) }),
+    ...(state.nextAction === undefined ? {} : { next_action: cut(state.nextAction, 500) }),
+    ...(evidence === undefined
+      ? {}
+      : {
+          evidence: {
+            actions: (evidence["actions"] ?? {}) as JsonObject,
+            garbage_collection: { reviewed_sources: gcObject["reviewedSources"] ?? 0, status: gcObject["status"] ?? "pending" },
+            reviewed_sources: gcObject["reviewedSources"] ?? 0,
+          },
+        }),
+  };
+}
+
+export interface ReviewsFacts {
+  readonly draft: JsonObject;
+  /** every ledger file name under the usage store, sorted */
+  readonly lineageFiles: readonly string[];
+  /** the first LINEAGE_LIMIT of them, read */
+  readonly lineages: readonly LineageFact[];
+}
+
+export function reviewsDetails(facts: ReviewsFacts) {
+  return {
+    draft_review: facts.draft as { readonly phase: string } & JsonObject,
+    lineage_count: facts.lineageFiles.length,
+    lineages: facts.lineages.slice(0, LINEAGE_LIMIT).map(lineage),
+    revision_snapshots: 0,
+    tool_review: { phase: "idle" },
+  };
+}

@@ -1,0 +1,17 @@
+// How a verb's result reaches the terminal: `--json` prints the result object; on a terminal the
+// summary and doctor views are tables (host-cli/tables.ts); otherwise the text as the registry
+// wrote it (the compact form agents read).
+import type { CommandResult } from "../core/result.js";
+import type { ParsedCommandLine } from "./argv.js";
+import { tableFor } from "./tables.js";
+
+export function printResult(cmd: ParsedCommandLine, result: CommandResult): void {
+  if (cmd.json) {
+    process.stdout.write(JSON.stringify({ ok: result.ok, text: result.text, details: result.details }) + "\n");
+    return;
+  }
+  const out = result.ok ? process.stdout : process.stderr;
+  const table = out.isTTY === true || process.env["PI_RECIPES_TABLES"] === "1" ? tableFor(cmd, result) : undefined;
+  const text = table ?? result.text;
+  out.write(text.endsWith("\n") ? text : text + "\n");
+}

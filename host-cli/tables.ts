@@ -1,0 +1,76 @@
+// Readable tables of the recipe summary and doctor views, for a person at a terminal. Agents
+// (no terminal) get the compact text the registry writes, scripts get `--json`; the facts are
+// the same `details` object either way.
+import type { CommandResult } from "../core/result.js";
+import type { ParsedCommandLine } from "./argv.js";
+
+type Row = Readonly<Record<string, unknown>>;
+
+const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v.filter((r) => typeof r === "object" && r !== null) as Row[]) : []);
+const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
+const base = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
+
+/** The error of an invalid recipe without the path it repeats: `<file>: <reason>`. */
+function shortError(error: string, path: string): string {
+  const reason = error.replace(/^Invalid recipe: /, "").replace(/^Failed to load recipe /, "");
+  return reason.startsWith(`${path}: `) ? `${base(path)}: ${reason.slice(path.length + 2)}` : reason.replaceAll(path, base(path));
+}
+
+function table(title: string, header: readonly string[], body: readonly (readonly string[])[]): string[] {
+  if (body.length === 0) return [];
+  const width = header.map((h, i) => Math.min(40, Math.max(h.length, ...body.map((r) => (r[i] ?? "").length))));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(width[i] ?? 0))).join("  ").trimEnd();
+  return [`${title} (${body.length})`, `  ${line(header)}`, ...body.map((r) => `  ${line(r)}`), ""];
+}
+
+function argsCell(tool: Row): string {
+  const required = new Set(Array.isArray(tool["required"]) ? (tool["required"] as string[]) : []);
+  const args = Array.isArray(tool["args"]) ? (tool["args"] as string[]) : [];
+  return args.length === 0 ? "-" : args.map((a) => (required.has(a) ? `${a}*` : a)).join(", ");
+}
+
+function summaryTable(d: Row): string[] {
+  return [
+    ...table("Tools", ["NAME", "ARGS (* required)", "DESCRIPTION"], rows(d["tools"]).map((t) => [str(t["name"]), argsCell(t), str(t["description"])])),
+    ...table("Invalid recipes", ["NAME", "ERROR"], rows(d["invalid"]).map((r) => [str(r["name"]), errorsOf(r)])),
+    ...table("Disabled", ["NAME", "FILE"], rows(d["disabled"]).map((r) => [str(r["name"]), str(r["path"])])),
+    ...table("Shadowed", ["NAME", "FILE", "SHADOWED BY"], rows(d["shadowed"]).map((r) => [str(r["name"]), base(str(r["path"])), str(r["shadowed_by"])])),
+    ...table("Drafts", ["NAME", "FILE", "DESCRIPTION"], rows(d["drafts"]).map((r) => [str(r["name"]), str(r["path"]), str(r["description"])])),
+  ];
+}
+
+function errorsOf(r: Row): string {
+  const errors = Array.isArray(r["errors"]) ? (r["errors"] as unknown[]).map(str) : [];
+  const path = str(r["path"]);
+  return errors.length === 0 ? "(no reason recorded)" : errors.map((e) => shortError(e, path)).join(" | ");
+}
+
+function doctorTable(d: Row): string[] {
+  const findings = rows(d["diagnostic_details"]).map((r) => [str(r["severity"]), str(r["id"]) || "-", shortError(str(r["message"]), str(r["path"])), str(r["action"])]);
+  return [
+    ...table("Invalid recipes", ["NAME", "ERROR"], rows(d["invalid"]).map((r) => [str(r["name"]), errorsOf(r)])),
+    ...table("Findings", ["SEVERITY", "RECIPE", "MESSAGE", "WHAT TO DO"], findings),
+    ...table("Needs attention", ["SEVERITY", "KIND", "RECIPE", "WHAT TO DO"], rows(d["remediations"]).map((r) => [str(r["severity"]), str(r["kind"]), str(r["id"]), str(r["action"])])),
+  ];
+}
+
+function nextLines(d: Row): string[] {
+  const next = Array.isArray(d["next_actions"]) ? (d["next_actions"] as unknown[]).map(str) : [];
+  const commands = next.filter((a) => /^(inspect|spawn|message|register_tool|call|schema|list) /.test(a));
+  return commands.length === 0 ? [] : ["Next:", ...commands.map((c) => `  pi-recipes ${c}`)];
+}
+
+/** The table for this command's result, or undefined to print the text as it is. */
+export function tableFor(cmd: ParsedCommandLine, result: CommandResult): string | undefined {
+  const target = cmd.params["target"];
+  const view = cmd.params["view"];
+  if (cmd.verb !== "inspect" || !result.ok || (target !== "recipes" && target !== "recipe-registry")) return undefined;
+  if (view !== "summary" && view !== "doctor") return undefined;
+  // the compact head line without its `next=` tokens: the Next list below spells them out
+  const head = (result.text.split("\n")[0] ?? "").replace(/ next=\S+$/, "");
+  const body = view === "summary" ? summaryTable(result.details) : doctorTable(result.details);
+  const lines = [head, "", ...body, ...nextLines(result.details)];
+  if (body.length === 0) lines.push("Nothing to report.");
+  return lines.join("\n").trimEnd();
+}

@@ -1,0 +1,21 @@
+import { readFile } from "node:fs/promises";
+import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
+import { reviewNow } from "../../runtime/verbs/review.js";
+import { expectPositional, result, type CliVerb } from "./types.js";
+
+export const reviewVerb: CliVerb = {
+  name: "review",
+  usage: ["review [scope=draft] [--scripted FILE]        run one automatic draft review cycle now (reply from FILE, else $PI_RECIPES_REVIEWER)"],
+  run: async (cmd) => {
+    const bad = expectPositional(cmd, 0, "");
+    if (bad !== undefined) return bad;
+    return result(
+      await reviewNow(cmd.params, {
+        paths: agentPaths(process.env),
+        env: process.env,
+        packagedRoot: packageInfo().packagedRecipeRoot,
+        readFile: (p) => readFile(p, "utf8"),
+      }),
+    );
+  },
+};

@@ -1,0 +1,91 @@
+// `pi-recipes mcp --http`: the recipe server for many clients at once. One live runtime session
+// (one registry and watcher, one ledger, one launch path) serves every MCP session, so a launch
+// from any client is counted in the same books a stdio server keeps. SIGTERM/SIGINT/SIGHUP stop
+// it: every MCP session is closed, its calls aborted (process groups killed) and waited for, then
+// the runtime session is closed (watcher stopped, launches folded into the ledgers).
+import { createServer, type Server as NodeHttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { packageInfo } from "../runtime/agent-paths.js";
+import { openLiveSession } from "../runtime/session.js";
+import { isLoopback, requestGuard } from "./auth.js";
+import { createHttpHandler, MCP_PATH, type HttpLimits } from "./http.js";
+import { createRecipeServer } from "./server.js";
+
+export interface HttpServeOptions {
+  readonly host: string;
+  /** 0 picks a free port */
+  readonly port: number;
+  readonly token: string | undefined;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  readonly limits: HttpLimits;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly log?: (line: string) => void;
+}
+
+const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+
+const urlOf = (address: AddressInfo): string =>
+  `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}${MCP_PATH}`;
+
+/** Serves until a signal; resolves with the exit code once everything is cleaned up. */
+export async function serveHttp(options: HttpServeOptions): Promise<number> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const log = options.log ?? ((line: string): void => void process.stderr.write(`pi-recipes mcp: ${line}\n`));
+  const loopbackBind = isLoopback(options.host);
+  if (!loopbackBind && options.token === undefined) {
+    log(`refusing to listen on ${options.host} without a token: any other bind than loopback needs PI_RECIPES_MCP_TOKEN or --token-file`);
+    return 2;
+  }
+  const pkg = packageInfo();
+
+  // recovery, clean-up, watcher and lineage seeding, once for every client
+  const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
+  const handler = createHttpHandler({
+    log,
+    limits: options.limits,
+    guard: requestGuard({ token: options.token, loopbackBind, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }),
+    makeServer: () => createRecipeServer({ session, name: pkg.name, version: pkg.version, log }),
+  });
+
+  const server: NodeHttpServer = createServer((req, res) => void handler.handle(req, res));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (e) {
+    log(`cannot listen on ${options.host}:${options.port}: ${e instanceof Error ? e.message : String(e)}`);
+    await session.close();
+    return 1;
+  }
+  server.on("error", (e) => log(`http: ${e.message}`));
+  const address = server.address() as AddressInfo;
+  log(`listening on ${urlOf(address)} (${options.token === undefined ? "no token: loopback clients only" : "bearer token required"})`);
+
+  let finish: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+  let stopping = false;
+  const stop = async (why: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`stopping: ${why}`);
+    for (const s of SIGNALS) process.off(s, onSignal);
+    server.close();
+    try {
+      await handler.close(); // aborts every call in progress and waits for its processes
+    } finally {
+      server.closeAllConnections();
+      await session.close();
+      finish(0);
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals): void => void stop(signal);
+  for (const s of SIGNALS) process.on(s, onSignal);
+  return finished;
+}

@@ -1,0 +1,57 @@
+// Drafts and automatic draft review in the Pi host: recovery of an interrupted batch before the
+// tool set is read, and one review cycle at the idle boundary (the foreground turn has ended and
+// no run is active). The reviewer is a child `pi -p` with no tools and no extensions, unless the
+// operator configured a reviewer command (PI_RECIPES_REVIEWER).
+import { rm, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { BoundaryContext, BoundaryStep } from "./boundaries.js";
+import { idleCycle, reviewPolicy, withNodeReviews, type ReviewPolicy } from "../runtime/review/host.js";
+import { runCycle } from "../runtime/review/cycle.js";
+import { piReviewerArgv, runReviewerProcess, type Reviewer } from "../runtime/review/reviewer.js";
+import { runFacts } from "../runtime/runs/facts.js";
+import { runsRootOf } from "../runtime/runs/store.js";
+import type { AgentPaths } from "../runtime/agent-paths.js";
+
+/** The command that starts Pi again: this process's node and Pi script, else `pi` on the PATH. */
+export function piCommand(): readonly string[] {
+  const script = process.argv[1];
+  return script !== undefined && /pi|cli/i.test(script) ? [process.execPath, script] : ["pi"];
+}
+
+export function piReviewer(paths: AgentPaths, model: () => string | undefined): Reviewer {
+  return {
+    describe: "pi -p --no-tools (child Pi process)",
+    async review(input) {
+      await mkdir(paths.tmpRoot, { recursive: true });
+      const file = join(paths.tmpRoot, `draft-review-input-${process.pid}-${Date.now()}.md`);
+      await writeFile(file, input);
+      try {
+        const [, ...rest] = piReviewerArgv(file, model());
+        return await runReviewerProcess([...piCommand(), ...rest.slice(1)], "");
+      } finally {
+        await rm(file, { force: true });
+      }
+    },
+  };
+}
+
+export const piReviewPolicy = (env: NodeJS.ProcessEnv, paths: AgentPaths, model: () => string | undefined): ReviewPolicy =>
+  reviewPolicy(env, piReviewer(paths, model));
+
+/** Before discovery: finish or clean up a batch a crash interrupted (whatever the policy says:
+ *  this is consistency, not scheduling). */
+export const recoverReviews =
+  (packagedRoot: string | undefined): BoundaryStep =>
+  async (b: BoundaryContext) => {
+    const report = await withNodeReviews(b.paths, packagedRoot, (ctx) => runCycle(ctx));
+    if (report.phase === "processing_failed" && report.error !== undefined) throw new Error(`draft review recovery: ${report.error}`);
+  };
+
+/** At the idle boundary: one review cycle when the policy allows it. The review is silent:
+ *  its outcome, failures included, is evidence in `inspect target=recipes view=reviews`. */
+export const reviewWhenIdle =
+  (policy: () => ReviewPolicy, packagedRoot: string | undefined): BoundaryStep =>
+  async (b: BoundaryContext) => {
+    const active = (): number => runFacts(runsRootOf(b.paths.tmpRoot)).active_runs.length;
+    await idleCycle(b.paths, policy(), active, packagedRoot);
+  };

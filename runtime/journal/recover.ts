@@ -1,0 +1,80 @@
+// recoverJournals: finish or undo what a crash left, and keep aside what cannot be trusted.
+import { join } from "node:path";
+import * as E from "fp-ts/lib/Either.js";
+import { cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { JOURNAL_SUFFIX, decodeJournal } from "../../core/journal/record.js";
+import { drive, removeJournal, type JournalOptions } from "./apply.js";
+
+export type RecoveryOutcome =
+  /** the plan was finished */
+  | { readonly id: string; readonly kind: string; readonly outcome: "rolled-forward" }
+  /** the plan was undone (it had failed in process and was reversible) */
+  | { readonly id: string; readonly kind: string; readonly outcome: "rolled-back" }
+  /** the journal failed its hash, could not be read, or its files were changed by someone
+   *  else: it was renamed to `quarantinedAs` and nothing more was applied */
+  | { readonly id: string; readonly kind: string; readonly outcome: "quarantined"; readonly quarantinedAs: string; readonly reason: string };
+
+/** `<id>.journal.json.quarantined[-n]`: not a journal name, so recovery passes it by */
+async function quarantine(fs: FileSystem, dir: string, file: string): Promise<string> {
+  for (let n = 0; ; n++) {
+    const aside = join(dir, `${file}.quarantined${n === 0 ? "" : `-${n}`}`);
+    try {
+      await fs.lstat(aside);
+      continue;
+    } catch (e) {
+      if (!hasCode(e, "ENOENT")) throw e;
+    }
+    await fs.rename(join(dir, file), aside);
+    await fs.fsyncDir(dir);
+    return aside;
+  }
+}
+
+/** the journal files of the folder, and whether it holds temps of interrupted journal writes */
+async function listing(fs: FileSystem, dir: string): Promise<{ journals: string[]; temps: boolean }> {
+  let entries;
+  try {
+    entries = await fs.readdir(dir);
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return { journals: [], temps: false };
+    throw e;
+  }
+  const files = entries.filter((e) => e.kind === "file");
+  return {
+    journals: files.filter((e) => e.name.endsWith(JOURNAL_SUFFIX) && !e.name.startsWith(".")).map((e) => e.name).sort(),
+    temps: files.some((e) => isAtomicTempName(e.name)),
+  };
+}
+
+/**
+ * Finishes or undoes every journal in `journalDir` (in name order) and reports each. Safe to
+ * run any number of times, and after a crash inside itself. A missing folder means nothing to
+ * do. The caller holds the folder's lock (see index.ts).
+ */
+export async function recoverJournals(fs: FileSystem, journalDir: string, options: JournalOptions = {}): Promise<readonly RecoveryOutcome[]> {
+  const { journals: files, temps } = await listing(fs, journalDir);
+  const outcomes: RecoveryOutcome[] = [];
+  for (const file of files) {
+    const id = file.slice(0, -JOURNAL_SUFFIX.length);
+    const decoded = decodeJournal(new TextDecoder().decode(await fs.readFile(join(journalDir, file))));
+    if (E.isLeft(decoded)) {
+      const aside = await quarantine(fs, journalDir, file);
+      outcomes.push({ id, kind: "unknown", outcome: "quarantined", quarantinedAs: aside, reason: `journal ${file} cannot be trusted: ${decoded.left}` });
+      continue;
+    }
+    const journal = decoded.right;
+    if (options.faults?.dropJournalBeforeReplay === true) await removeJournal(fs, journalDir, file);
+    const decision = await drive(fs, journal);
+    if (decision.kind === "corrupt") {
+      const aside = await quarantine(fs, journalDir, file);
+      outcomes.push({ id, kind: journal.plan.kind, outcome: "quarantined", quarantinedAs: aside, reason: decision.reason });
+      continue;
+    }
+    await removeJournal(fs, journalDir, file);
+    outcomes.push({ id, kind: journal.plan.kind, outcome: journal.direction === "forward" ? "rolled-forward" : "rolled-back" });
+  }
+  // temps of journal writes a crash interrupted; the caller's lock keeps live writers out. The
+  // removal is made durable so that a second recovery finds nothing left to do.
+  if (temps && (await cleanStrayTemps(fs, journalDir).catch(() => [])).length > 0) await fs.fsyncDir(journalDir);
+  return outcomes;
+}

@@ -1,0 +1,91 @@
+// The drafts as a review sees them: for each direct `.json`/`.md` child of the drafts folder, its
+// bytes digest, whether it loads, its risk labels, its raw recipe and its lineage (seeded with
+// zero calls when it has none yet, so launch counts are always there to compare).
+import * as E from "fp-ts/lib/Either.js";
+import { join } from "node:path";
+import type { DraftCandidate, LineageUsage } from "../../core/review/batch.js";
+import { executableFingerprint } from "../../core/ledger/fingerprint.js";
+import { pathKey } from "../../core/ledger/keys.js";
+import { loadRecipe } from "../../core/recipe/load.js";
+import type { Observation } from "../../core/ledger/seed.js";
+import { discoverThroughFs } from "../fs-discovery.js";
+import { readIndex, readLedgers, withStore } from "../ledger/store.js";
+import { seedObserved } from "../ledger/index.js";
+import { sha256Bytes } from "../ledger/index.js";
+import type { ReviewContext } from "./context.js";
+
+export interface Candidates {
+  readonly drafts: readonly DraftCandidate[];
+  /** names of the tools that exist now */
+  readonly activeTools: readonly string[];
+  readonly diagnostics: readonly string[];
+}
+
+export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
+  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot);
+  const found: Array<{ candidate: Omit<DraftCandidate, "usage">; key?: string; fingerprint?: string }> = [];
+  for (const entry of discovery.drafts) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await ctx.fs.readFile(entry.path);
+    } catch {
+      continue; // gone since the listing: not a candidate this time
+    }
+    const sha256 = sha256Bytes(bytes);
+    const loaded = loadRecipe({ path: entry.path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, entry.id, entry.format);
+    const config = E.isRight(loaded) ? loaded.right : undefined;
+    // discovery read the file a moment earlier: trust its verdict only for the same bytes
+    const valid = entry.valid && config !== undefined && (entry.sha256 === undefined || entry.sha256 === sha256);
+    const key = pathKey(ctx.paths.recipeRoot, entry.path);
+    found.push({
+      candidate: {
+        path: entry.path,
+        stem: entry.id,
+        sha256,
+        valid,
+        riskLabels: entry.risk_labels,
+        ...(valid && config !== undefined ? { recipe: config.raw } : {}),
+      },
+      ...(key === undefined ? {} : { key }),
+      ...(config === undefined ? {} : { fingerprint: executableFingerprint(config) }),
+    });
+  }
+  const observations: Observation[] = found.flatMap((f) => (f.key !== undefined && f.fingerprint !== undefined ? [{ key: f.key, name: f.candidate.stem, fingerprint: f.fingerprint }] : []));
+  const seeded = await seedObserved(ctx.ledger, observations);
+  const usage = await usageByKey(ctx, found.flatMap((f) => (f.key === undefined ? [] : [f.key])));
+  return {
+    drafts: found.map((f) => {
+      const u = f.key === undefined ? undefined : usage.get(f.key);
+      return u === undefined ? f.candidate : { ...f.candidate, usage: u };
+    }),
+    activeTools: discovery.tools.map((t) => t.name),
+    diagnostics: seeded.diagnostics,
+  };
+}
+
+async function usageByKey(ctx: ReviewContext, keys: readonly string[]): Promise<Map<string, LineageUsage>> {
+  const out = new Map<string, LineageUsage>();
+  try {
+    await withStore(ctx.ledger, async () => {
+      const { index } = await readIndex(ctx.ledger);
+      const ledgers = await readLedgers(ctx.ledger, keys.flatMap((k) => index.paths[k]?.ledger ?? []));
+      for (const k of keys) {
+        const r = ledgers.get(index.paths[k]?.ledger ?? "");
+        if (r === undefined) continue;
+        const demoted = (r as unknown as { demoted_fingerprint?: unknown }).demoted_fingerprint;
+        out.set(k, {
+          lifetime_calls: r.lifetime_calls,
+          revision: r.revision,
+          revision_calls: r.revision_calls,
+          fingerprint: r.fingerprint,
+          ...(typeof demoted === "string" ? { demoted_fingerprint: demoted } : {}),
+        });
+      }
+    });
+  } catch {
+    // without readable ledgers the counts are zero; validation compares against the same zeros
+  }
+  return out;
+}
+
+export const draftsDir = (ctx: ReviewContext): string => join(ctx.paths.draftRoot);

@@ -1,0 +1,199 @@
+// One automatic review cycle, under the lock of the admission state: finish a batch that was
+// executing (a crash, a failure), clean up a completed one, capture a new batch when twelve drafts
+// are eligible, ask the reviewer, validate its reply into a plan, and execute that plan. A
+// completed batch never blocks the next one. Once a batch's decisions are written they are its
+// only authority: a retry resumes them and never asks the reviewer again.
+import * as E from "fp-ts/lib/Either.js";
+import { join } from "node:path";
+import { control, decodeState, failed, isParked, moved, type ControlAction, type ReviewState } from "../../core/review/admission.js";
+import { batchSha256, captureBatch, type Batch } from "../../core/review/batch.js";
+import { planOf, validateDecisions, type ExecutionPlan } from "../../core/review/decide.js";
+import { project, REVIEW_INSTRUCTIONS } from "../../core/review/projection.js";
+import { parseReply } from "../../core/review/reply.js";
+import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
+import { listCandidates } from "./candidates.js";
+import { BATCH_FILE, batchDir, EVIDENCE_FILE, isoNow, PROJECTION_FILE, QUARANTINE_DIR, REPLY_FILE, statePath, type ReviewContext } from "./context.js";
+import { executePlan, journalDirOf, moveLineages, type ItemOutcome } from "./execute.js";
+import { durableChain, ensureDir, exists, readJsonOrUndefined, writeJson } from "./files.js";
+import type { Reviewer } from "./reviewer.js";
+
+export const DECISIONS_FILE = "decisions.json";
+
+const NO_REVIEWER: Reviewer = { describe: "none", review: () => Promise.reject(new Error("no reviewer configured")) };
+
+export interface CycleOptions {
+  /** no reviewer: nothing new is captured or reviewed, only recovery and cleanup run */
+  readonly reviewer?: Reviewer;
+  /** capture a batch even without a reviewer (the operator's `review` verb: the projection is
+   *  then there to answer with `--scripted FILE`) */
+  readonly capture?: boolean;
+}
+
+export interface CycleReport {
+  readonly phase: string;
+  /** what this cycle did, in order: recovered, collected, captured, reviewed, completed, failed */
+  readonly steps: readonly string[];
+  readonly batchId?: string;
+  /** the batch's value-free projection, what a reviewer answers */
+  readonly projection?: string;
+  readonly error?: string;
+}
+
+const write = (ctx: ReviewContext, s: ReviewState): Promise<void> => writeJson(ctx.fs, statePath(ctx.paths), s);
+
+export const readState = async (ctx: ReviewContext): Promise<ReviewState | undefined> =>
+  decodeState(await readJsonOrUndefined(ctx.fs, statePath(ctx.paths)));
+
+async function readPlan(ctx: ReviewContext, state: ReviewState): Promise<ExecutionPlan | undefined> {
+  const raw = (await readJsonOrUndefined(ctx.fs, join(batchDir(ctx.paths, state.batchId), DECISIONS_FILE))) as ExecutionPlan | undefined;
+  return raw !== undefined && raw.batchId === state.batchId && Array.isArray(raw.items) ? raw : undefined;
+}
+
+const counts = (outcomes: readonly ItemOutcome[]): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const o of outcomes) out[o.outcome] = (out[o.outcome] ?? 0) + 1;
+  return out;
+};
+
+async function execute(ctx: ReviewContext, state: ReviewState, steps: string[]): Promise<ReviewState> {
+  const dir = batchDir(ctx.paths, state.batchId);
+  const plan = await readPlan(ctx, state);
+  if (plan === undefined) return failed(state, "processing_failed", "transaction", `review decisions of batch ${state.batchId} are missing`, isoNow(ctx));
+  try {
+    const outcomes = await executePlan(ctx, dir, plan);
+    const lineage = await moveLineages(ctx, plan, outcomes);
+    await writeJson(ctx.fs, join(dir, EVIDENCE_FILE), {
+      batchId: state.batchId,
+      outcomes,
+      actions: counts(outcomes),
+      ...(lineage.length === 0 ? {} : { lineage_diagnostics: lineage }),
+      garbageCollection: { reviewedSources: outcomes.length, status: "pending" },
+      ts: isoNow(ctx),
+    });
+    const done = moved(state, "completed", isoNow(ctx));
+    await write(ctx, done);
+    steps.push("completed");
+    return done;
+  } catch (e) {
+    const next = failed(state, "processing_failed", "transaction", e instanceof Error ? e.message : String(e), isoNow(ctx));
+    await write(ctx, next);
+    steps.push("failed");
+    return next;
+  }
+}
+
+/** Removes a completed batch's quarantine once no journal of it is left. */
+async function collect(ctx: ReviewContext, state: ReviewState, steps: string[]): Promise<void> {
+  const dir = batchDir(ctx.paths, state.batchId);
+  const evidencePath = join(dir, EVIDENCE_FILE);
+  const evidence = (await readJsonOrUndefined(ctx.fs, evidencePath)) as { garbageCollection?: { status?: string } } | undefined;
+  if (evidence === undefined || evidence.garbageCollection?.status === "completed") return;
+  const journals = await ctx.fs.readdir(journalDirOf(dir)).catch(() => []);
+  if (journals.some((e) => e.kind === "file" && !e.name.startsWith("."))) return; // recovery may still need them
+  await ctx.fs.rm(join(dir, QUARANTINE_DIR), { recursive: true, force: true });
+  await writeJson(ctx.fs, evidencePath, { ...evidence, garbageCollection: { ...evidence.garbageCollection, status: "completed" } });
+  steps.push("collected");
+}
+
+async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState | undefined> {
+  const { drafts, activeTools } = await listCandidates(ctx);
+  const batch = captureBatch(drafts, activeTools, ctx.newId(), isoNow(ctx));
+  if (batch === undefined) return undefined;
+  const dir = batchDir(ctx.paths, batch.batchId);
+  await durableChain(ctx.fs, dir, ctx.paths.recipeRoot);
+  await writeJson(ctx.fs, join(dir, BATCH_FILE), batch);
+  await writeJson(ctx.fs, join(dir, PROJECTION_FILE), project(batch));
+  const state: ReviewState = {
+    phase: "captured",
+    batchId: batch.batchId,
+    batchSha256: batchSha256(batch),
+    sources: batch.drafts.map((d) => d.path),
+    attempts: 0,
+    processingAttempts: 0,
+    updatedAt: batch.createdAt,
+  };
+  await write(ctx, state);
+  steps.push("captured");
+  return state;
+}
+
+/** The text a reviewer gets: its instructions, then the projection. */
+export const reviewerInput = (batch: Batch): string => `${REVIEW_INSTRUCTIONS}\n\n${JSON.stringify(project(batch), null, 2)}\n`;
+
+async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer, steps: string[]): Promise<ReviewState> {
+  const dir = batchDir(ctx.paths, state.batchId);
+  const at = (): string => isoNow(ctx);
+  const fail = async (stage: string, error: string): Promise<ReviewState> => {
+    const next = failed(state, "failed", stage, error, at());
+    await write(ctx, next);
+    steps.push("failed");
+    return next;
+  };
+  const batch = (await readJsonOrUndefined(ctx.fs, join(dir, BATCH_FILE))) as Batch | undefined;
+  if (batch === undefined || batchSha256(batch) !== state.batchSha256) return fail("review_state", `captured batch ${state.batchId} is missing or changed`);
+  if ((await readPlan(ctx, state)) === undefined) {
+    let reply: string;
+    try {
+      reply = await reviewer.review(reviewerInput(batch));
+    } catch (e) {
+      return fail("review_run", e instanceof Error ? e.message : String(e));
+    }
+    await ensureDir(ctx.fs, dir);
+    await writeFileAtomic(ctx.fs, join(dir, REPLY_FILE), reply);
+    const parsed = parseReply(reply);
+    if (E.isLeft(parsed)) return fail("result_parse", parsed.left);
+    const decisions = validateDecisions(batch, parsed.right);
+    if (E.isLeft(decisions)) return fail("result_validation", decisions.left.join("; "));
+    await writeJson(ctx.fs, join(dir, DECISIONS_FILE), planOf(batch, decisions.right, ctx.paths.recipeRoot));
+    steps.push("reviewed");
+  }
+  const executing = moved(state, "executing", at());
+  await write(ctx, executing);
+  return execute(ctx, executing, steps);
+}
+
+async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<CycleReport> {
+  const steps: string[] = [];
+  let state = await readState(ctx);
+  if (state !== undefined && (state.phase === "executing" || (state.phase === "processing_failed" && !isParked(state)))) {
+    steps.push("recovered");
+    state = await execute(ctx, state, steps);
+  }
+  if (state?.phase === "completed") await collect(ctx, state, steps);
+  if (options.reviewer !== undefined || options.capture === true) {
+    if (state === undefined || state.phase === "completed") state = (await capture(ctx, steps)) ?? state;
+  }
+  const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isParked(state)));
+  // decisions written before a crash are executed even without a reviewer: they are final
+  if (reviewable && state !== undefined && (options.reviewer !== undefined || (await readPlan(ctx, state)) !== undefined))
+    state = await review(ctx, state, options.reviewer ?? NO_REVIEWER, steps);
+  // cleanup comes only after `completed` is durable, and is repeated by any later cycle
+  if (state?.phase === "completed") await collect(ctx, state, steps);
+  return {
+    phase: state?.phase ?? "idle",
+    steps,
+    ...(state === undefined ? {} : { batchId: state.batchId, projection: join(batchDir(ctx.paths, state.batchId), PROJECTION_FILE) }),
+    ...(state?.lastError === undefined ? {} : { error: state.lastError }),
+  };
+}
+
+/** Runs one cycle; without a reviewer it only recovers and cleans up (session start). */
+export function runCycle(ctx: ReviewContext, options: CycleOptions = {}): Promise<CycleReport> {
+  return ctx.lock.withLock(statePath(ctx.paths), () => cycleLocked(ctx, options), { timeoutMs: ctx.lockTimeoutMs });
+}
+
+/** review.retry / review.reset for the draft scope. */
+export function controlReview(ctx: ReviewContext, action: ControlAction) {
+  return ctx.lock.withLock(
+    statePath(ctx.paths),
+    async () => {
+      const state = await readState(ctx);
+      const hasPlan = state !== undefined && (await exists(ctx.fs, join(batchDir(ctx.paths, state.batchId), DECISIONS_FILE)));
+      const outcome = control(action, state, hasPlan, isoNow(ctx));
+      if (outcome.next === null) await ctx.fs.rm(statePath(ctx.paths), { force: true });
+      else if (outcome.next !== undefined) await write(ctx, outcome.next);
+      return outcome;
+    },
+    { timeoutMs: ctx.lockTimeoutMs },
+  );
+}

@@ -1,0 +1,133 @@
+// Executing a reviewed batch through the journal engine. Each round observes what every item's
+// files hold, turns what is still to do into one journal plan (targets written and the quarantine
+// folder made first, then the drafts renamed into quarantine) and runs it. A crash anywhere is
+// finished or undone by the engine's recovery, and the next round observes again, so the
+// executor converges from any point and never overwrites or deletes a file it did not plan for:
+// a draft changed or moved by someone since the capture is left alone (the batch shrinks), and a
+// target that appeared meanwhile is never replaced.
+import { join } from "node:path";
+import { buildPlan, type StepInput } from "../../core/journal/plan.js";
+import type { ExecutionPlan, PlanItem } from "../../core/review/decide.js";
+import { canonicalLockPath } from "../../adapters/lock/canonical.js";
+import { PlanFailed, recoverJournals, runPlan } from "../../runtime/journal/index.js";
+import { promoteLineage } from "../ledger/index.js";
+import { QUARANTINE_DIR, type ReviewContext } from "./context.js";
+import { exists, fileSha } from "./files.js";
+
+export type Outcome = "promoted" | "discarded" | "skipped_source_changed" | "skipped_source_moved" | "skipped_target_taken" | "pending";
+
+export interface ItemOutcome {
+  readonly position: number;
+  readonly action: "promote" | "discard";
+  readonly source: string;
+  readonly outcome: Outcome;
+  readonly target?: string;
+}
+
+type SourceState = "original" | "changed" | "quarantined" | "gone";
+type TargetState = "absent" | "intended" | "other";
+
+interface Observed {
+  readonly item: PlanItem;
+  readonly source: SourceState;
+  readonly target?: TargetState;
+}
+
+export const journalDirOf = (dir: string): string => join(dir, "journal");
+const quarantinePath = (dir: string, item: PlanItem): string => join(dir, QUARANTINE_DIR, item.quarantine);
+
+async function observe(ctx: ReviewContext, dir: string, item: PlanItem): Promise<Observed> {
+  const at = await fileSha(ctx.fs, item.source);
+  let source: SourceState;
+  if (at === item.sha256) source = "original";
+  else if ((await fileSha(ctx.fs, quarantinePath(dir, item))) === item.sha256) source = at === undefined ? "quarantined" : "changed";
+  else source = at === undefined ? "gone" : "changed";
+  if (item.target === undefined) return { item, source };
+  const t = await fileSha(ctx.fs, item.target.path);
+  const target: TargetState = t === undefined && !(await exists(ctx.fs, item.target.path)) ? "absent" : t === item.target.sha256 ? "intended" : "other";
+  return { item, source, target };
+}
+
+function outcomeOf(o: Observed): Outcome {
+  const { item, source, target } = o;
+  if (item.action === "discard") {
+    return source === "quarantined" ? "discarded" : source === "original" ? "pending" : source === "changed" ? "skipped_source_changed" : "skipped_source_moved";
+  }
+  if (target === "intended" && source !== "original") return "promoted";
+  if (source === "quarantined") return "promoted";
+  if (source === "changed") return "skipped_source_changed";
+  if (source === "gone") return "skipped_source_moved";
+  return target === "other" ? "skipped_target_taken" : "pending";
+}
+
+/** The steps still to do, as engine input: targets and the quarantine folder, then renames. */
+async function remaining(ctx: ReviewContext, dir: string, observed: readonly Observed[]): Promise<StepInput[][]> {
+  const first: StepInput[] = [];
+  const second: StepInput[] = [];
+  for (const o of observed) {
+    if (outcomeOf(o) !== "pending") continue;
+    const { item } = o;
+    if (item.target !== undefined && o.target === "absent") first.push({ op: "write", path: item.target.path, before: null, content: item.target.content });
+    second.push({ op: "rename", from: item.source, to: quarantinePath(dir, item), before: { hash: item.sha256 }, replaced: null });
+  }
+  if (second.length === 0) return [];
+  const folder = join(dir, QUARANTINE_DIR);
+  if (!(await exists(ctx.fs, folder))) first.unshift({ op: "mkdir", path: folder });
+  return first.length === 0 ? [second] : [first, second];
+}
+
+async function withTargetLocks<A>(ctx: ReviewContext, paths: readonly string[], run: () => Promise<A>): Promise<A> {
+  const keys = [...new Set(await Promise.all(paths.map((p) => canonicalLockPath(ctx.fs, p))))].sort();
+  const nest = (i: number): Promise<A> => (i >= keys.length ? run() : ctx.lock.withLock(keys[i]!, () => nest(i + 1), { timeoutMs: ctx.lockTimeoutMs }));
+  return nest(0);
+}
+
+const ROUNDS = 4;
+
+/**
+ * Brings every item of the plan to its end state and reports each item's outcome. Throws when
+ * the engine keeps refusing (for example a journal it had to set aside): the caller records a
+ * processing failure and a later tick tries again; nothing has been lost.
+ */
+export async function executePlan(ctx: ReviewContext, dir: string, plan: ExecutionPlan): Promise<ItemOutcome[]> {
+  const journals = journalDirOf(dir);
+  let observed: Observed[] = [];
+  for (let round = 0; ; round++) {
+    const recovered = await recoverJournals(ctx.fs, journals);
+    const aside = recovered.find((r) => r.outcome === "quarantined");
+    if (aside !== undefined && aside.outcome === "quarantined") throw new Error(`Draft review journal set aside (${aside.reason}): ${aside.quarantinedAs}`);
+    observed = [];
+    for (const item of plan.items) observed.push(await observe(ctx, dir, item));
+    const phases = await remaining(ctx, dir, observed);
+    if (phases.length === 0) break;
+    if (round >= ROUNDS) throw new Error(`Draft review of batch ${plan.batchId} did not settle after ${ROUNDS} rounds`);
+    const built = buildPlan({ id: `${plan.batchId}-r${round}`, kind: "draft-review", phases });
+    if (built._tag === "Left") throw new Error(`Draft review plan rejected: ${built.left}`);
+    const targets = plan.items.flatMap((i) => (i.target === undefined ? [] : [i.target.path]));
+    try {
+      await withTargetLocks(ctx, targets, () => runPlan(ctx.fs, journals, built.right));
+    } catch (e) {
+      // a file changed between observing and running: observe again
+      if (!(e instanceof PlanFailed)) throw e;
+    }
+  }
+  return observed.map((o) => ({
+    position: o.item.position,
+    action: o.item.action,
+    source: o.item.source,
+    outcome: outcomeOf(o),
+    ...(o.item.target === undefined ? {} : { target: o.item.target.name }),
+  }));
+}
+
+/** Moves the lineage of every promoted draft to its tool; repeating a finished move is a no-op. */
+export async function moveLineages(ctx: ReviewContext, plan: ExecutionPlan, outcomes: readonly ItemOutcome[]): Promise<string[]> {
+  const diagnostics: string[] = [];
+  for (const o of outcomes) {
+    const item = plan.items.find((i) => i.position === o.position);
+    if (o.outcome !== "promoted" || item?.target === undefined) continue;
+    const moved = await promoteLineage(ctx.ledger, { from: item.source, to: item.target.path, moveFile: false });
+    if (!moved.ok) diagnostics.push(moved.diagnostic);
+  }
+  return diagnostics;
+}

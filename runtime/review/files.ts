@@ -1,0 +1,52 @@
+// Small file helpers of the review runtime: JSON read that treats a missing or unreadable file as
+// absent, atomic JSON write, a file's bytes digest and a probe of what sits at a path.
+import { dirname } from "node:path";
+import { hasCode, readJson, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { sha256Bytes } from "../ledger/index.js";
+import { ensureDir } from "../journal/apply.js";
+
+export { ensureDir };
+
+export async function readJsonOrUndefined(fs: FileSystem, path: string): Promise<unknown> {
+  try {
+    return await readJson(fs, path);
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR", "EINVAL", "EILSEQ")) return undefined;
+    throw e;
+  }
+}
+
+export async function writeJson(fs: FileSystem, path: string, value: unknown): Promise<void> {
+  // a new folder must survive a crash as surely as the file in it
+  await ensureDir(fs, dirname(path));
+  await writeFileAtomic(fs, path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** sha256 of a regular file's bytes; undefined when nothing (or not a regular file) is there. */
+export async function fileSha(fs: FileSystem, path: string): Promise<string | undefined> {
+  try {
+    if ((await fs.lstat(path)).kind !== "file") return undefined;
+    return sha256Bytes(await fs.readFile(path));
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return undefined;
+    throw e;
+  }
+}
+
+export async function exists(fs: FileSystem, path: string): Promise<boolean> {
+  try {
+    await fs.lstat(path);
+    return true;
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return false;
+    throw e;
+  }
+}
+
+/** Makes `dir` and every folder above it up to `top` durable, whoever created them: a folder
+ *  another component made with a plain mkdir could otherwise vanish in a crash with everything
+ *  the review later wrote inside it. */
+export async function durableChain(fs: FileSystem, dir: string, top: string): Promise<void> {
+  await ensureDir(fs, dir);
+  for (let d = dir; d !== top && d.startsWith(`${top}/`); d = dirname(d)) await fs.fsyncDir(dirname(d));
+}

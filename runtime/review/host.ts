@@ -1,0 +1,74 @@
+// What a host needs for drafts and automatic review, on the real file system: a draft capturer
+// for spawn, the effective policy and reviewer, and one cycle run when the host is idle.
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
+import { makeFileLock } from "../../adapters/lock/file-lock.js";
+import { lockRootOf, type AgentPaths } from "../agent-paths.js";
+import { closeLedger } from "../ledger/index.js";
+import { automaticReviewPolicy } from "../verbs/status.js";
+import { captureDraft, type DraftCaptured, type InlineDraft } from "./capture-draft.js";
+import { openReviews, type ReviewContext } from "./context.js";
+import { controlReview, runCycle, type CycleReport } from "./cycle.js";
+import { configuredReviewer, REVIEWER_ENV, type Reviewer } from "./reviewer.js";
+
+export function nodeDraftCapturer(paths: AgentPaths): (draft: InlineDraft) => Promise<DraftCaptured> {
+  const fs = makeNodeFileSystem();
+  return (draft) => captureDraft({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), paths, now: Date.now }, draft);
+}
+
+export interface ReviewPolicy {
+  readonly enabled: boolean;
+  readonly reviewer?: Reviewer;
+  /** for status views: the reviewer, or why there is none */
+  readonly describe: string;
+}
+
+/** The policy of a host whose reviewer comes from the environment (CLI, MCP), or is given (Pi). */
+export function reviewPolicy(env: NodeJS.ProcessEnv = process.env, hostReviewer?: Reviewer): ReviewPolicy {
+  const enabled = automaticReviewPolicy(env);
+  const reviewer = configuredReviewer(env) ?? hostReviewer;
+  const describe = reviewer?.describe ?? `none (set ${REVIEWER_ENV} to a reviewer command; nothing is scheduled)`;
+  return { enabled, describe, ...(reviewer === undefined ? {} : { reviewer }) };
+}
+
+export async function withNodeReviews<A>(paths: AgentPaths, packagedRoot: string | undefined, run: (ctx: ReviewContext) => Promise<A>): Promise<A> {
+  const fs = makeNodeFileSystem();
+  const ctx = openReviews({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) });
+  try {
+    return await run(ctx);
+  } finally {
+    await closeLedger(ctx.ledger);
+  }
+}
+
+/**
+ * The scheduled cycle of a host that just went idle (its foreground turn or command ended): it
+ * runs only when the policy allows it, a reviewer exists and no run is active. Errors are
+ * returned, never thrown: a review must not break the host.
+ */
+export async function idleCycle(
+  paths: AgentPaths,
+  policy: ReviewPolicy,
+  activeRuns: () => number,
+  packagedRoot?: string,
+): Promise<CycleReport | { readonly skipped: string }> {
+  if (!policy.enabled) return { skipped: "policy_off" };
+  if (policy.reviewer === undefined) return { skipped: "no_reviewer" };
+  if (activeRuns() > 0) return { skipped: "runs_active" };
+  try {
+    return await withNodeReviews(paths, packagedRoot, (ctx) => runCycle(ctx, { reviewer: policy.reviewer! }));
+  } catch (e) {
+    return { skipped: `error: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/** review.retry / review.reset as `message to=tool:pi-actors` delivers them. The tool scope has no
+ *  automatic review yet, so it has no state to control. */
+export function reviewControlFor(paths: AgentPaths, packagedRoot?: string, afterChange?: () => Promise<unknown>) {
+  return async (action: "review.retry" | "review.reset", scope: "draft" | "tool") => {
+    if (scope === "tool") return { action, scope, changed: false, phase: "idle", reason: "review_state_unavailable" };
+    const outcome = await withNodeReviews(paths, packagedRoot, (ctx) => controlReview(ctx, action));
+    if (outcome.changed && afterChange !== undefined) await afterChange().catch(() => undefined);
+    const { next: _next, ...shown } = outcome;
+    return { action, scope, ...shown };
+  };
+}

@@ -1,0 +1,69 @@
+// The Reviewer port: the model step of an automatic review. It gets the value-free projection as
+// text and returns the reviewer's whole output; core parses and validates it, nothing trusts it.
+import { spawn } from "node:child_process";
+import { splitWords } from "../../core/template/split.js";
+
+export interface Reviewer {
+  /** shown by status views: which reviewer a host uses */
+  readonly describe: string;
+  review(input: string): Promise<string>;
+}
+
+export { REVIEWER_ENV } from "../verbs/status.js";
+import { REVIEWER_ENV } from "../verbs/status.js";
+
+const REVIEW_TIMEOUT_MS = 10 * 60 * 1000;
+const OUTPUT_LIMIT = 16 * 1024 * 1024;
+
+/** Runs `argv` without a shell, the input on stdin; resolves with stdout when it exits 0. */
+export function runReviewerProcess(argv: readonly string[], input: string, timeoutMs = REVIEW_TIMEOUT_MS): Promise<string> {
+  const [command, ...args] = argv;
+  if (command === undefined) return Promise.reject(new Error("reviewer command is empty"));
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let size = 0;
+    let err = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.stdout.on("data", (b: Buffer) => {
+      size += b.length;
+      if (size > OUTPUT_LIMIT) child.kill("SIGKILL");
+      else out.push(b);
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      if (err.length < 4000) err += b.toString("utf8");
+    });
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(new Error(`reviewer could not start: ${e.message}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
+      else reject(new Error(`reviewer exited with ${signal ?? `code ${code}`}${err.trim() === "" ? "" : `: ${err.trim().slice(0, 500)}`}`));
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(input);
+  });
+}
+
+/** An operator-configured command line (split like a template, never through a shell). */
+export function commandReviewer(commandLine: string): Reviewer {
+  const argv = splitWords(commandLine);
+  return { describe: `command:${commandLine}`, review: (input) => runReviewerProcess(argv, input) };
+}
+
+/** The reviewer configured in the environment, if any. */
+export function configuredReviewer(env: NodeJS.ProcessEnv = process.env): Reviewer | undefined {
+  const line = env[REVIEWER_ENV]?.trim();
+  return line === undefined || line === "" ? undefined : commandReviewer(line);
+}
+
+/** A fixed reply (operators and tests: `pi-recipes review --scripted FILE`). */
+export const scriptedReviewer = (reply: string, origin: string): Reviewer => ({ describe: `scripted: ${origin}`, review: async () => reply });
+
+/** Pi's reviewer: a child `pi -p` with no tools and no extensions (so it cannot recurse into
+ *  another review), the projection and its instructions attached as a file argument. */
+export function piReviewerArgv(inputPath: string, model?: string): string[] {
+  return ["pi", "-p", "--no-tools", "--no-session", "-ne", ...(model === undefined ? [] : ["--model", model]), `@${inputPath}`, "Review the attached draft batch as instructed in it."];
+}

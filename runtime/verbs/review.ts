@@ -1,0 +1,42 @@
+// `review [scope=draft] [scripted=<file>]`: one automatic draft review cycle now, for operators
+// and tests. It recovers or cleans up a previous batch first, then captures and reviews a batch
+// when twelve drafts are eligible. The reply comes from the scripted file when given, else from
+// the configured reviewer.
+import { failure, success, type CommandResult } from "../../core/result.js";
+import type { AgentPaths } from "../agent-paths.js";
+import { runCycle } from "../review/cycle.js";
+import { reviewPolicy, withNodeReviews } from "../review/host.js";
+import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
+import { unknownKeys, type Params } from "./params.js";
+
+export interface ReviewVerbContext {
+  readonly paths: AgentPaths;
+  readonly env: NodeJS.ProcessEnv;
+  readonly packagedRoot?: string;
+  readonly readFile: (path: string) => Promise<string>;
+}
+
+export async function reviewNow(params: Params, ctx: ReviewVerbContext): Promise<CommandResult> {
+  const bad = unknownKeys("review", params, ["scope", "scripted"]);
+  if (bad !== undefined) return bad;
+  const scope = params["scope"] ?? "draft";
+  if (scope !== "draft") return failure(`review supports scope=draft only (got ${JSON.stringify(scope)}); tool reviews are not implemented yet`);
+  const scripted = params["scripted"];
+  let reviewer: Reviewer | undefined;
+  if (scripted !== undefined) {
+    if (typeof scripted !== "string" || scripted === "") return failure("review scripted= must be a file path");
+    try {
+      reviewer = scriptedReviewer(await ctx.readFile(scripted), scripted);
+    } catch (e) {
+      return failure(`review could not read the scripted reply ${scripted}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  } else reviewer = reviewPolicy(ctx.env).reviewer;
+  const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => runCycle(r, reviewer === undefined ? { capture: true } : { reviewer }));
+  const did = report.steps.length === 0 ? "nothing to do" : report.steps.join(",");
+  const hint = reviewer === undefined ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
+  const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
+  const text = `draft_review phase=${report.phase} steps=${did}${report.batchId === undefined ? "" : ` batch=${report.batchId}`}${hint}${where}` +
+    (report.error === undefined ? "" : `\nlast_error: ${report.error}`);
+  const ok = report.phase !== "failed" && report.phase !== "processing_failed";
+  return ok ? success(text, { ...report }) : failure(text, { ...report });
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import * as E from "fp-ts/lib/Either.js";
+import { createHash } from "node:crypto";
+import { blobBytes, buildPlan, pathsOf, type Plan, type PlanInput } from "../../../core/journal/plan.js";
+import { decide } from "../../../core/journal/decide.js";
+import { decodeJournal, encodeJournal } from "../../../core/journal/record.js";
+
+const sha = (text: string | Uint8Array): string => createHash("sha256").update(text).digest("hex");
+
+function plan(input: PlanInput): Plan {
+  const p = buildPlan(input);
+  if (E.isLeft(p)) throw new Error(p.left);
+  return p.right;
+}
+
+describe("buildPlan", () => {
+  it("hashes contents, keeps before bytes when given, and is reversible only then", () => {
+    const p = plan({ id: "a1", kind: "t", phases: [[{ op: "write", path: "/r/x", before: "old", content: "new" }, { op: "unlink", path: "/r/y", before: { hash: sha("y") } }]] });
+    expect(p.phases[0]).toEqual([
+      { op: "write", path: "/r/x", before: sha("old"), after: sha("new") },
+      { op: "unlink", path: "/r/y", before: sha("y") },
+    ]);
+    expect(Object.keys(p.blobs).sort()).toEqual([sha("new"), sha("old")].sort());
+    expect(p.reversible).toBe(false);
+    expect(pathsOf(p)).toEqual(["/r/x", "/r/y"]);
+  });
+
+  it("keeps bytes that are not UTF-8 exactly (base64)", () => {
+    const bytes = new Uint8Array([0xff, 0x00, 0xfe, 0x41]);
+    const p = plan({ id: "b", kind: "t", phases: [[{ op: "write", path: "/r/bin", before: null, content: bytes }]] });
+    const blob = p.blobs[sha(bytes)]!;
+    expect("base64" in blob).toBe(true);
+    expect([...blobBytes(blob)]).toEqual([...bytes]);
+  });
+
+  it("refuses a bad id, a relative path, a path changed twice, and a link source that changes", () => {
+    const bad = (input: PlanInput): string => {
+      const p = buildPlan(input);
+      return E.isLeft(p) ? p.left : "built";
+    };
+    expect(bad({ id: "../x", kind: "t", phases: [] })).toMatch(/is not \[A-Za-z0-9_-\]\+/);
+    expect(bad({ id: "x", kind: "t", phases: [[{ op: "mkdir", path: "rel" }]] })).toMatch(/'rel' is not absolute/);
+    expect(bad({ id: "x", kind: "t", phases: [[{ op: "mkdir", path: "/d" }], [{ op: "write", path: "/d", before: null, content: "" }]] })).toMatch(/\/d is changed by two steps/);
+    expect(bad({ id: "x", kind: "t", phases: [[{ op: "link", from: "/a", to: "/b", before: "a" }, { op: "unlink", path: "/a", before: "a" }]] })).toMatch(/linked from and changed/);
+  });
+});
+
+describe("decide", () => {
+  const p = plan({
+    id: "d",
+    kind: "t",
+    phases: [[{ op: "write", path: "/r/x", before: "old", content: "new" }], [{ op: "rename", from: "/r/a", to: "/r/b", before: "A", replaced: "B" }]],
+  });
+  const obs = (x: string | null, a: string | null, b: string | null) => new Map([["/r/x", x], ["/r/a", a], ["/r/b", b]].map(([k, v]) => [k!, v === null ? null : sha(v!)]));
+
+  it("forward: runs only what has not run, in phase order; done when every path is after", () => {
+    expect(decide({ plan: p, direction: "forward" }, obs("old", "A", "B"))).toEqual({
+      kind: "forward",
+      phases: [[{ op: "write", path: "/r/x", content: sha("new") }], [{ op: "rename", from: "/r/a", to: "/r/b" }]],
+    });
+    expect(decide({ plan: p, direction: "forward" }, obs("new", "A", "B"))).toEqual({ kind: "forward", phases: [[{ op: "rename", from: "/r/a", to: "/r/b" }]] });
+    expect(decide({ plan: p, direction: "forward" }, obs("new", null, "A"))).toEqual({ kind: "done" });
+  });
+
+  it("back: undoes in reverse phase order, a rename first moved back, then what it replaced restored", () => {
+    expect(decide({ plan: p, direction: "back" }, obs("new", null, "A"))).toEqual({
+      kind: "back",
+      phases: [[{ op: "rename", from: "/r/b", to: "/r/a" }], [{ op: "write", path: "/r/b", content: sha("B") }], [{ op: "write", path: "/r/x", content: sha("old") }]],
+    });
+    expect(decide({ plan: p, direction: "back" }, obs("old", "A", "B"))).toEqual({ kind: "done" });
+  });
+
+  it("corrupt: a path that is neither its before nor its after state is never overwritten", () => {
+    expect(decide({ plan: p, direction: "forward" }, obs("edited", "A", "B"))).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/^\/r\/x was changed outside the journal/) });
+    const oneWay = plan({ id: "o", kind: "t", phases: [[{ op: "write", path: "/r/x", before: { hash: sha("old") }, content: "new" }]] });
+    expect(decide({ plan: oneWay, direction: "back" }, new Map([["/r/x", sha("new")]]))).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/does not hold its former content/) });
+  });
+});
+
+describe("the journal record", () => {
+  it("round-trips, and rejects an edited or torn record", () => {
+    const p = plan({ id: "r", kind: "t", phases: [[{ op: "write", path: "/r/x", before: null, content: "v" }]] });
+    const text = encodeJournal({ plan: p, direction: "forward" });
+    expect(decodeJournal(text)).toEqual(E.right({ plan: p, direction: "forward" }));
+    expect(decodeJournal(text.replace('"forward"', '"back"'))).toEqual(E.left("its hash does not match its content (torn or edited)"));
+    expect(E.isLeft(decodeJournal(text.slice(0, text.length / 2)))).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+// Files that are not regular files, and roots that cannot be read, never hang or crash the CLI:
+// `pi-recipes list` answers with a diagnostic. Each command runs as a real process; a hang would
+// end with the process killed at the time limit, which the assertions on its status refuse.
+import { spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/cli.js";
+
+let dir: string;
+let agent: string;
+let recipes: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-recipes-bad-files-"));
+  agent = join(dir, "agent");
+  recipes = join(agent, "recipes");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const LIMIT_MS = 20_000;
+
+/** The CLI as a child process, killed if it has not answered within LIMIT_MS. */
+function cli(args: readonly string[]): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "host-cli", "main.ts"), ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, PI_CODING_AGENT_DIR: agent },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), LIMIT_MS);
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+const mkfifo = (path: string): void => void execFileSync("mkfifo", [path]);
+
+describe("pi-recipes list with files that are not regular files", () => {
+  it("a FIFO named like a recipe is a diagnostic; the other recipes are listed", async () => {
+    mkdirSync(recipes, { recursive: true });
+    writeFileSync(join(recipes, "good.json"), JSON.stringify({ description: "fine", template: "echo ok" }));
+    mkfifo(join(recipes, "pipe.json"));
+    const r = await cli(["list", "--json"]);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    const body = JSON.parse(r.stdout) as { text: string };
+    expect(body.text).toContain("good");
+    expect(body.text).toContain(join(recipes, "pipe.json"));
+    expect(body.text).toMatch(/not a regular file/);
+  }, LIMIT_MS + 10_000);
+
+  it("a FIFO or /dev/stdin as an import is a diagnostic naming it", async () => {
+    mkdirSync(recipes, { recursive: true });
+    const fifo = join(dir, "lib.json");
+    mkfifo(fifo);
+    writeFileSync(join(recipes, "uses-fifo.json"), JSON.stringify({ description: "d", imports: { lib: fifo }, template: { name: "lib" } }));
+    writeFileSync(join(recipes, "uses-stdin.json"), JSON.stringify({ description: "d", imports: { lib: "/dev/stdin" }, template: { name: "lib" } }));
+    writeFileSync(join(recipes, "good.json"), JSON.stringify({ description: "fine", template: "echo ok" }));
+    const r = await cli(["list", "--json"]);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    const body = JSON.parse(r.stdout) as { text: string };
+    expect(body.text).toContain("good");
+    expect(body.text).toContain(fifo);
+    expect(body.text).toContain("/dev/stdin");
+  }, LIMIT_MS + 10_000);
+
+  it("a NUL byte in an import path is a clear error naming the recipe", async () => {
+    mkdirSync(recipes, { recursive: true });
+    writeFileSync(join(recipes, "nul.json"), JSON.stringify({ description: "d", imports: { lib: "./li\u0000b.json" }, template: { name: "lib" } }));
+    const r = await cli(["list", "--json"]);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    const body = JSON.parse(r.stdout) as { text: string };
+    expect(body.text).toContain(join(recipes, "nul.json"));
+    expect(body.text).toContain("contains a NUL byte");
+  }, LIMIT_MS + 10_000);
+
+  it("a symlink loop as the recipe root is a clear error", async () => {
+    mkdirSync(agent, { recursive: true });
+    symlinkSync(recipes, recipes);
+    const r = await cli(["list", "--json"]);
+    expect(r.signal).toBeNull();
+    const body = JSON.parse(r.stdout) as { text: string };
+    expect(body.text).toContain(recipes);
+    expect(body.text).toMatch(/Failed to inspect recipe root .*: ELOOP: the path is a symbolic link loop/);
+  }, LIMIT_MS + 10_000);
+});

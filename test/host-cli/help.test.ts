@@ -1,0 +1,104 @@
+// A CLI that helps: --version, per-verb --help, short usage errors with exit 2, did-you-mean,
+// tables on a terminal, next hints that run, and where a missing agent dir was looked for.
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot, runCli, runCliJson } from "../support/cli.js";
+
+const example = { PI_CODING_AGENT_DIR: join(repoRoot, "examples", "agent") };
+const dir = mkdtempSync(join(tmpdir(), "cli-help-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("help and version", () => {
+  it("--version prints the package version", () => {
+    const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+    expect(runCli(["--version"])).toMatchObject({ status: 0, stdout: `pi-recipes ${version}\n` });
+  });
+
+  it("<verb> --help shows that verb's usage and examples, and loads no registry", () => {
+    // an agent dir that cannot be read would fail any verb that opened the registry
+    const broken = { PI_CODING_AGENT_DIR: join(dir, "not-a-dir-file") };
+    writeFileSync(join(dir, "not-a-dir-file"), "x");
+    for (const verb of ["inspect", "call", "register_tool", "spawn", "message", "schema", "list", "mcp", "watch"]) {
+      const r = runCli([verb, "--help"], broken);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`pi-recipes ${verb}`);
+      expect(r.stdout).toContain("examples:");
+      expect(r.stderr).toBe("");
+    }
+    expect(runCli(["help", "call"]).stdout).toContain("pi-recipes call word_count file=README.md");
+  });
+
+  it("the general help lists --help and --version", () => {
+    const r = runCli(["--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("pi-recipes <verb> --help");
+    expect(r.stdout).toContain("pi-recipes --version");
+  });
+});
+
+describe("usage errors: exit 2, one short paragraph, did-you-mean", () => {
+  it("a mistyped verb, option or key", () => {
+    const verb = runCli(["inspct", "target=recipes"], example);
+    expect(verb.status).toBe(2);
+    expect(verb.stderr).toBe(`pi-recipes: unknown verb "inspct". Did you mean "inspect"?\nSee 'pi-recipes --help'.\n`);
+    const key = runCli(["inspect", "tagret=recipes"], example);
+    expect(key.status).toBe(2);
+    expect(key.stderr).toContain('Did you mean "target"?');
+    expect(key.stderr.split("\n").length).toBeLessThanOrEqual(3);
+    const option = runCli(["list", "--jsno"], example);
+    expect(option.status).toBe(2);
+    expect(option.stderr).toContain('Did you mean "--json"?');
+  });
+});
+
+describe("where things were looked for", () => {
+  it("a missing agent dir is named", () => {
+    const missing = join(dir, "no-agent");
+    const r = runCli(["list"], { PI_CODING_AGENT_DIR: missing });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(`no agent directory at ${missing} (from PI_CODING_AGENT_DIR)`);
+  });
+
+  it("a command that does not exist is 'not found on PATH', with no invented exit code", () => {
+    const r = runCli(["call", "check_tool", "file=x"], example);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Could not start "checker": not found on PATH');
+    expect(r.stderr).not.toContain("Exit code");
+  });
+});
+
+describe("views", () => {
+  it("on a terminal, summary and doctor are tables with each invalid recipe's actual error", () => {
+    const tables = { ...example, PI_RECIPES_TABLES: "1" };
+    const summary = runCli(["inspect", "target=recipes", "view=summary"], tables).stdout;
+    expect(summary).toMatch(/^Tools \(5\)$/m);
+    expect(summary).toMatch(/^ {2}release_notes {2}release_notes\.json: Expected double-quoted property name/m);
+    expect(summary).toContain("  pi-recipes inspect target=recipes view=doctor");
+    const doctor = runCli(["inspect", "target=recipes", "view=doctor"], tables).stdout;
+    expect(doctor).toMatch(/^Invalid recipes \(1\)$/m);
+    expect(doctor).toContain("release_notes.json: Expected double-quoted property name");
+    // without a terminal the compact form stays
+    expect(runCli(["inspect", "target=recipes", "view=summary"], example).stdout).toMatch(/^recipes active=\d+ /);
+  });
+
+  it("every command a view suggests next is one the CLI accepts", () => {
+    const suggested = new Set<string>();
+    for (const params of [["target=recipes", "view=summary"], ["target=recipes", "view=doctor"], ["target=tool:pi-actors", "view=triage"]]) {
+      const { body } = runCliJson(["inspect", ...params], example);
+      for (const a of (body.details["next_actions"] as string[] | undefined) ?? []) {
+        // a hint is a command, never prose
+        expect(a).toMatch(/^(inspect|spawn|message|register_tool|call) /);
+        // spawn would run the example draft over the whole checkout: the others are run here
+        if (!a.startsWith("spawn ")) suggested.add(a);
+      }
+    }
+    expect(suggested.size).toBeGreaterThan(0);
+    for (const action of suggested) {
+      const r = runCli(action.split(" "), example);
+      expect(r.status, `${action}: ${r.stderr}`).not.toBe(2);
+      expect(r.stderr).not.toMatch(/Unknown (inspect target|run view|view)/);
+    }
+  });
+});

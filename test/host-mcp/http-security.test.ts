@@ -1,0 +1,180 @@
+// What `pi-recipes mcp --http` refuses: binds beyond loopback without a token, requests without
+// the token, foreign Host and Origin headers, oversized bodies, and calls over the limit.
+// Every request goes to 127.0.0.1, also when the server listens on 0.0.0.0.
+import { afterEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import { makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
+import { connectHttp, startHttpServer, type HttpServer } from "./http-harness.js";
+
+const TOKEN = "0123456789abcdef0123456789abcdef-test-token";
+
+let agent: AgentDir | undefined;
+let server: HttpServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  agent?.cleanup();
+  agent = undefined;
+});
+
+interface Raw {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+}
+
+/** One HTTP request with exactly these headers (Host included), to 127.0.0.1. */
+function raw(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port: Number(url.port), path: url.pathname, method, headers }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+
+function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...SERVER_ARGS, ...args], { cwd: REPO, env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill("SIGTERM"), 20_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe("pi-recipes mcp --http security", () => {
+  it("refuses to bind beyond loopback without a token, and never takes the token as an argument", async () => {
+    agent = makeAgentDir();
+    const bare = await runCli(["--http", "--host", "0.0.0.0", "--port", "0"], serverEnv(agent.dir));
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("refusing to listen on 0.0.0.0 without a token");
+    expect(bare.stderr).not.toContain("listening on");
+    const argued = await runCli(["--http", "--token", TOKEN], serverEnv(agent.dir));
+    expect(argued.code).toBe(2);
+    expect(argued.stderr).toContain("never pass the token on the command line");
+    const short = await runCli(["--http", "--port", "0"], { ...serverEnv(agent.dir), PI_RECIPES_MCP_TOKEN: "short" });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain("at least 32 characters");
+  }, 60_000);
+
+  it("bound to 0.0.0.0 with a token: requests without it or with a wrong one get 401 and run nothing", async () => {
+    agent = makeAgentDir();
+    const marker = join(agent.dir, "ran");
+    agent.write("touch_it", { description: "Leave a mark", template: `touch ${marker}` });
+    server = await startHttpServer(agent, ["--host", "0.0.0.0"], { PI_RECIPES_MCP_TOKEN: TOKEN });
+    expect(server.stderr()).toContain("listening on http://0.0.0.0:");
+    expect(server.stderr()).toContain("bearer token required");
+
+    const none = await raw(server.url, "POST", MCP_HEADERS, initialize);
+    expect(none.status).toBe(401);
+    expect(none.headers["www-authenticate"]).toMatch(/^Bearer/);
+    expect(none.headers["mcp-session-id"]).toBeUndefined();
+    const wrong = await raw(server.url, "POST", { ...MCP_HEADERS, Authorization: `Bearer ${TOKEN}x` }, initialize);
+    expect(wrong.status).toBe(401);
+    await expect(connectHttp(server.url)).rejects.toThrow(/401|Unauthorized/);
+
+    // a client with the token gets a session; its session id alone is not enough to call
+    const ok = await connectHttp(server.url, TOKEN);
+    try {
+      expect((await ok.client.listTools()).tools.map((t) => t.name)).toContain("touch_it");
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "touch_it", arguments: {} } });
+      const stolen = await raw(server.url, "POST", { ...MCP_HEADERS, "Mcp-Session-Id": ok.transport.sessionId!, "Mcp-Protocol-Version": "2025-06-18" }, call);
+      expect(stolen.status).toBe(401);
+      expect(existsSync(marker)).toBe(false);
+      expect((await ok.client.callTool({ name: "touch_it", arguments: {} })).isError).toBeFalsy();
+      expect(existsSync(marker)).toBe(true);
+    } finally {
+      await ok.close();
+    }
+  }, 60_000);
+
+  it("reads the token from a file, and requires it on loopback too once configured", async () => {
+    agent = makeAgentDir();
+    agent.write("greet", { description: "Say hello", template: "echo hello {who}" });
+    const file = join(agent.dir, "token");
+    writeFileSync(file, `${TOKEN}\n`);
+    chmodSync(file, 0o600);
+    server = await startHttpServer(agent, ["--token-file", file]);
+    expect((await raw(server.url, "POST", MCP_HEADERS, initialize)).status).toBe(401);
+    const ok = await connectHttp(server.url, TOKEN);
+    try {
+      expect(textOf(await ok.client.callTool({ name: "greet", arguments: { who: "file" } }))).toBe("hello file");
+    } finally {
+      await ok.close();
+    }
+  }, 60_000);
+
+  it("refuses foreign Host and Origin headers, proxied requests without a token, and oversized bodies", async () => {
+    agent = makeAgentDir();
+    server = await startHttpServer(agent, ["--max-body-bytes", "2048"]);
+    const port = server.url.port;
+    const rebound = await raw(server.url, "POST", { ...MCP_HEADERS, Host: `evil.example:${port}` }, initialize);
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain("DNS rebinding");
+    const page = await raw(server.url, "POST", { ...MCP_HEADERS, Host: `127.0.0.1:${port}`, Origin: "https://evil.example" }, initialize);
+    expect(page.status).toBe(403);
+    expect(JSON.parse(page.body)).toMatchObject({ error: { message: 'Forbidden: Origin "https://evil.example" is not allowed (see --allowed-origin)' } });
+    const proxied = await raw(server.url, "POST", { ...MCP_HEADERS, "X-Forwarded-For": "203.0.113.7" }, initialize);
+    expect(proxied.status).toBe(401);
+    const local = await raw(server.url, "POST", { ...MCP_HEADERS, Host: `localhost:${port}`, Origin: "http://localhost:3000" }, initialize);
+    expect(local.status).toBe(200);
+    expect(local.headers["mcp-session-id"]).toBeDefined();
+
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { pad: "x".repeat(4096) } });
+    const refused = await raw(server.url, "POST", MCP_HEADERS, big);
+    expect(refused.status).toBe(413);
+    expect(refused.body).toContain("request body over 2048 bytes");
+  }, 60_000);
+
+  it("bounds the open sessions; an initialize the transport refused holds none", async () => {
+    agent = makeAgentDir();
+    server = await startHttpServer(agent, ["--max-sessions", "1"]);
+    const refused = await raw(server.url, "POST", { "Content-Type": "application/json", Accept: "application/json" }, initialize);
+    expect(refused.status).toBe(406);
+    const first = await connectHttp(server.url);
+    try {
+      await expect(connectHttp(server.url)).rejects.toThrow(/1 sessions are open, the most this server holds/);
+    } finally {
+      await first.transport.terminateSession();
+      await first.close();
+    }
+    const again = await connectHttp(server.url);
+    await again.close();
+  }, 60_000);
+
+  it("bounds the calls running at once: one over the limit is refused with a clear error and not run", async () => {
+    agent = makeAgentDir();
+    const pidFile = join(agent.dir, "nap.pid");
+    agent.write("nap", { description: "Nap a little", template: `sh -c 'echo $$ >> ${pidFile}; sleep 2'` });
+    server = await startHttpServer(agent, ["--max-calls", "1"]);
+    const first = await connectHttp(server.url);
+    const second = await connectHttp(server.url);
+    try {
+      const running = first.client.callTool({ name: "nap", arguments: {} });
+      for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+      const busy = await second.client.callTool({ name: "nap", arguments: {} });
+      expect(busy.isError).toBe(true);
+      expect(textOf(busy)).toBe("The server is busy: 1 tool calls are running, the most it runs at once. Nothing was run; retry in a moment.");
+      expect((await running).isError).toBeFalsy();
+      // the slot is free again
+      expect((await second.client.callTool({ name: "nap", arguments: {} })).isError).toBeFalsy();
+      expect(readFileSync(pidFile, "utf8").trim().split("\n")).toHaveLength(2);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  }, 60_000);
+});
