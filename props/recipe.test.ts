@@ -5,6 +5,7 @@ import type { Json, RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } fr
 import { decodeRecipeObject } from "../core/recipe/decode.js";
 import { FIELD_ORDER } from "../core/recipe/fields.js";
 import { loadRecipe } from "../core/recipe/load.js";
+import { defaultsOf, jsonRecipe, markdownRecipe, recipeSample, type RecipeSample } from "./support/recipes.js";
 
 const PATH = "/agent/recipes/p.json";
 const fileOf = (bytes: Uint8Array): SnapshotFile => ({ path: PATH, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes });
@@ -68,11 +69,54 @@ describe("loadRecipe never throws", () => {
   });
 });
 
+/** The command text under the envelope that args, defaults and timeout put around it. */
+const commandText = (template: Json): Json => {
+  let t = template;
+  while (t !== null && typeof t === "object" && !Array.isArray(t) && "template" in t) t = (t as { template: Json }).template;
+  return t;
+};
+
+/** What loading a well-formed sample must give back, whatever its format. */
+function expectLoaded(result: E.Either<RecipeProblem, RecipeConfig>, sample: RecipeSample, name: string): void {
+  if (E.isLeft(result)) throw new Error(`a well-formed recipe did not load: ${result.left.message}`);
+  const config = result.right;
+  expect(config.name).toBe(name);
+  expect(config.description).toBe(sample.description);
+  expect(config.args).toEqual(sample.args.length === 0 ? undefined : sample.args.map((a) => a.declaration));
+  expect(config.defaults).toEqual(defaultsOf(sample));
+  expect(config.async).toBe(sample.async);
+  expect(config.timeout).toBe(sample.timeout);
+  expect(commandText(config.template)).toBe(sample.template);
+}
+
+describe("well-formed recipes load, with what was written", () => {
+  test.prop([recipeSample, recipeName])("as JSON", (sample, name) => {
+    expectLoaded(loadRecipe(fileOf(encode(JSON.stringify(jsonRecipe(sample)))), name, "json"), sample, name);
+  });
+
+  test.prop([recipeSample, fc.constantFrom<"\n" | "\r\n">("\n", "\r\n"), recipeName])("as Markdown", (sample, eol, name) => {
+    expectLoaded(loadRecipe(fileOf(encode(markdownRecipe(sample, eol))), name, "md"), sample, name);
+  });
+
+  test.prop([recipeSample, recipeName])("the same recipe as JSON and as Markdown loads to the same config", (sample, name) => {
+    const json = loadRecipe(fileOf(encode(JSON.stringify(jsonRecipe(sample)))), name, "json");
+    const md = loadRecipe(fileOf(encode(markdownRecipe(sample))), name, "md");
+    expect(E.isRight(json) && E.isRight(md)).toBe(true);
+    if (E.isRight(json) && E.isRight(md)) expect({ ...md.right, raw: undefined }).toEqual({ ...json.right, raw: undefined });
+  });
+});
+
 describe("loadRecipe keeps what was written", () => {
-  test.prop([recipeLike, recipeName])("a loaded config keeps the parsed object as raw, and reloading raw gives the same config", (raw, name) => {
-    const result = loadRecipe(fileOf(encode(JSON.stringify(raw))), name, "json");
+  // well-formed recipes with unknown keys beside the known ones: every sample loads, so the
+  // assertions run on every sample
+  const withExtras = fc.tuple(recipeSample, fc.dictionary(fc.stringMatching(/^x_[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>, { maxKeys: 3 }));
+  test.prop([withExtras, recipeName])("a loaded config keeps the parsed object as raw, and reloading raw gives the same config", ([sample, extras], name) => {
+    const text = JSON.stringify({ ...extras, ...jsonRecipe(sample) });
+    const result = loadRecipe(fileOf(encode(text)), name, "json");
+    expectLoaded(result, sample, name);
     if (E.isLeft(result)) return;
-    expect(result.right.raw).toEqual(raw);
+    // the object as the file holds it (JSON has no -0, which the extras may contain)
+    expect(result.right.raw).toEqual(JSON.parse(text));
     expect(decodeRecipeObject(result.right.raw, PATH, name)).toEqual(result);
   });
 

@@ -45,10 +45,12 @@ describe("a runtime value is exactly one argv item", () => {
     expect(substituteText("{wrapped}", scope)).toEqual(E.right(`<${x}>`));
   });
 
-  test.prop([valueArb])("nullish picks a runtime value verbatim", (x) => {
-    const r = substituteText("{x??fallback}", scopeOf({ x }, defaults));
-    expect(E.isRight(r)).toBe(true);
-    if (E.isRight(r)) expect(r.right === x || r.right === "fallback").toBe(true);
+  // falsy words in any case and padding, next to truthy look-alikes
+  const falsyish = fc.constantFrom("", " ", "0", " 0 ", "false", "FALSE", "No", "\tno\n", "off", "0.0", "00", "none", "nope");
+  test.prop([fc.oneof(valueArb, falsyish)])("nullish gives the runtime value verbatim when it is truthy, else the literal fallback", (x) => {
+    // truthiness as documented: falsy is text that, trimmed and lower-cased, is "", "0", "false" or "no"
+    const falsy = ["", "0", "false", "no"].includes(x.trim().toLowerCase());
+    expect(substituteText("{x??fallback}", scopeOf({ x }, defaults))).toEqual(E.right(falsy ? "fallback" : x));
   });
 });
 

@@ -68,6 +68,9 @@ export function diagnosticOwners(discovery: Discovery): (message: string) => Rec
     claim(`Recipe ${id} shadows ${winner.shadows.length} lower-priority recipe(s)`, winner);
     for (const d of winner.diagnostics) claim(d, winner);
   }
+  // a shadowed entry's own diagnostics are registry diagnostics too; without an owner they would
+  // be listed twice, once without their path
+  for (const entry of discovery.entries) for (const d of entry.diagnostics) claim(d, entry);
   return (message) => {
     const owner = owners.get(message);
     if (owner !== undefined) return owner;

@@ -6,6 +6,7 @@ import { expectPositional, result, type CliVerb } from "./types.js";
 export const reviewVerb: CliVerb = {
   name: "review",
   usage: ["review [scope=draft] [--scripted FILE]        run one automatic draft review cycle now (reply from FILE, else $PI_RECIPES_REVIEWER)"],
+  examples: ["review", "review --scripted reply.txt", "inspect target=recipes view=reviews"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -83,6 +83,30 @@ describe("the call gate", () => {
     expect(gate.check("a").kind).toBe("run");
   });
 
+  it("a re-list supersedes a rejection: a tool changed again before the list runs", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo b" });
+    expect(gate.check("a").kind).toBe("changed");
+    r.change({ a: "echo c" });
+    const { discovery, generation } = r.registry.current();
+    gate.shown(discovery, generation);
+    expect(gate.check("a")).toMatchObject({ kind: "run", tool: { name: "a", config: { template: "echo c" } } });
+  });
+
+  it("a re-list that no longer has an acknowledged tool forgets it: re-created later, it runs", () => {
+    const r = fakeRegistry({ a: "echo a", b: "echo b" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo changed", b: "echo b" });
+    expect(gate.check("a").kind).toBe("changed");
+    r.change({ b: "echo b" });
+    const { discovery, generation } = r.registry.current();
+    gate.shown(discovery, generation);
+    expect(gate.check("a")).toEqual({ kind: "missing", text: "Unknown tool: a. Registered tools: b" });
+    r.change({ a: "echo new", b: "echo b" });
+    expect(gate.check("a").kind).toBe("run");
+  });
+
   it("runs a tool added after the client's last list: it cannot be stale", () => {
     const r = fakeRegistry({ a: "echo a" });
     const gate = makeCallGate(r.registry);

@@ -31,13 +31,14 @@ describe("progress of a synchronous recipe", () => {
     const updates: ProgressUpdate[] = [];
     let release: () => void = () => undefined;
     const base = makeProcessRunner("fake", () => new Promise<ProcessResult>((r) => (release = () => r(done(0)))));
-    const reporter = progressReporter("slow", base, (u) => updates.push(u), { heartbeatMs: 20 });
-    const running = reporter.runner.run({ command: "sleep", args: ["9"], cwd: "/" });
-    await new Promise((r) => setTimeout(r, 90));
-    release();
-    await running;
+    const isBeat = (u: ProgressUpdate) => u.message.startsWith("slow: 1 running, 0 finished");
+    // the command ends as soon as the second heartbeat has arrived
+    const reporter = progressReporter("slow", base, (u) => {
+      updates.push(u);
+      if (updates.filter(isBeat).length === 2) release();
+    }, { heartbeatMs: 20 });
+    await reporter.runner.run({ command: "sleep", args: ["9"], cwd: "/" });
     reporter.stop();
-    const beats = updates.filter((u) => u.message.startsWith("slow: 1 running, 0 finished"));
-    expect(beats.length).toBeGreaterThanOrEqual(2);
+    expect(updates.filter(isBeat)).toHaveLength(2);
   });
 });

@@ -68,17 +68,23 @@ describe("pi-recipes mcp", () => {
   });
 
   it("counts launches in the usage ledger", async () => {
+    expect((await mcp.client.callTool({ name: "greet", arguments: { who: "ledger" } })).isError).toBeFalsy();
     const launches = join(agent.recipes, ".usage", "launches");
     expect(existsSync(launches)).toBe(true);
     const logs = readdirSync(launches).map((f) => readFileSync(join(launches, f), "utf8")).join("");
     expect(logs).toContain('"name":"greet"');
   });
 
-  it("shows ledger usage in the verbose summary", async () => {
-    const result = await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view: "summary", verbose: true } });
-    expect(result.isError).toBeFalsy();
-    const details = JSON.parse(textOf(result)) as { active: { id: string; usage?: { lifetime_calls: number } }[] };
-    expect(details.active.find((a) => a.id === "greet")?.usage?.lifetime_calls).toBeGreaterThanOrEqual(1);
+  it("shows ledger usage in the verbose summary: each call counts once", async () => {
+    const callsOfGreet = async (): Promise<number> => {
+      const result = await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view: "summary", verbose: true } });
+      expect(result.isError).toBeFalsy();
+      const details = JSON.parse(textOf(result)) as { active: { id: string; usage?: { lifetime_calls: number } }[] };
+      return details.active.find((a) => a.id === "greet")?.usage?.lifetime_calls ?? 0;
+    };
+    const before = await callsOfGreet();
+    for (const who of ["one", "two"]) expect((await mcp.client.callTool({ name: "greet", arguments: { who } })).isError).toBeFalsy();
+    expect(await callsOfGreet()).toBe(before + 2);
   });
 
   it("serves inspect", async () => {

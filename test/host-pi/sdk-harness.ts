@@ -73,6 +73,8 @@ export interface StartOptions {
   /** "path": Pi's own loader reads the host-pi package folder (slow in source mode: jiti resolves
    *  every `.js` specifier to its `.ts` file); "factory": the module this test imported (fast) */
   readonly load?: "path" | "factory" | "none";
+  /** with load "path": the extension folder or file to load (default: this repository's host-pi) */
+  readonly extensionPath?: string;
   readonly extensionFactories?: ExtensionFactory[];
   readonly bus?: readonly string[];
 }
@@ -100,7 +102,7 @@ export async function startPi(options: StartOptions): Promise<PiRun> {
     cwd: sandbox.cwd,
     agentDir: sandbox.agentDir,
     settingsManager,
-    additionalExtensionPaths: options.load === "path" ? [EXTENSION_DIR] : [],
+    additionalExtensionPaths: options.load === "path" ? [options.extensionPath ?? EXTENSION_DIR] : [],
     extensionFactories: [observer, ...(options.load === "path" || options.load === "none" ? [] : [piRecipes]), ...(options.extensionFactories ?? [])],
   });
   await loader.reload();

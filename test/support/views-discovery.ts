@@ -1,6 +1,7 @@
 // Hand-built Discovery values for view tests: a tiny model of registry-reference §1.5/§1.6
 // (winner per id by priority, shadows, registry diagnostics in order), independent of the
-// real discovery so view tests only depend on the Discovery contract.
+// real discovery so view tests only depend on the Discovery contract. views-discovery.test.ts checks
+// the model against the real discovery.
 import type { JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../../core/model.js";
 import type { Discovery, DraftEntry, RecipeEntry, ToolSpec } from "../../core/discovery/types.js";
 import { riskLabels } from "../../core/risk/risk-labels.js";
@@ -78,14 +79,15 @@ export function buildDiscovery(
     for (const s of rest) {
       s.shadowed = true;
       s.shadowedBy = winner.path;
-      if (winner.format === "json" && s.format === "md")
+      // JSON shadows Markdown only within one layer; across layers it is plain priority
+      if (winner.format === "json" && s.format === "md" && s.priority === winner.priority)
         s.diagnostics = [...s.diagnostics, `Markdown recipe ${s.path} is shadowed by JSON recipe ${winner.path}`];
     }
     active.set(id, winner);
     if (winner.invalid) diagnostics.push(`Recipe ${id} is invalid and blocks lower-priority recipes`);
     if (winner.disabled) diagnostics.push(`Recipe ${id} is disabled and blocks lower-priority recipes`);
     if (winner.shadows.length > 0) diagnostics.push(`Recipe ${id} shadows ${winner.shadows.length} lower-priority recipe(s)`);
-    diagnostics.push(...winner.diagnostics);
+    for (const e of bucket) diagnostics.push(...e.diagnostics);
   }
   const tools: ToolSpec[] = entries
     .filter((e) => e.tool && e.config !== undefined)

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,9 +59,10 @@ describe("canonicalLockPath", () => {
 });
 
 describe("lockKey", () => {
-  it("is the sha256 of the canonical path, hex", () => {
-    expect(lockKey("/a")).toMatch(/^[0-9a-f]{64}$/);
-    expect(lockKey("/a")).toBe(lockKey("/a"));
-    expect(lockKey("/a")).not.toBe(lockKey("/b"));
+  it("is the sha256 of the canonical path's UTF-8 bytes, hex", () => {
+    // known vectors (printf '/a' | sha256sum), then node:crypto for more paths
+    expect(lockKey("/a")).toBe("6a50dc8584134c7de537c0052ff6d236bf874355e050c90523e0c5ff2a543a28");
+    expect(lockKey("/tmp/é x.json")).toBe("ca8e3240b3f4fecc2fc610214cc304457389967e7363cb091c0bdca5d4e470cc");
+    for (const p of ["/", "/b", "/r/real/x/y.json", "/😀/\u0001"]) expect(lockKey(p)).toBe(createHash("sha256").update(Buffer.from(p, "utf8")).digest("hex"));
   });
 });

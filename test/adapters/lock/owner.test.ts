@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, parseStartTime, type OwnerRecord, type ProcessProbe } from "../../../adapters/lock/owner.js";
@@ -12,6 +13,15 @@ const fakeProbe = (over: Partial<ProcessProbe> = {}): ProcessProbe => ({
   ...over,
 });
 
+/** Field 22 of /proc/<pid>/stat, read here independently of the code under test: the fields
+ *  after comm (which ends at the last ")") are space-separated, starting with field 3. */
+function procStartTime(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const m = /\)\s+(?:\S+\s+){19}(\d+)/.exec(stat.slice(stat.lastIndexOf(")")));
+  if (m?.[1] === undefined) throw new Error(`no start time in /proc/${pid}/stat: ${stat}`);
+  return m[1];
+}
+
 const record: OwnerRecord = { pid: 4242, token: "t-1", start_time: "5000", boot_id: "boot-1", hostname: "host-a", acquired_at: "2026-01-01T00:00:00.000Z" };
 
 describe("parseStartTime", () => {
@@ -23,10 +33,9 @@ describe("parseStartTime", () => {
     expect(parseStartTime("garbage")).toBeUndefined();
   });
 
-  it("agrees with /proc for this process", () => {
-    const start = nodeProcessProbe.startTime(process.pid);
-    expect(start).toMatch(/^\d+$/);
-    expect(nodeProcessProbe.startTime(process.pid)).toBe(start);
+  it("agrees with /proc for this process and for pid 1", () => {
+    expect(nodeProcessProbe.startTime(process.pid)).toBe(procStartTime(process.pid));
+    expect(nodeProcessProbe.startTime(1)).toBe(procStartTime(1));
   });
 });
 
@@ -43,9 +52,9 @@ describe("owner record encoding", () => {
     expect(mine).toEqual({
       pid: process.pid,
       token: "tok",
-      start_time: nodeProcessProbe.startTime(process.pid),
-      boot_id: nodeProcessProbe.bootId(),
-      pid_ns: nodeProcessProbe.pidNamespace?.(),
+      start_time: procStartTime(process.pid),
+      boot_id: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(),
+      pid_ns: readlinkSync("/proc/self/ns/pid"),
       hostname: hostname(),
       acquired_at: "2026-02-03T04:05:06.007Z",
     });

@@ -55,15 +55,16 @@ describe.concurrent("file lock across processes", () => {
     await holder.next("locked");
     const viaAlias = worker({ mode: "acquire", root, path: join(dir, "alias", "r.json"), timeoutMs: 15_000 });
     const unrelated = worker({ mode: "acquire", root, path: join(dir, "real", "other.json"), timeoutMs: 15_000 });
-    const [aliasWaiting, waiting, locked] = await Promise.all([viaAlias.next("waiting"), unrelated.next("waiting"), unrelated.next("locked")]);
-    expect(locked.t - waiting.t).toBeLessThan(1000);
+    const [aliasWaiting, , locked] = await Promise.all([viaAlias.next("waiting"), unrelated.next("waiting"), unrelated.next("locked")]);
+    // the unrelated path was locked while the holder still holds r.json
+    expect(locked.ev).toBe("locked");
     await delay(Math.max(0, 300 - (Date.now() - aliasWaiting.t)));
     expect(viaAlias.events.map((e) => e.ev)).toEqual(["waiting"]);
-    const releasedAt = Date.now();
+    // only the release lets the alias in
     holder.send("release");
-    const aliasLocked = await viaAlias.next("locked");
-    expect(aliasLocked.t).toBeGreaterThanOrEqual(releasedAt);
-    expect(aliasLocked.t - releasedAt).toBeLessThan(1000);
+    await holder.next("released");
+    await viaAlias.next("locked");
+    expect(viaAlias.events.map((e) => e.ev).slice(0, 2)).toEqual(["waiting", "locked"]);
   });
 
   it("an owner killed with SIGKILL keeps the lock until its death, then the waiter gets it", async ({ onTestFinished }) => {
@@ -77,12 +78,10 @@ describe.concurrent("file lock across processes", () => {
     await delay(Math.max(0, 300 - (Date.now() - waiting.t)));
     expect(contender.events.map((e) => e.ev)).toEqual(["waiting"]);
     expect(() => process.kill(holder.pid, 0)).not.toThrow();
-    const killedAt = Date.now();
     holder.child.kill("SIGKILL");
-    const locked = await contender.next("locked");
-    expect(locked.t).toBeGreaterThanOrEqual(killedAt);
-    expect(locked.t - killedAt).toBeLessThan(2000);
     expect(await holder.exited).toBeNull();
+    await contender.next("locked");
+    expect(contender.events.map((e) => e.ev).slice(0, 2)).toEqual(["waiting", "locked"]);
   });
 
   it("a SIGSTOPped owner keeps its lock: the waiter times out naming the holder", async ({ onTestFinished }) => {
@@ -123,9 +122,7 @@ describe.concurrent("file lock across processes", () => {
     expect((refused as LockTimeoutError).holder).toEqual({ pid, acquiredAt: live.acquired_at });
 
     await writeFile(file, encodeOwner({ ...live, token: "recycled", start_time: "1" }));
-    const started = Date.now();
     const held = await lock.acquire(path, { timeoutMs: 3000 });
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ pid: process.pid });
     await held.release();
     expect(await readdir(root)).toEqual([]);

@@ -144,22 +144,19 @@ describe("timeout and abort end the whole process group", () => {
   const family = "echo $$; sleep 30 & echo $!; sleep 30 & echo $!; wait";
 
   it("a timeout kills the shell and its background children", async () => {
-    const started = Date.now();
     const r = await runProcess(sh(family, { timeoutMs: 300 }));
     const pids = text(r.stdout).trim().split("\n").map(Number);
     expect(pids).toHaveLength(3);
     expect(pids[0]).toBe(r.pid);
     expect(r).toMatchObject({ code: 1, killed: true, timedOut: true, signal: "SIGTERM" });
-    expect(Date.now() - started).toBeLessThan(2500);
     expect(groupGone(r.pid ?? 0)).toBe(true);
   });
 
   it("SIGKILL follows after the grace when SIGTERM is ignored", async () => {
-    const started = Date.now();
-    const r = await runProcess(sh("trap '' TERM; echo $$; sleep 30 & wait; sleep 30", { timeoutMs: 200, killGraceMs: 300 }));
+    // the shell notes the SIGTERM and carries on; only the SIGKILL after the grace ends it
+    const r = await runProcess(sh("trap 'echo got-term' TERM; echo $$; sleep 30 & wait; sleep 30", { timeoutMs: 200, killGraceMs: 300 }));
     expect(r).toMatchObject({ code: 1, killed: true, timedOut: true, signal: "SIGKILL" });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
-    expect(Date.now() - started).toBeLessThan(2500);
+    expect(text(r.stdout)).toBe(`${r.pid}\ngot-term\n`);
     expect(groupGone(r.pid ?? 0)).toBe(true);
   });
 
@@ -185,22 +182,19 @@ describe("timeout and abort end the whole process group", () => {
   });
 
   it("background children left behind by a finished leader are ended with it", async () => {
-    const started = Date.now();
     const r = await runProcess(sh("sleep 30 & echo $!"));
     expect(r).toMatchObject({ code: 0, killed: false, timedOut: false });
-    expect(Date.now() - started).toBeLessThan(2500);
     expect(groupGone(r.pid ?? 0)).toBe(true);
   });
 
   it("a timeout still ends the run when an escaped process holds the output open", async () => {
-    const started = Date.now();
     // The leader waits until the child has left the group (its pid file appears after setsid).
     const escape = "setsid sh -c 'echo $$ > p.tmp && mv p.tmp escaped.pid && exec sleep 30' & while [ ! -f escaped.pid ]; do sleep 0.01; done; cat escaped.pid";
     const r = await runProcess(sh(escape, { timeoutMs: 300 }));
     const escaped = Number(text(r.stdout).trim());
     try {
+      // it returned (instead of waiting for the escaped sleep's 30 s) as a timeout
       expect(r).toMatchObject({ code: 1, killed: true, timedOut: true });
-      expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       process.kill(escaped, "SIGKILL");
     }

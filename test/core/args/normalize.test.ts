@@ -29,8 +29,28 @@ describe("normalizeArgs (registry-reference §3.8)", () => {
     expect(E.isRight(r) && r.right["other"]).toBe(items);
   });
 
+  it("null for a typed argument in a call becomes the empty value, for every type", () => {
+    expect(normalizeArgs({ types: g29Types }, { request_timeout: null, speed: null, dry_run: null, mode: null, prompts: null }))
+      .toEqual(E.right({ request_timeout: "", speed: "", dry_run: "", mode: "", prompts: "" }));
+    const surface = analyzeArgs({ args: ["n:int"], template: "t {n}" });
+    expect(normalizeArgs(surface, { n: null })).toEqual(E.right({ n: "" }));
+  });
+
   it("the first bad value in call order is reported", () => {
     expect(normalizeArgs({ types: g29Types }, { speed: "fast", request_timeout: "x" })).toEqual(E.left("Argument speed must be a number."));
+  });
+
+  it("the error names the first value that does not fit, even after values that do", () => {
+    expect(normalizeArgs({ types: g29Types }, { request_timeout: 5, dry_run: "yes", speed: "fast", mode: "delete" })).toEqual(E.left("Argument speed must be a number."));
+  });
+
+  it("a typed argument named __proto__ stays an ordinary value of the call", () => {
+    const call = JSON.parse('{"__proto__":" 7 ","other":"x"}') as Record<string, unknown>;
+    const r = normalizeArgs({ types: new Map<string, ArgType>([["__proto__", { kind: "int" }]]) }, call);
+    if (E.isLeft(r)) throw new Error(r.left);
+    expect(Object.getPrototypeOf(r.right)).toBe(Object.prototype);
+    expect(Object.keys(r.right)).toEqual(["__proto__", "other"]);
+    expect(Object.getOwnPropertyDescriptor(r.right, "__proto__")).toEqual({ value: "7", enumerable: true, writable: true, configurable: true });
   });
 
   it("explicit args types normalize after reload too (ruling 2)", () => {

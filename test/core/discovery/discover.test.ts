@@ -33,6 +33,19 @@ describe("discovery (registry-reference §1, golden §8.6)", () => {
     expect(d.diagnostics).toContain("Recipe same shadows 1 lower-priority recipe(s)");
   });
 
+  it("JSON shadows Markdown only within one layer: a Markdown recipe in a lower layer is just shadowed", () => {
+    const d = discover(
+      snapshot([
+        userRoot({ "same.json": { template: "echo json" } }),
+        root(P, { "same.md": "---\ndescription: md\n---\n\n```template\necho md\n```\n" }),
+      ]),
+    );
+    const md = d.entries.find((e) => e.path === "/P/same.md");
+    expect(md?.shadowedBy).toBe("/A/recipes/same.json");
+    expect(md?.diagnostics).toEqual([]);
+    expect(d.diagnostics).toEqual(["Recipe same shadows 1 lower-priority recipe(s)"]);
+  });
+
   it("G59 an invalid winner blocks its lower-priority fallback", () => {
     const d = discover(snapshot([userRoot({ "repo-health.json": {} }), root(P, { "repo-health.json": { template: "echo low" } })]));
     const winner = d.active.get("repo-health");

@@ -68,6 +68,12 @@ describe("update merges (ruling 5)", () => {
     expect(w.files.get(`${ROOT}/a.json`)).toBe(pretty({ description: "A", async: false, values: { x: "1" }, template: "echo {x}" }));
   });
 
+  it("values given on update of a stored async recipe replace its values without restating async", () => {
+    const w = world({ [`${ROOT}/co.json`]: { description: "Co", async: true, values: { x: "1" }, template: "echo {x}" } });
+    expect(w.run({ name: "co", values: { x: "2" }, update: true })).toMatchObject({ ok: true });
+    expect(w.files.get(`${ROOT}/co.json`)).toBe(pretty({ description: "Co", async: true, values: { x: "2" }, template: "echo {x}" }));
+  });
+
   it("defaults given as an object merge under the shorthand's", () => {
     const w = world();
     w.run({ name: "d", description: "D", template: "echo {a} {b}", args: "a,b=2", defaults: { a: "1", b: "0" } });

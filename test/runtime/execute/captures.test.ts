@@ -43,5 +43,7 @@ describe("capture folders", () => {
   it("a missing root is not an error", () => {
     root = join(tmpdir(), `pi-recipes-captures-missing-${process.pid}`);
     expect(() => pruneCaptures(root)).not.toThrow();
+    // and it is not created either
+    expect(existsSync(root)).toBe(false);
   });
 });

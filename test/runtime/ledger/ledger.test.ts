@@ -1,6 +1,6 @@
 // The usage ledger on real disk: launch accounting, the fence, moves, seeding and the golden
 // cases of lifecycle-reference §18 about ledgers (G51, G53, G55, G27).
-import { existsSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordLaunch, sourceChangedText } from "../../../runtime/ledger/launch.js";
@@ -8,6 +8,9 @@ import { demoteLineage, promoteLineage, renameLineage } from "../../../runtime/l
 import { foldPending } from "../../../runtime/ledger/fold.js";
 import { recordReview } from "../../../runtime/ledger/review.js";
 import { withRootFence } from "../../../runtime/ledger/fence.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
+import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
+import { closeLedger } from "../../../runtime/ledger/context.js";
 import { clock, makeAgent, resolved, type Agent } from "./support.js";
 
 let agent: Agent;
@@ -110,13 +113,48 @@ describe("launch accounting", () => {
   it("folds by itself every foldThreshold launches, rotates its log, and deletes finished logs", async () => {
     const ctx = agent.ctx({ foldThreshold: 10, rotateLines: 7 });
     const path = agent.write("t.json", { template: "echo 1" });
-    for (let i = 0; i < 25; i++) expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
-    expect(ledgerAt("t.json")!.lifetime_calls).toBeGreaterThanOrEqual(20);
+    for (let i = 1; i <= 25; i++) {
+      expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
+      // nothing is folded before the threshold; the 10th launch folds all ten
+      if (i < 10) expect(ledgerAt("t.json")).toBeUndefined();
+      if (i === 10) expect(ledgerAt("t.json")!.lifetime_calls).toBe(10);
+    }
+    expect(ledgerAt("t.json")!.lifetime_calls).toBeGreaterThan(10);
     await foldPending(ctx);
     expect(ledgerAt("t.json")!.lifetime_calls).toBe(25);
     // closed logs are gone; only the one in use may remain
     const { readdirSync } = await import("node:fs");
     expect(readdirSync(join(agent.root, ".usage", "launches")).length).toBeLessThanOrEqual(1);
+    expectConsistent();
+  });
+});
+
+describe("a fold whose commit fails", () => {
+  it("keeps every launch log, so a later fold still counts every launch", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const writer = agent.ctx({ foldThreshold: 1000, rotateLines: 3 });
+    for (let i = 0; i < 7; i++) expect(await recordLaunch(writer, resolved(path))).toEqual({ ok: true, recorded: true });
+    await closeLedger(writer);
+    const launches = join(agent.root, ".usage", "launches");
+    const logsBefore = readdirSync(launches).sort();
+    // rotation closed at least one log, which a successful fold would delete
+    expect(logsBefore.length).toBeGreaterThan(1);
+
+    // every rename into .usage fails, so no write of the commit becomes durable
+    const real = makeNodeFileSystem();
+    const failing: FileSystem = {
+      ...real,
+      rename: async (from, to) => {
+        if (to.startsWith(join(agent.root, ".usage"))) throw Object.assign(new Error(`EIO: injected, rename '${to}'`), { code: "EIO" });
+        return real.rename(from, to);
+      },
+    };
+    const folder = agent.ctx({ fs: failing });
+    await expect(foldPending(folder)).rejects.toThrow(/injected/);
+    expect(readdirSync(launches).sort()).toEqual(logsBefore);
+
+    await foldPending(agent.ctx());
+    expect(ledgerAt("t.json")).toMatchObject({ lifetime_calls: 7 });
     expectConsistent();
   });
 });
