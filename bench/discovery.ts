@@ -1,52 +1,92 @@
-// Discovery of 1,000 and 10,000 recipes against the floor: read + JSON.parse of the same files.
-import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { openRegistry } from "../runtime/registry.js";
+// Discovery against the floor at 1,000, 10,000 (and, with PI_RECIPES_BENCH_100K=1, 100,000)
+// recipes: whole `list` and `inspect` processes with the compile cache removed before each run
+// (cold) and left in place (warm), the first discovery of a fresh process, and peak memory. The
+// floor is a plain node process that reads and JSON-parses the same files, timed in the same run.
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FLOOR_SCRIPT } from "./floor.js";
 import { generateAgent } from "./generate.js";
-import { median, report, timeRuns } from "./stats.js";
+import { compareProcesses, type ProcessCommand, type ProcessSample } from "./process.js";
+import { fmt } from "./stats.js";
 
-function floorRead(root: string): number {
-  let n = 0;
-  for (const name of readdirSync(root)) {
-    const text = readFileSync(join(root, name), "utf8");
-    if (name.endsWith(".json")) n += Object.keys(JSON.parse(text) as object).length;
-    else n += text.length;
-  }
-  return n;
-}
+const here = dirname(fileURLToPath(import.meta.url));
 
-const FLOOR_SCRIPT = `const fs=require("fs"),p=require("path");const r=process.argv[1];let n=0;for(const f of fs.readdirSync(r)){const t=fs.readFileSync(p.join(r,f),"utf8");n+=f.endsWith(".json")?Object.keys(JSON.parse(t)).length:t.length}console.log(n)`;
+/** the folder the compile cache keeps its file in (see runtime/compile-cache.ts) */
+const cacheDir = (agentDir: string): string => join(agentDir, "recipes", ".cache");
 
-function timeProcess(runs: number, cmd: string, args: readonly string[], env: NodeJS.ProcessEnv): number {
-  const samples: number[] = [];
-  for (let i = 0; i <= runs; i++) {
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(cmd, args, { env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
-    if (i > 0) samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return median(samples);
+export function row(label: string, ours: number, floor: number, target: number | undefined, unit: "ms" | "MiB" = "ms"): string {
+  const ratio = ours / floor;
+  const show = (x: number): string => (unit === "ms" ? fmt(x) : `${x.toFixed(0)} MiB`);
+  const verdict = target === undefined ? "" : `(target <= ${target}x) ${ratio <= target ? "OK" : "OVER"}`;
+  return `${label.padEnd(52)} ours ${show(ours).padStart(10)}  floor ${show(floor).padStart(10)}  ratio ${ratio.toFixed(2).padStart(5)}x  ${verdict}`;
 }
 
 export function benchDiscovery(baseDir: string, cliPath: string): string[] {
   const lines: string[] = [];
-  for (const count of [1_000, 10_000]) {
+  const counts = [1_000, 10_000, ...(process.env["PI_RECIPES_BENCH_100K"] === "1" ? [100_000] : [])];
+  for (const count of counts) {
     const agentDir = generateAgent(baseDir, count);
     const root = join(agentDir, "recipes");
-    const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null });
-    const tools = registry.discover().tools.length;
-    if (tools !== count) throw new Error(`expected ${count} tools, discovered ${tools}`);
-    const runs = count >= 10_000 ? 7 : 15;
-    const floor = timeRuns(runs, () => floorRead(root));
-    const ours = timeRuns(runs, () => registry.discover());
-    lines.push(report(`discovery of ${count} recipes, in-process`, ours, floor, 2));
-    if (count === 10_000) {
-      const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
-      const floorProc = timeProcess(5, process.execPath, ["-e", FLOOR_SCRIPT, root], env);
-      const cliProc = timeProcess(5, process.execPath, [cliPath, "inspect", "target=recipes", "view=status"], env);
-      lines.push(report(`discovery of ${count} recipes, whole CLI process`, cliProc, floorProc, 2));
-    }
+    const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
+    const runs = count >= 100_000 ? 3 : count >= 10_000 ? 5 : 9;
+    const cold = (): void => rmSync(cacheDir(agentDir), { recursive: true, force: true });
+    const cli = (args: readonly string[], before?: () => void): ProcessCommand => ({ args: [cliPath, ...args], env, ...(before === undefined ? {} : { before }) });
+    const inspect = ["inspect", "target=recipes", "view=summary", "--json"];
+    const [floor, listCold, listWarm, inspectCold, inspectWarm] = compareProcesses(runs, [
+      { args: ["-e", FLOOR_SCRIPT, root], env },
+      cli(["list"], cold),
+      cli(["list"]),
+      cli(inspect, cold),
+      cli(inspect),
+    ]) as [ProcessSample, ProcessSample, ProcessSample, ProcessSample, ProcessSample];
+    const n = count.toLocaleString("en-US");
+    const warmTarget = count >= 100_000 ? 1.5 : 1.2;
+    lines.push(row(`list, ${n} recipes, process, cold cache`, listCold.ms, floor.ms, 2));
+    lines.push(row(`list, ${n} recipes, process, warm cache`, listWarm.ms, floor.ms, warmTarget));
+    lines.push(row(`inspect summary --json, ${n}, process, cold`, inspectCold.ms, floor.ms, undefined));
+    lines.push(row(`inspect summary --json, ${n}, process, warm`, inspectWarm.ms, floor.ms, 1.5));
+    // CPU time: what a busy machine distorts least
+    lines.push(row(`  cpu: list, ${n}, cold`, listCold.cpu, floor.cpu, undefined));
+    lines.push(row(`  cpu: list, ${n}, warm`, listWarm.cpu, floor.cpu, undefined));
+    lines.push(row(`  cpu: inspect, ${n}, cold`, inspectCold.cpu, floor.cpu, undefined));
+    lines.push(row(`  cpu: inspect, ${n}, warm`, inspectWarm.cpu, floor.cpu, undefined));
+    lines.push(row(`  peak memory: list, ${n}, cold`, listCold.mib, floor.mib, undefined, "MiB"));
+    lines.push(row(`  peak memory: inspect, ${n}, cold`, inspectCold.mib, floor.mib, count === 10_000 ? 1.5 : undefined, "MiB"));
+    lines.push(row(`  peak memory: inspect, ${n}, warm`, inspectWarm.mib, floor.mib, count === 10_000 ? 1.5 : undefined, "MiB"));
+    const first = join(here, "first-discovery.js");
+    const [floorIn, discoveryCold, discoveryWarm] = compareProcesses(runs, [
+      { args: [first, "floor", agentDir], env },
+      { args: [first, "discovery", agentDir], env, before: cold },
+      { args: [first, "discovery", agentDir], env },
+    ]) as [ProcessSample, ProcessSample, ProcessSample];
+    lines.push(row(`first discovery in a fresh process, ${n}, cold`, discoveryCold.reported, floorIn.reported, 2));
+    lines.push(row(`first discovery in a fresh process, ${n}, warm`, discoveryWarm.reported, floorIn.reported, undefined));
   }
   return lines;
+}
+
+/** Start-up: the CLI on an empty agent dir against a bare `node -e 0`, as a difference. */
+export function benchStartup(baseDir: string, cliPath: string): string[] {
+  const agentDir = join(baseDir, "agent-empty");
+  const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
+  const [bare, help, list, inspect] = compareProcesses(21, [
+    { args: ["-e", "0"], env },
+    { args: [cliPath, "--help"], env },
+    { args: [cliPath, "list"], env },
+    { args: [cliPath, "inspect", "target=recipes", "view=summary", "--json"], env },
+  ]) as [ProcessSample, ProcessSample, ProcessSample, ProcessSample];
+  const over = (label: string, s: ProcessSample, target?: number): string => {
+    const d = s.ms - bare.ms;
+    return `${label.padEnd(52)} ours ${fmt(s.ms).padStart(10)}  bare node ${fmt(bare.ms).padStart(10)}  over +${fmt(d)}  ${target === undefined ? "" : `(target <= +${target} ms) ${d <= target ? "OK" : "OVER"}`}`;
+  };
+  const cpu = (label: string, s: ProcessSample): string =>
+    `${label.padEnd(52)} ours ${fmt(s.cpu).padStart(10)}  bare node ${fmt(bare.cpu).padStart(10)}  over +${fmt(s.cpu - bare.cpu)}`;
+  return [
+    over("start-up: --help", help, 20),
+    over("start-up: list, empty agent dir", list, 20),
+    over("start-up: inspect summary --json, empty", inspect),
+    cpu("  cpu: --help", help),
+    cpu("  cpu: list, empty agent dir", list),
+  ];
 }

@@ -17,8 +17,3 @@ export function timeRuns(runs: number, fn: () => void): number {
 }
 
 export const fmt = (ms: number): string => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
-
-export function report(label: string, ours: number, floor: number, target: number): string {
-  const ratio = ours / floor;
-  return `${label.padEnd(44)} ours ${fmt(ours).padStart(10)}  floor ${fmt(floor).padStart(10)}  ratio ${ratio.toFixed(2)}x  (target <= ${target}x) ${ratio <= target ? "OK" : "OVER"}`;
-}

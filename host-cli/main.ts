@@ -2,6 +2,7 @@
 // The `pi-recipes` command: the registry's verbs for people and scripts.
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import { existsSync } from "node:fs";
+import { enableCompileCache } from "./compile-cache.js";
 import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult } from "./print.js";
@@ -60,6 +61,7 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
   return result.ok ? 0 : 1;
 }
 
+enableCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -6,6 +6,7 @@ import type { SnapshotFile } from "../core/model.js";
 import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./snapshot.js";
+import { beginCompileCache, type CompileCacheOptions } from "./compile-cache.js";
 import { sha256Bytes } from "./ledger/context.js";
 
 export interface RegistryOptions {
@@ -15,6 +16,8 @@ export interface RegistryOptions {
   readonly scan?: ScanPort;
   /** override the packaged component root (tests); `null` disables it */
   readonly packagedRoot?: string | null;
+  /** the verified compile cache in `<recipe root>/.cache` (runtime/compile-cache.ts); default on */
+  readonly compileCache?: boolean | CompileCacheOptions;
 }
 
 export interface Registry {
@@ -36,7 +39,16 @@ export function openRegistry(options: RegistryOptions = {}): Registry {
     paths,
     packagedRoot,
     scan,
-    discover: () =>
-      discover(readSnapshot(scan, { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) }), { digest: sha256Of }),
+    discover: () => {
+      const request = { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) };
+      const cache = options.compileCache === false ? undefined
+        : beginCompileCache(scan, { ...paths, ...request }, options.compileCache === true ? {} : options.compileCache);
+      if (cache === undefined) return discover(readSnapshot(scan, request), { digest: sha256Of });
+      try {
+        return discover(readSnapshot(scan, request, cache), { digest: sha256Of, compiled: cache.hook });
+      } finally {
+        cache.finish();
+      }
+    },
   };
 }

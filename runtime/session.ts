@@ -3,7 +3,9 @@
 // and it runs the start-up and shut-down housekeeping every host needs in the same order.
 //
 // One-shot (`openSession`, the CLI): one discovery when first asked, the ledger opened for
-// launches, its launch log closed at the end; no housekeeping, so a command stays cheap.
+// launches, its launch log closed at the end, and the pending launch logs folded when enough of
+// them wait and the store lock is free at that instant (runtime/ledger/exit-fold.ts): no waiting,
+// so a command stays cheap, and a script of many calls leaves few files.
 // Live (`openLiveSession`, Pi and MCP): at open, ledger recovery, stray-temp cleanup, the live
 // registry with its watcher, lineage seeding; at close, the watcher stopped and the launch logs
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
@@ -18,7 +20,7 @@ import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
 import { agentPaths, lockRootOf, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { accountedContext, launch, type OnRejected } from "./launch.js";
-import { closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
+import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
 import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
 import { registerTool, type RegisterParams } from "./register.js";
 import { openRegistry, type Registry } from "./registry.js";
@@ -127,7 +129,7 @@ export function openSession(options: SessionOptions = {}): RuntimeSession {
     packagedRoot: b.packagedRoot ?? null,
   });
   let discovered: Discovery | undefined;
-  return withLaunch(b, () => (discovered ??= registry.discover()), () => closeLedger(b.ledger));
+  return withLaunch(b, () => (discovered ??= registry.discover()), async () => void (await closeAndFoldIfFree(b.ledger)));
 }
 
 /** A session that keeps its tool set current until it is closed. */

@@ -4,6 +4,7 @@ import { recipeFileName } from "../core/discovery/paths.js";
 import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
+import type { CompileCacheSession } from "./compile-cache.js";
 
 export interface SnapshotRequest {
   readonly paths: AgentPaths;
@@ -29,8 +30,11 @@ export function readFileEntry(scan: ScanPort, path: string, stat = false): Snaps
 }
 
 /** Recipe files of one directory: entries named `*.json`/`*.md` that are not folders, symlinks
- *  or dot-files. A FIFO, socket or device so named is listed, as a file that cannot be read. */
-export function listRecipeDir(scan: ScanPort, dir: string, stat = false): { present: boolean; files: SnapshotFile[]; error?: string } {
+ *  or dot-files. A FIFO, socket or device so named is listed, as a file that cannot be read.
+ *  Regular files go through `read` when given (the compile cache). */
+export function listRecipeDir(
+  scan: ScanPort, dir: string, stat = false, read?: (path: string) => SnapshotFile,
+): { present: boolean; files: SnapshotFile[]; error?: string } {
   const listed = scan.listDir(dir);
   if (!listed.ok) {
     if (listed.code === "ENOENT") return { present: false, files: [] };
@@ -40,13 +44,14 @@ export function listRecipeDir(scan: ScanPort, dir: string, stat = false): { pres
   const files: SnapshotFile[] = [];
   for (const entry of listed.value) {
     if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
-    files.push(readFileEntry(scan, dir + "/" + entry.name, stat));
+    const path = dir + "/" + entry.name;
+    files.push(read === undefined || entry.kind !== "file" ? readFileEntry(scan, path, stat) : read(path));
   }
   return { present: true, files };
 }
 
-function rootSource(scan: ScanPort, dir: string, tool: boolean): SourceListing {
-  const { present, files, error } = listRecipeDir(scan, dir);
+function rootSource(scan: ScanPort, dir: string, tool: boolean, cache: CompileCacheSession | undefined): SourceListing {
+  const { present, files, error } = listRecipeDir(scan, dir, false, cache?.file);
   const st = present ? scan.statPath(dir) : undefined;
   return {
     kind: "root",
@@ -77,15 +82,25 @@ export function extraReader(scan: ScanPort, exists: (path: string) => boolean = 
   };
 }
 
-export function readSnapshot(scan: ScanPort, request: SnapshotRequest): RegistrySnapshot {
+/** The snapshot discovery reads; with a compile cache session, files whose compile is current
+ *  are stat'ed, not read. */
+const cachedReader = (read: (path: string) => SnapshotFile | undefined): ((path: string) => SnapshotFile | undefined) => {
+  const seen = new Map<string, SnapshotFile | undefined>();
+  return (path) => {
+    if (!seen.has(path)) seen.set(path, read(path));
+    return seen.get(path);
+  };
+};
+
+export function readSnapshot(scan: ScanPort, request: SnapshotRequest, cache?: CompileCacheSession): RegistrySnapshot {
   const { paths } = request;
-  const sources: SourceListing[] = [rootSource(scan, paths.recipeRoot, true)];
+  const sources: SourceListing[] = [rootSource(scan, paths.recipeRoot, true, cache)];
   for (const file of request.adhocFiles ?? []) {
     const dir = file.slice(0, file.lastIndexOf("/")) || "/";
     sources.push({ kind: "file", root: dir, present: true, tool: false, mutableUsage: false, files: [readFileEntry(scan, file)] });
   }
-  if (request.packagedRoot !== undefined) sources.push(rootSource(scan, request.packagedRoot, false));
-  const readExtra = extraReader(scan);
+  if (request.packagedRoot !== undefined) sources.push(rootSource(scan, request.packagedRoot, false, cache));
+  const readExtra = cache === undefined ? extraReader(scan) : cachedReader(cache.readExtra);
   return {
     agentDir: paths.agentDir,
     recipeRoot: paths.recipeRoot,

@@ -28,7 +28,21 @@ export interface ScannedFile {
 
 export type ScanResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: string; readonly message: string };
 
+/** What identifies one version of a file without reading it (times in nanoseconds). A write
+ *  changes size, mtime or ctime; a rename onto the path changes the inode. */
+export interface FileIdentity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly size: number;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly birthtimeNs: bigint;
+  readonly isFile: boolean;
+}
+
 export interface ScanPort {
+  /** one stat (following symlinks); a port without it gets no compile cache */
+  identity?(path: string): ScanResult<FileIdentity>;
   listDir(path: string): ScanResult<readonly ScanEntry[]>;
   statPath(path: string): ScanResult<{ readonly mode: number; readonly isDirectory: boolean }>;
   /** read a regular file whole unless its size exceeds `limit` bytes; anything but a regular file
@@ -58,6 +72,25 @@ export function makeScanPort(fs: SyncFs): ScanPort {
       try {
         const dirents = fs.readdirSync(path, { withFileTypes: true }) as unknown as { name: string | Uint8Array; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }[];
         return { ok: true, value: dirents.map((d) => ({ name: String(d.name), kind: kindOf(d) })) };
+      } catch (e) {
+        return failure(e);
+      }
+    },
+    identity(path) {
+      try {
+        const st = fs.statSync(path, { bigint: true });
+        return {
+          ok: true,
+          value: {
+            dev: st.dev,
+            ino: st.ino,
+            size: Number(st.size),
+            mtimeNs: st.mtimeNs,
+            ctimeNs: st.ctimeNs,
+            birthtimeNs: st.birthtimeNs,
+            isFile: st.isFile(),
+          },
+        };
       } catch (e) {
         return failure(e);
       }

@@ -3,12 +3,16 @@
 import * as E from "fp-ts/lib/Either.js";
 import { parametersSchema } from "../args/schema.js";
 import type { ToolSpec } from "../discovery/types.js";
+import type { JsonObject } from "../model.js";
 import type { CompiledConfig } from "./compile-recipe.js";
 
 export function toolOf(compiled: CompiledConfig): E.Either<string, ToolSpec> {
   if (compiled.toolProblem !== undefined) return E.left(compiled.toolProblem);
   const { id: name, config } = compiled;
   const async = config.async === true;
+  // the JSON schema is built when a host first asks for it: a `list` of 10,000 tools needs none,
+  // a host publishing one tool needs that tool's only
+  let parameters: JsonObject | undefined;
   return E.right({
     name,
     description: config.description ?? `Execute template recipe: ${name}`,
@@ -16,7 +20,9 @@ export function toolOf(compiled: CompiledConfig): E.Either<string, ToolSpec> {
     format: compiled.format,
     async,
     surface: compiled.surface,
-    parameters: parametersSchema(compiled.surface, { async }),
+    get parameters(): JsonObject {
+      return (parameters ??= parametersSchema(compiled.surface, { async }));
+    },
     promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
     config,
     ...(compiled.sourceSha256 === undefined ? {} : { sourceSha256: compiled.sourceSha256 }),

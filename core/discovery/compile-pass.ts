@@ -10,6 +10,7 @@ import { compileRecipe, type CompileContext, type CompiledRecipe } from "../comp
 import { toolOf } from "../compile/tool.js";
 import { problemDiagnostic } from "./problem.js";
 import { toolNameProblem } from "../register/name.js";
+import type { CompileHook } from "./compile-hook.js";
 import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
 import { draftEntry } from "./drafts.js";
 import { basename, recipeFileName } from "./paths.js";
@@ -72,7 +73,9 @@ export interface Pass {
   finish(resolution: Resolution): void;
 }
 
-export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined): Pass {
+export function beginPass(
+  memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined, hook?: CompileHook,
+): Pass {
   const memo = memoIn as MemoState;
   const key = contextKey(snapshot);
   if (memo.context !== key) {
@@ -118,6 +121,7 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, dig
       reads = undefined;
     }
   };
+  const readsOf = (paths: readonly string[]): Reads => (paths.length === 0 ? NO_READS : paths.map((p) => [p, listed().get(p)] as const));
   const unchanged = (r: Reads): boolean => r.length === 0 || r.every(([path, seen]) => listed().get(path) === seen);
 
   const loadedPaths: string[] = [];
@@ -132,11 +136,17 @@ export function beginPass(memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, dig
         reused++;
         return was;
       }
-      loadedPaths.push(candidate.file.path);
+      // a compile the runtime verified as current (its compile cache) is taken as it is
+      const stored = hook?.lookup(candidate.file);
+      if (stored !== undefined) reused++;
+      else loadedPaths.push(candidate.file.path);
       // a file whose name no MCP client or model API accepts is never exposed as a tool
-      const badName = toolNameProblem(candidate.id, candidate.format);
+      const badName = stored === undefined ? toolNameProblem(candidate.id, candidate.format) : undefined;
       const { value: compiled, reads: used } =
-        badName === undefined ? tracked(() => compileRecipe(candidate, digesting)) : { value: namedProblem(candidate, badName), reads: NO_READS };
+        stored !== undefined ? { value: stored.compiled, reads: readsOf(stored.readPaths) }
+        : badName === undefined ? tracked(() => compileRecipe(candidate, digesting))
+        : { value: namedProblem(candidate, badName), reads: NO_READS };
+      if (stored === undefined) hook?.store(candidate.file, { compiled, readPaths: used.map(([p]) => p) });
       const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled) : undefined;
       const record: LoadedRecipe = tool === undefined ? { file: candidate.file, reads: used, compiled } : { file: candidate.file, reads: used, compiled, tool };
       candidate.loaded = record;

@@ -6,6 +6,7 @@
 // core/compile/compile-recipe.ts), resolving each id's bucket (buckets.ts)
 // and assembling the result (resolution.ts), which after an edit only patches the last one.
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../model.js";
+import type { CompileHook } from "./compile-hook.js";
 import { beginPass, createDiscoveryMemo, type DiscoveryMemo } from "./compile-pass.js";
 import { basename, recipeFileName } from "./paths.js";
 import { patchResolution, resolveAll } from "./resolution.js";
@@ -34,10 +35,12 @@ export interface DiscoverOptions {
   /** Work remembered from earlier passes over the same registry: a file is loaded again only when
    *  its SnapshotFile object, or one its resolution read, is not the one seen before. */
   readonly memo?: DiscoveryMemo;
+  /** earlier compiles the runtime has verified as current (a compile cache) */
+  readonly compiled?: CompileHook;
 }
 
 export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = {}): Discovery {
-  const pass = beginPass(options.memo ?? createDiscoveryMemo(), snapshot, options.digest);
+  const pass = beginPass(options.memo ?? createDiscoveryMemo(), snapshot, options.digest, options.compiled);
   const prev = pass.resolution;
   const resolution =
     (prev === undefined ? undefined : patchResolution(prev, snapshot.sources, pass)) ??

@@ -7,7 +7,13 @@ import { randomIds, systemClock, type Clock, type Ids } from "../../adapters/clo
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
-export const capturesRootOf = (tmpRoot: string): string => join(tmpRoot, "captures");
+// asked on every call with the same few roots: joined once each
+const roots = new Map<string, string>();
+export function capturesRootOf(tmpRoot: string): string {
+  let root = roots.get(tmpRoot);
+  if (root === undefined) roots.set(tmpRoot, (root = join(tmpRoot, "captures")));
+  return root;
+}
 
 /** A fresh, not yet created folder name for one command's spill files: the time keeps the names
  *  in age order, the id keeps concurrent commands (of any process) apart. */

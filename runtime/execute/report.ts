@@ -63,6 +63,15 @@ function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
   };
 }
 
+// The graph is the tool's own template object on every call of that tool: its warnings are found once.
+const warningsOf = new WeakMap<object, readonly string[]>();
+function graphWarnings(graph: Json): readonly string[] {
+  if (typeof graph !== "object" || graph === null) return compileTemplate(graph).warnings;
+  let w = warningsOf.get(graph);
+  if (w === undefined) warningsOf.set(graph, (w = compileTemplate(graph).warnings));
+  return w;
+}
+
 /** A step is named in failure texts only when the template has more than one: with one, the
  * tool is the step. */
 export const namesSteps = (graph: Json): boolean => leaves(graph).length > 1;
@@ -83,12 +92,12 @@ export async function reportExecution(execution: Execution, target: ReportTarget
   if (result.code === 0) {
     const body = truncateBody(successBody(text(result.stdout)));
     const saved = body.truncated ? await saveFullOutput(target, "stdout", successBody(text(result.stdout))) : undefined;
-    const warnings = compileTemplate(target.graph).warnings;
+    const warnings = graphWarnings(target.graph);
     return success(finalText(body, saved), {
       ...base,
       ...(saved === undefined ? {} : { fullOutputPath: saved }),
       template: target.template,
-      ...(warnings.length === 0 ? {} : { templateWarnings: warnings }),
+      ...(warnings.length === 0 ? {} : { templateWarnings: [...warnings] }),
       tool: target.tool,
       truncated: body.truncated,
     });

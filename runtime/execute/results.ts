@@ -8,7 +8,8 @@ const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder("utf-8");
 
 export const text = (bytes: Uint8Array): string => decoder.decode(bytes);
-export const bytesOf = (value: string): Uint8Array => new TextEncoder().encode(value);
+const encoder = new TextEncoder();
+export const bytesOf = (value: string): Uint8Array => encoder.encode(value);
 
 const RANK: Readonly<Record<FailureScope, number>> = { continue: 0, branch: 1, root: 2 };
 

@@ -5,6 +5,7 @@ export { renameLineage, promoteLineage, demoteLineage, type MoveInput, type Move
 export { seedLineages, seedObserved, lineageObservations, type SeedResult } from "./seed.js";
 export { loadUsage, type UsageLookup } from "./usage.js";
 export { foldPending } from "./fold.js";
+export { closeAndFoldIfFree, PENDING_LOG_BOUND, type ExitFold } from "./exit-fold.js";
 export { recordReview } from "./review.js";
 export { withRootFence, FenceDrainTimeout } from "./fence.js";
 export { readIndex, readLedger } from "./store.js";

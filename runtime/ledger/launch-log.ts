@@ -7,6 +7,11 @@
 //   {"n":k,"l":b,"path","name","fp","at"}         that launch counted
 //   {"n":k,"c":1}                                 the log is closed (rotated); nothing follows
 // `n` is the line number, increasing in append order, so a fold's watermark is one number.
+// Each line is sealed: `<8 hex digits of the sha256 of the JSON> <JSON>`. Log lines are appended
+// without an fsync, so after a power failure a line may hold garbage; a seal that does not match
+// drops the line rather than counting a launch of a path the garbage made up. (Unsealed lines,
+// written by earlier versions, are still read.)
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
 import { decodeOwner, makeOwnerRecord, type OwnerRecord, type ProcessProbe } from "../../adapters/lock/owner.js";
@@ -17,6 +22,18 @@ export interface LaunchFields {
   readonly name: string;
   readonly fp: string;
   readonly at: string;
+}
+
+const sealOf = (json: string): string => createHash("sha256").update(json).digest("hex").slice(0, 8);
+const sealed = (record: Readonly<Record<string, unknown>>): string => {
+  const json = JSON.stringify(record);
+  return `${sealOf(json)} ${json}\n`;
+};
+
+/** The JSON of a log line whose seal matches (or of an unsealed line); undefined for garbage. */
+function unsealed(line: string): string | undefined {
+  if (line.startsWith("{")) return line;
+  return line.length > 9 && line[8] === " " && line.slice(0, 8) === sealOf(line.slice(9)) ? line.slice(9) : undefined;
 }
 
 export class LaunchLog {
@@ -57,7 +74,7 @@ export class LaunchLog {
     const handle = await this.fs.open(join(this.dir, `${id}.log`), "a");
     try {
       const owner = makeOwnerRecord(id, this.now(), this.probe);
-      await handle.write(`${JSON.stringify({ n: 0, owner })}\n`);
+      await handle.write(sealed({ n: 0, owner }));
     } catch (e) {
       await handle.close().catch(() => undefined);
       throw e;
@@ -75,7 +92,7 @@ export class LaunchLog {
       const handle = this.handle ?? (await (this.opening ??= this.open().finally(() => (this.opening = undefined))));
       const n = this.line + 1;
       try {
-        await handle.write(`${JSON.stringify({ n, ...record })}\n`);
+        await handle.write(sealed({ n, ...record }));
       } catch (e) {
         this.abandon();
         throw e;
@@ -135,10 +152,11 @@ export function parseLog(id: string, text: string): ParsedLog {
   const launches: LaunchEntry[] = [];
   const open = new Map<number, number>();
   for (const line of text.split("\n")) {
-    if (line === "") continue;
+    const json = line === "" ? undefined : unsealed(line);
+    if (json === undefined) continue;
     let r: Record<string, unknown>;
     try {
-      const u: unknown = JSON.parse(line);
+      const u: unknown = JSON.parse(json);
       if (typeof u !== "object" || u === null || Array.isArray(u)) continue;
       r = u as Record<string, unknown>;
     } catch {

@@ -125,14 +125,14 @@ export async function recover(ctx: LedgerContext): Promise<string[]> {
   return diagnostics;
 }
 
-/** Runs `fn` with the store lock held, after recovery. */
-export async function withStore<A>(ctx: LedgerContext, fn: (diagnostics: string[]) => Promise<A>): Promise<A> {
+/** Runs `fn` with the store lock held, after recovery. `timeoutMs` 0 tries the lock once. */
+export async function withStore<A>(ctx: LedgerContext, fn: (diagnostics: string[]) => Promise<A>, timeoutMs: number = ctx.lockTimeoutMs): Promise<A> {
   return ctx.lock.withLock(
     ctx.paths.index,
     async () => {
       const diagnostics = await recover(ctx);
       return fn(diagnostics);
     },
-    { timeoutMs: ctx.lockTimeoutMs },
+    { timeoutMs },
   );
 }

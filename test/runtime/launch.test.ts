@@ -81,7 +81,7 @@ async function ledgerState(recipeRoot: string, key: string): Promise<{ calls: nu
   const launches = join(recipeRoot, ".usage", "launches");
   let pendingLogs = 0;
   for (const name of existsSync(launches) ? readdirSync(launches) : []) {
-    const lines = nodeFs.readFileSync(join(launches, name), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { n: number; l?: number });
+    const lines = nodeFs.readFileSync(join(launches, name), "utf8").trim().split("\n").map((l) => JSON.parse(l.slice(l.indexOf("{"))) as { n: number; l?: number });
     const counted = lines.filter((l) => l.l !== undefined).map((l) => l.n);
     const applied = index.applied[name.replace(/\.log$/, "")] ?? 0;
     if (counted.some((n) => n > applied)) pendingLogs++;

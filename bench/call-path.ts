@@ -1,0 +1,59 @@
+// The cost of one typed call besides its process: argument validation and normalization,
+// resolution of the template, result reporting, with a runner that answers at once. Measured
+// over many calls in one process; the target is per call.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeProcessRunner, type ProcessResult } from "../adapters/process/ProcessRunner.js";
+import { openRegistry } from "../runtime/registry.js";
+import { runTool } from "../runtime/verbs/call.js";
+import { fmt, median } from "./stats.js";
+
+const TARGET_US = 5;
+const encoder = new TextEncoder();
+const OUT = encoder.encode("ok\n");
+
+const instant = makeProcessRunner("instant", async (): Promise<ProcessResult> => ({
+  code: 0,
+  pid: 1,
+  killed: false,
+  timedOut: false,
+  stdout: OUT,
+  stderr: new Uint8Array(0),
+  stdoutBytes: OUT.length,
+  stderrBytes: 0,
+  stdoutTruncated: false,
+  stderrTruncated: false,
+  durationMs: 0,
+}));
+
+export async function benchCallPath(baseDir: string): Promise<string[]> {
+  const agentDir = join(baseDir, "agent-call");
+  mkdirSync(join(agentDir, "recipes"), { recursive: true });
+  writeFileSync(
+    join(agentDir, "recipes", "typed.json"),
+    JSON.stringify({
+      description: "A typed tool",
+      args: ["file:path", "count:int", "speed:number", "dry_run:bool", "mode:enum(check,fix)"],
+      defaults: { speed: "1.5", dry_run: "false", mode: "check" },
+      template: "tool --file {file} --count {count} --speed {speed} --dry-run {dry_run} --mode {mode}",
+    }),
+  );
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, compileCache: false });
+  const tool = registry.discover().tools.find((t) => t.name === "typed");
+  if (tool === undefined) throw new Error("the typed bench tool did not load");
+  const ctx = { paths: { cwd: baseDir, home: baseDir, tmpRoot: join(baseDir, "tmp") }, runner: instant };
+  const params = { file: "a.txt", count: 3, speed: 2.5, dry_run: true, mode: "fix" };
+  const batch = 2000;
+  for (let i = 0; i < batch; i++) await runTool(tool, params, ctx); // warm-up
+  const samples: number[] = [];
+  for (let round = 0; round < 15; round++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) {
+      const r = await runTool(tool, params, ctx);
+      if (!r.ok) throw new Error(`the typed bench call failed: ${r.text}`);
+    }
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e3 / batch);
+  }
+  const us = median(samples);
+  return [`${"typed call path besides the process (per call)".padEnd(52)} ours ${`${us.toFixed(1)} µs`.padStart(10)}  (target < ${TARGET_US} µs) ${us < TARGET_US ? "OK" : "OVER"}  [${fmt(us / 1000)}]`];
+}

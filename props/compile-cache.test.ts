@@ -1,0 +1,89 @@
+// Random edit / rename / delete / import-change sequences on a real recipe root, including
+// rewrites that keep the size and force the same mtime (edits inside one timestamp tick): after
+// every step, discovery through the compile cache is exactly discovery without it.
+import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect } from "vitest";
+import { cacheBox } from "../test/support/compile-cache-box.js";
+
+const NAMES = ["r0", "r1", "r2", "r3"];
+
+type Op =
+  | { readonly kind: "write"; readonly k: number; readonly variant: number; readonly md: boolean }
+  | { readonly kind: "sameTick"; readonly k: number; readonly future: boolean }
+  | { readonly kind: "rename"; readonly k: number; readonly j: number }
+  | { readonly kind: "delete"; readonly k: number }
+  | { readonly kind: "check" };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant("write" as const), k: fc.nat(3), variant: fc.nat(5), md: fc.boolean() }),
+  fc.record({ kind: fc.constant("sameTick" as const), k: fc.nat(3), future: fc.boolean() }),
+  fc.record({ kind: fc.constant("rename" as const), k: fc.nat(3), j: fc.nat(3) }),
+  fc.record({ kind: fc.constant("delete" as const), k: fc.nat(3) }),
+  fc.constant({ kind: "check" as const }),
+);
+
+/** Recipe texts: the first two differ only in one letter (same size), the next import others. */
+function text(k: number, variant: number, md: boolean): string {
+  const other = NAMES[(k + 1 + (variant % 2)) % NAMES.length]!;
+  const body =
+    variant === 0 ? { description: `d${k}`, template: `echo A${k} {x}` }
+    : variant === 1 ? { description: `d${k}`, template: `echo B${k} {x}` }
+    : variant === 2 ? { description: `d${k}`, imports: { part: other }, template: [`echo I${k}`, { name: "part" }] }
+    : variant === 3 ? { description: `d${k}`, imports: { part: other }, template: [{ name: "part" }, `echo J${k}`] }
+    : variant === 4 ? { description: `d${k}`, template: other }
+    : undefined;
+  if (body === undefined) return "{ not json";
+  if (!md) return JSON.stringify(body);
+  return `---\ndescription: d${k}\n---\n\n\`\`\`template\n${typeof body.template === "string" ? body.template : "echo md"}\n\`\`\`\n`;
+}
+
+describe("the compile cache against discovery without it", () => {
+  test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: 60 })(
+    "every step of a random sequence discovers exactly what a cacheless discovery does",
+    (ops, blindCtime) => {
+      const box = cacheBox();
+      // one fixed time for all forced mtimes: rewrites of equal size are then indistinguishable
+      // by size and mtime. With ctime blinded the forced time is in the future (a file system
+      // cannot help then; the racy check must).
+      const fixed = new Date(Date.now() + (blindCtime ? 3_600_000 : -3_600_000));
+      const path = (k: number, md: boolean): string => join(box.root, `${NAMES[k]}.${md ? "md" : "json"}`);
+      const existing = (k: number): string | undefined => [path(k, false), path(k, true)].find((p) => existsSync(p));
+      try {
+        for (const o of ops) {
+          switch (o.kind) {
+            case "write":
+              writeFileSync(path(o.k, o.md), text(o.k, o.variant, o.md));
+              break;
+            case "sameTick": {
+              // toggle between two texts of equal size, and give the file the one fixed mtime
+              const p = existing(o.k) ?? path(o.k, false);
+              const md = p.endsWith(".md");
+              const was = existsSync(p) ? readFileSync(p, "utf8") : "";
+              writeFileSync(p, text(o.k, was === text(o.k, 0, md) ? 1 : 0, md));
+              const t = o.future || blindCtime ? fixed : new Date(fixed.getTime() - 1000);
+              utimesSync(p, t, t);
+              break;
+            }
+            case "rename": {
+              const from = existing(o.k);
+              if (from !== undefined && o.k !== o.j) renameSync(from, path(o.j, from.endsWith(".md")));
+              break;
+            }
+            case "delete": {
+              const p = existing(o.k);
+              if (p !== undefined) rmSync(p);
+              break;
+            }
+            case "check":
+              break;
+          }
+          expect(box.cached({}, blindCtime).discovery).toEqual(box.plain());
+        }
+      } finally {
+        box.cleanup();
+      }
+    },
+  );
+});

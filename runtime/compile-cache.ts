@@ -1,0 +1,328 @@
+// The verified compile cache: what the compile step derived from each recipe file
+// (core/compile/compile-recipe.ts, plain data), kept in one file per recipe root, `<root>/.cache/compile.json`, so a
+// process whose files did not change stats each file once instead of reading, parsing and
+// checking it. An entry is used only when it is provably current:
+//
+// - the file's identity (device, inode, size, mtime and ctime in nanoseconds) is the one recorded,
+//   and so is the identity (or absence) of every path its resolution read: imports, delegation
+//   targets, and the bare-name probes that found nothing;
+// - "racily clean" files are not trusted on identity alone: a file written in the same
+//   timestamp tick as the pass that compiled it could be rewritten within that tick with the
+//   same size and times. Each pass takes the time of the file system's own clock when it starts
+//   (the mtime of a file it creates then); an entry is trusted on identity only when the file's
+//   mtime and ctime are strictly older than that time, and is otherwise checked against the
+//   sha256 of the content it was compiled from (then re-stamped, so the check is needed once);
+// - the cache file names the code that wrote it (package version and a build hash) and the
+//   context paths resolution depends on; another version, a torn or a foreign file is ignored
+//   and replaced;
+// - writers replace the file atomically (write a temp, rename), so readers need no lock; two
+//   processes writing at once lose one's additions, never correctness.
+import * as nodeFs from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
+import type { SnapshotFile } from "../core/model.js";
+import type { CompiledRecipe } from "../core/compile/compile-recipe.js";
+import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
+import { packageInfo } from "./agent-paths.js";
+import { sha256Bytes } from "./ledger/context.js";
+import { readFileEntry } from "./snapshot.js";
+
+const FORMAT = "pi-recipes-compile-cache/2";
+
+export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
+export const compileCachePath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "compile.json");
+
+/** "dev:ino:size:mtimeNs:ctimeNs" */
+type Id = string;
+
+interface Entry {
+  readonly id: Id;
+  /** sha256 of the bytes compiled */
+  readonly sha: string;
+  /** the file-system time (ns) of the pass that verified this entry: identities strictly older
+   *  than it are trusted without reading */
+  readonly t: string;
+  /** each path resolution read, with its identity then (null: absent) */
+  readonly deps: readonly (readonly [string, Id | null])[];
+  /** the working directory, for entries whose resolution read files (relative import paths) */
+  readonly cwd?: string;
+  /** the compile step's result (plain data) */
+  readonly r: CompiledRecipe;
+}
+
+interface CacheFile {
+  readonly format: string;
+  readonly version: string;
+  readonly context: string;
+  readonly entries: Readonly<Record<string, Entry>>;
+}
+
+export interface CompileContext {
+  readonly agentDir: string;
+  readonly recipeRoot: string;
+  readonly home: string;
+  readonly cwd: string;
+  readonly packagedRoot?: string;
+}
+
+type WriteFs = Pick<typeof nodeFs, "readFileSync" | "writeSync" | "openSync" | "fstatSync" | "closeSync" | "renameSync" | "unlinkSync" | "mkdirSync">;
+
+export interface CompileCacheOptions {
+  /** the code version the cache belongs to; default the package version and a build hash */
+  readonly version?: string;
+  readonly fs?: WriteFs;
+}
+
+/** One discovery pass through the cache. */
+export interface CompileCacheSession {
+  /** one listed recipe file: unread when its entry is current (the bytes are then read only if
+   *  something asks for them), read otherwise */
+  file(path: string): SnapshotFile;
+  /** files outside the listings, read with their identity noted */
+  readExtra(path: string): SnapshotFile | undefined;
+  readonly hook: CompileHook;
+  /** writes the cache when this pass changed it */
+  finish(): void;
+}
+
+const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
+/** both times of `id` strictly older than `t` */
+const olderThan = (id: Id, t: bigint): boolean => {
+  const parts = id.split(":");
+  return BigInt(parts[3]!) < t && BigInt(parts[4]!) < t;
+};
+const statOlderThan = (f: FileIdentity, t: bigint): boolean => f.mtimeNs < t && f.ctimeNs < t;
+
+/** milliseconds as node:fs computes them for a Stats object (seconds * 1e3 + nanoseconds / 1e6) */
+const nsToMs = (n: bigint): number => Number(n / 1_000_000_000n) * 1e3 + Number(n % 1_000_000_000n) / 1e6;
+
+/** A recipe file served from the cache: its bytes are read on first use only (a recipe that
+ *  imports this one and must be compiled again). */
+class UnreadFile {
+  private read: SnapshotFile | undefined;
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly birthtimeMs: number,
+    private readonly scan: ScanPort,
+  ) {}
+  get bytes(): Uint8Array | undefined {
+    return (this.read ??= readFileEntry(this.scan, this.path)).bytes;
+  }
+}
+
+// the size under which the scan port's fast read reports no times (see adapters/fs/scan.ts):
+// a file served from the cache looks exactly like one read
+const FAST_READ = 64 * 1024;
+
+declare const __PI_RECIPES_BUILD_ID__: string | undefined;
+let versionMemo: string | undefined;
+
+/** The package version and a hash of the code that compiles recipes: injected by the bundle
+ *  (scripts/bundle.mjs), else a hash of the names, sizes and times of the core modules beside
+ *  this one and of this module (unbundled runs: tests, the per-file build). */
+export function codeVersion(): string {
+  if (versionMemo !== undefined) return versionMemo;
+  let build: string;
+  if (typeof __PI_RECIPES_BUILD_ID__ === "string") build = __PI_RECIPES_BUILD_ID__;
+  else {
+    const self = fileURLToPath(import.meta.url);
+    const here = dirname(self);
+    const stamp = (p: string): string => {
+      const st = nodeFs.statSync(p, { bigint: true });
+      return `${p}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    };
+    const parts: string[] = [stamp(self)];
+    const walk = (dir: string): void => {
+      for (const d of nodeFs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (d.isDirectory()) walk(join(dir, d.name));
+        else if (/\.(ts|js)$/.test(d.name)) parts.push(stamp(join(dir, d.name)));
+      }
+    };
+    walk(join(here, "..", "core"));
+    build = sha256Bytes(new TextEncoder().encode(parts.join("\0"))).slice(0, 16);
+  }
+  versionMemo = `${packageInfo().version}+${build}`;
+  return versionMemo;
+}
+
+/** The entries of a cache file of this code and context; undefined for a torn, foreign or
+ *  other version's file. */
+function parseCache(text: string, version: string, context: string): Readonly<Record<string, Entry>> | undefined {
+  try {
+    const u = JSON.parse(text) as Partial<CacheFile> | null;
+    if (u === null || typeof u !== "object" || u.format !== FORMAT || u.version !== version || u.context !== context) return undefined;
+    return typeof u.entries === "object" && u.entries !== null && !Array.isArray(u.entries) ? u.entries : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A well-formed entry, or undefined (a damaged entry is a miss, never an error). */
+function checked(e: unknown): Entry | undefined {
+  if (typeof e !== "object" || e === null) return undefined;
+  const x = e as Partial<Entry>;
+  const isId = (i: unknown): i is Id => typeof i === "string";
+  if (!isId(x.id) || typeof x.sha !== "string" || typeof x.t !== "string" || !/^\d+$/.test(x.t) || !Array.isArray(x.deps)) return undefined;
+  if (!x.deps.every((d) => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1])))) return undefined;
+  const r = x.r as { kind?: unknown } | undefined;
+  if (typeof r !== "object" || r === null || (r.kind !== "recipe" && r.kind !== "problem")) return undefined;
+  return x as Entry;
+}
+
+export function beginCompileCache(scan: ScanPort, context: CompileContext, options: CompileCacheOptions = {}): CompileCacheSession | undefined {
+  const identity = scan.identity?.bind(scan);
+  if (identity === undefined) return undefined;
+  const fs = options.fs ?? nodeFs;
+  const version = options.version ?? codeVersion();
+  const contextKey = JSON.stringify([context.agentDir, context.recipeRoot, context.home, context.packagedRoot ?? null]);
+  const dir = compileCacheDir(context.recipeRoot);
+  const path = compileCachePath(context.recipeRoot);
+
+  let text: string | undefined;
+  try {
+    text = fs.readFileSync(path, "utf8");
+  } catch {
+    text = undefined;
+  }
+  const parsed = text === undefined ? undefined : parseCache(text, version, contextKey);
+  const old = parsed ?? {};
+  let changed = parsed === undefined;
+
+  // This pass's start on the file system's clock: the mtime of the temp file the new cache will
+  // be written into. Without one (a read-only root) the pass only reads the cache.
+  let temp: { readonly path: string; readonly fd: number } | undefined;
+  let start: bigint | undefined;
+  const tempPath = join(dir, `.compile.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  for (let attempt = 0; attempt < 2 && temp === undefined; attempt++) {
+    try {
+      const fd = fs.openSync(tempPath, "wx", 0o600);
+      temp = { path: tempPath, fd };
+      start = fs.fstatSync(fd, { bigint: true }).mtimeNs;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) break;
+      try {
+        fs.mkdirSync(dir);
+      } catch {
+        break;
+      }
+    }
+  }
+
+  const observed = new Map<string, Id | null>();
+  const identityNow = (p: string): Id | null => {
+    const seen = observed.get(p);
+    if (seen !== undefined) return seen;
+    const r = identity(p);
+    const id = r.ok && r.value.isFile ? toId(r.value) : null;
+    observed.set(p, id);
+    return id;
+  };
+  const candidates = new WeakMap<SnapshotFile, Entry>();
+  const next: Record<string, Entry> = {};
+  let kept = 0;
+
+  const stamps = new Map<string, bigint>();
+  const stampOf = (t: string): bigint => {
+    let v = stamps.get(t);
+    if (v === undefined) stamps.set(t, (v = BigInt(t)));
+    return v;
+  };
+
+  const file = (p: string): SnapshotFile => {
+    const r = identity(p);
+    if (!r.ok || !r.value.isFile) return readFileEntry(scan, p);
+    const stat = r.value;
+    const id = toId(stat);
+    observed.set(p, id);
+    const e = checked(old[p]);
+    if (e === undefined || e.id !== id) return readFileEntry(scan, p);
+    if (statOlderThan(stat, stampOf(e.t))) {
+      // a file the scan port would read in one go reports no times: look the same
+      const small = stat.size < FAST_READ;
+      // (its bytes are never absent in fact: a file without bytes has no entry)
+      const f = new UnreadFile(p, stat.size, small ? 0 : nsToMs(stat.mtimeNs), small ? 0 : nsToMs(stat.birthtimeNs), scan) as SnapshotFile;
+      candidates.set(f, e);
+      return f;
+    }
+    // racily clean: the content decides
+    const f = readFileEntry(scan, p);
+    if (f.bytes !== undefined && sha256Bytes(f.bytes) === e.sha)
+      candidates.set(f, start !== undefined && statOlderThan(stat, start) ? ((changed = true), { ...e, t: String(start) }) : e);
+    return f;
+  };
+
+  const readExtra = (p: string): SnapshotFile | undefined => {
+    // the identity is recorded for the entries that read this path; the read itself decides
+    // between absent and a diagnostic (a FIFO, a device or a NUL byte in the path is not "absent")
+    identityNow(p);
+    const f = readFileEntry(scan, p);
+    return f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError) ? undefined : f;
+  };
+
+  const hook: CompileHook = {
+    lookup(f) {
+      const e = candidates.get(f);
+      if (e === undefined) return undefined;
+      if (e.deps.length > 0 && e.cwd !== context.cwd) return undefined;
+      const t = stampOf(e.t);
+      for (const [dep, was] of e.deps) {
+        // a dependency written in the entry's own tick is not trusted on identity: compile again
+        if (was !== identityNow(dep) || (was !== null && !olderThan(was, t))) return undefined;
+      }
+      next[f.path] = e;
+      kept++;
+      // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
+      const stored: StoredCompile = {
+        compiled: e.r.kind === "recipe" && e.r.sourceSha256 === undefined ? { ...e.r, sourceSha256: e.sha } : e.r,
+        readPaths: e.deps.map(([dep]) => dep),
+      };
+      return stored;
+    },
+    store(f, stored) {
+      const id = observed.get(f.path);
+      if (start === undefined || id == null || f.bytes === undefined || f.readError !== undefined) return;
+      const deps = stored.readPaths.map((dep) => [dep, identityNow(dep)] as const);
+      const compiled = stored.compiled;
+      next[f.path] = {
+        id,
+        // discovery digested the bytes already when it was given a digest function
+        sha: (compiled.kind === "recipe" ? compiled.sourceSha256 : undefined) ?? sha256Bytes(f.bytes),
+        t: String(start),
+        deps,
+        ...(deps.length > 0 ? { cwd: context.cwd } : {}),
+        r: compiled,
+      };
+      changed = true;
+    },
+  };
+
+  const finish = (): void => {
+    if (temp === undefined) return;
+    const { fd, path: tmp } = temp;
+    temp = undefined;
+    // entries of files that were not listed this time are dropped
+    if (!changed && kept !== Object.keys(old).length) changed = true;
+    try {
+      if (changed) {
+        const body: CacheFile = { format: FORMAT, version, context: contextKey, entries: next };
+        const bytes = Buffer.from(JSON.stringify(body));
+        for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+      }
+      fs.closeSync(fd);
+      if (changed) fs.renameSync(tmp, path);
+      else fs.unlinkSync(tmp);
+    } catch {
+      // a cache that cannot be written only costs the next process time
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        // already gone
+      }
+    }
+  };
+
+  return { file, readExtra, hook, finish };
+}

@@ -1,0 +1,72 @@
+// The shipped build: the bundled entry points (scripts/bundle.mjs over the tsc output) run the
+// CLI's verbs, find the run worker and the supervisor from inside their chunks, and answer
+// --help without a registry. Built into a scratch folder inside the package, so the real dist/ is
+// left alone and the package root is still found by walking up.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/cli.js";
+import { finished, runBox, type RunBox } from "../runtime/runs/support.js";
+
+const out = join(repoRoot, "node_modules", ".cache", `bundle-test-${process.pid}`);
+let box: RunBox;
+
+function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(out, "host-cli", "main.js"), ...args], { env: { ...process.env, ...env }, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function step(cmd: string, args: readonly string[]): void {
+  const r = spawnSync(cmd, args, { cwd: repoRoot, encoding: "utf8", timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}${r.stdout}`);
+}
+
+beforeAll(() => {
+  mkdirSync(out, { recursive: true });
+  step(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", out]);
+  step(process.execPath, ["scripts/copy-assets.mjs", out]);
+  step(process.execPath, ["scripts/bundle.mjs", out]);
+  box = runBox();
+  box.recipe("shout", { description: "Shout a word", args: ["word"], template: ["echo {word}", "tr a-z A-Z"] });
+  box.recipe("later", { description: "Echo later", async: true, args: ["word"], template: "echo {word}" });
+}, 240_000);
+afterAll(() => {
+  box?.cleanup();
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe("the bundled build", () => {
+  it("has one file per entry point, with the verbs in chunks beside it", () => {
+    const main = readFileSync(join(out, "host-cli", "main.js"), "utf8");
+    expect(main.startsWith("#!/usr/bin/env node\n")).toBe(true);
+    // the entry imports only shared helpers statically; every verb is a dynamic import
+    expect(main).toMatch(/import\("\.\.\/chunks\/list-[A-Z0-9]+\.js"\)/);
+    expect(readdirSync(join(out, "chunks")).some((n) => /^mcp-[A-Z0-9]+\.js$/.test(n))).toBe(true);
+    expect(readFileSync(join(out, "host-pi", "index.js"), "utf8")).toContain("createPiRecipesExtension");
+  });
+
+  it("--help lists every verb, with no recipe root at all", () => {
+    const help = run(["--help"], { PI_CODING_AGENT_DIR: join(box.dir, "no-such-agent") });
+    expect(help.status).toBe(0);
+    for (const verb of ["inspect target=recipes", "list ", "call <tool>", "register_tool ", "mcp ", "watch "]) expect(help.stdout).toContain(verb);
+  });
+
+  it("list and call run a recipe", () => {
+    const list = run(["list"], box.env);
+    expect(list.status).toBe(0);
+    expect(list.stdout).toContain("shout");
+    const call = run(["call", "shout", "word=loud"], box.env);
+    expect(call.stderr).toBe("");
+    expect(call.stdout).toContain("LOUD");
+    expect(call.status).toBe(0);
+  });
+
+  it("an async call starts the run worker under its supervisor, from inside the chunks", async () => {
+    const call = run(["call", "later", "word=done", "run_id=bundled-1"], box.env);
+    expect(call.status).toBe(0);
+    expect(call.stdout.split("\n")[0]).toMatch(/^run bundled-1 tool=later status=running/);
+    expect(await finished(box.runsRoot, "bundled-1")).toMatchObject({ status: "succeeded", exit_code: 0 });
+    expect(run(["inspect", "target=run:bundled-1"], box.env).stdout).toContain("result:\ndone");
+  });
+});

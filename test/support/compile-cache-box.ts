@@ -1,0 +1,80 @@
+// A real recipe root for compile-cache tests: discovery through the cache and without it (the
+// reference), a count of recipe files read, and a way to wait for the file-system clock.
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as nodeFs from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Discovery } from "../../core/discovery/types.js";
+import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
+import { openRegistry } from "../../runtime/registry.js";
+import type { CompileCacheOptions } from "../../runtime/compile-cache.js";
+
+export interface CacheBox {
+  readonly dir: string;
+  readonly root: string;
+  write(name: string, body: unknown): string;
+  /** discovery through the cache; `reads` is how many files it opened to read. `blindCtime`
+   *  reports every ctime as 0, as if each write landed in the same tick as the one before. */
+  cached(options?: CompileCacheOptions, blindCtime?: boolean): { discovery: Discovery; reads: number };
+  /** discovery without the cache: what the cache must reproduce */
+  plain(): Discovery;
+  cleanup(): void;
+}
+
+export function cacheBox(): CacheBox {
+  const dir = mkdtempSync(join(tmpdir(), "pi-compile-cache-"));
+  const agent = join(dir, "agent");
+  const root = join(agent, "recipes");
+  mkdirSync(root, { recursive: true });
+  const env = { PI_CODING_AGENT_DIR: agent };
+  const base = makeScanPort(nodeFs);
+  return {
+    dir,
+    root,
+    write(name, body) {
+      const path = join(root, name);
+      writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
+      return path;
+    },
+    cached(options = {}, blindCtime = false) {
+      let reads = 0;
+      const scan: ScanPort = {
+        listDir: (p) => base.listDir(p),
+        statPath: (p) => base.statPath(p),
+        identity: (p) => {
+          const r = base.identity!(p);
+          return r.ok && blindCtime ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
+        },
+        readBounded: (p, limit, o) => {
+          reads++;
+          return base.readBounded(p, limit, o);
+        },
+      };
+      const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).discover();
+      return { discovery, reads };
+    },
+    plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false }).discover(),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Waits until the file-system clock has moved past every time of `paths` (and of `dir`): a file
+ *  written after this has strictly newer times. */
+export async function nextTick(dir: string, paths: readonly string[] = []): Promise<void> {
+  const probe = join(dir, ".tick");
+  const newest = (): bigint => {
+    let t = 0n;
+    for (const p of paths) {
+      const st = statSync(p, { bigint: true });
+      if (st.mtimeNs > t) t = st.mtimeNs;
+      if (st.ctimeNs > t) t = st.ctimeNs;
+    }
+    return t;
+  };
+  const floor = newest();
+  for (;;) {
+    writeFileSync(probe, "");
+    if (statSync(probe, { bigint: true }).mtimeNs > floor) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
