@@ -52,7 +52,7 @@ describe("host-pi in the real pi CLI (1.x on Node 22)", () => {
     expect(run.stderr).not.toMatch(/Extension error|Error:/);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(
-      new RegExp(`^status:pi-recipes version=\\S+ mode=source automatic_review=false path=\\S+ entrypoint=${join(EXTENSION_DIR, "index.ts")}`),
+      new RegExp(`^status:pi-recipes version=\\S+ mode=source automatic_review=false reviewer=\\S+ path=\\S+ entrypoint=${join(EXTENSION_DIR, "index.ts")}`),
     );
     expect(run.stdout).toContain(`recipes=${sandbox.recipeRoot}`);
   });
