@@ -14,14 +14,21 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cliPath = join(here, "..", "host-cli", "main.js");
 const baseDir = mkdtempSync(join(tmpdir(), "pi-recipes-bench-"));
 const only = process.argv[2];
+// a row that says FAILED (an edit whose change event never came) makes the run fail, after every row is printed
+const print = (lines: readonly string[]): void => {
+  for (const line of lines) {
+    console.log(line);
+    if (line.includes("FAILED")) process.exitCode = 1;
+  }
+};
 try {
   console.log(`pi-recipes bench (node ${process.version}, ${new Date().toISOString()})`);
-  if (only === undefined || only === "startup") for (const line of benchStartup(baseDir, cliPath)) console.log(line);
-  if (only === undefined || only === "discovery") for (const line of benchDiscovery(baseDir, cliPath)) console.log(line);
-  if (only === undefined || only === "call") for (const line of await benchCallPath(baseDir)) console.log(line);
-  if (only === undefined || only === "ledger") for (const line of await benchLedger(baseDir)) console.log(line);
-  if (only === undefined || only === "refresh") for (const line of await benchRefresh(baseDir)) console.log(line);
-  if (only === undefined || only === "mcp-http") for (const line of await benchMcpHttp(baseDir, cliPath)) console.log(line);
+  if (only === undefined || only === "startup") print(benchStartup(baseDir, cliPath));
+  if (only === undefined || only === "discovery") print(benchDiscovery(baseDir, cliPath));
+  if (only === undefined || only === "call") print(await benchCallPath(baseDir));
+  if (only === undefined || only === "ledger") print(await benchLedger(baseDir));
+  if (only === undefined || only === "refresh") print(await benchRefresh(baseDir));
+  if (only === undefined || only === "mcp-http") print(await benchMcpHttp(baseDir, cliPath));
 } finally {
   rmSync(baseDir, { recursive: true, force: true });
 }

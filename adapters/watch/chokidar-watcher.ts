@@ -17,7 +17,7 @@
 //   ignored in chokidar's filter, so no watch is spent on them and no event is raised.
 import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import { basename, dirname, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { recipeFileName } from "../../core/discovery/paths.js";
 import { DEFAULT_DEBOUNCE_MS, makeBatcher, type ChangeListener, type RecipeRootWatch, type Watcher, type WatchMode, type WatchOptions } from "./Watcher.js";
@@ -64,44 +64,63 @@ const dirIdentity = async (path: string): Promise<string | undefined> => {
 // the two writes would keep stale content. So each reported add/change is followed, once that
 // window is over, by one stat; a file that differs from what the event saw is reported again.
 // (An in-place rewrite of equal size within one kernel timestamp tick stays invisible to stat.)
+//
+// chokidar also loses new files: it finds them by re-reading the folder, at most one read per
+// second, and a name that appears during a read is owed a second read only if that read ends
+// within the second. Reading a big root (thousands of entries, each one stat'ed) on a loaded
+// machine takes longer; the owed read is then dropped and the new file is never reported, until
+// some later event happens to re-read the folder. So every name the kernel says appeared in or
+// left the root or `drafts/` (fs.watch "rename", before chokidar's own read) is checked the same
+// way: if chokidar has said nothing about it within the window, the file is reported as a
+// change when it is there and as an unlink when it is not.
 const RECHECK_MS = 60;
 
 const identityOf = (s: Stats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 
 interface Rechecker {
+  /** chokidar reported an add or change of `path`, with what it saw */
   saw(path: string, stats: Stats | undefined): void;
+  /** the kernel named `path` (created, deleted or renamed); nothing is known about it yet */
+  hint(path: string): void;
   forget(path: string): void;
   stop(): void;
 }
 
-function makeRechecker(onStale: (path: string) => void): Rechecker {
-  const pending = new Map<string, { seen: string | undefined; timer: NodeJS.Timeout }>();
+function makeRechecker(onStale: (path: string, kind: "change" | "unlink") => void): Rechecker {
+  /** the check scheduled for each path */
+  const pending = new Map<string, NodeJS.Timeout>();
   let stopped = false;
-  const check = async (path: string, seen: string | undefined): Promise<void> => {
+  const check = async (path: string, hintOnly: boolean, seen: string | undefined): Promise<void> => {
     pending.delete(path);
-    let now: string;
-    try {
-      now = identityOf(await stat(path));
-    } catch {
-      return; // gone: chokidar reports the unlink itself
+    const now = await stat(path).catch(() => undefined);
+    if (stopped) return;
+    // a hinted name that is not a file (a folder named like a recipe) is no recipe either
+    if (now === undefined || (hintOnly && !now.isFile())) {
+      // gone: chokidar reports the unlink of a file it knows; one it never reported may be a
+      // file it lost, which the consumer may nonetheless have read (through an earlier hint)
+      if (hintOnly) onStale(path, "unlink");
+      return;
     }
-    if (!stopped && now !== seen) onStale(path);
+    if (hintOnly || identityOf(now) !== seen) onStale(path, "change");
   };
   return {
     saw(path, stats) {
-      const previous = pending.get(path);
-      if (previous !== undefined) clearTimeout(previous.timer);
+      clearTimeout(pending.get(path));
       const seen = stats === undefined ? undefined : identityOf(stats);
-      pending.set(path, { seen, timer: setTimeout(() => void check(path, seen), RECHECK_MS) });
+      pending.set(path, setTimeout(() => void check(path, false, seen), RECHECK_MS));
+    },
+    hint(path) {
+      // a check already pending covers the hint: it stats the file after the hint arrived
+      if (stopped || pending.has(path)) return;
+      pending.set(path, setTimeout(() => void check(path, true, undefined), RECHECK_MS));
     },
     forget(path) {
-      const previous = pending.get(path);
-      if (previous !== undefined) clearTimeout(previous.timer);
+      clearTimeout(pending.get(path));
       pending.delete(path);
     },
     stop() {
       stopped = true;
-      for (const { timer } of pending.values()) clearTimeout(timer);
+      for (const timer of pending.values()) clearTimeout(timer);
       pending.clear();
     },
   };
@@ -113,6 +132,7 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
   const root = resolve(rootPath);
   const parent = dirname(root);
   const rootName = basename(root);
+  const drafts = join(root, DRAFTS);
   let rootId: string | undefined;
   let mode: WatchMode = "parent";
   let closed = false;
@@ -168,8 +188,8 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
       alwaysStat: true,
       ignored: (p: string, s?: Stats) => !isWatchedRecipePath(root, p, s),
     });
-    const rc = makeRechecker((path) => {
-      if (live(gen)) batcher.push({ kind: "change", path });
+    const rc = makeRechecker((path, kind) => {
+      if (live(gen)) batcher.push({ kind, path });
     });
     current = w;
     recheck = rc;
@@ -183,8 +203,16 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
     });
     // An empty root renamed away raises no chokidar event, only a raw one on the root's own name;
     // the inotify watch would follow the folder to its new place, so the identity is checked.
-    w.on("raw", (_event, name, details) => {
-      if (live(gen) && name === rootName && (details as { watchedPath?: unknown } | undefined)?.watchedPath === root) void enqueue(() => checkRoot(gen));
+    w.on("raw", (event, name, details) => {
+      if (!live(gen) || typeof name !== "string") return;
+      const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (name === rootName && watched === root) void enqueue(() => checkRoot(gen));
+      // a name appeared or went in the root or drafts/: see the note above RECHECK_MS
+      else if (event === "rename" && (watched === root || watched === drafts)) {
+        const path = join(watched, name);
+        // drafts/ itself is chokidar's to enter; the hints are for recipe files
+        if (path !== drafts && isWatchedRecipePath(root, path)) rc.hint(path);
+      }
     });
     w.on("error", (err) => {
       if (live(gen)) void enqueue(() => rootError(gen, err));
