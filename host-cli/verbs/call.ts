@@ -1,13 +1,12 @@
 import type { CommandResult } from "../../core/result.js";
-import { openSession, type RuntimeSession } from "../../runtime/session.js";
-import { callTool } from "../../runtime/verbs/call.js";
-import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
-import { withOutputLines } from "../../runtime/execute/output-lines.js";
+import type { RuntimeSession } from "../../runtime/session.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 /** `call <tool>` in a session: one discovery, then the one launch path (runtime/launch.ts). */
-export const callIn = (session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>): Promise<CommandResult> =>
-  callTool(session.discovery(), name, params, session.callContext());
+export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>): Promise<CommandResult> {
+  const { callTool } = await import("../../runtime/verbs/call.js");
+  return callTool(session.discovery(), name, params, session.callContext());
+}
 
 export const callVerb: CliVerb = {
   name: "call",
@@ -16,11 +15,17 @@ export const callVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name, then key=value arguments");
     if (bad !== undefined) return bad;
+    const { openSession } = await import("../../runtime/session.js");
     const session = openSession();
     try {
       // the live output goes to stderr, so stdout stays the result alone
       const live = cmd.stream === true || process.stderr.isTTY === true;
       if (!live) return result(await callIn(session, cmd.positional[0]!, cmd.params));
+      const [{ callTool }, { nodeProcessRunner }, { withOutputLines }] = await Promise.all([
+        import("../../runtime/verbs/call.js"),
+        import("../../adapters/process/node-runner.js"),
+        import("../../runtime/execute/output-lines.js"),
+      ]);
       const runner = withOutputLines(nodeProcessRunner, ({ line }) => process.stderr.write(`${line}\n`));
       return result(await callTool(session.discovery(), cmd.positional[0]!, cmd.params, session.callContext({ runner })));
     } finally {

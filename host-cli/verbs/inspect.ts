@@ -1,5 +1,3 @@
-import { openRegistry } from "../../runtime/registry.js";
-import { inspectWithUsage } from "../../runtime/usage-view.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const inspectVerb: CliVerb = {
@@ -19,6 +17,7 @@ export const inspectVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
+    const [{ openRegistry }, { inspectWithUsage }] = await Promise.all([import("../../runtime/registry.js"), import("../../runtime/usage-view.js")]);
     const registry = openRegistry();
     const discovery = registry.discover();
     return result(await inspectWithUsage(discovery, cmd.params, { paths: registry.paths }));

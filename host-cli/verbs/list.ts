@@ -1,12 +1,14 @@
-import { openRegistry } from "../../runtime/registry.js";
-import { listTools } from "../../runtime/verbs/list.js";
 import { expectPositional, result, usageError, type CliVerb } from "./types.js";
 
 export const listVerb: CliVerb = {
   name: "list",
   usage: ["list                      the registered tools"],
   examples: ["list", "list --json"],
-  run: (cmd) =>
-    expectPositional(cmd, 0, "") ??
-    (Object.keys(cmd.params).length > 0 ? usageError("list takes no arguments") : result(listTools(openRegistry().discover()))),
+  run: async (cmd) => {
+    const bad = expectPositional(cmd, 0, "") ?? (Object.keys(cmd.params).length > 0 ? usageError("list takes no arguments") : undefined);
+    if (bad !== undefined) return bad;
+    // the registry loads here, not with the usage lines (types.ts)
+    const [{ openRegistry }, { listTools }] = await Promise.all([import("../../runtime/registry.js"), import("../../runtime/verbs/list.js")]);
+    return result(listTools(openRegistry().discover()));
+  },
 };

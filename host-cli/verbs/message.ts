@@ -1,7 +1,3 @@
-import { message } from "../../runtime/verbs/message.js";
-import { runsRootOf } from "../../runtime/runs/store.js";
-import { reviewControlFor } from "../../runtime/review/host.js";
-import { openSession } from "../../runtime/session.js";
 import { callIn } from "./call.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
@@ -15,6 +11,12 @@ export const messageVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
+    const [{ message }, { runsRootOf }, { reviewControlFor }, { openSession }] = await Promise.all([
+      import("../../runtime/verbs/message.js"),
+      import("../../runtime/runs/store.js"),
+      import("../../runtime/review/host.js"),
+      import("../../runtime/session.js"),
+    ]);
     const session = openSession();
     try {
       return result(

@@ -1,5 +1,3 @@
-import { openSession } from "../../runtime/session.js";
-import { cleanStrayRecipeTemps } from "../../runtime/startup.js";
 import type { CliValue } from "../argv.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
@@ -31,6 +29,7 @@ export const registerToolVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
+    const [{ openSession }, { cleanStrayRecipeTemps }] = await Promise.all([import("../../runtime/session.js"), import("../../runtime/startup.js")]);
     const session = openSession();
     try {
       await cleanStrayRecipeTemps(session);

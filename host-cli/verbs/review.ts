@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
-import { reviewNow } from "../../runtime/verbs/review.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const reviewVerb: CliVerb = {
@@ -10,6 +9,7 @@ export const reviewVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
+    const { reviewNow } = await import("../../runtime/verbs/review.js");
     return result(
       await reviewNow(cmd.params, {
         paths: agentPaths(process.env),

@@ -1,8 +1,3 @@
-import { openSession } from "../../runtime/session.js";
-import { spawn } from "../../runtime/verbs/spawn.js";
-import { idleCycle, nodeDraftCapturer, reviewPolicy } from "../../runtime/review/host.js";
-import { runFacts } from "../../runtime/runs/facts.js";
-import { runsRootOf } from "../../runtime/runs/store.js";
 import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const spawnVerb: CliVerb = {
@@ -15,6 +10,13 @@ export const spawnVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
+    const [{ openSession }, { spawn }, { idleCycle, nodeDraftCapturer, reviewPolicy }, { runFacts }, { runsRootOf }] = await Promise.all([
+      import("../../runtime/session.js"),
+      import("../../runtime/verbs/spawn.js"),
+      import("../../runtime/review/host.js"),
+      import("../../runtime/runs/facts.js"),
+      import("../../runtime/runs/store.js"),
+    ]);
     // a recipe launched by name or file is a launch like any other: it is counted (runtime/launch.ts)
     const session = openSession();
     try {

@@ -1,7 +1,7 @@
 // `pi-recipes watch`: follows the recipe root and prints each change of the tool set as it
 // happens, one line per change (`--json`: JSON lines), until SIGINT or SIGTERM.
 import type { Discovery } from "../../core/discovery/types.js";
-import { openLiveRegistry, type ToolSetChange } from "../../runtime/live-registry.js";
+import type { ToolSetChange } from "../../runtime/live-registry.js";
 import { expectPositional, usageError, type CliVerb } from "./types.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -44,6 +44,7 @@ export const watchVerb: CliVerb = {
     if (Object.keys(cmd.params).length > 0) return usageError("watch takes no arguments");
     const signal = untilSignal();
     const out = (line: string): void => void process.stdout.write(line + "\n");
+    const { openLiveRegistry } = await import("../../runtime/live-registry.js");
     const live = openLiveRegistry({ onError: (e) => process.stderr.write(`pi-recipes watch: ${e.message}\n`) });
     await live.start();
     const { discovery, generation } = live.current();

@@ -52,6 +52,24 @@ describe("the bundled build", () => {
     for (const verb of ["inspect target=recipes", "list ", "call <tool>", "register_tool ", "mcp ", "watch "]) expect(help.stdout).toContain(verb);
   });
 
+  it("--help loads no registry: the verb chunks hold the usage lines, the runtime is imported by run()", () => {
+    // what `--help` loads: the entry, every verb chunk, and whatever those import statically
+    const staticImports = (file: string): string[] =>
+      [...readFileSync(file, "utf8").matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"(\.[^"]+)"/gm)].map((m) => join(file, "..", m[1]!));
+    const main = join(out, "host-cli", "main.js");
+    const verbChunks = [...readFileSync(main, "utf8").matchAll(/import\("\.\.\/chunks\/([a-z-]+-[A-Z0-9]+\.js)"\)/g)].map((m) => join(out, "chunks", m[1]!));
+    expect(verbChunks.length).toBeGreaterThanOrEqual(10);
+    const loaded = new Set<string>();
+    const visit = (file: string): void => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const dep of staticImports(file)) visit(dep);
+    };
+    for (const f of [main, ...verbChunks]) visit(f);
+    const heavy = [...loaded].filter((f) => /function (openRegistry|openSession|openLiveRegistry|discover)\d*\(/.test(readFileSync(f, "utf8")));
+    expect(heavy).toEqual([]);
+  });
+
   it("list and call run a recipe", () => {
     const list = run(["list"], box.env);
     expect(list.status).toBe(0);
