@@ -70,12 +70,13 @@ export function benchDiscovery(baseDir: string, cliPath: string): string[] {
 export function benchStartup(baseDir: string, cliPath: string): string[] {
   const agentDir = join(baseDir, "agent-empty");
   const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
-  const [bare, help, list, inspect] = compareProcesses(21, [
+  const [bare, help, version, list, inspect] = compareProcesses(21, [
     { args: ["-e", "0"], env },
     { args: [cliPath, "--help"], env },
+    { args: [cliPath, "--version"], env },
     { args: [cliPath, "list"], env },
     { args: [cliPath, "inspect", "target=recipes", "view=summary", "--json"], env },
-  ]) as [ProcessSample, ProcessSample, ProcessSample, ProcessSample];
+  ]) as [ProcessSample, ProcessSample, ProcessSample, ProcessSample, ProcessSample];
   const over = (label: string, s: ProcessSample, target?: number): string => {
     const d = s.ms - bare.ms;
     return `${label.padEnd(52)} ours ${fmt(s.ms).padStart(10)}  bare node ${fmt(bare.ms).padStart(10)}  over +${fmt(d)}  ${target === undefined ? "" : `(target <= +${target} ms) ${d <= target ? "OK" : "OVER"}`}`;
@@ -84,9 +85,11 @@ export function benchStartup(baseDir: string, cliPath: string): string[] {
     `${label.padEnd(52)} ours ${fmt(s.cpu).padStart(10)}  bare node ${fmt(bare.cpu).padStart(10)}  over +${fmt(s.cpu - bare.cpu)}`;
   return [
     over("start-up: --help", help, 20),
+    over("start-up: --version", version, 20),
     over("start-up: list, empty agent dir", list, 20),
     over("start-up: inspect summary --json, empty", inspect),
     cpu("  cpu: --help", help),
+    cpu("  cpu: --version", version),
     cpu("  cpu: list, empty agent dir", list),
   ];
 }
