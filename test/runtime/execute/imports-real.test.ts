@@ -43,7 +43,7 @@ describe("imports and delegation through real processes", () => {
     expect((await call("uses_base")).text).toBe("safe-docs");
   });
 
-  it("the mission's wrapper: an {agent} skill recipe imported and called by alias", async () => {
+  it("a wrapper recipe: an {agent} skill recipe imported and called by alias", async () => {
     write(join(box.agent, "skills", "abcd-context", "recipes", "validate-context.json"), {
       args: ["path:path=."],
       template: "printf validated:%s {path}",
