@@ -37,6 +37,8 @@ export interface MessageContext {
   readonly runsRoot?: string;
 }
 
+// `from`, `summary`, `correlation_id`, `metadata` and `reply_to` are accepted from callers that
+// send the full message envelope, but not offered in the tool schema: nothing here acts on them.
 export const MESSAGE_PARAMS = ["to", "type", "body", "from", "summary", "correlation_id", "metadata", "reply_to", "verbose"] as const;
 
 export const UNSUPPORTED_DESTINATION = (to: string): string =>
