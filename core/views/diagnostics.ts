@@ -1,9 +1,12 @@
-// Diagnostic severity, suggested action and ownership. Messages with
-// a known shape are classified by that shape first, so a recipe id or path that happens to
-// contain "invalid" or "eval" cannot change the severity of an unrelated message.
+// Diagnostic severity, suggested action and ownership. A diagnostic the compile step made (a
+// recipe's tagged warning or its problem) is classified by its tag. The registry's own texts
+// (shadowing, blocking, root permissions) are classified by their fixed shapes first, so a recipe
+// id or path that happens to contain "invalid" or "eval" cannot change the severity of an
+// unrelated message; the word lists are the last resort for texts of unknown origin.
 import type { Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
+import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
 
 const INFO_SHAPES = [
   /^Recipe .+ shadows \d+ lower-priority recipe\(s\)$/s,
@@ -11,23 +14,31 @@ const INFO_SHAPES = [
   /^Markdown recipe .+ is shadowed by JSON recipe .+$/s,
 ];
 const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /];
-// The trusted-boundary warning texts (every shell, not only bash: `sh -c` is the same boundary).
-const BOUNDARY_WARNING =
-  /: invokes \S+(?: eval mode| code-eval mode)?; .* are trusted executable content and are not sandboxed|: removes filesystem paths; verify placeholders|: mutates broad filesystem paths; verify placeholders/s;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
-// The authoring warnings of core/recipe/lint.ts: the recipe loads, but something in it is likely a mistake.
-const AUTHORING_WARNING =
-  /^Recipe .+: (?:unknown recipe field "|placeholder \{.+\} is not declared in "args"|unclosed "\{" in |"output" names "|"arg_descriptions" names ")/s;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
 
-/** A warning about how the recipe is written, not about what it runs (see core/recipe/lint.ts). */
-export const isAuthoringWarning = (message: string): boolean => AUTHORING_WARNING.test(message);
+/** What the compile step said an entry diagnostic is: one of its tagged warnings, or its problem. */
+export type DiagnosticTag = WarningKind | "problem";
 
-export function diagnosticSeverity(message: string): Severity {
+/** The tag of each entry diagnostic the compile step produced, found by its text; undefined for a
+ * diagnostic no compile result made (registry and root diagnostics, markdown shadowing). */
+export function diagnosticTags(discovery: Discovery): (message: string) => DiagnosticTag | undefined {
+  const tags = new Map<string, DiagnosticTag>();
+  for (const entry of discovery.entries) {
+    const compiled = entry.compiled;
+    if (compiled.kind === "problem") for (const d of compiled.diagnostics) tags.set(d, "problem");
+    else for (const w of compiled.warnings) tags.set(warningDiagnostic(compiled.path, w), w.kind);
+  }
+  return (message) => tags.get(message);
+}
+
+export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severity {
+  if (tag === "problem") return "error";
+  if (tag !== undefined) return "warning";
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
-  if (BOUNDARY_WARNING.test(message) || ROOT_WARNING.test(message) || AUTHORING_WARNING.test(message)) return "warning";
+  if (ROOT_WARNING.test(message)) return "warning";
   if (ERROR_WORDS.test(message)) return "error";
   if (WARNING_WORDS.test(message)) return "warning";
   return "info";
@@ -36,12 +47,16 @@ export function diagnosticSeverity(message: string): Severity {
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
 
-/** The operator's next step for one diagnostic, first match wins. */
-export function diagnosticAction(message: string): string {
+const WARNING_ACTIONS: Readonly<Record<WarningKind, string>> = {
+  authoring: "correct the recipe (it still loads as written)",
+  shell: "audit the trusted shell boundary and keep only if intentional",
+  boundary: "audit the trusted command boundary and keep only if intentional",
+};
+
+/** The operator's next step for one diagnostic: by its tag when it has one, else first match wins. */
+export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
+  if (tag !== undefined && tag !== "problem") return WARNING_ACTIONS[tag];
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
-  if (AUTHORING_WARNING.test(message)) return "correct the recipe (it still loads as written)";
-  if (/: invokes (?:bash|sh|zsh|fish);/.test(message)) return "audit the trusted shell boundary and keep only if intentional";
-  if (BOUNDARY_WARNING.test(message)) return "audit the trusted command boundary and keep only if intentional";
   if (/^Markdown recipe .+ is shadowed by JSON recipe /s.test(message) || /shadows \d+ lower-priority/.test(message))
     return "confirm the active override or rename one recipe";
   if (/must define template/i.test(message)) return "add a template field or remove the recipe";
@@ -93,6 +108,7 @@ export interface DiagnosticDetail {
  * sorted by severity then message. */
 export function diagnosticDetails(discovery: Discovery): DiagnosticDetail[] {
   const ownerOf = diagnosticOwners(discovery);
+  const tagOf = diagnosticTags(discovery);
   const seen = new Set<string>();
   const out: DiagnosticDetail[] = [];
   const push = (message: string, entry: RecipeEntry | undefined): void => {
@@ -102,9 +118,9 @@ export function diagnosticDetails(discovery: Discovery): DiagnosticDetail[] {
     out.push({
       ...(entry === undefined ? {} : { id: entry.id, path: entry.path }),
       ...(entry !== undefined && entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
-      action: diagnosticAction(message),
+      action: diagnosticAction(message, tagOf(message)),
       message,
-      severity: diagnosticSeverity(message),
+      severity: diagnosticSeverity(message, tagOf(message)),
     });
   };
   for (const message of discovery.diagnostics) push(message, ownerOf(message));

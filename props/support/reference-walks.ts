@@ -58,7 +58,7 @@ export function templateRiskLabels(template: Json): RiskLabel[] {
 
 export function trustedBoundaryWarnings(template: Json): string[] {
   const seen = new Set<string>();
-  for (const leaf of leaves(template)) for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) seen.add(w);
+  for (const leaf of leaves(template)) for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) seen.add(w.text);
   return [...seen];
 }
 

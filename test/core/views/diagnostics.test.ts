@@ -33,8 +33,20 @@ describe("diagnosticSeverity", () => {
   it("treats every shell boundary as a warning, not only bash", () => {
     const sh =
       "Recipe /r/x.json: sh: invokes sh; shell scripts are trusted executable content and are not sandboxed by command-template argv splitting. Mitigation: keep scripts local, reviewed, and parameterized with explicit placeholders.";
-    expect(diagnosticSeverity(sh)).toBe("warning");
-    expect(diagnosticAction(sh)).toBe("audit the trusted shell boundary and keep only if intentional");
+    expect(diagnosticSeverity(sh, "shell")).toBe("warning");
+    expect(diagnosticAction(sh, "shell")).toBe("audit the trusted shell boundary and keep only if intentional");
+  });
+
+  it("classifies a recipe's warning by the kind the compile step tagged it with, not by words in its path", () => {
+    // the path holds words the text fallbacks would read as an error or a root-permission problem
+    const path = "/r/world-writable-invalid.json";
+    const discovery = buildDiscovery([{ path, config: { template: "sh -c {cmd}" } }]);
+    const [detail] = diagnosticDetails(discovery).filter((d) => d.path === path);
+    expect(detail).toMatchObject({
+      severity: "warning",
+      action: "audit the trusted shell boundary and keep only if intentional",
+    });
+    expect(detail?.message).toMatch(/^Recipe \/r\/world-writable-invalid\.json: sh: invokes sh; /);
   });
 });
 
