@@ -52,7 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<number> {
-  if (outcome.kind === "usage") return usageError(outcome.error, outcome.error.startsWith("unknown verb") ? undefined : cmd.verb);
+  if (outcome.kind === "usage") return usageError(outcome.error, outcome.unknownVerb === true ? undefined : cmd.verb);
   if (outcome.kind === "exit") return outcome.code;
   const { result } = outcome;
   // a key the verb does not take is a malformed command line, not an answer of the registry
