@@ -7,6 +7,7 @@ import type { Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
 import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
+import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "../discovery/diagnostic-texts.js";
 
 const INFO_SHAPES = [
   /^Recipe .+ shadows \d+ lower-priority recipe\(s\)$/s,
@@ -18,24 +19,60 @@ const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
 
-/** What the compile step said an entry diagnostic is: one of its tagged warnings, or its problem. */
-export type DiagnosticTag = WarningKind | "problem";
+/** What a diagnostic of the discovery is: one of a recipe's tagged warnings, its problem, or one of
+ * the registry's own diagnostics about a bucket (core/discovery/diagnostic-texts.ts). */
+export type DiagnosticTag =
+  | WarningKind
+  | "problem"
+  | "invalid-blocks"
+  | "disabled-blocks"
+  | "shadows"
+  | "markdown-shadowed"
+  | "not-a-tool"
+  | "reserved-name";
 
-/** The tag of each entry diagnostic the compile step produced, found by its text; undefined for a
- * diagnostic no compile result made (registry and root diagnostics, markdown shadowing). */
+/** The tag of each diagnostic the discovery made, found by building its text again from the same
+ * facts; undefined for a text of another origin (a root's permissions or listing error). */
 export function diagnosticTags(discovery: Discovery): (message: string) => DiagnosticTag | undefined {
   const tags = new Map<string, DiagnosticTag>();
+  const tag = (message: string, t: DiagnosticTag): void => {
+    if (!tags.has(message)) tags.set(message, t);
+  };
   for (const entry of discovery.entries) {
     const compiled = entry.compiled;
-    if (compiled.kind === "problem") for (const d of compiled.diagnostics) tags.set(d, "problem");
-    else for (const w of compiled.warnings) tags.set(warningDiagnostic(compiled.path, w), w.kind);
+    if (compiled.kind === "problem") for (const d of compiled.diagnostics) tag(d, "problem");
+    else {
+      for (const w of compiled.warnings) tag(warningDiagnostic(compiled.path, w), w.kind);
+      if (compiled.toolProblem !== undefined) tag(notExposed(entry.id, compiled.toolProblem), "not-a-tool");
+    }
+    if (entry.shadowedBy !== undefined) tag(markdownShadowed(entry.path, entry.shadowedBy), "markdown-shadowed");
+  }
+  for (const [id, winner] of discovery.active) {
+    tag(invalidBlocks(id), "invalid-blocks");
+    tag(disabledBlocks(id), "disabled-blocks");
+    tag(shadowsLower(id, winner.shadows.length), "shadows");
+    tag(reservedName(id), "reserved-name");
   }
   return (message) => tags.get(message);
 }
 
+const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
+  shell: "warning",
+  boundary: "warning",
+  authoring: "warning",
+  problem: "error",
+  "invalid-blocks": "error",
+  "not-a-tool": "error",
+  "disabled-blocks": "info",
+  shadows: "info",
+  "markdown-shadowed": "info",
+  "reserved-name": "info",
+};
+
+/** A tagged diagnostic's severity is its tag's; a text of unknown origin is read by its shape,
+ * then by its words. */
 export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severity {
-  if (tag === "problem") return "error";
-  if (tag !== undefined) return "warning";
+  if (tag !== undefined) return TAG_SEVERITY[tag];
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
   if (ROOT_WARNING.test(message)) return "warning";
@@ -47,15 +84,23 @@ export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severi
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
 
-const WARNING_ACTIONS: Readonly<Record<WarningKind, string>> = {
+const TAG_ACTIONS: Readonly<Partial<Record<DiagnosticTag, string>>> = {
   authoring: "correct the recipe (it still loads as written)",
   shell: "audit the trusted shell boundary and keep only if intentional",
   boundary: "audit the trusted command boundary and keep only if intentional",
+  shadows: "confirm the active override or rename one recipe",
+  "markdown-shadowed": "confirm the active override or rename one recipe",
+  "invalid-blocks": "fix the recipe, or disable/delete/archive it to restore the fallback",
+  "disabled-blocks": "keep disabled intentionally or delete/archive the file",
+  // the one reason a loaded recipe is not a tool: an unsafe `repeat`
+  "not-a-tool": "use a positive repeat count or an array-typed repeat source",
 };
 
-/** The operator's next step for one diagnostic: by its tag when it has one, else first match wins. */
+/** The operator's next step for one diagnostic: by its tag when that decides it, else (a problem,
+ * a root diagnostic, a text of unknown origin) the first matching shape. */
 export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
-  if (tag !== undefined && tag !== "problem") return WARNING_ACTIONS[tag];
+  const byTag = tag === undefined ? undefined : TAG_ACTIONS[tag];
+  if (byTag !== undefined) return byTag;
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
   if (/^Markdown recipe .+ is shadowed by JSON recipe /s.test(message) || /shadows \d+ lower-priority/.test(message))
     return "confirm the active override or rename one recipe";
@@ -78,21 +123,15 @@ export function diagnosticOwners(discovery: Discovery): (message: string) => Rec
     if (!owners.has(message)) owners.set(message, entry);
   };
   for (const [id, winner] of discovery.active) {
-    claim(`Recipe ${id} is invalid and blocks lower-priority recipes`, winner);
-    claim(`Recipe ${id} is disabled and blocks lower-priority recipes`, winner);
-    claim(`Recipe ${id} shadows ${winner.shadows.length} lower-priority recipe(s)`, winner);
+    claim(invalidBlocks(id), winner);
+    claim(disabledBlocks(id), winner);
+    claim(shadowsLower(id, winner.shadows.length), winner);
     for (const d of winner.diagnostics) claim(d, winner);
   }
   // a shadowed entry's own diagnostics are registry diagnostics too; without an owner they would
   // be listed twice, once without their path
   for (const entry of discovery.entries) for (const d of entry.diagnostics) claim(d, entry);
-  return (message) => {
-    const owner = owners.get(message);
-    if (owner !== undefined) return owner;
-    for (const [id, winner] of discovery.active)
-      if (message.startsWith(`Recipe ${id} could not be exposed as a tool: `)) return winner;
-    return undefined;
-  };
+  return (message) => owners.get(message);
 }
 
 export interface DiagnosticDetail {

@@ -48,6 +48,21 @@ describe("diagnosticSeverity", () => {
     });
     expect(detail?.message).toMatch(/^Recipe \/r\/world-writable-invalid\.json: sh: invokes sh; /);
   });
+  it("classifies the registry's own diagnostics by what they are, not by words in a recipe's name", () => {
+    // "json" and "eval" in the name would read as a syntax problem and a warning by their words
+    const discovery = buildDiscovery([
+      { path: "/a/parse-json-eval.json", priority: 0, problem: { kind: "invalid", message: "recipe must define template" } },
+      { path: "/b/parse-json-eval.json", priority: 1, config: { template: "echo fallback" } },
+    ]);
+    const blocks = diagnosticDetails(discovery).find((d) => d.message === "Recipe parse-json-eval is invalid and blocks lower-priority recipes");
+    expect(blocks).toMatchObject({
+      id: "parse-json-eval",
+      severity: "error",
+      action: "fix the recipe, or disable/delete/archive it to restore the fallback",
+    });
+    const shadows = diagnosticDetails(discovery).find((d) => d.message === "Recipe parse-json-eval shadows 1 lower-priority recipe(s)");
+    expect(shadows).toMatchObject({ severity: "info", action: "confirm the active override or rename one recipe" });
+  });
 });
 
 describe("diagnosticAction", () => {
