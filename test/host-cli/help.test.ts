@@ -51,6 +51,19 @@ describe("usage errors: exit 2, one short paragraph, did-you-mean", () => {
     expect(option.status).toBe(2);
     expect(option.stderr).toContain('Did you mean "--json"?');
   });
+
+  it("with --json, a malformed command line still prints one JSON object on stdout", () => {
+    for (const args of [["inspct", "--json"], ["inspect", "tagret=recipes", "--json"], ["call", "--json"]]) {
+      const r = runCli(args, example);
+      expect(r.status, args.join(" ")).toBe(2);
+      const body = JSON.parse(r.stdout) as { ok: boolean; text: string; details: Record<string, unknown> };
+      expect(body.ok).toBe(false);
+      expect(r.stderr).toContain(body.text);
+    }
+    const version = runCli(["--version", "--json"]);
+    expect(version.status).toBe(0);
+    expect((JSON.parse(version.stdout) as { details: { version: string } }).details.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
 });
 
 describe("where things were looked for", () => {
