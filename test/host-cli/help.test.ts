@@ -89,6 +89,13 @@ describe("views", () => {
     expect(summary).toMatch(/^Tools \(5\)$/m);
     expect(summary).toMatch(/^ {2}release_notes {2}release_notes\.json: Expected double-quoted property name/m);
     expect(summary).toContain("  pi-recipes inspect target=recipes view=doctor");
+    // every row of the tools table starts its description in the same column, however long its args
+    const lines = summary.split("\n");
+    const from = lines.indexOf("Tools (5)") + 1;
+    const toolRows = lines.slice(from, lines.indexOf("", from));
+    expect(toolRows).toHaveLength(6);
+    const column = toolRows[0]!.indexOf("DESCRIPTION");
+    for (const row of toolRows.slice(1)) expect(row.slice(column - 2, column + 1), row).toMatch(/^ {2}\S$/);
     const doctor = runCli(["inspect", "target=recipes", "view=doctor"], tables).stdout;
     expect(doctor).toMatch(/^Invalid recipes \(1\)$/m);
     expect(doctor).toContain("release_notes.json: Expected double-quoted property name");
