@@ -69,6 +69,13 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
   return result.ok ? 0 : 1;
 }
 
+// `pi-recipes list | head -1`: the reader has gone, which is no error of ours (no stack trace)
+for (const out of [process.stdout, process.stderr]) {
+  out.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  });
+}
+
 enableCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {
