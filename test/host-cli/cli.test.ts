@@ -76,6 +76,9 @@ describe("pi-recipes CLI on examples/agent", () => {
     expect(invalid.body.text).toContain("release_notes.json");
     expect(runCli(["inspect", "target=recipes", "view=bogus"], example).status).toBe(1);
     expect(runCli(["inspect"], example).status).toBe(1);
+    const empty = runCli(["inspect", "target="], example);
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toContain('Unknown inspect target: "".');
   });
 
   it("exit 2 on a malformed command line", () => {
