@@ -1,4 +1,4 @@
-// The safe boundaries automatic reviews hook into (lifecycle-reference §7):
+// The safe boundaries automatic reviews hook into:
 // - a step at session_start that runs before tool discovery (portfolio activation belongs there:
 //   it may move recipe files, and the tool set must be read after it);
 // - an event once the foreground turn has ended and no run is active (reviewer launches belong

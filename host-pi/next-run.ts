@@ -1,7 +1,8 @@
-// Pi freezes the tool list for a whole run (pi-host.md §2): a tool the agent registers during a
-// run can only be called in the next one. When the agent asked for a change, the extension starts
-// that next run itself, once the session is idle (inside agent_end it is still busy, and a message
-// sent then would only join the finished run's follow-up queue).
+// Pi freezes the tool list for a whole run (the agent snapshots its tools when a run starts): a
+// tool the agent registers during a run can only be called in the next one. When the agent asked
+// for a change, the extension starts that next run itself, once the session is idle (inside
+// agent_end it is still busy, and a message sent then would only join the finished run's
+// follow-up queue).
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 
 export const TOOLS_CHANGED_MESSAGE = "pi-recipes-tools-changed";

@@ -1,6 +1,6 @@
 // The translation of our verbs' results onto Pi tool results, and the one place a plain
 // JSON-Schema tool definition is handed to Pi (whose types expect TypeBox schemas; its validator
-// accepts plain JSON Schema, pi-host.md §2).
+// accepts plain JSON Schema, so the cast there is safe).
 import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
 import type { JsonObject } from "../core/model.js";
 import type { CommandResult } from "../core/result.js";

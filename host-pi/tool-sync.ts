@@ -1,5 +1,5 @@
 // Keeps Pi's tool list in step with the registry. New and changed tools are (re)registered;
-// deleted ones are deactivated, since Pi has no way to unregister a tool (pi-host.md §2); a
+// deleted ones are deactivated, since Pi's extension API has no way to unregister a tool; a
 // deleted tool that comes back is registered and activated again.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { Discovery, ToolSpec } from "../core/discovery/types.js";

@@ -152,7 +152,7 @@ async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>
   }
 }
 
-/** register_tool: list, create, update, delete or promote a draft (registry-reference §5). */
+/** register_tool: list, create, update, delete or promote a draft (README, "Command line"). */
 export async function registerTool(params: RegisterParams, ctx: RegisterContext): Promise<CommandResult> {
   const locks = planLocks(params, { userRoot: ctx.paths.recipeRoot, cwd: ctx.paths.cwd });
   if (locks.kind === "answer") return locks.result;

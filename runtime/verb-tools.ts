@@ -19,7 +19,6 @@ export interface VerbTool {
 
 const str = (description: string): JsonObject => ({ type: "string", description });
 const bool = (description: string): JsonObject => ({ type: "boolean", description });
-const obj = (description: string): JsonObject => ({ type: "object", additionalProperties: true, description });
 const schema = (properties: Record<string, JsonObject>, required: string[] = []): JsonObject => ({
   type: "object",
   properties,
@@ -83,11 +82,6 @@ export const MESSAGE: VerbTool = {
         description: "Message body: the tool's arguments as a JSON object, or text.",
         anyOf: [{ type: "string" }, { type: "object", additionalProperties: true }, { type: "array", items: {} }],
       },
-      from: str("Optional sender address."),
-      summary: str("Optional short human-facing summary."),
-      correlation_id: str("Optional correlation id for workflow linkage."),
-      metadata: obj("Optional structured metadata."),
-      reply_to: str("Optional message id this message replies to."),
       verbose: bool("Return full JSON instead of compact text."),
     },
     ["to", "type"],

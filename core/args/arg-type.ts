@@ -250,7 +250,7 @@ export function canonicalDeclaration(name: string, type: ArgType, explicitString
 /** A default as the caller would write it: `60000` and `true` rather than `"60000"` and
  * `"true"`; undefined when the default does not fit the type (then it is not shown). */
 export function typedArgValue(type: ArgType | undefined, value: string | readonly Json[]): Json | undefined {
-  // array values stay arrays whatever the declared type (ruling 7)
+  // array values stay arrays whatever the declared type, so `{items[0]}` and `{items.length}` work
   if (Array.isArray(value)) return value;
   const t = type ?? STRING;
   const normalized = normalizeRaw(t, value);

@@ -1,11 +1,12 @@
 // Which file a register_tool name denotes.
 //
 // register_tool creates only normalized names (`[a-z0-9_]`, at most 64), so a name can never reach
-// outside the recipe root. But hand-authored recipes may be named `docs-review` (ruling 10), and
-// updating or deleting such a recipe by its name must reach it, even one whose name is not a
-// valid tool name (`my tool.json`, which discovery reports instead of exposing): a name that is a
-// safe file basename and has a recipe file of exactly that name targets that file; any other name
-// is normalized, and refused when normalizing would drop its letters.
+// outside the recipe root. But hand-authored recipes may be named `docs-review` (hyphens and
+// capitals are valid tool names), and updating or deleting such a recipe by its name must reach
+// it, even one whose name is not a valid tool name (`my tool.json`, which discovery reports
+// instead of exposing): a name that is a safe file basename and has a recipe file of exactly that
+// name targets that file; any other name is normalized, and refused when normalizing would drop
+// its letters.
 
 export const MAX_TOOL_NAME_LENGTH = 64;
 

@@ -1,4 +1,4 @@
-// Compile once, resolve many times (DESIGN.md performance budget): a leaf is split into words and
+// Compile once, resolve many times (a call must not re-parse its template): a leaf is split into words and
 // every word into literal and placeholder parts a single time; a call only walks the parts.
 import type { Placeholder } from "./placeholder.js";
 import { eachPlaceholder, findPlaceholders, isIdentifier, parsePlaceholder } from "./placeholder.js";

@@ -1,5 +1,5 @@
-// Group retry (registry-reference §3.9 step 11): the whole node again, up to N times, with
-// `recover` between failed attempts.
+// Group retry: the whole node again, up to N times, with `recover` between failed attempts
+// (docs/templates.md, "How a template runs").
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import type { FailureScope } from "../../core/template/controls.js";

@@ -1,5 +1,5 @@
-// One leaf command (registry-reference §3.9 step 8): argv from the template, then the process
-// with its timeout, runner-level retry and stdin, then `accept_output`.
+// One leaf command: argv from the template, then the process with its timeout, runner-level retry
+// and stdin, then `accept_output` (docs/templates.md, "How a template runs").
 import { captureDirIn } from "./captures.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../../core/model.js";

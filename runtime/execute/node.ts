@@ -1,4 +1,4 @@
-// One node of the template graph, in the order of registry-reference §3.9: context, delay, when,
+// One node of the template graph, in the order docs/templates.md describes: context, delay, when,
 // failure, repeat, group retry, then the node's own kind (child object, leaf, parallel, sequence).
 import { labelsIn } from "../../core/recipe/lint.js";
 import * as E from "fp-ts/lib/Either.js";

@@ -1,5 +1,5 @@
-// A parallel node (registry-reference §3.9 step 9): every branch gets the same stdin, at most
-// `concurrency` run at once, and the results are joined in array order.
+// A parallel node: every branch gets the same stdin, at most `concurrency` run at once, and the
+// results are joined in array order (docs/templates.md, "How a template runs").
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import type { FailureScope } from "../../core/template/controls.js";
@@ -103,7 +103,7 @@ export async function runParallel(
   let rootFailure: NodeResult | undefined;
   results.forEach((r, i) => {
     const branch = branches[i] as Json;
-    // ruling 4: a skipped branch contributes empty output
+    // a skipped branch contributes empty output (not the stdin it would pass on in a sequence)
     const stdout = r.skipped ? EMPTY_BYTES : r.stdout;
     const report = branchReport(branchLabel(branch, i), r, stdout);
     reports.push(report);

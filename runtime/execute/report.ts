@@ -1,5 +1,6 @@
-// From a finished run to what the agent sees (registry-reference §3.10): the text, truncated
-// with the full body saved under `<agent>/tmp/pi-recipes/outputs/`, and the details object.
+// From a finished run to what the agent sees: the text, truncated with the full body saved under
+// `<agent>/tmp/pi-recipes/outputs/`, and the details object (docs/templates.md, "How a template
+// runs").
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Json } from "../../core/model.js";

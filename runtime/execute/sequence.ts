@@ -1,5 +1,5 @@
-// A sequence (registry-reference §3.9 step 10): each step's complete stdout is the next step's
-// stdin; a failed step stops the run, the sequence, or nothing, by its scope.
+// A sequence: each step's complete stdout is the next step's stdin; a failed step stops the run,
+// the sequence, or nothing, by its scope (docs/templates.md, "How a template runs").
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../../core/model.js";
 import type { FailureScope } from "../../core/template/controls.js";

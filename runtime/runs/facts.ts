@@ -1,5 +1,5 @@
-// What the run store tells triage (lifecycle-reference §15.2): the running runs and the most
-// recent failed ones. Runs have no owner session here, so every run is visible.
+// What the run store tells triage (`inspect target=tool:pi-actors view=triage`): the running runs
+// and the most recent failed ones. Runs have no owner session here, so every run is visible.
 import { noRuns, type RunFacts } from "../../core/views/triage.js";
 import { listRuns } from "./store.js";
 

@@ -1,7 +1,6 @@
-// Keeping the run store bounded (lifecycle-reference §16: runs older than 7 days go): at most
-// `keep` finished runs, none older than `maxAgeMs`. A running run is never touched, whatever its
-// age. A folder that is not (yet) a readable run may be one being created right now, so it goes
-// only once it is older than the age limit.
+// Keeping the run store bounded: at most `keep` finished runs, none older than `maxAgeMs`. A
+// running run is never touched, whatever its age. A folder that is not (yet) a readable run may be
+// one being created right now, so it goes only once it is older than the age limit.
 import { rmSync } from "node:fs";
 import { listRuns } from "./store.js";
 

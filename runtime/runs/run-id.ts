@@ -1,5 +1,5 @@
 // Run ids name folders under the runs root, so they must not be able to climb out of it or hide.
-// registry-reference §4.5: the caller's trimmed `run_id`, else `<tool>-<Date.now()>`.
+// The id is the caller's trimmed `run_id`, else `<tool>-<Date.now()>`.
 
 export const MAX_RUN_ID_LENGTH = 128;
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

@@ -1,4 +1,4 @@
-// Starting an async run (registry-reference §4.5): the call answers at once with the run's id and
+// Starting an async run: the call answers at once with the run's id and
 // status; the recipe's whole template graph runs in a detached worker under the supervisor, so
 // it outlives the process that started it.
 import { createRequire } from "node:module";

@@ -1,5 +1,6 @@
-// Calling a recipe tool in the foreground (registry-reference §4.5, §3.8, §3.9–§3.11): values are
-// assembled and normalized, the template graph runs, the result is reported.
+// Calling a recipe tool in the foreground: values are assembled and normalized by type, the
+// template graph runs (docs/templates.md, "How a template runs"), the result is reported, and an
+// argument error is answered with the tool's usage hint.
 import { setOwn } from "../../core/recipe/own.js";
 import { capturesRootOf, pruneCaptures } from "../execute/captures.js";
 import * as E from "fp-ts/lib/Either.js";
@@ -79,7 +80,7 @@ function prepare(tool: ToolSpec): PreparedTool {
 
 export type Assembled = { readonly plain: Record<string, unknown>; readonly runtime: Values };
 
-/** §4.5: recipe values < tool defaults < call params < injected values, normalized by type.
+/** Recipe values < tool defaults < call params < injected values, normalized by type.
  * Recipe-authored values keep their origin (they may hold placeholders); call values are
  * verbatim. Left: the argument error. */
 export function assembleValues(

@@ -1,7 +1,8 @@
 // `message to=<address> type=<type> [body=...]`: one typed, addressed message. Routes here:
 // `tool:<name>` invokes the tool the current registry has under that name (a deleted or broken
 // recipe is no route, even if a host still shows its stale definition), and `tool:pi-actors`
-// takes the automatic-review controls `review.retry` / `review.reset` (lifecycle-reference §12).
+// takes the automatic-review controls: `review.retry` gives a parked batch fresh attempts,
+// `review.reset` forgets a finished one (see `control` in core/review/admission.ts).
 import type { Discovery } from "../../core/discovery/types.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
@@ -15,7 +16,7 @@ import { runsRootOf } from "../runs/store.js";
 export type ReviewScope = "draft" | "tool";
 export type ReviewAction = "review.retry" | "review.reset";
 
-/** What a review control answers (§12); `reason` set means nothing was delivered. */
+/** What a review control answers; `reason` set means nothing was delivered. */
 export type ReviewControlResult = Readonly<Record<string, unknown>> & {
   readonly action: ReviewAction;
   readonly changed: boolean;
@@ -36,6 +37,8 @@ export interface MessageContext {
   readonly runsRoot?: string;
 }
 
+// `from`, `summary`, `correlation_id`, `metadata` and `reply_to` are accepted from callers that
+// send the full message envelope, but not offered in the tool schema: nothing here acts on them.
 export const MESSAGE_PARAMS = ["to", "type", "body", "from", "summary", "correlation_id", "metadata", "reply_to", "verbose"] as const;
 
 export const UNSUPPORTED_DESTINATION = (to: string): string =>

@@ -1,6 +1,6 @@
 // `spawn`: run an inline template (`template=`), a recipe file (`file=`) or a recipe by name
 // (`recipe=`) in the foreground. A bare name blocked by an invalid or disabled winner says so
-// with the shadowed-launch tokens (registry-reference §1.6, lifecycle-reference §15.8).
+// with the shadowed-launch tokens (see "Shadowing and diagnostics" in docs/recipes.md).
 import * as E from "fp-ts/lib/Either.js";
 import { resolve } from "node:path";
 import { normalizeArgs } from "../../core/args/normalize.js";
@@ -34,7 +34,8 @@ export interface ShadowedLaunch {
   readonly hint: "inspect_recipes_doctor";
 }
 
-/** §1.6: only an invalid or disabled winner that hides a fallback is worth a diagnostic. */
+/** Only an invalid or disabled winner that hides a lower-priority file of the same name is worth a
+ * diagnostic: the caller may have meant the file it blocks. */
 export function shadowedLaunch(discovery: Discovery, name: string): ShadowedLaunch | undefined {
   const entry = discovery.active.get(name.trim());
   const fallback = entry?.shadows[0];

@@ -1,4 +1,4 @@
-// DESIGN.md's dependency rule: core/ imports only fp-ts, io-ts and other core/ modules, and reads
+// The dependency rule (docs/ARCHITECTURE.md): core/ imports only fp-ts, io-ts and other core/ modules, and reads
 // no clock, no randomness and no environment. One exception: `yaml` (the YAML 1.2 parser of
 // Markdown frontmatter) is pure, a function from text to values with no I/O, so parsing stays in
 // core beside the rest of recipe loading rather than moving a pure step into runtime/.

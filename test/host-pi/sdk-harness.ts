@@ -1,5 +1,6 @@
-// A real Pi 0.73.1 agent session in-process (pi-host.md §4a): the extension is loaded from its
-// path by Pi's own loader, the model is the scripted faux provider, nothing touches the network.
+// A real Pi 0.73.1 agent session in-process (the SDK's createAgentSession): the extension is
+// loaded from its path by Pi's own loader, the model is the scripted faux provider, nothing
+// touches the network.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -88,7 +88,7 @@ describe("registerTool", () => {
     }
   });
 
-  it("G91: concurrent creates of one name, via the real root and a symlink alias: exactly one wins", async () => {
+  it("concurrent creates of one name, via the real root and a symlink alias: exactly one wins", async () => {
     mkdirSync(paths.recipeRoot, { recursive: true });
     symlinkSync(join(dir, "agent"), join(dir, "alias"));
     const alias = agentPaths({ PI_CODING_AGENT_DIR: join(dir, "alias") }, dir, dir);

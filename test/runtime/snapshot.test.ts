@@ -1,4 +1,4 @@
-// Discovery over real folders: what the listing sees and what it skips (registry-reference §1.2, G67).
+// Discovery over real folders: what the listing sees and what it skips.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +23,7 @@ const write = (path: string, value: unknown): void => writeFileSync(path, typeof
 const registry = (dir = agent) => openRegistry({ env: { PI_CODING_AGENT_DIR: dir }, packagedRoot: null });
 
 describe("listing the recipe root", () => {
-  it("G67 symlinked recipe files, other extensions and drafts/ are not entries", () => {
+  it("symlinked recipe files, other extensions and drafts/ are not entries", () => {
     write(join(base, "elsewhere.json"), { template: "echo linked" });
     symlinkSync(join(base, "elsewhere.json"), join(root, "linked.json"));
     write(join(root, "notes.txt"), "not a recipe");

@@ -1,4 +1,4 @@
-// Hand-built Discovery values for view tests: a tiny model of registry-reference §1.5/§1.6
+// Hand-built Discovery values for view tests: a tiny model of discovery's shadowing rules
 // (winner per id by priority, shadows, registry diagnostics in order), independent of the
 // real discovery so view tests only depend on the Discovery contract. views-discovery.test.ts checks
 // the model against the real discovery.
@@ -135,8 +135,9 @@ export function draft(path: string, extra: Partial<DraftEntry> = {}): DraftEntry
   };
 }
 
-/** G65 (registry-reference §8.6): a high user root over a low packaged root. */
-export function g65(): Discovery {
+/** A user root over a packaged root: a broken, a disabled, a shell-running and an async recipe
+ * in the user root, the first two shadowing packaged recipes of the same name. */
+export function userOverPackaged(): Discovery {
   const high = "/home/u/.pi/agent/recipes";
   const low = "/pkg/recipes";
   return buildDiscovery([

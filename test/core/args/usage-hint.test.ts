@@ -8,7 +8,7 @@ import { scopeOf, substituteText } from "../../../core/template/substitute.js";
 import type { ArgSurface } from "../../../core/discovery/types.js";
 
 describe("formatUsageHint", () => {
-  it("the mission's check_tool example, exactly", () => {
+  it("check_tool: a required file and an enum with a default, exactly", () => {
     const surface = analyzeArgs({ args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "check {file} {mode}" });
     expect(formatUsageHint("check_tool", surface, "Argument mode must be one of: check, fix.", { async: false })).toBe(
       [

@@ -4,7 +4,7 @@ import { file, root, snapshot, userRoot } from "../../support/snapshot.js";
 
 const P = "/P";
 
-describe("discovery (, golden)", () => {
+describe("discovery", () => {
   it("the tool name is the file basename; a name field is ignored", () => {
     const d = discover(snapshot([userRoot({ "docs-review.json": { name: "ignored-docs-review", description: "Docs review", template: "echo review" } })]));
     const entry = d.active.get("docs-review");

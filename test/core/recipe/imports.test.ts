@@ -296,7 +296,7 @@ describe("imports: problems", () => {
   });
 });
 
-describe("the mission's wrapper example", () => {
+describe("a wrapper recipe over a skill's recipe", () => {
   it("imports a skill recipe through {agent} and calls it by alias", () => {
     const skill = `${AGENT}/skills/abcd-context/recipes/validate-context.json`;
     const files: Files = {

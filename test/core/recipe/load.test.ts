@@ -84,7 +84,7 @@ describe("loadRecipe: golden cases", () => {
 
   it("fence fields win, frontmatter fields stay", () => {
     const md = '---\ndescription: From fm\nasync: true\n---\n\n```json\n{"description":"From fence","timeout":5,"template":"echo {x}"}\n```\n';
-    const c = config("g75.md", md);
+    const c = config("fence_wins.md", md);
     expect(c.description).toBe("From fence");
     expect(c.async).toBe(true);
     expect(c.template).toEqual({ timeout: 5, template: "echo {x}" });
@@ -95,7 +95,7 @@ describe("loadRecipe: golden cases", () => {
       "---", "template: echo fm", 'label: "quoted: yes"', "timeout: 3000", "delay: -1.5", "parallel: false",
       "---", "Prose only.", "",
     ].join("\r\n");
-    const c = config("g77.md", md);
+    const c = config("frontmatter_only.md", md);
     expect(c.raw).toEqual({ template: "echo fm", label: "quoted: yes", timeout: 3000, delay: -1.5, parallel: false });
     expect(c.template).toEqual({ parallel: false, label: "quoted: yes", timeout: 3000, delay: -1.5, template: "echo fm" });
   });

@@ -51,7 +51,7 @@ describe("register_tool golden cases", () => {
     );
   });
 
-  it("the mission's transcribe_audio example", () => {
+  it("a transcribe_audio tool with a path, a defaulted and a typed argument", () => {
     const w = world();
     const r = w.run({ name: "transcribe_audio", description: "Transcribe an audio file", template: "~/bin/transcribe {file:path} {lang=ru} {model:string}" });
     expect(r).toMatchObject({ ok: true, text: 'Registered tool "transcribe_audio" (args: file, lang, model).' });

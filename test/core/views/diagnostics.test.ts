@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticAction, diagnosticDetails, diagnosticSeverity } from "../../../core/views/diagnostics.js";
-import { buildDiscovery, g65 } from "../../support/views-discovery.js";
+import { buildDiscovery, userOverPackaged } from "../../support/views-discovery.js";
 
 describe("diagnosticSeverity", () => {
   it.each([
@@ -55,7 +55,7 @@ describe("diagnosticAction", () => {
 
 describe("diagnosticDetails", () => {
   it("sorts by severity then message and attributes messages to their recipe", () => {
-    const details = diagnosticDetails(g65());
+    const details = diagnosticDetails(userOverPackaged());
     expect(details.map((d) => d.severity)).toEqual(["error", "error", "warning", "info", "info", "info"]);
     const messages = details.map((d) => d.message);
     expect(messages.slice(0, 2)).toEqual([...messages.slice(0, 2)].sort());

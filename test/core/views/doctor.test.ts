@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { preview } from "../../../core/views/compact.js";
 import { doctorText } from "../../../core/views/doctor.js";
 import { buildRecipesSummary } from "../../../core/views/registry-summary.js";
-import { buildDiscovery, g65 } from "../../support/views-discovery.js";
+import { buildDiscovery, userOverPackaged } from "../../support/views-discovery.js";
 
 describe("preview72", () => {
   it("replaces whitespace runs with _ and keeps short values whole", () => {
@@ -21,7 +21,7 @@ describe("preview72", () => {
 
 describe("doctorText", () => {
   it("compact doctor", () => {
-    expect(doctorText(buildRecipesSummary(g65(), { view: "doctor" }))).toBe(
+    expect(doctorText(buildRecipesSummary(userOverPackaged(), { view: "doctor" }))).toBe(
       [
         "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=inspect_target=tool:broken",
         "top severity=error kind=blocking_invalid id=broken action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { buildRecipesSummary } from "../../../core/views/registry-summary.js";
-import { buildDiscovery, draft, g65 } from "../../support/views-discovery.js";
+import { buildDiscovery, draft, userOverPackaged } from "../../support/views-discovery.js";
 
 const HIGH = "/home/u/.pi/agent/recipes";
 const LOW = "/pkg/recipes";
 
 describe("remediations", () => {
-  const summary = buildRecipesSummary(g65(), { view: "doctor" });
+  const summary = buildRecipesSummary(userOverPackaged(), { view: "doctor" });
 
   it("orders kinds by rank, then id, then path", () => {
     expect(summary.remediations.map((r) => r.kind)).toEqual([
@@ -73,7 +73,7 @@ describe("remediations", () => {
 });
 
 describe("entry lists", () => {
-  const summary = buildRecipesSummary(g65(), { view: "summary" });
+  const summary = buildRecipesSummary(userOverPackaged(), { view: "summary" });
 
   it("active is sorted by id and keeps invalid and disabled winners", () => {
     expect(summary.active.map((a) => a.id)).toEqual(["async-worker", "broken", "disabled-one", "shell-risk"]);
@@ -140,8 +140,8 @@ describe("entry lists", () => {
   });
 
   it("diagnostics are objects in discovery order; the strings stay in diagnostic_messages", () => {
-    expect(summary.diagnostic_messages).toEqual(g65().diagnostics);
-    expect(summary.diagnostics.map((d) => d.message)).toEqual(g65().diagnostics);
+    expect(summary.diagnostic_messages).toEqual(userOverPackaged().diagnostics);
+    expect(summary.diagnostics.map((d) => d.message)).toEqual(userOverPackaged().diagnostics);
     expect(summary.diagnostics[0]).toEqual({
       id: "broken",
       name: "broken",
@@ -159,7 +159,7 @@ describe("entry lists", () => {
 
 describe("recommendations", () => {
   it("first matching rule per entry, sorted by id then path", () => {
-    const s = buildRecipesSummary(g65(), { view: "summary" });
+    const s = buildRecipesSummary(userOverPackaged(), { view: "summary" });
     expect(s.recommendations.map((r) => [r.id, r.path, r.reason])).toEqual([
       ["broken", `${HIGH}/broken.json`, "invalid recipe blocks lower-priority entries with the same id"],
       ["broken", `${LOW}/broken.json`, `shadowed by ${HIGH}/broken.json`],
@@ -214,7 +214,7 @@ describe("recommendations", () => {
 
 describe("integrity manifest and drafts", () => {
   it("manifest covers every entry, sorted by id then path, sha256 from the digest", () => {
-    const s = buildRecipesSummary(g65(), { view: "summary", digest: (p) => `sha:${p.length}` });
+    const s = buildRecipesSummary(userOverPackaged(), { view: "summary", digest: (p) => `sha:${p.length}` });
     expect(s.integrity_manifest.map((m) => [m.id, m.path])).toEqual([
       ["async-worker", `${HIGH}/async-worker.json`],
       ["broken", `${HIGH}/broken.json`],
@@ -235,7 +235,7 @@ describe("integrity manifest and drafts", () => {
       size: 10,
       tool: false,
     });
-    const plain = buildRecipesSummary(g65(), { view: "summary" });
+    const plain = buildRecipesSummary(userOverPackaged(), { view: "summary" });
     expect(plain.integrity_manifest[0]).not.toHaveProperty("sha256");
   });
 
@@ -273,12 +273,12 @@ describe("integrity manifest and drafts", () => {
 
 describe("next_actions", () => {
   it("non-doctor views point at the doctor when something is invalid or diagnosed", () => {
-    expect(buildRecipesSummary(g65(), { view: "summary" }).next_actions).toEqual(["inspect target=recipes view=doctor"]);
-    expect(buildRecipesSummary(g65(), { view: "status" }).next_actions).toEqual(["inspect target=recipes view=doctor"]);
+    expect(buildRecipesSummary(userOverPackaged(), { view: "summary" }).next_actions).toEqual(["inspect target=recipes view=doctor"]);
+    expect(buildRecipesSummary(userOverPackaged(), { view: "status" }).next_actions).toEqual(["inspect target=recipes view=doctor"]);
   });
 
   it("the doctor view suggests a command about the top action's recipe (its advice is on the top line)", () => {
-    expect(buildRecipesSummary(g65(), { view: "doctor" }).next_actions).toEqual(["inspect target=tool:broken"]);
+    expect(buildRecipesSummary(userOverPackaged(), { view: "doctor" }).next_actions).toEqual(["inspect target=tool:broken"]);
   });
 
   it("drafts add the verbose summary and a spawn of the first draft; at most 4", () => {

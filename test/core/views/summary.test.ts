@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inspectRecipes, UNKNOWN_RECIPES_VIEW } from "../../../core/views/summary.js";
-import { buildDiscovery, draft, g65 } from "../../support/views-discovery.js";
+import { buildDiscovery, draft, userOverPackaged } from "../../support/views-discovery.js";
 
 const H = "/home/u/.pi/agent/recipes";
 const STATUS =
@@ -8,13 +8,13 @@ const STATUS =
 
 describe("inspectRecipes", () => {
   it("view=status is the single counts line", () => {
-    const r = inspectRecipes(g65(), { view: "status", verbose: false });
+    const r = inspectRecipes(userOverPackaged(), { view: "status", verbose: false });
     expect(r.ok).toBe(true);
     expect(r.text).toBe(STATUS);
   });
 
   it("view=summary adds per-entry lines after the counts line", () => {
-    const r = inspectRecipes(g65(), { view: "summary", verbose: false });
+    const r = inspectRecipes(userOverPackaged(), { view: "summary", verbose: false });
     expect(r.text.split("\n")).toEqual([
       STATUS,
       "  tools: async-worker, shell-risk",
@@ -53,15 +53,15 @@ describe("inspectRecipes", () => {
 
   it("verbose returns the pretty JSON of the same details", () => {
     for (const view of ["status", "summary", "doctor", "imports"]) {
-      const r = inspectRecipes(g65(), { view, verbose: true });
+      const r = inspectRecipes(userOverPackaged(), { view, verbose: true });
       expect(r.text).toBe(JSON.stringify(r.details, null, 2));
     }
-    const r = inspectRecipes(g65(), { view: "summary", verbose: true, digest: () => "abc" });
+    const r = inspectRecipes(userOverPackaged(), { view: "summary", verbose: true, digest: () => "abc" });
     expect(JSON.parse(r.text).integrity_manifest[0].sha256).toBe("abc");
   });
 
   it("view=doctor renders the doctor text with doctor next_actions", () => {
-    const r = inspectRecipes(g65(), { view: "doctor", verbose: false });
+    const r = inspectRecipes(userOverPackaged(), { view: "doctor", verbose: false });
     expect(r.text.split("\n")[0]).toMatch(/^recipes doctor errors=2 warnings=1 info=3 actions=5 /);
     expect(r.details["next_actions"]).toEqual(["inspect target=tool:broken"]);
   });
@@ -74,11 +74,11 @@ describe("inspectRecipes", () => {
     expect(inspectRecipes(discovery, { view: "imports", verbose: false }).text).toBe(
       "recipe=a alias=x from=pkg:x\nrecipe=b alias=base from=./base.json\nrecipe=b alias=lint from=~/lint.md",
     );
-    expect(inspectRecipes(g65(), { view: "imports", verbose: false }).text).toBe("(no recipe imports)");
+    expect(inspectRecipes(userOverPackaged(), { view: "imports", verbose: false }).text).toBe("(no recipe imports)");
   });
 
   it("view=reviews is idle for now, without a leading newline", () => {
-    const r = inspectRecipes(g65(), { view: "reviews", verbose: false });
+    const r = inspectRecipes(userOverPackaged(), { view: "reviews", verbose: false });
     expect(r.text).toBe("automatic_reviews draft=idle tool=idle\nlineages=0 revision_snapshots=0");
     expect(r.details).toEqual({
       draft_review: { phase: "idle" },
@@ -90,14 +90,14 @@ describe("inspectRecipes", () => {
   });
 
   it("other views are an error with the exact text", () => {
-    const r = inspectRecipes(g65(), { view: "triage", verbose: false });
+    const r = inspectRecipes(userOverPackaged(), { view: "triage", verbose: false });
     expect(r.ok).toBe(false);
     expect(r.text).toBe("inspect recipes supports view=status, view=summary, view=doctor, view=imports, or view=reviews.");
     expect(r.text).toBe(UNKNOWN_RECIPES_VIEW);
   });
 
   it("details carry the issue's arrays alongside the reference keys", () => {
-    const d = inspectRecipes(g65(), { view: "summary", verbose: false }).details;
+    const d = inspectRecipes(userOverPackaged(), { view: "summary", verbose: false }).details;
     for (const key of ["tools", "shadowed", "invalid", "disabled", "drafts", "diagnostics"]) expect(Array.isArray(d[key])).toBe(true);
     for (const key of ["active", "risk_summary", "recommendations", "remediations", "top_action", "diagnostic_messages", "diagnostic_details", "integrity_manifest", "next_actions"])
       expect(d).toHaveProperty(key);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildRecipesSummary } from "../../../core/views/registry-summary.js";
 import { runtimeStatus } from "../../../core/views/tool-status.js";
 import { buildTriage, noRuns, triageText, type RunFacts } from "../../../core/views/triage.js";
-import { buildDiscovery, draft, g65 } from "../../support/views-discovery.js";
+import { buildDiscovery, draft, userOverPackaged } from "../../support/views-discovery.js";
 
 const runtime = runtimeStatus({
   packageName: "pi-recipes",
@@ -26,7 +26,7 @@ describe("triage", () => {
   });
 
   it("counts invalid, blocking and risky tools; a long-running label alone is no attention; components are not tools", () => {
-    const summary = buildRecipesSummary(g65(), { view: "summary" });
+    const summary = buildRecipesSummary(userOverPackaged(), { view: "summary" });
     const t = buildTriage(runtime, summary, noRuns());
     expect(t.invalid_recipes.map((i) => i.id)).toContain("broken");
     expect(t.blocking_recipes.map((b) => b.kind)).toEqual(["blocking_invalid", "blocking_disabled"]);

@@ -16,7 +16,7 @@ const flaky = (n: number): string =>
   `c=$(cat "$(dirname "$0")/count" 2>/dev/null || echo 0); c=$((c+1)); echo $c > "$(dirname "$0")/count"; echo "attempt $c"; [ $c -ge ${n} ]`;
 const runs = (): number => Number(readFileSync(`${box.dir}/count`, "utf8").trim());
 
-describe("G125: timeout and retry take placeholders", () => {
+describe("timeout and retry take placeholders", () => {
   it("timeout: {timeout_ms} kills the step after that many ms", async () => {
     const { result } = await run(box, { args: ["timeout_ms:int"], timeout: "{timeout_ms}", template: "sleep {secs}" }, { timeout_ms: "123", secs: "500" });
     expect(result.ok).toBe(false);
@@ -38,7 +38,7 @@ describe("G125: timeout and retry take placeholders", () => {
   });
 });
 
-describe("G133: control validation messages", () => {
+describe("control validation messages", () => {
   const cases: readonly [Json, string][] = [
     [{ retry: 0, template: "true" }, "Command template retry must be a positive integer."],
     [{ timeout: "-1", template: "true" }, "Command template timeout must be a non-negative number."],
@@ -135,7 +135,7 @@ describe("delay, when, group retry, output", () => {
     expect(unknown.result).toMatchObject({ ok: true, text: "b" });
   });
 
-  it("G127: accept_output review_evidence rejects output without the marker", async () => {
+  it("accept_output review_evidence rejects output without the marker", async () => {
     for (const out of ["ACTOR_REVIEW_RESULT_BOGUS\\nreport", "prefix ACTOR_REVIEW_RESULT\\nreport", "report\\nACTOR_REVIEW_RESULT"]) {
       const { result } = await run(box, { accept_output: "review_evidence", template: `printf '${out}'` });
       expect(result.ok).toBe(false);

@@ -1,4 +1,4 @@
-// The splitting, substitution and composition goldens (registry-reference §8.1, §8.2) run as real
+// Word splitting, placeholder substitution and composition (docs/templates.md) run as real
 // processes: a script prints the argv it received, so each case checks what a program really gets.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../../../core/model.js";
@@ -22,55 +22,55 @@ async function argsOf(template: Json, values: Values = {}): Promise<string[][]> 
 
 const T = (rest: string): string => `${argv} ${rest}`;
 
-describe("§8.1 splitting and substitution, through a real process", () => {
-  it("G01 quotes and escaped spaces", async () => {
+describe("splitting and substitution, through a real process", () => {
+  it("quotes and escaped spaces", async () => {
     expect(await argsOf(T("'literal words' --name hello\\ world"))).toEqual([["literal words", "--name", "hello world"]]);
   });
 
-  it("G03 empty quoted words are dropped from argv, quoted text joins its word", async () => {
+  it("empty quoted words are dropped from argv, quoted text joins its word", async () => {
     expect(await argsOf(T(`a '' b "x y"z`))).toEqual([["a", "b", "x yz"]]);
   });
 
-  it("G05 defaults and inline defaults", async () => {
+  it("defaults and inline defaults", async () => {
     const template = { defaults: { rate: "+30%" }, template: T("--text {text} --lang {lang=ru} --rate {rate}") };
     expect(await argsOf(template, { text: "hello world" })).toEqual([["--text", "hello world", "--lang", "ru", "--rate", "+30%"]]);
   });
 
-  it("G07 ternary flags", async () => {
+  it("ternary flags", async () => {
     expect(await argsOf(T("recipes {all?--all:}"), { all: true })).toEqual([["recipes", "--all"]]);
     expect(await argsOf(T("recipes {all?--all:}"), { all: false })).toEqual([["recipes"]]);
   });
 
-  it("G09 defaults that refer to other defaults", async () => {
+  it("defaults that refer to other defaults", async () => {
     const template = { defaults: { repo: "/repo", docs_dir: "docs", directory: "{repo}/{docs_dir}" }, template: T("{directory}") };
     expect(await argsOf(template)).toEqual([["/repo/docs"]]);
   });
 
-  it("G11 a missing value is an error naming it", async () => {
+  it("a missing value is an error naming it", async () => {
     const { result } = await run(box, T("{missing}"));
     expect(result.ok).toBe(false);
     expect(result.text).toContain("Missing command template value: missing");
   });
 
-  it("G13 an unresolvable default passes through literally", async () => {
+  it("an unresolvable default passes through literally", async () => {
     expect(await argsOf({ defaults: { msg: "use {unknown} here" }, template: T("{msg}") })).toEqual([["use {unknown} here"]]);
   });
 
-  it("G15 integer expressions and padding", async () => {
+  it("integer expressions and padding", async () => {
     expect(await argsOf(T("{index+1} {(2+3)*4} {7/2} {7%3} {10-4-3} {_(index+1)}"), { index: "4" })).toEqual([["5", "20", "3", "1", "3", "05"]]);
   });
 
-  it("G17 words that end up empty are dropped", async () => {
+  it("words that end up empty are dropped", async () => {
     expect(await argsOf(T("x '' {e} y"), { e: "" })).toEqual([["x", "y"]]);
   });
 
-  it("G19 arrays render as JSON, null as nothing, numbers as text", async () => {
+  it("arrays render as JSON, null as nothing, numbers as text", async () => {
     expect(await argsOf(T("{items}"), { items: ["a", "b"] })).toEqual([['["a","b"]']]);
     expect(await argsOf(T("{o} end"), { o: null })).toEqual([["end"]]);
     expect(await argsOf(T("{n}"), { n: 4.5 })).toEqual([["4.5"]]);
   });
 
-  it("G21 placeholders inside words keep one argv item", async () => {
+  it("placeholders inside words keep one argv item", async () => {
     expect(await argsOf(T("--file={file}"), { file: "/tmp/a b.ogg" })).toEqual([["--file=/tmp/a b.ogg"]]);
     expect(await argsOf(T("{a}-{b}"), { a: "x", b: "y" })).toEqual([["x-y"]]);
   });
@@ -80,8 +80,8 @@ describe("§8.1 splitting and substitution, through a real process", () => {
   });
 });
 
-describe("§8.2 composition, through real processes", () => {
-  it("G23 child defaults pre-resolved against the parent's", async () => {
+describe("composition (inherited defaults, repeat), through real processes", () => {
+  it("child defaults pre-resolved against the parent's", async () => {
     const template = {
       defaults: { model: "parent-model", reviewer_model: "reviewer-model" },
       template: [
@@ -94,7 +94,7 @@ describe("§8.2 composition, through real processes", () => {
     expect(await argsOf({ ...template, template: [template.template[0]!] })).toEqual([["parent-model"]]);
   });
 
-  it("G25 repeat with padded index, prev and next", async () => {
+  it("repeat with padded index, prev and next", async () => {
     const template = { repeat: 3, parallel: true, template: T("page{_(index+1)}.html prev=page{_(prev+1)}.html next=page{_(next+1)}.html raw={index}/{repeat}") };
     const { result } = await run(box, template);
     expect(result.ok).toBe(true);

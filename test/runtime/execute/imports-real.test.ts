@@ -1,4 +1,4 @@
-// Imports, references and delegation (registry-reference §8.8) run end to end: real recipe files,
+// Imports, references and delegation (docs/recipes.md, "From file to tool") run end to end: real recipe files,
 // discovery, callTool and real processes.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,8 +25,8 @@ async function call(name: string, params: Record<string, unknown> = {}) {
   return callTool(registry.discover(), name, params, { paths: registry.paths });
 }
 
-describe("§8.8 through real processes", () => {
-  it("G81 a wrapper delegating to a user recipe runs the target with the wrapper's defaults", async () => {
+describe("imports and delegation through real processes", () => {
+  it("a wrapper delegating to a user recipe runs the target with the wrapper's defaults", async () => {
     write(join(root, "shared.json"), { args: ["message:string"], defaults: { message: "user" }, template: "printf %s {message}" });
     write(join(root, "parent.json"), { defaults: { message: "parent" }, template: "shared" });
     expect((await call("parent")).text).toBe("parent");
@@ -34,7 +34,7 @@ describe("§8.8 through real processes", () => {
     expect((await call("shared")).text).toBe("user");
   });
 
-  it("G83 import references resolve into defaults and the template", async () => {
+  it("import references resolve into defaults and the template", async () => {
     write(join(box.dir, "lib", "base.json"), { defaults: { profile: "safe" }, template: "echo base" });
     write(join(root, "uses_base.json"), {
       imports: { base: { from: join(box.dir, "lib", "base.json"), values: { target: "docs" } } },
@@ -43,7 +43,7 @@ describe("§8.8 through real processes", () => {
     expect((await call("uses_base")).text).toBe("safe-docs");
   });
 
-  it("the mission's wrapper: an {agent} skill recipe imported and called by alias", async () => {
+  it("a wrapper recipe: an {agent} skill recipe imported and called by alias", async () => {
     write(join(box.agent, "skills", "abcd-context", "recipes", "validate-context.json"), {
       args: ["path:path=."],
       template: "printf validated:%s {path}",
@@ -64,7 +64,7 @@ describe("§8.8 through real processes", () => {
     expect((await call("pipeline")).text).toBe("hello-world");
   });
 
-  it("G85 a cyclic import makes the recipe invalid with the cycle named; other tools still run", async () => {
+  it("a cyclic import makes the recipe invalid with the cycle named; other tools still run", async () => {
     write(join(root, "cyc_a.json"), { template: "cyc_b" });
     write(join(root, "cyc_b.json"), { template: "cyc_a" });
     const r = await call("cyc_a");
@@ -73,7 +73,7 @@ describe("§8.8 through real processes", () => {
     expect((await call("shared")).ok).toBe(true);
   });
 
-  it("ruling 6: a template that is just an executable path runs it", async () => {
+  it("a template that is just an executable path runs it, not read as a recipe reference", async () => {
     const script = box.script("hello.sh", "printf ran-script");
     write(join(root, "run_script.json"), { template: script });
     expect((await call("run_script")).text).toBe("ran-script");

@@ -9,7 +9,7 @@ beforeEach(() => {
 afterEach(() => box.cleanup());
 
 describe("parallel nodes", () => {
-  it("G117: every branch gets the same stdin; the join flows to the next step", async () => {
+  it("every branch gets the same stdin; the join flows to the next step", async () => {
     box.script("prepare", recorder("prepare", "prepared"));
     box.script("review-gpt", recorder("gpt", "gpt"));
     box.script("review-kimi", recorder("kimi", "kimi"));
@@ -37,7 +37,7 @@ describe("parallel nodes", () => {
     expect(result.details["softQuorum"]).toEqual({ coverage: 1, degraded: false, done: 2, expected: 2, failed: 0, usable: true });
   });
 
-  it("G119: all branches unusable under failure: branch", async () => {
+  it("all branches unusable under failure: branch", async () => {
     const { result } = await run(box, [
       { failure: "branch", parallel: true, template: [{ label: "empty", template: "true" }, { label: "bad", template: "sh -c 'printf boom >&2; exit 1'" }] },
     ]);
@@ -49,7 +49,7 @@ describe("parallel nodes", () => {
     expect(branches.map((b) => [b.label, b.failureReason])).toEqual([["empty", "empty_output"], ["bad", "nonzero_exit"]]);
   });
 
-  it("G123: failure: branch on a branch stops only that branch", async () => {
+  it("failure: branch on a branch stops only that branch", async () => {
     for (const [name, code] of [["work-a", 0], ["validate-a", 1], ["commit-a", 0], ["work-b", 0]] as const) {
       box.script(name, recorder(name, `${name} out`, code));
     }
@@ -73,7 +73,7 @@ describe("parallel nodes", () => {
     expect(result.details["softQuorum"]).toMatchObject({ coverage: 0.5, usable: true });
   });
 
-  it("G131: a quorum header; with failure: branch an unmet quorum fails", async () => {
+  it("a quorum header; with failure: branch an unmet quorum fails", async () => {
     const template = ["printf 'g out'", "true", "sh -c 'printf x >&2; exit 1'"];
     const join =
       "--- parallel_status: insufficient_data usable: 1 expected: 3 minimum: 2 ---\n" +
@@ -94,7 +94,7 @@ describe("parallel nodes", () => {
     expect(result.text).toBe("Exit code 6\n\nstep: bad");
   });
 
-  it("G137 + ruling 4: a skipped branch is done with EMPTY output", async () => {
+  it("a skipped branch is done with EMPTY output", async () => {
     const { result } = await run(
       box,
       ["printf prep", { parallel: true, template: [{ label: "skipped", when: "x", template: "printf a" }, "printf b"] }],

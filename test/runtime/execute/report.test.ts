@@ -8,7 +8,7 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-it("G139: a 2500-line stdout is truncated and the full output saved under <agent>/tmp/pi-recipes/outputs", async () => {
+it("a 2500-line stdout is truncated and the full output saved under <agent>/tmp/pi-recipes/outputs", async () => {
   const { result } = await run(box, "sh -c 'i=1; while [ $i -le 2500 ]; do echo \"line $i\"; i=$((i+1)); done'");
   const m = /\n\n\[Output truncated: 2000 of 2500 lines \(19\.0KB of 23\.3KB\)\. Full output saved to: (.+)\]$/.exec(result.text);
   expect(m).not.toBeNull();

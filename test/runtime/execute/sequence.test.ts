@@ -9,7 +9,7 @@ beforeEach(() => {
 afterEach(() => box.cleanup());
 
 describe("sequences", () => {
-  it("G115: steps in order, stdout flows to the next stdin, the root gets no stdin, timeout applies", async () => {
+  it("steps in order, stdout flows to the next stdin, the root gets no stdin, timeout applies", async () => {
     box.script("first", recorder("first", "first out"));
     box.script("second", recorder("second", "second out"));
     const { result } = await run(box, ["./first {file}", { template: "./second {lang=ru}", timeout: 5000 }], { file: "/tmp/a.ogg" });
@@ -19,14 +19,14 @@ describe("sequences", () => {
     expect(result.details["command"]).toBe(`${box.dir}/first /tmp/a.ogg && ${box.dir}/second ru`);
   });
 
-  it("G115: a step over its timeout is killed and named", async () => {
+  it("a step over its timeout is killed and named", async () => {
     const { result } = await run(box, ["printf a", { template: "sleep 5", timeout: 123, label: "slow", failure: "branch" }]);
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(/^Exit code \d+ \(killed\)\n\nstderr:\nslow: timed out after 123 ms\n\nstep: slow$/);
     expect(result.details["killed"]).toBe(true);
   });
 
-  it("G121: a failed first step is recorded, the second still runs", async () => {
+  it("a failed first step is recorded, the second still runs", async () => {
     box.script("scan", recorder("scan", "", 1));
     box.script("transcribe", recorder("transcribe", "text"));
     const { result } = await run(box, ["./scan {file}", "./transcribe {file}"], { file: "/tmp/a.ogg" });
@@ -35,7 +35,7 @@ describe("sequences", () => {
     expect(result.details["nonCriticalFailures"]).toEqual([{ code: 1, command: `${box.dir}/scan /tmp/a.ogg`, killed: false }]);
   });
 
-  it("G129: a failing last step is swallowed; a failing first step gives the next empty stdin", async () => {
+  it("a failing last step is swallowed; a failing first step gives the next empty stdin", async () => {
     box.script("a", recorder("a", "a out"));
     box.script("b", recorder("b", "b out", 2));
     const last = await run(box, ["./a", "./b"]);
@@ -68,7 +68,7 @@ describe("sequences", () => {
     expect(root.result.details["step"]).toBe("gate");
   });
 
-  it("G135: repeat gives each copy its index, prev, next, repeat and padded forms, in sequence", async () => {
+  it("repeat gives each copy its index, prev, next, repeat and padded forms, in sequence", async () => {
     box.script("r", recorder("r", "x"));
     const { result } = await run(box, { repeat: 3, template: "./r {index} {prev} {next} {repeat} {_index} {index+1}" });
     expect(result.ok).toBe(true);

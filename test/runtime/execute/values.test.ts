@@ -1,4 +1,5 @@
-// Value assembly (registry-reference §4.5) through real recipe files, discovery and callTool.
+// Value assembly (recipe values < tool defaults < call params) through real recipe files,
+// discovery and callTool.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -19,19 +20,19 @@ function call(recipe: string, body: unknown, params: Record<string, unknown>, ct
   return callTool(registry.discover(), recipe, params, { paths: registry.paths, killGraceMs: 200, ...ctx });
 }
 
-describe("G43/G49/G51: recipe values < tool defaults < call params", () => {
-  it("G49: inline types, inline defaults, fallbacks and ternaries", async () => {
+describe("recipe values < tool defaults < call params", () => {
+  it("inline types, inline defaults, fallbacks and ternaries", async () => {
     const body = { template: "./tool {file:path} {lang=ru} {mode:enum(a,b)=a} {t??x} {all?--all:}" };
-    const r = await call("g49", body, { file: "f" });
+    const r = await call("inline_forms", body, { file: "f" });
     expect(r.ok).toBe(true);
     expect(r.text).toBe("f\nru\na\nx");
-    expect((await call("g49", body, { file: "f", all: true, mode: "b" })).text).toBe("f\nru\nb\nx\n--all");
+    expect((await call("inline_forms", body, { file: "f", all: true, mode: "b" })).text).toBe("f\nru\nb\nx\n--all");
   });
 
-  it("G51: values then defaults then params", async () => {
+  it("values then defaults then params", async () => {
     const body = { description: "fg", values: { who: "values" }, defaults: { greet: "hi" }, template: "./tool {greet} {who}" };
-    expect((await call("g51", body, {})).text).toBe("hi\nvalues");
-    expect((await call("g51", body, { who: "param" })).text).toBe("hi\nparam");
+    expect((await call("layers", body, {})).text).toBe("hi\nvalues");
+    expect((await call("layers", body, { who: "param" })).text).toBe("hi\nparam");
   });
 
   it("top-level defaults beat leaf defaults (they are runtime values), and expand their own placeholders", async () => {
@@ -44,19 +45,20 @@ describe("G43/G49/G51: recipe values < tool defaults < call params", () => {
     expect((await call("verbatim", body, { x: "{secret}" })).text).toBe("{secret}");
   });
 
-  it("G43: a missing control value gives the usage hint; with it only the enabled step runs", async () => {
+  it("a missing control value gives the usage hint; with it only the enabled step runs", async () => {
     const body = { template: [{ when: "verbose", template: "./tool a {x}" }, { recover: "./tool clean {work_dir}", retry: "{tries}", template: "./tool b {y=1} {z??none}" }] };
     const bad = await call("seq", body, { y: "2" });
     expect(bad.ok).toBe(false);
     expect(bad.text.startsWith('Invalid arguments for tool "seq": Missing retry value: tries\n\nExpected call shape for seq:\nseq({')).toBe(true);
     const keys = Object.keys(JSON.parse(bad.text.slice(bad.text.indexOf("seq({") + 4, bad.text.indexOf("})") + 1)) as object);
-    // the reference orders x,z,work_dir,tries,verbose,y; ruling 3 makes the `??` name z optional
+    // a `??` fallback makes z optional, so it comes after the required names (pi-actors listed
+    // x,z,work_dir,tries,verbose,y)
     expect(keys).toEqual(["x", "work_dir", "tries", "verbose", "y", "z"]);
     const good = await call("seq", body, { y: "2", tries: "1" });
     expect(good.text).toBe("b\n2\nnone");
   });
 
-  it("G39: a typed argument error shows the usage hint exactly", async () => {
+  it("a typed argument error shows the usage hint exactly", async () => {
     const body = { args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "./tool {file} {mode}" };
     const r = await call("check_tool", body, { file: "README.md", mode: "delete" });
     expect(r.ok).toBe(false);

@@ -1,5 +1,5 @@
-// The usage ledger on real disk: launch accounting, the fence, moves, seeding and the golden
-// cases of lifecycle-reference §18 about ledgers (G51, G53, G55, G27).
+// The usage ledger on real disk: launch accounting, the fence, moves (promotion, demotion) and
+// seeding, including a revised Markdown recipe and a `.usage` folder deleted under a live process.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -37,7 +37,7 @@ function expectConsistent(): void {
 }
 
 describe("launch accounting", () => {
-  it("G51: two launches → calls 2, last launch time, a fingerprint, and the recipe file untouched", async () => {
+  it("two launches → calls 2, last launch time, a fingerprint, and the recipe file untouched", async () => {
     const c = clock("2026-01-02T03:04:05Z");
     const ctx = agent.ctx({ now: c.now });
     const path = agent.write("docs_review.json", { template: "echo hi" });
@@ -54,7 +54,7 @@ describe("launch accounting", () => {
     expectConsistent();
   });
 
-  it("G55: a Markdown recipe whose fence changed → same lineage, lifetime 2, revision 2, revision_calls 1", async () => {
+  it("a Markdown recipe whose fence changed → same lineage, lifetime 2, revision 2, revision_calls 1", async () => {
     const ctx = agent.ctx();
     const md = (cmd: string): string => `---\ndescription: Memory\n---\n\n\`\`\`template\n${cmd}\n\`\`\`\n`;
     const path = agent.write("memory.md", md("echo one"));
@@ -97,7 +97,7 @@ describe("launch accounting", () => {
     expect(outcome.ok && outcome.diagnostic).toMatch(/^Usage accounting failed for .*t\.json: .*The launch was not counted\.$/);
   });
 
-  it("G27: the .usage folder deleted under a live process → the next launch still counts", async () => {
+  it("the .usage folder deleted under a live process → the next launch still counts", async () => {
     const ctx = agent.ctx();
     const path = agent.write("t.json", { template: "echo 1" });
     await recordLaunch(ctx, resolved(path));
@@ -201,7 +201,7 @@ describe("the recipe-root fence", () => {
 });
 
 describe("lineage moves", () => {
-  it("G53: promote, launch, demote, review", async () => {
+  it("the lineage follows a recipe through promote, launch, demote and review", async () => {
     const ctx = agent.ctx();
     const draft = agent.write("drafts/memory.json", { template: "echo memory" });
     await recordLaunch(ctx, resolved(draft));
