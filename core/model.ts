@@ -11,6 +11,9 @@ export interface SnapshotFile {
   readonly birthtimeMs: number;
   readonly bytes?: Uint8Array;
   readonly readError?: string;
+  /** the errno code of `readError` ("ENOENT", "EISDIR", "EINVAL", ...): what decides how a failed
+   * read is treated; `readError` is only its text */
+  readonly readErrorCode?: string;
 }
 
 /** One discovery source: a directory (tools by location when `tool`), or one explicit file. */

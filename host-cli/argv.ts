@@ -55,7 +55,7 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
       rest.push(`scripted=${value}`);
     } else if (a === "--stream") stream = true;
     else if (a === "--help" || a === "-h") help = true;
-    else if ((a === "--version" || a === "-V") && rest.length === 0) return { ok: true, value: { verb: "--version", positional: [], params: {}, json } };
+    else if ((a === "--version" || a === "-V") && rest.length === 0) return { ok: true, value: { verb: "--version", positional: [], params: {}, json: argv.includes("--json") } };
     else rest.push(a);
   }
   const [verb, ...words] = rest;

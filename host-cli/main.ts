@@ -5,15 +5,21 @@ import { existsSync } from "node:fs";
 import { enableCompileCache } from "./compile-cache.js";
 import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
-import { printResult } from "./print.js";
+import { printResult, writeJson } from "./print.js";
 import { runVerb, unknownVerb, usageText, verbHelp, type VerbOutcome } from "./verbs.js";
+
+// `--json` anywhere on the command line promises one JSON object on stdout, even when the command
+// line itself is wrong (a script piping into a JSON parser must not get an empty stdout).
+const wantsJson = process.argv.slice(2).includes("--json");
 
 /** A usage error is one short paragraph: what is wrong and where help is, never the whole help. */
 function usageError(error: string, verb?: string): number {
   const help = verb === undefined ? "pi-recipes --help" : `pi-recipes ${verb} --help`;
   process.stderr.write(`pi-recipes: ${error}\nSee '${help}'.\n`);
+  if (wantsJson) writeJson(false, error, { usage_error: true, help });
   return 2;
 }
+
 
 // Verbs that read the registry say where they looked when the agent dir does not exist, so an
 // empty answer is not mistaken for an empty registry.
@@ -37,7 +43,9 @@ async function main(argv: readonly string[]): Promise<number> {
   if (!parsed.ok) return usageError(parsed.error);
   const cmd = parsed.value;
   if (cmd.verb === "--version") {
-    process.stdout.write(`pi-recipes ${packageInfo().version}\n`);
+    const version = packageInfo().version;
+    if (cmd.json) writeJson(true, `pi-recipes ${version}`, { version });
+    else process.stdout.write(`pi-recipes ${version}\n`);
     return 0;
   }
   if (cmd.verb === "help" || cmd.help === true) {
@@ -52,13 +60,20 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<number> {
-  if (outcome.kind === "usage") return usageError(outcome.error, outcome.error.startsWith("unknown verb") ? undefined : cmd.verb);
+  if (outcome.kind === "usage") return usageError(outcome.error, outcome.unknownVerb === true ? undefined : cmd.verb);
   if (outcome.kind === "exit") return outcome.code;
   const { result } = outcome;
   // a key the verb does not take is a malformed command line, not an answer of the registry
   if (!result.ok && Array.isArray(result.details["unknown_arguments"])) return usageError(result.text, cmd.verb);
   printResult(cmd, result);
   return result.ok ? 0 : 1;
+}
+
+// `pi-recipes list | head -1`: the reader has gone, which is no error of ours (no stack trace)
+for (const out of [process.stdout, process.stderr]) {
+  out.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  });
 }
 
 enableCompileCache();
@@ -68,6 +83,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    if (wantsJson) writeJson(false, `internal error: ${error instanceof Error ? error.message : String(error)}`, { internal_error: true });
     process.exitCode = 1;
   },
 );

@@ -5,9 +5,14 @@ import type { CommandResult } from "../core/result.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { tableFor } from "./tables.js";
 
+/** The one shape `--json` ever prints: `{"ok": bool, "text": string, "details": object}` on one line. */
+export function writeJson(ok: boolean, text: string, details: Readonly<Record<string, unknown>>): void {
+  process.stdout.write(JSON.stringify({ ok, text, details }) + "\n");
+}
+
 export function printResult(cmd: ParsedCommandLine, result: CommandResult): void {
   if (cmd.json) {
-    process.stdout.write(JSON.stringify({ ok: result.ok, text: result.text, details: result.details }) + "\n");
+    writeJson(result.ok, result.text, result.details);
     return;
   }
   const out = result.ok ? process.stdout : process.stderr;

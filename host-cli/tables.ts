@@ -19,8 +19,10 @@ function shortError(error: string, path: string): string {
 function table(title: string, header: readonly string[], body: readonly (readonly string[])[]): string[] {
   if (body.length === 0) return [];
   const width = header.map((h, i) => Math.min(40, Math.max(h.length, ...body.map((r) => (r[i] ?? "").length))));
+  // a cell wider than its column is cut with "…", so the columns after it stay aligned
+  const fit = (c: string, w: number): string => (c.length > w ? `${c.slice(0, w - 1)}…` : c.padEnd(w));
   const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(width[i] ?? 0))).join("  ").trimEnd();
+    cells.map((c, i) => (i === cells.length - 1 ? c : fit(c, width[i] ?? 0))).join("  ").trimEnd();
   return [`${title} (${body.length})`, `  ${line(header)}`, ...body.map((r) => `  ${line(r)}`), ""];
 }
 
@@ -36,7 +38,7 @@ function summaryTable(d: Row): string[] {
     ...table("Invalid recipes", ["NAME", "ERROR"], rows(d["invalid"]).map((r) => [str(r["name"]), errorsOf(r)])),
     ...table("Disabled", ["NAME", "FILE"], rows(d["disabled"]).map((r) => [str(r["name"]), str(r["path"])])),
     ...table("Shadowed", ["NAME", "FILE", "SHADOWED BY"], rows(d["shadowed"]).map((r) => [str(r["name"]), base(str(r["path"])), str(r["shadowed_by"])])),
-    ...table("Drafts", ["NAME", "FILE", "DESCRIPTION"], rows(d["drafts"]).map((r) => [str(r["name"]), str(r["path"]), str(r["description"])])),
+    ...table("Drafts", ["NAME", "FILE", "DESCRIPTION"], rows(d["drafts"]).map((r) => [str(r["name"]), `drafts/${base(str(r["path"]))}`, str(r["description"])])),
   ];
 }
 

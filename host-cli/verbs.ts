@@ -37,5 +37,5 @@ export const unknownVerb = (name: string): string => `unknown verb "${name}".${d
 
 export async function runVerb(cmd: ParsedCommandLine): Promise<VerbOutcome> {
   const verb = await loadVerb(cmd.verb);
-  return verb === undefined ? { kind: "usage", error: unknownVerb(cmd.verb) } : verb.run(cmd);
+  return verb === undefined ? { kind: "usage", error: unknownVerb(cmd.verb), unknownVerb: true } : verb.run(cmd);
 }

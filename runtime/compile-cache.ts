@@ -26,7 +26,7 @@ import type { CompiledRecipe } from "../core/compile/compile-recipe.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./ledger/context.js";
-import { readFileEntry } from "./snapshot.js";
+import { readFailedWith, readFileEntry } from "./snapshot.js";
 
 const FORMAT = "pi-recipes-compile-cache/2";
 
@@ -259,7 +259,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     // between absent and a diagnostic (a FIFO, a device or a NUL byte in the path is not "absent")
     identityNow(p);
     const f = readFileEntry(scan, p);
-    return f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError) ? undefined : f;
+    return readFailedWith(f, "ENOENT", "ENOTDIR", "EISDIR") ? undefined : f;
   };
 
   const hook: CompileHook = {

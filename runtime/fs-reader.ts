@@ -4,8 +4,8 @@
 // only by resolving, so the set of files a decision needs is learned while deciding).
 import type { SnapshotFile } from "../core/model.js";
 import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
-import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
-import { notRegularFile, nulInPath } from "./snapshot.js";
+import { hasCode, isFsError, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { aFolder, notRegularFile, nulInPath, unreadable } from "./snapshot.js";
 
 export interface CachingReader {
   /** the file as last fetched; undefined when it does not exist or was not fetched yet */
@@ -15,26 +15,29 @@ export interface CachingReader {
   fetch(paths: readonly string[]): Promise<void>;
 }
 
+const errnoOf = (e: unknown): string => (isFsError(e) ? e.code : "UNKNOWN");
+
 /** One file as discovery would see it: absent (undefined), unreadable (`readError`), too large
  * (no bytes) or read. Symlinks are followed. */
 export async function readRecipeFile(fs: FileSystem, path: string): Promise<SnapshotFile | undefined> {
-  if (path.includes("\0")) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: nulInPath(path) };
+  const none = { path, size: 0, mtimeMs: 0, birthtimeMs: 0 };
+  if (path.includes("\0")) return unreadable(none, "EINVAL", nulInPath(path));
   let stat;
   try {
     stat = await fs.stat(path);
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR", "ELOOP")) return undefined;
-    return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: e instanceof Error ? e.message : String(e) };
+    return unreadable(none, errnoOf(e), e instanceof Error ? e.message : String(e));
   }
   const head = { path, size: stat.size, mtimeMs: stat.mtimeMs, birthtimeMs: stat.birthtimeMs };
-  if (stat.kind === "dir") return { ...head, readError: `EISDIR: a folder, not a recipe file: ${path}` };
-  if (stat.kind !== "file") return { ...head, readError: notRegularFile(path) };
+  if (stat.kind === "dir") return unreadable(head, "EISDIR", aFolder(path));
+  if (stat.kind !== "file") return unreadable(head, "EINVAL", notRegularFile(path));
   if (stat.size > RECIPE_SIZE_LIMIT) return head;
   try {
     return { ...head, bytes: await fs.readFile(path) };
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return undefined;
-    return { ...head, readError: e instanceof Error ? e.message : String(e) };
+    return unreadable(head, errnoOf(e), e instanceof Error ? e.message : String(e));
   }
 }
 

@@ -6,7 +6,7 @@ import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/mode
 import { basename, dirname, recipeFileName } from "../core/discovery/paths.js";
 import type { EntryKind, ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { extraReader, listRecipeDir, readFileEntry } from "./snapshot.js";
+import { extraReader, listRecipeDir, readFailedWith, readFileEntry } from "./snapshot.js";
 
 /** The kind of what is at a path without following a final symlink; undefined when nothing is. */
 export type EntryKindOf = (path: string) => EntryKind | undefined;
@@ -33,11 +33,11 @@ const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolea
 /** the earlier object when nothing discovery could see has changed */
 const adopt = (old: SnapshotFile | undefined, fresh: SnapshotFile): SnapshotFile =>
   old !== undefined && old.size === fresh.size && old.mtimeMs === fresh.mtimeMs && old.birthtimeMs === fresh.birthtimeMs &&
-  old.readError === fresh.readError && sameBytes(old.bytes, fresh.bytes)
+  old.readError === fresh.readError && old.readErrorCode === fresh.readErrorCode && sameBytes(old.bytes, fresh.bytes)
     ? old
     : fresh;
 
-const missing = (f: SnapshotFile): boolean => f.readError !== undefined && /^(ENOENT|ENOTDIR):/.test(f.readError);
+const missing = (f: SnapshotFile): boolean => readFailedWith(f, "ENOENT", "ENOTDIR");
 
 export interface LiveFiles {
   /** lists and reads both folders again (the root appeared, vanished or is unknown) */

@@ -20,12 +20,27 @@ export const notRegularFile = (path: string): string => `EINVAL: not a regular f
 /** A path the system cannot open at all; said plainly rather than as Node's argument error. */
 export const nulInPath = (path: string): string => `EINVAL: the path contains a NUL byte: ${JSON.stringify(path)}`;
 
+/** A folder where a recipe file was named. */
+export const aFolder = (path: string): string => `EISDIR: a folder, not a recipe file: ${path}`;
+
+/** A failed read: the errno code decides, the text is what the operator reads. */
+export const unreadable = (head: { path: string; size: number; mtimeMs: number; birthtimeMs: number }, code: string, text: string): SnapshotFile =>
+  ({ ...head, readError: text, readErrorCode: code });
+
+/** Whether the read failed with one of these errno codes (by its code, never its text). */
+export const readFailedWith = (f: SnapshotFile, ...codes: readonly string[]): boolean =>
+  f.readErrorCode !== undefined && codes.includes(f.readErrorCode);
+
 export function readFileEntry(scan: ScanPort, path: string, stat = false): SnapshotFile {
-  if (path.includes("\0")) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: nulInPath(path) };
+  const none = { path, size: 0, mtimeMs: 0, birthtimeMs: 0 };
+  if (path.includes("\0")) return unreadable(none, "EINVAL", nulInPath(path));
   const r = scan.readBounded(path, RECIPE_SIZE_LIMIT, { stat });
-  if (!r.ok) return { path, size: 0, mtimeMs: 0, birthtimeMs: 0, readError: `${r.code}: ${r.message}` };
+  if (!r.ok) return unreadable(none, r.code, `${r.code}: ${r.message}`);
   const { size, mtimeMs, birthtimeMs, bytes, isFile } = r.value;
-  if (!isFile) return { path, size: 0, mtimeMs, birthtimeMs, readError: r.value.mode !== 0 && (r.value.mode & 0o170000) === 0o040000 ? `EISDIR: a folder, not a recipe file: ${path}` : notRegularFile(path) };
+  if (!isFile) {
+    const head = { path, size: 0, mtimeMs, birthtimeMs };
+    return r.value.mode !== 0 && (r.value.mode & 0o170000) === 0o040000 ? unreadable(head, "EISDIR", aFolder(path)) : unreadable(head, "EINVAL", notRegularFile(path));
+  }
   return bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
 }
 
@@ -75,7 +90,7 @@ export function extraReader(scan: ScanPort, exists: (path: string) => boolean = 
       if (!exists(path)) extra.set(path, undefined);
       else {
         const f = readFileEntry(scan, path);
-        extra.set(path, f.readError !== undefined && /^(ENOENT|ENOTDIR|EISDIR):/.test(f.readError) ? undefined : f);
+        extra.set(path, readFailedWith(f, "ENOENT", "ENOTDIR", "EISDIR") ? undefined : f);
       }
     }
     return extra.get(path);

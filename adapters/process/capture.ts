@@ -5,7 +5,12 @@
 // from then on every chunk is appended there, so the file always has the complete output while
 // memory keeps only the tail. Reading is paused while the file catches up (async iteration
 // gives that backpressure for free), so a fast writer cannot pile chunks up in memory.
-import { open, type FileHandle } from "node:fs/promises";
+//
+// The spill file is bounded too: a command that reads the folder its own output is saved in (a
+// recursive grep of the working directory when the agent dir lies inside it) would otherwise feed
+// on its own output until the disk is full. Past the bound the file is removed and only the tail
+// is kept, so the result says the full output could not be saved instead of pointing at a part.
+import { open, rm, type FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 
 export interface CaptureOptions {
@@ -13,6 +18,8 @@ export interface CaptureOptions {
   /** called once, on overflow: where the complete stream goes (its folder must exist);
    *  rejecting means the stream is not spilled, only its tail is kept */
   readonly spillPath: () => Promise<string>;
+  /** the most bytes the spill file may hold (default DEFAULT_SPILL_LIMIT_BYTES) */
+  readonly spillLimitBytes?: number;
   /** sees every chunk as it arrives (live progress); what it throws is ignored */
   readonly onChunk?: (chunk: Uint8Array) => void;
 }
@@ -28,10 +35,13 @@ export interface Captured {
   readonly peakRetainedBytes: number;
 }
 
+export const DEFAULT_SPILL_LIMIT_BYTES = 256 * 1024 * 1024;
+
 /** Reads `stream` to its end (or its first error) and never rejects. */
 export async function captureStream(stream: Readable, options: CaptureOptions): Promise<Captured> {
   // A limit that is not a finite number must not turn into "keep everything".
   const limit = Number.isFinite(options.limitBytes) ? Math.max(0, Math.floor(options.limitBytes)) : 0;
+  const spillLimit = options.spillLimitBytes ?? DEFAULT_SPILL_LIMIT_BYTES;
   const chunks: Buffer[] = [];
   let retained = 0;
   let peak = 0;
@@ -53,6 +63,10 @@ export async function captureStream(stream: Readable, options: CaptureOptions): 
       chunks.push(chunk);
       retained += chunk.length;
       peak = Math.max(peak, retained);
+      if (total > spillLimit && !spillFailed) {
+        spillFailed = true;
+        if (spill !== undefined) await spill.discard();
+      }
       if (total > limit && !spillFailed) {
         if (spill === undefined) {
           // Nothing has been dropped yet, so `chunks` is the whole stream so far.
@@ -93,6 +107,8 @@ export function fromUtf8Boundary(bytes: Uint8Array): Uint8Array {
 interface Spill {
   writeAll(chunks: readonly Uint8Array[]): Promise<boolean>;
   close(): Promise<string | undefined>;
+  /** closes and removes the file (it will not hold the complete stream) */
+  discard(): Promise<void>;
 }
 
 async function openSpill(spillPath: () => Promise<string>): Promise<Spill | undefined> {
@@ -124,6 +140,11 @@ async function openSpill(spillPath: () => Promise<string>): Promise<Spill | unde
         ok = false;
       }
       return ok ? path : undefined;
+    },
+    async discard() {
+      ok = false;
+      await handle.close().catch(() => undefined);
+      await rm(path, { force: true }).catch(() => undefined);
     },
   };
 }

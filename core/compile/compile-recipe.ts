@@ -24,6 +24,7 @@ import { recipeRiskLabels } from "../risk/risk-labels.js";
 import { authoringWarnings } from "../recipe/lint.js";
 import { argInputOf, compileTemplate, type CompiledTemplate } from "./compile-template.js";
 import { surveyTemplate } from "./template-survey.js";
+import { warningDiagnostic, type RecipeWarning } from "./recipe-warning.js";
 
 export interface RecipeSource {
   readonly file: SnapshotFile;
@@ -58,8 +59,8 @@ export interface CompiledConfig extends CompiledBase {
   /** the resolved config (as loaded, for a disabled recipe) */
   readonly config: RecipeConfig;
   readonly disabled: boolean;
-  /** trusted-boundary and authoring warnings, without the file prefix */
-  readonly warnings: readonly string[];
+  /** trusted-boundary and authoring warnings, tagged with their kind; `diagnostics` holds their texts naming the file */
+  readonly warnings: readonly RecipeWarning[];
   readonly riskLabels: readonly string[];
   /** the public argument surface of the tool it would be */
   readonly surface: ArgSurface;
@@ -110,7 +111,7 @@ export function compileRecipe(source: RecipeSource, ctx: CompileContext): Compil
     kind: "recipe",
     ...base,
     ...(sha === undefined ? {} : { sourceSha256: sha }),
-    diagnostics: warnings.length === 0 ? NO_TEXTS : warnings.map((w) => `Recipe ${path}: ${w}`),
+    diagnostics: warnings.length === 0 ? NO_TEXTS : warnings.map((w) => warningDiagnostic(path, w)),
     config,
     disabled: config.disabled === true,
     warnings,

@@ -9,6 +9,7 @@ import { type ArgInput, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import type { RecipeConfig } from "../model.js";
 import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
+import type { RecipeWarning } from "./recipe-warning.js";
 
 export interface CompiledTemplate {
   /** the first structural error */
@@ -19,7 +20,7 @@ export interface CompiledTemplate {
   /** the names the template's placeholders mention (the surface's names when there are no explicit args) */
   readonly placeholderNames: readonly string[];
   readonly riskLabels: readonly RiskLabel[];
-  readonly warnings: readonly string[];
+  readonly warnings: readonly RecipeWarning[];
   /** why a `repeat` is not safe to expose on a tool, if one is not */
   readonly repeatProblem?: string;
   /** string arguments that can become an option of a command (core/risk/option-injection.ts) */

@@ -11,6 +11,7 @@ import { leafShapeOfWords } from "../risk/leaf-shape.js";
 import { labelsOfMask, leafLabelMask, type RiskLabel } from "../risk/risk-labels.js";
 import { leafWarnings } from "../risk/warnings.js";
 import { freeTextWords } from "../risk/option-injection.js";
+import type { RecipeWarning } from "./recipe-warning.js";
 
 export interface TemplateSurvey {
   /** the first structural error in document order (control values of a node before its children) */
@@ -20,7 +21,7 @@ export interface TemplateSurvey {
   /** the labels of every string leaf, `recover` subtrees included, in the fixed label order */
   readonly riskLabels: readonly RiskLabel[];
   /** the distinct trusted-boundary warnings of every string leaf, in document order */
-  readonly warnings: readonly string[];
+  readonly warnings: readonly RecipeWarning[];
   /** what the graph says about arguments */
   readonly facts: GraphFacts;
   /** every string `repeat` */
@@ -34,7 +35,8 @@ const NONE: readonly never[] = Object.freeze([]);
 export function surveyTemplate(template: Json): TemplateSurvey {
   const facts = emptyGraphFacts();
   let labels = 0;
-  let warnings: Set<string> | undefined;
+  // keyed by text: the same leaf written twice warns once
+  let warnings: Map<string, RecipeWarning> | undefined;
   let repeats: string[] | undefined;
   const freeText: string[] = [];
   let error: string | undefined;
@@ -54,7 +56,7 @@ export function surveyTemplate(template: Json): TemplateSurvey {
       freeTextWords(split.words, freeText);
       const shape = leafShapeOfWords(split.words);
       labels |= leafLabelMask(shape);
-      for (const w of leafWarnings(shape, label)) (warnings ??= new Set()).add(w);
+      for (const w of leafWarnings(shape, label)) if (!(warnings ??= new Map()).has(w.text)) warnings.set(w.text, w);
       return;
     }
     if (Array.isArray(node)) {
@@ -80,7 +82,7 @@ export function surveyTemplate(template: Json): TemplateSurvey {
     error,
     ...(errorStep === undefined ? {} : { errorStep }),
     riskLabels: labels === 0 ? NONE : labelsOfMask(labels),
-    warnings: warnings === undefined ? NONE : [...warnings],
+    warnings: warnings === undefined ? NONE : [...warnings.values()],
     facts,
     repeats: repeats ?? NONE,
     freeTextWords: freeText.length === 0 ? NONE : freeText,

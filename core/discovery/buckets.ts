@@ -7,6 +7,7 @@ import { RESERVED_TOOL_NAMES } from "../model.js";
 import type { Candidate } from "./candidates.js";
 import type { LoadedRecipe } from "./compile-pass.js";
 import type { RecipeEntry, ToolSpec } from "./types.js";
+import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "./diagnostic-texts.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const NONE: readonly string[] = [];
@@ -45,9 +46,9 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
   const winnerPath = winner.file.path;
   const shadows = bucket.length > 1 ? bucket.slice(1).map((c) => c.file.path) : NONE;
   const disabled = winnerCompiled.kind === "recipe" && winnerCompiled.disabled;
-  if (winnerCompiled.kind === "problem") diagnostics.push(`Recipe ${id} is invalid and blocks lower-priority recipes`);
-  else if (disabled) diagnostics.push(`Recipe ${id} is disabled and blocks lower-priority recipes`);
-  if (shadows.length > 0) diagnostics.push(`Recipe ${id} shadows ${shadows.length} lower-priority recipe(s)`);
+  if (winnerCompiled.kind === "problem") diagnostics.push(invalidBlocks(id));
+  else if (disabled) diagnostics.push(disabledBlocks(id));
+  if (shadows.length > 0) diagnostics.push(shadowsLower(id, shadows.length));
 
   let exposed: ToolSpec | undefined;
   bucket.forEach((candidate, index) => {
@@ -57,7 +58,7 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
     const isWinner = index === 0;
     let own = compiled.diagnostics;
     if (!isWinner && candidate.format === "md" && winner.format === "json" && candidate.priority === winner.priority) {
-      own = [...own, `Markdown recipe ${candidate.file.path} is shadowed by JSON recipe ${winnerPath}`];
+      own = [...own, markdownShadowed(candidate.file.path, winnerPath)];
     }
     const config = compiled.kind === "recipe" ? compiled.config : undefined;
     const entry: Mutable<RecipeEntry> = {
@@ -86,14 +87,14 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
     if (!isWinner) entry.shadowedBy = winnerPath;
     if (isWinner && source.tool && recipe.tool !== undefined) {
       if (RESERVED_TOOL_NAMES.includes(id)) {
-        diagnostics.push(`Reserved tool name: ${id}`);
+        diagnostics.push(reservedName(id));
       } else {
         const converted = recipe.tool;
         if (E.isRight(converted)) {
           exposed = converted.right;
           entry.tool = true;
         } else {
-          own = [...own, `Recipe ${id} could not be exposed as a tool: ${converted.left}`];
+          own = [...own, notExposed(id, converted.left)];
           entry.diagnostics = own;
         }
       }

@@ -5,6 +5,7 @@ import { parseDeclaration } from "../args/declarations.js";
 import { isObject, leaves } from "../template/graph.js";
 import { closest } from "../suggest.js";
 import { RECIPE_FIELDS } from "./fields.js";
+import type { RecipeWarning } from "../compile/recipe-warning.js";
 
 /** A field a recipe may hold besides the ones the loader decodes: `name` (ignored: the file name
  * wins). */
@@ -41,36 +42,36 @@ const unclosedBrace = (text: string): boolean => {
 
 /** `placeholderNames`: the names the template's placeholders mention; `argNames`: the tool's
  * argument names (explicit args when given). Both come from the compile step's one template walk. */
-export function authoringWarnings(config: RecipeConfig, placeholderNames: readonly string[], argNames: readonly string[]): string[] {
-  const out: string[] = [];
+export function authoringWarnings(config: RecipeConfig, placeholderNames: readonly string[], argNames: readonly string[]): RecipeWarning[] {
+  const texts: string[] = [];
   for (const key of Object.keys(config.raw)) {
     if (KNOWN_FIELDS.includes(key)) continue;
     const near = closest(key, KNOWN_FIELDS);
-    out.push(`unknown recipe field "${key}"${near === undefined ? " (ignored)" : `; did you mean "${near}"?`}`);
+    texts.push(`unknown recipe field "${key}"${near === undefined ? " (ignored)" : `; did you mean "${near}"?`}`);
   }
   if (config.args !== undefined) {
     const declared = new Set(config.args.map((a) => parseDeclaration(a).name));
     // an empty explicit list: only the names the placeholders mention
     for (const name of placeholderNames) {
-      if (!declared.has(name)) out.push(`placeholder {${name}} is not declared in "args"; add it so the tool's schema is complete`);
+      if (!declared.has(name)) texts.push(`placeholder {${name}} is not declared in "args"; add it so the tool's schema is complete`);
     }
   }
   const descriptions = config.raw["arg_descriptions"];
   if (isObject(descriptions)) {
     for (const key of Object.keys(descriptions)) {
-      if (!argNames.includes(key)) out.push(`"arg_descriptions" names "${key}", which is not an argument of this recipe`);
+      if (!argNames.includes(key)) texts.push(`"arg_descriptions" names "${key}", which is not an argument of this recipe`);
     }
   }
   const seen = new Set<string>();
   for (const leaf of leaves(config.template)) {
     if (unclosedBrace(leaf.text) && !seen.has(leaf.text)) {
       seen.add(leaf.text);
-      out.push(`unclosed "{" in ${JSON.stringify(leaf.text)}: the text after it is passed literally`);
+      texts.push(`unclosed "{" in ${JSON.stringify(leaf.text)}: the text after it is passed literally`);
     }
   }
   const labels = labelsIn(config.template);
   for (const wanted of outputsIn(config.template)) {
-    if (!labels.has(wanted)) out.push(`"output" names "${wanted}", which is no step label; it is ignored and the command's stdout is the result`);
+    if (!labels.has(wanted)) texts.push(`"output" names "${wanted}", which is no step label; it is ignored and the command's stdout is the result`);
   }
-  return out;
+  return texts.map((text) => ({ kind: "authoring", text }));
 }

@@ -5,6 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeProblem, SnapshotFile } from "../model.js";
 import type { ArgSurface } from "../discovery/types.js";
 import { compileRecipe } from "../compile/compile-recipe.js";
+import { warningTexts } from "../compile/recipe-warning.js";
 import type { ResolveContext } from "../recipe/imports.js";
 
 export interface ValidRecipe {
@@ -27,7 +28,7 @@ export function validateContent(path: string, name: string, content: string, ctx
   const after: ResolveContext = { ...ctx, readFile: (p) => (p === path ? file : ctx.readFile(p)) };
   const compiled = compileRecipe({ file, id: name, format: "json" }, after);
   if (compiled.kind === "problem") return E.left(compiled.problem);
-  const valid = { config: compiled.config, surface: compiled.surface, warnings: compiled.warnings };
+  const valid = { config: compiled.config, surface: compiled.surface, warnings: warningTexts(compiled.warnings) };
   // a disabled recipe is not a tool, so nothing about being one can refuse it
   if (compiled.disabled || compiled.toolProblem === undefined) return E.right(valid);
   return E.left({ kind: "invalid", message: compiled.toolProblem });

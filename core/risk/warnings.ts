@@ -10,35 +10,38 @@ import {
   isScriptEval,
   type LeafShape,
 } from "./leaf-shape.js";
+import type { RecipeWarning } from "../compile/recipe-warning.js";
 
 /** The warnings of one leaf; `label` is the nearest enclosing node label. */
-export function leafWarnings(shape: LeafShape, label: string | undefined): string[] {
+export function leafWarnings(shape: LeafShape, label: string | undefined): RecipeWarning[] {
   const cmd = shape.command;
   const who = label ?? cmd;
-  const out: string[] = [];
+  const out: RecipeWarning[] = [];
+  const boundary = (text: string): void => void out.push({ kind: "boundary", text });
   if (SHELLS.includes(cmd)) {
     const content = hasFlag(shape.args, "-c") ? "shell command strings" : "shell scripts";
-    out.push(
-      `${who}: invokes ${cmd}; ${content} are trusted executable content and are not sandboxed by command-template argv splitting. Mitigation: keep scripts local, reviewed, and parameterized with explicit placeholders.`,
-    );
+    out.push({
+      kind: "shell",
+      text: `${who}: invokes ${cmd}; ${content} are trusted executable content and are not sandboxed by command-template argv splitting. Mitigation: keep scripts local, reviewed, and parameterized with explicit placeholders.`,
+    });
   }
   if (isJsEval(shape)) {
-    out.push(
+    boundary(
       `${who}: invokes ${cmd} eval mode; code strings are trusted executable content and are not sandboxed. Mitigation: prefer a checked-in script file or keep eval input fixed and reviewed.`,
     );
   }
   if (isScriptEval(shape)) {
-    out.push(
+    boundary(
       `${who}: invokes ${cmd} code-eval mode; code strings are trusted executable content and are not sandboxed. Mitigation: prefer a checked-in script file or keep eval input fixed and reviewed.`,
     );
   }
   if (isDestructiveRemove(shape)) {
-    out.push(
+    boundary(
       `${who}: removes filesystem paths; verify placeholders and paths before running trusted destructive commands. Mitigation: constrain path placeholders and consider dry-run or explicit confirmation.`,
     );
   }
   if (isBroadWrite(shape)) {
-    out.push(
+    boundary(
       `${who}: mutates broad filesystem paths; verify placeholders and paths before running trusted commands. Mitigation: constrain path placeholders and prefer narrow source/destination paths.`,
     );
   }

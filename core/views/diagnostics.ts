@@ -1,9 +1,13 @@
-// Diagnostic severity, suggested action and ownership. Messages with
-// a known shape are classified by that shape first, so a recipe id or path that happens to
-// contain "invalid" or "eval" cannot change the severity of an unrelated message.
+// Diagnostic severity, suggested action and ownership. A diagnostic the compile step made (a
+// recipe's tagged warning or its problem) is classified by its tag. The registry's own texts
+// (shadowing, blocking, root permissions) are classified by their fixed shapes first, so a recipe
+// id or path that happens to contain "invalid" or "eval" cannot change the severity of an
+// unrelated message; the word lists are the last resort for texts of unknown origin.
 import type { Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
+import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
+import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "../discovery/diagnostic-texts.js";
 
 const INFO_SHAPES = [
   /^Recipe .+ shadows \d+ lower-priority recipe\(s\)$/s,
@@ -11,23 +15,67 @@ const INFO_SHAPES = [
   /^Markdown recipe .+ is shadowed by JSON recipe .+$/s,
 ];
 const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /];
-// The trusted-boundary warning texts (every shell, not only bash: `sh -c` is the same boundary).
-const BOUNDARY_WARNING =
-  /: invokes \S+(?: eval mode| code-eval mode)?; .* are trusted executable content and are not sandboxed|: removes filesystem paths; verify placeholders|: mutates broad filesystem paths; verify placeholders/s;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
-// The authoring warnings of core/recipe/lint.ts: the recipe loads, but something in it is likely a mistake.
-const AUTHORING_WARNING =
-  /^Recipe .+: (?:unknown recipe field "|placeholder \{.+\} is not declared in "args"|unclosed "\{" in |"output" names "|"arg_descriptions" names ")/s;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
 
-/** A warning about how the recipe is written, not about what it runs (see core/recipe/lint.ts). */
-export const isAuthoringWarning = (message: string): boolean => AUTHORING_WARNING.test(message);
+/** What a diagnostic of the discovery is: one of a recipe's tagged warnings, its problem, or one of
+ * the registry's own diagnostics about a bucket (core/discovery/diagnostic-texts.ts). */
+export type DiagnosticTag =
+  | WarningKind
+  | "problem"
+  | "invalid-blocks"
+  | "disabled-blocks"
+  | "shadows"
+  | "markdown-shadowed"
+  | "not-a-tool"
+  | "reserved-name";
 
-export function diagnosticSeverity(message: string): Severity {
+/** The tag of each diagnostic the discovery made, found by building its text again from the same
+ * facts; undefined for a text of another origin (a root's permissions or listing error). */
+export function diagnosticTags(discovery: Discovery): (message: string) => DiagnosticTag | undefined {
+  const tags = new Map<string, DiagnosticTag>();
+  const tag = (message: string, t: DiagnosticTag): void => {
+    if (!tags.has(message)) tags.set(message, t);
+  };
+  for (const entry of discovery.entries) {
+    const compiled = entry.compiled;
+    if (compiled.kind === "problem") for (const d of compiled.diagnostics) tag(d, "problem");
+    else {
+      for (const w of compiled.warnings) tag(warningDiagnostic(compiled.path, w), w.kind);
+      if (compiled.toolProblem !== undefined) tag(notExposed(entry.id, compiled.toolProblem), "not-a-tool");
+    }
+    if (entry.shadowedBy !== undefined) tag(markdownShadowed(entry.path, entry.shadowedBy), "markdown-shadowed");
+  }
+  for (const [id, winner] of discovery.active) {
+    tag(invalidBlocks(id), "invalid-blocks");
+    tag(disabledBlocks(id), "disabled-blocks");
+    tag(shadowsLower(id, winner.shadows.length), "shadows");
+    tag(reservedName(id), "reserved-name");
+  }
+  return (message) => tags.get(message);
+}
+
+const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
+  shell: "warning",
+  boundary: "warning",
+  authoring: "warning",
+  problem: "error",
+  "invalid-blocks": "error",
+  "not-a-tool": "error",
+  "disabled-blocks": "info",
+  shadows: "info",
+  "markdown-shadowed": "info",
+  "reserved-name": "info",
+};
+
+/** A tagged diagnostic's severity is its tag's; a text of unknown origin is read by its shape,
+ * then by its words. */
+export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severity {
+  if (tag !== undefined) return TAG_SEVERITY[tag];
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
-  if (BOUNDARY_WARNING.test(message) || ROOT_WARNING.test(message) || AUTHORING_WARNING.test(message)) return "warning";
+  if (ROOT_WARNING.test(message)) return "warning";
   if (ERROR_WORDS.test(message)) return "error";
   if (WARNING_WORDS.test(message)) return "warning";
   return "info";
@@ -36,12 +84,24 @@ export function diagnosticSeverity(message: string): Severity {
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
 
-/** The operator's next step for one diagnostic, first match wins. */
-export function diagnosticAction(message: string): string {
+const TAG_ACTIONS: Readonly<Partial<Record<DiagnosticTag, string>>> = {
+  authoring: "correct the recipe (it still loads as written)",
+  shell: "audit the trusted shell boundary and keep only if intentional",
+  boundary: "audit the trusted command boundary and keep only if intentional",
+  shadows: "confirm the active override or rename one recipe",
+  "markdown-shadowed": "confirm the active override or rename one recipe",
+  "invalid-blocks": "fix the recipe, or disable/delete/archive it to restore the fallback",
+  "disabled-blocks": "keep disabled intentionally or delete/archive the file",
+  // the one reason a loaded recipe is not a tool: an unsafe `repeat`
+  "not-a-tool": "use a positive repeat count or an array-typed repeat source",
+};
+
+/** The operator's next step for one diagnostic: by its tag when that decides it, else (a problem,
+ * a root diagnostic, a text of unknown origin) the first matching shape. */
+export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
+  const byTag = tag === undefined ? undefined : TAG_ACTIONS[tag];
+  if (byTag !== undefined) return byTag;
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
-  if (AUTHORING_WARNING.test(message)) return "correct the recipe (it still loads as written)";
-  if (/: invokes (?:bash|sh|zsh|fish);/.test(message)) return "audit the trusted shell boundary and keep only if intentional";
-  if (BOUNDARY_WARNING.test(message)) return "audit the trusted command boundary and keep only if intentional";
   if (/^Markdown recipe .+ is shadowed by JSON recipe /s.test(message) || /shadows \d+ lower-priority/.test(message))
     return "confirm the active override or rename one recipe";
   if (/must define template/i.test(message)) return "add a template field or remove the recipe";
@@ -63,21 +123,15 @@ export function diagnosticOwners(discovery: Discovery): (message: string) => Rec
     if (!owners.has(message)) owners.set(message, entry);
   };
   for (const [id, winner] of discovery.active) {
-    claim(`Recipe ${id} is invalid and blocks lower-priority recipes`, winner);
-    claim(`Recipe ${id} is disabled and blocks lower-priority recipes`, winner);
-    claim(`Recipe ${id} shadows ${winner.shadows.length} lower-priority recipe(s)`, winner);
+    claim(invalidBlocks(id), winner);
+    claim(disabledBlocks(id), winner);
+    claim(shadowsLower(id, winner.shadows.length), winner);
     for (const d of winner.diagnostics) claim(d, winner);
   }
   // a shadowed entry's own diagnostics are registry diagnostics too; without an owner they would
   // be listed twice, once without their path
   for (const entry of discovery.entries) for (const d of entry.diagnostics) claim(d, entry);
-  return (message) => {
-    const owner = owners.get(message);
-    if (owner !== undefined) return owner;
-    for (const [id, winner] of discovery.active)
-      if (message.startsWith(`Recipe ${id} could not be exposed as a tool: `)) return winner;
-    return undefined;
-  };
+  return (message) => owners.get(message);
 }
 
 export interface DiagnosticDetail {
@@ -93,6 +147,7 @@ export interface DiagnosticDetail {
  * sorted by severity then message. */
 export function diagnosticDetails(discovery: Discovery): DiagnosticDetail[] {
   const ownerOf = diagnosticOwners(discovery);
+  const tagOf = diagnosticTags(discovery);
   const seen = new Set<string>();
   const out: DiagnosticDetail[] = [];
   const push = (message: string, entry: RecipeEntry | undefined): void => {
@@ -102,9 +157,9 @@ export function diagnosticDetails(discovery: Discovery): DiagnosticDetail[] {
     out.push({
       ...(entry === undefined ? {} : { id: entry.id, path: entry.path }),
       ...(entry !== undefined && entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
-      action: diagnosticAction(message),
+      action: diagnosticAction(message, tagOf(message)),
       message,
-      severity: diagnosticSeverity(message),
+      severity: diagnosticSeverity(message, tagOf(message)),
     });
   };
   for (const message of discovery.diagnostics) push(message, ownerOf(message));

@@ -5,7 +5,7 @@
 import type { JsonObject, RecipeFormat, Severity } from "../model.js";
 import type { Discovery, DraftEntry, RecipeEntry } from "../discovery/types.js";
 import { compareText, templatePreview, VIEW_LIMITS } from "./compact.js";
-import { diagnosticDetails, diagnosticOwners, diagnosticSeverity, type DiagnosticDetail } from "./diagnostics.js";
+import { diagnosticDetails, diagnosticOwners, diagnosticSeverity, diagnosticTags, type DiagnosticDetail, type DiagnosticTag } from "./diagnostics.js";
 import { recommendations, remediations, type Recommendation, type Remediation } from "./remediations.js";
 
 export type RecipesView = "status" | "summary" | "doctor" | "imports" | "reviews";
@@ -110,9 +110,9 @@ const ref = (e: { id: string; path: string; format: RecipeFormat }): Ref => ({
 });
 const byIdThenPath = (a: Ref, b: Ref): number => compareText(a.id, b.id) || compareText(a.path, b.path);
 
-/** Load errors of an entry; every diagnostic when none reads as an error, so the list is never empty. */
-function errorsOf(diagnostics: readonly string[]): readonly string[] {
-  const errors = diagnostics.filter((d) => diagnosticSeverity(d) === "error");
+/** Load errors of an entry; every diagnostic when none is an error, so the list is never empty. */
+function errorsOf(diagnostics: readonly string[], tagOf: (message: string) => DiagnosticTag | undefined): readonly string[] {
+  const errors = diagnostics.filter((d) => diagnosticSeverity(d, tagOf(d)) === "error");
   return errors.length > 0 ? errors : diagnostics;
 }
 
@@ -157,7 +157,8 @@ function draftItem(draft: DraftEntry, digest: SummaryOptions["digest"]): DraftIt
     modified_at: draft.modified_at,
     valid: draft.valid,
     diagnostics: draft.diagnostics,
-    ...(draft.valid ? {} : { errors: errorsOf(draft.diagnostics) }),
+    // an invalid draft's diagnostics are its problem's, the compile step's only text for it
+    ...(draft.valid ? {} : { errors: draft.diagnostics }),
     ...(draft.risk_labels.length > 0 ? { risk_labels: draft.risk_labels } : {}),
     ...(draft.description === undefined ? {} : { description: draft.description }),
     ...(sourceRun === undefined ? {} : { source_run: sourceRun }),
@@ -186,15 +187,16 @@ export function buildRecipesSummary(discovery: Discovery, options: SummaryOption
   const usageOf = (entry: RecipeEntry): JsonObject | undefined => options.usage?.(entry) ?? entry.config?.usage;
   const entries = discovery.entries;
   const ownerOf = diagnosticOwners(discovery);
+  const tagOf = diagnosticTags(discovery);
   const remedies = remediations(discovery);
   const topAction = remedies[0];
   const invalid = entries
     .filter((e) => e.invalid)
-    .map((e): InvalidItem => ({ ...ref(e), diagnostics: e.diagnostics, errors: errorsOf(e.diagnostics) }))
+    .map((e): InvalidItem => ({ ...ref(e), diagnostics: e.diagnostics, errors: errorsOf(e.diagnostics, tagOf) }))
     .sort(byIdThenPath);
   const diagnostics = discovery.diagnostics.map((message): DiagnosticItem => {
     const owner = ownerOf(message);
-    return { ...(owner === undefined ? {} : ref(owner)), message, severity: diagnosticSeverity(message) };
+    return { ...(owner === undefined ? {} : ref(owner)), message, severity: diagnosticSeverity(message, tagOf(message)) };
   });
   const drafts = discovery.drafts.map((d) => draftItem(d, options.digest));
   return {

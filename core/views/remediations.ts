@@ -3,7 +3,7 @@
 import type { JsonObject, Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
-import { diagnosticSeverity, isAuthoringWarning } from "./diagnostics.js";
+import { warningDiagnostic } from "../compile/recipe-warning.js";
 
 export type RemediationKind =
   | "blocking_invalid"
@@ -69,15 +69,15 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
       action: "keep disabled intentionally, re-enable, or delete/archive the file",
     };
   // authoring warnings are findings of their own, not a command boundary to audit
-  const warning = entry.diagnostics.find((d) => diagnosticSeverity(d) === "warning" && !isAuthoringWarning(d));
-  if (warning !== undefined)
+  const boundary = entry.compiled.kind === "recipe" ? entry.compiled.warnings.find((w) => w.kind !== "authoring") : undefined;
+  if (boundary !== undefined)
     return {
       id: entry.id,
       kind: "risky_shell_boundary",
       severity: "warning",
       path: entry.path,
       ...(entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
-      reason: warning,
+      reason: warningDiagnostic(entry.path, boundary),
       action: "audit trusted command boundary; keep only if the recipe is local and intentional",
     };
   const injectable = entry.compiled.kind === "recipe" ? entry.compiled.optionInjection : [];

@@ -26,8 +26,17 @@ export const callVerb: CliVerb = {
         import("../../adapters/process/node-runner.js"),
         import("../../runtime/execute/output-lines.js"),
       ]);
-      const runner = withOutputLines(nodeProcessRunner, ({ line }) => process.stderr.write(`${line}\n`));
-      return result(await callTool(session.discovery(), cmd.positional[0]!, cmd.params, session.callContext({ runner })));
+      const shown: string[] = [];
+      const runner = withOutputLines(nodeProcessRunner, ({ stream, line }) => {
+        if (stream === "stdout") shown.push(line);
+        process.stderr.write(`${line}\n`);
+      });
+      const answer = await callTool(session.discovery(), cmd.positional[0]!, cmd.params, session.callContext({ runner }));
+      // stdout and stderr on the same terminal: the person has just watched this very text go by,
+      // so printing it again would show every line twice
+      const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true && cmd.json !== true;
+      if (sameScreen && answer.ok && answer.text === shown.join("\n").trim()) return { kind: "exit", code: 0 };
+      return result(answer);
     } finally {
       await session.close();
     }

@@ -5,7 +5,8 @@ import type { ParsedCommandLine } from "../argv.js";
 
 export type VerbOutcome =
   | { readonly kind: "result"; readonly result: CommandResult }
-  | { readonly kind: "usage"; readonly error: string }
+  /** a malformed command line; `unknownVerb` when the verb itself is not one (its help is the general one) */
+  | { readonly kind: "usage"; readonly error: string; readonly unknownVerb?: true }
   /** the verb wrote its own output (e.g. a stream) and ends with this exit code */
   | { readonly kind: "exit"; readonly code: number };
 

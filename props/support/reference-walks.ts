@@ -2,6 +2,7 @@
 // ran them: the structural check, risk labels, trusted-boundary warnings, the argument facts and
 // the repeat-safety check. props/survey.test.ts checks that the one compile walk
 // (core/compile/compile-template.ts) answers exactly what these answer.
+import type { RecipeWarning } from "../../core/compile/recipe-warning.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../../core/model.js";
 import type { ArgSurface } from "../../core/discovery/types.js";
@@ -56,10 +57,11 @@ export function templateRiskLabels(template: Json): RiskLabel[] {
   return labelsOfMask(mask);
 }
 
-export function trustedBoundaryWarnings(template: Json): string[] {
-  const seen = new Set<string>();
-  for (const leaf of leaves(template)) for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) seen.add(w);
-  return [...seen];
+/** The distinct warnings (by text) of every leaf, with the kind each was tagged with. */
+export function trustedBoundaryWarnings(template: Json): RecipeWarning[] {
+  const seen = new Map<string, RecipeWarning>();
+  for (const leaf of leaves(template)) for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) if (!seen.has(w.text)) seen.set(w.text, w);
+  return [...seen.values()];
 }
 
 function walk(node: Json | undefined, facts: GraphFacts): void {

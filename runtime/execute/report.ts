@@ -10,6 +10,7 @@ import {
   collapseFailures, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
+import { warningTexts } from "../../core/compile/recipe-warning.js";
 import type { Execution } from "./execute.js";
 import { text } from "./results.js";
 import type { BranchReport, NodeResult, Trace } from "./types.js";
@@ -67,9 +68,9 @@ function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
 // The graph is the tool's own template object on every call of that tool: its warnings are found once.
 const warningsOf = new WeakMap<object, readonly string[]>();
 function graphWarnings(graph: Json): readonly string[] {
-  if (typeof graph !== "object" || graph === null) return compileTemplate(graph).warnings;
+  if (typeof graph !== "object" || graph === null) return warningTexts(compileTemplate(graph).warnings);
   let w = warningsOf.get(graph);
-  if (w === undefined) warningsOf.set(graph, (w = compileTemplate(graph).warnings));
+  if (w === undefined) warningsOf.set(graph, (w = warningTexts(compileTemplate(graph).warnings)));
   return w;
 }
 

@@ -42,21 +42,26 @@ export interface SeedResult {
   readonly diagnostics: readonly string[];
 }
 
+/** One seeding pass under the store lock: fold, then give each observation its lineage. */
+function seedInStore(ctx: LedgerContext, observations: readonly Observation[]): Promise<SeedResult> {
+  return withStore(ctx, async (recovered) => {
+    // pending launches first, so a launch before a rename lands on the old lineage
+    const diagnostics = [...recovered, ...(await foldLocked(ctx))];
+    const { index } = await readIndex(ctx);
+    const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));
+    const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...missing]));
+    const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
+    await commit(ctx, plan);
+    return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };
+  });
+}
+
 export async function seedLineages(ctx: LedgerContext, discovery: Pick<Discovery, "entries">): Promise<SeedResult> {
   const observations = lineageObservations(ctx.paths.recipeRoot, discovery.entries);
   try {
     const first = await readIndex(ctx);
     if (!first.rebuilt && seedIsCurrent(first, observations)) return { changed: false, diagnostics: [] };
-    return await withStore(ctx, async (recovered) => {
-      // pending launches first, so a launch before a rename lands on the old lineage
-      const diagnostics = [...recovered, ...(await foldLocked(ctx))];
-      const { index } = await readIndex(ctx);
-      const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));
-      const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...missing]));
-      const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
-      await commit(ctx, plan);
-      return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };
-    });
+    return await seedInStore(ctx, observations);
   } catch (e) {
     return { changed: false, diagnostics: [`Usage lineage seeding failed: ${e instanceof Error ? e.message : String(e)}`] };
   }
@@ -67,15 +72,7 @@ export async function seedLineages(ctx: LedgerContext, discovery: Pick<Discovery
 export async function seedObserved(ctx: LedgerContext, observations: readonly Observation[]): Promise<SeedResult> {
   if (observations.length === 0) return { changed: false, diagnostics: [] };
   try {
-    return await withStore(ctx, async (recovered) => {
-      const diagnostics = [...recovered, ...(await foldLocked(ctx))];
-      const { index } = await readIndex(ctx);
-      const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));
-      const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...missing]));
-      const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
-      await commit(ctx, plan);
-      return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };
-    });
+    return await seedInStore(ctx, observations);
   } catch (e) {
     return { changed: false, diagnostics: [`Usage lineage seeding failed: ${e instanceof Error ? e.message : String(e)}`] };
   }

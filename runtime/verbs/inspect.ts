@@ -60,5 +60,5 @@ export function inspect(discovery: Discovery, params: Params, runtime: RuntimeCo
     return inspectRuntime(discovery, { view: typeof view === "string" ? view : undefined, verbose: verbose === true }, withRuns);
   }
   if (target.startsWith("tool:") && target.length > 5) return inspectTool(discovery, target.slice(5));
-  return failure(`Unknown inspect target: ${target}. Use ${TARGETS}.`);
+  return failure(`Unknown inspect target: ${JSON.stringify(target)}. Use ${TARGETS}.`);
 }

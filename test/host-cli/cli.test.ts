@@ -1,4 +1,5 @@
 // The real command on the shipped example registry.
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli, runCliJson } from "../support/cli.js";
@@ -75,6 +76,9 @@ describe("pi-recipes CLI on examples/agent", () => {
     expect(invalid.body.text).toContain("release_notes.json");
     expect(runCli(["inspect", "target=recipes", "view=bogus"], example).status).toBe(1);
     expect(runCli(["inspect"], example).status).toBe(1);
+    const empty = runCli(["inspect", "target="], example);
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toContain('Unknown inspect target: "".');
   });
 
   it("exit 2 on a malformed command line", () => {
@@ -85,6 +89,20 @@ describe("pi-recipes CLI on examples/agent", () => {
     const twice = runCli(["inspect", "target=a", "target=b"], example);
     expect(twice.status).toBe(2);
     expect(twice.stderr).toContain('argument "target" given twice');
+  });
+
+  it("a reader that goes away (`| head -0`) ends the command quietly, without a stack trace", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "host-cli", "main.ts"), "list"], {
+      cwd: repoRoot,
+      env: { ...process.env, ...example },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    expect(stderr).not.toContain("EPIPE");
+    expect(code).toBe(0);
   });
 
   it("an empty agent dir has no tools", () => {

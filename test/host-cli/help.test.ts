@@ -51,6 +51,19 @@ describe("usage errors: exit 2, one short paragraph, did-you-mean", () => {
     expect(option.status).toBe(2);
     expect(option.stderr).toContain('Did you mean "--json"?');
   });
+
+  it("with --json, a malformed command line still prints one JSON object on stdout", () => {
+    for (const args of [["inspct", "--json"], ["inspect", "tagret=recipes", "--json"], ["call", "--json"]]) {
+      const r = runCli(args, example);
+      expect(r.status, args.join(" ")).toBe(2);
+      const body = JSON.parse(r.stdout) as { ok: boolean; text: string; details: Record<string, unknown> };
+      expect(body.ok).toBe(false);
+      expect(r.stderr).toContain(body.text);
+    }
+    const version = runCli(["--version", "--json"]);
+    expect(version.status).toBe(0);
+    expect((JSON.parse(version.stdout) as { details: { version: string } }).details.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
 });
 
 describe("where things were looked for", () => {
@@ -76,6 +89,13 @@ describe("views", () => {
     expect(summary).toMatch(/^Tools \(5\)$/m);
     expect(summary).toMatch(/^ {2}release_notes {2}release_notes\.json: Expected double-quoted property name/m);
     expect(summary).toContain("  pi-recipes inspect target=recipes view=doctor");
+    // every row of the tools table starts its description in the same column, however long its args
+    const lines = summary.split("\n");
+    const from = lines.indexOf("Tools (5)") + 1;
+    const toolRows = lines.slice(from, lines.indexOf("", from));
+    expect(toolRows).toHaveLength(6);
+    const column = toolRows[0]!.indexOf("DESCRIPTION");
+    for (const row of toolRows.slice(1)) expect(row.slice(column - 2, column + 1), row).toMatch(/^ {2}\S$/);
     const doctor = runCli(["inspect", "target=recipes", "view=doctor"], tables).stdout;
     expect(doctor).toMatch(/^Invalid recipes \(1\)$/m);
     expect(doctor).toContain("release_notes.json: Expected double-quoted property name");

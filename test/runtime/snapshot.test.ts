@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as nodeFs from "node:fs";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
+import { extraReader, readFileEntry } from "../../runtime/snapshot.js";
 
 let base: string;
 let agent: string;
@@ -111,5 +112,22 @@ describe("listing the recipe root", () => {
     const tool = registry().discover().tools.find((t) => t.name === "validate_context");
     expect(tool?.surface.required).toEqual([]);
     expect(tool?.parameters).toMatchObject({ properties: { path: { type: "string", description: "Path argument: path" } } });
+  });
+});
+
+describe("a failed read carries its errno code", () => {
+  it("the code, not the text, tells a missing file or a folder from one that cannot be read", () => {
+    const scan = makeScanPort(nodeFs);
+    mkdirSync(join(base, "folder.json"));
+    const folder = readFileEntry(scan, join(base, "folder.json"));
+    expect(folder).toMatchObject({ readErrorCode: "EISDIR", readError: `EISDIR: a folder, not a recipe file: ${join(base, "folder.json")}` });
+    expect(readFileEntry(scan, join(base, "gone.json")).readErrorCode).toBe("ENOENT");
+    const nul = readFileEntry(scan, join(base, "a\0b.json"));
+    expect(nul.readErrorCode).toBe("EINVAL");
+    // outside the roots, a missing file and a folder are absent; a path that cannot be opened is a diagnostic
+    const read = extraReader(scan);
+    expect(read(join(base, "folder.json"))).toBeUndefined();
+    expect(read(join(base, "gone.json"))).toBeUndefined();
+    expect(read(join(base, "a\0b.json"))?.readError).toMatch(/NUL byte/);
   });
 });

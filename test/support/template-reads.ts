@@ -3,6 +3,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgInput } from "../../core/args/analysis.js";
 import { argInputOf, compileTemplate } from "../../core/compile/compile-template.js";
+import type { RecipeWarning } from "../../core/compile/recipe-warning.js";
 import type { ArgSurface } from "../../core/discovery/types.js";
 import type { Json } from "../../core/model.js";
 import { recipeRiskLabels, type RiskLabel } from "../../core/risk/risk-labels.js";
@@ -16,7 +17,10 @@ export function checkRepeatSafety(input: ArgInput): E.Either<string, void> {
 
 export const templateRiskLabels = (template: Json): RiskLabel[] => [...compileTemplate(template).riskLabels];
 
-export const trustedBoundaryWarnings = (template: Json): string[] => [...compileTemplate(template).warnings];
+export const trustedBoundaryWarnings = (template: Json): string[] => compileTemplate(template).warnings.map((w) => w.text);
+
+/** The same warnings with their kinds, as the compile step carries them. */
+export const taggedBoundaryWarnings = (template: Json): RecipeWarning[] => [...compileTemplate(template).warnings];
 
 type RecipeLike = { readonly template: Json; readonly async?: boolean; readonly args?: readonly string[] };
 

@@ -5,7 +5,7 @@
 import type { JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../../core/model.js";
 import type { Discovery, DraftEntry, RecipeEntry, ToolSpec } from "../../core/discovery/types.js";
 import type { CompiledRecipe } from "../../core/compile/compile-recipe.js";
-import { analyzeArgs, optionInjectionArgs, riskLabels, trustedBoundaryWarnings } from "./template-reads.js";
+import { analyzeArgs, optionInjectionArgs, riskLabels, taggedBoundaryWarnings, trustedBoundaryWarnings } from "./template-reads.js";
 
 export interface EntrySpec {
   readonly path: string;
@@ -49,7 +49,7 @@ export function buildDiscovery(
       ? { kind: "problem", id, path: spec.path, format, problem: spec.problem ?? { kind: "invalid" }, diagnostics }
       : {
         kind: "recipe", id, path: spec.path, format, diagnostics, config, disabled,
-        warnings: trustedBoundaryWarnings(config.template), riskLabels: riskLabels(config), surface: analyzeArgs(config),
+        warnings: taggedBoundaryWarnings(config.template), riskLabels: riskLabels(config), surface: analyzeArgs(config),
         optionInjection: optionInjectionArgs(config),
       };
     return {

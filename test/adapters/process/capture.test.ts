@@ -48,6 +48,14 @@ describe("captureStream", () => {
     expect(c.tail[c.tail.length - 1]).toBe(97 + ((count - 1) % 26));
   });
 
+  it("an output past the spill bound is not saved: the partial file is removed, the tail is kept", async () => {
+    const c = await captureStream(chunksOf("abc", "def", "ghi", "jkl"), { limitBytes: 2, spillLimitBytes: 7, spillPath: async () => join(dir, "out.log") });
+    expect(text(c.tail)).toBe("kl");
+    expect(c).toMatchObject({ totalBytes: 12, truncated: true });
+    expect(c.file).toBeUndefined();
+    await expect(readFile(join(dir, "out.log"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
   it("a limit of 0 keeps nothing in memory but everything in the file", async () => {
     const c = await captureStream(chunksOf("abc", "def"), { limitBytes: 0, spillPath: async () => join(dir, "out.log") });
     expect(c.tail.length).toBe(0);

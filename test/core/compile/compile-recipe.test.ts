@@ -32,9 +32,9 @@ describe("compileRecipe", () => {
     expect(c.riskLabels).toEqual(["risk.shell", "risk.eval", "risk.option_injection"]);
     expect(c.optionInjection).toEqual(["mode"]);
     // the trusted boundary, and {mode} missing from the explicit args
-    expect(c.warnings).toHaveLength(2);
-    expect(c.warnings[1]).toBe('placeholder {mode} is not declared in "args"; add it so the tool\'s schema is complete');
-    expect(c.diagnostics).toEqual(c.warnings.map((w) => `Recipe ${path}: ${w}`));
+    expect(c.warnings.map((w) => w.kind)).toEqual(["shell", "authoring"]);
+    expect(c.warnings[1]?.text).toBe('placeholder {mode} is not declared in "args"; add it so the tool\'s schema is complete');
+    expect(c.diagnostics).toEqual(c.warnings.map((w) => `Recipe ${path}: ${w.text}`));
     const tool = toolOf(c);
     expect(E.isRight(tool) && tool.right.parameters).toEqual({
       additionalProperties: false,

@@ -33,8 +33,35 @@ describe("diagnosticSeverity", () => {
   it("treats every shell boundary as a warning, not only bash", () => {
     const sh =
       "Recipe /r/x.json: sh: invokes sh; shell scripts are trusted executable content and are not sandboxed by command-template argv splitting. Mitigation: keep scripts local, reviewed, and parameterized with explicit placeholders.";
-    expect(diagnosticSeverity(sh)).toBe("warning");
-    expect(diagnosticAction(sh)).toBe("audit the trusted shell boundary and keep only if intentional");
+    expect(diagnosticSeverity(sh, "shell")).toBe("warning");
+    expect(diagnosticAction(sh, "shell")).toBe("audit the trusted shell boundary and keep only if intentional");
+  });
+
+  it("classifies a recipe's warning by the kind the compile step tagged it with, not by words in its path", () => {
+    // the path holds words the text fallbacks would read as an error or a root-permission problem
+    const path = "/r/world-writable-invalid.json";
+    const discovery = buildDiscovery([{ path, config: { template: "sh -c {cmd}" } }]);
+    const [detail] = diagnosticDetails(discovery).filter((d) => d.path === path);
+    expect(detail).toMatchObject({
+      severity: "warning",
+      action: "audit the trusted shell boundary and keep only if intentional",
+    });
+    expect(detail?.message).toMatch(/^Recipe \/r\/world-writable-invalid\.json: sh: invokes sh; /);
+  });
+  it("classifies the registry's own diagnostics by what they are, not by words in a recipe's name", () => {
+    // "json" and "eval" in the name would read as a syntax problem and a warning by their words
+    const discovery = buildDiscovery([
+      { path: "/a/parse-json-eval.json", priority: 0, problem: { kind: "invalid", message: "recipe must define template" } },
+      { path: "/b/parse-json-eval.json", priority: 1, config: { template: "echo fallback" } },
+    ]);
+    const blocks = diagnosticDetails(discovery).find((d) => d.message === "Recipe parse-json-eval is invalid and blocks lower-priority recipes");
+    expect(blocks).toMatchObject({
+      id: "parse-json-eval",
+      severity: "error",
+      action: "fix the recipe, or disable/delete/archive it to restore the fallback",
+    });
+    const shadows = diagnosticDetails(discovery).find((d) => d.message === "Recipe parse-json-eval shadows 1 lower-priority recipe(s)");
+    expect(shadows).toMatchObject({ severity: "info", action: "confirm the active override or rename one recipe" });
   });
 });
 

@@ -1,0 +1,11 @@
+// The texts of the registry's own diagnostics about a bucket of recipes sharing one name, written
+// in one place: discovery emits them, and the views find which entry each is about and what kind
+// it is by building the same texts from the discovery, never by matching a text's shape.
+
+export const invalidBlocks = (id: string): string => `Recipe ${id} is invalid and blocks lower-priority recipes`;
+export const disabledBlocks = (id: string): string => `Recipe ${id} is disabled and blocks lower-priority recipes`;
+export const shadowsLower = (id: string, count: number): string => `Recipe ${id} shadows ${count} lower-priority recipe(s)`;
+export const markdownShadowed = (markdownPath: string, jsonPath: string): string =>
+  `Markdown recipe ${markdownPath} is shadowed by JSON recipe ${jsonPath}`;
+export const notExposed = (id: string, reason: string): string => `Recipe ${id} could not be exposed as a tool: ${reason}`;
+export { reservedName } from "../register/texts.js";
