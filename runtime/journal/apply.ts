@@ -1,7 +1,7 @@
 // Executing the engine's decisions: observe the plan's paths, ask core, run the actions phase by
 // phase, make each phase durable (the files and every folder whose entries changed) before the
 // next, and ask again until core says done.
-import { createHash } from "node:crypto";
+import { sha256Bytes } from "../sha256.js";
 import { dirname, join } from "node:path";
 import { hasCode, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { decide, type Action, type Decision, type Journal } from "../../core/journal/decide.js";
@@ -29,7 +29,7 @@ export async function observe(fs: FileSystem, path: string): Promise<PathState |
   if (kind === "dir") return "dir";
   if (kind !== "file") return "other";
   try {
-    return createHash("sha256").update(await fs.readFile(path)).digest("hex");
+    return sha256Bytes(await fs.readFile(path));
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return null;
     throw e;

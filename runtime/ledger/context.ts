@@ -1,6 +1,6 @@
 // Everything the ledger store needs, resolved once per process: the ports, the paths under
 // `<recipe root>/.usage`, and this process's launch log.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
@@ -82,7 +82,7 @@ export function openLedger(options: LedgerOptions): LedgerContext {
   };
 }
 
-export const sha256Bytes = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+export { sha256Bytes } from "../sha256.js";
 
 export const isoAt = (ms: number): string => new Date(ms).toISOString();
 

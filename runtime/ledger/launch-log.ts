@@ -11,8 +11,8 @@
 // without an fsync, so after a power failure a line may hold garbage; a seal that does not match
 // drops the line rather than counting a launch of a path the garbage made up. (Unsealed lines,
 // written by earlier versions, are still read.)
-import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { sha256Bytes } from "../sha256.js";
 import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
 import { decodeOwner, makeOwnerRecord, type OwnerRecord, type ProcessProbe } from "../../adapters/lock/owner.js";
 import type { LaunchEntry } from "../../core/ledger/fold.js";
@@ -24,7 +24,7 @@ export interface LaunchFields {
   readonly at: string;
 }
 
-const sealOf = (json: string): string => createHash("sha256").update(json).digest("hex").slice(0, 8);
+const sealOf = (json: string): string => sha256Bytes(json).slice(0, 8);
 const sealed = (record: Readonly<Record<string, unknown>>): string => {
   const json = JSON.stringify(record);
   return `${sealOf(json)} ${json}\n`;
