@@ -1,11 +1,14 @@
 // The cost of one typed call besides its process: argument validation and normalization,
 // resolution of the template, result reporting, with a runner that answers at once. Measured
-// over many calls in one process; the target is per call.
+// over many calls in one process; the target is per call. The calls go through `launch`, the one
+// path every host takes (CLI, Pi, MCP), with an abort signal as the hosts pass one; only the
+// usage ledger is left out (no ledger: every launch may run), because its accounting is a file
+// operation of its own, measured by the `ledger` rows.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeProcessRunner, type ProcessResult } from "../adapters/process/ProcessRunner.js";
 import { openRegistry } from "../runtime/registry.js";
-import { runTool } from "../runtime/verbs/call.js";
+import { launch } from "../runtime/launch.js";
 import { fmt, median } from "./stats.js";
 
 const TARGET_US = 5;
@@ -41,15 +44,16 @@ export async function benchCallPath(baseDir: string): Promise<string[]> {
   const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, compileCache: false });
   const tool = registry.discover().tools.find((t) => t.name === "typed");
   if (tool === undefined) throw new Error("the typed bench tool did not load");
-  const ctx = { paths: { cwd: baseDir, home: baseDir, tmpRoot: join(baseDir, "tmp") }, runner: instant };
+  const signal = new AbortController().signal;
+  const ctx = { paths: { cwd: baseDir, home: baseDir, tmpRoot: join(baseDir, "tmp") }, runner: instant, signal };
   const params = { file: "a.txt", count: 3, speed: 2.5, dry_run: true, mode: "fix" };
   const batch = 2000;
-  for (let i = 0; i < batch; i++) await runTool(tool, params, ctx); // warm-up
+  for (let i = 0; i < batch; i++) await launch(undefined, tool, params, ctx); // warm-up
   const samples: number[] = [];
   for (let round = 0; round < 15; round++) {
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < batch; i++) {
-      const r = await runTool(tool, params, ctx);
+      const r = await launch(undefined, tool, params, ctx);
       if (!r.ok) throw new Error(`the typed bench call failed: ${r.text}`);
     }
     samples.push(Number(process.hrtime.bigint() - t0) / 1e3 / batch);
