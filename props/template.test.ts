@@ -7,6 +7,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { buildInvocation } from "../core/template/invocation.js";
 import { scopeOf, substituteText } from "../core/template/substitute.js";
 import { evaluateExpression } from "../core/template/expression.js";
+import { truncateBody } from "../core/template/report.js";
 
 const place = { home: "/home/u", cwd: "/work" };
 
@@ -82,5 +83,27 @@ describe("arrays and expressions", () => {
   })).e;
   test.prop([exprArb])("expressions agree with JS integer arithmetic", (e) => {
     expect(evaluateExpression(e.text, () => undefined)).toEqual(E.right(e.value));
+  });
+});
+
+describe("result bodies", () => {
+  // the line and byte counts of a report are what splitting and UTF-8 encoding give, for any text
+  // (lone surrogates count as the 3 bytes of the U+FFFD the encoder writes)
+  const pieces = fc.oneof(fc.constantFrom("\n", "é", "😀", "\ud800", "\udc00", "\u07ff", "\u0800", "a"), fc.string({ unit: "binary", maxLength: 8 }));
+  test.prop([fc.array(pieces, { maxLength: 40 })])("truncateBody counts lines and bytes exactly", (parts) => {
+    const body = parts.join("");
+    const t = truncateBody(body);
+    expect(t.totalLines).toBe(body.split("\n").length);
+    expect(t.totalBytes).toBe(new TextEncoder().encode(body).length);
+    expect(t).toEqual({ text: body, truncated: false, outLines: t.totalLines, totalLines: t.totalLines, outBytes: t.totalBytes, totalBytes: t.totalBytes });
+  });
+
+  test.prop([fc.array(fc.string({ maxLength: 3 }), { minLength: 1995, maxLength: 2005 })], { numRuns: 20 })("more than 2000 lines keep the last 2000", (lines) => {
+    const body = lines.join("\n");
+    const t = truncateBody(body);
+    const kept = body.split("\n").slice(-2000).join("\n");
+    expect(t.text).toBe(kept);
+    expect(t.totalLines).toBe(body.split("\n").length);
+    expect(t.truncated).toBe(kept.length !== body.length);
   });
 });

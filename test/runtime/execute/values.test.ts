@@ -67,6 +67,24 @@ describe("recipe values < tool defaults < call params", () => {
     );
   });
 
+  it("injected values win over call params and defaults, normalized by type and used verbatim", async () => {
+    const body = { args: ["current_model", "n:int"], defaults: { current_model: "{n}" }, template: "./tool {current_model} {n} {current_thinking}" };
+    const injected = { current_model: "{n} injected", n: " 4 ", current_thinking: "high" };
+    const r = await call("injected", body, { current_model: "mine", n: "3" }, { injected });
+    expect(r.text).toBe("{n} injected\n4\nhigh");
+    // without injected values the authored default expands its placeholder
+    expect((await call("injected", body, { n: "3" }, { injected: { current_thinking: "low" } })).text).toBe("3\n3\nlow");
+  });
+
+  it("of several values that do not fit, the first in the merged key order is named", async () => {
+    const body = { args: ["a:int", "b:int", "c:int"], defaults: { b: "1" }, template: "./tool {a} {b} {c}" };
+    // params give c before b, but b holds its place from the defaults layer
+    const r = await call("mismatch", body, { a: "1", c: "x", b: "y" });
+    expect(r.ok).toBe(false);
+    expect(r.text).toMatch(/^Invalid arguments for tool "mismatch": Argument b must /);
+    expect((await call("mismatch", body, { c: "x", a: "y" })).text).toMatch(/^Invalid arguments for tool "mismatch": Argument c must /);
+  });
+
   it("typed values are normalized before substitution", async () => {
     const body = { template: "./tool {n:int} {b:bool} {items[1]}", args: ["n:int", "b:bool", "items:array"] };
     expect((await call("typed", body, { n: " 42 ", b: "YES", items: '["a","b"]' })).text).toBe("42\ntrue\nb");
