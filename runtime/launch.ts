@@ -12,7 +12,7 @@ import type { ToolSpec } from "../core/discovery/types.js";
 import { executableFingerprint } from "../core/ledger/fingerprint.js";
 import type { CommandResult } from "../core/result.js";
 import { recordLaunch, type LedgerContext } from "./ledger/index.js";
-import { runTool, type CallContext, type LaunchCheck } from "./verbs/call.js";
+import { runChecked, type CallContext, type LaunchCheck } from "./verbs/call.js";
 
 /** Counts one launch of `tool` in `ledger`, or says why it must not run. Without a ledger (a
  *  host that does not account) every launch may run. */
@@ -37,12 +37,14 @@ export type OnRejected = (tool: ToolSpec) => void;
 /** The call context whose launches are accounted in `ledger`. */
 export const accountedContext = (ledger: LedgerContext | undefined, ctx: Omit<CallContext, "launch">, onRejected?: OnRejected): CallContext => ({
   ...ctx,
-  launch: async (tool) => {
-    const check = await accountLaunch(ledger, tool);
-    if (!check.ok) onRejected?.(tool);
-    return check;
-  },
+  launch: launchCheck(ledger, onRejected),
 });
+
+const launchCheck = (ledger: LedgerContext | undefined, onRejected: OnRejected | undefined) => async (tool: ToolSpec): Promise<LaunchCheck> => {
+  const check = await accountLaunch(ledger, tool);
+  if (!check.ok) onRejected?.(tool);
+  return check;
+};
 
 /** Runs `tool` with the call's params: arguments validated, launch accounted, then executed. A
  *  rejected launch (source changed, fence timeout) runs nothing and is a failure naming the file. */
@@ -53,5 +55,6 @@ export function launch(
   ctx: Omit<CallContext, "launch">,
   onRejected?: OnRejected,
 ): Promise<CommandResult> {
-  return runTool(tool, params, accountedContext(ledger, ctx, onRejected));
+  // the same check accountedContext installs, without copying the context on every launch
+  return runChecked(tool, params, ctx, launchCheck(ledger, onRejected));
 }

@@ -35,13 +35,14 @@ export function checkCallParams(
   known: ReadonlySet<string>,
   options: { readonly async: boolean },
 ): string | undefined {
-  for (const [name, value] of Object.entries(params)) {
+  for (const name of Object.keys(params)) {
     if (options.async && RUN_PARAMS.includes(name)) continue;
     if (!known.has(name)) {
       const offered = options.async ? [...surface.names, "run_id"] : surface.names;
       return `Unknown argument "${name}".${didYouMean(name, offered)}`;
     }
-    if (takesText(surface, name) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const value = params[name];
+    if (typeof value === "object" && value !== null && !Array.isArray(value) && takesText(surface, name)) {
       return `Argument ${name} must be a string.`;
     }
   }

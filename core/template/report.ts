@@ -8,7 +8,28 @@ export const MAX_OUTPUT_BYTES = 50 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8");
-const byteLength = (text: string): number => encoder.encode(text).length;
+function byteLength(text: string): number {
+  if (text.length > 4096) return encoder.encode(text).length;
+  // UTF-8 length without encoding: 1 byte below U+0080, 2 below U+0800, 4 for a surrogate pair,
+  // 3 otherwise (a lone surrogate too: the encoder writes U+FFFD for it)
+  let bytes = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) n += 1;
+  return n;
+}
 
 const BARE_WORD = /^[A-Za-z0-9_/:=.,@%+-]+$/;
 
@@ -23,7 +44,12 @@ export interface RenderedInvocation {
   readonly args: readonly string[];
 }
 
-export const renderInvocation = (inv: RenderedInvocation): string => [inv.command, ...inv.args].map(renderWord).join(" ");
+export function renderInvocation(inv: RenderedInvocation): string {
+  // runs on every call: one string built in place of two arrays
+  let out = renderWord(inv.command);
+  for (const arg of inv.args) out += ` ${renderWord(arg)}`;
+  return out;
+}
 
 /** Several executed invocations, in order, as one `a && b` line. */
 export const renderCommands = (commands: readonly string[]): string => commands.join(" && ");
@@ -46,10 +72,11 @@ export interface Truncated {
 
 /** The last 2000 lines, then the last 50 KiB of those, starting on a whole character. */
 export function truncateBody(body: string): Truncated {
-  const lines = body.split("\n");
-  const totalLines = lines.length;
+  // every call reports its body: count lines and bytes without building arrays when it is short
+  const newlines = countNewlines(body);
+  const totalLines = newlines + 1;
   const totalBytes = byteLength(body);
-  let text = lines.length > MAX_OUTPUT_LINES ? lines.slice(-MAX_OUTPUT_LINES).join("\n") : body;
+  let text = totalLines > MAX_OUTPUT_LINES ? body.split("\n").slice(-MAX_OUTPUT_LINES).join("\n") : body;
   let bytes = text === body ? totalBytes : byteLength(text);
   if (bytes > MAX_OUTPUT_BYTES) {
     const encoded = encoder.encode(text);

@@ -18,7 +18,19 @@ export function capturesRootOf(tmpRoot: string): string {
 /** A fresh, not yet created folder name for one command's spill files: the time keeps the names
  *  in age order, the id keeps concurrent commands (of any process) apart. */
 export function captureDirIn(root: string, clock: Clock = systemClock, ids: Ids = randomIds): string {
-  return join(root, `capture-${clock.now()}-${ids.next()}`);
+  // the time and the id ([A-Za-z0-9-]) only lengthen the last segment, so joining the prefix once
+  // per root gives what joining the whole name does
+  return `${capturePrefixOf(root)}${clock.now()}-${ids.next()}`;
+}
+
+const prefixes = new Map<string, string>();
+function capturePrefixOf(root: string): string {
+  let prefix = prefixes.get(root);
+  if (prefix === undefined) {
+    if (prefixes.size >= 64) prefixes.clear();
+    prefixes.set(root, (prefix = join(root, "capture-")));
+  }
+  return prefix;
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;

@@ -37,13 +37,23 @@ export function fanoutLimit(options: ExecuteOptions, env: NodeJS.ProcessEnv = pr
   );
 }
 
+// The fanout limit is read (from the environment, which is slow to ask) only by a run that fans
+// out, and then once.
+class RunState implements Run {
+  private limit: number | undefined;
+  constructor(readonly options: ExecuteOptions, readonly runtime: Values, readonly trace: Trace) {}
+  get fanoutLimit(): number {
+    return (this.limit ??= fanoutLimit(this.options));
+  }
+}
+
 export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], softQuorum: undefined, labelled: new Map() });
 
 /** Executes `template` with `runtime` values (the call's, already normalized). Never rejects for
  * a template problem: that comes back as an `error` execution naming the step. */
 export async function executeTemplate(template: Json, runtime: Values, options: ExecuteOptions): Promise<Execution> {
   const trace = emptyTrace();
-  const run: Run = { options, runtime, trace, fanoutLimit: fanoutLimit(options) };
+  const run = new RunState(options, runtime, trace);
   try {
     const result = await execNode(template, rootContext(options.contextCache ?? createContextCache()), undefined, run, true);
     return { kind: "done", result, trace };

@@ -2,6 +2,7 @@
 // and stdin, then `accept_output` (docs/templates.md, "How a template runs").
 import { captureDirIn } from "./captures.js";
 import * as E from "fp-ts/lib/Either.js";
+import type { Invocation as ProcessInvocation } from "../../adapters/process/ProcessRunner.js";
 import type { Json } from "../../core/model.js";
 import { compileLeaf } from "../../core/template/compile.js";
 import { resolveRetry, resolveTimeout } from "../../core/template/controls.js";
@@ -42,25 +43,28 @@ export async function runLeaf(
 ): Promise<NodeResult> {
   const step = label ?? template;
   const { options, runtime } = run;
-  const scope = controlScope(context, runtime);
-  const timeout = unwrap(resolveTimeout(controls.timeout, scope), step);
-  const retry = unwrap(resolveRetry(controls.retry, scope), step);
+  // absent controls (the usual case) need no scope and no resolution
+  let timeout: number | undefined;
+  let retry: number | undefined;
+  if (controls.timeout !== undefined || controls.retry !== undefined) {
+    const scope = controlScope(context, runtime);
+    timeout = unwrap(resolveTimeout(controls.timeout, scope), step);
+    retry = unwrap(resolveRetry(controls.retry, scope), step);
+  }
   const invocation = unwrap(invocationOf(compileLeaf(template), leafScope(context, runtime), options.place), step);
   const command = renderInvocation(invocation);
-  const { result } = await options.runner.runWithRetry(
-    {
-      command: invocation.command,
-      args: invocation.args,
-      cwd: options.place.cwd,
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(stdin === undefined ? {} : { stdin }),
-      ...(timeout === undefined || timeout === 0 ? {} : { timeoutMs: timeout }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      ...(options.capturesRoot === undefined ? {} : { spillDir: captureDirIn(options.capturesRoot) }),
-    },
-    retry ?? 1,
-  );
+  const request: { -readonly [K in keyof ProcessInvocation]: ProcessInvocation[K] } = {
+    command: invocation.command,
+    args: invocation.args,
+    cwd: options.place.cwd,
+  };
+  if (options.env !== undefined) request.env = options.env;
+  if (stdin !== undefined) request.stdin = stdin;
+  if (timeout !== undefined && timeout !== 0) request.timeoutMs = timeout;
+  if (options.signal !== undefined) request.signal = options.signal;
+  if (options.killGraceMs !== undefined) request.killGraceMs = options.killGraceMs;
+  if (options.capturesRoot !== undefined) request.spillDir = captureDirIn(options.capturesRoot);
+  const { result } = await options.runner.runWithRetry(request, retry ?? 1);
   let out = await fromProcess(result, command);
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why

@@ -1,7 +1,6 @@
 // One node of the template graph, in the order docs/templates.md describes: context, delay, when,
 // failure, repeat, group retry, then the node's own kind (child object, leaf, parallel, sequence).
 import { labelsIn } from "../../core/recipe/lint.js";
-import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import { resolveDelay, resolveFailure, resolveRetry, resolveWhen } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
@@ -10,13 +9,12 @@ import { expandRepeat, resolveRepeat } from "../../core/template/repeat.js";
 import { isObject } from "../../core/template/graph.js";
 import { delay } from "./delay.js";
 import { runGroupRetry } from "./group-retry.js";
-import { runLeaf } from "./leaf.js";
+import { runLeaf, type LeafControls } from "./leaf.js";
 import { fanoutMessage, runParallel } from "./parallel.js";
 import { EMPTY_BYTES, skippedResult, synthetic, withStdout } from "./results.js";
 import { runSequence } from "./sequence.js";
 import type { NodeResult, Run } from "./types.js";
 import { must, TemplateError } from "./types.js";
-import type { TemplateFailure } from "../../core/template/failure.js";
 
 export const ABORTED = "command template run aborted";
 
@@ -26,37 +24,50 @@ export const outputUnknown = (label: string): string => `Command template output
 export const stepName = (node: Json): string | undefined =>
   typeof node === "string" ? node : isObject(node) ? (typeof node["label"] === "string" ? node["label"] : typeof node["template"] === "string" ? node["template"] : undefined) : undefined;
 
+const NO_CONTROLS: LeafControls = Object.freeze({});
+
 const aborted = (): NodeResult => synthetic(1, EMPTY_BYTES, ABORTED, { killed: true, scope: "root", critical: true });
 
 export async function execNode(node: Json, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
   if (run.options.signal?.aborted === true) return aborted();
-  if (typeof node === "string") return runLeaf(node, undefined, parent, {}, stdin, run);
+  if (typeof node === "string") return runLeaf(node, undefined, parent, NO_CONTROLS, stdin, run);
   if (Array.isArray(node)) return runSequence(node, "continue", parent, stdin, run, isRoot, execNode);
   if (!isObject(node)) throw new TemplateError("Tool template produced an empty command.");
   const result = await execObject(node, parent, stdin, run, isRoot);
   return select(node, result, run);
 }
 
+// Runs on every call for every object node: a control that is absent (the usual case) is neither
+// resolved nor given a scope, and its default (no delay, run, `continue`, no repeat) is used.
 async function execObject(node: JsonObject, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
   const step = stepName(node);
-  const check = <A>(r: E.Either<TemplateFailure, A>): A => must(r, step);
   const context = nodeContext(parent, node, run.runtime);
-  const scope = controlScope(context, run.runtime);
+  const delayField = node["delay"];
+  const whenField = node["when"];
+  const repeatField = node["repeat"];
+  const scope = delayField === undefined && whenField === undefined && repeatField === undefined && node["retry"] === undefined
+    ? undefined
+    : controlScope(context, run.runtime);
 
-  const wait = check(resolveDelay(node["delay"], scope));
-  if (wait !== undefined && wait > 0 && !(await delay(wait, run.options.signal))) return aborted();
-  if (!check(resolveWhen(node["when"], scope))) return skippedResult(stdin);
-  const failure = check(resolveFailure(node["failure"]));
+  if (scope !== undefined && delayField !== undefined) {
+    const wait = must(resolveDelay(delayField, scope), step);
+    if (wait !== undefined && wait > 0 && !(await delay(wait, run.options.signal))) return aborted();
+  }
+  if (scope !== undefined && whenField !== undefined && !must(resolveWhen(whenField, scope), step)) return skippedResult(stdin);
+  const failureField = node["failure"];
+  const failure = failureField === undefined ? "continue" : must(resolveFailure(failureField), step);
 
-  const count = check(resolveRepeat(node["repeat"], scope));
-  if (count !== undefined) {
-    if (node["parallel"] === true && count > run.fanoutLimit) throw new TemplateError(fanoutMessage(count, run.fanoutLimit), step);
-    return execNode(expandRepeat(node, count), parent, stdin, run, isRoot);
+  if (scope !== undefined && repeatField !== undefined) {
+    const count = must(resolveRepeat(repeatField, scope), step);
+    if (count !== undefined) {
+      if (node["parallel"] === true && count > run.fanoutLimit) throw new TemplateError(fanoutMessage(count, run.fanoutLimit), step);
+      return execNode(expandRepeat(node, count), parent, stdin, run, isRoot);
+    }
   }
 
   const template = node["template"];
-  if (node["retry"] !== undefined && (Array.isArray(template) || node["recover"] !== undefined)) {
-    const attempts = check(resolveRetry(node["retry"], scope));
+  if (scope !== undefined && node["retry"] !== undefined && (Array.isArray(template) || node["recover"] !== undefined)) {
+    const attempts = must(resolveRetry(node["retry"], scope), step);
     if (attempts !== undefined) return runGroupRetry(node, attempts, failure, parent, context, stdin, run, execNode);
   }
   if (typeof template === "string") {

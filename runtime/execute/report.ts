@@ -45,9 +45,10 @@ async function saveFullOutput(target: ReportTarget, kind: string, body: string):
 
 const publicBranch = ({ usable: _usable, ...report }: BranchReport): Omit<BranchReport, "usable"> => report;
 
+// Built by assignment in the order the keys have always had: it runs on every call, where a chain
+// of conditional spreads costs more than the rest of the report.
 function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
-  const nonCritical = collapseFailures(trace.nonCritical);
-  return {
+  const out: Record<string, unknown> = {
     code: result.code,
     command: renderCommands(result.commands),
     killed: result.killed,
@@ -55,19 +56,35 @@ function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
     stdoutCapturedBytes: result.stdoutCapturedBytes,
     stderrBytes: result.stderrBytes,
     stderrCapturedBytes: result.stderrCapturedBytes,
-    ...(result.stdoutFile === undefined ? {} : { stdoutFile: result.stdoutFile }),
-    ...(result.stderrFile === undefined ? {} : { stderrFile: result.stderrFile }),
-    ...(result.stdoutTruncated ? { stdoutTruncated: true } : {}),
-    ...(result.stderrTruncated ? { stderrTruncated: true } : {}),
-    ...(trace.branches.length === 0 ? {} : { branches: trace.branches.map(publicBranch) }),
-    ...(nonCritical.length === 0 ? {} : { nonCriticalFailures: nonCritical }),
-    ...(trace.softQuorum === undefined ? {} : { softQuorum: trace.softQuorum }),
   };
+  if (result.stdoutFile !== undefined) out["stdoutFile"] = result.stdoutFile;
+  if (result.stderrFile !== undefined) out["stderrFile"] = result.stderrFile;
+  if (result.stdoutTruncated) out["stdoutTruncated"] = true;
+  if (result.stderrTruncated) out["stderrTruncated"] = true;
+  if (trace.branches.length !== 0) out["branches"] = trace.branches.map(publicBranch);
+  if (trace.nonCritical.length !== 0) {
+    const nonCritical = collapseFailures(trace.nonCritical);
+    if (nonCritical.length !== 0) out["nonCriticalFailures"] = nonCritical;
+  }
+  if (trace.softQuorum !== undefined) out["softQuorum"] = trace.softQuorum;
+  return out;
 }
 
-// The graph is the tool's own template object on every call of that tool: its warnings are found once.
+// The graph is the tool's own template on every call of that tool: its warnings are found once,
+// keyed by the object, or by the text for a one-leaf template (bounded: spawned inline templates
+// may each be new).
 const warningsOf = new WeakMap<object, readonly string[]>();
+const warningsOfText = new Map<string, readonly string[]>();
+const TEXT_WARNINGS_LIMIT = 1024;
 function graphWarnings(graph: Json): readonly string[] {
+  if (typeof graph === "string") {
+    let w = warningsOfText.get(graph);
+    if (w === undefined) {
+      if (warningsOfText.size >= TEXT_WARNINGS_LIMIT) warningsOfText.clear();
+      warningsOfText.set(graph, (w = warningTexts(compileTemplate(graph).warnings)));
+    }
+    return w;
+  }
   if (typeof graph !== "object" || graph === null) return warningTexts(compileTemplate(graph).warnings);
   let w = warningsOf.get(graph);
   if (w === undefined) warningsOf.set(graph, (w = warningTexts(compileTemplate(graph).warnings)));
@@ -90,31 +107,27 @@ export async function reportExecution(execution: Execution, target: ReportTarget
     return failure(errorText(execution.message, execution.step, target.graph), details);
   }
   const { result, trace } = execution;
-  const base = evidence(result, trace);
+  const details = evidence(result, trace);
   if (result.code === 0) {
     const body = truncateBody(successBody(text(result.stdout)));
     const saved = body.truncated ? await saveFullOutput(target, "stdout", successBody(text(result.stdout))) : undefined;
     const warnings = graphWarnings(target.graph);
-    return success(finalText(body, saved), {
-      ...base,
-      ...(saved === undefined ? {} : { fullOutputPath: saved }),
-      template: target.template,
-      ...(warnings.length === 0 ? {} : { templateWarnings: [...warnings] }),
-      tool: target.tool,
-      truncated: body.truncated,
-    });
+    if (saved !== undefined) details["fullOutputPath"] = saved;
+    details["template"] = target.template;
+    if (warnings.length !== 0) details["templateWarnings"] = [...warnings];
+    details["tool"] = target.tool;
+    details["truncated"] = body.truncated;
+    return success(finalText(body, saved), details);
   }
   let full = failureBody(result.code, result.killed, result.stderr, text(result.stdout));
   if (result.failedStep !== undefined && namesSteps(target.graph)) full += `\n\nstep: ${result.failedStep}`;
   const body = truncateBody(full);
   const saved = body.truncated ? await saveFullOutput(target, "error", full) : undefined;
-  return failure(finalText(body, saved), {
-    ...base,
-    ...(saved === undefined ? {} : { fullOutputPath: saved }),
-    template: target.template,
-    tool: target.tool,
-    truncated: body.truncated,
-    failureReason: failureReason(result.stderr, trace.branches),
-    ...(result.failedStep === undefined ? {} : { step: result.failedStep }),
-  });
+  if (saved !== undefined) details["fullOutputPath"] = saved;
+  details["template"] = target.template;
+  details["tool"] = target.tool;
+  details["truncated"] = body.truncated;
+  details["failureReason"] = failureReason(result.stderr, trace.branches);
+  if (result.failedStep !== undefined) details["step"] = result.failedStep;
+  return failure(finalText(body, saved), details);
 }

@@ -35,11 +35,31 @@ export async function fromProcess(r: ProcessResult, command: string): Promise<No
       }
     }
   }
+  const stderr = r.stderr.length === 0 ? "" : text(r.stderr);
+  // the usual case (nothing spilled) is one literal; spreads cost more on every call
+  if (r.stdoutFile === undefined && r.stderrFile === undefined && unreadable === undefined) {
+    return {
+      code: r.code,
+      killed: r.killed,
+      stdout,
+      stderr,
+      stdoutBytes: r.stdoutBytes,
+      stdoutCapturedBytes: r.stdout.length,
+      stderrBytes: r.stderrBytes,
+      stderrCapturedBytes: r.stderr.length,
+      stdoutTruncated: r.stdoutTruncated,
+      stderrTruncated: r.stderrTruncated,
+      commands: [command],
+      scope: "continue",
+      critical: false,
+      skipped: false,
+    };
+  }
   return {
     code: r.code,
     killed: r.killed,
     stdout,
-    stderr: text(r.stderr),
+    stderr,
     stdoutBytes: r.stdoutBytes,
     stdoutCapturedBytes: r.stdout.length,
     stderrBytes: r.stderrBytes,
