@@ -40,11 +40,18 @@ export const accountedContext = (ledger: LedgerContext | undefined, ctx: Omit<Ca
   launch: launchCheck(ledger, onRejected),
 });
 
-const launchCheck = (ledger: LedgerContext | undefined, onRejected: OnRejected | undefined) => async (tool: ToolSpec): Promise<LaunchCheck> => {
-  const check = await accountLaunch(ledger, tool);
-  if (!check.ok) onRejected?.(tool);
-  return check;
-};
+const launchCheck = (ledger: LedgerContext | undefined, onRejected: OnRejected | undefined): ((tool: ToolSpec) => Promise<LaunchCheck>) =>
+  ledger === undefined
+    ? mayRun
+    : async (tool) => {
+      const check = await accountLaunch(ledger, tool);
+      if (!check.ok) onRejected?.(tool);
+      return check;
+    };
+
+// without a ledger every launch may run: nothing to ask, nothing refused
+const MAY_RUN: LaunchCheck = Object.freeze({ ok: true });
+const mayRun = (): Promise<LaunchCheck> => Promise.resolve(MAY_RUN);
 
 /** Runs `tool` with the call's params: arguments validated, launch accounted, then executed. A
  *  rejected launch (source changed, fence timeout) runs nothing and is a failure naming the file. */

@@ -52,7 +52,7 @@ export function renderInvocation(inv: RenderedInvocation): string {
 }
 
 /** Several executed invocations, in order, as one `a && b` line. */
-export const renderCommands = (commands: readonly string[]): string => commands.join(" && ");
+export const renderCommands = (commands: readonly string[]): string => (commands.length === 1 ? (commands[0] as string) : commands.join(" && "));
 
 /** `<n>B` under 1 KiB, else one decimal of KB or MB. */
 export function formatSize(bytes: number): string {

@@ -15,9 +15,15 @@ export function capturesRootOf(tmpRoot: string): string {
   return root;
 }
 
+// One random id per process, then a counter: names as unique across processes as a fresh random
+// id per command, without drawing random bytes on every call.
+let processId: string | undefined;
+let sequence = 0;
+const processIds: Ids = { next: () => `${(processId ??= randomIds.next())}-${(sequence += 1)}` };
+
 /** A fresh, not yet created folder name for one command's spill files: the time keeps the names
  *  in age order, the id keeps concurrent commands (of any process) apart. */
-export function captureDirIn(root: string, clock: Clock = systemClock, ids: Ids = randomIds): string {
+export function captureDirIn(root: string, clock: Clock = systemClock, ids: Ids = processIds): string {
   // the time and the id ([A-Za-z0-9-]) only lengthen the last segment, so joining the prefix once
   // per root gives what joining the whole name does
   return `${capturePrefixOf(root)}${clock.now()}-${ids.next()}`;

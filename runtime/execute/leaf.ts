@@ -10,7 +10,7 @@ import type { Context } from "../../core/template/context.js";
 import { controlScope, leafScope } from "../../core/template/context.js";
 import { invocationOf } from "../../core/template/invocation.js";
 import { renderInvocation } from "../../core/template/report.js";
-import { fromProcess, text } from "./results.js";
+import { fromCapture, fromProcess, text } from "./results.js";
 import type { NodeResult, Run } from "./types.js";
 import { must } from "./types.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
@@ -65,7 +65,7 @@ export async function runLeaf(
   if (options.killGraceMs !== undefined) request.killGraceMs = options.killGraceMs;
   if (options.capturesRoot !== undefined) request.spillDir = captureDirIn(options.capturesRoot);
   const { result } = await options.runner.runWithRetry(request, retry ?? 1);
-  let out = await fromProcess(result, command);
+  let out = result.stdoutTruncated ? await fromProcess(result, command) : fromCapture(result, command);
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why
     out = { ...out, stderr: appendLine(out.stderr, `${step}: timed out after ${timeout ?? 0} ms`) };

@@ -4,6 +4,7 @@ import { labelsIn } from "../../core/recipe/lint.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import { resolveDelay, resolveFailure, resolveRetry, resolveWhen } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
+import type { Scope } from "../../core/template/substitute.js";
 import { controlScope, nodeContext } from "../../core/template/context.js";
 import { expandRepeat, resolveRepeat } from "../../core/template/repeat.js";
 import { isObject } from "../../core/template/graph.js";
@@ -38,25 +39,42 @@ export async function execNode(node: Json, parent: Context, stdin: Uint8Array | 
 }
 
 // Runs on every call for every object node: a control that is absent (the usual case) is neither
-// resolved nor given a scope, and its default (no delay, run, `continue`, no repeat) is used.
-async function execObject(node: JsonObject, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
+// resolved nor given a scope, and its default (no delay, run, `continue`, no repeat) is used. Not
+// async: it hands back the promise of what it runs (only execNode calls it, which turns a thrown
+// TemplateError into a rejection), so a call does not pay for one more promise per node.
+function execObject(node: JsonObject, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
   const step = stepName(node);
   const context = nodeContext(parent, node, run.runtime);
   const delayField = node["delay"];
-  const whenField = node["when"];
-  const repeatField = node["repeat"];
-  const scope = delayField === undefined && whenField === undefined && repeatField === undefined && node["retry"] === undefined
+  const scope = delayField === undefined && node["when"] === undefined && node["repeat"] === undefined && node["retry"] === undefined
     ? undefined
     : controlScope(context, run.runtime);
-
   if (scope !== undefined && delayField !== undefined) {
     const wait = must(resolveDelay(delayField, scope), step);
-    if (wait !== undefined && wait > 0 && !(await delay(wait, run.options.signal))) return aborted();
+    if (wait !== undefined && wait > 0) return afterDelay(wait, node, step, parent, context, scope, stdin, run, isRoot);
   }
-  if (scope !== undefined && whenField !== undefined && !must(resolveWhen(whenField, scope), step)) return skippedResult(stdin);
+  return execControlled(node, step, parent, context, scope, stdin, run, isRoot);
+}
+
+async function afterDelay(
+  wait: number, node: JsonObject, step: string | undefined, parent: Context, context: Context, scope: Scope,
+  stdin: Uint8Array | undefined, run: Run, isRoot: boolean,
+): Promise<NodeResult> {
+  if (!(await delay(wait, run.options.signal))) return aborted();
+  return execControlled(node, step, parent, context, scope, stdin, run, isRoot);
+}
+
+// The node after its delay: when, failure, repeat, group retry, then its own kind.
+function execControlled(
+  node: JsonObject, step: string | undefined, parent: Context, context: Context, scope: Scope | undefined,
+  stdin: Uint8Array | undefined, run: Run, isRoot: boolean,
+): Promise<NodeResult> {
+  const whenField = node["when"];
+  if (scope !== undefined && whenField !== undefined && !must(resolveWhen(whenField, scope), step)) return Promise.resolve(skippedResult(stdin));
   const failureField = node["failure"];
   const failure = failureField === undefined ? "continue" : must(resolveFailure(failureField), step);
 
+  const repeatField = node["repeat"];
   if (scope !== undefined && repeatField !== undefined) {
     const count = must(resolveRepeat(repeatField, scope), step);
     if (count !== undefined) {

@@ -7,7 +7,7 @@ import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
 import {
-  collapseFailures, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody,
+  collapseFailures, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody, type Truncated,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
@@ -100,7 +100,18 @@ export function errorText(message: string, step: string | undefined, graph: Json
   return step !== undefined && namesSteps(graph) ? `${message}\nstep: ${step}` : message;
 }
 
-export async function reportExecution(execution: Execution, target: ReportTarget): Promise<CommandResult> {
+export function reportExecution(execution: Execution, target: ReportTarget): Promise<CommandResult> {
+  try {
+    const r = reportNow(execution, target);
+    return r instanceof Promise ? r : Promise.resolve(r);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** reportExecution without a promise when nothing is saved (the usual case: the call path takes
+ * this one, so that a call pays for no promise it does not need). */
+export function reportNow(execution: Execution, target: ReportTarget): CommandResult | Promise<CommandResult> {
   if (execution.kind === "error") {
     const details: Record<string, unknown> = { tool: target.tool, template: target.template, error: execution.message };
     if (execution.step !== undefined) details["step"] = execution.step;
@@ -110,19 +121,36 @@ export async function reportExecution(execution: Execution, target: ReportTarget
   const details = evidence(result, trace);
   if (result.code === 0) {
     const body = truncateBody(successBody(text(result.stdout)));
-    const saved = body.truncated ? await saveFullOutput(target, "stdout", successBody(text(result.stdout))) : undefined;
-    const warnings = graphWarnings(target.graph);
-    if (saved !== undefined) details["fullOutputPath"] = saved;
-    details["template"] = target.template;
-    if (warnings.length !== 0) details["templateWarnings"] = [...warnings];
-    details["tool"] = target.tool;
-    details["truncated"] = body.truncated;
-    return success(finalText(body, saved), details);
+    if (body.truncated) return saveThenReport(target, "stdout", successBody(text(result.stdout)), body, details, result, trace);
+    return succeeded(target, body, undefined, details);
   }
   let full = failureBody(result.code, result.killed, result.stderr, text(result.stdout));
   if (result.failedStep !== undefined && namesSteps(target.graph)) full += `\n\nstep: ${result.failedStep}`;
   const body = truncateBody(full);
-  const saved = body.truncated ? await saveFullOutput(target, "error", full) : undefined;
+  if (body.truncated) return saveThenReport(target, "error", full, body, details, result, trace);
+  return failed(target, body, undefined, details, result, trace);
+}
+
+async function saveThenReport(
+  target: ReportTarget, kind: "stdout" | "error", full: string, body: Truncated, details: Record<string, unknown>, result: NodeResult, trace: Trace,
+): Promise<CommandResult> {
+  const saved = await saveFullOutput(target, kind, full);
+  return kind === "stdout" ? succeeded(target, body, saved, details) : failed(target, body, saved, details, result, trace);
+}
+
+function succeeded(target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>): CommandResult {
+  const warnings = graphWarnings(target.graph);
+  if (saved !== undefined) details["fullOutputPath"] = saved;
+  details["template"] = target.template;
+  if (warnings.length !== 0) details["templateWarnings"] = [...warnings];
+  details["tool"] = target.tool;
+  details["truncated"] = body.truncated;
+  return success(finalText(body, saved), details);
+}
+
+function failed(
+  target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>, result: NodeResult, trace: Trace,
+): CommandResult {
   if (saved !== undefined) details["fullOutputPath"] = saved;
   details["template"] = target.template;
   details["tool"] = target.tool;

@@ -35,6 +35,13 @@ export async function fromProcess(r: ProcessResult, command: string): Promise<No
       }
     }
   }
+  return nodeResultOf(r, command, stdout, unreadable);
+}
+
+/** fromProcess for a capture that did not overflow (nothing to read back): no promise. */
+export const fromCapture = (r: ProcessResult, command: string): NodeResult => nodeResultOf(r, command, r.stdout, undefined);
+
+function nodeResultOf(r: ProcessResult, command: string, stdout: Uint8Array, unreadable: string | undefined): NodeResult {
   const stderr = r.stderr.length === 0 ? "" : text(r.stderr);
   // the usual case (nothing spilled) is one literal; spreads cost more on every call
   if (r.stdoutFile === undefined && r.stderrFile === undefined && unreadable === undefined) {

@@ -14,7 +14,7 @@ import type { ContextCache } from "../../core/template/context.js";
 import { assemble, prepareTool } from "./call-values.js";
 import { executeTemplate } from "../execute/execute.js";
 import { defaultAsyncStarter } from "../runs/start.js";
-import { reportExecution } from "../execute/report.js";
+import { reportNow } from "../execute/report.js";
 import type { ExecuteOptions } from "../execute/types.js";
 import { whyNotATool } from "./schema.js";
 
@@ -92,24 +92,21 @@ export async function runChecked(
   const launch = check === undefined ? undefined : await check(tool);
   // a refused launch is a stale tool in every host: reload and retry
   if (launch !== undefined && !launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path, stale: true });
-  const result = await runLaunched(tool, params, values.right, ctx);
-  return launch?.diagnostic === undefined ? result : { ...result, details: { ...result.details, usage_diagnostic: launch.diagnostic } };
-}
-
-async function runLaunched(
-  tool: ToolSpec,
-  params: Readonly<Record<string, unknown>>,
-  values: { readonly plain: Record<string, unknown> | undefined; readonly runtime: Values },
-  ctx: Omit<CallContext, "launch">,
-): Promise<CommandResult> {
+  // one async frame for the whole call: run, then report (which needs no promise unless it saves)
+  let result: CommandResult;
   if (tool.async) {
     const start = ctx.startAsync ?? defaultAsyncStarter(ctx);
-    return start({ tool, params, values: values.plain ?? {}, runtime: values.runtime });
+    result = await start({ tool, params, values: values.right.plain ?? {}, runtime: values.right.runtime });
+  } else {
+    const template: Json = tool.config.template;
+    const execution = await executeTemplate(template, values.right.runtime, executeOptions(ctx, prepareTool(tool).contextCache));
+    if (execution.kind === "error" && execution.argument) result = usageHint(tool, execution.message);
+    else {
+      const reported = reportNow(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot });
+      result = reported instanceof Promise ? await reported : reported;
+    }
   }
-  const template: Json = tool.config.template;
-  const execution = await executeTemplate(template, values.runtime, executeOptions(ctx, prepareTool(tool).contextCache));
-  if (execution.kind === "error" && execution.argument) return usageHint(tool, execution.message);
-  return reportExecution(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot });
+  return launch?.diagnostic === undefined ? result : { ...result, details: { ...result.details, usage_diagnostic: launch.diagnostic } };
 }
 
 /** `call <tool> [key=value ...]`: the tool by name; an unknown, invalid or disabled one is an
