@@ -50,14 +50,24 @@ export async function benchCallPath(baseDir: string): Promise<string[]> {
   const batch = 2000;
   for (let i = 0; i < batch; i++) await launch(undefined, tool, params, ctx); // warm-up
   const samples: number[] = [];
+  const cpuSamples: number[] = [];
   for (let round = 0; round < 15; round++) {
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < batch; i++) {
       const r = await launch(undefined, tool, params, ctx);
       if (!r.ok) throw new Error(`the typed bench call failed: ${r.text}`);
     }
     samples.push(Number(process.hrtime.bigint() - t0) / 1e3 / batch);
+    const c = process.cpuUsage(c0);
+    cpuSamples.push((c.user + c.system) / batch);
   }
   const us = median(samples);
-  return [`${"typed call path besides the process (per call)".padEnd(52)} ours ${`${us.toFixed(1)} µs`.padStart(10)}  (target < ${TARGET_US} µs) ${us < TARGET_US ? "OK" : "OVER"}  [${fmt(us / 1000)}]`];
+  // CPU time of the process (garbage collection threads included): on a shared machine the wall
+  // time also holds the time other processes took the core
+  const cpu = median(cpuSamples);
+  return [
+    `${"typed call path besides the process (per call)".padEnd(52)} ours ${`${us.toFixed(1)} µs`.padStart(10)}  (target < ${TARGET_US} µs) ${us < TARGET_US ? "OK" : "OVER"}  [${fmt(us / 1000)}]`,
+    `${"  cpu: typed call path (per call)".padEnd(52)} ours ${`${cpu.toFixed(1)} µs`.padStart(10)}`,
+  ];
 }

@@ -38,8 +38,12 @@ export const createContextCache = (): ContextCache =>
 /** The context of a template's root node. */
 export const rootContext = (cache: ContextCache = createContextCache()): Context => ({ args: undefined, defaults: EMPTY_VALUES, cache });
 
-const stringList = (v: Json | undefined): readonly string[] | undefined =>
-  Array.isArray(v) && v.every((x: Json) => typeof x === "string") ? (v as readonly string[]) : undefined;
+// runs for every object node of every call: a loop, not a closure per check
+function stringList(v: Json | undefined): readonly string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  for (const x of v) if (typeof x !== "string") return undefined;
+  return v as readonly string[];
+}
 
 /** A child default written as exactly `{name}` or `{name[idx]}`. */
 interface Reference {
