@@ -29,19 +29,26 @@ const NO_CONTROLS: LeafControls = Object.freeze({});
 
 const aborted = (): NodeResult => synthetic(1, EMPTY_BYTES, ABORTED, { killed: true, scope: "root", critical: true });
 
-export async function execNode(node: Json, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
-  if (run.options.signal?.aborted === true) return aborted();
-  if (typeof node === "string") return runLeaf(node, undefined, parent, NO_CONTROLS, stdin, run);
-  if (Array.isArray(node)) return runSequence(node, "continue", parent, stdin, run, isRoot, execNode);
-  if (!isObject(node)) throw new TemplateError("Tool template produced an empty command.");
-  const result = await execObject(node, parent, stdin, run, isRoot);
-  return select(node, result, run);
+// Not async, so that a node adds no promise of its own to what it runs; like an async function it
+// never throws: a TemplateError comes back as a rejection.
+export function execNode(node: Json, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
+  try {
+    if (run.options.signal?.aborted === true) return Promise.resolve(aborted());
+    if (typeof node === "string") return runLeaf(node, undefined, parent, NO_CONTROLS, stdin, run);
+    if (Array.isArray(node)) return runSequence(node, "continue", parent, stdin, run, isRoot, execNode);
+    if (!isObject(node)) throw new TemplateError("Tool template produced an empty command.");
+    const result = execObject(node, parent, stdin, run, isRoot);
+    // only a label or an `output` makes select do anything
+    return typeof node["label"] === "string" || typeof node["output"] === "string" ? result.then((r) => select(node, r, run)) : result;
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
 
 // Runs on every call for every object node: a control that is absent (the usual case) is neither
 // resolved nor given a scope, and its default (no delay, run, `continue`, no repeat) is used. Not
-// async: it hands back the promise of what it runs (only execNode calls it, which turns a thrown
-// TemplateError into a rejection), so a call does not pay for one more promise per node.
+// async either: it hands back the promise of what it runs (execNode turns what it throws into a
+// rejection).
 function execObject(node: JsonObject, parent: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean): Promise<NodeResult> {
   const step = stepName(node);
   const context = nodeContext(parent, node, run.runtime);
