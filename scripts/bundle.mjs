@@ -44,6 +44,36 @@ const esModules = {
   },
 };
 
+// `yaml` is only needed to read the frontmatter of a Markdown recipe, yet it is most of the code a
+// discovery would load (300 kB of its 400): bundled in, every `list` would pay for compiling it,
+// even on a root without a single `.md` file. Discovery is synchronous, so the library cannot be
+// an `import()` at the point of use. Instead the bundles see a stand-in for "yaml" that loads
+// the library, bundled on its own as one CommonJS file (chunks/yaml.cjs), with a synchronous
+// require the first time a frontmatter is parsed. The stand-in offers only the names listed
+// here: a new `import { x } from "yaml"` fails the build ("No matching export") until x is
+// added, so no import can silently skip the lazy path. Classes are called through a function
+// that constructs the real class (`new LineCounter()` then yields the library's own object).
+const LAZY_YAML = { functions: ["parseDocument"], classes: ["LineCounter"] };
+const YAML_FILE = "chunks/yaml.cjs";
+const lazyYaml = {
+  name: "lazy-yaml",
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: "yaml", namespace: "lazy-yaml" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-yaml" }, () => ({
+      loader: "js",
+      resolveDir: root,
+      contents: [
+        'import { createRequire } from "node:module";',
+        "let lib;",
+        // every entry and chunk sits two folders below the package root (see moduleUrl)
+        `const yaml = () => (lib ??= createRequire(import.meta.url)(${JSON.stringify(`../${YAML_FILE}`)}));`,
+        ...LAZY_YAML.functions.map((f) => `export function ${f}(...args) { return yaml().${f}(...args); }`),
+        ...LAZY_YAML.classes.map((c) => `export function ${c}(...args) { return new (yaml().${c})(...args); }`),
+      ].join("\n"),
+    }));
+  },
+};
+
 // The compile cache (runtime/compile-cache.ts) belongs to the code that wrote it: a hash of every
 // source file the bundle is made of names this build, so another build never reads its cache.
 async function buildId() {
@@ -73,8 +103,21 @@ await build({
   external: ["@mariozechner/pi-coding-agent"],
   // bundled CommonJS (fp-ts, io-ts, ajv) calls require() for Node built-ins
   banner: { js: 'import { createRequire as __piRecipesRequire } from "node:module"; const require = __piRecipesRequire(import.meta.url);' },
-  plugins: [moduleUrl, esModules],
+  plugins: [moduleUrl, esModules, lazyYaml],
   define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(await buildId()) },
+  logLevel: "warning",
+  legalComments: "none",
+});
+// the library the "yaml" stand-in loads (see lazyYaml above): one file, so a first frontmatter
+// reads one file rather than resolving the library's eighty
+await build({
+  absWorkingDir: root,
+  entryPoints: ["yaml"],
+  outfile: join(outdir, YAML_FILE),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
   logLevel: "warning",
   legalComments: "none",
 });
