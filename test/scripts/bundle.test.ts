@@ -26,7 +26,7 @@ function step(cmd: string, args: readonly string[]): void {
 // Every file a process loads, ES module or CommonJS: a preloaded module registers a loader hook
 // that writes each ES module's URL to a log, and at exit adds what `require` has cached (the hook
 // does not see `require` on Node 20). Returns the paths of the files from the package itself.
-function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv): { files: string[]; stdout: string } {
+function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): { files: string[]; stdout: string } {
   const log = join(out, `loaded-${Math.random().toString(36).slice(2)}.log`);
   const hook = `import { appendFileSync } from "node:fs";
 export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }`;
@@ -39,6 +39,7 @@ process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(crea
     env: { ...process.env, ...env },
     encoding: "utf8",
     timeout: 60_000,
+    ...(input === undefined ? {} : { input }),
   });
   if (r.status !== 0) throw new Error(`pi-recipes ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
   const urls = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith(`file:`));
@@ -48,6 +49,8 @@ process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(crea
 
 // the yaml library's own code, however it is bundled: one of its string literals
 const holdsYaml = (file: string): boolean => readFileSync(file, "utf8").includes(`"YAMLParseError"`);
+// and ajv's (bundled into the MCP SDK's chunk if it were imported eagerly)
+const holdsAjv = (file: string): boolean => readFileSync(file, "utf8").includes("ajv implementation error");
 
 beforeAll(() => {
   mkdirSync(out, { recursive: true });
@@ -105,6 +108,7 @@ describe("the bundled build", () => {
 
     const md = runBox();
     try {
+      // not plain `field: value` lines (a folded scalar, a flow list): only the library reads this
       writeFileSync(
         join(md.agent, "recipes", "greet.md"),
         "---\ndescription: >\n  Greet someone\n  by name\nargs: [who]\n---\n\n```template\necho hello {who}\n```\n",
@@ -120,6 +124,24 @@ describe("the bundled build", () => {
     } finally {
       md.cleanup();
     }
+  });
+
+  it("the MCP server answers tools/list without loading ajv (the SDK's elicitation checks)", () => {
+    const rpc = (id: number | undefined, method: string, params?: object): string =>
+      JSON.stringify({ jsonrpc: "2.0", ...(id === undefined ? {} : { id }), method, ...(params === undefined ? {} : { params }) });
+    const input = [
+      rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bundle-test", version: "1" } }),
+      rpc(undefined, "notifications/initialized"),
+      rpc(2, "tools/list"),
+    ].join("\n");
+    // the server stops when its stdin ends, after answering what it was sent
+    const mcp = loadedFiles(["mcp"], box.env, `${input}\n`);
+    const answers = mcp.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: { tools?: { name: string }[] } });
+    const names = answers.find((a) => a.id === 2)?.result?.tools?.map((t) => t.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining(["register_tool", "inspect", "shout"]));
+    expect(mcp.files.some((f) => /\/chunks\/stdio-[A-Z0-9]+\.js$/.test(f))).toBe(true);
+    expect(mcp.files.filter(holdsAjv)).toEqual([]);
+    expect(readdirSync(join(out, "chunks")).map((n) => join(out, "chunks", n)).filter(holdsAjv)).toEqual([join(out, "chunks", "ajv.cjs")]);
   });
 
   it("list and call run a recipe", () => {
