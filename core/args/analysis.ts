@@ -108,6 +108,19 @@ export function noteNodeControls(node: JsonObject, facts: GraphFacts): void {
   }
 }
 
+/** The names of the argument surface (surfaceOf(input, facts).names), without the rest of it. */
+export function surfaceNames(input: ArgInput, facts: GraphFacts): string[] {
+  const explicit = explicitArgs(input);
+  if (explicit === undefined) return facts.names;
+  const names: string[] = [];
+  for (const token of explicit) {
+    const name = parseDeclaration(token).name;
+    if (name !== "" && !names.includes(name)) names.push(name);
+  }
+  for (const n of facts.names) if (!names.includes(n)) names.push(n);
+  return names;
+}
+
 /** The argument surface: explicit names first, then placeholder names in walk order; explicit
  * types beat inline ones; any default or fallback anywhere makes a name optional. `facts`: what
  * the template survey (core/compile/template-survey.ts) gathered from `input.template`. */

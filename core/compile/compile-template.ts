@@ -5,7 +5,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { argTypeOf, type ArgSurface } from "../discovery/types.js";
-import { type ArgInput, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
+import { type ArgInput, repeatSafetyOf, surfaceNames, surfaceOf } from "../args/analysis.js";
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import type { RecipeConfig } from "../model.js";
 import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
@@ -40,7 +40,7 @@ export function compileTemplate(template: Json, input: ArgInput = { template }, 
   const surface = surfaceOf(input, survey.facts);
   // an explicit or inline type other than string (path, int, enum...) makes the value safe
   const optionInjection = survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined);
-  const placeholderNames = input.args === undefined ? surface.names : surfaceOf({ template }, survey.facts).names;
+  const placeholderNames = input.args === undefined ? surface.names : surfaceNames({ template }, survey.facts);
   return {
     ...(survey.error === undefined ? {} : { error: survey.error }),
     placeholderNames,
