@@ -35,22 +35,22 @@ export function argInputOf(config: { readonly args?: readonly string[]; readonly
     : defaults === undefined ? { args, template } : { args, defaults, template };
 }
 
-export function compileTemplate(template: Json, input: ArgInput = { template }, survey: TemplateSurvey = surveyTemplate(template)): CompiledTemplate {
+/** `descriptions`: the recipe's `arg_descriptions`, carried on the surface. */
+export function compileTemplate(
+  template: Json, input: ArgInput = { template }, survey: TemplateSurvey = surveyTemplate(template), descriptions?: Readonly<Record<string, string>>,
+): CompiledTemplate {
   const safe = repeatSafetyOf(input, survey.repeats, survey.facts);
-  const surface = surfaceOf(input, survey.facts);
+  const surface = surfaceOf(input, survey.facts, descriptions);
   // an explicit or inline type other than string (path, int, enum...) makes the value safe
-  const optionInjection = survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined);
+  const optionInjection = survey.freeTextWords.length === 0 ? survey.freeTextWords : survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined);
   const placeholderNames = input.args === undefined ? surface.names : surfaceNames({ template }, survey.facts);
-  return {
-    ...(survey.error === undefined ? {} : { error: survey.error }),
-    placeholderNames,
-    ...(survey.errorStep === undefined ? {} : { errorStep: survey.errorStep }),
-    surface,
-    optionInjection,
-    riskLabels: survey.riskLabels,
-    warnings: survey.warnings,
-    ...(E.isLeft(safe) ? { repeatProblem: safe.left } : {}),
-  };
+  // built by assignment, in the key order of the interface: this runs for every recipe
+  const compiled: { -readonly [K in keyof CompiledTemplate]: CompiledTemplate[K] } = survey.error === undefined
+    ? { placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings }
+    : { error: survey.error, placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings };
+  if (survey.errorStep !== undefined) compiled.errorStep = survey.errorStep;
+  if (E.isLeft(safe)) compiled.repeatProblem = safe.left;
+  return compiled;
 }
 
 
