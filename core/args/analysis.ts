@@ -48,25 +48,27 @@ export const emptyGraphFacts = (): GraphFacts => ({ names: [], types: undefined,
 
 /** The arguments one text of the graph (a leaf, a control value) mentions. */
 export function scanText(text: string, facts: GraphFacts): void {
-  eachPlaceholder(text, (content) => {
-    const p = parsePlaceholder(content);
-    switch (p.kind) {
-      case "nullish":
-        declare(facts, p.name, undefined, true);
-        break;
-      case "ternary":
-        if (p.name !== undefined) declare(facts, p.name, BOOL, true);
-        break;
-      case "simple":
-        if (isRepeatName(p.name)) break;
-        declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
-        if (p.default !== undefined && facts.inlineDefaults?.has(p.name) !== true) (facts.inlineDefaults ??= new Map()).set(p.name, p.default);
-        break;
-      default:
-        break;
-    }
-    return undefined;
-  });
+  eachPlaceholder(text, notePlaceholder, facts);
+}
+
+function notePlaceholder(content: string, facts: GraphFacts): undefined {
+  const p = parsePlaceholder(content);
+  switch (p.kind) {
+    case "nullish":
+      declare(facts, p.name, undefined, true);
+      break;
+    case "ternary":
+      if (p.name !== undefined) declare(facts, p.name, BOOL, true);
+      break;
+    case "simple":
+      if (isRepeatName(p.name)) break;
+      declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
+      if (p.default !== undefined && facts.inlineDefaults?.has(p.name) !== true) (facts.inlineDefaults ??= new Map()).set(p.name, p.default);
+      break;
+    default:
+      break;
+  }
+  return undefined;
 }
 
 const BOOL: ArgType = { kind: "bool" };

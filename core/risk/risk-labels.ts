@@ -52,6 +52,20 @@ const NETWORK = bit("risk.network");
 const LONG_RUNNING = bit("risk.long_running");
 const PLATFORM_SPECIFIC = bit("risk.platform_specific");
 
+// loops rather than `some` with a closure or `hasArg` with a rest array: these two run for every leaf
+function anySecretWord(words: readonly string[]): boolean {
+  for (let i = 0; i < words.length; i++) if (SECRET_PART.test(words[i]!)) return true;
+  return false;
+}
+
+const WATCH_ARGS: ReadonlySet<string> = new Set(["--watch", "--serve", "serve"]);
+
+/** hasArg(args, "--watch", "--serve", "serve") */
+function anyWatchArg(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) if (WATCH_ARGS.has(args[i]!.toLowerCase())) return true;
+  return false;
+}
+
 /** The labels of one leaf as a set of bits, bit i for RISK_LABEL_ORDER[i]: no allocation per leaf. */
 export function leafLabelMask(shape: LeafShape): number {
   const { command: cmd, args } = shape;
@@ -69,7 +83,7 @@ export function leafLabelMask(shape: LeafShape): number {
     (NODE_PACKAGE_MANAGERS.includes(cmd) && hasArg(args, "publish", "login", "logout", "deprecate"))
   )
     mask |= EXTERNAL_SIDE_EFFECT;
-  if (SECRET_COMMANDS.includes(cmd) || shape.words.some((w) => SECRET_PART.test(w)))
+  if (SECRET_COMMANDS.includes(cmd) || anySecretWord(shape.words))
     mask |= SECRET_TOUCHING;
   if (
     NETWORK_COMMANDS.includes(cmd) ||
@@ -81,7 +95,7 @@ export function leafLabelMask(shape: LeafShape): number {
     cmd === "sleep" ||
     cmd === "watch" ||
     (cmd === "tail" && hasFlag(args, "-f")) ||
-    hasArg(args, "--watch", "--serve", "serve")
+    anyWatchArg(args)
   )
     mask |= LONG_RUNNING;
   if (PLATFORM_COMMANDS.includes(cmd)) mask |= PLATFORM_SPECIFIC;

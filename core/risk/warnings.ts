@@ -12,9 +12,13 @@ import {
 } from "./leaf-shape.js";
 import type { RecipeWarning } from "../compile/recipe-warning.js";
 
+const NO_WARNINGS: readonly RecipeWarning[] = Object.freeze([]);
+
 /** The warnings of one leaf; `label` is the nearest enclosing node label. */
-export function leafWarnings(shape: LeafShape, label: string | undefined): RecipeWarning[] {
+export function leafWarnings(shape: LeafShape, label: string | undefined): readonly RecipeWarning[] {
   const cmd = shape.command;
+  // nearly every leaf warns of nothing: answer that without building anything
+  if (!SHELLS.includes(cmd) && !isJsEval(shape) && !isScriptEval(shape) && !isDestructiveRemove(shape) && !isBroadWrite(shape)) return NO_WARNINGS;
   const who = label ?? cmd;
   const out: RecipeWarning[] = [];
   const boundary = (text: string): void => void out.push({ kind: "boundary", text });
