@@ -4,6 +4,7 @@
 // a type is a single edit and the interpreters can never disagree.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
+import { memoizeString } from "../memo.js";
 
 export type ArgKind = ArgType["kind"];
 type TypeOf<K extends ArgKind> = Extract<ArgType, { readonly kind: K }>;
@@ -181,7 +182,9 @@ const PLAIN_TYPES: Readonly<Record<string, ArgType>> = Object.freeze({
 
 /** `string|path|int|number|bool|array|enum(a,b)`; enum values are trimmed and empty ones
  * dropped. Unknown text or an enum without values gives undefined. */
-export function parseArgType(text: string): ArgType | undefined {
+export const parseArgType: (text: string) => ArgType | undefined = memoizeString(parseArgTypeUncached);
+
+function parseArgTypeUncached(text: string): ArgType | undefined {
   const t = text.trim();
   // one frozen value per plain kind: discovery reads a type for every declaration it meets
   if (Object.hasOwn(PLAIN_TYPES, t)) return PLAIN_TYPES[t];

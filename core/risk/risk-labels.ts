@@ -62,7 +62,11 @@ const WATCH_ARGS: ReadonlySet<string> = new Set(["--watch", "--serve", "serve"])
 
 /** hasArg(args, "--watch", "--serve", "serve") */
 function anyWatchArg(args: readonly string[]): boolean {
-  for (let i = 0; i < args.length; i++) if (WATCH_ARGS.has(args[i]!.toLowerCase())) return true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    // lower-casing makes a string: only for words of the right length ("serve", "--watch", "--serve")
+    if ((arg.length === 5 || arg.length === 7) && WATCH_ARGS.has(arg.toLowerCase())) return true;
+  }
   return false;
 }
 
