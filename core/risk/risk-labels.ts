@@ -7,6 +7,9 @@ import {
   isDestructiveRemove,
   isJsEval,
   isScriptEval,
+  BROAD_WRITERS,
+  JS_RUNTIMES,
+  SCRIPT_INTERPRETERS,
   SHELLS,
   type LeafShape,
 } from "./leaf-shape.js";
@@ -70,9 +73,17 @@ function anyWatchArg(args: readonly string[]): boolean {
   return false;
 }
 
+// Every command some rule below names. Any other command (nearly every leaf: a project's own
+// scripts and tools) can only earn the labels read from its words, found without the list scans.
+const NAMED_COMMANDS: ReadonlySet<string> = new Set([
+  ...SHELLS, ...JS_RUNTIMES, ...SCRIPT_INTERPRETERS, "rm", ...BROAD_WRITERS, ...REMOTE_CONTROL, "git", ...NODE_PACKAGE_MANAGERS,
+  ...SECRET_COMMANDS, ...NETWORK_COMMANDS, ...PACKAGE_MANAGERS, "sleep", "watch", "tail", ...PLATFORM_COMMANDS,
+]);
+
 /** The labels of one leaf as a set of bits, bit i for RISK_LABEL_ORDER[i]: no allocation per leaf. */
 export function leafLabelMask(shape: LeafShape): number {
   const { command: cmd, args } = shape;
+  if (!NAMED_COMMANDS.has(cmd)) return (anySecretWord(shape.words) ? SECRET_TOUCHING : 0) | (anyWatchArg(args) ? LONG_RUNNING : 0);
   let mask = 0;
   if (SHELLS.includes(cmd)) {
     mask |= SHELL;
