@@ -43,8 +43,9 @@ function checkJson(raw: Readonly<Record<string, unknown>>): RecipeProblem | unde
 function decodeField<K extends FieldName>(raw: JsonObject, field: K, into: FieldValues): RecipeProblem | undefined {
   const spec = RECIPE_FIELDS[field];
   const value = raw[field];
-  // the guard is the codec's own; decode runs only to locate what is wrong
-  if (spec.codec.is(value)) {
+  // the guard is the codec's own (or its shortcut for JSON data, which the whole recipe is by now:
+  // decodeObject checked it first); decode runs only to locate what is wrong
+  if (spec.checked === undefined ? spec.codec.is(value) : spec.checked(value)) {
     into[field] = value as FieldValues[K];
     return undefined;
   }
