@@ -7,6 +7,7 @@ import { isObject } from "../template/graph.js";
 import { eachPlaceholder, isIdentifier, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 import { parseArgType } from "./arg-type.js";
 import { setOwn } from "../recipe/own.js";
+import { compact } from "../compact.js";
 import { parseDeclaration, storedDefaults } from "./declarations.js";
 
 export interface ArgInput {
@@ -172,8 +173,8 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts, descriptions?: Rea
   }
   // the key order is the published one: names, required, types, defaults, declaredDefaults, descriptions
   const surface: { -readonly [K in keyof ArgSurface]: ArgSurface[K] } = {
-    names,
-    required: required ?? NO_NAMES,
+    names: compact(names),
+    required: required === undefined ? NO_NAMES : compact(required),
     types: types ?? NO_TYPES,
     defaults: defaults === undefined ? NO_DEFAULTS : storedDefaults(defaults),
   };

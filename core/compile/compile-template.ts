@@ -9,6 +9,7 @@ import { type ArgInput, repeatSafetyOf, surfaceNames, surfaceOf } from "../args/
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import type { RecipeConfig } from "../model.js";
 import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
+import { compact } from "../compact.js";
 import type { RecipeWarning } from "./recipe-warning.js";
 
 export interface CompiledTemplate {
@@ -42,7 +43,7 @@ export function compileTemplate(
   const safe = repeatSafetyOf(input, survey.repeats, survey.facts);
   const surface = surfaceOf(input, survey.facts, descriptions);
   // an explicit or inline type other than string (path, int, enum...) makes the value safe
-  const optionInjection = survey.freeTextWords.length === 0 ? survey.freeTextWords : survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined);
+  const optionInjection = survey.freeTextWords.length === 0 ? survey.freeTextWords : compact(survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined));
   const placeholderNames = input.args === undefined ? surface.names : surfaceNames({ template }, survey.facts);
   // built by assignment, in the key order of the interface: this runs for every recipe
   const compiled: { -readonly [K in keyof CompiledTemplate]: CompiledTemplate[K] } = survey.error === undefined

@@ -117,8 +117,12 @@ export function leafLabelMask(shape: LeafShape): number {
   return mask;
 }
 
-/** The labels of a mask, in the fixed order. */
-export const labelsOfMask = (mask: number): RiskLabel[] => RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0);
+/** The labels of a mask, in the fixed order: one shared frozen list per mask (a registry keeps
+ * one per recipe, and there are few distinct ones). */
+export const labelsOfMask = (mask: number): readonly RiskLabel[] =>
+  (LABEL_LISTS[mask] ??= Object.freeze(RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0)));
+
+const LABEL_LISTS: (readonly RiskLabel[] | undefined)[] = [];
 
 const OPTION_INJECTION = bit("risk.option_injection");
 
