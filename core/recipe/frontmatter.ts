@@ -6,7 +6,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { LineCounter, parseDocument, type ScalarTag } from "yaml";
 import type { Json, JsonObject } from "../model.js";
-import { hasOwn, isPlainObject } from "./fields.js";
+import { isPlainObject } from "./fields.js";
 import { setOwn } from "./own.js";
 
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
@@ -55,61 +55,11 @@ function normalizeField(key: string, value: Json): Json {
   return value;
 }
 
-/** The value of a plain one-line scalar under the tags above. */
-function plainScalar(text: string): Json {
-  if (text === "null") return null;
-  if (text === "true" || text === "false") return text === "true";
-  if (!DECIMAL.test(text)) return text;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : text;
-}
-
-// `field: value` at the start of a line, the value a plain scalar on one line: printable ASCII,
-// starting with a character that is no YAML indicator, not ending in a space.
-const PLAIN_LINE = /^([A-Za-z_][A-Za-z0-9_]{0,63}): +((?:[A-Za-z0-9_.\/(~$]|-(?=[0-9]))(?:[\x20-\x7e]*[\x21-\x7e])?)$/;
-
-/**
- * Nearly every frontmatter is a handful of `field: value` lines with plain one-line values, whose
- * meaning under YAML 1.2 leaves no room for doubt; the library costs some 70 µs a document to
- * tell us so, most of a Markdown recipe's compile. This reads exactly that shape and answers
- * undefined for anything else (indentation, quotes, flow or block collections, block scalars,
- * anchors, tags, a comment after a value, a `: ` inside a value, a repeated key, non-ASCII text,
- * no key at all), which the library then parses. props/frontmatter.test.ts checks that whatever
- * this accepts, the library reads alike.
- */
-export function plainFrontmatter(text: string): JsonObject | undefined {
-  let out: Record<string, Json> | undefined;
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    start = end + 1;
-    // a whole-line comment; a carriage return would end it early, so that one is the library's
-    if (line === "" || (line.charCodeAt(0) === 35 /* # */ && !line.includes("\r"))) continue;
-    const m = PLAIN_LINE.exec(line);
-    if (m === null) return undefined;
-    const key = m[1]!;
-    const value = m[2]!;
-    if (value.includes(": ") || value.includes(" #") || value.endsWith(":")) return undefined;
-    // a key the schema types (`true:`) or one that names the prototype reads differently
-    if (key === "__proto__" || key === "true" || key === "false" || key === "null" || (out !== undefined && hasOwn(out, key))) return undefined;
-    (out ??= {})[key] = normalizeField(key, plainScalar(value));
-  }
-  return out;
-}
-
 /**
  * The text strictly between the frontmatter delimiters, as an object, or the first YAML error.
  * `firstLine` is the file line the text starts on, so that errors name the line in the file.
  */
 export function parseFrontmatter(text: string, firstLine = 2): E.Either<FrontmatterError, JsonObject> {
-  const plain = plainFrontmatter(text);
-  return plain === undefined ? parseYamlFrontmatter(text, firstLine) : E.right(plain);
-}
-
-/** parseFrontmatter through the library, whatever the text's shape. */
-export function parseYamlFrontmatter(text: string, firstLine = 2): E.Either<FrontmatterError, JsonObject> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     version: "1.2",
