@@ -2,7 +2,8 @@
 // silent bug costs most, one small change (mutant) at a time, and runs the tests that import the
 // changed file. A mutant no test notices is a gap: kill it with a test of user-visible behaviour,
 // or list it in docs/equivalent-mutants.md when no behaviour can tell it apart.
-// One file only: `npx stryker run --mutate core/args/normalize.ts`.
+// Some files only (comma-separated globs): `npx stryker run --mutate "core/args/**/*.ts,host-mcp/gate.ts"`;
+// run them together rather than one by one (the checker groups mutants of different files).
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   packageManager: "npm",
@@ -12,8 +13,11 @@ export default {
     // only the test files that import the mutated file run for it
     related: true,
   },
+  // The checker drops mutants that do not compile (they would count as killed otherwise). It
+  // type-checks the sources only (tsconfig.stryker.json leaves out the tests), and checks the
+  // mutants of different files together.
   checkers: ["typescript"],
-  tsconfigFile: "tsconfig.json",
+  tsconfigFile: "tsconfig.stryker.json",
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   mutate: [
     // argument types and normalization
@@ -45,7 +49,12 @@ export default {
   reporters: ["clear-text", "progress", "html"],
   htmlReporter: { fileName: ".stryker-tmp/mutation-report.html" },
   thresholds: { high: 90, low: 85, break: null },
-  timeoutMS: 60_000,
+  // a mutant's tests may take 1.5x their unmutated time plus this; longer counts as a timeout
+  // (an endless loop). Kept short: each timed-out mutant costs this much.
+  timeoutMS: 10_000,
+  // the first run (every related test once, to learn which test covers which mutant) takes
+  // several minutes on a busy 2-core machine; Stryker's default gives up after 5
+  dryRunTimeoutMinutes: 40,
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { cacheBox } from "../test/support/compile-cache-box.js";
+import { numRuns } from "./support/runs.js";
 
 const NAMES = ["r0", "r1", "r2", "r3"];
 
@@ -40,7 +41,7 @@ function text(k: number, variant: number, md: boolean): string {
 }
 
 describe("the compile cache against discovery without it", () => {
-  test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: 60 })(
+  test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: numRuns(60) })(
     "every step of a random sequence discovers exactly what a cacheless discovery does",
     (ops, blindCtime) => {
       const box = cacheBox();

@@ -6,6 +6,7 @@ import { Volume } from "memfs";
 import { isAtomicTempName, readText, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeMemFileSystem, type MemFileSystem } from "../adapters/fs/memfs.js";
 import { CrashDisk, countMutations, exploreCrashes, isSimulatedCrash, makeCrashingFileSystem, recoverView, SimulatedCrash } from "./support/crash-fs.js";
+import { numRuns } from "./support/runs.js";
 
 const DIR = "/r";
 const TARGET = `${DIR}/x.json`;
@@ -150,7 +151,7 @@ describe("a seeded power failure", () => {
     expect([...seen].sort()).toEqual(["cut", "garbage", "new", "old"]);
   });
 
-  test.prop([fc.integer({ min: 0, max: 2 ** 30 })], { numRuns: 30 })("never undoes what was made durable (acknowledged means durable)", async (seed) => {
+  test.prop([fc.integer({ min: 0, max: 2 ** 30 })], { numRuns: numRuns(30) })("never undoes what was made durable (acknowledged means durable)", async (seed) => {
     const inner = seeded({ [`${DIR}/old.json`]: "o", [`${DIR}/sub/.keep`]: "" });
     const fs = makeCrashingFileSystem(inner, { crashAt: Infinity, seed });
     await writeFileAtomic(fs, `${DIR}/a.json`, "A");
@@ -200,7 +201,7 @@ describe("processes on one disk", () => {
 const contentArb = fc.string({ maxLength: 40 }).map((s) => JSON.stringify({ s }));
 
 describe("writeFileAtomic under a crash at every mutation", () => {
-  test.prop([fc.option(contentArb, { nil: undefined }), contentArb, fc.option(fc.integer({ min: 0, max: 2 ** 30 }), { nil: undefined })], { numRuns: 40 })(
+  test.prop([fc.option(contentArb, { nil: undefined }), contentArb, fc.option(fc.integer({ min: 0, max: 2 ** 30 }), { nil: undefined })], { numRuns: numRuns(40) })(
     "leaves the target all-old or all-new, a complete write durable, and at most one recognised temp",
     async (old, next, seed) => {
       const files: Record<string, string> = { [`${DIR}/other.json`]: "{}" };

@@ -8,6 +8,7 @@ import { fc, test } from "@fast-check/vitest";
 import type { Discovery } from "../core/discovery/types.js";
 import { openRegistry } from "../runtime/registry.js";
 import { callTool, type CallContext } from "../runtime/verbs/call.js";
+import { numRuns } from "./support/runs.js";
 
 const nasty = fc.constantFrom(
   " ", "\t", "\n", "'", '"', "\\", ";", "$", "`", "|", "&", "*", "~", "-", "--flag", "{", "}", "{secret}", "{x}", "$(id)", "${HOME}", "é", "😀", "日本",
@@ -36,7 +37,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a call value is exactly one argv item of the real process", () => {
-  test.prop([valueArb], { numRuns: 40 })("printf-style %s\\n {x}", async (x) => {
+  test.prop([valueArb], { numRuns: numRuns(40) })("printf-style %s\\n {x}", async (x) => {
     const r = await callTool(discovery, "echo_argv", { x }, ctx);
     expect(r.ok).toBe(true);
     // an empty substituted word is dropped from argv

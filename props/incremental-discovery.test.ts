@@ -7,6 +7,7 @@ import { createDiscoveryMemo, discover } from "../core/discovery/discover.js";
 import type { Discovery } from "../core/discovery/types.js";
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
 import { file } from "../test/support/snapshot.js";
+import { numRuns } from "./support/runs.js";
 
 const ROOTS = ["/A/recipes", "/P"] as const;
 const DRAFTS = "/A/recipes/drafts";
@@ -62,7 +63,7 @@ function snapshotOf(folders: readonly Map<string, SnapshotFile>[]): RegistrySnap
 const plain = (d: Discovery) => ({ ...d, active: [...d.active] });
 
 describe("incremental discovery", () => {
-  test.prop([fc.array(op, { minLength: 1, maxLength: 25 })], { numRuns: 300 })("equals a fresh discovery after every step", (ops) => {
+  test.prop([fc.array(op, { minLength: 1, maxLength: 25 })], { numRuns: numRuns(300) })("equals a fresh discovery after every step", (ops) => {
     const folders = [new Map<string, SnapshotFile>(), new Map<string, SnapshotFile>(), new Map<string, SnapshotFile>()];
     const memo = createDiscoveryMemo();
     discover(snapshotOf(folders), { memo });

@@ -12,6 +12,7 @@ import { PlanFailed, recoverJournals, runPlan } from "../runtime/journal/index.j
 import type { MemFileSystem } from "../adapters/fs/memfs.js";
 import { EVERY_STEP, JOURNALS, engineViolations, scenarioArb, volumeOf } from "./support/journal-scenarios.js";
 import { exploreCrashes } from "./support/crash-fs.js";
+import { numRuns } from "./support/runs.js";
 
 describe("the journal engine under power failures", () => {
   it("a plan with every kind of step: worst-case loss, nested recovery crashes", async () => {
@@ -42,7 +43,7 @@ function failingAt(fs: FileSystem, n: number): FileSystem {
 }
 
 describe("an I/O error while a plan runs", () => {
-  test.prop([scenarioArb, fc.nat(40)], { numRuns: 60 })("rolls a reversible plan back, and leaves a one-way plan for recovery to finish", async (s, n) => {
+  test.prop([scenarioArb, fc.nat(40)], { numRuns: numRuns(60) })("rolls a reversible plan back, and leaves a one-way plan for recovery to finish", async (s, n) => {
     const fs = volumeOf(s.initial);
     const outcome = await runPlan(failingAt(fs, n), JOURNALS, s.plan).then(
       () => "done" as const,

@@ -10,6 +10,7 @@ import type { ArgInput } from "../core/args/analysis.js";
 import { compileTemplate } from "../core/compile/compile-template.js";
 import { splitWords } from "../core/template/split.js";
 import { analyzeArgs, checkRepeatSafety, optionInjectionArgs, templateRiskLabels, trustedBoundaryWarnings, validateTemplate } from "./support/reference-walks.js";
+import { numRuns } from "./support/runs.js";
 
 // words aimed at the risk rules, the placeholder forms and the splitter's quoting
 const word = fc.oneof(
@@ -61,7 +62,7 @@ const template: fc.Arbitrary<Json> = fc.letrec<{ node: Json; object: Json }>((ti
 })).node;
 
 describe("recipe survey", () => {
-  test.prop([template, argList, defaults], { numRuns: 1500 })("agrees with the separate walks", (t, args, topDefaults) => {
+  test.prop([template, argList, defaults], { numRuns: numRuns(1500) })("agrees with the separate walks", (t, args, topDefaults) => {
     const input: ArgInput = { template: t, ...(args === undefined ? {} : { args }), ...(topDefaults === undefined ? {} : { defaults: topDefaults }) };
     const compiled = compileTemplate(t, input);
     const valid = validateTemplate(t);

@@ -68,6 +68,13 @@ describe("the call gate", () => {
     expect(first.text).toBe(changedText(first.tool));
     expect(first.text).toContain('Tool "a" changed since your last tools/list');
     expect(first.text).toContain('input schema: {"type":"object"}');
+    // the whole rejection, line by line, as the client shows it to the model
+    expect(first.text.split("\n")).toEqual([
+      'Tool "a" changed since your last tools/list (its recipe /r/a.json was edited), so the call was not run.',
+      "Check the new definition below (or list tools again) and retry.",
+      "description: a tool",
+      'input schema: {"type":"object"}',
+    ]);
     expect(gate.check("a").kind).toBe("run");
     // a further change is rejected again
     r.change({ a: "echo again" });
