@@ -1,0 +1,133 @@
+// The lock on file systems that refuse what the usual path relies on: hard links (FAT, some FUSE
+// and network mounts), and lock files this user may not read (another user's, not made by this
+// code). The refusals are injected through the FileSystem port; everything else is real files.
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FsError, type FileSystem, type FsErrorCode } from "../../../adapters/fs/FileSystem.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
+import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
+import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
+import { LockTimeoutError } from "../../../adapters/lock/Lock.js";
+import { decodeOwner, encodeOwner, makeOwnerRecord, nodeProcessProbe } from "../../../adapters/lock/owner.js";
+
+let dir = "";
+let root = "";
+let path = "";
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pi-recipes-flock-fallback-"));
+  root = join(dir, "locks");
+  path = join(dir, "recipe.json");
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const node = makeNodeFileSystem();
+const lockFileOf = async (p: string): Promise<string> => lockFilePath(root, await canonicalLockPath(node, p));
+const deadPid = (): number => spawnSync(process.execPath, ["-e", "0"]).pid!;
+
+/** node's file system whose hard links fail with `code`, as they do where links are unsupported */
+const withoutLinks = (code: FsErrorCode, base: FileSystem = node): FileSystem => ({
+  ...base,
+  link: (existing, newPath) => Promise.reject(new FsError(code, "link", existing, `${code}: link '${existing}' -> '${newPath}'`, { dest: newPath })),
+});
+
+async function plant(text: string, mtimeMs = Date.now()): Promise<string> {
+  const file = await lockFileOf(path);
+  await mkdir(root, { recursive: true });
+  await writeFile(file, text);
+  await utimes(file, mtimeMs / 1000, mtimeMs / 1000);
+  return file;
+}
+
+describe("a file system without hard links", () => {
+  it.each(["EPERM", "UNKNOWN", "EINVAL"] as const)("(link fails with %s) still excludes other lock users and records the owner", async (code) => {
+    const fs = withoutLinks(code);
+    const first = makeFileLock({ fs, lockRoot: root });
+    const second = makeFileLock({ fs, lockRoot: root });
+    const held = await first.acquire(path);
+    const record = decodeOwner(await readFile(await lockFileOf(path), "utf8"));
+    expect(record).toMatchObject({ pid: process.pid, start_time: nodeProcessProbe.startTime(process.pid) });
+    const waited = await second.acquire(path, { timeoutMs: 60 }).catch((e: unknown) => e);
+    expect(waited).toBeInstanceOf(LockTimeoutError);
+    expect((waited as Error).message).toBe(`Timed out after 60 ms waiting for the lock on ${path}; held by pid ${process.pid} (this process) since ${record!.acquired_at}`);
+    await held.release();
+    const next = await second.acquire(path, { timeoutMs: 60 });
+    await next.release();
+    // no record temp and no lock file left behind
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it("takes over a dead owner's lock", async () => {
+    await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    const held = await makeFileLock({ fs: withoutLinks("EPERM"), lockRoot: root }).acquire(path, { timeoutMs: 3_600_000 });
+    expect(decodeOwner(await readFile(await lockFileOf(path), "utf8"))?.pid).toBe(process.pid);
+    await held.release();
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it("a record write that fails leaves no lock behind: the key is free at once", async () => {
+    const failing: FileSystem = {
+      ...withoutLinks("EPERM"),
+      open: async (p, flag, mode) => {
+        const handle = await node.open(p, flag, mode);
+        return { ...handle, write: () => Promise.reject(new FsError("UNKNOWN", "handle.write", p, "ENOSPC: no space left", { rawCode: "ENOSPC" })) };
+      },
+    };
+    await expect(makeFileLock({ fs: failing, lockRoot: root }).acquire(path)).rejects.toMatchObject({ rawCode: "ENOSPC" });
+    expect(await readdir(root)).toEqual([]);
+    // without the clean-up the unreadable lock would count as alive for the whole grace period
+    const held = await makeFileLock({ lockRoot: root }).acquire(path, { timeoutMs: 100 });
+    await held.release();
+  });
+
+  it("a writer whose lock was taken over while it wrote its record does not count it as its own", async () => {
+    const other = encodeOwner(makeOwnerRecord("other", Date.now(), { ...nodeProcessProbe, pid: 1 }));
+    const robbed: FileSystem = {
+      ...withoutLinks("EPERM"),
+      open: async (p, flag, mode) => {
+        const handle = await node.open(p, flag, mode);
+        return {
+          ...handle,
+          write: async (data) => {
+            await handle.write(data);
+            // the file is replaced by a live owner's lock before the writer looks again
+            await writeFile(`${p}.new`, other);
+            await node.rename(`${p}.new`, p);
+          },
+        };
+      },
+    };
+    const err = await makeFileLock({ fs: robbed, lockRoot: root }).acquire(path, { timeoutMs: 60 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LockTimeoutError);
+    expect((err as LockTimeoutError).holder?.pid).toBe(1);
+    expect(await readFile(await lockFileOf(path), "utf8")).toBe(other);
+  });
+
+  it("a folder this user may not write gives a LockAccessError", async () => {
+    const denied: FileSystem = {
+      ...withoutLinks("EPERM"),
+      open: (p) => Promise.reject(new FsError("EACCES", "open", p, `EACCES: open '${p}'`)),
+    };
+    await mkdir(root, { recursive: true });
+    await expect(makeFileLock({ fs: denied, lockRoot: root }).acquire(path)).rejects.toMatchObject({ name: "LockAccessError", lockRoot: root });
+  });
+});
+
+describe("a lock file this user may not read", () => {
+  const unreadable = (code: "EACCES" | "EPERM"): FileSystem => ({
+    ...node,
+    readFile: (p) => (/\.lock(\.|$)/.test(p) ? Promise.reject(new FsError(code, "readFile", p, `${code}: readFile '${p}'`)) : node.readFile(p)),
+  });
+
+  it.each(["EACCES", "EPERM"] as const)("(%s) counts as alive for the grace period, then is reclaimed", async (code) => {
+    // a dead owner's record: readable, it would be reclaimed at once
+    await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    const lock = makeFileLock({ fs: unreadable(code), lockRoot: root, unownedGraceMs: 300 });
+    const early = await lock.acquire(path, { timeoutMs: 40 }).catch((e: unknown) => e);
+    expect((early as Error).message).toBe(`Timed out after 40 ms waiting for the lock on ${path}; held by an owner without a readable record`);
+    const held = await lock.acquire(path, { timeoutMs: 5000 });
+    await held.release();
+  });
+});
