@@ -52,6 +52,9 @@ export default {
   // a mutant's tests may take 1.5x their unmutated time plus this; longer counts as a timeout
   // (an endless loop). Kept short: each timed-out mutant costs this much.
   timeoutMS: 10_000,
+  // the first run (every related test once, to learn which test covers which mutant) takes
+  // several minutes on a busy 2-core machine; Stryker's default gives up after 5
+  dryRunTimeoutMinutes: 40,
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };

@@ -3,7 +3,7 @@
 // whoever takes the lock next recovers a journal it finds. So a crash at any point leaves the old
 // store or (after recovery) the new one: never an index entry without its ledger, never a ledger
 // without its index entry.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isLeft } from "fp-ts/lib/Either.js";
 import { cleanStrayTemps, hasCode, readJson, writeFileAtomic } from "../../adapters/fs/FileSystem.js";
 import type { StepInput } from "../../core/journal/plan.js";
@@ -105,6 +105,9 @@ export async function commitSteps(ctx: LedgerContext, plan: LedgerPlan): Promise
 export async function commit(ctx: LedgerContext, plan: LedgerPlan): Promise<void> {
   if (!plan.changed) return;
   await ctx.fs.mkdir(ctx.paths.usageRoot, { recursive: true });
+  // `.usage` may have been made (by the first launch log) without its name ever being synced; a
+  // commit in it is durable only once that name is, or a power failure takes the whole store
+  await ctx.fs.fsyncDir(dirname(ctx.paths.usageRoot));
   if (plan.writes.size === 0 && plan.deletes.length === 0) {
     await writeFileAtomic(ctx.fs, ctx.paths.index, pretty(plan.index));
     return;
