@@ -86,3 +86,52 @@ describe("the journal record", () => {
     expect(E.isLeft(decodeJournal(text.slice(0, text.length / 2)))).toBe(true);
   });
 });
+
+describe("decoding a journal file", () => {
+  it("says why a text is not a journal", () => {
+    expect(decodeJournal("{")).toEqual(E.left(expect.stringMatching(/^not JSON \(.+\)$/)));
+    expect(decodeJournal('{"format":"pi-recipes-journal/2"}')).toEqual(E.left("not a journal record (wrong format or fields)"));
+    const p = plan({ id: "r", kind: "t", phases: [[{ op: "mkdir", path: "/r/d" }]] });
+    const text = encodeJournal({ plan: p, direction: "back" });
+    expect(JSON.parse(text)).toMatchObject({ format: "pi-recipes-journal/1", direction: "back" });
+    expect(decodeJournal(text.replace('"pi-recipes-journal/1"', '"pi-recipes-journal/2"'))).toEqual(E.left("not a journal record (wrong format or fields)"));
+    expect(decodeJournal(text)).toEqual(E.right({ plan: p, direction: "back" }));
+  });
+});
+
+describe("plan contents", () => {
+  it("keeps UTF-8 text readable in the plan, and each content once", () => {
+    const p = plan({ id: "c", kind: "t", phases: [[{ op: "write", path: "/r/a", before: "same", content: "héllo" }, { op: "write", path: "/r/b", before: null, content: new TextEncoder().encode("same") }]] });
+    expect(p.blobs).toEqual({ [sha("héllo")]: { text: "héllo" }, [sha("same")]: { text: "same" } });
+    expect(p.reversible).toBe(true);
+    expect(new TextDecoder().decode(blobBytes(p.blobs[sha("héllo")]!))).toBe("héllo");
+  });
+
+  it("a rename or a link names its content by hash only; what a rename replaces is kept", () => {
+    const p = plan({
+      id: "rl",
+      kind: "t",
+      phases: [[{ op: "rename", from: "/r/a", to: "/r/b", before: "A", replaced: "B" }, { op: "link", from: "/r/c", to: "/r/d", before: { hash: sha("C") } }]],
+    });
+    expect(p.phases[0]).toEqual([
+      { op: "rename", from: "/r/a", to: "/r/b", before: sha("A"), replaced: sha("B") },
+      { op: "link", from: "/r/c", to: "/r/d", before: sha("C") },
+    ]);
+    expect(Object.keys(p.blobs)).toEqual([sha("B")]);
+    expect(p.reversible).toBe(true);
+    expect(pathsOf(p)).toEqual(["/r/a", "/r/b", "/r/c", "/r/d"]);
+  });
+
+  it("a rename over content known only by hash makes the plan one-way", () => {
+    const p = plan({ id: "ow", kind: "t", phases: [[{ op: "rename", from: "/r/a", to: "/r/b", before: "A", replaced: { hash: sha("B") } }]] });
+    expect(p.reversible).toBe(false);
+    expect(p.blobs).toEqual({});
+  });
+
+  it("accepts Windows absolute paths and refuses relative ones on either side of a link", () => {
+    expect(E.isRight(buildPlan({ id: "w", kind: "t", phases: [[{ op: "mkdir", path: "C:\\r\\d" }, { op: "mkdir", path: "d:/r/e" }]] }))).toBe(true);
+    expect(buildPlan({ id: "w", kind: "t", phases: [[{ op: "link", from: "rel", to: "/r/x", before: "x" }]] })).toEqual(E.left("Journal plan w: path 'rel' is not absolute"));
+    expect(buildPlan({ id: "w", kind: "t", phases: [[{ op: "mkdir", path: "C:r" }]] })).toEqual(E.left("Journal plan w: path 'C:r' is not absolute"));
+    expect(buildPlan({ id: "a b", kind: "t", phases: [] })).toEqual(E.left("Journal plan id 'a b' is not [A-Za-z0-9_-]+"));
+  });
+});
