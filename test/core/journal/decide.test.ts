@@ -135,3 +135,52 @@ describe("plan contents", () => {
     expect(buildPlan({ id: "a b", kind: "t", phases: [] })).toEqual(E.left("Journal plan id 'a b' is not [A-Za-z0-9_-]+"));
   });
 });
+
+describe("decide: what cannot be finished or undone", () => {
+  const short = (text: string): string => `content ${sha(text).slice(0, 12)}`;
+
+  it("names what a changed path now holds", () => {
+    const p = plan({ id: "f", kind: "t", phases: [[{ op: "write", path: "/r/x", before: "old", content: "new" }]] });
+    expect(decide({ plan: p, direction: "forward" }, new Map([["/r/x", "dir" as const]]))).toEqual({
+      kind: "corrupt",
+      reason: `/r/x was changed outside the journal: it is a folder, neither its before (${short("old")}) nor its after (${short("new")}) state`,
+    });
+  });
+
+  it("a link whose source lost its content, a rename whose content is gone from both names", () => {
+    const link = plan({ id: "l", kind: "t", phases: [[{ op: "link", from: "/r/a", to: "/r/b", before: "A" }]] });
+    expect(decide({ plan: link, direction: "forward" }, new Map([["/r/a", null]]))).toEqual({ kind: "corrupt", reason: "/r/a no longer holds the content to link (absent)" });
+    expect(decide({ plan: link, direction: "forward" }, new Map([["/r/a", sha("A")]]))).toEqual({ kind: "forward", phases: [[{ op: "link", from: "/r/a", to: "/r/b" }]] });
+    expect(decide({ plan: link, direction: "forward" }, new Map([["/r/a", sha("A")], ["/r/b", sha("A")]]))).toEqual({ kind: "done" });
+    expect(decide({ plan: link, direction: "back" }, new Map([["/r/a", sha("A")], ["/r/b", sha("A")]]))).toEqual({ kind: "back", phases: [[{ op: "unlink", path: "/r/b" }]] });
+
+    const rename = plan({ id: "r", kind: "t", phases: [[{ op: "rename", from: "/r/a", to: "/r/b", before: { hash: sha("A") }, replaced: null }]] });
+    expect(decide({ plan: rename, direction: "forward" }, new Map())).toEqual({ kind: "corrupt", reason: "/r/a and /r/b both lost the content being renamed" });
+    expect(decide({ plan: rename, direction: "back" }, new Map())).toEqual({ kind: "corrupt", reason: "/r/a and /r/b both lost the content being renamed" });
+  });
+
+  it("undoes a rename whose content the plan holds even when both names lost it", () => {
+    const rename = plan({ id: "r", kind: "t", phases: [[{ op: "rename", from: "/r/a", to: "/r/b", before: "A", replaced: null }, { op: "write", path: "/r/c", before: null, content: "A" }]] });
+    // the plan holds "A" (as the write's content), so the rename's source can be written back
+    expect(decide({ plan: rename, direction: "back" }, new Map([["/r/c", sha("A")]]))).toEqual({
+      kind: "back",
+      phases: [[{ op: "write", path: "/r/a", content: sha("A") }, { op: "unlink", path: "/r/c" }]],
+    });
+  });
+
+  it("undoes a rename that has not run by restoring only what it would replace", () => {
+    const rename = plan({ id: "r", kind: "t", phases: [[{ op: "rename", from: "/r/a", to: "/r/b", before: { hash: sha("A") }, replaced: "B" }]] });
+    expect(decide({ plan: rename, direction: "back" }, new Map([["/r/a", sha("A")], ["/r/b", null]]))).toEqual({
+      kind: "back",
+      phases: [[{ op: "write", path: "/r/b", content: sha("B") }]],
+    });
+    expect(decide({ plan: rename, direction: "back" }, new Map([["/r/a", sha("A")], ["/r/b", sha("B")]]))).toEqual({ kind: "done" });
+  });
+
+  it("undoes a new folder only while it is there", () => {
+    const mk = plan({ id: "m", kind: "t", phases: [[{ op: "mkdir", path: "/r/d" }]] });
+    expect(decide({ plan: mk, direction: "back" }, new Map([["/r/d", "dir" as const]]))).toEqual({ kind: "back", phases: [[{ op: "rmdir", path: "/r/d" }]] });
+    expect(decide({ plan: mk, direction: "back" }, new Map())).toEqual({ kind: "done" });
+    expect(decide({ plan: mk, direction: "forward" }, new Map())).toEqual({ kind: "forward", phases: [[{ op: "mkdir", path: "/r/d" }]] });
+  });
+});
