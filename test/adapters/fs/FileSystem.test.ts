@@ -22,6 +22,9 @@ describe("toFsError", () => {
     expect(toFsError("a string", "stat", "/f")).toMatchObject({ code: "UNKNOWN", rawCode: undefined });
     expect(toFsError({ code: 42 }, "stat", "/f").code).toBe("UNKNOWN");
   });
+  it("prints as an FsError", () => {
+    expect(String(toFsError(errnoError("ENOENT"), "stat", "/f"))).toBe("FsError: ENOENT: stat '/f' (ENOENT: boom)");
+  });
   it("passes an FsError through unchanged", () => {
     const inner = new FsError("EXDEV", "rename", "/x", "EXDEV: inner");
     expect(toFsError(inner, "writeFile", "/y")).toBe(inner);

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, parseStartTime, type OwnerRecord, type ProcessProbe } from "../../../adapters/lock/owner.js";
 
 const fakeProbe = (over: Partial<ProcessProbe> = {}): ProcessProbe => ({
@@ -104,6 +104,21 @@ describe("the real process probe", () => {
     const child = spawnSync(process.execPath, ["-e", "0"]);
     expect(nodeProcessProbe.signalZero(child.pid!)).toBe("gone");
     expect(nodeProcessProbe.startTime(child.pid!)).toBeUndefined();
+  });
+
+  it("takes EPERM (a process of another user) as alive and any other failure as unknown", () => {
+    // as root every kill(pid, 0) of a live pid succeeds, so the kernel's other answers are injected
+    for (const [code, answer] of [["EPERM", "exists"], ["EINVAL", "unknown"], [undefined, "unknown"]] as const) {
+      const kill = vi.spyOn(process, "kill").mockImplementation(() => {
+        throw Object.assign(new Error(`kill: ${code}`), code === undefined ? {} : { code });
+      });
+      try {
+        expect(nodeProcessProbe.signalZero(12345)).toBe(answer);
+        expect(kill).toHaveBeenCalledWith(12345, 0);
+      } finally {
+        kill.mockRestore();
+      }
+    }
   });
 
   it("reads this host's boot id and pid namespace", () => {

@@ -146,3 +146,39 @@ describe("moveLineage", () => {
     s.consistent();
   });
 });
+
+describe("the order of a fold and a seed does not depend on the order they are given", () => {
+  const entry = (log: string, seq: number, fingerprint: string, at: string): LaunchEntry => ({ log, seq, key: "a.json", name: "a", fingerprint, at });
+
+  it("launches at the same instant apply by log name, then by sequence: the last one's content is current", () => {
+    for (const entries of [
+      [entry("L2", 1, "f-L2", T(1)), entry("L1", 1, "f-L1", T(1))],
+      [entry("L1", 1, "f-L1", T(1)), entry("L2", 1, "f-L2", T(1))],
+    ]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), entries, new Set(["L1", "L2"])));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "f-L2", revision: 2, lifetime_calls: 2, revision_calls: 1 });
+    }
+    for (const entries of [
+      [entry("L1", 2, "f-2", T(1)), entry("L1", 1, "f-1", T(1))],
+      [entry("L1", 1, "f-1", T(1)), entry("L1", 2, "f-2", T(1))],
+    ]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), entries, new Set(["L1"])));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "f-2", revision: 2 });
+      expect(s.index.applied).toEqual({ L1: 2 });
+    }
+    // time first, whatever the log names
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [entry("A", 1, "late", T(2)), entry("Z", 1, "early", T(1))], new Set(["A", "Z"])));
+    expect(s.of("a.json")).toMatchObject({ fingerprint: "late", first_launch_at: T(1), last_launch_at: T(2) });
+  });
+
+  it("two new recipes of one name: the one whose key sorts first gets the plain lineage id", () => {
+    for (const order of [["x.json", "drafts/x.json"], ["drafts/x.json", "x.json"]]) {
+      const s = new Store();
+      s.commit(seedObservations(s.snapshot(), order.map((key) => ({ key, name: "x", fingerprint: `f-${key}` })), T(0)));
+      expect(s.index.paths).toEqual({ "drafts/x.json": { ledger: "x", fingerprint: "f-drafts/x.json" }, "x.json": { ledger: "x/2", fingerprint: "f-x.json" } });
+    }
+  });
+});
