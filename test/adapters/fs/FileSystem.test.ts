@@ -22,6 +22,11 @@ describe("toFsError", () => {
     expect(toFsError("a string", "stat", "/f")).toMatchObject({ code: "UNKNOWN", rawCode: undefined });
     expect(toFsError({ code: 42 }, "stat", "/f").code).toBe("UNKNOWN");
   });
+  it("keeps the adapter's error as its cause, and has none of its own", () => {
+    const raw = errnoError("EACCES");
+    expect(toFsError(raw, "open", "/f").cause).toBe(raw);
+    expect("cause" in new FsError("EINVAL", "open", "/f", "EINVAL: made here")).toBe(false);
+  });
   it("prints as an FsError", () => {
     expect(String(toFsError(errnoError("ENOENT"), "stat", "/f"))).toBe("FsError: ENOENT: stat '/f' (ENOENT: boom)");
   });

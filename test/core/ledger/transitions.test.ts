@@ -74,6 +74,13 @@ describe("moves", () => {
     expect(r.events.at(-1)).toEqual({ at: T2, type: "renamed", from: "docs_review.json", to: "docs.json" });
   });
 
+  it("a new name at the same path keeps the former name only", () => {
+    const r = moved(fresh, { name: "docs", key: "docs_review.json", type: "renamed", at: T1 });
+    expect(r).toMatchObject({ lineage_name: "docs", current_path: "docs_review.json", former_names: ["docs_review"], former_paths: [] });
+    expect(r.events.at(-1)).toEqual({ at: T1, type: "renamed", from: "docs_review.json", to: "docs_review.json" });
+    expect(moved(fresh, { name: "docs_review", key: "docs_review.json", type: "renamed", at: T1 })).toBe(fresh);
+  });
+
   it("a move to the same name keeps former_names as they were", () => {
     const r = moved(fresh, { name: "docs_review", key: "drafts/docs_review.json", type: "demoted", at: T1 });
     expect(r.former_names).toEqual([]);
