@@ -131,3 +131,78 @@ describe("a lock file this user may not read", () => {
     await held.release();
   });
 });
+
+describe("a lock that changes hands while it is being reclaimed", () => {
+  it("a dead owner's lock replaced by a live owner's just before the move aside is put back, not deleted", async () => {
+    const file = await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    const live = encodeOwner(makeOwnerRecord("live", Date.now(), { ...nodeProcessProbe, pid: 1 }));
+    let swapped = false;
+    const racing: FileSystem = {
+      ...node,
+      rename: async (from, to) => {
+        if (from === file && to.endsWith(".stale") && !swapped) {
+          swapped = true;
+          // a new owner took the lock between the reclaimer's last look and its move
+          await writeFile(`${file}.new`, live);
+          await node.rename(`${file}.new`, file);
+        }
+        return node.rename(from, to);
+      },
+    };
+    const err = await makeFileLock({ fs: racing, lockRoot: root }).acquire(path, { timeoutMs: 80 }).catch((e: unknown) => e);
+    expect(swapped).toBe(true);
+    expect(err).toBeInstanceOf(LockTimeoutError);
+    expect(await readFile(file, "utf8")).toBe(live);
+    // nothing moved aside is left over
+    expect((await readdir(root)).filter((n) => n.endsWith(".stale"))).toEqual([]);
+  });
+
+  it("a dead owner's lock replaced by a live owner's while the reclaimer takes its boundary is left alone", async () => {
+    const file = await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    const live = encodeOwner(makeOwnerRecord("live", Date.now(), { ...nodeProcessProbe, pid: 1 }));
+    const racing: FileSystem = {
+      ...node,
+      link: async (from, to) => {
+        if (to === `${file}.reclaim`) await writeFile(file, live);
+        return node.link(from, to);
+      },
+    };
+    const err = await makeFileLock({ fs: racing, lockRoot: root }).acquire(path, { timeoutMs: 80 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LockTimeoutError);
+    expect(await readFile(file, "utf8")).toBe(live);
+    expect(await readdir(root)).toEqual([file.slice(root.length + 1)]);
+  });
+
+  it("waits while another live reclaimer holds the boundary", async () => {
+    const file = await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    await writeFile(`${file}.reclaim`, encodeOwner(makeOwnerRecord("reclaimer", Date.now(), { ...nodeProcessProbe, pid: 1 })));
+    const err = await makeFileLock({ lockRoot: root }).acquire(path, { timeoutMs: 80 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LockTimeoutError);
+    expect((await readdir(root)).sort()).toEqual([file, `${file}.reclaim`].map((f) => f.slice(root.length + 1)).sort());
+  });
+});
+
+describe("stray temps in the lock folder", () => {
+  it("removes unreadable strays past the grace period only, and only dot-files named like strays", async () => {
+    await mkdir(root, { recursive: true });
+    const old = (Date.now() - 60_000) / 1000;
+    const names = [".a.lock.t1.tmp", ".b.lock.t2.stale", ".c.lock.t3.tmp", "d.lock.t4.tmp", ".e.lock.t5.tmp.bak", ".f.lock.t6.stale"];
+    for (const n of names) await writeFile(join(root, n), "half a record");
+    for (const n of names.filter((n) => n !== ".c.lock.t3.tmp")) await utimes(join(root, n), old, old);
+    await mkdir(join(root, ".g.lock.t7.tmp"));
+    await utimes(join(root, ".g.lock.t7.tmp"), old, old);
+    await makeFileLock({ lockRoot: root, unownedGraceMs: 10_000 }).withLock(path, () => undefined);
+    expect((await readdir(root)).sort()).toEqual([".c.lock.t3.tmp", ".e.lock.t5.tmp.bak", ".g.lock.t7.tmp", "d.lock.t4.tmp"]);
+  });
+
+  it("sweeps once per Lock", async () => {
+    const lock = makeFileLock({ lockRoot: root });
+    await lock.withLock(path, () => undefined);
+    const stray = join(root, ".a.lock.t1.tmp");
+    await writeFile(stray, encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    await lock.withLock(path, () => undefined);
+    expect(await readdir(root)).toEqual([".a.lock.t1.tmp"]);
+    await makeFileLock({ lockRoot: root }).withLock(path, () => undefined);
+    expect(await readdir(root)).toEqual([]);
+  });
+});
