@@ -206,3 +206,18 @@ describe("stray temps in the lock folder", () => {
     expect(await readdir(root)).toEqual([]);
   });
 });
+
+describe("a lock folder this user may not create or write", () => {
+  it("gives a LockAccessError naming the folder when it cannot be made, and passes other failures on", async () => {
+    const denied: FileSystem = { ...node, mkdir: (p) => Promise.reject(new FsError("EACCES", "mkdir", p, `EACCES: mkdir '${p}'`)) };
+    await expect(makeFileLock({ fs: denied, lockRoot: root }).acquire(path)).rejects.toMatchObject({ name: "LockAccessError", lockRoot: root });
+    const broken: FileSystem = { ...node, mkdir: (p) => Promise.reject(new FsError("UNKNOWN", "mkdir", p, "ENOSPC: mkdir", { rawCode: "ENOSPC" })) };
+    await expect(makeFileLock({ fs: broken, lockRoot: root }).acquire(path)).rejects.toMatchObject({ name: "FsError", rawCode: "ENOSPC" });
+  });
+
+  it("gives a LockAccessError when the record cannot be written there", async () => {
+    const denied: FileSystem = { ...node, writeFile: (p) => Promise.reject(new FsError("EPERM", "writeFile", p, `EPERM: writeFile '${p}'`)) };
+    await expect(makeFileLock({ fs: denied, lockRoot: root }).acquire(path)).rejects.toMatchObject({ name: "LockAccessError", lockRoot: root });
+    expect(await readdir(root)).toEqual([]);
+  });
+});

@@ -182,3 +182,16 @@ describe("the order of a fold and a seed does not depend on the order they are g
     }
   });
 });
+
+describe("an indexed recipe whose ledger could not be read", () => {
+  it("starts its lineage again, says so, and counts the launch", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(1))], new Set(["L1"])));
+    // the ledger file was unreadable: the runtime passes no record for it
+    s.ledgers = new Map();
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(2))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual(["Usage ledger of a.json is unreadable; its lineage starts again."]);
+    expect(s.of("a.json")).toMatchObject({ lifetime_calls: 1, first_seen: T(2), revision: 1 });
+    s.consistent();
+  });
+});
