@@ -25,7 +25,7 @@ import type { SnapshotFile } from "../core/model.js";
 import type { CompiledRecipe } from "../core/compile/compile-recipe.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
-import { sha256Bytes } from "./ledger/context.js";
+import { sha256Bytes } from "./sha256.js";
 import { readFailedWith, readFileEntry } from "./snapshot.js";
 
 const FORMAT = "pi-recipes-compile-cache/2";
