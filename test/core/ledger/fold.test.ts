@@ -195,3 +195,21 @@ describe("an indexed recipe whose ledger could not be read", () => {
     s.consistent();
   });
 });
+
+describe("a lineage that moves under its own name", () => {
+  it("keeps its ledger id, even a suffixed one while a lower suffix is free", () => {
+    const s = new Store();
+    s.commit(seedObservations(s.snapshot(), ["drafts/x.json", "x.json", "x.md"].map((key) => ({ key, name: "x", fingerprint: `f-${key}` })), T(0)));
+    expect(Object.fromEntries(Object.entries(s.index.paths).map(([k, e]) => [k, e.ledger]))).toEqual({ "drafts/x.json": "x", "x.json": "x/2", "x.md": "x/3" });
+    const away = moveLineage(s.snapshot(), { fromKey: "x.json", toKey: "y.json", type: "renamed", at: T(1) });
+    if (away.kind !== "moved") throw new Error(away.kind);
+    s.commit(away.plan);
+    const demoted = moveLineage(s.snapshot(), { fromKey: "x.md", toKey: "drafts/x.md", type: "demoted", at: T(2) });
+    if (demoted.kind !== "moved") throw new Error(demoted.kind);
+    s.commit(demoted.plan);
+    expect(s.index.paths["drafts/x.md"]?.ledger).toBe("x/3");
+    expect(s.index.paths["y.json"]?.ledger).toBe("y");
+    expect([...s.ledgers.keys()].sort()).toEqual(["x", "x/3", "y"]);
+    s.consistent();
+  });
+});
