@@ -145,6 +145,28 @@ describe("keys", () => {
     expect(pathKey("/a/recipes", "/a/recipes/.usage/recipes/x.json")).toBeUndefined();
   });
 
+  it("empty and dot segments, and the root itself, have no path key", () => {
+    expect(pathKey("/a/recipes", "/a/recipes/./x.json")).toBeUndefined();
+    expect(pathKey("/a/recipes", "/a/recipes//x.json")).toBeUndefined();
+    expect(pathKey("/a/recipes", "/a/recipes/")).toBeUndefined();
+    expect(pathKey("/a/recipes", "/a/recipes/sub/.usage/x.json")).toBe("sub/.usage/x.json");
+  });
+
+  it("a bare extension is a name of its own; only the last extension goes", () => {
+    expect(lineageName(".json")).toBe(".json");
+    expect(lineageName("drafts/.md")).toBe(".md");
+    expect(lineageName("a.json.md")).toBe("a.json");
+    expect(lineageName("notes.txt")).toBe("notes.txt");
+    expect(lineageName("x.json")).toBe("x");
+  });
+
+  it("a free name is its own id; a hidden name's file does not start with a dot", () => {
+    expect(allocateId("x", () => false)).toBe("x");
+    expect(allocateId("x", (id) => id === "x")).toBe("x/2");
+    expect(ledgerFileName(".hidden")).toBe("%2Ehidden.json");
+    expect(ledgerFileName("a.b")).toBe("a.b.json");
+  });
+
   it("names, file names and ids", () => {
     expect(lineageName("drafts/memory.json")).toBe("memory");
     expect(lineageName("memory.md")).toBe("memory");

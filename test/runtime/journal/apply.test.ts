@@ -92,8 +92,11 @@ describe("recovery on real files", () => {
     expect(readFileSync(at("f"), "utf8")).toBe("F");
   });
 
-  it("a missing journal folder means nothing to recover", async () => {
+  it("a missing journal folder, or a file where it should be, means nothing to recover", async () => {
     expect(await recoverJournals(fs, join(dir, "nowhere"))).toEqual([]);
+    writeFileSync(join(dir, "file"), "x");
+    expect(await recoverJournals(fs, join(dir, "file"))).toEqual([]);
+    expect(await recoverJournals(fs, join(dir, "file", "below"))).toEqual([]);
   });
 });
 
