@@ -70,6 +70,16 @@ describe("decide", () => {
     expect(decide({ plan: p, direction: "back" }, obs("old", "A", "B"))).toEqual({ kind: "done" });
   });
 
+  it("back, halfway through undoing a rename: the file is back, what it replaced not yet", () => {
+    expect(decide({ plan: p, direction: "back" }, obs("new", "A", null))).toEqual({
+      kind: "back",
+      phases: [[{ op: "write", path: "/r/b", content: sha("B") }], [{ op: "write", path: "/r/x", content: sha("old") }]],
+    });
+    // the same state going forward, or with the file not back, is someone else's change
+    expect(decide({ plan: p, direction: "forward" }, obs("new", "A", null))).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/^\/r\/b was changed outside the journal/) });
+    expect(decide({ plan: p, direction: "back" }, obs("new", null, null))).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/^\/r\/b was changed outside the journal/) });
+  });
+
   it("corrupt: a path that is neither its before nor its after state is never overwritten", () => {
     expect(decide({ plan: p, direction: "forward" }, obs("edited", "A", "B"))).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/^\/r\/x was changed outside the journal/) });
     const oneWay = plan({ id: "o", kind: "t", phases: [[{ op: "write", path: "/r/x", before: { hash: sha("old") }, content: "new" }]] });
