@@ -221,3 +221,27 @@ describe("a lock folder this user may not create or write", () => {
     expect(await readdir(root)).toEqual([]);
   });
 });
+
+describe("a release that fails", () => {
+  const noUnlink: FileSystem = { ...node, unlink: (p) => Promise.reject(new FsError("UNKNOWN", "unlink", p, "EIO: unlink", { rawCode: "EIO" })) };
+
+  it("is reported after a section that succeeded", async () => {
+    await expect(makeFileLock({ fs: noUnlink, lockRoot: root }).withLock(path, () => "done")).rejects.toMatchObject({ rawCode: "EIO" });
+  });
+
+  it("gives way to the section's own error", async () => {
+    await expect(
+      makeFileLock({ fs: noUnlink, lockRoot: root }).withLock(path, () => {
+        throw new Error("the section failed");
+      }),
+    ).rejects.toThrow("the section failed");
+  });
+
+  it("a lock file already gone at release is fine", async () => {
+    const gone: FileSystem = { ...node, unlink: async (p) => {
+      await node.unlink(p);
+      throw new FsError("ENOENT", "unlink", p, "ENOENT: unlink");
+    } };
+    expect(await makeFileLock({ fs: gone, lockRoot: root }).withLock(path, () => "done")).toBe("done");
+  });
+});
