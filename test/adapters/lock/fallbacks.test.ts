@@ -245,3 +245,36 @@ describe("a release that fails", () => {
     expect(await makeFileLock({ fs: gone, lockRoot: root }).withLock(path, () => "done")).toBe("done");
   });
 });
+
+describe("moving a dead owner's lock aside", () => {
+  const refusingAside = (fail: (from: string) => Promise<never>): FileSystem => ({
+    ...node,
+    rename: (from, to) => (to.endsWith(".stale") && from.endsWith(".lock") ? fail(from) : node.rename(from, to)),
+  });
+
+  it("a lock this user may not move (another user's, in a sticky folder) is waited for", async () => {
+    const file = await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    const sticky = refusingAside((from) => Promise.reject(new FsError("EPERM", "rename", from, "EPERM: rename")));
+    await expect(makeFileLock({ fs: sticky, lockRoot: root }).acquire(path, { timeoutMs: 60 })).rejects.toBeInstanceOf(LockTimeoutError);
+    expect(await readdir(root)).toEqual([file.slice(root.length + 1)]);
+  });
+
+  it("a lock that vanished before the move is free", async () => {
+    await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    const vanishing = refusingAside(async (from) => {
+      await node.unlink(from);
+      throw new FsError("ENOENT", "rename", from, "ENOENT: rename");
+    });
+    const held = await makeFileLock({ fs: vanishing, lockRoot: root }).acquire(path, { timeoutMs: 60 });
+    await held.release();
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it("any other failure is the caller's error", async () => {
+    await plant(encodeOwner({ ...makeOwnerRecord("dead", 0), pid: deadPid() }));
+    const broken = refusingAside((from) => Promise.reject(new FsError("UNKNOWN", "rename", from, "EIO: rename", { rawCode: "EIO" })));
+    await expect(makeFileLock({ fs: broken, lockRoot: root }).acquire(path, { timeoutMs: 5000 })).rejects.toMatchObject({ rawCode: "EIO" });
+    // the boundary it took is released on the way out
+    expect((await readdir(root)).filter((n) => n.endsWith(".reclaim"))).toEqual([]);
+  });
+});

@@ -31,6 +31,9 @@ describe("parseStartTime", () => {
     expect(parseStartTime(`77 (a) b) (c) ${tail}`)).toBe("987654");
     expect(parseStartTime("77 (short) S 1 2")).toBeUndefined();
     expect(parseStartTime("garbage")).toBeUndefined();
+    // without the closing parenthesis of comm the line is not a stat line, however many fields
+    expect(parseStartTime(`77 node ${tail}`)).toBeUndefined();
+    expect(parseStartTime(`${tail} 1 2 3`)).toBeUndefined();
   });
 
   it("agrees with /proc for this process and for pid 1", () => {

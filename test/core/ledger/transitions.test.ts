@@ -132,6 +132,8 @@ describe("bounds", () => {
     expect(appendBounded(["a", "b", "c"], "a", 3)).toEqual(["b", "c", "a"]);
     expect(appendBounded(["a", "b", "c"], "d", 3)).toEqual(["b", "c", "d"]);
     expect(appendCapped(["a", "a"], "a", 2)).toEqual(["a", "a"]);
+    expect(appendBounded(["a", "b"], "a", 5)).toEqual(["b", "a"]);
+    expect(appendCapped(["a", "b"], "a", 5)).toEqual(["a", "b", "a"]);
   });
 });
 
