@@ -213,3 +213,17 @@ describe("a lineage that moves under its own name", () => {
     s.consistent();
   });
 });
+
+describe("moveLineage answers", () => {
+  it("says why it refuses a key without lineage, and a move onto itself is done", () => {
+    const s = new Store();
+    s.commit(seedObservations(s.snapshot(), [{ key: "a.json", name: "a", fingerprint: "f" }], T(0)));
+    expect(moveLineage(s.snapshot(), { fromKey: "nope.json", toKey: "z.json", type: "renamed", at: T(1) })).toEqual({ kind: "refused", reason: "nope.json has no usage lineage to move" });
+    expect(moveLineage(s.snapshot(), { fromKey: "a.json", toKey: "a.json", type: "moved", at: T(1) })).toEqual({ kind: "done" });
+    // the source gone and the target holding a lineage named after it: the move was done before;
+    // a target lineage of another name is not this move's work
+    expect(moveLineage(s.snapshot(), { fromKey: "gone.json", toKey: "a.json", type: "renamed", at: T(1) })).toEqual({ kind: "done" });
+    s.commit(seedObservations(s.snapshot(), [{ key: "b.json", name: "other", fingerprint: "g" }], T(0)));
+    expect(moveLineage(s.snapshot(), { fromKey: "gone.json", toKey: "b.json", type: "renamed", at: T(1) })).toEqual({ kind: "refused", reason: "gone.json has no usage lineage to move" });
+  });
+});
