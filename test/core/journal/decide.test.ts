@@ -194,3 +194,18 @@ describe("decide: what cannot be finished or undone", () => {
     expect(decide({ plan: mk, direction: "forward" }, new Map())).toEqual({ kind: "forward", phases: [[{ op: "mkdir", path: "/r/d" }]] });
   });
 });
+
+describe("decide: a file to remove", () => {
+  const p = plan({ id: "u", kind: "t", phases: [[{ op: "unlink", path: "/r/x", before: "old" }]] });
+
+  it("is removed going forward and put back going back", () => {
+    expect(decide({ plan: p, direction: "forward" }, new Map([["/r/x", sha("old")]]))).toEqual({ kind: "forward", phases: [[{ op: "unlink", path: "/r/x" }]] });
+    expect(decide({ plan: p, direction: "forward" }, new Map())).toEqual({ kind: "done" });
+    expect(decide({ plan: p, direction: "back" }, new Map())).toEqual({ kind: "back", phases: [[{ op: "write", path: "/r/x", content: sha("old") }]] });
+    expect(decide({ plan: p, direction: "back" }, new Map([["/r/x", sha("old")]]))).toEqual({ kind: "done" });
+  });
+
+  it("is never removed once someone else changed it", () => {
+    expect(decide({ plan: p, direction: "forward" }, new Map([["/r/x", sha("edited")]]))).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/^\/r\/x was changed outside the journal/) });
+  });
+});
