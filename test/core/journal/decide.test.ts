@@ -209,3 +209,13 @@ describe("decide: a file to remove", () => {
     expect(decide({ plan: p, direction: "forward" }, new Map([["/r/x", sha("edited")]]))).toMatchObject({ kind: "corrupt", reason: expect.stringMatching(/^\/r\/x was changed outside the journal/) });
   });
 });
+
+describe("decide: a special file where the plan expects a regular one", () => {
+  it("reports it as not a regular file", () => {
+    const p = plan({ id: "o", kind: "t", phases: [[{ op: "write", path: "/r/x", before: null, content: "x" }]] });
+    expect(decide({ plan: p, direction: "forward" }, new Map([["/r/x", "other" as const]]))).toEqual({
+      kind: "corrupt",
+      reason: `/r/x was changed outside the journal: it is not a regular file, neither its before (absent) nor its after (content ${sha("x").slice(0, 12)}) state`,
+    });
+  });
+});

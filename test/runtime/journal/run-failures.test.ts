@@ -131,4 +131,12 @@ describe("runPlan failures", () => {
     expect(readFileSync(at("a"), "utf8")).toBe("A");
     expect(existsSync(at("b"))).toBe(false);
   });
+
+  it("a plan that lacks the content of a write fails, naming it, and stays journaled", async () => {
+    const hash = "ab".repeat(32);
+    const handMade: Plan = { id: "m1", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, after: hash }]], blobs: {}, reversible: false };
+    const e = await failure(runPlan(fs, journals(), handMade));
+    expect(e.message).toBe(`Plan m1 (test) failed and stays journaled for recovery: Journal m1 has no content ${hash} for ${at("x")}`);
+    expect(existsSync(at("x"))).toBe(false);
+  });
 });

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { currentBytes, currentState, newPlanId, runSteps } from "../../../runtime/journal/index.js";
 
@@ -28,6 +29,18 @@ describe("currentState and currentBytes", () => {
     symlinkSync(join(dir, "d"), join(dir, "link"));
     await expect(currentState(fs, join(dir, "d"))).rejects.toThrow(`${join(dir, "d")} is not a regular file`);
     await expect(currentBytes(fs, join(dir, "link"))).rejects.toThrow(`${join(dir, "link")} is not a regular file`);
+  });
+});
+
+describe("a file that goes between two looks", () => {
+  it("counts as absent; a file that cannot be read is an error", async () => {
+    writeFileSync(join(dir, "f"), "content");
+    const racing: FileSystem = { ...fs, readFile: (p) => Promise.reject(new FsError("ENOENT", "readFile", p, "ENOENT: readFile")) };
+    expect(await currentState(racing, join(dir, "f"))).toBeNull();
+    const denied: FileSystem = { ...fs, readFile: (p) => Promise.reject(new FsError("EACCES", "readFile", p, "EACCES: readFile")) };
+    await expect(currentState(denied, join(dir, "f"))).rejects.toMatchObject({ code: "EACCES" });
+    const unlisted: FileSystem = { ...fs, lstat: (p) => Promise.reject(new FsError("EACCES", "lstat", p, "EACCES: lstat")) };
+    await expect(currentState(unlisted, join(dir, "f"))).rejects.toMatchObject({ code: "EACCES" });
   });
 });
 
