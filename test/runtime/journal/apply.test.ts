@@ -137,6 +137,27 @@ describe("actions that meet a half-done state", () => {
     expect(readdirSync(journals())).toEqual([]);
   });
 
+  it("a folder already removed while undoing counts as undone; another failure stops the undo", async () => {
+    const p = plan({ id: "d", kind: "test", phases: [[{ op: "mkdir", path: at("sub") }]] });
+    mkdirSync(at("sub"));
+    leftBehind(p, "back");
+    const racing: FileSystem = {
+      ...fs,
+      rmdir: async (path) => {
+        await fs.rmdir(path);
+        throw new FsError("ENOENT", "rmdir", path, "ENOENT: rmdir");
+      },
+    };
+    expect(await recoverJournals(racing, journals())).toEqual([{ id: "d", kind: "test", outcome: "rolled-back" }]);
+    expect(existsSync(at("sub"))).toBe(false);
+
+    mkdirSync(at("sub"));
+    leftBehind(p, "back");
+    const busy: FileSystem = { ...fs, rmdir: (path) => Promise.reject(new FsError("EBUSY", "rmdir", path, "EBUSY: rmdir")) };
+    await expect(recoverJournals(busy, journals())).rejects.toMatchObject({ code: "EBUSY" });
+    expect(existsSync(at("sub"))).toBe(true);
+  });
+
   it("gives up after four rounds when a step never lands, and says so", async () => {
     const p = plan({ id: "n", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] });
     leftBehind(p);
