@@ -45,6 +45,12 @@ describe("executableFingerprint (executable content only)", () => {
     expect(executableFingerprint(load(md("Say hi", "echo hello"), "md"))).not.toBe(a);
   });
 
+  it("always states async, as a boolean", () => {
+    expect(executableContent(load('{"template":"echo"}')).async).toBe(false);
+    expect(executableContent(load('{"template":"echo","async":false}')).async).toBe(false);
+    expect(executableContent(load('{"template":"echo","async":true}')).async).toBe(true);
+  });
+
   it("counts a field set to undefined as absent", () => {
     expect(executableContent({ ...base, timeout: undefined } as unknown as RecipeConfig)).toEqual(executableContent(base));
     expect(executableFingerprint({ ...base, values: undefined } as unknown as RecipeConfig)).toBe(executableFingerprint(base));

@@ -92,6 +92,22 @@ describe("recovery on real files", () => {
     expect(readFileSync(at("f"), "utf8")).toBe("F");
   });
 
+  it("keeps aside a journal file that is not a journal, and says why", async () => {
+    mkdirSync(journals());
+    writeFileSync(join(journals(), "g.journal.json"), "{ torn");
+    const [outcome] = await recoverJournals(fs, journals());
+    expect(outcome).toMatchObject({ id: "g", kind: "unknown", outcome: "quarantined", quarantinedAs: join(journals(), "g.journal.json.quarantined") });
+    expect(outcome?.outcome === "quarantined" && outcome.reason).toMatch(/^journal g\.journal\.json cannot be trusted: not JSON \(.+\)$/);
+  });
+
+  it("makes exactly the missing folders of a new file, parents first", async () => {
+    const made: string[] = [];
+    const recording: FileSystem = { ...fs, mkdir: (p, o) => (made.push(p), fs.mkdir(p, o)) };
+    await runPlan(recording, journals(), plan({ id: "m", kind: "test", phases: [[{ op: "write", path: at("new", "deeper", "x"), before: null, content: "x" }]] }));
+    expect(made.filter((p) => !p.startsWith(journals()))).toEqual([at("new"), at("new", "deeper")]);
+    expect(readFileSync(at("new", "deeper", "x"), "utf8")).toBe("x");
+  });
+
   it("a missing journal folder, or a file where it should be, means nothing to recover", async () => {
     expect(await recoverJournals(fs, join(dir, "nowhere"))).toEqual([]);
     writeFileSync(join(dir, "file"), "x");
