@@ -219,3 +219,13 @@ describe("decide: a special file where the plan expects a regular one", () => {
     });
   });
 });
+
+describe("decide: a second name for a file", () => {
+  it("is never made over a file someone else put there", () => {
+    const p = plan({ id: "k", kind: "t", phases: [[{ op: "link", from: "/r/a", to: "/r/b", before: "A" }]] });
+    expect(decide({ plan: p, direction: "forward" }, new Map([["/r/a", sha("A")], ["/r/b", sha("someone else's")]]))).toMatchObject({
+      kind: "corrupt",
+      reason: expect.stringMatching(/^\/r\/b was changed outside the journal/),
+    });
+  });
+});

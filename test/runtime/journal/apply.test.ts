@@ -108,6 +108,23 @@ describe("recovery on real files", () => {
     expect(readFileSync(at("new", "deeper", "x"), "utf8")).toBe("x");
   });
 
+  it("syncs the journal folder after removing interrupted journal temps, and only then", async () => {
+    mkdirSync(journals());
+    const synced: string[] = [];
+    const recording: FileSystem = { ...fs, fsyncDir: (p) => (synced.push(p), fs.fsyncDir(p)) };
+    expect(await recoverJournals(recording, journals())).toEqual([]);
+    expect(synced).toEqual([]);
+    writeFileSync(join(journals(), ".p.journal.json.1-2.tmp"), "half");
+    expect(await recoverJournals(recording, journals())).toEqual([]);
+    expect(synced).toEqual([journals()]);
+    // a temp that cannot be removed is left for the next recovery, without failing this one
+    writeFileSync(join(journals(), ".q.journal.json.1-3.tmp"), "half");
+    const stuck: FileSystem = { ...recording, unlink: (p) => Promise.reject(new FsError("EACCES", "unlink", p, "EACCES: unlink")) };
+    expect(await recoverJournals(stuck, journals())).toEqual([]);
+    expect(synced).toEqual([journals()]);
+    expect(readdirSync(journals())).toEqual([".q.journal.json.1-3.tmp"]);
+  });
+
   it("a missing journal folder, or a file where it should be, means nothing to recover", async () => {
     expect(await recoverJournals(fs, join(dir, "nowhere"))).toEqual([]);
     writeFileSync(join(dir, "file"), "x");

@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { nodeProcessProbe } from "../../../adapters/lock/owner.js";
 import { foldPending } from "../../../runtime/ledger/fold.js";
 import { recordLaunch } from "../../../runtime/ledger/launch.js";
@@ -65,5 +67,22 @@ describe("a fold over an unreadable index", () => {
     await recordLaunch(ctx, resolved(path));
     await foldPending(ctx);
     expect(callsOf("t.json")).toBe(3);
+  });
+});
+
+describe("a launch log that goes while the fold reads it", () => {
+  it("is passed over when another fold deleted it; another read failure stops the fold", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const writer = agent.ctx({ newId: () => "w", foldThreshold: 1000 });
+    await recordLaunch(writer, resolved(path));
+    const real = makeNodeFileSystem();
+    const isLog = (p: string): boolean => p.startsWith(join(agent.root, ".usage", "launches")) && p.endsWith(".log");
+    const vanished: FileSystem = { ...real, readFile: (p) => (isLog(p) ? Promise.reject(new FsError("ENOENT", "readFile", p, "ENOENT: readFile")) : real.readFile(p)) };
+    expect(await foldPending(agent.ctx({ fs: vanished, newId: () => "f1" }))).toEqual([]);
+    expect(callsOf("t.json")).toBeUndefined();
+    const denied: FileSystem = { ...real, readFile: (p) => (isLog(p) ? Promise.reject(new FsError("EACCES", "readFile", p, "EACCES: readFile")) : real.readFile(p)) };
+    await expect(foldPending(agent.ctx({ fs: denied, newId: () => "f2" }))).rejects.toMatchObject({ code: "EACCES" });
+    await foldPending(agent.ctx({ newId: () => "f3" }));
+    expect(callsOf("t.json")).toBe(1);
   });
 });
