@@ -229,3 +229,13 @@ describe("decide: a second name for a file", () => {
     });
   });
 });
+
+describe("decide: a new folder", () => {
+  it("is never made where someone else put a file", () => {
+    const p = plan({ id: "m", kind: "t", phases: [[{ op: "mkdir", path: "/r/d" }]] });
+    expect(decide({ plan: p, direction: "forward" }, new Map([["/r/d", sha("a file")]]))).toEqual({
+      kind: "corrupt",
+      reason: `/r/d was changed outside the journal: it is content ${sha("a file").slice(0, 12)}, neither its before (absent) nor its after (a folder) state`,
+    });
+  });
+});

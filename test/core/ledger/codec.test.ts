@@ -19,6 +19,22 @@ describe("ledger counts", () => {
     expect(E.isLeft(LedgerIndex.decode({ paths: {}, applied: { log: n } }))).toBe(true);
   });
 
+  it("checks every revision, event and list entry", () => {
+    for (const bad of [
+      { revisions: [{ revision: -1, fingerprint: "f", first_seen: "t" }] },
+      { revisions: [{ revision: 1, first_seen: "t" }] },
+      { events: [{ at: "t" }] },
+      { events: [{ at: "t", type: "revised", revision: -2 }] },
+      { former_names: [1] },
+      { review_epochs: "e1" },
+      { rollback_of_revision: -1 },
+      { last_launch_at: 5 },
+    ]) {
+      expect(E.isLeft(LedgerRecord.decode({ ...fresh, ...bad })), JSON.stringify(bad)).toBe(true);
+    }
+    expect(E.isLeft(LedgerIndex.decode({ paths: { "a.json": { ledger: "a" } }, applied: {} }))).toBe(true);
+  });
+
   it("keeps unknown keys, so a newer writer's fields survive a rewrite", () => {
     const decoded = LedgerRecord.decode({ ...fresh, future_field: { x: 1 } });
     expect(E.isRight(decoded) && (decoded.right as Record<string, unknown>)["future_field"]).toEqual({ x: 1 });
