@@ -139,4 +139,13 @@ describe("runPlan failures", () => {
     expect(e.message).toBe(`Plan m1 (test) failed and stays journaled for recovery: Journal m1 has no content ${hash} for ${at("x")}`);
     expect(existsSync(at("x"))).toBe(false);
   });
+
+  it("a folder that cannot be made fails the plan with that error, and rolls it back", async () => {
+    writeFileSync(at("a"), "A");
+    const denied: FileSystem = { ...fs, mkdir: (p, o) => (p === at("new") ? Promise.reject(new FsError("EACCES", "mkdir", p, `EACCES: mkdir '${p}'`)) : fs.mkdir(p, o)) };
+    const p = plan({ id: "d1", kind: "test", phases: [[{ op: "write", path: at("a"), before: "A", content: "A2" }], [{ op: "write", path: join(at("new"), "x"), before: null, content: "x" }]] });
+    const e = await failure(runPlan(denied, journals(), p));
+    expect(e.message).toBe(`Plan d1 (test) failed and was rolled back: EACCES: mkdir '${at("new")}'`);
+    expect(readFileSync(at("a"), "utf8")).toBe("A");
+  });
 });
