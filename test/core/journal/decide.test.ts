@@ -192,6 +192,7 @@ describe("decide: what cannot be finished or undone", () => {
     expect(decide({ plan: mk, direction: "back" }, new Map([["/r/d", "dir" as const]]))).toEqual({ kind: "back", phases: [[{ op: "rmdir", path: "/r/d" }]] });
     expect(decide({ plan: mk, direction: "back" }, new Map())).toEqual({ kind: "done" });
     expect(decide({ plan: mk, direction: "forward" }, new Map())).toEqual({ kind: "forward", phases: [[{ op: "mkdir", path: "/r/d" }]] });
+    expect(decide({ plan: mk, direction: "forward" }, new Map([["/r/d", "dir" as const]]))).toEqual({ kind: "done" });
   });
 });
 

@@ -227,3 +227,18 @@ describe("moveLineage answers", () => {
     expect(moveLineage(s.snapshot(), { fromKey: "gone.json", toKey: "b.json", type: "renamed", at: T(1) })).toEqual({ kind: "refused", reason: "gone.json has no usage lineage to move" });
   });
 });
+
+describe("a log whose launches are not in time order", () => {
+  it("remembers its highest sequence, so a second fold counts none of them again", () => {
+    const s = new Store();
+    // the later line carries the earlier time (a clock that stepped back)
+    const entries: LaunchEntry[] = [
+      { log: "L", seq: 1, key: "a.json", name: "a", fingerprint: "f", at: T(5) },
+      { log: "L", seq: 2, key: "a.json", name: "a", fingerprint: "f", at: T(1) },
+    ];
+    s.commit(foldLaunches(s.snapshot(), entries, new Set(["L"])));
+    expect(s.index.applied).toEqual({ L: 2 });
+    expect(foldLaunches(s.snapshot(), entries, new Set(["L"])).changed).toBe(false);
+    expect(s.of("a.json")).toMatchObject({ lifetime_calls: 2, first_launch_at: T(1), last_launch_at: T(5) });
+  });
+});

@@ -125,6 +125,24 @@ describe("recovery on real files", () => {
     expect(readdirSync(journals())).toEqual([".q.journal.json.1-3.tmp"]);
   });
 
+  it("a journal already gone when recovery removes it is done; another failure to remove it is an error", async () => {
+    const p = plan({ id: "r", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] });
+    leftBehind(p);
+    const isJournal = (path: string): boolean => path.startsWith(journals());
+    const gone: FileSystem = {
+      ...fs,
+      unlink: async (path) => {
+        await fs.unlink(path);
+        if (isJournal(path)) throw new FsError("ENOENT", "unlink", path, "ENOENT: unlink");
+      },
+    };
+    expect(await recoverJournals(gone, journals())).toEqual([{ id: "r", kind: "test", outcome: "rolled-forward" }]);
+    leftBehind(p);
+    const stuck: FileSystem = { ...fs, unlink: (path) => (isJournal(path) ? Promise.reject(new FsError("EACCES", "unlink", path, "EACCES: unlink")) : fs.unlink(path)) };
+    await expect(recoverJournals(stuck, journals())).rejects.toMatchObject({ code: "EACCES" });
+    expect(readdirSync(journals())).toEqual(["r.journal.json"]);
+  });
+
   it("a missing journal folder, or a file where it should be, means nothing to recover", async () => {
     expect(await recoverJournals(fs, join(dir, "nowhere"))).toEqual([]);
     writeFileSync(join(dir, "file"), "x");
