@@ -7,6 +7,9 @@ describe("lock errors", () => {
     const e = new LockTimeoutError("/r/a.json", "/real/r/a.json", 300, { pid: 42, acquiredAt: "2026-01-01T00:00:00.000Z" }, 7);
     expect(String(e)).toBe("LockTimeoutError: Timed out after 300 ms waiting for the lock on /r/a.json; held by pid 42 since 2026-01-01T00:00:00.000Z");
     expect(e).toMatchObject({ code: "ELOCKTIMEOUT", path: "/r/a.json", canonicalPath: "/real/r/a.json", timeoutMs: 300, holder: { pid: 42 } });
+    expect(new LockTimeoutError("/r/a.json", "/r/a.json", 300, { pid: 7, acquiredAt: "2026-01-01T00:00:00.000Z" }, 7).message).toBe(
+      "Timed out after 300 ms waiting for the lock on /r/a.json; held by pid 7 (this process) since 2026-01-01T00:00:00.000Z",
+    );
     expect(new LockTimeoutError("/r/a.json", "/r/a.json", 1, undefined, 7).message).toBe("Timed out after 1 ms waiting for the lock on /r/a.json; held by an owner without a readable record");
   });
 

@@ -34,6 +34,9 @@ describe("parseStartTime", () => {
     // without the closing parenthesis of comm the line is not a stat line, however many fields
     expect(parseStartTime(`77 node ${tail}`)).toBeUndefined();
     expect(parseStartTime(`${tail} 1 2 3`)).toBeUndefined();
+    // fields may be separated by runs of white space; the count starts right after the last ")"
+    expect(parseStartTime(`77 (node)  ${tail.split(" ").join("  ")}`)).toBe("987654");
+    expect(parseStartTime(`) ${tail}`)).toBe("987654");
   });
 
   it("agrees with /proc for this process and for pid 1", () => {

@@ -148,4 +148,20 @@ describe("runPlan failures", () => {
     expect(e.message).toBe(`Plan d1 (test) failed and was rolled back: EACCES: mkdir '${at("new")}'`);
     expect(readFileSync(at("a"), "utf8")).toBe("A");
   });
+
+  it.each([
+    ["an unlink", "unlink", (a: (n: string) => string): PlanInput["phases"] => [[{ op: "unlink", path: a("f"), before: "F" }]]],
+    ["a link", "link", (a: (n: string) => string): PlanInput["phases"] => [[{ op: "link", from: a("f"), to: a("g"), before: "F" }]]],
+    ["a new folder", "mkdir", (a: (n: string) => string): PlanInput["phases"] => [[{ op: "mkdir", path: a("d") }]]],
+  ] as const)("%s that fails for another reason than a half-done state fails the plan", async (_, op, phases) => {
+    writeFileSync(at("f"), "F");
+    const code = "EACCES";
+    const failing: FileSystem = {
+      ...fs,
+      [op]: (p: string) => (p.startsWith(join(dir, "r")) ? Promise.reject(new FsError(code, op, p, `${code}: ${op} '${p}'`)) : (fs[op] as (p: string) => Promise<void>)(p)),
+    };
+    const e = await failure(runPlan(failing, journals(), plan({ id: "f1", kind: "test", phases: phases(at) })));
+    expect(e.message).toMatch(/^Plan f1 \(test\) failed and was rolled back: EACCES: /);
+    expect(readFileSync(at("f"), "utf8")).toBe("F");
+  });
 });
