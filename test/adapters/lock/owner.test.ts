@@ -37,6 +37,7 @@ describe("parseStartTime", () => {
     // fields may be separated by runs of white space; the count starts right after the last ")"
     expect(parseStartTime(`77 (node)  ${tail.split(" ").join("  ")}`)).toBe("987654");
     expect(parseStartTime(`) ${tail}`)).toBe("987654");
+    for (const bad of ["98x", "x98", "-1", "9.8"]) expect(parseStartTime(`77 (node) ${tail.replace("987654", bad)}`), bad).toBeUndefined();
   });
 
   it("agrees with /proc for this process and for pid 1", () => {

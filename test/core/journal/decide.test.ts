@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { createHash } from "node:crypto";
 import { blobBytes, buildPlan, pathsOf, type Plan, type PlanInput } from "../../../core/journal/plan.js";
 import { decide } from "../../../core/journal/decide.js";
-import { decodeJournal, encodeJournal } from "../../../core/journal/record.js";
+import { decodeJournal, encodeJournal, journalFileName } from "../../../core/journal/record.js";
 
 const sha = (text: string | Uint8Array): string => createHash("sha256").update(text).digest("hex");
 
@@ -98,6 +98,11 @@ describe("the journal record", () => {
 });
 
 describe("decoding a journal file", () => {
+  it("a journal file is named after its plan", () => {
+    expect(journalFileName("0lx2-ab_c")).toBe("0lx2-ab_c.journal.json");
+  });
+
+
   it("says why a text is not a journal", () => {
     expect(decodeJournal("{")).toEqual(E.left(expect.stringMatching(/^not JSON \(.+\)$/)));
     expect(decodeJournal('{"format":"pi-recipes-journal/2"}')).toEqual(E.left("not a journal record (wrong format or fields)"));
