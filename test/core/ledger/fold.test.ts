@@ -168,10 +168,15 @@ describe("the order of a fold and a seed does not depend on the order they are g
       expect(s.of("a.json")).toMatchObject({ fingerprint: "f-2", revision: 2 });
       expect(s.index.applied).toEqual({ L1: 2 });
     }
-    // time first, whatever the log names
-    const s = new Store();
-    s.commit(foldLaunches(s.snapshot(), [entry("A", 1, "late", T(2)), entry("Z", 1, "early", T(1))], new Set(["A", "Z"])));
-    expect(s.of("a.json")).toMatchObject({ fingerprint: "late", first_launch_at: T(1), last_launch_at: T(2) });
+    // time first, whatever the log names, in either input order
+    for (const entries of [
+      [entry("A", 1, "late", T(2)), entry("Z", 1, "early", T(1))],
+      [entry("Z", 1, "early", T(1)), entry("A", 1, "late", T(2))],
+    ]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), entries, new Set(["A", "Z"])));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "late", first_launch_at: T(1), last_launch_at: T(2) });
+    }
   });
 
   it("two new recipes of one name: the one whose key sorts first gets the plain lineage id", () => {
