@@ -168,6 +168,15 @@ describe("the order of a fold and a seed does not depend on the order they are g
       expect(s.of("a.json")).toMatchObject({ fingerprint: "f-2", revision: 2 });
       expect(s.index.applied).toEqual({ L1: 2 });
     }
+    // many logs at one instant, given in reverse and in a shuffled order
+    const names = Array.from({ length: 100 }, (_, i) => `L${String(i).padStart(3, "0")}`);
+    for (const order of [[...names].reverse(), names.map((_, i) => names[(i * 37) % 100]!)]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), order.map((log) => entry(log, 1, `f-${log}`, T(1))), new Set(names)));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "f-L099", lifetime_calls: 100 });
+      // every log in name order, each a revision of its own
+      expect(s.of("a.json")!.revisions.map((r) => r.fingerprint)).toEqual(names.map((n) => `f-${n}`));
+    }
     // time first, whatever the log names, in either input order
     for (const entries of [
       [entry("A", 1, "late", T(2)), entry("Z", 1, "early", T(1))],
