@@ -7,6 +7,7 @@ import { isObject } from "../template/graph.js";
 import { eachPlaceholder, isIdentifier, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 import { parseArgType } from "./arg-type.js";
 import { setOwn } from "../recipe/own.js";
+import { compact } from "../compact.js";
 import { parseDeclaration, storedDefaults } from "./declarations.js";
 
 export interface ArgInput {
@@ -48,25 +49,27 @@ export const emptyGraphFacts = (): GraphFacts => ({ names: [], types: undefined,
 
 /** The arguments one text of the graph (a leaf, a control value) mentions. */
 export function scanText(text: string, facts: GraphFacts): void {
-  eachPlaceholder(text, (content) => {
-    const p = parsePlaceholder(content);
-    switch (p.kind) {
-      case "nullish":
-        declare(facts, p.name, undefined, true);
-        break;
-      case "ternary":
-        if (p.name !== undefined) declare(facts, p.name, BOOL, true);
-        break;
-      case "simple":
-        if (isRepeatName(p.name)) break;
-        declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
-        if (p.default !== undefined && facts.inlineDefaults?.has(p.name) !== true) (facts.inlineDefaults ??= new Map()).set(p.name, p.default);
-        break;
-      default:
-        break;
-    }
-    return undefined;
-  });
+  eachPlaceholder(text, notePlaceholder, facts);
+}
+
+function notePlaceholder(content: string, facts: GraphFacts): undefined {
+  const p = parsePlaceholder(content);
+  switch (p.kind) {
+    case "nullish":
+      declare(facts, p.name, undefined, true);
+      break;
+    case "ternary":
+      if (p.name !== undefined) declare(facts, p.name, BOOL, true);
+      break;
+    case "simple":
+      if (isRepeatName(p.name)) break;
+      declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
+      if (p.default !== undefined && facts.inlineDefaults?.has(p.name) !== true) (facts.inlineDefaults ??= new Map()).set(p.name, p.default);
+      break;
+    default:
+      break;
+  }
+  return undefined;
 }
 
 const BOOL: ArgType = { kind: "bool" };
@@ -108,46 +111,81 @@ export function noteNodeControls(node: JsonObject, facts: GraphFacts): void {
   }
 }
 
+/** The names of the argument surface (surfaceOf(input, facts).names), without the rest of it. */
+export function surfaceNames(input: ArgInput, facts: GraphFacts): string[] {
+  const explicit = explicitArgs(input);
+  if (explicit === undefined) return facts.names;
+  const names: string[] = [];
+  for (const token of explicit) {
+    const name = parseDeclaration(token).name;
+    if (name !== "" && !names.includes(name)) names.push(name);
+  }
+  for (const n of facts.names) if (!names.includes(n)) names.push(n);
+  return names;
+}
+
 /** The argument surface: explicit names first, then placeholder names in walk order; explicit
  * types beat inline ones; any default or fallback anywhere makes a name optional. `facts`: what
  * the template survey (core/compile/template-survey.ts) gathered from `input.template`. */
-export function surfaceOf(input: ArgInput, facts: GraphFacts): ArgSurface {
-  const names: string[] = [];
-  let explicitTypes: Map<string, ArgType | undefined> | undefined;
+export function surfaceOf(input: ArgInput, facts: GraphFacts, descriptions?: Readonly<Record<string, string>>): ArgSurface {
+  // every recipe of a discovery gets one and keeps it: nothing is built that stays empty (the
+  // empty parts are shared, frozen), and nothing is built only to be thrown away
+  let names: string[] = facts.names;
+  // names with an explicit type, and those types (a recipe declares a handful: arrays, not a Map)
+  let explicitTyped: string[] | undefined;
+  let explicitTypes: ArgType[] | undefined;
   let explicitOptional: string[] | undefined;
   let declaredDefaults: Record<string, string> | undefined;
+  let types: Record<string, ArgType> | undefined;
   const explicit = explicitArgs(input);
   if (explicit !== undefined) {
-    for (const token of explicit) {
-      const d = parseDeclaration(token);
+    names = [];
+    for (let i = 0; i < explicit.length; i++) {
+      const d = parseDeclaration(explicit[i]!);
       if (d.name === "" || names.includes(d.name)) continue;
       names.push(d.name);
       // an explicit type the registry cannot read does not override a readable inline one
-      if (d.typeText !== undefined && parseArgType(d.typeText) !== undefined) (explicitTypes ??= new Map()).set(d.name, d.type);
+      if (d.typeText !== undefined && parseArgType(d.typeText) !== undefined) {
+        (explicitTyped ??= []).push(d.name);
+        (explicitTypes ??= []).push(d.type);
+      }
       if (d.default !== undefined) {
         (explicitOptional ??= []).push(d.name);
         setOwn((declaredDefaults ??= {}), d.name, d.default);
       }
     }
+    for (let i = 0; i < facts.names.length; i++) if (!names.includes(facts.names[i]!)) names.push(facts.names[i]!);
   }
-  for (const [name, value] of facts.inlineDefaults ?? []) {
-    if (declaredDefaults === undefined || !hasOwn(declaredDefaults, name)) setOwn((declaredDefaults ??= {}), name, value);
+  if (facts.inlineDefaults !== undefined) {
+    for (const [name, value] of facts.inlineDefaults) {
+      if (declaredDefaults === undefined || !hasOwn(declaredDefaults, name)) setOwn((declaredDefaults ??= {}), name, value);
+    }
   }
-  for (const n of facts.names) if (!names.includes(n)) names.push(n);
   const defaults = input.defaults;
-  const optional = (n: string): boolean =>
-    facts.optional?.has(n) === true || explicitOptional?.includes(n) === true || (defaults !== undefined && hasOwn(defaults, n));
-
-  const types: Record<string, ArgType> = {};
-  const required: string[] = [];
-  for (const n of names) {
-    const t = explicitTypes !== undefined && explicitTypes.has(n) ? explicitTypes.get(n) : facts.types?.get(n);
-    if (t !== undefined && t.kind !== "string") setOwn(types, n, t);
-    if (!optional(n)) required.push(n);
+  let required: string[] | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const n = names[i]!;
+    const at = explicitTyped === undefined ? -1 : explicitTyped.indexOf(n);
+    const t = at >= 0 ? explicitTypes![at] : facts.types?.get(n);
+    if (t !== undefined && t.kind !== "string") setOwn((types ??= {}), n, t);
+    const optional = facts.optional?.has(n) === true || explicitOptional?.includes(n) === true || (defaults !== undefined && hasOwn(defaults, n));
+    if (!optional) (required ??= []).push(n);
   }
-  const surface: ArgSurface = { names, required, types, defaults: storedDefaults(defaults) };
-  return declaredDefaults === undefined ? surface : { ...surface, declaredDefaults };
+  // the key order is the published one: names, required, types, defaults, declaredDefaults, descriptions
+  const surface: { -readonly [K in keyof ArgSurface]: ArgSurface[K] } = {
+    names: compact(names),
+    required: required === undefined ? NO_NAMES : compact(required),
+    types: types ?? NO_TYPES,
+    defaults: defaults === undefined ? NO_DEFAULTS : storedDefaults(defaults),
+  };
+  if (declaredDefaults !== undefined) surface.declaredDefaults = declaredDefaults;
+  if (descriptions !== undefined) surface.descriptions = descriptions;
+  return surface;
 }
+
+const NO_NAMES: readonly string[] = Object.freeze([]);
+const NO_TYPES: Readonly<Record<string, ArgType>> = Object.freeze({});
+const NO_DEFAULTS: ArgSurface["defaults"] = Object.freeze({});
 
 const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 

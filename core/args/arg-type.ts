@@ -4,6 +4,7 @@
 // a type is a single edit and the interpreters can never disagree.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
+import { memoizeString } from "../memo.js";
 
 export type ArgKind = ArgType["kind"];
 type TypeOf<K extends ArgKind> = Extract<ArgType, { readonly kind: K }>;
@@ -167,24 +168,33 @@ const TABLE: { readonly [K in ArgKind]: ArgTypeDescription<K> } = {
 const describe = (type: ArgType): ArgTypeDescription<ArgKind> =>
   TABLE[type.kind] as unknown as ArgTypeDescription<ArgKind>;
 
-export const STRING: ArgType = { kind: "string" };
+export const STRING: ArgType = Object.freeze({ kind: "string" });
+
+const PLAIN_TYPES: Readonly<Record<string, ArgType>> = Object.freeze({
+  string: STRING,
+  path: Object.freeze({ kind: "path" }),
+  int: Object.freeze({ kind: "int" }),
+  number: Object.freeze({ kind: "number" }),
+  bool: Object.freeze({ kind: "bool" }),
+  array: Object.freeze({ kind: "array" }),
+});
+
 
 /** `string|path|int|number|bool|array|enum(a,b)`; enum values are trimmed and empty ones
  * dropped. Unknown text or an enum without values gives undefined. */
-export function parseArgType(text: string): ArgType | undefined {
+export const parseArgType: (text: string) => ArgType | undefined = memoizeString(parseArgTypeUncached);
+
+function parseArgTypeUncached(text: string): ArgType | undefined {
   const t = text.trim();
-  const m = /^enum\((.*)\)$/s.exec(t);
-  if (m !== null) {
-    const values = (m[1] ?? "").split(",").map((v) => v.trim()).filter((v) => v !== "");
-    return values.length === 0 ? undefined : { kind: "enum", values };
-  }
-  switch (t) {
-    case "string": case "path": case "int": case "number": case "bool": case "array":
-      return { kind: t };
-    default:
-      return undefined;
-  }
+  // one frozen value per plain kind: discovery reads a type for every declaration it meets
+  if (Object.hasOwn(PLAIN_TYPES, t)) return PLAIN_TYPES[t];
+  const m = ENUM_TYPE.exec(t);
+  if (m === null) return undefined;
+  const values = (m[1] ?? "").split(",").map((v) => v.trim()).filter((v) => v !== "");
+  return values.length === 0 ? undefined : { kind: "enum", values };
 }
+
+const ENUM_TYPE = /^enum\((.*)\)$/s;
 
 /** Runtime normalization of one value, or MISMATCH: null/undefined become `""` for every
  * type. The allocation-free form for the per-call path; see normalizeArgValue. */

@@ -13,14 +13,13 @@
 // resolved and its template is not checked, because it is reported as disabled whatever they
 // would say; its risk labels and warnings come from its template as written.
 import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
 import type { ArgSurface } from "../discovery/types.js";
 import { problemDiagnostic } from "../discovery/problem.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { checkArgs } from "../recipe/check.js";
-import { recipeRiskLabels } from "../risk/risk-labels.js";
+import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import { authoringWarnings } from "../recipe/lint.js";
 import { argInputOf, compileTemplate, type CompiledTemplate } from "./compile-template.js";
 import { surveyTemplate } from "./template-survey.js";
@@ -73,51 +72,53 @@ export interface CompiledConfig extends CompiledBase {
 export type CompiledRecipe = CompiledProblem | CompiledConfig;
 
 const NO_TEXTS: readonly string[] = Object.freeze([]);
+const NO_LABELS: readonly RiskLabel[] = Object.freeze([]);
 
 const invalidTemplate = (message: string): RecipeProblem => ({ kind: "invalid", field: "template", message });
 
-/** The resolved and checked config with its one template survey, or the problem. */
-function resolveAndCheck(loaded: RecipeConfig, path: string, ctx: ResolveContext): E.Either<RecipeProblem, { config: RecipeConfig; template: CompiledTemplate }> {
-  return pipe(
-    resolveRecipe(loaded, path, ctx),
-    E.flatMap((config) => {
-      const survey = surveyTemplate(config.template);
-      return survey.error !== undefined
-        ? E.left(invalidTemplate(survey.error))
-        : pipe(checkArgs(config), E.map((checked) => ({ config: checked, template: compileTemplate(checked.template, argInputOf(checked), survey) })));
-    }),
-  );
+/** The resolved and checked config with its one template survey, or the problem. Written as
+ * plain branches: it runs for every recipe of every discovery without a cache. */
+function resolveAndCheck(loaded: RecipeConfig, path: string, ctx: ResolveContext): RecipeProblem | { config: RecipeConfig; template: CompiledTemplate } {
+  const resolved = resolveRecipe(loaded, path, ctx);
+  if (E.isLeft(resolved)) return resolved.left;
+  const survey = surveyTemplate(resolved.right.template);
+  if (survey.error !== undefined) return invalidTemplate(survey.error);
+  const checked = checkArgs(resolved.right);
+  if (E.isLeft(checked)) return checked.left;
+  const config = checked.right;
+  return { config, template: compileTemplate(config.template, argInputOf(config), survey, descriptionsOf(config)) };
+}
+
+const descriptionsOf = (config: RecipeConfig): Readonly<Record<string, string>> | undefined =>
+  config.raw["arg_descriptions"] as Readonly<Record<string, string>> | undefined;
+
+function problemOf(source: RecipeSource, problem: RecipeProblem): CompiledProblem {
+  const path = source.file.path;
+  return { kind: "problem", id: source.id, path, format: source.format, problem, diagnostics: [problemDiagnostic(path, problem)] };
 }
 
 export function compileRecipe(source: RecipeSource, ctx: CompileContext): CompiledRecipe {
   const path = source.file.path;
-  const base = { id: source.id, path, format: source.format };
-  const compiled = pipe(
-    loadRecipe(source.file, source.id, source.format),
-    E.flatMap((loaded) =>
-      loaded.disabled === true
-        ? E.right({ config: loaded, template: compileTemplate(loaded.template, argInputOf(loaded)) })
-        : resolveAndCheck(loaded, path, ctx),
-    ),
-  );
-  if (E.isLeft(compiled)) return { kind: "problem", ...base, problem: compiled.left, diagnostics: [problemDiagnostic(path, compiled.left)] };
-  const { config, template } = compiled.right;
+  const loaded = loadRecipe(source.file, source.id, source.format);
+  if (E.isLeft(loaded)) return problemOf(source, loaded.left);
+  const compiled = loaded.right.disabled === true
+    ? { config: loaded.right, template: compileTemplate(loaded.right.template, argInputOf(loaded.right), undefined, descriptionsOf(loaded.right)) }
+    : resolveAndCheck(loaded.right, path, ctx);
+  if (!("config" in compiled)) return problemOf(source, compiled);
+  const { config, template } = compiled;
   // trusted-boundary warnings of the template, then authoring mistakes (an unknown field, an
   // undeclared placeholder, an unclosed brace, an output naming no step)
-  const warnings = [...template.warnings, ...authoringWarnings(config, template.placeholderNames, template.surface.names)];
-  const descriptions = config.raw["arg_descriptions"] as Readonly<Record<string, string>> | undefined;
+  const authoring = authoringWarnings(config, template.placeholderNames, template.surface.names);
+  const warnings = authoring.length === 0 ? template.warnings : template.warnings.length === 0 ? authoring : [...template.warnings, ...authoring];
   const sha = ctx.digest?.(source.file);
-  return {
-    kind: "recipe",
-    ...base,
-    ...(sha === undefined ? {} : { sourceSha256: sha }),
-    diagnostics: warnings.length === 0 ? NO_TEXTS : warnings.map((w) => warningDiagnostic(path, w)),
-    config,
-    disabled: config.disabled === true,
-    warnings,
-    riskLabels: recipeRiskLabels(template.riskLabels, config.async === true, template.optionInjection.length > 0),
-    optionInjection: template.optionInjection,
-    surface: descriptions === undefined ? template.surface : { ...template.surface, descriptions },
-    ...(template.repeatProblem === undefined ? {} : { toolProblem: template.repeatProblem }),
-  };
+  // built by assignment in the published key order (the compile cache stores this object)
+  const out: { -readonly [K in keyof CompiledConfig]: CompiledConfig[K] } = sha === undefined
+    ? { kind: "recipe", id: source.id, path, format: source.format, diagnostics: NO_TEXTS, config, disabled: false, warnings, riskLabels: NO_LABELS, optionInjection: NO_TEXTS, surface: template.surface }
+    : { kind: "recipe", id: source.id, path, format: source.format, sourceSha256: sha, diagnostics: NO_TEXTS, config, disabled: false, warnings, riskLabels: NO_LABELS, optionInjection: NO_TEXTS, surface: template.surface };
+  if (warnings.length > 0) out.diagnostics = warnings.map((w) => warningDiagnostic(path, w));
+  out.disabled = config.disabled === true;
+  out.riskLabels = recipeRiskLabels(template.riskLabels, config.async === true, template.optionInjection.length > 0);
+  out.optionInjection = template.optionInjection;
+  if (template.repeatProblem !== undefined) out.toolProblem = template.repeatProblem;
+  return out;
 }

@@ -5,10 +5,11 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { argTypeOf, type ArgSurface } from "../discovery/types.js";
-import { type ArgInput, repeatSafetyOf, surfaceOf } from "../args/analysis.js";
+import { type ArgInput, repeatSafetyOf, surfaceNames, surfaceOf } from "../args/analysis.js";
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import type { RecipeConfig } from "../model.js";
 import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
+import { compact } from "../compact.js";
 import type { RecipeWarning } from "./recipe-warning.js";
 
 export interface CompiledTemplate {
@@ -35,22 +36,22 @@ export function argInputOf(config: { readonly args?: readonly string[]; readonly
     : defaults === undefined ? { args, template } : { args, defaults, template };
 }
 
-export function compileTemplate(template: Json, input: ArgInput = { template }, survey: TemplateSurvey = surveyTemplate(template)): CompiledTemplate {
+/** `descriptions`: the recipe's `arg_descriptions`, carried on the surface. */
+export function compileTemplate(
+  template: Json, input: ArgInput = { template }, survey: TemplateSurvey = surveyTemplate(template), descriptions?: Readonly<Record<string, string>>,
+): CompiledTemplate {
   const safe = repeatSafetyOf(input, survey.repeats, survey.facts);
-  const surface = surfaceOf(input, survey.facts);
+  const surface = surfaceOf(input, survey.facts, descriptions);
   // an explicit or inline type other than string (path, int, enum...) makes the value safe
-  const optionInjection = survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined);
-  const placeholderNames = input.args === undefined ? surface.names : surfaceOf({ template }, survey.facts).names;
-  return {
-    ...(survey.error === undefined ? {} : { error: survey.error }),
-    placeholderNames,
-    ...(survey.errorStep === undefined ? {} : { errorStep: survey.errorStep }),
-    surface,
-    optionInjection,
-    riskLabels: survey.riskLabels,
-    warnings: survey.warnings,
-    ...(E.isLeft(safe) ? { repeatProblem: safe.left } : {}),
-  };
+  const optionInjection = survey.freeTextWords.length === 0 ? survey.freeTextWords : compact(survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined));
+  const placeholderNames = input.args === undefined ? surface.names : surfaceNames({ template }, survey.facts);
+  // built by assignment, in the key order of the interface: this runs for every recipe
+  const compiled: { -readonly [K in keyof CompiledTemplate]: CompiledTemplate[K] } = survey.error === undefined
+    ? { placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings }
+    : { error: survey.error, placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings };
+  if (survey.errorStep !== undefined) compiled.errorStep = survey.errorStep;
+  if (E.isLeft(safe)) compiled.repeatProblem = safe.left;
+  return compiled;
 }
 
 

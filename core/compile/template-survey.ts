@@ -56,12 +56,16 @@ export function surveyTemplate(template: Json): TemplateSurvey {
       freeTextWords(split.words, freeText);
       const shape = leafShapeOfWords(split.words);
       labels |= leafLabelMask(shape);
-      for (const w of leafWarnings(shape, label)) if (!(warnings ??= new Map()).has(w.text)) warnings.set(w.text, w);
+      const found = leafWarnings(shape, label);
+      for (let i = 0; i < found.length; i++) {
+        const w = found[i]!;
+        if (!(warnings ??= new Map()).has(w.text)) warnings.set(w.text, w);
+      }
       return;
     }
     if (Array.isArray(node)) {
       if (node.length === 0) fail(NO_STEPS);
-      for (const step of node) walk(step, label);
+      for (let i = 0; i < node.length; i++) walk(node[i], label);
       return;
     }
     if (!isObject(node)) {

@@ -14,13 +14,15 @@ export interface ImportBinding {
 const ALIAS = /^[A-Za-z0-9_.-]+$/;
 const EMPTY: JsonObject = {};
 
+const NO_BINDINGS: E.Either<never, readonly ImportBinding[]> = E.right(Object.freeze([]));
+
 const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
 
 const objectOr = (value: unknown): JsonObject => (isPlainObject(value) ? (value as JsonObject) : EMPTY);
 
 /** The bindings in declaration order, or the first problem with one of them. */
 export function parseBindings(imports: JsonObject | undefined): E.Either<RecipeProblem, readonly ImportBinding[]> {
-  if (imports === undefined) return E.right([]);
+  if (imports === undefined) return NO_BINDINGS;
   const out: ImportBinding[] = [];
   for (const alias of Object.keys(imports)) {
     if (!ALIAS.test(alias)) return E.left(failed(`Invalid recipe import alias: ${alias}`));

@@ -43,8 +43,9 @@ function checkJson(raw: Readonly<Record<string, unknown>>): RecipeProblem | unde
 function decodeField<K extends FieldName>(raw: JsonObject, field: K, into: FieldValues): RecipeProblem | undefined {
   const spec = RECIPE_FIELDS[field];
   const value = raw[field];
-  // the guard is the codec's own; decode runs only to locate what is wrong
-  if (spec.codec.is(value)) {
+  // the guard is the codec's own (or its shortcut for JSON data, which the whole recipe is by now:
+  // decodeObject checked it first); decode runs only to locate what is wrong
+  if (spec.checked === undefined ? spec.codec.is(value) : spec.checked(value)) {
     into[field] = value as FieldValues[K];
     return undefined;
   }
@@ -105,25 +106,29 @@ const badRepeat = (node: JsonObject): boolean => {
  * every object an import node or a node whose `template` is usable. A numeric `repeat` that is
  * not a positive integer is the structural error the reference throws while expanding.
  */
-function findUnusable(node: Json, at: readonly (string | number)[]): Unusable | undefined {
-  if (typeof node === "string") return node.trim() === "" ? { kind: "unusable", what: "blank string", at } : undefined;
+function findUnusable(node: Json): Unusable | undefined {
+  if (typeof node === "string") return node.trim() === "" ? { kind: "unusable", what: "blank string", at: HERE } : undefined;
   if (Array.isArray(node)) {
-    if (node.length === 0) return { kind: "unusable", what: "empty array", at };
+    if (node.length === 0) return { kind: "unusable", what: "empty array", at: HERE };
     for (let i = 0; i < node.length; i++) {
-      const inner = findUnusable(node[i] as Json, [...at, i]);
-      if (inner !== undefined) return inner;
+      const inner = findUnusable(node[i] as Json);
+      // the location is built on the way out, only for what is found
+      if (inner !== undefined) return { ...inner, at: [i, ...inner.at] };
     }
     return undefined;
   }
   if (isPlainObject(node)) {
     const object = node as JsonObject;
     if (isImportNode(object)) return undefined;
-    if (badRepeat(object)) return { kind: "repeat", at };
-    if (!hasOwn(object, "template")) return { kind: "unusable", what: "object without template", at };
-    return findUnusable(object["template"] as Json, [...at, "template"]);
+    if (badRepeat(object)) return { kind: "repeat", at: HERE };
+    if (!hasOwn(object, "template")) return { kind: "unusable", what: "object without template", at: HERE };
+    const inner = findUnusable(object["template"] as Json);
+    return inner === undefined ? undefined : { ...inner, at: ["template", ...inner.at] };
   }
-  return { kind: "unusable", what: kindOf(node), at };
+  return { kind: "unusable", what: kindOf(node), at: HERE };
 }
+
+const HERE: readonly (string | number)[] = Object.freeze([]);
 
 function checkTemplate(raw: JsonObject, envelope: Json): RecipeProblem | undefined {
   const template = raw["template"] as Json;
@@ -131,8 +136,8 @@ function checkTemplate(raw: JsonObject, envelope: Json): RecipeProblem | undefin
   // a wrapped envelope is usable exactly when the raw template is; check that one so that
   // locations read as the author wrote them
   const found = wrapped
-    ? badRepeat(envelope as JsonObject) ? ({ kind: "repeat", at: [] } as const) : findUnusable(template, [])
-    : findUnusable(envelope, []);
+    ? badRepeat(envelope as JsonObject) ? ({ kind: "repeat", at: [] } as const) : findUnusable(template)
+    : findUnusable(envelope);
   if (found === undefined) return undefined;
   if (found.kind === "repeat") {
     const fromTopLevel = found.at.length === 0 && !(isPlainObject(template) && hasOwn(template, "repeat"));

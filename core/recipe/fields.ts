@@ -78,6 +78,9 @@ export type RegisterRole = "param" | "colocated";
 /** One row of the recipe-field table. */
 export interface FieldSpec<A> {
   readonly codec: t.Type<A, unknown, unknown>;
+  /** the codec's guard for a value already known to be plain JSON data (the whole recipe passed
+   * jsonFault): the same answer without walking the value for JSON a second time */
+  readonly checked?: (u: unknown) => boolean;
   /** completes `field "x" must be ...` */
   readonly expected: string;
   /** show a primitive offending value itself rather than its kind (enumerations) */
@@ -100,6 +103,9 @@ export interface FieldSpec<A> {
 
 type Row = Omit<FieldSpec<unknown>, "codec" | "expected">;
 
+const anyJson = (): boolean => true;
+const isTemplate = (u: unknown): boolean => typeof u === "string" || Array.isArray(u) || isPlainObject(u);
+
 const row = <A>(codec: t.Type<A, unknown, unknown>, expected: string, more: Row): FieldSpec<A> => ({ codec, expected, ...more });
 
 const NUMBER_OR_STRING: JsonObject = { anyOf: [{ type: "number" }, { type: "string" }] };
@@ -114,6 +120,7 @@ const ANY_OBJECT: JsonObject = { type: "object", additionalProperties: true };
  */
 export const RECIPE_FIELDS = {
   template: row(t.union([t.string, t.readonlyArray(jsonValue), jsonObject]), "a non-empty command string, sequence or object", {
+    checked: isTemplate,
     executable: true,
     register: "param",
     schema: {
@@ -129,7 +136,7 @@ export const RECIPE_FIELDS = {
     register: "param",
     schema: { type: "boolean", description: "true: the tool starts a detached run (co-located recipe)." },
   }),
-  imports: row(jsonObject, "an object", { executable: true, register: "colocated", schema: ANY_OBJECT }),
+  imports: row(jsonObject, "an object", { checked: isPlainObject, executable: true, register: "colocated", schema: ANY_OBJECT }),
   args: row(t.readonlyArray(t.string), "an array of strings", {
     envelope: 0,
     executable: true,
@@ -144,8 +151,9 @@ export const RECIPE_FIELDS = {
     register: "colocated",
     schema: { type: "object", additionalProperties: { type: "string" }, description: "What each argument means, by name (shown to agents as the argument's description)." },
   }),
-  defaults: row(jsonObject, "an object", { envelope: 1, executable: true, register: "colocated", schema: ANY_OBJECT }),
+  defaults: row(jsonObject, "an object", { checked: isPlainObject, envelope: 1, executable: true, register: "colocated", schema: ANY_OBJECT }),
   values: row(jsonObject, "an object", {
+    checked: isPlainObject,
     executable: true,
     register: "param",
     schema: { type: "object", additionalProperties: true, description: "Runtime values of a co-located (async) recipe." },
@@ -167,7 +175,7 @@ export const RECIPE_FIELDS = {
   failure: row(t.keyof({ continue: null, branch: null, root: null }), `one of "continue", "branch", "root"`, {
     quoteGot: true, envelope: 12, executable: true, register: "colocated", schema: { type: "string", enum: ["continue", "branch", "root"] },
   }),
-  recover: row(jsonValue, "a command template", { envelope: 13, executable: true, register: "colocated", schema: ANY_TEMPLATE }),
+  recover: row(jsonValue, "a command template", { checked: anyJson, envelope: 13, executable: true, register: "colocated", schema: ANY_TEMPLATE }),
   repeat: row(numberOrString, "a number or a string", { envelope: 14, executable: true, register: "colocated", schema: NUMBER_OR_STRING }),
   // kept as written, passed along by imports and delegation, but acted on by nothing here
   artifacts: row(t.record(t.string, t.string), "an object of strings", { executable: true, inherited: true, register: "colocated" }),
@@ -177,7 +185,7 @@ export const RECIPE_FIELDS = {
     { executable: true, inherited: true, register: "colocated" },
   ),
   retire_when: row(t.literal("children_terminal"), `"children_terminal"`, { quoteGot: true, executable: true, inherited: true, register: "colocated" }),
-  usage: row(jsonObject, "an object", { executable: false }),
+  usage: row(jsonObject, "an object", { checked: isPlainObject, executable: false }),
   actor_context: row(t.union([t.literal(false), t.literal("off")]), `false or "off"`, { quoteGot: true, executable: true, register: "colocated" }),
 };
 

@@ -33,23 +33,29 @@ interface Resolved {
   readonly height: number;
 }
 
-/** One top-level resolution: successes are shared so that diamond-shaped imports load once. */
+/** One top-level resolution: successes are shared so that diamond-shaped imports load once.
+ * Most recipes load no other file: what only a dependency needs is created with the first one. */
 interface Session {
   readonly ctx: ResolveContext;
   readonly paths: PathContext;
-  readonly done: Map<string, Resolved>;
+  /** the stack the top-level recipe is resolved on behalf of (its own result is never shared:
+   * any file reaching it again is a cycle) */
+  base: readonly string[];
+  done: Map<string, Resolved> | undefined;
   /** every recipe file the resolution loaded or tried to load, in first-use order */
-  readonly touched: Set<string>;
+  touched: Set<string> | undefined;
 }
 
 const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
+
+const NO_STACK: readonly string[] = Object.freeze([]);
 
 function session(ctx: ResolveContext): Session {
   const exists = (path: string): boolean => ctx.readFile(path) !== undefined;
   const paths: PathContext = ctx.packagedRoot === undefined
     ? { agentDir: ctx.agentDir, home: ctx.home, cwd: ctx.cwd, userRoot: ctx.userRoot, exists }
     : { agentDir: ctx.agentDir, home: ctx.home, cwd: ctx.cwd, userRoot: ctx.userRoot, packagedRoot: ctx.packagedRoot, exists };
-  return { ctx, paths, done: new Map(), touched: new Set() };
+  return { ctx, paths, base: NO_STACK, done: undefined, touched: undefined };
 }
 
 const chain = (path: string, stack: readonly string[]): string => [...stack, path].join(" -> ");
@@ -65,11 +71,11 @@ const tooDeep = (path: string, stack: readonly string[]): RecipeProblem | undefi
  * means the file is missing or is not a valid recipe; the caller words that for its context.
  */
 function loadDependency(s: Session, path: string, stack: readonly string[]): E.Either<RecipeProblem, Resolved | undefined> {
-  s.touched.add(path);
+  (s.touched ??= new Set()).add(path);
   const cyclic = cycle(path, stack);
   if (cyclic !== undefined) return E.left(cyclic);
   // a success proves the subgraph acyclic, so only the remaining depth can make it fail elsewhere
-  const known = s.done.get(path);
+  const known = s.done?.get(path);
   if (known !== undefined && stack.length + known.height <= IMPORT_DEPTH_LIMIT) return E.right(known);
   const deep = tooDeep(path, stack);
   if (deep !== undefined) return E.left(deep);
@@ -80,14 +86,17 @@ function loadDependency(s: Session, path: string, stack: readonly string[]): E.E
   return resolveAt(s, loaded.right, path, stack);
 }
 
+const NO_IMPORTS: E.Either<never, { imports: ReadonlyMap<string, ImportedRecipe>; height: number }> = E.right({ imports: new Map(), height: 0 });
+
 function loadImports(
-  s: Session, bindings: readonly ImportBinding[], dir: string, stack: readonly string[],
-): E.Either<RecipeProblem, { imports: Map<string, ImportedRecipe>; height: number }> {
+  s: Session, bindings: readonly ImportBinding[], dir: string, stack: () => readonly string[],
+): E.Either<RecipeProblem, { imports: ReadonlyMap<string, ImportedRecipe>; height: number }> {
+  if (bindings.length === 0) return NO_IMPORTS;
   const imports = new Map<string, ImportedRecipe>();
   let height = 0;
   for (const binding of bindings) {
     const file = resolveRecipePath(binding.from, dir, s.paths);
-    const dep = loadDependency(s, file, stack);
+    const dep = loadDependency(s, file, stack());
     if (E.isLeft(dep)) return dep;
     if (dep.right === undefined) return E.left(failed(`Recipe import not found: ${binding.alias}`));
     height = Math.max(height, dep.right.height);
@@ -105,6 +114,7 @@ function loadImports(
 
 /** The config with import references substituted through its raw object and validated again. */
 function substituted(config: RecipeConfig, path: string, imports: ReadonlyMap<string, ImportedRecipe>): E.Either<RecipeProblem, RecipeConfig> {
+  if (imports.size === 0) return E.right(config);
   const raw = substituteReferences(config.raw, imports);
   if (E.isLeft(raw)) return raw;
   if (raw.right === config.raw) return E.right(config);
@@ -112,7 +122,9 @@ function substituted(config: RecipeConfig, path: string, imports: ReadonlyMap<st
 }
 
 function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readonly string[]): E.Either<RecipeProblem, Resolved> {
-  const inner = [...stack, path];
+  // the stack of what this recipe loads, made when it loads something
+  let innerStack: readonly string[] | undefined;
+  const inner = (): readonly string[] => (innerStack ??= [...stack, path]);
   const dir = dirname(path);
   const bindings = parseBindings(config.imports);
   if (E.isLeft(bindings)) return bindings;
@@ -127,7 +139,7 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
     delegate: (text) => {
       const target = recipeReference(text, dir, s.paths);
       if (target === undefined) return E.right(undefined);
-      const dep = loadDependency(s, target, inner);
+      const dep = loadDependency(s, target, inner());
       if (E.isLeft(dep)) return dep;
       if (dep.right === undefined) return E.left(failed(`Template recipe must define template: ${target}`));
       if (dep.right.config.disabled === true) return E.left(failed(`Template recipe is disabled: ${target}`));
@@ -140,13 +152,14 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
   const unchanged = current.right === config && expanded.right.template === config.template && expanded.right.delegatedTo === undefined;
   const resolved = unchanged ? config : finishConfig(config, current.right, expanded.right.template, expanded.right.delegatedTo);
   const result: Resolved = { config: resolved, height: height + 1 };
-  s.done.set(path, result);
+  if (stack !== s.base) (s.done ??= new Map()).set(path, result);
   return E.right(result);
 }
 
 function run(config: RecipeConfig, path: string, s: Session): E.Either<RecipeProblem, RecipeConfig> {
   const at = resolveAgainst(s.ctx.cwd, path);
-  const stack = s.ctx.stack ?? [];
+  const stack = s.ctx.stack ?? NO_STACK;
+  s.base = stack;
   const blocked = cycle(at, stack) ?? tooDeep(at, stack);
   if (blocked !== undefined) return E.left(blocked);
   try {
@@ -175,5 +188,5 @@ export function recipeDependencies(config: RecipeConfig, path: string, ctx: Reso
   const s = session(ctx);
   run(config, path, s);
   const self = resolveAgainst(ctx.cwd, path);
-  return [...s.touched].filter((p) => p !== self);
+  return [...(s.touched ?? [])].filter((p) => p !== self);
 }

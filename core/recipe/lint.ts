@@ -2,7 +2,7 @@
 // are advice shown by doctor, the summary and register_tool, never a reason to refuse a recipe.
 import type { Json, RecipeConfig } from "../model.js";
 import { parseDeclaration } from "../args/declarations.js";
-import { isObject, leaves } from "../template/graph.js";
+import { isObject } from "../template/graph.js";
 import { closest } from "../suggest.js";
 import { RECIPE_FIELDS } from "./fields.js";
 import type { RecipeWarning } from "../compile/recipe-warning.js";
@@ -23,55 +23,76 @@ export function labelsIn(node: Json | undefined, out: Set<string> = new Set()): 
   return out;
 }
 
-/** Every `output` anywhere in a template graph. */
-function outputsIn(node: Json | undefined, out: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((n: Json) => outputsIn(n, out));
-  else if (isObject(node)) {
-    if (typeof node["output"] === "string" && node["output"] !== "") out.push(node["output"]);
-    outputsIn(node["template"], out);
-    outputsIn(node["recover"], out);
+/** Every `output` anywhere in a template graph (created on the first: most graphs have none). */
+function outputsIn(node: Json | undefined, out: string[] | undefined): string[] | undefined {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) out = outputsIn(node[i], out);
+  } else if (isObject(node)) {
+    if (typeof node["output"] === "string" && node["output"] !== "") (out ??= []).push(node["output"]);
+    out = outputsIn(node["template"], out);
+    out = outputsIn(node["recover"], out);
   }
   return out;
 }
 
-/** A `{` with no `}` after it: a placeholder that was never closed and stays literal text. */
-const unclosedBrace = (text: string): boolean => {
-  const open = text.lastIndexOf("{");
-  return open >= 0 && text.indexOf("}", open) < 0;
+/** The leaf texts holding a `{` with no `}` after it (a placeholder that was never closed and
+ * stays literal text), each once, in document order (`recover` subtrees included). */
+function unclosedIn(node: Json | undefined, out: string[] | undefined): string[] | undefined {
+  if (typeof node === "string") {
+    const open = node.lastIndexOf("{");
+    if (open >= 0 && node.indexOf("}", open) < 0 && out?.includes(node) !== true) (out ??= []).push(node);
+  } else if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) out = unclosedIn(node[i], out);
+  } else if (isObject(node)) {
+    out = unclosedIn(node["template"], out);
+    out = unclosedIn(node["recover"], out);
+  }
+  return out;
+}
+
+const KNOWN: ReadonlySet<string> = new Set(KNOWN_FIELDS);
+const NO_WARNINGS: readonly RecipeWarning[] = Object.freeze([]);
+
+const declares = (args: readonly string[], name: string): boolean => {
+  for (let i = 0; i < args.length; i++) if (parseDeclaration(args[i]!).name === name) return true;
+  return false;
 };
 
 /** `placeholderNames`: the names the template's placeholders mention; `argNames`: the tool's
  * argument names (explicit args when given). Both come from the compile step's one template walk. */
-export function authoringWarnings(config: RecipeConfig, placeholderNames: readonly string[], argNames: readonly string[]): RecipeWarning[] {
-  const texts: string[] = [];
+export function authoringWarnings(config: RecipeConfig, placeholderNames: readonly string[], argNames: readonly string[]): readonly RecipeWarning[] {
+  // every recipe of a discovery runs this and nearly all of them warn of nothing: nothing is
+  // allocated until there is something to say
+  let texts: string[] | undefined;
   for (const key of Object.keys(config.raw)) {
-    if (KNOWN_FIELDS.includes(key)) continue;
+    if (KNOWN.has(key)) continue;
     const near = closest(key, KNOWN_FIELDS);
-    texts.push(`unknown recipe field "${key}"${near === undefined ? " (ignored)" : `; did you mean "${near}"?`}`);
+    (texts ??= []).push(`unknown recipe field "${key}"${near === undefined ? " (ignored)" : `; did you mean "${near}"?`}`);
   }
-  if (config.args !== undefined) {
-    const declared = new Set(config.args.map((a) => parseDeclaration(a).name));
+  const args = config.args;
+  if (args !== undefined) {
     // an empty explicit list: only the names the placeholders mention
     for (const name of placeholderNames) {
-      if (!declared.has(name)) texts.push(`placeholder {${name}} is not declared in "args"; add it so the tool's schema is complete`);
+      if (!declares(args, name)) (texts ??= []).push(`placeholder {${name}} is not declared in "args"; add it so the tool's schema is complete`);
     }
   }
   const descriptions = config.raw["arg_descriptions"];
   if (isObject(descriptions)) {
     for (const key of Object.keys(descriptions)) {
-      if (!argNames.includes(key)) texts.push(`"arg_descriptions" names "${key}", which is not an argument of this recipe`);
+      if (!argNames.includes(key)) (texts ??= []).push(`"arg_descriptions" names "${key}", which is not an argument of this recipe`);
     }
   }
-  const seen = new Set<string>();
-  for (const leaf of leaves(config.template)) {
-    if (unclosedBrace(leaf.text) && !seen.has(leaf.text)) {
-      seen.add(leaf.text);
-      texts.push(`unclosed "{" in ${JSON.stringify(leaf.text)}: the text after it is passed literally`);
+  for (const text of unclosedIn(config.template, undefined) ?? NO_TEXTS) {
+    (texts ??= []).push(`unclosed "{" in ${JSON.stringify(text)}: the text after it is passed literally`);
+  }
+  const outputs = outputsIn(config.template, undefined);
+  if (outputs !== undefined) {
+    const labels = labelsIn(config.template);
+    for (const wanted of outputs) {
+      if (!labels.has(wanted)) (texts ??= []).push(`"output" names "${wanted}", which is no step label; it is ignored and the command's stdout is the result`);
     }
   }
-  const labels = labelsIn(config.template);
-  for (const wanted of outputsIn(config.template)) {
-    if (!labels.has(wanted)) texts.push(`"output" names "${wanted}", which is no step label; it is ignored and the command's stdout is the result`);
-  }
-  return texts.map((text) => ({ kind: "authoring", text }));
+  return texts === undefined ? NO_WARNINGS : texts.map((text) => ({ kind: "authoring", text }));
 }
+
+const NO_TEXTS: readonly string[] = Object.freeze([]);

@@ -5,15 +5,18 @@
 // `git log {ref}` with ref `--output=/tmp/x`, would run an option the author never wrote.
 // The template survey (core/compile/template-survey.ts) applies `freeTextWords` to every leaf;
 // the compile step keeps the names whose argument has no type other than string.
-import { findPlaceholders, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
+import { isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 
 /** The placeholder's argument name when `word` is exactly one placeholder whose value is free
  *  text (an untyped or string-typed argument, or one with a `??` fallback). */
 function freeTextName(word: string): string | undefined {
-  const spans = findPlaceholders(word);
-  const only = spans[0];
-  if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== word.length) return undefined;
-  const p = parsePlaceholder(only.content);
+  // exactly one placeholder spanning the word: `{`, content without braces, `}` (checked on the
+  // characters: most words are no placeholder at all, and this runs for every word of every leaf)
+  const last = word.length - 1;
+  if (last < 1 || word.charCodeAt(0) !== 123 || word.charCodeAt(last) !== 125) return undefined;
+  const content = word.slice(1, last);
+  if (content.includes("{") || content.includes("}")) return undefined;
+  const p = parsePlaceholder(content);
   if (p.kind === "nullish") return p.name;
   if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && p.type.kind !== "string")) return undefined;
   return p.name;

@@ -7,6 +7,9 @@ import {
   isDestructiveRemove,
   isJsEval,
   isScriptEval,
+  BROAD_WRITERS,
+  JS_RUNTIMES,
+  SCRIPT_INTERPRETERS,
   SHELLS,
   type LeafShape,
 } from "./leaf-shape.js";
@@ -52,9 +55,35 @@ const NETWORK = bit("risk.network");
 const LONG_RUNNING = bit("risk.long_running");
 const PLATFORM_SPECIFIC = bit("risk.platform_specific");
 
+// loops rather than `some` with a closure or `hasArg` with a rest array: these two run for every leaf
+function anySecretWord(words: readonly string[]): boolean {
+  for (let i = 0; i < words.length; i++) if (SECRET_PART.test(words[i]!)) return true;
+  return false;
+}
+
+const WATCH_ARGS: ReadonlySet<string> = new Set(["--watch", "--serve", "serve"]);
+
+/** hasArg(args, "--watch", "--serve", "serve") */
+function anyWatchArg(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    // lower-casing makes a string: only for words of the right length ("serve", "--watch", "--serve")
+    if ((arg.length === 5 || arg.length === 7) && WATCH_ARGS.has(arg.toLowerCase())) return true;
+  }
+  return false;
+}
+
+// Every command some rule below names. Any other command (nearly every leaf: a project's own
+// scripts and tools) can only earn the labels read from its words, found without the list scans.
+const NAMED_COMMANDS: ReadonlySet<string> = new Set([
+  ...SHELLS, ...JS_RUNTIMES, ...SCRIPT_INTERPRETERS, "rm", ...BROAD_WRITERS, ...REMOTE_CONTROL, "git", ...NODE_PACKAGE_MANAGERS,
+  ...SECRET_COMMANDS, ...NETWORK_COMMANDS, ...PACKAGE_MANAGERS, "sleep", "watch", "tail", ...PLATFORM_COMMANDS,
+]);
+
 /** The labels of one leaf as a set of bits, bit i for RISK_LABEL_ORDER[i]: no allocation per leaf. */
 export function leafLabelMask(shape: LeafShape): number {
   const { command: cmd, args } = shape;
+  if (!NAMED_COMMANDS.has(cmd)) return (anySecretWord(shape.words) ? SECRET_TOUCHING : 0) | (anyWatchArg(args) ? LONG_RUNNING : 0);
   let mask = 0;
   if (SHELLS.includes(cmd)) {
     mask |= SHELL;
@@ -69,7 +98,7 @@ export function leafLabelMask(shape: LeafShape): number {
     (NODE_PACKAGE_MANAGERS.includes(cmd) && hasArg(args, "publish", "login", "logout", "deprecate"))
   )
     mask |= EXTERNAL_SIDE_EFFECT;
-  if (SECRET_COMMANDS.includes(cmd) || shape.words.some((w) => SECRET_PART.test(w)))
+  if (SECRET_COMMANDS.includes(cmd) || anySecretWord(shape.words))
     mask |= SECRET_TOUCHING;
   if (
     NETWORK_COMMANDS.includes(cmd) ||
@@ -81,15 +110,19 @@ export function leafLabelMask(shape: LeafShape): number {
     cmd === "sleep" ||
     cmd === "watch" ||
     (cmd === "tail" && hasFlag(args, "-f")) ||
-    hasArg(args, "--watch", "--serve", "serve")
+    anyWatchArg(args)
   )
     mask |= LONG_RUNNING;
   if (PLATFORM_COMMANDS.includes(cmd)) mask |= PLATFORM_SPECIFIC;
   return mask;
 }
 
-/** The labels of a mask, in the fixed order. */
-export const labelsOfMask = (mask: number): RiskLabel[] => RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0);
+/** The labels of a mask, in the fixed order: one shared frozen list per mask (a registry keeps
+ * one per recipe, and there are few distinct ones). */
+export const labelsOfMask = (mask: number): readonly RiskLabel[] =>
+  (LABEL_LISTS[mask] ??= Object.freeze(RISK_LABEL_ORDER.filter((_l, i) => (mask & (1 << i)) !== 0)));
+
+const LABEL_LISTS: (readonly RiskLabel[] | undefined)[] = [];
 
 const OPTION_INJECTION = bit("risk.option_injection");
 

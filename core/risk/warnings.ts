@@ -2,6 +2,9 @@
 // shell, but a leaf that hands a string to a shell or an interpreter re-opens that boundary;
 // these texts tell the operator so. They are advice, never a reason to refuse a recipe.
 import {
+  BROAD_WRITERS,
+  JS_RUNTIMES,
+  SCRIPT_INTERPRETERS,
   SHELLS,
   hasFlag,
   isBroadWrite,
@@ -12,9 +15,17 @@ import {
 } from "./leaf-shape.js";
 import type { RecipeWarning } from "../compile/recipe-warning.js";
 
+const NO_WARNINGS: readonly RecipeWarning[] = Object.freeze([]);
+
+/** The commands the rules below can apply to (each rule starts by naming its commands). */
+const WARNING_COMMANDS: ReadonlySet<string> = new Set([...SHELLS, ...JS_RUNTIMES, ...SCRIPT_INTERPRETERS, "rm", ...BROAD_WRITERS]);
+
 /** The warnings of one leaf; `label` is the nearest enclosing node label. */
-export function leafWarnings(shape: LeafShape, label: string | undefined): RecipeWarning[] {
+export function leafWarnings(shape: LeafShape, label: string | undefined): readonly RecipeWarning[] {
   const cmd = shape.command;
+  // nearly every leaf warns of nothing: answer that without building anything
+  if (!WARNING_COMMANDS.has(cmd)) return NO_WARNINGS;
+  if (!SHELLS.includes(cmd) && !isJsEval(shape) && !isScriptEval(shape) && !isDestructiveRemove(shape) && !isBroadWrite(shape)) return NO_WARNINGS;
   const who = label ?? cmd;
   const out: RecipeWarning[] = [];
   const boundary = (text: string): void => void out.push({ kind: "boundary", text });

@@ -48,16 +48,17 @@ function compilePlaceholder(content: string): CompiledPlaceholder {
 
 /** The structural error of a word's first placeholder the registry cannot run, found without
  * compiling the word (what the check at load time needs): an unknown form or a bad expression. */
-export const wordProblem = (word: string): string | undefined =>
-  eachPlaceholder(word, (content) => {
-    if (content === "") return undefined;
-    const placeholder = classify(content);
-    if (placeholder.kind === "unknown") return `Invalid command template placeholder: {${content}}`;
-    let expression: CompiledExpression | undefined;
-    if (placeholder.kind === "padded") expression = compileExpression(placeholder.expr === "" ? content : placeholder.expr);
-    else if (placeholder.kind === "expression") expression = compileExpression(placeholder.expr);
-    return expression !== undefined && !expression.ok ? `Invalid command template expression: ${expression.text}` : undefined;
-  });
+export const wordProblem = (word: string): string | undefined => eachPlaceholder(word, placeholderProblem);
+
+function placeholderProblem(content: string): string | undefined {
+  if (content === "") return undefined;
+  const placeholder = classify(content);
+  if (placeholder.kind === "unknown") return `Invalid command template placeholder: {${content}}`;
+  let expression: CompiledExpression | undefined;
+  if (placeholder.kind === "padded") expression = compileExpression(placeholder.expr === "" ? content : placeholder.expr);
+  else if (placeholder.kind === "expression") expression = compileExpression(placeholder.expr);
+  return expression !== undefined && !expression.ok ? `Invalid command template expression: ${expression.text}` : undefined;
+}
 
 function compileTokenUncached(text: string): CompiledToken {
   // `{}` is not a placeholder (think `find -exec rm {} +`): it stays literal text

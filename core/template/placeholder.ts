@@ -60,15 +60,16 @@ export function findPlaceholders(word: string): PlaceholderSpan[] {
 
 /** Visits the content of every `{...}` that findPlaceholders finds, in order, without building
  * spans, until `visit` returns something; returns that. A `{` opens a placeholder exactly when
- * the next brace after it is a `}`. */
-export function eachPlaceholder<R>(text: string, visit: (content: string) => R | undefined): R | undefined {
+ * the next brace after it is a `}`. `state` is handed to `visit`, so that a caller on a hot path
+ * can pass a function made once rather than a closure per text. */
+export function eachPlaceholder<R, S = undefined>(text: string, visit: (content: string, state: S) => R | undefined, state?: S): R | undefined {
   let open = text.indexOf("{");
   if (open < 0) return undefined;
   for (let i = open + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 123) open = i;
     else if (c === 125 && open >= 0) {
-      const r = visit(text.slice(open + 1, i));
+      const r = visit(text.slice(open + 1, i), state as S);
       if (r !== undefined) return r;
       open = -1;
     }

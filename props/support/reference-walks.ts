@@ -51,7 +51,7 @@ export function validateTemplate(template: Json): E.Either<string, void> {
   return err === undefined ? E.right(undefined) : E.left(err);
 }
 
-export function templateRiskLabels(template: Json): RiskLabel[] {
+export function templateRiskLabels(template: Json): readonly RiskLabel[] {
   let mask = 0;
   for (const leaf of leaves(template)) mask |= leafLabelMask(leafShape(leaf.text));
   return labelsOfMask(mask);
