@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { createHash } from "node:crypto";
 import { blobBytes, buildPlan, pathsOf, type Plan, type PlanInput } from "../../../core/journal/plan.js";
 import { decide } from "../../../core/journal/decide.js";
-import { decodeJournal, encodeJournal, journalFileName } from "../../../core/journal/record.js";
+import { decodeJournal, encodeJournal, journalFileName, journalHash } from "../../../core/journal/record.js";
 
 const sha = (text: string | Uint8Array): string => createHash("sha256").update(text).digest("hex");
 
@@ -243,5 +243,50 @@ describe("decide: a new folder", () => {
       kind: "corrupt",
       reason: `/r/d was changed outside the journal: it is content ${sha("a file").slice(0, 12)}, neither its before (absent) nor its after (a folder) state`,
     });
+  });
+});
+
+describe("decide: undoing a rename that replaced nothing", () => {
+  it("only moves the file back", () => {
+    const p = plan({ id: "n", kind: "t", phases: [[{ op: "rename", from: "/r/a", to: "/r/b", before: "A", replaced: null }]] });
+    expect(decide({ plan: p, direction: "back" }, new Map([["/r/b", sha("A")]]))).toEqual({ kind: "back", phases: [[{ op: "rename", from: "/r/b", to: "/r/a" }]] });
+  });
+});
+
+describe("a journal record written with a good hash over a malformed plan", () => {
+  it("round-trips every kind of step and blob", () => {
+    const p = plan({
+      id: "all",
+      kind: "t",
+      phases: [[
+        { op: "write", path: "/r/w", before: null, content: new Uint8Array([0xff, 0x00]) },
+        { op: "unlink", path: "/r/u", before: "U" },
+        { op: "rename", from: "/r/a", to: "/r/b", before: "A", replaced: "B" },
+        { op: "link", from: "/r/c", to: "/r/d", before: "C" },
+        { op: "mkdir", path: "/r/m" },
+      ]],
+    });
+    expect(decodeJournal(encodeJournal({ plan: p, direction: "forward" }))).toEqual(E.right({ plan: p, direction: "forward" }));
+  });
+
+  it("is refused step by step", () => {
+    const good = plan({ id: "g", kind: "t", phases: [[{ op: "mkdir", path: "/r/m" }]] });
+    const resealed = (plan: unknown): string => {
+      const journal = { plan, direction: "forward" } as unknown as Parameters<typeof journalHash>[0];
+      return JSON.stringify({ format: "pi-recipes-journal/1", direction: "forward", plan, sha256: journalHash(journal) });
+    };
+    for (const step of [
+      { op: "write", path: "/r/x", before: null },
+      { op: "unlink", path: "/r/x" },
+      { op: "rename", from: "/r/a", to: "/r/b", before: "h" },
+      { op: "link", from: "/r/a", before: "h" },
+      { op: "mkdir" },
+      { op: "chmod", path: "/r/x" },
+    ]) {
+      expect(decodeJournal(resealed({ ...good, phases: [[step]] })), JSON.stringify(step)).toEqual(E.left("not a journal record (wrong format or fields)"));
+    }
+    expect(decodeJournal(resealed({ ...good, blobs: { h: { data: "x" } } }))).toEqual(E.left("not a journal record (wrong format or fields)"));
+    expect(decodeJournal(resealed({ ...good, blobs: { h: { text: 1 } } }))).toEqual(E.left("not a journal record (wrong format or fields)"));
+    expect(E.isRight(decodeJournal(resealed(good)))).toBe(true);
   });
 });
