@@ -290,3 +290,13 @@ describe("a journal record written with a good hash over a malformed plan", () =
     expect(E.isRight(decodeJournal(resealed(good)))).toBe(true);
   });
 });
+
+describe("decide: undoing a rename over a file someone else changed", () => {
+  it("never overwrites the foreign file", () => {
+    const p = plan({ id: "f", kind: "t", phases: [[{ op: "rename", from: "/r/a", to: "/r/b", before: "A", replaced: "B" }]] });
+    expect(decide({ plan: p, direction: "back" }, new Map([["/r/a", sha("A")], ["/r/b", sha("foreign")]]))).toMatchObject({
+      kind: "corrupt",
+      reason: expect.stringMatching(/^\/r\/b was changed outside the journal/),
+    });
+  });
+});
