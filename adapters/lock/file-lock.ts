@@ -201,7 +201,8 @@ export function makeFileLock(options: FileLockOptions): Lock {
       return true;
     } catch (e) {
       if (hasCode(e, "EEXIST")) return false;
-      if (linkUnsupported(e)) return createExclusive(file, token, text);
+      // awaited here, so that its failure is not left unhandled while the temp is removed
+      if (linkUnsupported(e)) return await createExclusive(file, token, text);
       throw e;
     } finally {
       await fs.rm(tmp, { force: true }).catch(() => undefined);

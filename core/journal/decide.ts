@@ -2,7 +2,7 @@
 // Each changed path has one step, so its state alone says whether that step has run (see
 // plan.ts). Forward brings every path to its after state, back to its before state; a path
 // holding anything else was changed by someone else, and the journal is reported, not forced.
-import { changedPaths, type ContentHash, type PathState, type Plan, type Step } from "./plan.js";
+import { type ContentHash, type PathState, type Plan, type Step } from "./plan.js";
 
 /** Which way a journal is going. A plan starts `forward`; it turns `back` only when an
  *  in-process failure hit a reversible plan. It never turns again. */
@@ -145,6 +145,3 @@ export function decide(journal: Journal, observed: Observed): Decision {
   }
   return todo.length === 0 ? { kind: "done" } : { kind: direction, phases: todo };
 }
-
-/** The paths a plan changes, for callers that want to report them. */
-export const touchedPaths = (plan: Plan): readonly string[] => [...new Set(plan.phases.flat().flatMap(changedPaths))].sort();

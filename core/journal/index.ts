@@ -3,5 +3,5 @@ export {
   ABSENT, FOLDER, blobBytes, buildPlan, pathsOf, planHash, type Blob, type ContentHash, type Known, type PathState, type Plan, type PlanInput, type Step,
   type StepInput,
 } from "./plan.js";
-export { decide, touchedPaths, type Action, type Decision, type Direction, type Journal, type Observed } from "./decide.js";
+export { decide, type Action, type Decision, type Direction, type Journal, type Observed } from "./decide.js";
 export { JOURNAL_SUFFIX, decodeJournal, encodeJournal, journalFileName } from "./record.js";

@@ -4,13 +4,10 @@
 // an older reader's rewrite.
 import * as t from "io-ts";
 
+const isCount = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0;
+
 /** a non-negative safe integer */
-export const Count = new t.Type<number, number, unknown>(
-  "Count",
-  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0,
-  (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c)),
-  t.identity,
-);
+export const Count = new t.Type<number, number, unknown>("Count", isCount, (u, c) => (isCount(u) ? t.success(u) : t.failure(u, c)), t.identity);
 
 export const EVENT_TYPES = ["created", "revised", "renamed", "moved", "promoted", "demoted", "reviewed", "rolled_back"] as const;
 export type LedgerEventType = (typeof EVENT_TYPES)[number];

@@ -20,8 +20,6 @@ export function lineageName(key: string): string {
   return base;
 }
 
-export const isDraftKey = (key: string): boolean => key.startsWith("drafts/");
-
 /** The ledger file name of an id; `%2E` keeps `.` and `..` from naming a folder. */
 export const ledgerFileName = (id: string): string => `${encodeURIComponent(id).replace(/^\./, "%2E")}.json`;
 

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { canonicalLockPath, lockKey } from "../../../adapters/lock/canonical.js";
@@ -48,6 +49,17 @@ describe("canonicalLockPath", () => {
 
   it("lower-cases on Windows", async () => {
     expect(await canonicalLockPath(fs, join(dir, "alias", "New.JSON"), "win32")).toBe(join(real, "New.JSON").toLowerCase());
+  });
+
+  it("keeps the whole path when an adapter finds no ancestor at all, lower-cased on Windows", async () => {
+    const nothing: FileSystem = { ...fs, realpath: (p) => Promise.reject(new FsError("ENOENT", "realpath", p, `ENOENT: realpath '${p}'`)) };
+    expect(await canonicalLockPath(nothing, "/Some/Where.json", "linux")).toBe("/Some/Where.json");
+    expect(await canonicalLockPath(nothing, "/Some/Where.json", "win32")).toBe("/some/where.json");
+  });
+
+  it("rejects a failure that is not absence: a wrong key would split one lock in two", async () => {
+    const denied: FileSystem = { ...fs, realpath: (p) => Promise.reject(new FsError("EACCES", "realpath", p, `EACCES: realpath '${p}'`)) };
+    await expect(canonicalLockPath(denied, "/x/y.json")).rejects.toMatchObject({ code: "EACCES" });
   });
 
   it("works on the memfs adapter", async () => {

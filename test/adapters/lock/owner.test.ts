@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, parseStartTime, type OwnerRecord, type ProcessProbe } from "../../../adapters/lock/owner.js";
 
 const fakeProbe = (over: Partial<ProcessProbe> = {}): ProcessProbe => ({
@@ -31,6 +31,13 @@ describe("parseStartTime", () => {
     expect(parseStartTime(`77 (a) b) (c) ${tail}`)).toBe("987654");
     expect(parseStartTime("77 (short) S 1 2")).toBeUndefined();
     expect(parseStartTime("garbage")).toBeUndefined();
+    // without the closing parenthesis of comm the line is not a stat line, however many fields
+    expect(parseStartTime(`77 node ${tail}`)).toBeUndefined();
+    expect(parseStartTime(`${tail} 1 2 3`)).toBeUndefined();
+    // fields may be separated by runs of white space; the count starts right after the last ")"
+    expect(parseStartTime(`77 (node)  ${tail.split(" ").join("  ")}`)).toBe("987654");
+    expect(parseStartTime(`) ${tail}`)).toBe("987654");
+    for (const bad of ["98x", "x98", "-1", "9.8"]) expect(parseStartTime(`77 (node) ${tail.replace("987654", bad)}`), bad).toBeUndefined();
   });
 
   it("agrees with /proc for this process and for pid 1", () => {
@@ -70,12 +77,80 @@ describe("owner record encoding", () => {
     ["no hostname", JSON.stringify({ ...record, hostname: undefined })],
     ["numeric start time", JSON.stringify({ ...record, start_time: 5000 })],
     ["an array", "[]"],
+    ["a number", "5"],
+    ["null", "null"],
+    ["a string pid", JSON.stringify({ ...record, pid: "4242" })],
+    ["a numeric token", JSON.stringify({ ...record, token: 7 })],
+    ["no acquired_at", JSON.stringify({ ...record, acquired_at: undefined })],
+    ["a numeric boot id", JSON.stringify({ ...record, boot_id: 1 })],
+    ["a numeric pid namespace", JSON.stringify({ ...record, pid_ns: 1 })],
   ])("rejects a record that is %s", (_, text) => {
     expect(decodeOwner(text)).toBeUndefined();
   });
 });
 
+describe("decodeOwner keeps what it reads", () => {
+  it("keeps the optional fields only when present", () => {
+    const full = { ...record, pid_ns: "pid:[7]" };
+    expect(decodeOwner(JSON.stringify(full))).toEqual(full);
+    const { start_time: _s, boot_id: _b, ...bare } = record;
+    expect(decodeOwner(JSON.stringify(bare))).toEqual(bare);
+    expect(Object.keys(decodeOwner(JSON.stringify(bare))!)).not.toContain("start_time");
+  });
+
+  it("makes a record without the fields a host cannot read", () => {
+    const blind = fakeProbe({ bootId: () => undefined, startTime: () => undefined });
+    expect(makeOwnerRecord("t", 0, blind)).toEqual({ pid: 100, token: "t", hostname: "host-a", acquired_at: "1970-01-01T00:00:00.000Z" });
+    expect(makeOwnerRecord("t", 0, fakeProbe({ pidNamespace: () => "pid:[3]" }))).toMatchObject({ pid_ns: "pid:[3]", boot_id: "boot-1", start_time: "5000" });
+  });
+});
+
+describe("the real process probe", () => {
+  it("answers signal 0 for a live, a foreign and a gone pid", () => {
+    expect(nodeProcessProbe.signalZero(process.pid)).toBe("exists");
+    const child = spawnSync(process.execPath, ["-e", "0"]);
+    expect(nodeProcessProbe.signalZero(child.pid!)).toBe("gone");
+    expect(nodeProcessProbe.startTime(child.pid!)).toBeUndefined();
+  });
+
+  it("takes EPERM (a process of another user) as alive and any other failure as unknown", () => {
+    // as root every kill(pid, 0) of a live pid succeeds, so the kernel's other answers are injected
+    for (const [code, answer] of [["EPERM", "exists"], ["EINVAL", "unknown"], [undefined, "unknown"]] as const) {
+      const kill = vi.spyOn(process, "kill").mockImplementation(() => {
+        throw Object.assign(new Error(`kill: ${code}`), code === undefined ? {} : { code });
+      });
+      try {
+        expect(nodeProcessProbe.signalZero(12345)).toBe(answer);
+        expect(kill).toHaveBeenCalledWith(12345, 0);
+      } finally {
+        kill.mockRestore();
+      }
+    }
+  });
+
+  it("reads this host's boot id and pid namespace", () => {
+    expect(nodeProcessProbe.bootId()).toBe(readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim());
+    expect(nodeProcessProbe.pidNamespace?.()).toBe(readlinkSync("/proc/self/ns/pid"));
+    expect(nodeProcessProbe.hostname()).toBe(hostname());
+    expect(nodeProcessProbe.pid).toBe(process.pid);
+  });
+});
+
 describe("isOwnerProvablyDead", () => {
+  it("falls back to the host name when this host's pid namespace cannot be read", () => {
+    const withNs = { ...record, pid_ns: "pid:[1]" };
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ signalZero: () => "gone" }))).toBe(true);
+    expect(isOwnerProvablyDead(withNs, fakeProbe({ hostname: () => "host-b", signalZero: () => "gone" }))).toBe(false);
+    // a record from another boot is dead whatever its namespace
+    expect(isOwnerProvablyDead({ ...withNs, boot_id: "boot-0" }, fakeProbe({ pidNamespace: () => "pid:[1]", signalZero: () => "exists" }))).toBe(true);
+  });
+
+  it("compares namespaces only on the same boot: without boot ids the host name decides", () => {
+    const { boot_id: _, ...noBoot } = { ...record, pid_ns: "pid:[1]" };
+    expect(isOwnerProvablyDead(noBoot, fakeProbe({ pidNamespace: () => "pid:[2]", signalZero: () => "gone" }))).toBe(true);
+    expect(isOwnerProvablyDead(noBoot, fakeProbe({ bootId: () => undefined, pidNamespace: () => "pid:[2]", hostname: () => "host-b", signalZero: () => "gone" }))).toBe(false);
+  });
+
   it("is false for a live owner with the recorded start time", () => {
     expect(isOwnerProvablyDead(record, fakeProbe())).toBe(false);
   });

@@ -45,6 +45,17 @@ describe("executableFingerprint (executable content only)", () => {
     expect(executableFingerprint(load(md("Say hi", "echo hello"), "md"))).not.toBe(a);
   });
 
+  it("always states async, as a boolean", () => {
+    expect(executableContent(load('{"template":"echo"}')).async).toBe(false);
+    expect(executableContent(load('{"template":"echo","async":false}')).async).toBe(false);
+    expect(executableContent(load('{"template":"echo","async":true}')).async).toBe(true);
+  });
+
+  it("counts a field set to undefined as absent", () => {
+    expect(executableContent({ ...base, timeout: undefined } as unknown as RecipeConfig)).toEqual(executableContent(base));
+    expect(executableFingerprint({ ...base, values: undefined } as unknown as RecipeConfig)).toBe(executableFingerprint(base));
+  });
+
   it("is the sha256 of the canonical executable content", () => {
     expect(Object.keys(executableContent(base)).sort()).toEqual(["args", "async", "defaults", "template"]);
     expect(executableFingerprint(base)).toBe(sha256Hex(toolFingerprint({ config: base, async: base.async === true } as unknown as ToolSpec)));

@@ -146,3 +146,113 @@ describe("moveLineage", () => {
     s.consistent();
   });
 });
+
+describe("the order of a fold and a seed does not depend on the order they are given", () => {
+  const entry = (log: string, seq: number, fingerprint: string, at: string): LaunchEntry => ({ log, seq, key: "a.json", name: "a", fingerprint, at });
+
+  it("launches at the same instant apply by log name, then by sequence: the last one's content is current", () => {
+    for (const entries of [
+      [entry("L2", 1, "f-L2", T(1)), entry("L1", 1, "f-L1", T(1))],
+      [entry("L1", 1, "f-L1", T(1)), entry("L2", 1, "f-L2", T(1))],
+    ]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), entries, new Set(["L1", "L2"])));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "f-L2", revision: 2, lifetime_calls: 2, revision_calls: 1 });
+    }
+    for (const entries of [
+      [entry("L1", 2, "f-2", T(1)), entry("L1", 1, "f-1", T(1))],
+      [entry("L1", 1, "f-1", T(1)), entry("L1", 2, "f-2", T(1))],
+    ]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), entries, new Set(["L1"])));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "f-2", revision: 2 });
+      expect(s.index.applied).toEqual({ L1: 2 });
+    }
+    // many logs at one instant, given in reverse and in a shuffled order
+    const names = Array.from({ length: 100 }, (_, i) => `L${String(i).padStart(3, "0")}`);
+    for (const order of [[...names].reverse(), names.map((_, i) => names[(i * 37) % 100]!)]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), order.map((log) => entry(log, 1, `f-${log}`, T(1))), new Set(names)));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "f-L099", lifetime_calls: 100 });
+      // every log in name order, each a revision of its own
+      expect(s.of("a.json")!.revisions.map((r) => r.fingerprint)).toEqual(names.map((n) => `f-${n}`));
+    }
+    // time first, whatever the log names, in either input order
+    for (const entries of [
+      [entry("A", 1, "late", T(2)), entry("Z", 1, "early", T(1))],
+      [entry("Z", 1, "early", T(1)), entry("A", 1, "late", T(2))],
+    ]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), entries, new Set(["A", "Z"])));
+      expect(s.of("a.json")).toMatchObject({ fingerprint: "late", first_launch_at: T(1), last_launch_at: T(2) });
+    }
+  });
+
+  it("two new recipes of one name: the one whose key sorts first gets the plain lineage id", () => {
+    for (const order of [["x.json", "drafts/x.json"], ["drafts/x.json", "x.json"]]) {
+      const s = new Store();
+      s.commit(seedObservations(s.snapshot(), order.map((key) => ({ key, name: "x", fingerprint: `f-${key}` })), T(0)));
+      expect(s.index.paths).toEqual({ "drafts/x.json": { ledger: "x", fingerprint: "f-drafts/x.json" }, "x.json": { ledger: "x/2", fingerprint: "f-x.json" } });
+    }
+  });
+});
+
+describe("an indexed recipe whose ledger could not be read", () => {
+  it("starts its lineage again, says so, and counts the launch", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(1))], new Set(["L1"])));
+    // the ledger file was unreadable: the runtime passes no record for it
+    s.ledgers = new Map();
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(2))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual(["Usage ledger of a.json is unreadable; its lineage starts again."]);
+    expect(s.of("a.json")).toMatchObject({ lifetime_calls: 1, first_seen: T(2), revision: 1 });
+    s.consistent();
+  });
+});
+
+describe("a lineage that moves under its own name", () => {
+  it("keeps its ledger id, even a suffixed one while a lower suffix is free", () => {
+    const s = new Store();
+    s.commit(seedObservations(s.snapshot(), ["drafts/x.json", "x.json", "x.md"].map((key) => ({ key, name: "x", fingerprint: `f-${key}` })), T(0)));
+    expect(Object.fromEntries(Object.entries(s.index.paths).map(([k, e]) => [k, e.ledger]))).toEqual({ "drafts/x.json": "x", "x.json": "x/2", "x.md": "x/3" });
+    const away = moveLineage(s.snapshot(), { fromKey: "x.json", toKey: "y.json", type: "renamed", at: T(1) });
+    if (away.kind !== "moved") throw new Error(away.kind);
+    s.commit(away.plan);
+    const demoted = moveLineage(s.snapshot(), { fromKey: "x.md", toKey: "drafts/x.md", type: "demoted", at: T(2) });
+    if (demoted.kind !== "moved") throw new Error(demoted.kind);
+    s.commit(demoted.plan);
+    expect(s.index.paths["drafts/x.md"]?.ledger).toBe("x/3");
+    expect(s.index.paths["y.json"]?.ledger).toBe("y");
+    expect([...s.ledgers.keys()].sort()).toEqual(["x", "x/3", "y"]);
+    s.consistent();
+  });
+});
+
+describe("moveLineage answers", () => {
+  it("says why it refuses a key without lineage, and a move onto itself is done", () => {
+    const s = new Store();
+    s.commit(seedObservations(s.snapshot(), [{ key: "a.json", name: "a", fingerprint: "f" }], T(0)));
+    expect(moveLineage(s.snapshot(), { fromKey: "nope.json", toKey: "z.json", type: "renamed", at: T(1) })).toEqual({ kind: "refused", reason: "nope.json has no usage lineage to move" });
+    expect(moveLineage(s.snapshot(), { fromKey: "a.json", toKey: "a.json", type: "moved", at: T(1) })).toEqual({ kind: "done" });
+    // the source gone and the target holding a lineage named after it: the move was done before;
+    // a target lineage of another name is not this move's work
+    expect(moveLineage(s.snapshot(), { fromKey: "gone.json", toKey: "a.json", type: "renamed", at: T(1) })).toEqual({ kind: "done" });
+    s.commit(seedObservations(s.snapshot(), [{ key: "b.json", name: "other", fingerprint: "g" }], T(0)));
+    expect(moveLineage(s.snapshot(), { fromKey: "gone.json", toKey: "b.json", type: "renamed", at: T(1) })).toEqual({ kind: "refused", reason: "gone.json has no usage lineage to move" });
+  });
+});
+
+describe("a log whose launches are not in time order", () => {
+  it("remembers its highest sequence, so a second fold counts none of them again", () => {
+    const s = new Store();
+    // the later line carries the earlier time (a clock that stepped back)
+    const entries: LaunchEntry[] = [
+      { log: "L", seq: 1, key: "a.json", name: "a", fingerprint: "f", at: T(5) },
+      { log: "L", seq: 2, key: "a.json", name: "a", fingerprint: "f", at: T(1) },
+    ];
+    s.commit(foldLaunches(s.snapshot(), entries, new Set(["L"])));
+    expect(s.index.applied).toEqual({ L: 2 });
+    expect(foldLaunches(s.snapshot(), entries, new Set(["L"])).changed).toBe(false);
+    expect(s.of("a.json")).toMatchObject({ lifetime_calls: 2, first_launch_at: T(1), last_launch_at: T(5) });
+  });
+});

@@ -74,6 +74,13 @@ describe("moves", () => {
     expect(r.events.at(-1)).toEqual({ at: T2, type: "renamed", from: "docs_review.json", to: "docs.json" });
   });
 
+  it("a new name at the same path keeps the former name only", () => {
+    const r = moved(fresh, { name: "docs", key: "docs_review.json", type: "renamed", at: T1 });
+    expect(r).toMatchObject({ lineage_name: "docs", current_path: "docs_review.json", former_names: ["docs_review"], former_paths: [] });
+    expect(r.events.at(-1)).toEqual({ at: T1, type: "renamed", from: "docs_review.json", to: "docs_review.json" });
+    expect(moved(fresh, { name: "docs_review", key: "docs_review.json", type: "renamed", at: T1 })).toBe(fresh);
+  });
+
   it("a move to the same name keeps former_names as they were", () => {
     const r = moved(fresh, { name: "docs_review", key: "drafts/docs_review.json", type: "demoted", at: T1 });
     expect(r.former_names).toEqual([]);
@@ -125,6 +132,8 @@ describe("bounds", () => {
     expect(appendBounded(["a", "b", "c"], "a", 3)).toEqual(["b", "c", "a"]);
     expect(appendBounded(["a", "b", "c"], "d", 3)).toEqual(["b", "c", "d"]);
     expect(appendCapped(["a", "a"], "a", 2)).toEqual(["a", "a"]);
+    expect(appendBounded(["a", "b"], "a", 5)).toEqual(["b", "a"]);
+    expect(appendCapped(["a", "b"], "a", 5)).toEqual(["a", "b", "a"]);
   });
 });
 
@@ -136,6 +145,28 @@ describe("keys", () => {
     expect(pathKey("/a/recipes", "/pkg/recipes/x.json")).toBeUndefined();
     expect(pathKey("/a/recipes", "/a/recipes/../x.json")).toBeUndefined();
     expect(pathKey("/a/recipes", "/a/recipes/.usage/recipes/x.json")).toBeUndefined();
+  });
+
+  it("empty and dot segments, and the root itself, have no path key", () => {
+    expect(pathKey("/a/recipes", "/a/recipes/./x.json")).toBeUndefined();
+    expect(pathKey("/a/recipes", "/a/recipes//x.json")).toBeUndefined();
+    expect(pathKey("/a/recipes", "/a/recipes/")).toBeUndefined();
+    expect(pathKey("/a/recipes", "/a/recipes/sub/.usage/x.json")).toBe("sub/.usage/x.json");
+  });
+
+  it("a bare extension is a name of its own; only the last extension goes", () => {
+    expect(lineageName(".json")).toBe(".json");
+    expect(lineageName("drafts/.md")).toBe(".md");
+    expect(lineageName("a.json.md")).toBe("a.json");
+    expect(lineageName("notes.txt")).toBe("notes.txt");
+    expect(lineageName("x.json")).toBe("x");
+  });
+
+  it("a free name is its own id; a hidden name's file does not start with a dot", () => {
+    expect(allocateId("x", () => false)).toBe("x");
+    expect(allocateId("x", (id) => id === "x")).toBe("x/2");
+    expect(ledgerFileName(".hidden")).toBe("%2Ehidden.json");
+    expect(ledgerFileName("a.b")).toBe("a.b.json");
   });
 
   it("names, file names and ids", () => {

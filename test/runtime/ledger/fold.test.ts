@@ -1,0 +1,88 @@
+// Folding launch logs on real disk: which logs go after a fold, and what a lost index costs.
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
+import { nodeProcessProbe } from "../../../adapters/lock/owner.js";
+import { foldPending } from "../../../runtime/ledger/fold.js";
+import { recordLaunch } from "../../../runtime/ledger/launch.js";
+import { makeAgent, resolved, type Agent } from "./support.js";
+
+let agent: Agent;
+beforeEach(() => {
+  agent = makeAgent();
+});
+afterEach(() => agent.cleanup());
+
+const launches = (): string[] => readdirSync(join(agent.root, ".usage", "launches")).sort();
+const callsOf = (key: string): number | undefined => {
+  const id = agent.indexFile()?.paths[key]?.ledger;
+  return id === undefined ? undefined : agent.ledgerFile(id)?.lifetime_calls;
+};
+
+describe("which launch logs a fold deletes", () => {
+  it("a log whose process died is counted, then deleted; a live process's open log is counted and kept", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const deadPid = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    const dead = agent.ctx({ probe: { ...nodeProcessProbe, pid: deadPid }, newId: () => "dead", foldThreshold: 1000 });
+    const live = agent.ctx({ newId: () => "live", foldThreshold: 1000 });
+    for (let i = 0; i < 3; i++) await recordLaunch(dead, resolved(path));
+    for (let i = 0; i < 2; i++) await recordLaunch(live, resolved(path));
+    const before = launches();
+    expect(before).toHaveLength(2);
+
+    const folder = agent.ctx({ newId: () => "folder" });
+    expect(await foldPending(folder)).toEqual([]);
+    expect(callsOf("t.json")).toBe(5);
+    expect(launches()).toEqual(before.filter((n) => n.includes("live")));
+    // folding again counts nothing twice
+    await foldPending(folder);
+    expect(callsOf("t.json")).toBe(5);
+    await recordLaunch(live, resolved(path));
+    await foldPending(folder);
+    expect(callsOf("t.json")).toBe(6);
+  });
+});
+
+describe("a fold over an unreadable index", () => {
+  it("rebuilds it from the ledgers and counts none of the launches not yet folded, never one twice", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const ctx = agent.ctx({ foldThreshold: 1000 });
+    await recordLaunch(ctx, resolved(path));
+    await recordLaunch(ctx, resolved(path));
+    await foldPending(ctx);
+    expect(callsOf("t.json")).toBe(2);
+
+    // one launch not yet folded when the index is lost
+    await recordLaunch(ctx, resolved(path));
+    const index = join(agent.root, ".usage", "index.json");
+    writeFileSync(index, "{ torn");
+    expect(await foldPending(ctx)).toEqual([`Usage index ${index} was unreadable and was rebuilt from the ledgers; launches not yet folded are not counted.`]);
+    expect(JSON.parse(readFileSync(index, "utf8"))).toMatchObject({ paths: { "t.json": { ledger: "t" } } });
+    expect(callsOf("t.json")).toBe(2);
+
+    // later launches count again
+    await recordLaunch(ctx, resolved(path));
+    await foldPending(ctx);
+    expect(callsOf("t.json")).toBe(3);
+  });
+});
+
+describe("a launch log that goes while the fold reads it", () => {
+  it("is passed over when another fold deleted it; another read failure stops the fold", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const writer = agent.ctx({ newId: () => "w", foldThreshold: 1000 });
+    await recordLaunch(writer, resolved(path));
+    const real = makeNodeFileSystem();
+    const isLog = (p: string): boolean => p.startsWith(join(agent.root, ".usage", "launches")) && p.endsWith(".log");
+    const vanished: FileSystem = { ...real, readFile: (p) => (isLog(p) ? Promise.reject(new FsError("ENOENT", "readFile", p, "ENOENT: readFile")) : real.readFile(p)) };
+    expect(await foldPending(agent.ctx({ fs: vanished, newId: () => "f1" }))).toEqual([]);
+    expect(callsOf("t.json")).toBeUndefined();
+    const denied: FileSystem = { ...real, readFile: (p) => (isLog(p) ? Promise.reject(new FsError("EACCES", "readFile", p, "EACCES: readFile")) : real.readFile(p)) };
+    await expect(foldPending(agent.ctx({ fs: denied, newId: () => "f2" }))).rejects.toMatchObject({ code: "EACCES" });
+    await foldPending(agent.ctx({ newId: () => "f3" }));
+    expect(callsOf("t.json")).toBe(1);
+  });
+});
