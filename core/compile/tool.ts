@@ -2,29 +2,35 @@
 // built on demand from the compile result (only winners of a tool source need one).
 import * as E from "fp-ts/lib/Either.js";
 import { parametersSchema } from "../args/schema.js";
-import type { ToolSpec } from "../discovery/types.js";
-import type { JsonObject } from "../model.js";
+import type { ArgSurface, ToolSpec } from "../discovery/types.js";
+import type { JsonObject, RecipeConfig } from "../model.js";
 import type { CompiledConfig } from "./compile-recipe.js";
 
-export function toolOf(compiled: CompiledConfig): E.Either<string, ToolSpec> {
+/** `facts`: the config's description and async flag when the caller has them apart from the
+ *  config (a compile cache parses a stored config only when something reads `config`) */
+export function toolOf(compiled: CompiledConfig, facts: Pick<RecipeConfig, "description" | "async"> = compiled.config): E.Either<string, ToolSpec> {
   if (compiled.toolProblem !== undefined) return E.left(compiled.toolProblem);
-  const { id: name, config } = compiled;
-  const async = config.async === true;
+  const name = compiled.id;
+  const async = facts.async === true;
   // the JSON schema is built when a host first asks for it: a `list` of 10,000 tools needs none,
   // a host publishing one tool needs that tool's only
   let parameters: JsonObject | undefined;
   return E.right({
     name,
-    description: config.description ?? `Execute template recipe: ${name}`,
+    description: facts.description ?? `Execute template recipe: ${name}`,
     path: compiled.path,
     format: compiled.format,
     async,
-    surface: compiled.surface,
+    get surface(): ArgSurface {
+      return compiled.surface;
+    },
     get parameters(): JsonObject {
       return (parameters ??= parametersSchema(compiled.surface, { async }));
     },
     promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
-    config,
+    get config(): RecipeConfig {
+      return compiled.config;
+    },
     ...(compiled.sourceSha256 === undefined ? {} : { sourceSha256: compiled.sourceSha256 }),
   });
 }

@@ -2,7 +2,7 @@
 // entries, the bucket's diagnostics and the tool it exposes. The result is kept on the winning
 // candidate and reused while the bucket holds the same candidates with the same loaded recipes.
 import * as E from "fp-ts/lib/Either.js";
-import type { SourceListing } from "../model.js";
+import type { RecipeConfig, SourceListing } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import type { Candidate } from "./candidates.js";
 import type { LoadedRecipe } from "./compile-pass.js";
@@ -60,7 +60,6 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
     if (!isWinner && candidate.format === "md" && winner.format === "json" && candidate.priority === winner.priority) {
       own = [...own, markdownShadowed(candidate.file.path, winnerPath)];
     }
-    const config = compiled.kind === "recipe" ? compiled.config : undefined;
     const entry: Mutable<RecipeEntry> = {
       id,
       path: candidate.file.path,
@@ -80,8 +79,13 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
       diagnostics: own,
       tool: false,
       compiled,
+      // read from the compile result when asked (a compile cache parses a stored config only
+      // then); undefined for an entry that is not a recipe
+      get config() {
+        return compiled.kind === "recipe" ? compiled.config : (undefined as unknown as RecipeConfig);
+      },
     };
-    if (config !== undefined) entry.config = config;
+    if (recipe.facts !== undefined) entry.facts = recipe.facts;
     if (compiled.kind === "recipe" && compiled.sourceSha256 !== undefined) entry.sourceSha256 = compiled.sourceSha256;
     if (compiled.kind === "problem") entry.problem = compiled.problem;
     if (!isWinner) entry.shadowedBy = winnerPath;

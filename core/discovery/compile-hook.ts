@@ -5,14 +5,20 @@
 // as it is.
 import type { SnapshotFile } from "../model.js";
 import type { CompiledRecipe } from "../compile/compile-recipe.js";
+import type { ConfigFacts } from "./types.js";
 
 export interface StoredCompile {
   readonly compiled: CompiledRecipe;
   /** every path the resolution asked for, in order (found or not) */
   readonly readPaths: readonly string[];
+  /** the config's listed fields (types.ts ConfigFacts), kept apart so that a stored config can
+   *  stay unparsed until something needs the whole of it */
+  readonly facts?: ConfigFacts;
 }
 
 export interface CompileHook {
-  lookup(file: SnapshotFile): StoredCompile | undefined;
+  /** `recompile` compiles the file afresh: a store whose stored config turns out to be damaged
+   *  when it is finally parsed answers with that compile's config instead (a miss, never a crash) */
+  lookup(file: SnapshotFile, recompile: () => CompiledRecipe): StoredCompile | undefined;
   store(file: SnapshotFile, stored: StoredCompile): void;
 }

@@ -15,7 +15,7 @@ import { type Candidate, type CandidateCache, createCandidateCache } from "./can
 import { draftEntry } from "./drafts.js";
 import { basename, recipeFileName } from "./paths.js";
 import type { Resolution } from "./resolution.js";
-import type { DraftEntry, ToolSpec } from "./types.js";
+import { configFacts, type ConfigFacts, type DraftEntry, type ToolSpec } from "./types.js";
 
 /** Each path a resolution asked for, with the listed file it got (undefined: not in any listing). */
 type Reads = readonly (readonly [string, SnapshotFile | undefined])[];
@@ -26,6 +26,8 @@ export interface LoadedRecipe {
   readonly file: SnapshotFile;
   readonly reads: Reads;
   readonly compiled: CompiledRecipe;
+  /** the listed config fields of a loadable recipe (types.ts ConfigFacts) */
+  readonly facts?: ConfigFacts;
   /** the tool it becomes if it wins its id in a tool source (enabled, valid recipes only) */
   readonly tool?: E.Either<string, ToolSpec>;
 }
@@ -137,7 +139,7 @@ export function beginPass(
         return was;
       }
       // a compile the runtime verified as current (its compile cache) is taken as it is
-      const stored = hook?.lookup(candidate.file);
+      const stored = hook?.lookup(candidate.file, () => compileRecipe(candidate, digesting));
       if (stored !== undefined) reused++;
       else loadedPaths.push(candidate.file.path);
       // a file whose name no MCP client or model API accepts is never exposed as a tool
@@ -147,8 +149,9 @@ export function beginPass(
         : badName === undefined ? tracked(() => compileRecipe(candidate, digesting))
         : { value: namedProblem(candidate, badName), reads: NO_READS };
       if (stored === undefined) hook?.store(candidate.file, { compiled, readPaths: used.map(([p]) => p) });
-      const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled) : undefined;
-      const record: LoadedRecipe = tool === undefined ? { file: candidate.file, reads: used, compiled } : { file: candidate.file, reads: used, compiled, tool };
+      const facts = compiled.kind !== "recipe" ? undefined : stored?.facts ?? configFacts(compiled.config);
+      const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled, facts) : undefined;
+      const record: LoadedRecipe = { file: candidate.file, reads: used, compiled, ...(facts === undefined ? {} : { facts }), ...(tool === undefined ? {} : { tool }) };
       candidate.loaded = record;
       return record;
     },
