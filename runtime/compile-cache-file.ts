@@ -162,21 +162,28 @@ export function servedCompile(path: string, held: Held, recompile: () => Compile
   let surface: ArgSurface | undefined;
   let fresh: CompiledConfig | undefined;
   const again = (): CompiledConfig => (fresh ??= freshRecipe(path, recompile()));
-  return {
-    ...r,
+  // one literal of a fixed shape (a spread next to getters is several times slower), then any
+  // field the compile step has and this list does not name
+  const served: Record<string, unknown> = {
+    kind: r.kind,
+    id: r.id,
     path,
+    format: r.format,
     sourceSha256: entry.sha,
     diagnostics: r.diagnostics ?? NONE,
-    warnings: r.warnings ?? NONE,
-    riskLabels: r.riskLabels ?? NONE,
-    optionInjection: r.optionInjection ?? NONE,
     get config(): RecipeConfig {
       return (config ??= (parsedObject(body, entry.c) as RecipeConfig | undefined) ?? again().config);
     },
+    disabled: r.disabled,
+    warnings: r.warnings ?? NONE,
+    riskLabels: r.riskLabels ?? NONE,
+    optionInjection: r.optionInjection ?? NONE,
     get surface(): ArgSurface {
       return (surface ??= (parsedObject(body, entry.s) as ArgSurface | undefined) ?? again().surface);
     },
   };
+  for (const key in r) if (!(key in served)) served[key] = (r as Record<string, unknown>)[key];
+  return served as unknown as CompiledConfig;
 }
 
 function parsedObject(body: Uint8Array | undefined, span: readonly [number, number] | undefined): object | undefined {

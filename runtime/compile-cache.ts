@@ -64,6 +64,7 @@ export interface CompileCacheSession {
 }
 
 const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
+const NO_PATHS: readonly string[] = [];
 
 const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
 /** both times of `id` strictly older than `t` */
@@ -234,11 +235,11 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       next[f.path] = held;
       kept++;
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
-      const stored: StoredCompile = {
+      const stored: { -readonly [K in keyof StoredCompile]: StoredCompile[K] } = {
         compiled: servedCompile(f.path, held, recompile),
-        readPaths: deps.length === 0 ? [] : deps.map(([dep]) => dep),
-        ...(e.f === undefined ? {} : { facts: e.f }),
+        readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep),
       };
+      if (e.f !== undefined) stored.facts = e.f;
       return stored;
     },
     store(f, stored) {

@@ -151,7 +151,9 @@ export function beginPass(
       if (stored === undefined) hook?.store(candidate.file, { compiled, readPaths: used.map(([p]) => p) });
       const facts = compiled.kind !== "recipe" ? undefined : stored?.facts ?? configFacts(compiled.config);
       const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled, facts) : undefined;
-      const record: LoadedRecipe = { file: candidate.file, reads: used, compiled, ...(facts === undefined ? {} : { facts }), ...(tool === undefined ? {} : { tool }) };
+      const record: { -readonly [K in keyof LoadedRecipe]: LoadedRecipe[K] } = { file: candidate.file, reads: used, compiled };
+      if (facts !== undefined) record.facts = facts;
+      if (tool !== undefined) record.tool = tool;
       candidate.loaded = record;
       return record;
     },
