@@ -11,7 +11,7 @@
 // A file whose length is not what its header says (a torn or foreign file), or whose header does
 // not parse, is no cache at all. A config text that does not parse is damaged: the caller answers
 // it as a miss (see `servedCompile`).
-import type { CompiledConfig, CompiledProblem, CompiledRecipe } from "../core/compile/compile-recipe.js";
+import type { CompiledConfig, CompiledProblem, CompiledRecipe, RecipeSource } from "../core/compile/compile-recipe.js";
 import type { ArgSurface, ConfigFacts } from "../core/discovery/types.js";
 import type { RecipeConfig } from "../core/model.js";
 
@@ -87,7 +87,8 @@ export function readCacheBytes(bytes: Uint8Array, version: string, context: stri
     if (u.size !== bytes.length - nl - 1) return undefined;
     const entries = u.entries;
     if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return undefined;
-    return { entries, body: bytes.subarray(nl + 1) };
+    // a copy, so that the header's bytes are not kept alive by the configs' for the process's life
+    return { entries, body: new Uint8Array(bytes.subarray(nl + 1)) };
   } catch {
     return undefined;
   }
@@ -123,18 +124,18 @@ const DIGITS = /^\d+$/;
 
 /** A well-formed entry, or undefined (a damaged entry is a miss, never an error). Its config and
  *  surface texts are checked when they are parsed (see `servedCompile`). */
-export function checkedEntry(e: unknown, body: Uint8Array): Held | undefined {
+export function checkedEntry(e: unknown, body: Uint8Array): Entry | undefined {
   if (typeof e !== "object" || e === null) return undefined;
   const x = e as Partial<Entry>;
   if (!isId(x.id) || typeof x.sha !== "string" || typeof x.t !== "string" || !DIGITS.test(x.t)) return undefined;
   if (x.deps !== undefined && !(Array.isArray(x.deps) && x.deps.every(isDep))) return undefined;
   const r = x.r as Partial<Record<keyof CompiledConfig | keyof CompiledProblem, unknown>> | undefined;
   if (typeof r !== "object" || r === null || typeof r.id !== "string" || typeof r.format !== "string" || !isStrings(r.diagnostics)) return undefined;
-  if (r.kind === "problem") return typeof r.problem === "object" && r.problem !== null ? { entry: x as Entry } : undefined;
+  if (r.kind === "problem") return typeof r.problem === "object" && r.problem !== null ? (x as Entry) : undefined;
   if (r.kind !== "recipe" || typeof x.f !== "object" || x.f === null || typeof r.disabled !== "boolean") return undefined;
   if (!(r.warnings === undefined || Array.isArray(r.warnings)) || !isStrings(r.riskLabels) || !isStrings(r.optionInjection)) return undefined;
   if (!isSpan(x.c, body) || !isSpan(x.s, body)) return undefined;
-  return { entry: x as Entry, body };
+  return x as Entry;
 }
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -154,16 +155,10 @@ export function heldOf(id: Id, sha: string, t: string, deps: Deps, cwd: string, 
 
 /** The compile result an entry stands for. A recipe's config and surface are parsed on first
  *  read; a text that does not parse to an object is a miss, answered by compiling the file afresh. */
-export function servedCompile(path: string, held: Held, recompile: () => CompiledRecipe): CompiledRecipe {
-  const { entry, body } = held;
+export function servedCompile(entry: Entry, body: Uint8Array, source: RecipeSource, compile: (source: RecipeSource) => CompiledRecipe): CompiledRecipe {
+  const path = source.file.path;
   const r = entry.r;
   if (r.kind === "problem") return { ...r, path, diagnostics: r.diagnostics ?? NONE };
-  let config: RecipeConfig | undefined;
-  let surface: ArgSurface | undefined;
-  let fresh: CompiledConfig | undefined;
-  const again = (): CompiledConfig => (fresh ??= freshRecipe(path, recompile()));
-  // one literal of a fixed shape (a spread next to getters is several times slower), then any
-  // field the compile step has and this list does not name
   const served: Record<string, unknown> = {
     kind: r.kind,
     id: r.id,
@@ -171,23 +166,55 @@ export function servedCompile(path: string, held: Held, recompile: () => Compile
     format: r.format,
     sourceSha256: entry.sha,
     diagnostics: r.diagnostics ?? NONE,
-    get config(): RecipeConfig {
-      return (config ??= (parsedObject(body, entry.c) as RecipeConfig | undefined) ?? again().config);
-    },
     disabled: r.disabled,
     warnings: r.warnings ?? NONE,
     riskLabels: r.riskLabels ?? NONE,
     optionInjection: r.optionInjection ?? NONE,
-    get surface(): ArgSurface {
-      return (surface ??= (parsedObject(body, entry.s) as ArgSurface | undefined) ?? again().surface);
-    },
   };
+  // any field the compile step has and this list does not name
   for (const key in r) if (!(key in served)) served[key] = (r as Record<string, unknown>)[key];
+  lazy.set(served, { entry, body, source, compile });
+  Object.defineProperties(served, LAZY);
   return served as unknown as CompiledConfig;
 }
 
-function parsedObject(body: Uint8Array | undefined, span: readonly [number, number] | undefined): object | undefined {
-  if (body === undefined || span === undefined) return undefined;
+interface Lazy {
+  readonly entry: Entry;
+  readonly body: Uint8Array;
+  readonly source: RecipeSource;
+  readonly compile: (source: RecipeSource) => CompiledRecipe;
+  config?: RecipeConfig;
+  surface?: ArgSurface;
+  fresh?: CompiledConfig;
+}
+
+// The state behind each served result's two getters. The getters are shared by every result: a
+// getter made per object would turn each into a slow dictionary object.
+const lazy = new WeakMap<object, Lazy>();
+
+const again = (l: Lazy): CompiledConfig => (l.fresh ??= freshRecipe(l.source.file.path, l.compile(l.source)));
+
+const LAZY: PropertyDescriptorMap = {
+  config: {
+    get(this: object): RecipeConfig {
+      const l = lazy.get(this)!;
+      return (l.config ??= (parsedObject(l.body, l.entry.c) as RecipeConfig | undefined) ?? again(l).config);
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  surface: {
+    get(this: object): ArgSurface {
+      const l = lazy.get(this)!;
+      return (l.surface ??= (parsedObject(l.body, l.entry.s) as ArgSurface | undefined) ?? again(l).surface);
+    },
+    enumerable: true,
+    configurable: true,
+  },
+};
+
+function parsedObject(body: Uint8Array, span: readonly [number, number] | undefined): object | undefined {
+  if (span === undefined) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset + span[0], span[1]).toString("utf8")) as unknown;
     return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;

@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
 import { configFacts } from "../core/discovery/types.js";
-import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Held, type Id } from "./compile-cache-file.js";
+import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Entry, type Held, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./ledger/context.js";
@@ -177,7 +177,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     observed.set(p, id);
     return id;
   };
-  const candidates = new WeakMap<SnapshotFile, Held>();
+  const candidates = new WeakMap<SnapshotFile, Entry>();
   const next: Record<string, Held> = {};
   let kept = 0;
 
@@ -194,21 +194,20 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     const stat = r.value;
     const id = toId(stat);
     observed.set(p, id);
-    const held = checkedEntry(old[p], body);
-    const e = held?.entry;
-    if (held === undefined || e === undefined || e.id !== id) return readFileEntry(scan, p);
+    const e = checkedEntry(old[p], body);
+    if (e === undefined || e.id !== id) return readFileEntry(scan, p);
     if (statOlderThan(stat, stampOf(e.t))) {
       // a file the scan port would read in one go reports no times: look the same
       const small = stat.size < FAST_READ;
       // (its bytes are never absent in fact: a file without bytes has no entry)
       const f = new UnreadFile(p, stat.size, small ? 0 : nsToMs(stat.mtimeNs), small ? 0 : nsToMs(stat.birthtimeNs), scan) as SnapshotFile;
-      candidates.set(f, held);
+      candidates.set(f, e);
       return f;
     }
     // racily clean: the content decides
     const f = readFileEntry(scan, p);
     if (f.bytes !== undefined && sha256Bytes(f.bytes) === e.sha)
-      candidates.set(f, start !== undefined && statOlderThan(stat, start) ? ((changed = true), { ...held, entry: { ...e, t: String(start) } }) : held);
+      candidates.set(f, start !== undefined && statOlderThan(stat, start) ? ((changed = true), { ...e, t: String(start) }) : e);
     return f;
   };
 
@@ -221,10 +220,10 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   };
 
   const hook: CompileHook = {
-    lookup(f, recompile) {
-      const held = candidates.get(f);
-      if (held === undefined) return undefined;
-      const e = held.entry;
+    lookup(source, compile) {
+      const f = source.file;
+      const e = candidates.get(f);
+      if (e === undefined) return undefined;
       const deps = e.deps ?? NO_DEPS;
       if (deps.length > 0 && e.cwd !== context.cwd) return undefined;
       const t = stampOf(e.t);
@@ -232,11 +231,11 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
         // a dependency written in the entry's own tick is not trusted on identity: compile again
         if (was !== identityNow(dep) || (was !== null && !olderThan(was, t))) return undefined;
       }
-      next[f.path] = held;
+      next[f.path] = { entry: e, body };
       kept++;
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
       const stored: { -readonly [K in keyof StoredCompile]: StoredCompile[K] } = {
-        compiled: servedCompile(f.path, held, recompile),
+        compiled: servedCompile(e, body, source, compile),
         readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep),
       };
       if (e.f !== undefined) stored.facts = e.f;

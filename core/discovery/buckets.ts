@@ -10,6 +10,17 @@ import type { RecipeEntry, ToolSpec } from "./types.js";
 import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "./diagnostic-texts.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+// An entry's config is read from its compile result when asked (a compile cache parses a stored
+// config only then). One getter shared by every entry: a getter made per object would give every
+// entry its own hidden class, which V8 answers with a slow dictionary object.
+const ENTRY_CONFIG: PropertyDescriptor = {
+  get(this: RecipeEntry): RecipeConfig | undefined {
+    return this.compiled.kind === "recipe" ? this.compiled.config : undefined;
+  },
+  enumerable: true,
+  configurable: true,
+};
 const NONE: readonly string[] = [];
 
 export interface BucketMemo {
@@ -79,12 +90,8 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
       diagnostics: own,
       tool: false,
       compiled,
-      // read from the compile result when asked (a compile cache parses a stored config only
-      // then); undefined for an entry that is not a recipe
-      get config() {
-        return compiled.kind === "recipe" ? compiled.config : (undefined as unknown as RecipeConfig);
-      },
     };
+    if (compiled.kind === "recipe") Object.defineProperty(entry, "config", ENTRY_CONFIG);
     if (recipe.facts !== undefined) entry.facts = recipe.facts;
     if (compiled.kind === "recipe" && compiled.sourceSha256 !== undefined) entry.sourceSha256 = compiled.sourceSha256;
     if (compiled.kind === "problem") entry.problem = compiled.problem;

@@ -4,7 +4,7 @@
 // discovery hands each fresh compile to `store`. The compile result is plain data, so it is stored
 // as it is.
 import type { SnapshotFile } from "../model.js";
-import type { CompiledRecipe } from "../compile/compile-recipe.js";
+import type { CompiledRecipe, RecipeSource } from "../compile/compile-recipe.js";
 import type { ConfigFacts } from "./types.js";
 
 export interface StoredCompile {
@@ -17,8 +17,8 @@ export interface StoredCompile {
 }
 
 export interface CompileHook {
-  /** `recompile` compiles the file afresh: a store whose stored config turns out to be damaged
-   *  when it is finally parsed answers with that compile's config instead (a miss, never a crash) */
-  lookup(file: SnapshotFile, recompile: () => CompiledRecipe): StoredCompile | undefined;
+  /** `compile` compiles a source afresh: a store whose stored config turns out to be damaged when
+   *  it is finally parsed answers with that compile's config instead (a miss, never a crash) */
+  lookup(source: RecipeSource, compile: (source: RecipeSource) => CompiledRecipe): StoredCompile | undefined;
   store(file: SnapshotFile, stored: StoredCompile): void;
 }

@@ -6,7 +6,7 @@
 // caller owns: two registries never share one.
 import * as E from "fp-ts/lib/Either.js";
 import type { RegistrySnapshot, SnapshotFile } from "../model.js";
-import { compileRecipe, type CompileContext, type CompiledRecipe } from "../compile/compile-recipe.js";
+import { compileRecipe, type CompileContext, type CompiledRecipe, type RecipeSource } from "../compile/compile-recipe.js";
 import { toolOf } from "../compile/tool.js";
 import { problemDiagnostic } from "./problem.js";
 import { toolNameProblem } from "../register/name.js";
@@ -123,6 +123,7 @@ export function beginPass(
       reads = undefined;
     }
   };
+  const compileFresh = (source: RecipeSource): CompiledRecipe => compileRecipe(source, digesting);
   const readsOf = (paths: readonly string[]): Reads => (paths.length === 0 ? NO_READS : paths.map((p) => [p, listed().get(p)] as const));
   const unchanged = (r: Reads): boolean => r.length === 0 || r.every(([path, seen]) => listed().get(path) === seen);
 
@@ -139,7 +140,7 @@ export function beginPass(
         return was;
       }
       // a compile the runtime verified as current (its compile cache) is taken as it is
-      const stored = hook?.lookup(candidate.file, () => compileRecipe(candidate, digesting));
+      const stored = hook?.lookup(candidate, compileFresh);
       if (stored !== undefined) reused++;
       else loadedPaths.push(candidate.file.path);
       // a file whose name no MCP client or model API accepts is never exposed as a tool
