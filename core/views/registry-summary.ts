@@ -121,17 +121,18 @@ function errorsOf(diagnostics: readonly string[], tagOf: (message: string) => Di
 
 function activeItem(entry: RecipeEntry, usage: JsonObject | undefined): ActiveItem {
   const config = factsOf(entry);
-  return {
-    ...ref(entry),
-    ...(config?.description === undefined ? {} : { description: config.description }),
-    tool: entry.tool,
-    disabled: entry.disabled,
-    invalid: entry.invalid,
-    shadows: entry.shadows,
-    ...(entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
-    ...(config?.imports === undefined ? {} : { imports: config.imports }),
-    ...(usage === undefined ? {} : { usage }),
-  };
+  // built field by field (the same keys in the same order as the contract): 10,000 entries make
+  // the spread-of-a-conditional idiom's throwaway objects a cost of their own
+  const item: { -readonly [K in keyof ActiveItem]: ActiveItem[K] } = { id: entry.id, name: entry.id, path: entry.path, format: entry.format } as ActiveItem;
+  if (config?.description !== undefined) item.description = config.description;
+  item.tool = entry.tool;
+  item.disabled = entry.disabled;
+  item.invalid = entry.invalid;
+  item.shadows = entry.shadows;
+  if (entry.riskLabels.length > 0) item.risk_labels = entry.riskLabels;
+  if (config?.imports !== undefined) item.imports = config.imports;
+  if (usage !== undefined) item.usage = usage;
+  return item;
 }
 
 function riskSummary(entries: readonly RecipeEntry[]): RiskSummaryItem[] {
