@@ -47,6 +47,9 @@ export interface Entry {
   /** a recipe's config and argument surface: offset and length of each JSON text after the header */
   readonly c?: readonly [number, number];
   readonly s?: readonly [number, number];
+  /** the surface's argument names and required names, and its other keys in order: a listing of
+   *  the tools shows the names without parsing the rest */
+  readonly n?: readonly [readonly string[], readonly string[], readonly string[]];
   /** a recipe's listed config fields */
   readonly f?: ConfigFacts;
 }
@@ -135,6 +138,8 @@ export function checkedEntry(e: unknown, body: Uint8Array): Entry | undefined {
   if (r.kind !== "recipe" || typeof x.f !== "object" || x.f === null || typeof r.disabled !== "boolean") return undefined;
   if (!(r.warnings === undefined || Array.isArray(r.warnings)) || !isStrings(r.riskLabels) || !isStrings(r.optionInjection)) return undefined;
   if (!isSpan(x.c, body) || !isSpan(x.s, body)) return undefined;
+  const n = x.n;
+  if (!Array.isArray(n) || n.length !== 3 || !Array.isArray(n[0]) || !Array.isArray(n[1]) || !Array.isArray(n[2]) || !n.every(isStrings)) return undefined;
   return x as Entry;
 }
 
@@ -150,7 +155,8 @@ export function heldOf(id: Id, sha: string, t: string, deps: Deps, cwd: string, 
   }
   const { path: _path, sourceSha256: _sha, config, surface, diagnostics, warnings, riskLabels, optionInjection, ...rest } = compiled;
   const r = { ...rest, diagnostics: listOf(diagnostics), warnings: listOf(warnings), riskLabels: listOf(riskLabels), optionInjection: listOf(optionInjection) };
-  return { entry: { id, sha, t, ...where, r, f: facts(config) }, texts: [Buffer.from(JSON.stringify(config)), Buffer.from(JSON.stringify(surface))] };
+  const n = [surface.names, surface.required, Object.keys(surface).filter((k) => k !== "names" && k !== "required")] as const;
+  return { entry: { id, sha, t, ...where, r, f: facts(config), n }, texts: [Buffer.from(JSON.stringify(config)), Buffer.from(JSON.stringify(surface))] };
 }
 
 /** The compile result an entry stands for. A recipe's config and surface are parsed on first
@@ -185,6 +191,8 @@ interface Lazy {
   readonly compile: (source: RecipeSource) => CompiledRecipe;
   config?: RecipeConfig;
   surface?: ArgSurface;
+  /** the whole surface as stored */
+  whole?: ArgSurface;
   fresh?: CompiledConfig;
 }
 
@@ -206,11 +214,31 @@ const LAZY: PropertyDescriptorMap = {
   surface: {
     get(this: object): ArgSurface {
       const l = lazy.get(this)!;
-      return (l.surface ??= (parsedObject(l.body, l.entry.s) as ArgSurface | undefined) ?? again(l).surface);
+      return (l.surface ??= servedSurface(l));
     },
     enumerable: true,
     configurable: true,
   },
+};
+
+/** The argument surface with its names at hand and its other fields parsed on first read. */
+function servedSurface(l: Lazy): ArgSurface {
+  const [names, required, others] = l.entry.n!;
+  const surface = { names, required };
+  lazy.set(surface, l);
+  for (const key of others) Object.defineProperty(surface, key, surfaceField(key));
+  return surface as ArgSurface;
+}
+
+const wholeSurface = (l: Lazy): ArgSurface => (l.whole ??= (parsedObject(l.body, l.entry.s) as ArgSurface | undefined) ?? again(l).surface);
+
+// one getter per field name, shared by every surface (see LAZY)
+const surfaceFields = new Map<string, PropertyDescriptor>();
+const surfaceField = (key: string): PropertyDescriptor => {
+  let d = surfaceFields.get(key);
+  if (d === undefined)
+    surfaceFields.set(key, (d = { get(this: object): unknown { return (wholeSurface(lazy.get(this)!) as unknown as Record<string, unknown>)[key]; }, enumerable: true, configurable: true }));
+  return d;
 };
 
 function parsedObject(body: Uint8Array, span: readonly [number, number] | undefined): object | undefined {

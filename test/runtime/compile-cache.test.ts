@@ -17,7 +17,8 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-const tool = (d: { tools: readonly { name: string; description: string; config: { template: unknown } }[] }, name: string) => d.tools.find((t) => t.name === name);
+const tool = (d: { tools: readonly { name: string; description: string; config: { template: unknown }; surface: { names: readonly string[]; types: unknown } }[] }, name: string) =>
+  d.tools.find((t) => t.name === name);
 const cacheText = (): string => readFileSync(compileCachePath(box.root), "utf8");
 /** the cache file's first line: format, version, context, entries */
 const cacheHeader = (): { format: string; size: number; entries: Record<string, unknown> } => JSON.parse(cacheText().split("\n", 1)[0]!);
@@ -108,6 +109,24 @@ describe("the compile cache", () => {
     expect(tool(damaged.discovery, "d")?.description).toBe("damaged");
     // reading the config finds the damage and compiles the file instead
     expect(tool(damaged.discovery, "d")?.config.template).toEqual(tool(box.plain(), "d")?.config.template);
+    expect(damaged.discovery).toEqual(box.plain());
+  });
+
+  it("a stored argument surface that does not parse is a miss as well", async () => {
+    const path = box.write("s.json", { description: "surface", args: ["n:int"], template: "echo {n}", defaults: { n: "2" } });
+    box.cached();
+    await nextTick(box.dir, [path]);
+    box.cached();
+    const text = cacheText();
+    const nl = text.indexOf("\n");
+    const entry = cacheHeader().entries[path] as { s: [number, number] };
+    const at = nl + 1 + entry.s[0];
+    writeFileSync(compileCachePath(box.root), text.slice(0, at) + "#" + text.slice(at + 1));
+    const damaged = box.cached();
+    expect(damaged.reads).toBe(0);
+    // the names are at hand; the types come from compiling the file again
+    expect(tool(damaged.discovery, "s")?.surface.names).toEqual(["n"]);
+    expect(tool(damaged.discovery, "s")?.surface.types).toEqual({ n: { kind: "int" } });
     expect(damaged.discovery).toEqual(box.plain());
   });
 
