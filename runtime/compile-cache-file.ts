@@ -27,7 +27,7 @@ type Lists = "diagnostics" | "warnings" | "riskLabels" | "optionInjection";
 type Optional<T, K extends keyof T> = Omit<T, K> & { readonly [P in K]?: T[P] | undefined };
 
 /** The compile result as stored: without `path` (the entry's key) and `sourceSha256` (the entry's
- *  `sha`), for a recipe without `config` and `surface` (the entry's `c` and `s`), empty lists
+ *  `sha`), for a recipe without `config` and `surface` (the entry's `b`), empty lists
  *  left out. */
 type StoredResult = Optional<Omit<CompiledProblem, "path">, "diagnostics"> | Optional<Omit<CompiledConfig, "path" | "sourceSha256" | "config" | "surface">, Lists>;
 
@@ -44,12 +44,13 @@ export interface Entry {
   readonly cwd?: string;
   /** the compile step's result (plain data), see StoredResult */
   readonly r: StoredResult;
-  /** a recipe's config and argument surface: offset and length of each JSON text after the header */
-  readonly c?: readonly [number, number];
-  readonly s?: readonly [number, number];
-  /** the surface's argument names and required names, and its other keys in order: a listing of
-   *  the tools shows the names without parsing the rest */
-  readonly n?: readonly [readonly string[], readonly string[], readonly string[]];
+  /** a recipe's config and argument surface, two JSON texts one after the other after the header:
+   *  [offset, length of the config, length of the surface] */
+  readonly b?: readonly [number, number, number];
+  /** the surface's argument names, its required names and its other keys in order, each list
+   *  preceded by its length (one flat list: fewer objects to parse): a listing of the tools shows
+   *  the names without parsing the rest */
+  readonly n?: readonly (number | string)[];
   /** a recipe's listed config fields */
   readonly f?: ConfigFacts;
 }
@@ -102,14 +103,19 @@ export function cacheBytes(version: string, context: string, held: Readonly<Reco
   const entries: Record<string, Entry> = {};
   const parts: Uint8Array[] = [];
   let size = 0;
-  const put = (text: Uint8Array): [number, number] => {
+  const put = (text: Uint8Array): void => {
     parts.push(text);
     size += text.length;
-    return [size - text.length, text.length];
   };
   for (const [path, { entry, body, texts }] of Object.entries(held)) {
-    const [c, s] = texts ?? (body !== undefined && entry.c !== undefined && entry.s !== undefined ? [slice(body, entry.c), slice(body, entry.s)] : []);
-    entries[path] = c === undefined || s === undefined ? entry : { ...entry, c: put(c), s: put(s) };
+    const [c, s] = texts ?? (body !== undefined && entry.b !== undefined ? [slice(body, configSpan(entry.b)), slice(body, surfaceSpan(entry.b))] : []);
+    if (c === undefined || s === undefined) {
+      entries[path] = entry;
+      continue;
+    }
+    entries[path] = { ...entry, b: [size, c.length, s.length] };
+    put(c);
+    put(s);
   }
   const header: Header = { format: CACHE_FORMAT, version, context, size, entries };
   const line = Buffer.from(JSON.stringify(header) + "\n");
@@ -119,8 +125,26 @@ export function cacheBytes(version: string, context: string, held: Readonly<Reco
 const slice = (body: Uint8Array, [off, len]: readonly [number, number]): Uint8Array => body.subarray(off, off + len);
 
 const isStrings = (a: unknown): boolean => a === undefined || (Array.isArray(a) && a.every((x) => typeof x === "string"));
-const isSpan = (c: unknown, body: Uint8Array): boolean =>
-  Array.isArray(c) && Number.isSafeInteger(c[0]) && Number.isSafeInteger(c[1]) && c[0] >= 0 && c[1] >= 0 && c[0] + c[1] <= body.length;
+const isSpans = (b: unknown, body: Uint8Array): boolean =>
+  Array.isArray(b) && b.length === 3 && b.every((n) => Number.isSafeInteger(n) && n >= 0) && b[0] + b[1] + b[2] <= body.length;
+const configSpan = (b: readonly [number, number, number]): readonly [number, number] => [b[0], b[1]];
+const surfaceSpan = (b: readonly [number, number, number]): readonly [number, number] => [b[0] + b[1], b[2]];
+
+/** The three lists of a well-formed `n`, or undefined. */
+function namesOf(n: readonly unknown[]): [string[], string[], string[]] | undefined {
+  const out: string[][] = [];
+  let i = 0;
+  while (i < n.length && out.length < 3) {
+    const count = n[i];
+    if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0 || i + 1 + count > n.length) return undefined;
+    const list = n.slice(i + 1, i + 1 + count);
+    if (!list.every((x) => typeof x === "string")) return undefined;
+    out.push(list as string[]);
+    i += 1 + count;
+  }
+  return out.length === 3 && i === n.length ? (out as [string[], string[], string[]]) : undefined;
+}
+const flatNames = (lists: readonly (readonly string[])[]): (number | string)[] => lists.flatMap((l) => [l.length, ...l]);
 const isId = (i: unknown): i is Id => typeof i === "string";
 const isDep = (d: unknown): boolean => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1]));
 const DIGITS = /^\d+$/;
@@ -137,9 +161,7 @@ export function checkedEntry(e: unknown, body: Uint8Array): Entry | undefined {
   if (r.kind === "problem") return typeof r.problem === "object" && r.problem !== null ? (x as Entry) : undefined;
   if (r.kind !== "recipe" || typeof x.f !== "object" || x.f === null || typeof r.disabled !== "boolean") return undefined;
   if (!(r.warnings === undefined || Array.isArray(r.warnings)) || !isStrings(r.riskLabels) || !isStrings(r.optionInjection)) return undefined;
-  if (!isSpan(x.c, body) || !isSpan(x.s, body)) return undefined;
-  const n = x.n;
-  if (!Array.isArray(n) || n.length !== 3 || !Array.isArray(n[0]) || !Array.isArray(n[1]) || !Array.isArray(n[2]) || !n.every(isStrings)) return undefined;
+  if (!isSpans(x.b, body) || !Array.isArray(x.n)) return undefined;
   return x as Entry;
 }
 
@@ -155,7 +177,7 @@ export function heldOf(id: Id, sha: string, t: string, deps: Deps, cwd: string, 
   }
   const { path: _path, sourceSha256: _sha, config, surface, diagnostics, warnings, riskLabels, optionInjection, ...rest } = compiled;
   const r = { ...rest, diagnostics: listOf(diagnostics), warnings: listOf(warnings), riskLabels: listOf(riskLabels), optionInjection: listOf(optionInjection) };
-  const n = [surface.names, surface.required, Object.keys(surface).filter((k) => k !== "names" && k !== "required")] as const;
+  const n = flatNames([surface.names, surface.required, Object.keys(surface).filter((k) => k !== "names" && k !== "required")]);
   return { entry: { id, sha, t, ...where, r, f: facts(config), n }, texts: [Buffer.from(JSON.stringify(config)), Buffer.from(JSON.stringify(surface))] };
 }
 
@@ -206,7 +228,7 @@ const LAZY: PropertyDescriptorMap = {
   config: {
     get(this: object): RecipeConfig {
       const l = lazy.get(this)!;
-      return (l.config ??= (parsedObject(l.body, l.entry.c) as RecipeConfig | undefined) ?? again(l).config);
+      return (l.config ??= (parsedObject(l.body, configSpan(l.entry.b!)) as RecipeConfig | undefined) ?? again(l).config);
     },
     enumerable: true,
     configurable: true,
@@ -223,14 +245,15 @@ const LAZY: PropertyDescriptorMap = {
 
 /** The argument surface with its names at hand and its other fields parsed on first read. */
 function servedSurface(l: Lazy): ArgSurface {
-  const [names, required, others] = l.entry.n!;
+  // (a malformed list reads as none: the fields then come from the stored or recompiled whole)
+  const [names, required, others] = namesOf(l.entry.n!) ?? [wholeSurface(l).names, wholeSurface(l).required, Object.keys(wholeSurface(l)).filter((k) => k !== "names" && k !== "required")];
   const surface = { names, required };
   lazy.set(surface, l);
   for (const key of others) Object.defineProperty(surface, key, surfaceField(key));
   return surface as ArgSurface;
 }
 
-const wholeSurface = (l: Lazy): ArgSurface => (l.whole ??= (parsedObject(l.body, l.entry.s) as ArgSurface | undefined) ?? again(l).surface);
+const wholeSurface = (l: Lazy): ArgSurface => (l.whole ??= (parsedObject(l.body, surfaceSpan(l.entry.b!)) as ArgSurface | undefined) ?? again(l).surface);
 
 // one getter per field name, shared by every surface (see LAZY)
 const surfaceFields = new Map<string, PropertyDescriptor>();
@@ -241,8 +264,7 @@ const surfaceField = (key: string): PropertyDescriptor => {
   return d;
 };
 
-function parsedObject(body: Uint8Array, span: readonly [number, number] | undefined): object | undefined {
-  if (span === undefined) return undefined;
+function parsedObject(body: Uint8Array, span: readonly [number, number]): object | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset + span[0], span[1]).toString("utf8")) as unknown;
     return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;

@@ -144,7 +144,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     bytes = undefined;
   }
   const parsed = bytes === undefined ? undefined : readCacheBytes(bytes, version, contextKey);
-  const old = parsed?.entries ?? {};
+  let old = parsed?.entries ?? {};
   const body = parsed?.body ?? new Uint8Array(0);
   let changed = parsed === undefined;
 
@@ -168,7 +168,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     }
   }
 
-  const observed = new Map<string, Id | null>();
+  let observed = new Map<string, Id | null>();
   const identityNow = (p: string): Id | null => {
     const seen = observed.get(p);
     if (seen !== undefined) return seen;
@@ -178,7 +178,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     return id;
   };
   const candidates = new WeakMap<SnapshotFile, Entry>();
-  const next: Record<string, Held> = {};
+  let next: Record<string, Held> = {};
   let kept = 0;
 
   const stamps = new Map<string, bigint>();
@@ -254,6 +254,18 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   };
 
   const finish = (): void => {
+    try {
+      write();
+    } finally {
+      // the served results outlive the pass (their configs are parsed when read); what only the
+      // pass needed is let go, not kept alive by them
+      old = {};
+      next = {};
+      observed = new Map();
+    }
+  };
+
+  const write = (): void => {
     if (temp === undefined) return;
     const { fd, path: tmp } = temp;
     temp = undefined;

@@ -25,9 +25,9 @@ const NONE: readonly string[] = [];
 
 export interface BucketMemo {
   readonly members: readonly Candidate[];
-  readonly loaded: readonly (LoadedRecipe | undefined)[];
-  /** the source of each member (entries show its root and flags) */
-  readonly sources: readonly (SourceListing | undefined)[];
+  /** what each member was when the bucket was resolved: its loaded recipe and its source, side by
+   *  side (member i at 2i and 2i + 1; one list rather than two, for 10,000 buckets) */
+  readonly seen: readonly (LoadedRecipe | SourceListing | undefined)[];
   readonly entries: readonly RecipeEntry[];
   /** the bucket's part of the registry diagnostics, in order */
   readonly diagnostics: readonly string[];
@@ -41,7 +41,7 @@ const sameSource = (a: SourceListing | undefined, b: SourceListing | undefined):
   a === b || (a !== undefined && b !== undefined && a.root === b.root && a.tool === b.tool && a.mutableUsage === b.mutableUsage);
 
 const sameMember = (m: BucketMemo, i: number, c: Candidate, sources: readonly SourceListing[]): boolean =>
-  m.members[i] === c && m.loaded[i] === c.loaded && sameSource(m.sources[i], sources[c.priority]);
+  m.members[i] === c && m.seen[2 * i] === c.loaded && sameSource(m.seen[2 * i + 1] as SourceListing | undefined, sources[c.priority]);
 
 function reusable(m: BucketMemo | undefined, group: Group, sources: readonly SourceListing[]): m is BucketMemo {
   if (m === undefined) return false;
@@ -115,12 +115,18 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
   });
   return {
     members: bucket,
-    loaded: bucket.map((c) => c.loaded),
-    sources: bucket.map((c) => sources[c.priority]),
+    seen: seenOf(bucket, sources),
     entries,
-    diagnostics,
+    // most buckets have none: one shared empty list
+    diagnostics: diagnostics.length === 0 ? NONE : diagnostics,
     ...(exposed === undefined ? {} : { tool: exposed }),
   };
+}
+
+function seenOf(bucket: readonly Candidate[], sources: readonly SourceListing[]): (LoadedRecipe | SourceListing | undefined)[] {
+  const seen: (LoadedRecipe | SourceListing | undefined)[] = [];
+  for (const c of bucket) seen.push(c.loaded, sources[c.priority]);
+  return seen;
 }
 
 /** The resolved bucket of `id`; every member has been loaded (`candidate.loaded` is set). */

@@ -119,8 +119,9 @@ describe("the compile cache", () => {
     box.cached();
     const text = cacheText();
     const nl = text.indexOf("\n");
-    const entry = cacheHeader().entries[path] as { s: [number, number] };
-    const at = nl + 1 + entry.s[0];
+    // the entry's `b`: where its config text starts, and the config's length (the surface follows)
+    const entry = cacheHeader().entries[path] as { b: [number, number, number] };
+    const at = nl + 1 + entry.b[0] + entry.b[1];
     writeFileSync(compileCachePath(box.root), text.slice(0, at) + "#" + text.slice(at + 1));
     const damaged = box.cached();
     expect(damaged.reads).toBe(0);
