@@ -46,12 +46,12 @@ export type ConfigFacts = Pick<RecipeConfig, "description" | "async" | "imports"
 /** The facts of a config, without copying anything else. */
 export function configFacts(config: RecipeConfig): ConfigFacts {
   const { description, async, imports, usage } = config;
-  return {
-    ...(description === undefined ? {} : { description }),
-    ...(async === undefined ? {} : { async }),
-    ...(imports === undefined ? {} : { imports }),
-    ...(usage === undefined ? {} : { usage }),
-  };
+  const facts: { -readonly [K in keyof ConfigFacts]: ConfigFacts[K] } = {};
+  if (description !== undefined) facts.description = description;
+  if (async !== undefined) facts.async = async;
+  if (imports !== undefined) facts.imports = imports;
+  if (usage !== undefined) facts.usage = usage;
+  return facts;
 }
 
 /** The public argument surface of a tool: one source for schema, validation and usage hints. */
