@@ -8,6 +8,8 @@
 // while our tools come and go and carry plain JSON Schema from the core.
 import { inspectWithUsage } from "../runtime/usage-view.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/discovery/types.js";
 import type { LiveSession } from "../runtime/session.js";
@@ -55,10 +57,16 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   const inflight = new Set<Promise<unknown>>();
   let initialized = false;
 
+  // The SDK builds an Ajv instance for every server (formats, meta-schemas: milliseconds of start-up,
+  // and one per HTTP client) to check elicitation answers, which this server never asks for; it is
+  // built on first use instead.
+  let ajv: AjvJsonSchemaValidator | undefined;
+  const jsonSchemaValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
   const server = new Server(
     { name: options.name ?? "pi-recipes", version: options.version ?? "0.0.0" },
     {
       capabilities: { tools: { listChanged: true } },
+      jsonSchemaValidator,
       instructions:
         "Recipe tools of the pi-recipes registry. The tool list changes while you work (recipe edits, register_tool): " +
         "list tools again after notifications/tools/list_changed. A call to a changed tool is refused once with its new schema.",

@@ -29,7 +29,7 @@ import { configFacts } from "../core/discovery/types.js";
 import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Entry, type Held, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
-import { sha256Bytes } from "./ledger/context.js";
+import { sha256Bytes } from "./sha256.js";
 import { readFailedWith, readFileEntry } from "./snapshot.js";
 
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");

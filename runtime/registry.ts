@@ -7,7 +7,7 @@ import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./snapshot.js";
 import { beginCompileCache, type CompileCacheOptions } from "./compile-cache.js";
-import { sha256Bytes } from "./ledger/context.js";
+import { sha256Bytes } from "./sha256.js";
 
 export interface RegistryOptions {
   readonly env?: NodeJS.ProcessEnv;

@@ -5,15 +5,12 @@
 import { existsSync } from "node:fs";
 import type { Discovery, RecipeEntry } from "../core/discovery/types.js";
 import type { JsonObject } from "../core/model.js";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeFileLock } from "../adapters/lock/file-lock.js";
-import { closeLedger, ledgerPaths, loadUsage, openLedger } from "./ledger/index.js";
+import { ledgerPaths } from "./ledger/paths.js";
 import { lockRootOf, type AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import { factsOf } from "../core/views/registry-summary.js";
 import type { RuntimeContext } from "./verbs/status.js";
-import { gatherReviews } from "./review/reviews-view.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
@@ -36,6 +33,12 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
     return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
   };
   if (!existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) return carriedOrZero;
+  // the ledger's code (locks, the store, folding) loads only when there is a ledger to read
+  const [{ makeNodeFileSystem }, { makeFileLock }, { closeLedger, loadUsage, openLedger }] = await Promise.all([
+    import("../adapters/fs/node.js"),
+    import("../adapters/lock/file-lock.js"),
+    import("./ledger/index.js"),
+  ]);
   const fs = makeNodeFileSystem();
   const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
   try {
@@ -46,6 +49,12 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
   }
 }
 
+/** The drafts and reviews of `view=reviews`; their code loads only for that view. */
+async function gatherReviews(paths: AgentPaths) {
+  const [{ makeNodeFileSystem }, reviews] = await Promise.all([import("../adapters/fs/node.js"), import("./review/reviews-view.js")]);
+  return reviews.gatherReviews(makeNodeFileSystem(), paths);
+}
+
 /** `inspect` for every host: ledger usage is loaded for the views that show it. */
 export async function inspectWithUsage(
   discovery: Discovery,
@@ -53,6 +62,6 @@ export async function inspectWithUsage(
   runtime: RuntimeContext & { readonly paths: AgentPaths },
 ): Promise<CommandResult> {
   const usage = showsUsage(params) ? await usageLookup(runtime.paths, discovery) : undefined;
-  const reviews = showsReviews(params) ? await gatherReviews(makeNodeFileSystem(), runtime.paths) : undefined;
+  const reviews = showsReviews(params) ? await gatherReviews(runtime.paths) : undefined;
   return inspect(discovery, params, { ...runtime, ...(usage === undefined ? {} : { usage }), ...(reviews === undefined ? {} : { reviews }) });
 }

@@ -44,6 +44,49 @@ const esModules = {
   },
 };
 
+// Libraries a common path never calls, yet whose code would be most of what that path loads:
+// - `yaml` reads the frontmatter of a Markdown recipe that is not plain `field: value` lines; it
+//   was 300 kB of the 400 kB every discovery loaded, even on a root without a `.md` file;
+// - `ajv` (with `ajv-formats`) checks the answers of MCP elicitation, which the MCP server never
+//   requests (host-mcp/server.ts builds its validator on first use), yet the SDK imports it.
+// Discovery is synchronous, so they cannot be an `import()` at the point of use. Instead the
+// bundles see a stand-in for each that loads the library, bundled on its own as one CommonJS
+// file (chunks/<name>.cjs), with a synchronous require the first time one of its exports is
+// called. A stand-in offers only the names listed here: a new import of another name fails the
+// build ("No matching export") until it is added, so no import can silently skip the lazy path.
+// Classes are called through a function that constructs the real class (`new LineCounter()`
+// then yields the library's own object); "default" is the CommonJS module's `default` export,
+// or the module itself.
+const LAZY_LIBRARIES = [
+  { file: "chunks/yaml.cjs", modules: { yaml: { parseDocument: "function", LineCounter: "class" } } },
+  { file: "chunks/ajv.cjs", modules: { ajv: { default: "class" }, "ajv-formats": { default: "function" } } },
+];
+const lazyModules = new Map(LAZY_LIBRARIES.flatMap((lib) => Object.entries(lib.modules).map(([name, names]) => [name, { file: lib.file, names }])));
+const lazyLibraries = {
+  name: "lazy-libraries",
+  setup(b) {
+    b.onResolve({ filter: /^[a-z-]+$/ }, (args) => (lazyModules.has(args.path) ? { path: args.path, namespace: "lazy-library" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "lazy-library" }, (args) => {
+      const { file, names } = lazyModules.get(args.path);
+      const real = (name) => (name === "default" ? "(lib().default ?? lib())" : `lib().${name}`);
+      const exported = (name, body) => (name === "default" ? `export default function (...args) { ${body} }` : `export function ${name}(...args) { ${body} }`);
+      return {
+        loader: "js",
+        resolveDir: root,
+        contents: [
+          'import { createRequire } from "node:module";',
+          "let loaded;",
+          // every entry and chunk sits two folders below the package root (see moduleUrl)
+          `const lib = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(`../${file}`)}))[${JSON.stringify(args.path)}];`,
+          ...Object.entries(names).map(([name, kind]) =>
+            exported(name, kind === "class" ? `return new (${real(name)})(...args);` : `return ${real(name)}(...args);`),
+          ),
+        ].join("\n"),
+      };
+    });
+  },
+};
+
 // The compile cache (runtime/compile-cache.ts) belongs to the code that wrote it: a hash of every
 // source file the bundle is made of names this build, so another build never reads its cache.
 async function buildId() {
@@ -73,8 +116,27 @@ await build({
   external: ["@mariozechner/pi-coding-agent"],
   // bundled CommonJS (fp-ts, io-ts, ajv) calls require() for Node built-ins
   banner: { js: 'import { createRequire as __piRecipesRequire } from "node:module"; const require = __piRecipesRequire(import.meta.url);' },
-  plugins: [moduleUrl, esModules],
+  plugins: [moduleUrl, esModules, lazyLibraries],
   define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(await buildId()) },
   logLevel: "warning",
   legalComments: "none",
 });
+// the libraries the stand-ins load (see LAZY_LIBRARIES above), each file one object of the
+// modules it holds, so a first use reads one file rather than resolving a library's many
+for (const lib of LAZY_LIBRARIES) {
+  await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: `module.exports = {${Object.keys(lib.modules).map((m) => `${JSON.stringify(m)}: require(${JSON.stringify(m)})`).join(", ")}};`,
+      resolveDir: root,
+      loader: "js",
+    },
+    outfile: join(outdir, lib.file),
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+    legalComments: "none",
+  });
+}

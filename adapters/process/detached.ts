@@ -10,12 +10,14 @@ import { readText, writeFileAtomic } from "../fs/FileSystem.js";
 import { makeNodeFileSystem } from "../fs/node.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { groupAlive, killGroup } from "./group.js";
-import { checkIdentity, identityFrom, type ProcessIdentity } from "./identity.js";
+import { killGroup } from "./group.js";
+import { checkIdentity } from "./identity.js";
+import { recordedCommand, recordedSupervisor, runGroupIsOurs } from "./recorded.js";
 import { spawned } from "./node-runner.js";
 import { DEFAULT_KILL_GRACE_MS } from "./ProcessRunner.js";
 
 export { groupAlive, isAlive, killGroup } from "./group.js";
+export { recordedCommand, recordedSupervisor, runGroupIsOurs } from "./recorded.js";
 
 // the run's files (command.json, status.json) go through the FileSystem port
 const fs = makeNodeFileSystem();
@@ -148,22 +150,6 @@ export async function readSupervisedStatus(runDir: string): Promise<SupervisedSt
   } catch {
     return undefined;
   }
-}
-
-/** The recorded identities of a run's supervisor and of its command (the group leader). Loose
- *  input, since status.json is read by several places; undefined where no pid is recorded. */
-export const recordedSupervisor = (s: Readonly<Record<string, unknown>>): ProcessIdentity | undefined =>
-  identityFrom(s["supervisor_pid"], s["supervisor_start_time"], s["boot_id"]);
-export const recordedCommand = (s: Readonly<Record<string, unknown>>): ProcessIdentity | undefined =>
-  identityFrom(s["pgid"], s["start_time"], s["boot_id"]);
-
-/** Whether the run's process group is still the run's: its leader is the recorded process, or
- *  the leader is gone and the group still has members (a group id is not given to a new process
- *  while its group exists). A leader pid that now names another process, or one that cannot be
- *  checked, is never the run's. */
-export function runGroupIsOurs(leader: ProcessIdentity): boolean {
-  const state = checkIdentity(leader);
-  return state === "same" || (state === "gone" && groupAlive(leader.pid) && checkIdentity(leader) === "gone");
 }
 
 /**

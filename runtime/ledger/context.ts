@@ -1,11 +1,13 @@
 // Everything the ledger store needs, resolved once per process: the ports, the paths under
 // `<recipe root>/.usage`, and this process's launch log.
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import { nodeProcessProbe, type ProcessProbe } from "../../adapters/lock/owner.js";
 import { LaunchLog } from "./launch-log.js";
+import { ledgerPaths, type LedgerPaths } from "./paths.js";
+
+export { ledgerPaths, type LedgerPaths } from "./paths.js";
 
 export interface LedgerOptions {
   readonly fs: FileSystem;
@@ -26,19 +28,6 @@ export interface LedgerOptions {
   readonly lockTimeoutMs?: number;
 }
 
-export interface LedgerPaths {
-  readonly recipeRoot: string;
-  readonly usageRoot: string;
-  readonly index: string;
-  /** the journal folder of multi-file commits and lineage moves (runtime/journal) */
-  readonly journals: string;
-  readonly ledgers: string;
-  readonly launches: string;
-  /** the fence file: empty while open, the writer's owner record while a fence writer
-   *  (activation, a controlled move) is inside */
-  readonly fence: string;
-}
-
 export interface LedgerContext {
   readonly fs: FileSystem;
   readonly lock: Lock;
@@ -49,18 +38,6 @@ export interface LedgerContext {
   readonly rotateLines: number;
   readonly lockTimeoutMs: number;
   readonly log: LaunchLog;
-}
-
-export function ledgerPaths(recipeRoot: string, usageRoot: string = join(recipeRoot, ".usage")): LedgerPaths {
-  return {
-    recipeRoot,
-    usageRoot,
-    index: join(usageRoot, "index.json"),
-    journals: join(usageRoot, "journal"),
-    ledgers: join(usageRoot, "recipes"),
-    launches: join(usageRoot, "launches"),
-    fence: join(usageRoot, "fence.json"),
-  };
 }
 
 export function openLedger(options: LedgerOptions): LedgerContext {

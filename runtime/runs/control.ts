@@ -1,11 +1,9 @@
 // What can be done to a run from outside: read it, tail it, kill it.
 // `inspect target=run:<id> view=status|tail [lines=N]` and `message to=run:<id> type=control.kill`.
-import { killSupervised } from "../../adapters/process/detached.js";
 import { DEFAULT_KILL_GRACE_MS } from "../../adapters/process/ProcessRunner.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { runKillText, runStatusText, runTailText, type RunView } from "../../core/views/run-views.js";
 import { runIdProblem } from "./run-id.js";
-import { supervisorGraceMs } from "./start.js";
 import { readRun, readRunSpec, runDirOf } from "./store.js";
 import { tailLines, tailLinesParam } from "./tail.js";
 
@@ -40,6 +38,9 @@ export async function killRun(runsRoot: string, runId: string): Promise<CommandR
   if (run.status !== "running") {
     return success(runKillText(run, "not_running"), { run_id: runId, sent: false, reason: `run_${run.status}`, run: { ...run } });
   }
+  // the process code (signals, the supervisor's spawn) loads only for a kill, not for every
+  // `inspect`, which imports this module for its run views
+  const [{ killSupervised }, { supervisorGraceMs }] = await Promise.all([import("../../adapters/process/detached.js"), import("./start.js")]);
   const dir = runDirOf(runsRoot, runId);
   const grace = supervisorGraceMs(readRunSpec(dir)?.kill_grace_ms ?? DEFAULT_KILL_GRACE_MS);
   try {

@@ -8,7 +8,7 @@
 // Reads are synchronous: the files are small and `inspect` is synchronous in every host.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { recordedCommand, recordedSupervisor, runGroupIsOurs } from "../../adapters/process/detached.js";
+import { recordedCommand, recordedSupervisor, runGroupIsOurs } from "../../adapters/process/recorded.js";
 import { checkIdentity } from "../../adapters/process/identity.js";
 import type { Json } from "../../core/model.js";
 import type { RunState, RunView } from "../../core/views/run-views.js";

@@ -3,8 +3,9 @@
 // --help without a registry. Built into a scratch folder inside the package, so the real dist/ is
 // left alone and the package root is still found by walking up.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/cli.js";
 import { finished, runBox, type RunBox } from "../runtime/runs/support.js";
@@ -21,6 +22,35 @@ function step(cmd: string, args: readonly string[]): void {
   const r = spawnSync(cmd, args, { cwd: repoRoot, encoding: "utf8", timeout: 180_000 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}${r.stdout}`);
 }
+
+// Every file a process loads, ES module or CommonJS: a preloaded module registers a loader hook
+// that writes each ES module's URL to a log, and at exit adds what `require` has cached (the hook
+// does not see `require` on Node 20). Returns the paths of the files from the package itself.
+function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): { files: string[]; stdout: string } {
+  const log = join(out, `loaded-${Math.random().toString(36).slice(2)}.log`);
+  const hook = `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }`;
+  const preload = `import { register, createRequire } from "node:module";
+import { appendFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(${JSON.stringify(join(out, "x.js"))}).cache).map((f) => pathToFileURL(f).href + "\\n").join("")));`;
+  const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(out, "host-cli", "main.js"), ...args], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    timeout: 60_000,
+    ...(input === undefined ? {} : { input }),
+  });
+  if (r.status !== 0) throw new Error(`pi-recipes ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+  const urls = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith(`file:`));
+  rmSync(log);
+  return { files: [...new Set(urls.map((u) => fileURLToPath(u)))].filter((f) => f.startsWith(out)), stdout: r.stdout };
+}
+
+// the yaml library's own code, however it is bundled: one of its string literals
+const holdsYaml = (file: string): boolean => readFileSync(file, "utf8").includes(`"YAMLParseError"`);
+// and ajv's (bundled into the MCP SDK's chunk if it were imported eagerly)
+const holdsAjv = (file: string): boolean => readFileSync(file, "utf8").includes("ajv implementation error");
 
 beforeAll(() => {
   mkdirSync(out, { recursive: true });
@@ -68,6 +98,50 @@ describe("the bundled build", () => {
     for (const f of [main, ...verbChunks]) visit(f);
     const heavy = [...loaded].filter((f) => /function (openRegistry|openSession|openLiveRegistry|discover)\d*\(/.test(readFileSync(f, "utf8")));
     expect(heavy).toEqual([]);
+  });
+
+  it("list on a root without a Markdown recipe loads no YAML parser; a .md recipe still gets its frontmatter parsed", () => {
+    const plain = loadedFiles(["list"], box.env);
+    expect(plain.stdout).toContain("shout");
+    // the detector is checked on the same build: the .md root below must load it
+    expect(plain.files.filter(holdsYaml)).toEqual([]);
+
+    const md = runBox();
+    try {
+      // not plain `field: value` lines (a folded scalar, a flow list): only the library reads this
+      writeFileSync(
+        join(md.agent, "recipes", "greet.md"),
+        "---\ndescription: >\n  Greet someone\n  by name\nargs: [who]\n---\n\n```template\necho hello {who}\n```\n",
+      );
+      const withMd = loadedFiles(["list"], md.env);
+      expect(withMd.stdout).toContain("greet");
+      expect(withMd.files.filter(holdsYaml)).toHaveLength(1);
+      const described = run(["inspect", "target=tool:greet", "--json"], md.env);
+      expect(described.status).toBe(0);
+      expect(described.stdout).toContain("Greet someone by name");
+      const call = run(["call", "greet", "who=yaml"], md.env);
+      expect(call.stdout).toContain("hello yaml");
+    } finally {
+      md.cleanup();
+    }
+  });
+
+  it("the MCP server answers tools/list without loading ajv (the SDK's elicitation checks)", () => {
+    const rpc = (id: number | undefined, method: string, params?: object): string =>
+      JSON.stringify({ jsonrpc: "2.0", ...(id === undefined ? {} : { id }), method, ...(params === undefined ? {} : { params }) });
+    const input = [
+      rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bundle-test", version: "1" } }),
+      rpc(undefined, "notifications/initialized"),
+      rpc(2, "tools/list"),
+    ].join("\n");
+    // the server stops when its stdin ends, after answering what it was sent
+    const mcp = loadedFiles(["mcp"], box.env, `${input}\n`);
+    const answers = mcp.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: { tools?: { name: string }[] } });
+    const names = answers.find((a) => a.id === 2)?.result?.tools?.map((t) => t.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining(["register_tool", "inspect", "shout"]));
+    expect(mcp.files.some((f) => /\/chunks\/stdio-[A-Z0-9]+\.js$/.test(f))).toBe(true);
+    expect(mcp.files.filter(holdsAjv)).toEqual([]);
+    expect(readdirSync(join(out, "chunks")).map((n) => join(out, "chunks", n)).filter(holdsAjv)).toEqual([join(out, "chunks", "ajv.cjs")]);
   });
 
   it("list and call run a recipe", () => {
