@@ -60,7 +60,7 @@ export interface Entry {
 export interface Held {
   readonly entry: Entry;
   readonly body?: Uint8Array;
-  readonly texts?: readonly [Uint8Array, Uint8Array];
+  readonly texts?: readonly [string, string];
 }
 
 interface Header {
@@ -101,28 +101,33 @@ export function readCacheBytes(bytes: Uint8Array, version: string, context: stri
 /** The file for `held` (path -> entry with its config bytes). */
 export function cacheBytes(version: string, context: string, held: Readonly<Record<string, Held>>): Uint8Array {
   const entries: Record<string, Entry> = {};
-  const parts: Uint8Array[] = [];
+  // the texts after the header: kept entries' bytes as read (config and surface side by side),
+  // fresh ones' strings, encoded straight into the file's one buffer
+  const parts: (Uint8Array | string)[] = [];
   let size = 0;
-  const put = (text: Uint8Array): void => {
-    parts.push(text);
-    size += text.length;
-  };
   for (const [path, { entry, body, texts }] of Object.entries(held)) {
-    const [c, s] = texts ?? (body !== undefined && entry.b !== undefined ? [slice(body, configSpan(entry.b)), slice(body, surfaceSpan(entry.b))] : []);
-    if (c === undefined || s === undefined) {
-      entries[path] = entry;
-      continue;
-    }
-    entries[path] = { ...entry, b: [size, c.length, s.length] };
-    put(c);
-    put(s);
+    if (texts !== undefined) {
+      const c = Buffer.byteLength(texts[0]);
+      const s = Buffer.byteLength(texts[1]);
+      entries[path] = { ...entry, b: [size, c, s] };
+      parts.push(texts[0], texts[1]);
+      size += c + s;
+    } else if (body !== undefined && entry.b !== undefined) {
+      const [off, c, s] = entry.b;
+      entries[path] = { ...entry, b: [size, c, s] };
+      parts.push(body.subarray(off, off + c + s));
+      size += c + s;
+    } else entries[path] = entry;
   }
   const header: Header = { format: CACHE_FORMAT, version, context, size, entries };
-  const line = Buffer.from(JSON.stringify(header) + "\n");
-  return Buffer.concat([line, ...parts], line.length + size);
+  const line = JSON.stringify(header) + "\n";
+  const start = Buffer.byteLength(line);
+  const out = Buffer.allocUnsafe(start + size);
+  let at = out.write(line, 0);
+  for (const part of parts) at += typeof part === "string" ? out.write(part, at) : (out.set(part, at), part.length);
+  return out;
 }
 
-const slice = (body: Uint8Array, [off, len]: readonly [number, number]): Uint8Array => body.subarray(off, off + len);
 
 const isStrings = (a: unknown): boolean => a === undefined || (Array.isArray(a) && a.every((x) => typeof x === "string"));
 const isSpans = (b: unknown, body: Uint8Array): boolean =>
@@ -144,7 +149,17 @@ function namesOf(n: readonly unknown[]): [string[], string[], string[]] | undefi
   }
   return out.length === 3 && i === n.length ? (out as [string[], string[], string[]]) : undefined;
 }
-const flatNames = (lists: readonly (readonly string[])[]): (number | string)[] => lists.flatMap((l) => [l.length, ...l]);
+/** `n` of a surface: its names, its required names and its other keys, each list after its length */
+function flatNames(surface: ArgSurface): (number | string)[] {
+  const out: (number | string)[] = [surface.names.length];
+  for (const name of surface.names) out.push(name);
+  out.push(surface.required.length);
+  for (const name of surface.required) out.push(name);
+  const others = Object.keys(surface).filter((k) => k !== "names" && k !== "required");
+  out.push(others.length);
+  for (const key of others) out.push(key);
+  return out;
+}
 const isId = (i: unknown): i is Id => typeof i === "string";
 const isDep = (d: unknown): boolean => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1]));
 const DIGITS = /^\d+$/;
@@ -177,8 +192,8 @@ export function heldOf(id: Id, sha: string, t: string, deps: Deps, cwd: string, 
   }
   const { path: _path, sourceSha256: _sha, config, surface, diagnostics, warnings, riskLabels, optionInjection, ...rest } = compiled;
   const r = { ...rest, diagnostics: listOf(diagnostics), warnings: listOf(warnings), riskLabels: listOf(riskLabels), optionInjection: listOf(optionInjection) };
-  const n = flatNames([surface.names, surface.required, Object.keys(surface).filter((k) => k !== "names" && k !== "required")]);
-  return { entry: { id, sha, t, ...where, r, f: facts(config), n }, texts: [Buffer.from(JSON.stringify(config)), Buffer.from(JSON.stringify(surface))] };
+  const n = flatNames(surface);
+  return { entry: { id, sha, t, ...where, r, f: facts(config), n }, texts: [JSON.stringify(config), JSON.stringify(surface)] };
 }
 
 /** The compile result an entry stands for. A recipe's config and surface are parsed on first
