@@ -17,46 +17,23 @@
 //   and replaced;
 // - writers replace the file atomically (write a temp, rename), so readers need no lock; two
 //   processes writing at once lose one's additions, never correctness.
+//
+// The file's layout (runtime/compile-cache-file.ts) keeps a recipe's config, most of the bytes,
+// unparsed until something reads it; a stored config that turns out damaged then is a miss.
 import * as nodeFs from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import type { CompiledRecipe } from "../core/compile/compile-recipe.js";
+import { configFacts } from "../core/discovery/types.js";
+import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Entry, type Held, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./sha256.js";
 import { readFailedWith, readFileEntry } from "./snapshot.js";
 
-const FORMAT = "pi-recipes-compile-cache/2";
-
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
 export const compileCachePath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "compile.json");
-
-/** "dev:ino:size:mtimeNs:ctimeNs" */
-type Id = string;
-
-interface Entry {
-  readonly id: Id;
-  /** sha256 of the bytes compiled */
-  readonly sha: string;
-  /** the file-system time (ns) of the pass that verified this entry: identities strictly older
-   *  than it are trusted without reading */
-  readonly t: string;
-  /** each path resolution read, with its identity then (null: absent) */
-  readonly deps: readonly (readonly [string, Id | null])[];
-  /** the working directory, for entries whose resolution read files (relative import paths) */
-  readonly cwd?: string;
-  /** the compile step's result (plain data) */
-  readonly r: CompiledRecipe;
-}
-
-interface CacheFile {
-  readonly format: string;
-  readonly version: string;
-  readonly context: string;
-  readonly entries: Readonly<Record<string, Entry>>;
-}
 
 export interface CompileContext {
   readonly agentDir: string;
@@ -85,6 +62,9 @@ export interface CompileCacheSession {
   /** writes the cache when this pass changed it */
   finish(): void;
 }
+
+const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
+const NO_PATHS: readonly string[] = [];
 
 const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
 /** both times of `id` strictly older than `t` */
@@ -148,30 +128,6 @@ export function codeVersion(): string {
   return versionMemo;
 }
 
-/** The entries of a cache file of this code and context; undefined for a torn, foreign or
- *  other version's file. */
-function parseCache(text: string, version: string, context: string): Readonly<Record<string, Entry>> | undefined {
-  try {
-    const u = JSON.parse(text) as Partial<CacheFile> | null;
-    if (u === null || typeof u !== "object" || u.format !== FORMAT || u.version !== version || u.context !== context) return undefined;
-    return typeof u.entries === "object" && u.entries !== null && !Array.isArray(u.entries) ? u.entries : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A well-formed entry, or undefined (a damaged entry is a miss, never an error). */
-function checked(e: unknown): Entry | undefined {
-  if (typeof e !== "object" || e === null) return undefined;
-  const x = e as Partial<Entry>;
-  const isId = (i: unknown): i is Id => typeof i === "string";
-  if (!isId(x.id) || typeof x.sha !== "string" || typeof x.t !== "string" || !/^\d+$/.test(x.t) || !Array.isArray(x.deps)) return undefined;
-  if (!x.deps.every((d) => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1])))) return undefined;
-  const r = x.r as { kind?: unknown } | undefined;
-  if (typeof r !== "object" || r === null || (r.kind !== "recipe" && r.kind !== "problem")) return undefined;
-  return x as Entry;
-}
-
 export function beginCompileCache(scan: ScanPort, context: CompileContext, options: CompileCacheOptions = {}): CompileCacheSession | undefined {
   const identity = scan.identity?.bind(scan);
   if (identity === undefined) return undefined;
@@ -181,14 +137,15 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   const dir = compileCacheDir(context.recipeRoot);
   const path = compileCachePath(context.recipeRoot);
 
-  let text: string | undefined;
+  let bytes: Uint8Array | undefined;
   try {
-    text = fs.readFileSync(path, "utf8");
+    bytes = fs.readFileSync(path);
   } catch {
-    text = undefined;
+    bytes = undefined;
   }
-  const parsed = text === undefined ? undefined : parseCache(text, version, contextKey);
-  const old = parsed ?? {};
+  const parsed = bytes === undefined ? undefined : readCacheBytes(bytes, version, contextKey);
+  let old = parsed?.entries ?? {};
+  const body = parsed?.body ?? new Uint8Array(0);
   let changed = parsed === undefined;
 
   // This pass's start on the file system's clock: the mtime of the temp file the new cache will
@@ -211,7 +168,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     }
   }
 
-  const observed = new Map<string, Id | null>();
+  let observed = new Map<string, Id | null>();
   const identityNow = (p: string): Id | null => {
     const seen = observed.get(p);
     if (seen !== undefined) return seen;
@@ -221,7 +178,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     return id;
   };
   const candidates = new WeakMap<SnapshotFile, Entry>();
-  const next: Record<string, Entry> = {};
+  let next: Record<string, Held> = {};
   let kept = 0;
 
   const stamps = new Map<string, bigint>();
@@ -237,7 +194,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     const stat = r.value;
     const id = toId(stat);
     observed.set(p, id);
-    const e = checked(old[p]);
+    const e = checkedEntry(old[p], body);
     if (e === undefined || e.id !== id) return readFileEntry(scan, p);
     if (statOlderThan(stat, stampOf(e.t))) {
       // a file the scan port would read in one go reports no times: look the same
@@ -263,22 +220,25 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   };
 
   const hook: CompileHook = {
-    lookup(f) {
+    lookup(source, compile) {
+      const f = source.file;
       const e = candidates.get(f);
       if (e === undefined) return undefined;
-      if (e.deps.length > 0 && e.cwd !== context.cwd) return undefined;
+      const deps = e.deps ?? NO_DEPS;
+      if (deps.length > 0 && e.cwd !== context.cwd) return undefined;
       const t = stampOf(e.t);
-      for (const [dep, was] of e.deps) {
+      for (const [dep, was] of deps) {
         // a dependency written in the entry's own tick is not trusted on identity: compile again
         if (was !== identityNow(dep) || (was !== null && !olderThan(was, t))) return undefined;
       }
-      next[f.path] = e;
+      next[f.path] = { entry: e, body };
       kept++;
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
-      const stored: StoredCompile = {
-        compiled: e.r.kind === "recipe" && e.r.sourceSha256 === undefined ? { ...e.r, sourceSha256: e.sha } : e.r,
-        readPaths: e.deps.map(([dep]) => dep),
+      const stored: { -readonly [K in keyof StoredCompile]: StoredCompile[K] } = {
+        compiled: servedCompile(e, body, source, compile),
+        readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep),
       };
+      if (e.f !== undefined) stored.facts = e.f;
       return stored;
     },
     store(f, stored) {
@@ -286,20 +246,26 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       if (start === undefined || id == null || f.bytes === undefined || f.readError !== undefined) return;
       const deps = stored.readPaths.map((dep) => [dep, identityNow(dep)] as const);
       const compiled = stored.compiled;
-      next[f.path] = {
-        id,
-        // discovery digested the bytes already when it was given a digest function
-        sha: (compiled.kind === "recipe" ? compiled.sourceSha256 : undefined) ?? sha256Bytes(f.bytes),
-        t: String(start),
-        deps,
-        ...(deps.length > 0 ? { cwd: context.cwd } : {}),
-        r: compiled,
-      };
+      // discovery digested the bytes already when it was given a digest function
+      const sha = (compiled.kind === "recipe" ? compiled.sourceSha256 : undefined) ?? sha256Bytes(f.bytes);
+      next[f.path] = heldOf(id, sha, String(start), deps, context.cwd, compiled, configFacts);
       changed = true;
     },
   };
 
   const finish = (): void => {
+    try {
+      write();
+    } finally {
+      // the served results outlive the pass (their configs are parsed when read); what only the
+      // pass needed is let go, not kept alive by them
+      old = {};
+      next = {};
+      observed = new Map();
+    }
+  };
+
+  const write = (): void => {
     if (temp === undefined) return;
     const { fd, path: tmp } = temp;
     temp = undefined;
@@ -307,8 +273,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     if (!changed && kept !== Object.keys(old).length) changed = true;
     try {
       if (changed) {
-        const body: CacheFile = { format: FORMAT, version, context: contextKey, entries: next };
-        const bytes = Buffer.from(JSON.stringify(body));
+        const bytes = cacheBytes(version, contextKey, next);
         for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
       }
       fs.closeSync(fd);

@@ -9,6 +9,7 @@ import { ledgerPaths } from "./ledger/paths.js";
 import { lockRootOf, type AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
+import { factsOf } from "../core/views/registry-summary.js";
 import type { RuntimeContext } from "./verbs/status.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 
@@ -27,7 +28,7 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
   // a recipe that still carries pi-actors' own `usage` object and has no ledger yet shows those
   // launches (seeding starts its lineage from them), not "never launched"
   const carriedOrZero = (entry: RecipeEntry): JsonObject | undefined => {
-    const carried = entry.mutableUsage ? carriedUsage(entry.config?.usage) : undefined;
+    const carried = entry.mutableUsage ? carriedUsage(factsOf(entry)?.usage) : undefined;
     if (carried === undefined) return zero(entry);
     return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
   };

@@ -2,46 +2,58 @@
 // built on demand from the compile result (only winners of a tool source need one).
 import * as E from "fp-ts/lib/Either.js";
 import { parametersSchema } from "../args/schema.js";
-import type { ToolSpec } from "../discovery/types.js";
-import type { JsonObject } from "../model.js";
+import type { ArgSurface, ToolSpec } from "../discovery/types.js";
+import type { JsonObject, RecipeConfig } from "../model.js";
 import type { CompiledConfig } from "./compile-recipe.js";
 
-// The JSON schema is built when a host first asks for it: a `list` of 10,000 tools needs none, a
-// host publishing one tool needs that tool's only. It stays an own, enumerable property (a spread
-// or JSON.stringify of a tool sees it), through one getter shared by every tool: an object literal
-// with a getter of its own (a closure per tool) is kept by V8 as a slow dictionary of some 1 KB,
-// this shape as a fast object of ~150 bytes sharing one hidden class.
-const schemas = new WeakMap<ToolSpec, JsonObject>();
-
-function parameters(this: ToolSpec): JsonObject {
-  let schema = schemas.get(this);
-  if (schema === undefined) {
-    schema = parametersSchema(this.surface, { async: this.async });
-    schemas.set(this, schema);
-  }
-  return schema;
-}
-
-const PARAMETERS: PropertyDescriptor = { get: parameters, enumerable: true, configurable: true };
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-export function toolOf(compiled: CompiledConfig): E.Either<string, ToolSpec> {
+/** `facts`: the config's description and async flag when the caller has them apart from the
+ *  config (a compile cache parses a stored config only when something reads `config`) */
+export function toolOf(compiled: CompiledConfig, facts: Pick<RecipeConfig, "description" | "async"> = compiled.config): E.Either<string, ToolSpec> {
   if (compiled.toolProblem !== undefined) return E.left(compiled.toolProblem);
-  const { id: name, config } = compiled;
-  const async = config.async === true;
-  // built in the key order of ToolSpec, `parameters` in its place
-  const tool: Partial<Mutable<ToolSpec>> = {
+  const name = compiled.id;
+  const async = facts.async === true;
+  const tool: { -readonly [K in keyof ToolSpec]: ToolSpec[K] } = {
     name,
-    description: config.description ?? `Execute template recipe: ${name}`,
+    description: facts.description ?? `Execute template recipe: ${name}`,
     path: compiled.path,
     format: compiled.format,
     async,
-    surface: compiled.surface,
-  };
-  Object.defineProperty(tool, "parameters", PARAMETERS);
-  tool.promptSnippet = `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`;
-  tool.config = config;
+    promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
+  } as { -readonly [K in keyof ToolSpec]: ToolSpec[K] };
+  sources.set(tool, { compiled });
+  Object.defineProperties(tool, LAZY);
   if (compiled.sourceSha256 !== undefined) tool.sourceSha256 = compiled.sourceSha256;
-  return E.right(tool as ToolSpec);
+  return E.right(tool);
 }
+
+// The surface and config are read from the compile result when asked (a compile cache parses a
+// stored one only then), and the JSON schema is built when a host first asks for it: a `list` of
+// 10,000 tools needs none, a host publishing one tool needs that tool's only. The getters are
+// shared by every tool (a getter made per object would turn each tool into a slow dictionary
+// object); each tool's compile result and schema are kept here.
+const sources = new WeakMap<ToolSpec, { readonly compiled: CompiledConfig; parameters?: JsonObject }>();
+
+const LAZY: PropertyDescriptorMap = {
+  surface: {
+    get(this: ToolSpec): ArgSurface {
+      return sources.get(this)!.compiled.surface;
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  parameters: {
+    get(this: ToolSpec): JsonObject {
+      const source = sources.get(this)!;
+      return (source.parameters ??= parametersSchema(source.compiled.surface, { async: this.async }));
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  config: {
+    get(this: ToolSpec): RecipeConfig {
+      return sources.get(this)!.compiled.config;
+    },
+    enumerable: true,
+    configurable: true,
+  },
+};

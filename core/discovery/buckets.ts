@@ -2,7 +2,7 @@
 // entries, the bucket's diagnostics and the tool it exposes. The result is kept on the winning
 // candidate and reused while the bucket holds the same candidates with the same loaded recipes.
 import * as E from "fp-ts/lib/Either.js";
-import type { SourceListing } from "../model.js";
+import type { RecipeConfig, SourceListing } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import type { Candidate } from "./candidates.js";
 import type { LoadedRecipe } from "./compile-pass.js";
@@ -10,13 +10,24 @@ import type { RecipeEntry, ToolSpec } from "./types.js";
 import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "./diagnostic-texts.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+// An entry's config is read from its compile result when asked (a compile cache parses a stored
+// config only then). One getter shared by every entry: a getter made per object would give every
+// entry its own hidden class, which V8 answers with a slow dictionary object.
+const ENTRY_CONFIG: PropertyDescriptor = {
+  get(this: RecipeEntry): RecipeConfig | undefined {
+    return this.compiled.kind === "recipe" ? this.compiled.config : undefined;
+  },
+  enumerable: true,
+  configurable: true,
+};
 const NONE: readonly string[] = [];
 
 export interface BucketMemo {
   readonly members: readonly Candidate[];
-  readonly loaded: readonly (LoadedRecipe | undefined)[];
-  /** the source of each member (entries show its root and flags) */
-  readonly sources: readonly (SourceListing | undefined)[];
+  /** what each member was when the bucket was resolved: its loaded recipe and its source, side by
+   *  side (member i at 2i and 2i + 1; one list rather than two, for 10,000 buckets) */
+  readonly seen: readonly (LoadedRecipe | SourceListing | undefined)[];
   readonly entries: readonly RecipeEntry[];
   /** the bucket's part of the registry diagnostics, in order */
   readonly diagnostics: readonly string[];
@@ -30,7 +41,7 @@ const sameSource = (a: SourceListing | undefined, b: SourceListing | undefined):
   a === b || (a !== undefined && b !== undefined && a.root === b.root && a.tool === b.tool && a.mutableUsage === b.mutableUsage);
 
 const sameMember = (m: BucketMemo, i: number, c: Candidate, sources: readonly SourceListing[]): boolean =>
-  m.members[i] === c && m.loaded[i] === c.loaded && sameSource(m.sources[i], sources[c.priority]);
+  m.members[i] === c && m.seen[2 * i] === c.loaded && sameSource(m.seen[2 * i + 1] as SourceListing | undefined, sources[c.priority]);
 
 function reusable(m: BucketMemo | undefined, group: Group, sources: readonly SourceListing[]): m is BucketMemo {
   if (m === undefined) return false;
@@ -60,7 +71,6 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
     if (!isWinner && candidate.format === "md" && winner.format === "json" && candidate.priority === winner.priority) {
       own = [...own, markdownShadowed(candidate.file.path, winnerPath)];
     }
-    const config = compiled.kind === "recipe" ? compiled.config : undefined;
     const entry: Mutable<RecipeEntry> = {
       id,
       path: candidate.file.path,
@@ -81,7 +91,8 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
       tool: false,
       compiled,
     };
-    if (config !== undefined) entry.config = config;
+    if (compiled.kind === "recipe") Object.defineProperty(entry, "config", ENTRY_CONFIG);
+    if (recipe.facts !== undefined) entry.facts = recipe.facts;
     if (compiled.kind === "recipe" && compiled.sourceSha256 !== undefined) entry.sourceSha256 = compiled.sourceSha256;
     if (compiled.kind === "problem") entry.problem = compiled.problem;
     if (!isWinner) entry.shadowedBy = winnerPath;
@@ -104,12 +115,18 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
   });
   return {
     members: bucket,
-    loaded: bucket.map((c) => c.loaded),
-    sources: bucket.map((c) => sources[c.priority]),
+    seen: seenOf(bucket, sources),
     entries,
-    diagnostics,
+    // most buckets have none: one shared empty list
+    diagnostics: diagnostics.length === 0 ? NONE : diagnostics,
     ...(exposed === undefined ? {} : { tool: exposed }),
   };
+}
+
+function seenOf(bucket: readonly Candidate[], sources: readonly SourceListing[]): (LoadedRecipe | SourceListing | undefined)[] {
+  const seen: (LoadedRecipe | SourceListing | undefined)[] = [];
+  for (const c of bucket) seen.push(c.loaded, sources[c.priority]);
+  return seen;
 }
 
 /** The resolved bucket of `id`; every member has been loaded (`candidate.loaded` is set). */

@@ -4,15 +4,21 @@
 // discovery hands each fresh compile to `store`. The compile result is plain data, so it is stored
 // as it is.
 import type { SnapshotFile } from "../model.js";
-import type { CompiledRecipe } from "../compile/compile-recipe.js";
+import type { CompiledRecipe, RecipeSource } from "../compile/compile-recipe.js";
+import type { ConfigFacts } from "./types.js";
 
 export interface StoredCompile {
   readonly compiled: CompiledRecipe;
   /** every path the resolution asked for, in order (found or not) */
   readonly readPaths: readonly string[];
+  /** the config's listed fields (types.ts ConfigFacts), kept apart so that a stored config can
+   *  stay unparsed until something needs the whole of it */
+  readonly facts?: ConfigFacts;
 }
 
 export interface CompileHook {
-  lookup(file: SnapshotFile): StoredCompile | undefined;
+  /** `compile` compiles a source afresh: a store whose stored config turns out to be damaged when
+   *  it is finally parsed answers with that compile's config instead (a miss, never a crash) */
+  lookup(source: RecipeSource, compile: (source: RecipeSource) => CompiledRecipe): StoredCompile | undefined;
   store(file: SnapshotFile, stored: StoredCompile): void;
 }

@@ -6,7 +6,7 @@
 // caller owns: two registries never share one.
 import * as E from "fp-ts/lib/Either.js";
 import type { RegistrySnapshot, SnapshotFile } from "../model.js";
-import { compileRecipe, type CompileContext, type CompiledRecipe } from "../compile/compile-recipe.js";
+import { compileRecipe, type CompileContext, type CompiledRecipe, type RecipeSource } from "../compile/compile-recipe.js";
 import { toolOf } from "../compile/tool.js";
 import { problemDiagnostic } from "./problem.js";
 import { toolNameProblem } from "../register/name.js";
@@ -15,7 +15,7 @@ import { type Candidate, type CandidateCache, createCandidateCache } from "./can
 import { draftEntry } from "./drafts.js";
 import { basename, recipeFileName } from "./paths.js";
 import type { Resolution } from "./resolution.js";
-import type { DraftEntry, ToolSpec } from "./types.js";
+import { configFacts, type ConfigFacts, type DraftEntry, type ToolSpec } from "./types.js";
 
 /** Each path a resolution asked for, with the listed file it got (undefined: not in any listing). */
 type Reads = readonly (readonly [string, SnapshotFile | undefined])[];
@@ -26,6 +26,8 @@ export interface LoadedRecipe {
   readonly file: SnapshotFile;
   readonly reads: Reads;
   readonly compiled: CompiledRecipe;
+  /** the listed config fields of a loadable recipe (types.ts ConfigFacts) */
+  readonly facts?: ConfigFacts;
   /** the tool it becomes if it wins its id in a tool source (enabled, valid recipes only) */
   readonly tool?: E.Either<string, ToolSpec>;
 }
@@ -121,6 +123,7 @@ export function beginPass(
       reads = undefined;
     }
   };
+  const compileFresh = (source: RecipeSource): CompiledRecipe => compileRecipe(source, digesting);
   const readsOf = (paths: readonly string[]): Reads => (paths.length === 0 ? NO_READS : paths.map((p) => [p, listed().get(p)] as const));
   const unchanged = (r: Reads): boolean => r.length === 0 || r.every(([path, seen]) => listed().get(path) === seen);
 
@@ -137,7 +140,7 @@ export function beginPass(
         return was;
       }
       // a compile the runtime verified as current (its compile cache) is taken as it is
-      const stored = hook?.lookup(candidate.file);
+      const stored = hook?.lookup(candidate, compileFresh);
       if (stored !== undefined) reused++;
       else loadedPaths.push(candidate.file.path);
       // a file whose name no MCP client or model API accepts is never exposed as a tool
@@ -147,8 +150,11 @@ export function beginPass(
         : badName === undefined ? tracked(() => compileRecipe(candidate, digesting))
         : { value: namedProblem(candidate, badName), reads: NO_READS };
       if (stored === undefined) hook?.store(candidate.file, { compiled, readPaths: used.map(([p]) => p) });
-      const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled) : undefined;
-      const record: LoadedRecipe = tool === undefined ? { file: candidate.file, reads: used, compiled } : { file: candidate.file, reads: used, compiled, tool };
+      const facts = compiled.kind !== "recipe" ? undefined : stored?.facts ?? configFacts(compiled.config);
+      const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled, facts) : undefined;
+      const record: { -readonly [K in keyof LoadedRecipe]: LoadedRecipe[K] } = { file: candidate.file, reads: used, compiled };
+      if (facts !== undefined) record.facts = facts;
+      if (tool !== undefined) record.tool = tool;
       candidate.loaded = record;
       return record;
     },

@@ -34,6 +34,24 @@ export interface RecipeEntry {
   readonly tool: boolean;
   /** the compile result the fields above are read from */
   readonly compiled: CompiledRecipe;
+  /** the few config fields the listing views print (a loadable entry): read these rather than
+   *  `config`, which a compile cache may parse only when something asks for it */
+  readonly facts?: ConfigFacts;
+}
+
+/** The config fields the registry's listings show for every entry: description, async, the
+ *  imports table and the usage a recipe carries. Small, so a compile cache keeps them at hand. */
+export type ConfigFacts = Pick<RecipeConfig, "description" | "async" | "imports" | "usage">;
+
+/** The facts of a config, without copying anything else. */
+export function configFacts(config: RecipeConfig): ConfigFacts {
+  const { description, async, imports, usage } = config;
+  const facts: { -readonly [K in keyof ConfigFacts]: ConfigFacts[K] } = {};
+  if (description !== undefined) facts.description = description;
+  if (async !== undefined) facts.async = async;
+  if (imports !== undefined) facts.imports = imports;
+  if (usage !== undefined) facts.usage = usage;
+  return facts;
 }
 
 /** The public argument surface of a tool: one source for schema, validation and usage hints. */

@@ -31,9 +31,20 @@ export type DiagnosticTag =
   | "not-a-tool"
   | "reserved-name";
 
+/** A lookup whose table is built on the first question: a registry without diagnostics (the
+ * common case, and 10,000 recipes of it) never pays for texts nobody asks about. */
+function onDemand<T>(build: () => Map<string, T>): (message: string) => T | undefined {
+  let table: Map<string, T> | undefined;
+  return (message) => (table ??= build()).get(message);
+}
+
 /** The tag of each diagnostic the discovery made, found by building its text again from the same
  * facts; undefined for a text of another origin (a root's permissions or listing error). */
 export function diagnosticTags(discovery: Discovery): (message: string) => DiagnosticTag | undefined {
+  return onDemand(() => tagTable(discovery));
+}
+
+function tagTable(discovery: Discovery): Map<string, DiagnosticTag> {
   const tags = new Map<string, DiagnosticTag>();
   const tag = (message: string, t: DiagnosticTag): void => {
     if (!tags.has(message)) tags.set(message, t);
@@ -53,7 +64,7 @@ export function diagnosticTags(discovery: Discovery): (message: string) => Diagn
     tag(shadowsLower(id, winner.shadows.length), "shadows");
     tag(reservedName(id), "reserved-name");
   }
-  return (message) => tags.get(message);
+  return tags;
 }
 
 const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
@@ -118,6 +129,10 @@ export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
 
 /** Which entry a registry diagnostic is about: the winner whose id or own diagnostics it names. */
 export function diagnosticOwners(discovery: Discovery): (message: string) => RecipeEntry | undefined {
+  return onDemand(() => ownerTable(discovery));
+}
+
+function ownerTable(discovery: Discovery): Map<string, RecipeEntry> {
   const owners = new Map<string, RecipeEntry>();
   const claim = (message: string, entry: RecipeEntry): void => {
     if (!owners.has(message)) owners.set(message, entry);
@@ -131,7 +146,7 @@ export function diagnosticOwners(discovery: Discovery): (message: string) => Rec
   // a shadowed entry's own diagnostics are registry diagnostics too; without an owner they would
   // be listed twice, once without their path
   for (const entry of discovery.entries) for (const d of entry.diagnostics) claim(d, entry);
-  return (message) => owners.get(message);
+  return owners;
 }
 
 export interface DiagnosticDetail {

@@ -17,8 +17,16 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-const tool = (d: { tools: readonly { name: string; description: string; config: { template: unknown } }[] }, name: string) => d.tools.find((t) => t.name === name);
+const tool = (d: { tools: readonly { name: string; description: string; config: { template: unknown }; surface: { names: readonly string[]; types: unknown } }[] }, name: string) =>
+  d.tools.find((t) => t.name === name);
 const cacheText = (): string => readFileSync(compileCachePath(box.root), "utf8");
+/** the cache file's first line: format, version, context, entries */
+const cacheHeader = (): { format: string; size: number; entries: Record<string, unknown> } => JSON.parse(cacheText().split("\n", 1)[0]!);
+/** the cache file with its header replaced, the configs after it kept as they are */
+const writeHeader = (header: object): void => {
+  const text = cacheText();
+  writeFileSync(compileCachePath(box.root), JSON.stringify(header) + text.slice(text.indexOf("\n")));
+};
 
 describe("the compile cache", () => {
   it("serves unchanged files without reading them, once their times are older than a pass", async () => {
@@ -70,7 +78,57 @@ describe("the compile cache", () => {
     const torn = box.cached();
     expect(torn.reads).toBe(1);
     expect(torn.discovery).toEqual(box.plain());
-    expect(JSON.parse(cacheText())).toMatchObject({ format: "pi-recipes-compile-cache/2" });
+    expect(cacheHeader()).toMatchObject({ format: "pi-recipes-compile-cache/3" });
+  });
+
+  it("a cache cut short after its header is ignored and rebuilt", async () => {
+    const path = box.write("s.json", { description: "short", template: "echo s" });
+    box.cached();
+    await nextTick(box.dir, [path]);
+    box.cached();
+    const text = cacheText();
+    writeFileSync(compileCachePath(box.root), text.slice(0, text.length - 5));
+    const cut = box.cached();
+    expect(cut.reads).toBe(1);
+    expect(cut.discovery).toEqual(box.plain());
+    expect(box.cached().reads).toBe(0);
+  });
+
+  it("a stored config that does not parse is a miss: the file is compiled afresh, nothing crashes", async () => {
+    const path = box.write("d.json", { description: "damaged", template: "echo {x}", defaults: { x: "1" } });
+    box.cached();
+    await nextTick(box.dir, [path]);
+    box.cached();
+    // the config texts follow the header: break the one there is, keeping every length
+    const text = cacheText();
+    const nl = text.indexOf("\n");
+    writeFileSync(compileCachePath(box.root), text.slice(0, nl + 1) + "#" + text.slice(nl + 2));
+    const damaged = box.cached();
+    // the header was whole, so the listing itself was served without a read
+    expect(damaged.reads).toBe(0);
+    expect(tool(damaged.discovery, "d")?.description).toBe("damaged");
+    // reading the config finds the damage and compiles the file instead
+    expect(tool(damaged.discovery, "d")?.config.template).toEqual(tool(box.plain(), "d")?.config.template);
+    expect(damaged.discovery).toEqual(box.plain());
+  });
+
+  it("a stored argument surface that does not parse is a miss as well", async () => {
+    const path = box.write("s.json", { description: "surface", args: ["n:int"], template: "echo {n}", defaults: { n: "2" } });
+    box.cached();
+    await nextTick(box.dir, [path]);
+    box.cached();
+    const text = cacheText();
+    const nl = text.indexOf("\n");
+    // the entry's `b`: where its config text starts, and the config's length (the surface follows)
+    const entry = cacheHeader().entries[path] as { b: [number, number, number] };
+    const at = nl + 1 + entry.b[0] + entry.b[1];
+    writeFileSync(compileCachePath(box.root), text.slice(0, at) + "#" + text.slice(at + 1));
+    const damaged = box.cached();
+    expect(damaged.reads).toBe(0);
+    // the names are at hand; the types come from compiling the file again
+    expect(tool(damaged.discovery, "s")?.surface.names).toEqual(["n"]);
+    expect(tool(damaged.discovery, "s")?.surface.types).toEqual({ n: { kind: "int" } });
+    expect(damaged.discovery).toEqual(box.plain());
   });
 
   it("a foreign file, or entries that are not entries, are ignored", () => {
@@ -78,9 +136,9 @@ describe("the compile cache", () => {
     box.cached();
     writeFileSync(compileCachePath(box.root), JSON.stringify({ hello: "world" }));
     expect(box.cached().discovery).toEqual(box.plain());
-    const valid = JSON.parse(cacheText()) as { entries: Record<string, unknown> };
+    const valid = cacheHeader();
     for (const key of Object.keys(valid.entries)) valid.entries[key] = { id: 1, deps: "no" };
-    writeFileSync(compileCachePath(box.root), JSON.stringify(valid));
+    writeHeader(valid);
     const damaged = box.cached();
     expect(damaged.reads).toBe(1);
     expect(damaged.discovery).toEqual(box.plain());
@@ -144,7 +202,7 @@ describe("the compile cache", () => {
     expect(tool(b, "w2")?.description).toBe("two, edited");
     second.finish();
     first.finish();
-    expect(JSON.parse(cacheText())).toMatchObject({ format: "pi-recipes-compile-cache/2" });
+    expect(cacheHeader()).toMatchObject({ format: "pi-recipes-compile-cache/3" });
     // the first writer's older compile of w2 is what the file holds now: its identity no longer matches
     expect(tool(box.cached().discovery, "w2")?.description).toBe("two, edited");
     expect(box.cached().discovery).toEqual(box.plain());
@@ -160,7 +218,7 @@ describe("the compile cache", () => {
     box.cached();
     nodeFs.rmSync(a);
     expect(box.cached().discovery).toEqual(box.plain());
-    expect(Object.keys((JSON.parse(cacheText()) as { entries: object }).entries)).toEqual([b]);
+    expect(Object.keys(cacheHeader().entries)).toEqual([b]);
     renameSync(b, a);
     const after = box.cached();
     expect(after.discovery).toEqual(box.plain());
