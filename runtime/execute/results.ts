@@ -42,45 +42,28 @@ export async function fromProcess(r: ProcessResult, command: string): Promise<No
 export const fromCapture = (r: ProcessResult, command: string): NodeResult => nodeResultOf(r, command, r.stdout, undefined);
 
 function nodeResultOf(r: ProcessResult, command: string, stdout: Uint8Array, unreadable: string | undefined): NodeResult {
-  const stderr = r.stderr.length === 0 ? "" : text(r.stderr);
-  // the usual case (nothing spilled) is one literal; spreads cost more on every call
-  if (r.stdoutFile === undefined && r.stderrFile === undefined && unreadable === undefined) {
-    return {
-      code: r.code,
-      killed: r.killed,
-      stdout,
-      stderr,
-      stdoutBytes: r.stdoutBytes,
-      stdoutCapturedBytes: r.stdout.length,
-      stderrBytes: r.stderrBytes,
-      stderrCapturedBytes: r.stderr.length,
-      stdoutTruncated: r.stdoutTruncated,
-      stderrTruncated: r.stderrTruncated,
-      commands: [command],
-      scope: "continue",
-      critical: false,
-      skipped: false,
-    };
-  }
-  return {
+  // built by assignment, in the key order of NodeResult: spreads cost more on every call, and the
+  // optional fields are present only when something was spilled or could not be read back
+  const result: { -readonly [K in keyof NodeResult]: NodeResult[K] } = {
     code: r.code,
     killed: r.killed,
     stdout,
-    stderr,
+    stderr: r.stderr.length === 0 ? "" : text(r.stderr),
     stdoutBytes: r.stdoutBytes,
     stdoutCapturedBytes: r.stdout.length,
     stderrBytes: r.stderrBytes,
     stderrCapturedBytes: r.stderr.length,
     stdoutTruncated: r.stdoutTruncated,
     stderrTruncated: r.stderrTruncated,
-    ...(r.stdoutFile === undefined ? {} : { stdoutFile: r.stdoutFile }),
-    ...(r.stderrFile === undefined ? {} : { stderrFile: r.stderrFile }),
-    ...(unreadable === undefined ? {} : { stdoutUnreadable: unreadable }),
-    commands: [command],
-    scope: "continue",
-    critical: false,
-    skipped: false,
-  };
+  } as { -readonly [K in keyof NodeResult]: NodeResult[K] };
+  if (r.stdoutFile !== undefined) result.stdoutFile = r.stdoutFile;
+  if (r.stderrFile !== undefined) result.stderrFile = r.stderrFile;
+  if (unreadable !== undefined) result.stdoutUnreadable = unreadable;
+  result.commands = [command];
+  result.scope = "continue";
+  result.critical = false;
+  result.skipped = false;
+  return result;
 }
 
 /** A result made by the interpreter itself (joins, skips, pipeline errors). */
