@@ -1,9 +1,23 @@
-// Mutation testing (`npm run mutate`, not part of `npm test`): Stryker changes the code where a
-// silent bug costs most, one small change (mutant) at a time, and runs the tests that import the
-// changed file. A mutant no test notices is a gap: kill it with a test of user-visible behaviour,
-// or list it in docs/equivalent-mutants.md when no behaviour can tell it apart.
-// Some files only (comma-separated globs): `npx stryker run --mutate "core/args/**/*.ts,host-mcp/gate.ts"`;
-// run them together rather than one by one (the checker groups mutants of different files).
+// Mutation testing (`npm run mutate`, not part of `npm test`; scripts/mutation/main.ts runs it):
+// Stryker changes the code where a silent bug costs most, one small change (mutant) at a time,
+// and runs the tests that cover the changed code. A mutant no test notices is a gap: kill it with
+// a test of user-visible behaviour, or list it in docs/equivalent-mutants.md when no behaviour can
+// tell it apart. `npm run mutate -- ledger gate` runs some areas only; `npx stryker run` runs the
+// whole scope in one Stryker run.
+
+/** The scope, area by area: `npm run mutate` runs one Stryker run per area and keeps each one's
+ *  results, so a run cut short keeps the areas it finished. */
+export const areas = [
+  { name: "args", what: "argument types and normalization", files: ["core/args/**/*.ts"] },
+  { name: "template", what: "template splitting and substitution", files: ["core/template/split.ts", "core/template/substitute.ts"] },
+  { name: "discovery", what: "discovery and shadowing", files: ["core/discovery/**/*.ts"] },
+  { name: "register", what: "register planning and update merge", files: ["core/register/plan.ts", "core/register/build.ts"] },
+  { name: "ledger", what: "the ledger and its fold", files: ["core/ledger/**/*.ts", "runtime/ledger/fold.ts"] },
+  { name: "locks", what: "locks and atomic writes", files: ["adapters/lock/**/*.ts", "adapters/fs/FileSystem.ts"] },
+  { name: "gate", what: "the MCP stale-call gate", files: ["host-mcp/gate.ts"] },
+  { name: "journal", what: "the journal engine", files: ["core/journal/**/*.ts", "runtime/journal/**/*.ts"] },
+];
+
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   packageManager: "npm",
@@ -19,29 +33,7 @@ export default {
   checkers: ["typescript"],
   tsconfigFile: "tsconfig.stryker.json",
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-  mutate: [
-    // argument types and normalization
-    "core/args/**/*.ts",
-    // template splitting and substitution
-    "core/template/split.ts",
-    "core/template/substitute.ts",
-    // discovery and shadowing
-    "core/discovery/**/*.ts",
-    // register planning and update merge
-    "core/register/plan.ts",
-    "core/register/build.ts",
-    // the ledger and its fold
-    "core/ledger/**/*.ts",
-    "runtime/ledger/fold.ts",
-    // locks and atomic writes
-    "adapters/lock/**/*.ts",
-    "adapters/fs/FileSystem.ts",
-    // the MCP stale-call gate
-    "host-mcp/gate.ts",
-    // the journal engine
-    "core/journal/**/*.ts",
-    "runtime/journal/**/*.ts",
-  ],
+  mutate: areas.flatMap((a) => a.files),
   ignorePatterns: ["dist", "test/pi-cli/node_modules", "test/pi-cli/.cache", ".bench-tmp"],
   concurrency: 2,
   incremental: true,

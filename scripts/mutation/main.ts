@@ -1,0 +1,126 @@
+// `npm run mutate`: mutation testing of the code where a silent bug costs most, area by area (the
+// areas are in stryker.config.mjs), then the score over the scope and every mutant no test
+// noticed that docs/equivalent-mutants.md does not explain.
+//
+// Each area is one Stryker run whose results are kept in Stryker's incremental file, so a run cut
+// short keeps the areas it finished, and a later run re-tests only what changed. Within an area,
+// mutants are first tested with the tests that cover them (`--ignoreStatic`); the few that only
+// run while a module loads (static mutants, which need every related test) are tested last, in
+// one more run over every chosen area.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseEquivalents, reviewReport, scoreOf, type Counts, type MutationReport, type Review, type Undetected } from "./report.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const EQUIVALENTS = join(root, "docs", "equivalent-mutants.md");
+/** the lowest score over the scope that passes */
+const REQUIRED_SCORE = 85;
+
+interface Area {
+  readonly name: string;
+  readonly what: string;
+  readonly files: readonly string[];
+}
+
+const USAGE = `Usage: npm run mutate [-- [area ...] [--report] [--fresh]]
+
+Mutation testing (StrykerJS) of the areas named, or of every area:
+%AREAS%
+  --report   only summarize the results kept from earlier runs
+  --fresh    forget the results kept from earlier runs first
+
+Passes when the score over the areas is at least ${REQUIRED_SCORE}% and every mutant no test noticed
+is explained in docs/equivalent-mutants.md.`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+async function loadConfig(): Promise<{ areas: readonly Area[]; incrementalFile: string }> {
+  const mod = (await import(pathToFileURL(join(root, "stryker.config.mjs")).href)) as { areas: readonly Area[]; default: { incrementalFile: string } };
+  return { areas: mod.areas, incrementalFile: join(root, mod.default.incrementalFile) };
+}
+
+function stryker(args: readonly string[]): void {
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"), "run", ...args], { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) fail(`stryker ${args.join(" ")} failed (exit ${r.status ?? r.signal})`, 1);
+}
+
+const readReport = (file: string): MutationReport | undefined => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as MutationReport) : undefined);
+
+const pct = (n: number | undefined): string => (n === undefined ? "-" : `${n.toFixed(1)}%`);
+
+function row(name: string, c: Counts): string {
+  const cells = [c.killed, c.timeout, c.survived, c.noCoverage, c.compileError, c.ignored + c.pending].map((n) => String(n).padStart(7));
+  return `${name.padEnd(40)}${pct(scoreOf(c)).padStart(7)}${cells.join("")}`;
+}
+
+const where = (u: Undetected): string => `${u.file}:${u.mutant.location.start.line}:${u.mutant.location.start.column}`;
+const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim();
+
+function printReview(review: Review, areas: readonly Area[]): void {
+  const out: string[] = [];
+  out.push(`${"file".padEnd(40)}${"score".padStart(7)}${["killed", "timeout", "survive", "no cov", "no comp", "not run"].map((h) => h.padStart(7)).join("")}`);
+  for (const [file, c] of review.perFile) out.push(row(file, c));
+  out.push(row(`all ${review.perFile.size} files of ${areas.map((a) => a.name).join(", ")}`, review.total));
+  const t = review.total;
+  const valid = t.killed + t.timeout + t.survived + t.noCoverage;
+  out.push("");
+  out.push(`Mutation score: ${pct(scoreOf(t))} (${t.killed + t.timeout} of ${valid} detected; ${t.compileError} did not compile and do not count).`);
+  out.push(`Not detected: ${t.survived + t.noCoverage}, of which ${review.equivalent.length} are listed as equivalent in docs/equivalent-mutants.md.`);
+  if (valid > 0) out.push(`Without the listed equivalents: ${pct((100 * (t.killed + t.timeout)) / (valid - review.equivalent.length))}.`);
+  if (t.ignored + t.pending > 0) out.push(`${t.ignored + t.pending} mutants were not run yet (run \`npm run mutate\` to test them).`);
+  if (review.unlisted.length > 0) {
+    out.push("", `${review.unlisted.length} mutants no test noticed and the list does not explain (kill each with a test, or list it):`);
+    for (const u of review.unlisted)
+      out.push(`  ${where(u)} ${u.mutant.mutatorName}${u.mutant.status === "NoCoverage" ? " (no coverage)" : ""}: \`${oneLine(u.original)}\` → \`${oneLine(u.mutant.replacement ?? "")}\``);
+  }
+  if (review.stale.length > 0) {
+    out.push("", `${review.stale.length} entries of docs/equivalent-mutants.md match no surviving mutant (killed now, or the code changed):`);
+    for (const e of review.stale) out.push(`  line ${e.docLine}: ${e.file}:${e.line} ${e.mutator} \`${e.original}\` → \`${e.replacement}\``);
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const { areas, incrementalFile } = await loadConfig();
+  const usage = USAGE.replace("%AREAS%", areas.map((a) => `  ${a.name.padEnd(10)} ${a.what}`).join("\n"));
+  const flags = new Set(argv.filter((a) => a.startsWith("-")));
+  for (const f of flags) {
+    if (f === "-h" || f === "--help") {
+      process.stdout.write(`${usage}\n`);
+      return;
+    }
+    if (f !== "--report" && f !== "--fresh") fail(`Unknown option ${f}.\n\n${usage}`);
+  }
+  const names = argv.filter((a) => !a.startsWith("-"));
+  for (const n of names) if (!areas.some((a) => a.name === n)) fail(`Unknown area "${n}"; the areas are ${areas.map((a) => a.name).join(", ")}.\n\n${usage}`);
+  const chosen = names.length === 0 ? areas : areas.filter((a) => names.includes(a.name));
+  const scope = chosen.flatMap((a) => a.files);
+
+  if (flags.has("--fresh")) rmSync(incrementalFile, { force: true });
+  if (!flags.has("--report")) {
+    for (const area of chosen) {
+      process.stdout.write(`\n== ${area.name}: ${area.what} ==\n`);
+      stryker(["--mutate", area.files.join(","), "--ignoreStatic"]);
+    }
+    const kept = readReport(incrementalFile);
+    const statics = kept === undefined ? 0 : reviewReport(kept, [], scope).total.ignored;
+    if (statics > 0) {
+      process.stdout.write(`\n== ${statics} static mutants (they run while a module loads): every related test ==\n`);
+      stryker(["--mutate", scope.join(",")]);
+    }
+  }
+
+  const report = readReport(incrementalFile);
+  if (report === undefined) fail(`No results yet (${incrementalFile} is missing): run \`npm run mutate\` first.`, 1);
+  const review = reviewReport(report, parseEquivalents(readFileSync(EQUIVALENTS, "utf8")), scope);
+  printReview(review, chosen);
+  const score = scoreOf(review.total);
+  if (score === undefined || score < REQUIRED_SCORE || review.unlisted.length > 0 || review.total.ignored + review.total.pending > 0) process.exitCode = 1;
+}
+
+await main(process.argv.slice(2));
