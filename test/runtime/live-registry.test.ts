@@ -10,9 +10,10 @@ import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openLiveRegistry, type LiveRegistry, type ToolSetChange } from "../../runtime/live-registry.js";
 import { openRegistry } from "../../runtime/registry.js";
 
-// Convergence is awaited for up to 3 s and asserted under 1 s, far looser than the ~200 ms the
-// watcher needs, so that a loaded machine does not fail the suite; the latencies are printed.
-const CONVERGE_MS = 3000;
+// What is asserted is that the change arrives, never how fast: the wait gives up only after 20 s
+// (the watcher needs about 200 ms), so a loaded machine does not fail the suite. The latencies are
+// printed; timing goals live in `npm run bench`.
+const CONVERGE_MS = 20_000;
 const latencies: string[] = [];
 
 let agentDir: string;

@@ -25,7 +25,9 @@ export function groupSignalable(pgid: number): boolean {
 /** The group is gone: ESRCH, or only zombies remain (see liveMembers). */
 export const groupGone = (pgid: number): boolean => !groupSignalable(pgid) || liveMembers(pgid).length === 0;
 
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 2000): Promise<boolean> {
+/** Waits until `check` holds. What a test asserts with it is that the thing happens, never how
+ *  fast: the wait gives up only after 20 s, far beyond what a loaded machine needs. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;

@@ -13,7 +13,8 @@ import { afterAll, afterEach, beforeEach, expect, it } from "vitest";
 import { watchRecipeRoot } from "../../../adapters/watch/chokidar-watcher.js";
 import type { RecipeRootWatch, WatchEvent } from "../../../adapters/watch/Watcher.js";
 
-const CONVERGE_MS = 3000;
+/** how long `until` waits before it gives up: what is asserted is that the event arrives */
+const CONVERGE_MS = 20_000;
 /** longer than chokidar's one-second window for owed folder reads */
 const SLOW_READ_MS = 1300;
 

@@ -7,9 +7,10 @@ import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { isWatchedRecipePath, watchRecipeRoot } from "../../../adapters/watch/chokidar-watcher.js";
 import type { RecipeRootWatch, WatchEvent, WatchEventKind } from "../../../adapters/watch/Watcher.js";
 
-// Convergence is awaited for up to 2 s and asserted under 1 s, far looser than the ~200 ms the
-// watcher needs, so a loaded machine does not fail the suite; the latencies are printed instead.
-const CONVERGE_MS = 2000;
+// What is asserted is that the change arrives, never how fast: the wait gives up only after 20 s
+// (the watcher needs about 200 ms), so a loaded machine does not fail the suite. The latencies are
+// printed; timing goals live in `npm run bench`.
+const CONVERGE_MS = 20_000;
 const latencies: { name: string; ms: number }[] = [];
 
 interface Recorder {
