@@ -95,9 +95,9 @@ export async function foldLocked(ctx: LedgerContext): Promise<string[]> {
   // durable before a later commit drops their watermarks from the index: a log that came back
   // after a power failure, without its watermark, would be counted again
   if (finished.size > 0) await ctx.fs.fsyncDir(ctx.paths.launches);
-  // every launch this process counted is folded now when its log in use was read, or when it has
-  // none in use (its last log was just closed by rotation, and closed logs were all read above)
-  if (ctx.log.id === undefined || logs.some((l) => l.id === ctx.log.id)) ctx.log.sinceFold = 0;
+  // the count that triggers this process's next fold starts again (a launch counted while this
+  // fold ran, after its log was read, is folded by a later one)
+  ctx.log.sinceFold = 0;
   return diagnostics;
 }
 

@@ -177,6 +177,17 @@ describe("the order of a fold and a seed does not depend on the order they are g
       // every log in name order, each a revision of its own
       expect(s.of("a.json")!.revisions.map((r) => r.fingerprint)).toEqual(names.map((n) => `f-${n}`));
     }
+    // by log name even when the later log's sequence is lower (sequences of different logs are
+    // unrelated), in either input order
+    for (const entries of [
+      [entry("L1", 5, "f-L1", T(1)), entry("L2", 1, "f-L2", T(1))],
+      [entry("L2", 1, "f-L2", T(1)), entry("L1", 5, "f-L1", T(1))],
+    ]) {
+      const s = new Store();
+      s.commit(foldLaunches(s.snapshot(), entries, new Set(["L1", "L2"])));
+      expect(s.of("a.json")!.revisions.map((r) => r.fingerprint)).toEqual(["f-L1", "f-L2"]);
+      expect(s.index.applied).toEqual({ L1: 5, L2: 1 });
+    }
     // time first, whatever the log names, in either input order
     for (const entries of [
       [entry("A", 1, "late", T(2)), entry("Z", 1, "early", T(1))],
@@ -254,5 +265,77 @@ describe("a log whose launches are not in time order", () => {
     expect(s.index.applied).toEqual({ L: 2 });
     expect(foldLaunches(s.snapshot(), entries, new Set(["L"])).changed).toBe(false);
     expect(s.of("a.json")).toMatchObject({ lifetime_calls: 2, first_launch_at: T(1), last_launch_at: T(5) });
+  });
+});
+
+describe("following a lineage to an unindexed recipe", () => {
+  it("never follows a former recipe of another content", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(1))], new Set(["L1"])));
+    s.missing = new Set(["a.json"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("b.json", "fb", T(2))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual([]);
+    expect(s.of("b.json")).toMatchObject({ lineage_name: "b", lifetime_calls: 1, former_paths: [] });
+    // the gone recipe keeps its own lineage until it is dropped by hand
+    expect(s.of("a.json")).toMatchObject({ lineage_name: "a", lifetime_calls: 1 });
+  });
+
+  it("does not follow a gone recipe whose ledger could not be read: the new one starts its own", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("a.json", "fa", T(1))], new Set(["L1"])));
+    s.ledgers.delete(s.index.paths["a.json"]!.ledger);
+    s.missing = new Set(["a.json"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("b.json", "fa", T(2))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual([]);
+    expect(s.of("b.json")).toMatchObject({ lineage_name: "b", lifetime_calls: 1, former_paths: [] });
+  });
+
+  it("names the candidates in key order when several share the fingerprint", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("z.json", "same", T(1)), launch("m.json", "same", T(2))], new Set(["L1"])));
+    // the index lists z.json before m.json
+    expect(Object.keys(s.index.paths)).toEqual(["z.json", "m.json"]);
+    s.missing = new Set(["z.json", "m.json"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("b.json", "same", T(3))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual([
+      "Usage lineage of b.json not followed: 2 former recipes share its fingerprint (m.json, z.json); it starts a new lineage.",
+    ]);
+  });
+});
+
+describe("a lineage name already held", () => {
+  it("names the key that holds it, and gives the newcomer a suffixed id", () => {
+    const s = new Store();
+    s.commit(seedObservations(s.snapshot(), [{ key: "other.json", name: "other", fingerprint: "fo" }, { key: "drafts/x.json", name: "x", fingerprint: "fx" }], T(0)));
+    expect(Object.keys(s.index.paths)).toEqual(["drafts/x.json", "other.json"]);
+    // the holder of the id "x" is not the first key of the index
+    s.index = { ...s.index, paths: { "other.json": s.index.paths["other.json"]!, "drafts/x.json": s.index.paths["drafts/x.json"]! } };
+    const plan = s.commit(seedObservations(s.snapshot(), [{ key: "x.json", name: "x", fingerprint: "fy" }], T(1)));
+    expect(plan.diagnostics).toEqual(["Usage lineage name x is held by drafts/x.json; x.json keeps its own lineage as x/2."]);
+    expect(s.index.paths["x.json"]).toEqual({ ledger: "x/2", fingerprint: "fy" });
+    s.consistent();
+  });
+});
+
+describe("ledgers that go with a fold", () => {
+  it("keeps an unreadable ledger that another index key still names (an index edited by hand)", () => {
+    const s = new Store();
+    s.index = { paths: { "a.json": { ledger: "shared", fingerprint: "fa" }, "b.json": { ledger: "shared", fingerprint: "fa" } }, applied: {} };
+    // "shared" cannot be read, so a.json starts its lineage again; b.json still names the file
+    const plan = foldLaunches(s.snapshot(), [launch("a.json", "fa", T(1))], new Set(["L1"]));
+    expect(plan.diagnostics).toEqual(["Usage ledger of a.json is unreadable; its lineage starts again."]);
+    expect(plan.deletes).toEqual([]);
+    expect(plan.index.paths).toEqual({ "b.json": { ledger: "shared", fingerprint: "fa" }, "a.json": { ledger: "a", fingerprint: "fa" } });
+  });
+
+  it("deletes the ledgers of lineages that moved away in id order, whatever order they moved in", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("zz.json", "fz", T(1)), launch("aa.json", "fa", T(2))], new Set(["L1"])));
+    // both renamed on disk: zz.json to b.json first, then aa.json to c.json
+    s.missing = new Set(["zz.json", "aa.json"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("b.json", "fz", T(3)), launch("c.json", "fa", T(4))], new Set(["L1"])));
+    expect(plan.deletes).toEqual(["aa", "zz"]);
+    expect(s.of("b.json")).toMatchObject({ former_paths: ["zz.json"], lifetime_calls: 2 });
+    s.consistent();
   });
 });

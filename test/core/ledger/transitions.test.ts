@@ -41,6 +41,15 @@ describe("launch", () => {
     expect(two.events.map((e) => e.type)).toEqual(["created"]);
   });
 
+  it("a hand-edited ledger whose calls and lifetime_calls differ goes on from the larger", () => {
+    expect(launched({ ...fresh, lifetime_calls: 3, calls: 7 }, { fingerprint: "f1", at: T1 })).toMatchObject({ lifetime_calls: 8, calls: 8 });
+    expect(launched({ ...fresh, lifetime_calls: 9, calls: 2 }, { fingerprint: "f1", at: T1 })).toMatchObject({ lifetime_calls: 10, calls: 10 });
+  });
+
+  it("says in the ledger why a revision restarted its calls", () => {
+    expect(launched(fresh, { fingerprint: "f2", at: T1 }).reset_reason).toBe("recipe content fingerprint changed");
+  });
+
   it("an out-of-order older launch keeps the later last_launch_at", () => {
     const r = launched(launched(fresh, { fingerprint: "f1", at: T2 }), { fingerprint: "f1", at: T1 });
     expect(r).toMatchObject({ last_launch_at: T2, first_launch_at: T1, lifetime_calls: 2 });

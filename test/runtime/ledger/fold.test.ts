@@ -8,6 +8,7 @@ import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { nodeProcessProbe } from "../../../adapters/lock/owner.js";
 import { foldPending } from "../../../runtime/ledger/fold.js";
 import { recordLaunch } from "../../../runtime/ledger/launch.js";
+import { closeLedger, type LedgerContext } from "../../../runtime/ledger/context.js";
 import { makeAgent, resolved, type Agent } from "./support.js";
 
 let agent: Agent;
@@ -84,5 +85,86 @@ describe("a launch log that goes while the fold reads it", () => {
     await expect(foldPending(agent.ctx({ fs: denied, newId: () => "f2" }))).rejects.toMatchObject({ code: "EACCES" });
     await foldPending(agent.ctx({ newId: () => "f3" }));
     expect(callsOf("t.json")).toBe(1);
+  });
+});
+
+/** closes the log for good (its last line says so), as a process does at exit */
+async function closeLedgerLog(ctx: LedgerContext): Promise<void> {
+  await ctx.log.rotate();
+  await closeLedger(ctx);
+}
+
+describe("what a fold reads and forgets", () => {
+  it("counts only files named as launch logs: a copy of a log under another name is not counted again", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const ctx = agent.ctx({ newId: () => "w", foldThreshold: 1000 });
+    for (let i = 0; i < 3; i++) await recordLaunch(ctx, resolved(path));
+    const [log] = launches();
+    // a backup tool or an editor leaves a copy next to it
+    writeFileSync(join(agent.root, ".usage", "launches", `${log}.bak`), readFileSync(join(agent.root, ".usage", "launches", log!)));
+    await foldPending(ctx);
+    expect(callsOf("t.json")).toBe(3);
+  });
+
+  it("forgets the watermark of a deleted log at the next fold, with nothing new to count", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const writer = agent.ctx({ newId: () => "w", foldThreshold: 1000 });
+    await recordLaunch(writer, resolved(path));
+    await closeLedgerLog(writer);
+    // the fold counts the closed log, commits its watermark, then deletes it
+    await foldPending(agent.ctx({ newId: () => "f1" }));
+    expect(launches()).toEqual([]);
+    expect(Object.keys(agent.indexFile()!.applied)).toEqual([expect.stringContaining("-w")]);
+    await foldPending(agent.ctx({ newId: () => "f2" }));
+    expect(agent.indexFile()!.applied).toEqual({});
+    expect(callsOf("t.json")).toBe(1);
+  });
+
+  it("forgets a deleted log's watermark also while other logs are still in use", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const done = agent.ctx({ newId: () => "done", foldThreshold: 1000 });
+    const open = agent.ctx({ newId: () => "open", foldThreshold: 1000 });
+    await recordLaunch(done, resolved(path));
+    await closeLedgerLog(done);
+    await recordLaunch(open, resolved(path));
+    await foldPending(agent.ctx({ newId: () => "f1" }));
+    expect(Object.keys(agent.indexFile()!.applied).map((id) => id.split("-").at(-1)).sort()).toEqual(["done", "open"]);
+    await foldPending(agent.ctx({ newId: () => "f2" }));
+    expect(Object.keys(agent.indexFile()!.applied).map((id) => id.split("-").at(-1))).toEqual(["open"]);
+    expect(callsOf("t.json")).toBe(2);
+  });
+
+  it("a finished log already removed when the fold deletes it (by hand, say) does not fail the fold", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const writer = agent.ctx({ newId: () => "w", foldThreshold: 1000 });
+    await recordLaunch(writer, resolved(path));
+    await closeLedgerLog(writer);
+    const real = makeNodeFileSystem();
+    const racing: FileSystem = {
+      ...real,
+      rm: async (p, options) => {
+        if (p.endsWith(".log")) await real.rm(p, { force: true });
+        return real.rm(p, options);
+      },
+    };
+    expect(await foldPending(agent.ctx({ fs: racing, newId: () => "f" }))).toEqual([]);
+    expect(callsOf("t.json")).toBe(1);
+    expect(launches()).toEqual([]);
+  });
+
+  it("stops when it cannot tell whether a recipe is gone, rather than move its lineage", async () => {
+    const a = agent.write("a.json", { template: "echo same" });
+    const ctx = agent.ctx({ newId: () => "w", foldThreshold: 1000 });
+    await recordLaunch(ctx, resolved(a));
+    await foldPending(ctx);
+    // a copy with the same content: a.json is a relocation candidate, and its stat fails
+    const b = agent.write("b.json", { template: "echo same" });
+    await recordLaunch(ctx, resolved(b));
+    const real = makeNodeFileSystem();
+    const denied: FileSystem = { ...real, stat: (p) => (p === a ? Promise.reject(new FsError("EACCES", "stat", p, "EACCES: stat")) : real.stat(p)) };
+    await expect(foldPending(agent.ctx({ fs: denied, newId: () => "f" }))).rejects.toMatchObject({ code: "EACCES" });
+    await foldPending(agent.ctx({ newId: () => "g" }));
+    expect(callsOf("a.json")).toBe(1);
+    expect(callsOf("b.json")).toBe(1);
   });
 });
