@@ -10,7 +10,7 @@
 export const areas = [
   { name: "args", what: "argument types and normalization", files: ["core/args/**/*.ts"] },
   { name: "template", what: "template splitting and substitution", files: ["core/template/split.ts", "core/template/substitute.ts"] },
-  { name: "discovery", what: "discovery and shadowing", files: ["core/discovery/**/*.ts"] },
+  { name: "discovery", what: "discovery and shadowing", files: ["core/discovery/**/*.ts", "core/text-order.ts"] },
   { name: "register", what: "register planning and update merge", files: ["core/register/plan.ts", "core/register/build.ts"] },
   { name: "ledger", what: "the ledger and its fold", files: ["core/ledger/**/*.ts", "runtime/ledger/fold.ts"] },
   { name: "locks", what: "locks and atomic writes", files: ["adapters/lock/**/*.ts", "adapters/fs/FileSystem.ts"] },

@@ -9,6 +9,7 @@ import type { RecipeFormat, SnapshotFile, SourceListing } from "../model.js";
 import { basename, recipeFileName } from "./paths.js";
 import type { BucketMemo } from "./buckets.js";
 import type { LoadedRecipe } from "./compile-pass.js";
+import { compareText } from "../text-order.js";
 
 export interface Candidate {
   readonly id: string;
@@ -28,7 +29,7 @@ export interface Candidate {
 
 export const compareCandidates = (a: Candidate, b: Candidate): number =>
   a.priority - b.priority ||
-  (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+  compareText(a.key, b.key) ||
   (a.format === b.format ? 0 : a.format === "json" ? -1 : 1);
 
 export interface CandidateCache {

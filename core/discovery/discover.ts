@@ -11,6 +11,7 @@ import { beginPass, createDiscoveryMemo, type DiscoveryMemo } from "./compile-pa
 import { basename, recipeFileName } from "./paths.js";
 import { patchResolution, resolveAll } from "./resolution.js";
 import type { Discovery } from "./types.js";
+import { compareText } from "../text-order.js";
 
 export { createDiscoveryMemo, type DiscoveryMemo, type PassStats } from "./compile-pass.js";
 
@@ -47,7 +48,7 @@ export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = 
     resolveAll(snapshot.sources, rootDiagnostics(snapshot.sources), pass);
   const drafts = [...snapshot.drafts]
     .filter((f) => recipeFileName(basename(f.path)) !== undefined)
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => compareText(a.path, b.path))
     .map((f) => pass.draft(f));
   pass.finish(resolution);
   return { ...resolution.result, drafts };

@@ -8,6 +8,7 @@ import { type Candidate, candidatesOf, replaceCandidates } from "./candidates.js
 import type { Pass } from "./compile-pass.js";
 import { PatchedMap } from "./patched-map.js";
 import type { Discovery, RecipeEntry, ToolSpec } from "./types.js";
+import { compareText } from "../text-order.js";
 
 interface Slot {
   group: Group;
@@ -26,7 +27,7 @@ export interface Resolution {
   readonly result: Omit<Discovery, "drafts">;
 }
 
-const byName = (a: ToolSpec, b: ToolSpec): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = (a: ToolSpec, b: ToolSpec): number => compareText(a.name, b.name);
 
 const members = (g: Group): readonly Candidate[] => (Array.isArray(g) ? g : [g]);
 

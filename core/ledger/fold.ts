@@ -3,6 +3,7 @@
 // twice (after a crash, or by two processes in turn) counts every launch once.
 import { launched } from "./transitions.js";
 import { Working, type LedgerPlan, type LedgerSnapshot } from "./working.js";
+import { compareText } from "../text-order.js";
 
 /** One counted launch, as the launching process appended it to its log. */
 export interface LaunchEntry {
@@ -17,8 +18,7 @@ export interface LaunchEntry {
   readonly at: string;
 }
 
-const byTime = (a: LaunchEntry, b: LaunchEntry): number =>
-  a.at < b.at ? -1 : a.at > b.at ? 1 : a.log < b.log ? -1 : a.log > b.log ? 1 : a.seq - b.seq;
+const byTime = (a: LaunchEntry, b: LaunchEntry): number => compareText(a.at, b.at) || compareText(a.log, b.log) || a.seq - b.seq;
 
 /**
  * Applies every entry not yet folded, oldest first. `presentLogs` lists the logs that still

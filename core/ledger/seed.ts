@@ -3,6 +3,7 @@
 import type { LedgerRecord } from "./codec.js";
 import { revise } from "./transitions.js";
 import { Working, type LedgerPlan, type LedgerSnapshot } from "./working.js";
+import { compareText } from "../text-order.js";
 
 export interface Observation {
   readonly key: string;
@@ -40,7 +41,7 @@ function withCarried(record: LedgerRecord, carried: CarriedUsage): LedgerRecord 
 
 export function seedObservations(snapshot: LedgerSnapshot, observations: readonly Observation[], at: string): LedgerPlan {
   const w = new Working(snapshot);
-  for (const o of [...observations].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+  for (const o of [...observations].sort((a, b) => compareText(a.key, b.key))) {
     const fresh = w.lookup(o.key) === undefined;
     const { id, record } = w.attach(o.key, o.name, o.fingerprint, at);
     // only a lineage born now takes the carried count: an existing one already counted them

@@ -18,14 +18,12 @@ const utf8 = new TextEncoder();
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */
 export function sha256Hex(input: Uint8Array | string): string {
   const data = typeof input === "string" ? utf8.encode(input) : input;
-  const bitLength = data.length * 8;
   const padded = new Uint8Array((((data.length + 9 + 63) >> 6) << 6));
   padded.set(data);
   padded[data.length] = 0x80;
   const view = new DataView(padded.buffer);
-  // lengths above 2^32 bits do not occur for recipe texts; the high word stays right anyway
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 0x100000000));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
+  // the message length in bits, as a 64-bit big-endian number
+  view.setBigUint64(padded.length - 8, BigInt(data.length) * 8n);
   const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
   const w = new Uint32Array(64);
   for (let offset = 0; offset < padded.length; offset += 64) {

@@ -103,8 +103,9 @@ export class Working {
       this.diagnostics.push(`Usage ledger of ${key} is unreadable; its lineage starts again.`);
       this.drop(key);
     }
+    // (the key itself is not in the index at this point)
     const candidates = Object.keys(this.paths)
-      .filter((k) => k !== key && this.snapshot.missing.has(k) && this.paths[k]!.fingerprint === fingerprint && this.lookup(k) !== undefined)
+      .filter((k) => this.snapshot.missing.has(k) && this.paths[k]!.fingerprint === fingerprint && this.lookup(k) !== undefined)
       .sort();
     if (candidates.length === 1) return this.relocate(candidates[0]!, key, name, at);
     if (candidates.length > 1)
@@ -132,7 +133,8 @@ export class Working {
   }
 
   plan(): LedgerPlan {
-    const deletes = [...this.deletes].filter((id) => !this.writes.has(id)).sort();
+    // put() takes an id out of the deletes and drop() out of the writes, so the two never overlap
+    const deletes = [...this.deletes].sort();
     return {
       index: { paths: this.paths, applied: this.applied },
       writes: this.writes,

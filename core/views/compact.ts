@@ -29,7 +29,7 @@ export function templatePreview(template: unknown): string | undefined {
 }
 
 /** Locale-independent ordering, so views never depend on the host's ICU settings. */
-export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export { compareText } from "../text-order.js";
 
 /** Collapses a possibly multi-line message onto one line of a compact view. */
 export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, " ");

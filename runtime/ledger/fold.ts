@@ -78,19 +78,18 @@ export async function foldLocked(ctx: LedgerContext): Promise<string[]> {
     for (const log of logs) applied[log.id] = Math.max(0, ...log.launches.map((l) => l.seq));
     index = { ...index, applied };
   }
+  // only what the index has not applied: the ledgers read below are those of these launches
   const entries: LaunchEntry[] = logs.flatMap((l) => l.launches).filter((e) => e.seq > (index.applied[e.log] ?? 0));
-  const present = new Set(logs.map((l) => l.id));
-  const stale = Object.keys(index.applied).some((id) => !present.has(id));
-  if (entries.length > 0 || stale || read.rebuilt) {
-    const wanted = entries.map((e) => ({ key: e.key, fingerprint: e.fingerprint }));
-    const launched = [...new Set(entries.map((e) => e.key))];
-    // a launched key can itself become a former path within this fold (launched, then moved)
-    const missing = await missingKeys(ctx, [...new Set([...relocationCandidates({ index }, wanted), ...launched])]);
-    const ledgers = await readLedgers(ctx, idsOf(index, [...launched, ...missing]));
-    const plan = foldLaunches({ index, ledgers, missing }, entries, present);
-    diagnostics.push(...plan.diagnostics);
-    await commit(ctx, read.rebuilt ? { ...plan, changed: true } : plan);
-  }
+  const wanted = entries.map((e) => ({ key: e.key, fingerprint: e.fingerprint }));
+  const launched = [...new Set(entries.map((e) => e.key))];
+  // a launched key can itself become a former path within this fold (launched, then moved)
+  const missing = await missingKeys(ctx, [...new Set([...relocationCandidates({ index }, wanted), ...launched])]);
+  const ledgers = await readLedgers(ctx, idsOf(index, [...launched, ...missing]));
+  // with nothing new, the plan still drops the watermarks of logs that are gone; an unchanged plan
+  // writes nothing
+  const plan = foldLaunches({ index, ledgers, missing }, entries, new Set(logs.map((l) => l.id)));
+  diagnostics.push(...plan.diagnostics);
+  await commit(ctx, read.rebuilt ? { ...plan, changed: true } : plan);
   for (const id of finished) await ctx.fs.rm(join(ctx.paths.launches, `${id}${LOG_SUFFIX}`), { force: true });
   // durable before a later commit drops their watermarks from the index: a log that came back
   // after a power failure, without its watermark, would be counted again
