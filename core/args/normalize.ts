@@ -12,19 +12,14 @@ interface TypedName {
   readonly normalize: (value: unknown) => unknown;
 }
 
-function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
-  // `__proto__` from a parsed call is an ordinary key; plain assignment would set the prototype
-  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
-}
-
-// Reported in the call's key order, so the message does not depend on declaration order.
-function firstMismatch(typed: readonly TypedName[], values: Readonly<Record<string, unknown>>): string {
+// Reported in the call's key order, so the message does not depend on declaration order;
+// `failed` is the value already found not to fit, which the loop meets at the latest.
+function firstMismatch(typed: readonly TypedName[], values: Readonly<Record<string, unknown>>, failed: TypedName): string {
   for (const key of Object.keys(values)) {
     const t = typed.find((x) => x.name === key);
     if (t !== undefined && t.normalize(values[key]) === MISMATCH) return mismatchMessage(key, t.type);
   }
-  return "";
+  return mismatchMessage(failed.name, failed.type);
 }
 
 /** Compiles the normalizer of one surface; it runs on every tool call, so per-type work is done
@@ -33,12 +28,15 @@ function firstMismatch(typed: readonly TypedName[], values: Readonly<Record<stri
 export function compileArgNormalizer(surface: Pick<ArgSurface, "types">): ArgNormalizer {
   const typed: TypedName[] = Object.entries(surface.types).map(([name, type]) => ({ name, type, normalize: valueNormalizer(type) }));
   return (values) => {
+    // A key is set only when the call has it, so it is already an own data property of this copy;
+    // assigning to it changes that property, for `__proto__` too (a parsed call's `__proto__` is an
+    // ordinary key, and the copy's own property shadows the prototype setter).
     const out: Record<string, unknown> = { ...values };
     for (const t of typed) {
       if (!Object.hasOwn(values, t.name)) continue;
       const next = t.normalize(values[t.name]);
-      if (next === MISMATCH) return E.left(firstMismatch(typed, values));
-      setKey(out, t.name, next);
+      if (next === MISMATCH) return E.left(firstMismatch(typed, values, t));
+      out[t.name] = next;
     }
     return E.right(out);
   };
