@@ -92,7 +92,6 @@ function backward(step: Step, at: (path: string) => PathState | "other", plan: P
   };
   switch (step.op) {
     case "write":
-      return [restore(step.path, step.before), []];
     case "unlink":
       return [restore(step.path, step.before), []];
     case "mkdir":
@@ -124,8 +123,9 @@ export function decide(journal: Journal, observed: Observed): Decision {
     for (const [path, before, after] of transitions(step)) {
       const now = at(path);
       // undoing a rename that replaced a file moves the file back first, then restores what it
-      // replaced: in between, the target is absent
-      const midUndo = direction === "back" && step.op === "rename" && path === step.to && now === null && at(step.from) === step.before;
+      // replaced: in between, the target is absent (this holds for the target only: for the
+      // source, `now` is `at(step.from)`, which cannot be both absent and `step.before`)
+      const midUndo = direction === "back" && step.op === "rename" && now === null && at(step.from) === step.before;
       if (now !== before && now !== after && !midUndo) {
         return { kind: "corrupt", reason: `${path} was changed outside the journal: it is ${show(now)}, neither its before (${show(before)}) nor its after (${show(after)}) state` };
       }

@@ -1,6 +1,6 @@
 // The journal engine's pure half: plans as data and the recovery decision. docs/journal.md.
 export {
-  ABSENT, FOLDER, blobBytes, buildPlan, pathsOf, planHash, type Blob, type ContentHash, type Known, type PathState, type Plan, type PlanInput, type Step,
+  blobBytes, buildPlan, pathsOf, type Blob, type ContentHash, type Known, type PathState, type Plan, type PlanInput, type Step,
   type StepInput,
 } from "./plan.js";
 export { decide, type Action, type Decision, type Direction, type Journal, type Observed } from "./decide.js";

@@ -13,8 +13,6 @@
 // can be undone only when the plan also holds what it overwrites or removes (`reversible`).
 // See docs/journal.md for the on-disk format and the guarantees.
 import * as E from "fp-ts/lib/Either.js";
-import type { Json } from "../model.js";
-import { canonicalJson } from "../ledger/canonical.js";
 import { sha256Hex } from "../ledger/sha256.js";
 
 /** lowercase hex SHA-256 of a file's bytes */
@@ -22,9 +20,6 @@ export type ContentHash = string;
 
 /** What a path holds: a regular file with this content hash, nothing (`null`) or a folder. */
 export type PathState = ContentHash | null | "dir";
-
-export const ABSENT = null;
-export const FOLDER = "dir";
 
 export type Step =
   /** `path` goes from `before` to the content `after` (its bytes are `blobs[after]`) */
@@ -54,10 +49,6 @@ export interface Plan {
   /** every step can be undone from the blobs (an in-process failure then rolls back) */
   readonly reversible: boolean;
 }
-
-/** A plan's content hash: SHA-256 of its canonical JSON. Recovery refuses a journal whose plan
- *  does not match the hash stored beside it. */
-export const planHash = (plan: Plan): ContentHash => sha256Hex(canonicalJson(plan as unknown as Json));
 
 /** Content the caller knows: bytes (kept in the plan) or only its hash (not kept). */
 export type Known = Uint8Array | string | { readonly hash: ContentHash };

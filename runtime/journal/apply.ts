@@ -83,7 +83,8 @@ async function inParallel<A>(items: readonly A[], run: (item: A) => Promise<void
   const worker = async (): Promise<void> => {
     while (next < items.length) await run(items[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  // a worker beyond the number of items finds nothing to do
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
 }
 
 async function run(fs: FileSystem, journal: Journal, action: Action): Promise<void> {
@@ -140,7 +141,7 @@ const foldersOf = (action: Action): string[] =>
 /** Runs one phase and makes it durable. */
 async function runPhase(fs: FileSystem, journal: Journal, actions: readonly Action[]): Promise<void> {
   await inParallel(actions, (a) => run(fs, journal, a));
-  for (const dir of [...new Set(actions.flatMap(foldersOf))].sort()) await fs.fsyncDir(dir);
+  for (const dir of new Set(actions.flatMap(foldersOf))) await fs.fsyncDir(dir);
 }
 
 // A decision's actions bring every path to its goal, so the second look finds it done; the bound

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Journal } from "../../core/journal/decide.js";
-import { changedPaths, type Plan, type Step } from "../../core/journal/plan.js";
+import type { Plan, Step } from "../../core/journal/plan.js";
 import { journalFileName } from "../../core/journal/record.js";
 import { drive, observe, observeAll, persistJournal, removeJournal, type JournalOptions } from "./apply.js";
 
@@ -24,7 +24,6 @@ export class PlanFailed extends Error {
 const beforeOf = (step: Step): ReadonlyArray<readonly [string, string | null]> => {
   switch (step.op) {
     case "write":
-      return [[step.path, step.before]];
     case "unlink":
       return [[step.path, step.before]];
     case "rename":
@@ -51,7 +50,8 @@ export async function runPlan(fs: FileSystem, journalDir: string, plan: Plan, _o
       if ((observed.get(path) ?? null) !== before) throw new PlanFailed(`${path} changed since the plan ${plan.id} (${plan.kind}) was made; nothing was written`, plan.id, true, false);
     }
   }
-  if (plan.phases.every((p) => p.every((s) => changedPaths(s).length === 0))) return;
+  // a plan without steps writes no journal (every step changes at least one path)
+  if (plan.phases.every((p) => p.length === 0)) return;
   const file = journalFileName(plan.id);
   try {
     await persistJournal(fs, journalDir, journal);
@@ -60,7 +60,8 @@ export async function runPlan(fs: FileSystem, journalDir: string, plan: Plan, _o
     // caller's belief that the plan failed, so it goes, or the caller hears it is kept
     const kept = await removeJournal(fs, journalDir, file).then(
       () => false,
-      async () => (await observe(fs, join(journalDir, file)).catch(() => "other")) !== null,
+      // a journal that cannot be looked at may still be there
+      () => observe(fs, join(journalDir, file)).then((state) => state !== null, () => true),
     );
     throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) could not write its journal${kept ? " (it remains, for recovery)" : "; nothing was changed"}: ${message(e)}`, plan.id, !kept, kept, { cause: e });
   }

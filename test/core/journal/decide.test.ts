@@ -102,6 +102,13 @@ describe("decoding a journal file", () => {
     expect(journalFileName("0lx2-ab_c")).toBe("0lx2-ab_c.journal.json");
   });
 
+  it("reads a journal written by hand in the documented format (docs/journal.md)", () => {
+    const plan = { id: "h", kind: "t", phases: [[{ op: "mkdir", path: "/r/d" }]], blobs: {}, reversible: true };
+    const sha256 = sha(`{"direction":"forward","plan":{"blobs":{},"id":"h","kind":"t","phases":[[{"op":"mkdir","path":"/r/d"}]],"reversible":true}}`);
+    const text = JSON.stringify({ format: "pi-recipes-journal/1", direction: "forward", plan, sha256 });
+    expect(decodeJournal(text)).toEqual(E.right({ plan, direction: "forward" }));
+    expect(encodeJournal({ plan: plan as Plan, direction: "forward" })).toBe(`${JSON.stringify(JSON.parse(text), null, 1)}\n`);
+  });
 
   it("says why a text is not a journal", () => {
     expect(decodeJournal("{")).toEqual(E.left(expect.stringMatching(/^not JSON \(.+\)$/)));
@@ -120,6 +127,12 @@ describe("plan contents", () => {
     expect(p.blobs).toEqual({ [sha("héllo")]: { text: "héllo" }, [sha("same")]: { text: "same" } });
     expect(p.reversible).toBe(true);
     expect(new TextDecoder().decode(blobBytes(p.blobs[sha("héllo")]!))).toBe("héllo");
+  });
+
+  it("keeps a leading byte order mark: the bytes written back are the bytes planned", () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]);
+    const p = plan({ id: "bom", kind: "t", phases: [[{ op: "write", path: "/r/bom", before: null, content: bytes }]] });
+    expect([...blobBytes(p.blobs[sha(bytes)]!)]).toEqual([...bytes]);
   });
 
   it("a rename or a link names its content by hash only; what a rename replaces is kept", () => {
@@ -147,6 +160,7 @@ describe("plan contents", () => {
     expect(E.isRight(buildPlan({ id: "w", kind: "t", phases: [[{ op: "mkdir", path: "C:\\r\\d" }, { op: "mkdir", path: "d:/r/e" }]] }))).toBe(true);
     expect(buildPlan({ id: "w", kind: "t", phases: [[{ op: "link", from: "rel", to: "/r/x", before: "x" }]] })).toEqual(E.left("Journal plan w: path 'rel' is not absolute"));
     expect(buildPlan({ id: "w", kind: "t", phases: [[{ op: "mkdir", path: "C:r" }]] })).toEqual(E.left("Journal plan w: path 'C:r' is not absolute"));
+    expect(buildPlan({ id: "w", kind: "t", phases: [[{ op: "mkdir", path: "r/C:/d" }]] })).toEqual(E.left("Journal plan w: path 'r/C:/d' is not absolute"));
     expect(buildPlan({ id: "a b", kind: "t", phases: [] })).toEqual(E.left("Journal plan id 'a b' is not [A-Za-z0-9_-]+"));
   });
 });

@@ -10,6 +10,7 @@ import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { buildPlan, type Plan, type PlanInput } from "../../../core/journal/plan.js";
 import { encodeJournal } from "../../../core/journal/record.js";
 import { recoverJournals, runPlan } from "../../../runtime/journal/index.js";
+import { ensureDir } from "../../../runtime/journal/apply.js";
 
 let dir: string;
 const fs = makeNodeFileSystem();
@@ -141,6 +142,48 @@ describe("recovery on real files", () => {
     const stuck: FileSystem = { ...fs, unlink: (path) => (isJournal(path) ? Promise.reject(new FsError("EACCES", "unlink", path, "EACCES: unlink")) : fs.unlink(path)) };
     await expect(recoverJournals(stuck, journals())).rejects.toMatchObject({ code: "EACCES" });
     expect(readdirSync(journals())).toEqual(["r.journal.json"]);
+  });
+
+  it("a journal folder that cannot be listed is an error, not a folder with nothing to recover", async () => {
+    leftBehind(plan({ id: "l", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] }));
+    const denied: FileSystem = { ...fs, readdir: (p) => (p === journals() ? Promise.reject(new FsError("EACCES", "readdir", p, "EACCES: readdir")) : fs.readdir(p)) };
+    await expect(recoverJournals(denied, journals())).rejects.toMatchObject({ code: "EACCES" });
+    expect(existsSync(at("x"))).toBe(false);
+  });
+
+  it("finishes journals in name order whatever order the folder lists them in", async () => {
+    // the same file, written by two plans one after the other: the later one must win
+    const first = plan({ id: "p1", kind: "first", phases: [[{ op: "write", path: at("f"), before: null, content: "one" }]] });
+    const second = plan({ id: "p2", kind: "second", phases: [[{ op: "write", path: at("g"), before: null, content: "two" }]] });
+    leftBehind(first);
+    leftBehind(second);
+    const reversed: FileSystem = { ...fs, readdir: async (p) => [...(await fs.readdir(p))].sort((a, b) => (a.name < b.name ? 1 : -1)) };
+    expect((await recoverJournals(reversed, journals())).map((o) => o.id)).toEqual(["p1", "p2"]);
+  });
+
+  it("stops, keeping the journal in place, when it cannot tell whether a quarantine name is free", async () => {
+    mkdirSync(journals());
+    writeFileSync(join(journals(), "t.journal.json"), "{ torn");
+    const blind: FileSystem = { ...fs, lstat: (p) => (p.includes(".quarantined") ? Promise.reject(new FsError("UNKNOWN", "lstat", p, "EIO: lstat", { rawCode: "EIO" })) : fs.lstat(p)) };
+    await expect(recoverJournals(blind, journals())).rejects.toThrow("EIO: lstat");
+    expect(readdirSync(journals())).toEqual(["t.journal.json"]);
+  });
+
+  it("makes a new file's folders on a file system that reports every folder missing, up to the root, without looping", async () => {
+    const p = plan({ id: "n", kind: "test", phases: [[{ op: "write", path: at("new", "x"), before: null, content: "x" }]] });
+    let looks = 0;
+    const forgetful: FileSystem = {
+      ...fs,
+      // the new folder and each of its ancestors, the root included, look missing
+      lstat: (path) => {
+        if (++looks > 100) return Promise.reject(new Error("still looking for a folder above the root"));
+        return at("new").startsWith(path) ? Promise.reject(new FsError("ENOENT", "lstat", path, "ENOENT: lstat")) : fs.lstat(path);
+      },
+    };
+    await ensureDir(forgetful, at("new"));
+    expect(existsSync(at("new"))).toBe(true);
+    await runPlan(fs, journals(), p);
+    expect(readFileSync(at("new", "x"), "utf8")).toBe("x");
   });
 
   it("a missing journal folder, or a file where it should be, means nothing to recover", async () => {

@@ -48,6 +48,13 @@ describe("runPlan failures", () => {
     expect(readFileSync(at("a"), "utf8")).toBe("changed");
   });
 
+  it("refuses to remove a file whose content changed since the plan was made", async () => {
+    writeFileSync(at("a"), "changed");
+    const p = plan({ id: "c5", kind: "test", phases: [[{ op: "unlink", path: at("a"), before: "original" }]] });
+    expect((await failure(runPlan(fs, journals(), p))).message).toBe(`${at("a")} changed since the plan c5 (test) was made; nothing was written`);
+    expect(readFileSync(at("a"), "utf8")).toBe("changed");
+  });
+
   it("checks both names of a rename and a link's new name", async () => {
     writeFileSync(at("from"), "F");
     writeFileSync(at("to"), "in the way");
@@ -72,6 +79,7 @@ describe("runPlan failures", () => {
     const noJournal: FileSystem = { ...fs, rename: (from, to) => (to.startsWith(journals()) ? Promise.reject(eio("journal", to)) : fs.rename(from, to)) };
     const e = await failure(runPlan(noJournal, journals(), plan({ id: "j1", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] })));
     expect(e.message).toBe("Plan j1 (test) could not write its journal; nothing was changed: EIO: injected, journal");
+    expect((e.cause as Error).message).toBe("EIO: injected, journal");
     expect(e).toMatchObject({ rolledBack: true, journalKept: false });
     expect(existsSync(at("x"))).toBe(false);
     expect(readdirSync(journals())).toEqual([]);
@@ -89,6 +97,31 @@ describe("runPlan failures", () => {
     expect(e).toMatchObject({ rolledBack: false, journalKept: true });
     expect(readdirSync(journals())).toEqual(["j2.journal.json"]);
     expect(await recoverJournals(fs, journals())).toEqual([{ id: "j2", kind: "test", outcome: "rolled-forward" }]);
+  });
+
+  it("a journal that never landed and cannot be removed either: nothing was changed", async () => {
+    const neither: FileSystem = {
+      ...fs,
+      rename: (from, to) => (to.startsWith(journals()) ? Promise.reject(eio("journal", to)) : fs.rename(from, to)),
+      unlink: (p) => (p.startsWith(journals()) ? Promise.reject(eio("unlink", p)) : fs.unlink(p)),
+      rm: (p, o) => (p.startsWith(journals()) ? Promise.reject(eio("rm", p)) : fs.rm(p, o)),
+    };
+    const e = await failure(runPlan(neither, journals(), plan({ id: "j3", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] })));
+    expect(e.message).toBe("Plan j3 (test) could not write its journal; nothing was changed: EIO: injected, journal");
+    expect(e).toMatchObject({ rolledBack: true, journalKept: false });
+  });
+
+  it("a journal that cannot be removed nor looked at is reported as possibly kept", async () => {
+    const blind: FileSystem = {
+      ...fs,
+      rename: (from, to) => (to.startsWith(journals()) ? Promise.reject(eio("journal", to)) : fs.rename(from, to)),
+      unlink: (p) => (p.startsWith(journals()) ? Promise.reject(eio("unlink", p)) : fs.unlink(p)),
+      rm: (p, o) => (p.startsWith(journals()) ? Promise.reject(eio("rm", p)) : fs.rm(p, o)),
+      lstat: (p) => (p.startsWith(journals()) && p.endsWith(".journal.json") ? Promise.reject(eio("lstat", p)) : fs.lstat(p)),
+    };
+    const e = await failure(runPlan(blind, journals(), plan({ id: "j4", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] })));
+    expect(e.message).toBe("Plan j4 (test) could not write its journal (it remains, for recovery): EIO: injected, journal");
+    expect(e).toMatchObject({ rolledBack: false, journalKept: true });
   });
 
   it("a one-way plan that fails keeps its journal, and recovery finishes it", async () => {
@@ -110,6 +143,8 @@ describe("runPlan failures", () => {
     const e = await failure(runPlan(flaky, journals(), real));
     expect(e.message).toBe("Plan o1 (test) failed and stays journaled for recovery: EIO: injected, step");
     expect(e).toMatchObject({ rolledBack: false, journalKept: true });
+    expect(String(e)).toBe(`PlanFailed: ${e.message}`);
+    expect((e.cause as Error).message).toBe("EIO: injected, step");
     expect(await recoverJournals(fs, journals())).toEqual([{ id: "o1", kind: "test", outcome: "rolled-forward" }]);
     expect([readFileSync(at("a"), "utf8"), readFileSync(at("b"), "utf8")]).toEqual(["A2", "B"]);
   });
@@ -125,6 +160,7 @@ describe("runPlan failures", () => {
     };
     const e = await failure(runPlan(failing, journals(), p));
     expect(e.message).toBe(`Plan u1 (test) failed (EIO: injected, rename ${at("b")}) and could not be undone now, it stays journaled for recovery: EIO: injected, rename ${at("a")}`);
+    expect((e.cause as Error).message).toBe(`EIO: injected, rename ${at("a")}`);
     expect(e).toMatchObject({ rolledBack: false, journalKept: true });
     broken = false;
     expect(await recoverJournals(fs, journals())).toEqual([{ id: "u1", kind: "test", outcome: "rolled-back" }]);
@@ -146,6 +182,7 @@ describe("runPlan failures", () => {
     const p = plan({ id: "d1", kind: "test", phases: [[{ op: "write", path: at("a"), before: "A", content: "A2" }], [{ op: "write", path: join(at("new"), "x"), before: null, content: "x" }]] });
     const e = await failure(runPlan(denied, journals(), p));
     expect(e.message).toBe(`Plan d1 (test) failed and was rolled back: EACCES: mkdir '${at("new")}'`);
+    expect(e.cause).toMatchObject({ code: "EACCES", path: at("new") });
     expect(readFileSync(at("a"), "utf8")).toBe("A");
   });
 
