@@ -5,8 +5,8 @@
 // tell it apart. `npm run mutate -- ledger gate` runs some areas only; `npx stryker run` runs the
 // whole scope in one Stryker run.
 
-/** The scope, area by area: `npm run mutate` runs one Stryker run per area and keeps each one's
- *  results, so a run cut short keeps the areas it finished. */
+/** The scope, area by area (`npm run mutate -- <area> ...` runs some of them; the results of the
+ *  others are kept). */
 export const areas = [
   { name: "args", what: "argument types and normalization", files: ["core/args/**/*.ts"] },
   { name: "template", what: "template splitting and substitution", files: ["core/template/split.ts", "core/template/substitute.ts"] },
