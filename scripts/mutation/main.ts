@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { globToRegExp, parseEquivalents, reviewReport, scoreOf, type Counts, type MutationReport, type ReportMutant, type Review, type Undetected } from "./report.js";
+import { EquivalentsFormatError, globToRegExp, parseEquivalents, reviewReport, scoreOf, type Counts, type EquivalentEntry, type MutationReport, type ReportMutant, type Review, type Undetected } from "./report.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EQUIVALENTS = join(root, "docs", "equivalent-mutants.md");
@@ -52,6 +52,8 @@ function stryker(args: readonly string[]): void {
   if (r.status !== 0) fail(`stryker ${args.join(" ")} failed (exit ${r.status ?? r.signal})`, 1);
 }
 
+const readEquivalents = (): EquivalentEntry[] => parseEquivalents(readFileSync(EQUIVALENTS, "utf8"));
+
 const readReport = (file: string): MutationReport | undefined => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as MutationReport) : undefined);
 
 /**
@@ -62,15 +64,18 @@ const readReport = (file: string): MutationReport | undefined => (existsSync(fil
  * such a survivor "Ignored" in Stryker's incremental file makes the next run test it again, now
  * switched on before anything loads. Returns how many mutants the static run will test.
  */
-function markStaticSurvivors(file: string, scope: readonly string[]): number {
+function markStaticSurvivors(file: string, scope: readonly string[], entries: readonly EquivalentEntry[]): number {
   const report = readReport(file);
   if (report === undefined) return 0;
+  // a survivor the list explains is not tested again: each static run of a mutant that survives
+  // costs every related test
+  const listed = new Set(reviewReport(report, entries, scope).equivalent.map((u) => u.mutant));
   const patterns = scope.map(globToRegExp);
   let marked = 0;
   for (const [name, f] of Object.entries(report.files)) {
     if (!patterns.some((p) => p.test(name))) continue;
     for (const m of f.mutants as ReportMutant[]) {
-      if (m.status === "Survived" && m.static === true) Object.assign(m, { status: "Ignored", statusReason: "static survivor: tested again, switched on before modules load" });
+      if (m.status === "Survived" && m.static === true && !listed.has(m)) Object.assign(m, { status: "Ignored", statusReason: "static survivor: tested again, switched on before modules load" });
       if (m.status === "Ignored") marked++;
     }
   }
@@ -132,7 +137,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (!flags.has("--report")) {
     process.stdout.write(`\n== ${chosen.map((a) => `${a.name} (${a.what})`).join(", ")} ==\n`);
     stryker(["--mutate", scope.join(","), "--ignoreStatic"]);
-    const statics = markStaticSurvivors(incrementalFile, scope);
+    const statics = markStaticSurvivors(incrementalFile, scope, readEquivalents());
     if (statics > 0) {
       process.stdout.write(`\n== ${statics} static mutants (they run while a module loads), switched on before anything loads, with every related test ==\n`);
       stryker(["--mutate", scope.join(",")]);
@@ -141,10 +146,15 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const report = readReport(incrementalFile);
   if (report === undefined) fail(`No results yet (${incrementalFile} is missing): run \`npm run mutate\` first.`, 1);
-  const review = reviewReport(report, parseEquivalents(readFileSync(EQUIVALENTS, "utf8")), scope);
+  const review = reviewReport(report, readEquivalents(), scope);
   printReview(review, chosen);
   const score = scoreOf(review.total);
   if (score === undefined || score < REQUIRED_SCORE || review.unlisted.length > 0 || review.total.ignored + review.total.pending > 0) process.exitCode = 1;
 }
 
-await main(process.argv.slice(2));
+try {
+  await main(process.argv.slice(2));
+} catch (e) {
+  if (!(e instanceof EquivalentsFormatError)) throw e;
+  fail(`docs/equivalent-mutants.md: ${e.message}`);
+}
