@@ -38,7 +38,10 @@ export default {
   concurrency: 2,
   incremental: true,
   incrementalFile: ".stryker-tmp/incremental.json",
-  reporters: ["clear-text", "progress", "html"],
+  // live-survivors (scripts/mutation/live-reporter.mjs) lists each undetected mutant in
+  // .stryker-tmp/survivors.log as soon as it is known
+  appendPlugins: ["./scripts/mutation/live-reporter.mjs"],
+  reporters: ["clear-text", "progress", "html", "live-survivors"],
   htmlReporter: { fileName: ".stryker-tmp/mutation-report.html" },
   thresholds: { high: 90, low: 85, break: null },
   // a mutant's tests may take 1.5x their unmutated time plus this; longer counts as a timeout

@@ -30,8 +30,25 @@ describe("analyzeArgs: names", () => {
     expect(s.names).toEqual(["keep"]);
   });
 
+  it("a bare when names one argument, negated or not; a when that is no name names none", () => {
+    const whenNames = (when: string) => analyzeArgs({ template: { when, template: "x" } }).names;
+    expect(whenNames("enabled")).toEqual(["enabled"]);
+    expect(whenNames("! dry-run")).toEqual(["dry-run"]);
+    // such a when never runs its node (it names no argument), so it declares nothing
+    expect(whenNames("debug mode")).toEqual([]);
+    expect(whenNames("9lives")).toEqual([]);
+    // the when is read trimmed, as it runs
+    expect(whenNames(" enabled ")).toEqual(["enabled"]);
+  });
+
   it("a when with placeholders contributes its placeholder names", () => {
     expect(analyzeArgs({ template: { when: "{flag}", template: "x" } }).names).toEqual(["flag"]);
+  });
+
+  it("root node args that are not a list of texts are no declarations", () => {
+    expect(analyzeArgs({ template: { args: "b", template: "x {a}" } }).names).toEqual(["a"]);
+    expect(analyzeArgs({ template: { args: ["b", 5], template: "x {a}" } }).names).toEqual(["a"]);
+    expect(analyzeArgs({ template: { args: ["b=1", 5], template: "x {b}" } }).required).toEqual(["b"]);
   });
 
   it("uses the root node's own args when the recipe has none", () => {
@@ -73,6 +90,16 @@ describe("analyzeArgs: required", () => {
     const s = analyzeArgs({ template: "tool {file:path} {lang=ru} {mode:enum(a,b)=a} {t??x} {all?--all:}" });
     expect(s.names).toEqual(["file", "lang", "mode", "t", "all"]);
     expect(s.required).toEqual(["file"]);
+  });
+
+  it("the first inline default of a name is the one shown", () => {
+    expect(analyzeArgs({ template: ["a {n=5} {m}", "b {n=7} {m=2}"] }).declaredDefaults).toEqual({ n: "5", m: "2" });
+    expect(analyzeArgs({ template: "a {n} {m}" }).declaredDefaults).toBeUndefined();
+  });
+
+  it("node defaults that are no object make nothing optional", () => {
+    expect(analyzeArgs({ template: { defaults: null, template: "x {a}" } }).required).toEqual(["a"]);
+    expect(analyzeArgs({ template: { defaults: "a", template: "x {a}" } }).required).toEqual(["a"]);
   });
 
   it("values are not defaults", () => {

@@ -44,6 +44,16 @@ describe("compileRecipe", () => {
     });
   });
 
+  it("with recipe args, names the root node declares elsewhere are warned of too", () => {
+    const path = `${ROOT}/root-args.json`;
+    const c = recipe(compile({ [path]: { description: "R", args: ["a"], template: { args: ["b"], template: "x {a} {c}" } } }, path));
+    expect(c.surface.names).toEqual(["a", "c"]);
+    expect(c.warnings.map((w) => w.text)).toEqual([
+      'placeholder {b} is not declared in "args"; add it so the tool\'s schema is complete',
+      'placeholder {c} is not declared in "args"; add it so the tool\'s schema is complete',
+    ]);
+  });
+
   it("a Markdown recipe compiles like the JSON it stands for", () => {
     const md = `${ROOT}/greet.md`;
     const json = `${ROOT}/greet.json`;

@@ -80,6 +80,24 @@ describe("update merges", () => {
     expect(w.read("d.json")).toEqual({ description: "D", args: ["a", "b"], defaults: { a: "1", b: "2" }, template: "echo {a} {b}" });
   });
 
+  it("stored defaults stay unless defaults or args are given; defaults given alone replace them; null removes them", () => {
+    const stored = { description: "D", args: ["a", "b"], defaults: { a: "1" }, template: "echo {a} {b}" };
+    const w = world({ [`${ROOT}/d.json`]: stored });
+    w.run({ name: "d", description: "D2", update: true });
+    expect(w.read("d.json")).toEqual({ ...stored, description: "D2" });
+    w.run({ name: "d", defaults: { b: "3" }, update: true });
+    expect(w.read("d.json")).toEqual({ ...stored, description: "D2", defaults: { b: "3" } });
+    w.run({ name: "d", defaults: null, update: true });
+    expect(w.read("d.json")).toEqual({ description: "D2", args: ["a", "b"], template: "echo {a} {b}" });
+  });
+
+  it("the description is stored trimmed; a blank one is refused", () => {
+    const w = world();
+    expect(w.run({ name: "t", description: "  Padded\n", template: "echo" })).toMatchObject({ ok: true });
+    expect(w.read("t.json")).toEqual({ description: "Padded", template: "echo" });
+    expect(w.run({ name: "u", description: " \t ", template: "echo" })).toMatchObject({ ok: false, text: "Tool description is required unless deleting." });
+  });
+
   it("update=true on a missing name registers it; without a template it is refused", () => {
     const w = world();
     expect(w.run({ name: "n", description: "N", template: "echo n", update: true })).toMatchObject({ ok: true, text: 'Registered tool "n" (args: none).' });
@@ -130,6 +148,9 @@ describe("checks before writing", () => {
     expect(bad({ template: "missing.json" })).toMatch(/^Tool recipe is invalid: Template recipe must define template: .*missing\.json$/);
     expect(bad({ template: "bad" })).toMatch(/^Tool recipe is invalid: Cyclic recipe import/);
     expect(bad({ template: { name: "nope" } })).toMatch(/^Tool recipe is invalid: /);
+    // defaults that are not an object are refused as given, not taken apart into keys
+    expect(bad({ template: "echo {x}", defaults: ["x"] })).toBe('Tool recipe is invalid: field "defaults" must be an object (got array)');
+    expect(bad({ template: "echo {x}", defaults: "x=1" })).toBe('Tool recipe is invalid: field "defaults" must be an object (got string)');
   });
 
   it("parameters of the wrong type or unknown are refused, naming the argument", () => {
