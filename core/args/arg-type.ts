@@ -58,18 +58,17 @@ function normalizeInt(v: unknown): Normalized {
 }
 
 /** Plain decimal notation (`1000`, `0.00000015`), as commands expect numbers: the shortest
- * text of the number with its decimal point moved instead of an exponent. */
+ * text of the number with its decimal point moved instead of an exponent. JavaScript writes a
+ * number with an exponent only from 1e21 up and below 1e-6, so the point always lands before
+ * the first digit or after the last one. */
 function plainDecimal(n: number): Normalized {
   if (!Number.isFinite(n)) return MISMATCH;
   const text = String(n);
   const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (m === null) return text;
-  const digits = (m[2] ?? "") + (m[3] ?? "");
-  const point = (m[2] ?? "").length + Number(m[4]);
-  const body = point <= 0 ? `0.${"0".repeat(-point)}${digits}`
-    : point >= digits.length ? digits + "0".repeat(point - digits.length)
-    : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return (m[1] ?? "") + body;
+  const digits = m[2]! + (m[3] ?? "");
+  const point = m[2]!.length + Number(m[4]);
+  return m[1]! + (point < 0 ? `0.${"0".repeat(-point)}${digits}` : digits + "0".repeat(point - digits.length));
 }
 
 function normalizeNumber(v: unknown): Normalized {

@@ -65,6 +65,13 @@ describe("analyzeArgs: types", () => {
     expect(typesOf(analyzeArgs({ template: "{x:int} {x:string} {y:int} {y:path}" }).types)).toEqual({ x: "int", y: "path" });
   });
 
+  it("a name declared twice in args counts once, as first declared; a nameless declaration is none", () => {
+    const s = analyzeArgs({ args: ["a", "a:int=1", "", "b"], template: "x {a} {b}" });
+    expect(s.names).toEqual(["a", "b"]);
+    expect(s.types).toEqual({});
+    expect(s.required).toEqual(["a", "b"]);
+  });
+
   it("explicit args types apply and beat inline ones, a written :string included", () => {
     const s = analyzeArgs({
       args: ["mode:enum(check,fix)", "n:int", "items:array", "s:string", "u:weird"],
@@ -93,6 +100,8 @@ describe("analyzeArgs: required", () => {
   });
 
   it("the first inline default of a name is the one shown", () => {
+    // a default the args declare beats an inline one
+    expect(analyzeArgs({ args: ["n=5"], template: "a {n=7} {m=1}" }).declaredDefaults).toEqual({ n: "5", m: "1" });
     expect(analyzeArgs({ template: ["a {n=5} {m}", "b {n=7} {m=2}"] }).declaredDefaults).toEqual({ n: "5", m: "2" });
     expect(analyzeArgs({ template: "a {n} {m}" }).declaredDefaults).toBeUndefined();
   });

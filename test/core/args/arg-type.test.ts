@@ -61,6 +61,14 @@ describe("normalizeArgValue", () => {
     expect(norm({ kind: "number" }, 1.5)).toEqual(E.right("1.5"));
     expect(norm({ kind: "number" }, " .5 ")).toEqual(E.right(".5"));
     expect(norm({ kind: "number" }, "-3")).toEqual(E.right("-3"));
+    // numbers JavaScript would write with an exponent are written out in plain decimals
+    expect(norm({ kind: "number" }, 1e21)).toEqual(E.right("1000000000000000000000"));
+    expect(norm({ kind: "number" }, -1.25e22)).toEqual(E.right("-12500000000000000000000"));
+    expect(norm({ kind: "number" }, 1.5e-7)).toEqual(E.right("0.00000015"));
+    expect(norm({ kind: "number" }, -1e-7)).toEqual(E.right("-0.0000001"));
+    expect(norm({ kind: "number" }, 0.000001)).toEqual(E.right("0.000001"));
+    expect(norm({ kind: "number" }, "2.5E3")).toEqual(E.right("2500"));
+    expect(norm({ kind: "number" }, " 15e-8 ")).toEqual(E.right("0.00000015"));
     for (const bad of [Infinity, NaN, "1.", "abc", "", false]) expect(norm({ kind: "number" }, bad)).toEqual(E.left("Argument x must be a number."));
   });
 

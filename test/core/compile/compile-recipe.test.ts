@@ -44,10 +44,10 @@ describe("compileRecipe", () => {
     });
   });
 
-  it("with recipe args, names the root node declares elsewhere are warned of too", () => {
+  it("with recipe args, names the root node declares elsewhere are warned of too, once each", () => {
     const path = `${ROOT}/root-args.json`;
-    const c = recipe(compile({ [path]: { description: "R", args: ["a"], template: { args: ["b"], template: "x {a} {c}" } } }, path));
-    expect(c.surface.names).toEqual(["a", "c"]);
+    const c = recipe(compile({ [path]: { description: "R", args: ["a"], template: { args: ["b", "b", ""], template: "x {a} {b} {c}" } } }, path));
+    expect(c.surface.names).toEqual(["a", "b", "c"]);
     expect(c.warnings.map((w) => w.text)).toEqual([
       'placeholder {b} is not declared in "args"; add it so the tool\'s schema is complete',
       'placeholder {c} is not declared in "args"; add it so the tool\'s schema is complete',
