@@ -140,6 +140,11 @@ describe("checkRepeatSafety", () => {
     expect(checkRepeatSafety({ template: { ...tpl, repeat: "items.length", defaults: { items: ["a"] } } })).toEqual(E.right(undefined));
   });
 
+  it("a declaration or default of another type does not make {x.length} safe", () => {
+    expect(checkRepeatSafety({ args: ["items:int", "other:array"], template: tpl })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+    expect(checkRepeatSafety({ defaults: { items: "a,b" }, template: tpl })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+  });
+
   it("an inline {items:array} is not enough", () => {
     expect(checkRepeatSafety({ template: { repeat: "{items.length}", template: "echo {items:array}" } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
     expect(REPEAT_SAFETY_ERROR).toBe("Command template repeat must be a positive integer or {array.length} with an array argument/default.");

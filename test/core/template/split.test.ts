@@ -13,6 +13,16 @@ describe("splitWords", () => {
     expect(splitWords("unterminated 'quote here")).toEqual(["unterminated", "quote here"]);
   });
 
+  it("every white space character separates words and can be escaped, with or without quotes in the text", () => {
+    for (const sp of [" ", "\t", "\n", "\r", "\f", "\v"]) {
+      expect(splitWords(`a${sp}b`)).toEqual(["a", "b"]);
+      expect(splitWords(`a${sp}'b c'`)).toEqual(["a", "b c"]);
+      expect(splitWords(`a\\${sp}b${sp}c`)).toEqual([`a${sp}b`, "c"]);
+    }
+    // other characters are no separators
+    expect(splitWords("a\u00a0b\u0000c 'd'")).toEqual(["a\u00a0b\u0000c", "d"]);
+  });
+
   it("reports an unterminated quote", () => {
     expect(splitWordsDetailed("say 'oops").unterminatedQuote).toBe("'");
     expect(splitWordsDetailed('say "fine"').unterminatedQuote).toBeUndefined();
