@@ -189,7 +189,7 @@ function parseArgTypeUncached(text: string): ArgType | undefined {
   if (Object.hasOwn(PLAIN_TYPES, t)) return PLAIN_TYPES[t];
   const m = ENUM_TYPE.exec(t);
   if (m === null) return undefined;
-  const values = (m[1] ?? "").split(",").map((v) => v.trim()).filter((v) => v !== "");
+  const values = m[1]!.split(",").map((v) => v.trim()).filter((v) => v !== "");
   return values.length === 0 ? undefined : { kind: "enum", values };
 }
 

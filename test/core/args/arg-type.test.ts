@@ -53,6 +53,7 @@ describe("normalizeArgValue", () => {
   it("int", () => {
     expect(norm({ kind: "int" }, 42)).toEqual(E.right("42"));
     expect(norm({ kind: "int" }, " -7 ")).toEqual(E.right("-7"));
+    expect(norm({ kind: "int" }, "12")).toEqual(E.right("12"));
     expect(norm({ kind: "int" }, 1e21)).toEqual(E.right("1000000000000000000000"));
     for (const bad of [1.5, "1.0", "x", "", true, [1]]) expect(norm({ kind: "int" }, bad)).toEqual(E.left("Argument x must be an integer."));
   });
@@ -69,13 +70,18 @@ describe("normalizeArgValue", () => {
     expect(norm({ kind: "number" }, 0.000001)).toEqual(E.right("0.000001"));
     expect(norm({ kind: "number" }, "2.5E3")).toEqual(E.right("2500"));
     expect(norm({ kind: "number" }, " 15e-8 ")).toEqual(E.right("0.00000015"));
-    for (const bad of [Infinity, NaN, "1.", "abc", "", false]) expect(norm({ kind: "number" }, bad)).toEqual(E.left("Argument x must be a number."));
+    for (const ok of ["12", "12.25", ".25", "-12.5", "-.5", "1e3"]) expect(norm({ kind: "number" }, ok)).toEqual(E.right(ok === "1e3" ? "1000" : ok));
+    expect(norm({ kind: "number" }, "1E+21")).toEqual(E.right("1000000000000000000000"));
+    expect(norm({ kind: "number" }, "2.5e-10")).toEqual(E.right("0.00000000025"));
+    for (const bad of [Infinity, NaN, "1.", "abc", "", false, "x1.5", "1.5x", "1e", "e3", "1x3", "1.x", "--1", ".", "1e+", "1e3.5"])
+      expect(norm({ kind: "number" }, bad)).toEqual(E.left("Argument x must be a number."));
   });
 
   it("bool accepts words and booleans, rejects numbers", () => {
     expect(norm({ kind: "bool" }, false)).toEqual(E.right("false"));
-    expect(norm({ kind: "bool" }, " YES ")).toEqual(E.right("true"));
-    expect(norm({ kind: "bool" }, "0")).toEqual(E.right("false"));
+    expect(norm({ kind: "bool" }, true)).toEqual(E.right("true"));
+    for (const yes of ["true", "1", "yes", " YES ", "True"]) expect(norm({ kind: "bool" }, yes)).toEqual(E.right("true"));
+    for (const no of ["false", "0", "no", "No ", "FALSE"]) expect(norm({ kind: "bool" }, no)).toEqual(E.right("false"));
     for (const bad of [1, 0, "on", "off"]) expect(norm({ kind: "bool" }, bad)).toEqual(E.left("Argument x must be a boolean."));
   });
 
