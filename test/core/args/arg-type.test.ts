@@ -50,6 +50,14 @@ describe("normalizeArgValue", () => {
     expect(norm(checkFix, undefined)).toEqual(E.right(""));
   });
 
+  it("string and path take any value as its text", () => {
+    for (const kind of ["string", "path"] as const) {
+      expect(norm({ kind }, "./a b")).toEqual(E.right("./a b"));
+      expect(norm({ kind }, 5)).toEqual(E.right("5"));
+      expect(norm({ kind }, false)).toEqual(E.right("false"));
+    }
+  });
+
   it("int", () => {
     expect(norm({ kind: "int" }, 42)).toEqual(E.right("42"));
     expect(norm({ kind: "int" }, " -7 ")).toEqual(E.right("-7"));
