@@ -47,11 +47,8 @@ const textual = <K extends ArgKind>(kind: K, title: string | undefined, sample: 
 });
 
 function normalizeInt(v: unknown): Normalized {
-  if (typeof v === "number") {
-    if (Number.isSafeInteger(v)) return String(v);
-    // BigInt prints every digit (String(1e21) would be `1e+21`, which is not an integer text)
-    return Number.isInteger(v) ? BigInt(v).toString() : MISMATCH;
-  }
+  // BigInt prints every digit (String(1e21) would be `1e+21`, which is not an integer text)
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v).toString() : MISMATCH;
   if (typeof v !== "string") return MISMATCH;
   const t = v.trim();
   return INT.test(t) ? t : MISMATCH;

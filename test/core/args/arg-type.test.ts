@@ -60,6 +60,9 @@ describe("normalizeArgValue", () => {
 
   it("int", () => {
     expect(norm({ kind: "int" }, 42)).toEqual(E.right("42"));
+    expect(norm({ kind: "int" }, -0)).toEqual(E.right("0"));
+    expect(norm({ kind: "int" }, -5)).toEqual(E.right("-5"));
+    expect(norm({ kind: "int" }, 2 ** 60)).toEqual(E.right("1152921504606846976"));
     expect(norm({ kind: "int" }, " -7 ")).toEqual(E.right("-7"));
     expect(norm({ kind: "int" }, "12")).toEqual(E.right("12"));
     expect(norm({ kind: "int" }, 1e21)).toEqual(E.right("1000000000000000000000"));
