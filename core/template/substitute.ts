@@ -73,9 +73,9 @@ export const DEFAULT_LABEL = "command template";
 const missing = (label: string, content: string): Failure => new Failure(missingValue(label, content));
 const invalid = (message: string): Failure => new Failure(invalidTemplate(message));
 
+/** A padded or expression placeholder, whose expression compilePlaceholder always compiles. */
 function evaluate(p: CompiledPlaceholder, scope: Scope): string | Failure {
-  if (p.expression === undefined) return invalid(`Invalid command template expression: ${p.content}`);
-  const r = evaluateCompiled(p.expression, (name) => valueOf(scope, name));
+  const r = evaluateCompiled(p.expression!, (name) => valueOf(scope, name));
   if (E.isLeft(r)) return invalid(r.left);
   return p.placeholder.kind === "padded" ? padNumber(r.right, p.placeholder.width) : String(r.right);
 }
