@@ -32,14 +32,14 @@ export function splitWordsDetailed(text: string): SplitResult {
   if (!QUOTE_OR_ESCAPE.test(text)) return splitPlain(text);
   const words: string[] = [];
   let word = "";
-  let active = false;
+  // a quote opened in this word: the word is kept even when empty (`''`)
+  let quoted = false;
   let quote: "'" | '"' | undefined;
   let escaped = false;
   for (const c of text) {
     if (escaped) {
       word += isSpace(c) || c === "'" || c === '"' || c === "\\" ? c : "\\" + c;
       escaped = false;
-      active = true;
       continue;
     }
     if (quote !== undefined) {
@@ -51,21 +51,16 @@ export function splitWordsDetailed(text: string): SplitResult {
     if (c === "\\") escaped = true;
     else if (c === "'" || c === '"') {
       quote = c;
-      active = true;
+      quoted = true;
     } else if (isSpace(c)) {
-      if (active || word !== "") words.push(word);
+      if (quoted || word !== "") words.push(word);
       word = "";
-      active = false;
-    } else {
-      word += c;
-      active = true;
-    }
+      quoted = false;
+    } else word += c;
   }
-  if (escaped) {
-    word += "\\";
-    active = true;
-  }
-  if (active || word !== "") words.push(word);
+  // a trailing backslash is kept as one
+  if (escaped) word += "\\";
+  if (quoted || word !== "") words.push(word);
   return quote === undefined ? { words } : { words, unterminatedQuote: quote };
 }
 

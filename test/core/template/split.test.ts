@@ -10,6 +10,8 @@ describe("splitWords", () => {
     expect(splitWords(`a '' b "x y"z`)).toEqual(["a", "", "b", "x yz"]);
     expect(splitWords(`a "b \\" c" 'd \\ e' f\\\\g h\\n "" '' x\\`)).toEqual(["a", 'b " c', "d \\ e", "f\\g", "h\\n", "", "", "x\\"]);
     expect(splitWords("  lead   trail  ")).toEqual(["lead", "trail"]);
+    expect(splitWords("  lead  'q'   trail  ")).toEqual(["lead", "q", "trail"]);
+    expect(splitWords(`it\\'s a\\"b \\\\`)).toEqual(["it's", 'a"b', "\\"]);
     expect(splitWords("unterminated 'quote here")).toEqual(["unterminated", "quote here"]);
   });
 
