@@ -65,6 +65,19 @@ describe("placeholder resolution", () => {
     expect(sub("{msg}", {}, { msg: "use {unknown} here" })).toEqual(E.right("use {unknown} here"));
   });
 
+  it("a default is substituted when each of its placeholders resolves, whatever their form; else it is literal", () => {
+    const d = (text: string, runtime: Record<string, unknown>) => sub("{d}", runtime, { d: text });
+    expect(d("{items[0]}", { items: ["x"] })).toEqual(E.right("x"));
+    expect(d("{items[0]}", {})).toEqual(E.right("{items[0]}"));
+    expect(d("{items.length}", { items: ["a", "b"] })).toEqual(E.right("2"));
+    expect(d("{items.length}", { items: "a,b" })).toEqual(E.right("{items.length}"));
+    expect(d("{lang=ru} {t??none} {all?--all:}", {})).toEqual(E.right("ru none "));
+    expect(d("{n+1}", { n: "2" })).toEqual(E.right("3"));
+    expect(d("{n+1}", {})).toEqual(E.right("{n+1}"));
+    expect(d("{n-2}", { "n-2": "named" })).toEqual(E.right("named"));
+    expect(d("{n-2} {x}", { "n-2": "named" })).toEqual(E.right("{n-2} {x}"));
+  });
+
   it("value rendering: arrays as JSON, null as empty, numbers and objects as String()", () => {
     expect(sub("{items}", { items: ["a", "b"] })).toEqual(E.right('["a","b"]'));
     expect(sub("{o}", { o: null })).toEqual(E.right(""));
