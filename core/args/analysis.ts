@@ -66,8 +66,7 @@ function notePlaceholder(content: string, facts: GraphFacts): undefined {
       declare(facts, p.name, p.typed ? p.type : undefined, p.default !== undefined);
       if (p.default !== undefined && facts.inlineDefaults?.has(p.name) !== true) (facts.inlineDefaults ??= new Map()).set(p.name, p.default);
       break;
-    default:
-      break;
+    // the other forms (index, length, expressions) name no argument
   }
   return undefined;
 }
