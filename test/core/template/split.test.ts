@@ -11,6 +11,9 @@ describe("splitWords", () => {
     expect(splitWords(`a "b \\" c" 'd \\ e' f\\\\g h\\n "" '' x\\`)).toEqual(["a", 'b " c', "d \\ e", "f\\g", "h\\n", "", "", "x\\"]);
     expect(splitWords("  lead   trail  ")).toEqual(["lead", "trail"]);
     expect(splitWords("  lead  'q'   trail  ")).toEqual(["lead", "q", "trail"]);
+    // a text of quotes alone is one empty word each
+    expect(splitWords("''")).toEqual([""]);
+    expect(splitWords(`'' ""`)).toEqual(["", ""]);
     expect(splitWords(`it\\'s a\\"b \\\\`)).toEqual(["it's", 'a"b', "\\"]);
     expect(splitWords("unterminated 'quote here")).toEqual(["unterminated", "quote here"]);
   });
