@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
 import {
   argSchemaProperty, canonicalDeclaration, formatArgType, isValidDefault, normalizeArgValue, parseArgType, sampleArgValue,
@@ -11,6 +11,9 @@ describe("parseArgType", () => {
   it("reads every supported type", () => {
     for (const k of ["string", "path", "int", "number", "bool", "array"] as const) expect(parseArgType(k)).toEqual({ kind: k });
     expect(parseArgType("enum( check , ,fix )")).toEqual(checkFix);
+    expect(parseArgType(" int ")).toEqual({ kind: "int" });
+    expect(parseArgType(" enum(check,fix) ")).toEqual(checkFix);
+    for (const bad of ["xenum(a)", "enum(a)x", "enum()", "enum( , )", "Int", "integer"]) expect(parseArgType(bad)).toBeUndefined();
   });
 
   it("gives undefined for unknown types and enums without values", () => {
@@ -28,6 +31,25 @@ describe("argSchemaProperty", () => {
     expect(argSchemaProperty("n", { kind: "bool" })).toEqual({ description: "Bool argument: n", type: "boolean" });
     expect(JSON.stringify(argSchemaProperty("n", { kind: "array" }))).toBe('{"description":"Array argument: n","items":{},"type":"array"}');
     expect(JSON.stringify(argSchemaProperty("n", checkFix))).toBe('{"description":"Enum argument: n","enum":["check","fix"],"type":"string"}');
+  });
+});
+
+describe("argSchemaProperty sharing", () => {
+  it("one frozen object per name and type, kept for the last 8192 of them", async () => {
+    vi.resetModules();
+    const fresh = await import("../../../core/args/arg-type.js");
+    const first = fresh.argSchemaProperty("n0", { kind: "int" });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(fresh.argSchemaProperty("n0", { kind: "int" })).toBe(first);
+    expect(fresh.argSchemaProperty("n0", { kind: "number" })).not.toBe(first);
+    for (let i = 2; i < 8192; i++) fresh.argSchemaProperty(`n${i}`, undefined);
+    // 8192 kept: the first is still shared
+    expect(fresh.argSchemaProperty("n0", { kind: "int" })).toBe(first);
+    // one more starts over
+    fresh.argSchemaProperty("one-more", undefined);
+    const again = fresh.argSchemaProperty("n0", { kind: "int" });
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });
 

@@ -34,6 +34,9 @@ describe("normalizeArgs", () => {
       .toEqual(E.right({ request_timeout: "", speed: "", dry_run: "", mode: "", prompts: "" }));
     const surface = analyzeArgs({ args: ["n:int"], template: "t {n}" });
     expect(normalizeArgs(surface, { n: null })).toEqual(E.right({ n: "" }));
+    // an in-process caller may pass undefined: the same empty value
+    expect(normalizeArgs({ types: Object.fromEntries(g29Types) }, { request_timeout: undefined, speed: undefined, dry_run: undefined, mode: undefined, prompts: undefined }))
+      .toEqual(E.right({ request_timeout: "", speed: "", dry_run: "", mode: "", prompts: "" }));
   });
 
   it("the first bad value in call order is reported", () => {
