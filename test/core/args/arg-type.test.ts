@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
 import {
-  argSchemaProperty, canonicalDeclaration, formatArgType, isValidDefault, normalizeArgValue, parseArgType, sampleArgValue,
+  argSchemaProperty, canonicalDeclaration, formatArgType, isValidDefault, normalizeArgValue, parseArgType, sampleArgValue, typedArgValue,
 } from "../../../core/args/arg-type.js";
 import type { ArgType } from "../../../core/model.js";
 
@@ -31,6 +31,20 @@ describe("argSchemaProperty", () => {
     expect(argSchemaProperty("n", { kind: "bool" })).toEqual({ description: "Bool argument: n", type: "boolean" });
     expect(JSON.stringify(argSchemaProperty("n", { kind: "array" }))).toBe('{"description":"Array argument: n","items":{},"type":"array"}');
     expect(JSON.stringify(argSchemaProperty("n", checkFix))).toBe('{"description":"Enum argument: n","enum":["check","fix"],"type":"string"}');
+  });
+});
+
+describe("typedArgValue", () => {
+  it("a default as the JSON value of its type; arrays stay arrays; a text that does not fit is none", () => {
+    expect(typedArgValue({ kind: "int" }, "5")).toBe(5);
+    expect(typedArgValue({ kind: "number" }, "1.5")).toBe(1.5);
+    expect(typedArgValue({ kind: "bool" }, "yes")).toBe(true);
+    expect(typedArgValue({ kind: "bool" }, "no")).toBe(false);
+    expect(typedArgValue({ kind: "path" }, "-x")).toBe("./-x");
+    expect(typedArgValue(undefined, "text")).toBe("text");
+    expect(typedArgValue(checkFix, "fix")).toBe("fix");
+    expect(typedArgValue({ kind: "int" }, ["a"])).toEqual(["a"]);
+    for (const [type, text] of [[{ kind: "int" }, "x"], [{ kind: "bool" }, "maybe"], [checkFix, "other"]] as const) expect(typedArgValue(type, text)).toBeUndefined();
   });
 });
 
