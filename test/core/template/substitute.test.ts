@@ -76,6 +76,8 @@ describe("placeholder resolution", () => {
     expect(d("{n+1}", {})).toEqual(E.right("{n+1}"));
     expect(d("{n-2}", { "n-2": "named" })).toEqual(E.right("named"));
     expect(d("{n-2} {x}", { "n-2": "named" })).toEqual(E.right("{n-2} {x}"));
+    // a form that reads no value (here a name with a space) leaves the default literal
+    expect(d("x {a b}", { "a b": "1" })).toEqual(E.right("x {a b}"));
   });
 
   it("value rendering: arrays as JSON, null as empty, numbers and objects as String()", () => {
@@ -90,6 +92,19 @@ describe("placeholder resolution", () => {
     expect(sub("{___(index*3)}", { index: 7 })).toEqual(E.right("0021"));
     expect(sub("{index-1}", { index: "4" })).toEqual(E.right("3"));
     expect(sub("${file%.md}", {})).toEqual(E.left(invalidTemplate("Invalid command template expression variable: file")));
+  });
+
+  it("an index that is no whole number from 0 up names no element", () => {
+    for (const i of ["-1", "0.5", "x", "2"]) expect(sub("{items[i]}", { items: ["a", "b"], i })).toEqual(E.left(missingValue("command template", "items[i]")));
+    expect(sub("{items[i]}", { items: ["a", "b"], i: " 1" })).toEqual(E.right("b"));
+  });
+
+  it("a name that is given to nothing reads as absent, whatever it is called", () => {
+    expect(sub("{__proto__?yes:no} {constructor?yes:no} {toString??none}", {})).toEqual(E.right("no no none"));
+  });
+
+  it("only an identifier is looked up as a value name; other texts are expressions", () => {
+    expect(sub("{n+1}", { "n+1": "named", n: "2" })).toEqual(E.right("3"));
   });
 
   it("a value named like an expression wins over the arithmetic", () => {
