@@ -9,15 +9,11 @@ import { shownDefault } from "./schema.js";
 /** The example call: required names first, then optional ones, each with the tool's default or a
  * sample of its type; async tools also show `run_id`. */
 export function exampleCall(tool: string, surface: ArgSurface, options: { readonly async: boolean }): Record<string, Json> {
-  const optional = surface.names.filter((n) => !surface.required.includes(n));
-  const example: Record<string, Json> = {};
-  for (const name of [...surface.required, ...optional]) {
-    const value = shownDefault(surface, name);
-    Object.defineProperty(example, name, {
-      value: value ?? sampleArgValue(name, argTypeOf(surface, name)),
-      enumerable: true, writable: true, configurable: true,
-    });
-  }
+  // a Set keeps the first place of each name; fromEntries makes even `__proto__` an own key
+  const names = new Set([...surface.required, ...surface.names]);
+  const example: Record<string, Json> = Object.fromEntries(
+    [...names].map((name) => [name, shownDefault(surface, name) ?? sampleArgValue(name, argTypeOf(surface, name))]),
+  );
   if (options.async) example["run_id"] = `${tool}-1`;
   return example;
 }

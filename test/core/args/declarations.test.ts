@@ -29,6 +29,16 @@ describe("splitDeclarationList", () => {
     expect(splitDeclarationList(" a, mode:enum(x, y)=x ,, b ")).toEqual(["a", "mode:enum(x, y)=x", "b"]);
     expect(splitDeclarationList("")).toEqual([]);
   });
+
+  it("keeps nested brackets together and splits again once they are all closed", () => {
+    expect(splitDeclarationList("items:array=[[1,2],[3,4]], n")).toEqual(["items:array=[[1,2],[3,4]]", "n"]);
+    expect(splitDeclarationList("m:enum((a,b),c), z")).toEqual(["m:enum((a,b),c)", "z"]);
+  });
+
+  it("a stray closing bracket does not stop later commas from splitting", () => {
+    expect(splitDeclarationList("a), b, c")).toEqual(["a)", "b", "c"]);
+    expect(splitDeclarationList("a]], b")).toEqual(["a]]", "b"]);
+  });
 });
 
 describe("parseArgsShorthand", () => {
@@ -66,6 +76,19 @@ describe("parseArgsShorthand", () => {
     expect(r.declarations).toEqual(["x"]);
     expect(r.defaults).toEqual({ x: "5" });
     expect(r.unknownTypes).toEqual(["x"]);
+  });
+
+  it("a nested array default stays one declaration", () => {
+    const r = right(parseArgsShorthand("items:array=[[1,2],[3,4]], n"));
+    expect(r.names).toEqual(["items", "n"]);
+    expect(r.declarations).toEqual(["items:array", "n"]);
+    expect(r.defaults).toEqual({ items: "[[1,2],[3,4]]" });
+  });
+
+  it("types lists only names written with a type; unknownTypes only the ones not understood", () => {
+    const r = right(parseArgsShorthand("a, b:int, c:weird, d:string, e=1"));
+    expect([...r.types.entries()]).toEqual([["b", { kind: "int" }], ["c", { kind: "string" }], ["d", { kind: "string" }]]);
+    expect(r.unknownTypes).toEqual(["c"]);
   });
 
   it("an array default must be JSON array text; commas inside brackets do not split", () => {
@@ -111,6 +134,16 @@ describe("normalizeStoredArgs", () => {
     expect(normalizeStoredArgs(["request_timeout:int=60000", "model:string"])).toEqual({
       args: ["request_timeout:int", "model:string"], defaults: { request_timeout: "60000" },
     });
+  });
+
+  it("drops a stored declaration without a name", () => {
+    expect(normalizeStoredArgs(["=x", "a", ":int=3"])).toStrictEqual({ args: ["a"], defaults: {} });
+  });
+
+  it("a declaration without a default adds no defaults entry", () => {
+    const r = normalizeStoredArgs(["file", "lang=en", "n:int"]);
+    expect(r).toStrictEqual({ args: ["file", "lang", "n:int"], defaults: { lang: "en" } });
+    expect(Object.keys(r.defaults)).toEqual(["lang"]);
   });
 
   it("stringifies stored defaults but keeps arrays", () => {

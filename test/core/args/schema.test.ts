@@ -59,4 +59,20 @@ describe("parametersSchema", () => {
     expect(JSON.parse(JSON.stringify(schema))).toMatchObject({ required: ["__proto__"] });
     expect(Object.keys(schema["properties"] as object)).toEqual(["__proto__"]);
   });
+
+  it("a consumer can replace the __proto__ property as it can any other", () => {
+    const schema = parametersSchema(analyzeArgs({ template: "x {__proto__} {b}" }), { async: false });
+    const properties = schema["properties"] as Record<string, unknown>;
+    properties["__proto__"] = { type: "integer" };
+    properties["b"] = { type: "integer" };
+    expect(JSON.stringify(properties)).toBe('{"__proto__":{"type":"integer"},"b":{"type":"integer"}}');
+  });
+
+  it("a consumer can remove the __proto__ property as it can any other", () => {
+    const schema = parametersSchema(analyzeArgs({ template: "x {__proto__} {b}" }), { async: false });
+    const properties = schema["properties"] as Record<string, unknown>;
+    delete properties["__proto__"];
+    expect(Object.keys(properties)).toEqual(["b"]);
+    expect(JSON.stringify(properties)).toBe('{"b":{"description":"Argument: b","type":"string"}}');
+  });
 });

@@ -59,6 +59,12 @@ describe("formatUsageHint", () => {
     expect(formatUsageHint("job", surface, "m", { async: false })).toBe('Invalid arguments for tool "job": m\n\nExpected call shape for job:\njob({})');
   });
 
+  it("async: an argument of its own called run_id shows the run_id sample of async tools", () => {
+    const surface = analyzeArgs({ template: "x {run_id} {a=1}" });
+    const hint = formatUsageHint("job", surface, "m", { async: true });
+    expect(hint).toContain('Expected call shape for job:\njob({\n  "run_id": "job-1",\n  "a": "1"\n})\n');
+  });
+
   it("shows typed defaults: 60000 and true, not \"60000\" and \"true\"", () => {
     const surface = analyzeArgs({ args: ["timeout:int", "dry:bool", "speed:number=2.5"], defaults: { timeout: "60000", dry: "yes" }, template: "x {timeout} {dry} {speed}" });
     const hint = formatUsageHint("x", surface, "m", { async: false });

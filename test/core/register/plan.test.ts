@@ -1,0 +1,181 @@
+// planRegister and planLocks as a caller sees them: the exact result (text and details) of a
+// register_tool call, the file it writes, and the paths it locks.
+import { describe, expect, it } from "vitest";
+import { planLocks } from "../../../core/register/plan.js";
+import { ROOT, world } from "./world.js";
+
+const pretty = (o: unknown): string => `${JSON.stringify(o, null, 2)}\n`;
+const roots = { userRoot: ROOT, cwd: "/proj" };
+
+describe("planLocks", () => {
+  it("an empty name lists and locks nothing, even with a draft", () => {
+    expect(planLocks({ name: "" }, roots)).toStrictEqual({ kind: "list" });
+    expect(planLocks({ name: "", draft: "drafts/x.json" }, roots)).toStrictEqual({ kind: "list" });
+  });
+
+  it("a name that is already normalized locks its one file", () => {
+    expect(planLocks({ name: "tool" }, roots)).toStrictEqual({ kind: "lock", paths: [`${ROOT}/tool.json`] });
+  });
+
+  it("a name with only an exact candidate locks that file alone", () => {
+    // `工具` normalizes to nothing, but is a safe basename
+    expect(planLocks({ name: "工具" }, roots)).toStrictEqual({ kind: "lock", paths: [`${ROOT}/工具.json`] });
+  });
+
+  it("a blank or empty draft locks no draft path", () => {
+    expect(planLocks({ name: "tool", draft: "   " }, roots)).toStrictEqual({ kind: "lock", paths: [`${ROOT}/tool.json`] });
+    expect(planLocks({ name: "tool", draft: "" }, roots)).toStrictEqual({ kind: "lock", paths: [`${ROOT}/tool.json`] });
+    expect(planLocks({ name: "tool", draft: "drafts/x.json" }, roots)).toStrictEqual({
+      kind: "lock",
+      paths: [`${ROOT}/tool.json`, "/proj/drafts/x.json"],
+    });
+  });
+});
+
+describe("failure details name the tool", () => {
+  it("already registered", () => {
+    const w = world({ [`${ROOT}/x.json`]: { description: "X", template: "echo x" } });
+    expect(w.run({ name: "x", description: "X2", template: "echo y" })).toStrictEqual({
+      ok: false,
+      text: 'Tool "x" already registered. Use update=true to overwrite.',
+      details: { tool: "x" },
+    });
+  });
+
+  it("a template is required for a new tool", () => {
+    expect(world().run({ name: "n", description: "N" })).toStrictEqual({
+      ok: false,
+      text: "Tool template is required for new registrations.",
+      details: { tool: "n" },
+    });
+  });
+
+  it("a stored recipe that cannot be read", () => {
+    const w = world({ [`${ROOT}/broken.json`]: "[1]" });
+    expect(w.run({ name: "broken", description: "B", update: true })).toStrictEqual({
+      ok: false,
+      text: `Stored recipe ${ROOT}/broken.json cannot be updated without a template: JSON recipe must be an object`,
+      details: { tool: "broken" },
+    });
+    expect(w.files.get(`${ROOT}/broken.json`)).toBe("[1]");
+  });
+
+  it("the recipe cannot be built (no description)", () => {
+    expect(world().run({ name: "nodesc", template: "echo" })).toStrictEqual({
+      ok: false,
+      text: "Tool description is required unless deleting.",
+      details: { tool: "nodesc" },
+    });
+  });
+
+  it("the recipe would be invalid: the path and the loader's problem too", () => {
+    const w = world();
+    expect(w.run({ name: "bad", description: "b", template: "echo {x}", timeout: [1] })).toStrictEqual({
+      ok: false,
+      text: 'Tool recipe is invalid: field "timeout" must be a number or a string (got array)',
+      details: {
+        tool: "bad",
+        config: `${ROOT}/bad.json`,
+        problem: { kind: "invalid", message: 'field "timeout" must be a number or a string (got array)', field: "timeout" },
+      },
+    });
+    expect(w.files.has(`${ROOT}/bad.json`)).toBe(false);
+  });
+
+  it("a reserved name", () => {
+    expect(world().run({ name: "bash", description: "b", template: "echo" })).toStrictEqual({
+      ok: false,
+      text: "Reserved tool name: bash",
+      details: { tool: "bash" },
+    });
+  });
+
+  it("a template of the wrong kind", () => {
+    expect(world().run({ name: "t", description: "t", template: 5 })).toStrictEqual({
+      ok: false,
+      text: "Tool template must be a string, object, or sequence.",
+      details: { tool: "t" },
+    });
+  });
+});
+
+describe("details of a write", () => {
+  it("a plain recipe: empty defaults, no async, no warnings", () => {
+    expect(world().run({ name: "p", description: "P", template: "echo {x}", args: "x" })).toStrictEqual({
+      ok: true,
+      text: 'Registered tool "p" (args: x).',
+      details: { args: ["x"], config: `${ROOT}/p.json`, defaults: {}, template: "echo {x}", tool: "p", updated: false },
+    });
+  });
+
+  it("defaults written are reported", () => {
+    expect(world().run({ name: "d", description: "D", template: "echo {x} {y}", args: "x,y=2" })).toStrictEqual({
+      ok: true,
+      text: 'Registered tool "d" (args: x, y).',
+      details: { args: ["x", "y"], config: `${ROOT}/d.json`, defaults: { y: "2" }, template: "echo {x} {y}", tool: "d", updated: false },
+    });
+  });
+
+  it("a recipe that says async reports it with its recipe name", () => {
+    expect(world().run({ name: "a", description: "A", template: "echo {x}", args: "x", async: false })).toStrictEqual({
+      ok: true,
+      text: 'Registered tool "a" (args: x).',
+      details: { args: ["x"], config: `${ROOT}/a.json`, defaults: {}, async: false, recipeName: "a", template: "echo {x}", tool: "a", updated: false },
+    });
+  });
+
+  it("template warnings are listed only when there are some", () => {
+    const warning = 'placeholder {x} is not declared in "args"; add it so the tool\'s schema is complete';
+    expect(world().run({ name: "w", description: "W", template: "echo {x} {y}", args: "y" })).toStrictEqual({
+      ok: true,
+      text: `Registered tool "w" (args: y, x).\nWarnings:\n- ${warning}`,
+      details: { args: ["y", "x"], config: `${ROOT}/w.json`, defaults: {}, template: "echo {x} {y}", templateWarnings: [warning], tool: "w", updated: false },
+    });
+  });
+
+  it("a name already normalized gets no note, even one that starts with tool_ and a digit", () => {
+    const w = world();
+    expect(w.run({ name: "tool_9lives", description: "d", template: "echo" })).toStrictEqual({
+      ok: true,
+      text: 'Registered tool "tool_9lives" (args: none).',
+      details: { args: [], config: `${ROOT}/tool_9lives.json`, defaults: {}, template: "echo", tool: "tool_9lives", updated: false },
+    });
+    expect(w.read("tool_9lives.json")).toEqual({ description: "d", template: "echo" });
+  });
+
+  it("a Markdown source is rewritten as JSON in the default key order, not its frontmatter's", () => {
+    const md = "---\nargs: file:path\ndescription: Count words\n---\n\nProse.\n\n```template\nwc -w {file}\n```\n";
+    const w = world({ [`${ROOT}/m.md`]: md });
+    expect(w.run({ name: "m", description: "Count", update: true })).toStrictEqual({
+      ok: true,
+      text: 'Updated tool "m" (args: file).',
+      details: { args: ["file"], config: `${ROOT}/m.json`, defaults: {}, template: "wc -w {file}", tool: "m", updated: true },
+    });
+    expect(w.files.get(`${ROOT}/m.json`)).toBe(pretty({ description: "Count", args: ["file:path"], template: "wc -w {file}" }));
+    expect(w.files.get(`${ROOT}/m.md`)).toBe(md);
+  });
+});
+
+describe("normalized names and drafts", () => {
+  it("a delete under a normalized name says so", () => {
+    const w = world({ [`${ROOT}/my_tool.json`]: { description: "M", template: "echo m" } });
+    expect(w.run({ name: "My Tool", template: null })).toStrictEqual({
+      ok: true,
+      text: 'Deleted tool "my_tool". Reload to remove it from the complete registry.\nName "My Tool" was normalized to "my_tool".',
+      details: { config: `${ROOT}/my_tool.json`, tool: "my_tool", removed: [`${ROOT}/my_tool.json`], normalized_from: "My Tool" },
+    });
+    expect(w.files.has(`${ROOT}/my_tool.json`)).toBe(false);
+  });
+
+  it("a blank or empty draft is no promotion: the call registers from its template", () => {
+    for (const draft of ["  ", ""]) {
+      const w = world();
+      expect(w.run({ name: "t", description: "T", template: "echo", draft })).toStrictEqual({
+        ok: true,
+        text: 'Registered tool "t" (args: none).',
+        details: { args: [], config: `${ROOT}/t.json`, defaults: {}, template: "echo", tool: "t", updated: false },
+      });
+      expect(w.read("t.json")).toEqual({ description: "T", template: "echo" });
+    }
+  });
+});
