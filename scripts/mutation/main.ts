@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { EquivalentsFormatError, globToRegExp, parseEquivalents, reviewReport, scoreOf, type Counts, type EquivalentEntry, type MutationReport, type ReportMutant, type Review, type Undetected } from "./report.js";
+import { EquivalentsFormatError, globToRegExp, parseEquivalents, reviewReport, scoreOf, unmeasured, type Counts, type EquivalentEntry, type MutationReport, type ReportMutant, type Review, type Undetected } from "./report.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EQUIVALENTS = join(root, "docs", "equivalent-mutants.md");
@@ -148,8 +148,13 @@ async function main(argv: readonly string[]): Promise<void> {
   if (report === undefined) fail(`No results yet (${incrementalFile} is missing): run \`npm run mutate\` first.`, 1);
   const review = reviewReport(report, readEquivalents(), scope);
   printReview(review, chosen);
+  const missing = unmeasured(Object.keys(report.files), chosen);
+  if (missing.length > 0) {
+    const lines = missing.map((m) => `  ${m.area}: ${m.patterns.join(", ")}`);
+    process.stdout.write(`\nNo results for these areas (run \`npm run mutate -- ${missing.map((m) => m.area).join(" ")}\`):\n${lines.join("\n")}\n`);
+  }
   const score = scoreOf(review.total);
-  if (score === undefined || score < REQUIRED_SCORE || review.unlisted.length > 0 || review.total.ignored + review.total.pending > 0) process.exitCode = 1;
+  if (score === undefined || score < REQUIRED_SCORE || review.unlisted.length > 0 || review.total.ignored + review.total.pending > 0 || missing.length > 0) process.exitCode = 1;
 }
 
 try {

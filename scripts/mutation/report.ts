@@ -216,3 +216,18 @@ export function reviewReport(report: MutationReport, entries: readonly Equivalen
   const stale = open.filter((e) => !used.has(e));
   return { perFile, total, equivalent, unlisted, stale };
 }
+
+/** The file patterns of each area that match no file of the results: code the results say
+ * nothing about (the area was never run, or its files moved). */
+export function unmeasured(files: Iterable<string>, areas: readonly { readonly name: string; readonly files: readonly string[] }[]): { readonly area: string; readonly patterns: readonly string[] }[] {
+  const known = [...files];
+  const out: { area: string; patterns: string[] }[] = [];
+  for (const a of areas) {
+    const missing = a.files.filter((glob) => {
+      const r = globToRegExp(glob);
+      return !known.some((f) => r.test(f));
+    });
+    if (missing.length > 0) out.push({ area: a.name, patterns: missing });
+  }
+  return out;
+}

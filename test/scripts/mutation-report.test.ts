@@ -10,6 +10,7 @@ import {
   parseEquivalents,
   reviewReport,
   scoreOf,
+  unmeasured,
   type MutationReport,
   type ReportMutant,
 } from "../../scripts/mutation/report.js";
@@ -144,5 +145,18 @@ describe("globToRegExp", () => {
     expect(["core/args/a.ts", "core/args/x/y.ts"].filter((f) => args.test(f))).toEqual(["core/args/a.ts", "core/args/x/y.ts"]);
     expect(["core/argsx/a.ts", "core/args/a.tsx", "xcore/args/a.ts"].filter((f) => args.test(f))).toEqual([]);
     expect(globToRegExp("host-mcp/gate.ts").test("host-mcp/gateXts")).toBe(false);
+  });
+});
+
+describe("unmeasured", () => {
+  it("names each area pattern that matches no file of the results", () => {
+    const areas = [
+      { name: "args", files: ["core/args/**/*.ts"] },
+      { name: "locks", files: ["adapters/lock/**/*.ts", "adapters/fs/FileSystem.ts"] },
+      { name: "gate", files: ["host-mcp/gate.ts"] },
+    ];
+    expect(unmeasured(["core/args/a.ts", "adapters/lock/x/y.ts", "host-mcp/gate.ts"], areas)).toEqual([{ area: "locks", patterns: ["adapters/fs/FileSystem.ts"] }]);
+    expect(unmeasured([], areas.slice(2))).toEqual([{ area: "gate", patterns: ["host-mcp/gate.ts"] }]);
+    expect(unmeasured(["core/args/a.ts", "adapters/lock/l.ts", "adapters/fs/FileSystem.ts", "host-mcp/gate.ts"], areas)).toEqual([]);
   });
 });
