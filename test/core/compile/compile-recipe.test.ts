@@ -52,6 +52,11 @@ describe("compileRecipe", () => {
       'placeholder {b} is not declared in "args"; add it so the tool\'s schema is complete',
       'placeholder {c} is not declared in "args"; add it so the tool\'s schema is complete',
     ]);
+    // a name the root node declares and no placeholder mentions is warned of too
+    const only = `${ROOT}/root-only.json`;
+    const d = recipe(compile({ [only]: { description: "R", args: ["a"], template: { args: ["b"], template: "x {a}" } } }, only));
+    expect(d.surface.names).toEqual(["a"]);
+    expect(d.warnings.map((w) => w.text)).toEqual(['placeholder {b} is not declared in "args"; add it so the tool\'s schema is complete']);
   });
 
   it("a Markdown recipe compiles like the JSON it stands for", () => {
