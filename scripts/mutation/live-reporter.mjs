@@ -16,7 +16,7 @@ class LiveSurvivors {
 
   onMutantTested(m) {
     if (m.status !== "Survived" && m.status !== "NoCoverage") return;
-    const at = `${relative(process.cwd(), m.fileName)}:${m.location.start.line}:${m.location.start.column + 1}`;
+    const at = `${relative(process.cwd(), m.fileName)}:${m.location.start.line}:${m.location.start.column}`;
     appendFileSync(LOG, `${at} ${m.mutatorName} (${m.status}): ${m.replacement.replace(/\s+/g, " ")}\n`);
   }
 }

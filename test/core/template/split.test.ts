@@ -25,6 +25,7 @@ describe("splitWords", () => {
       expect(splitWords(`a\\${sp}b${sp}c`)).toEqual([`a${sp}b`, "c"]);
     }
     // other characters are no separators
+    expect(splitWords("a\u0000b\u0008c\u000ed")).toEqual(["a\u0000b\u0008c\u000ed"]);
     expect(splitWords("a\u00a0b\u0000c 'd'")).toEqual(["a\u00a0b\u0000c", "d"]);
   });
 
