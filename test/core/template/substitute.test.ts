@@ -76,6 +76,13 @@ describe("placeholder resolution", () => {
     expect(d("{n+1}", {})).toEqual(E.right("{n+1}"));
     expect(d("{n-2}", { "n-2": "named" })).toEqual(E.right("named"));
     expect(d("{n-2} {x}", { "n-2": "named" })).toEqual(E.right("{n-2} {x}"));
+    // an index over a value that is no array resolves (to the missing-value error), so the
+    // default is not literal
+    expect(d("{items[0]}", { items: "a,b" })).toEqual(E.left(missingValue("command template", "items[0]")));
+    // a name-like expression given to nothing, and an expression whose name is taken by a value
+    // but whose variables are missing, are no values: the default stays literal
+    expect(d("{out-dir}", {})).toEqual(E.right("{out-dir}"));
+    expect(d("{n+1}", { "n+1": "v" })).toEqual(E.right("{n+1}"));
     // a form that reads no value (here a name with a space) leaves the default literal
     expect(d("x {a b}", { "a b": "1" })).toEqual(E.right("x {a b}"));
   });
