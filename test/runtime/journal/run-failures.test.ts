@@ -99,25 +99,26 @@ describe("runPlan failures", () => {
     expect(await recoverJournals(fs, journals())).toEqual([{ id: "j2", kind: "test", outcome: "rolled-forward" }]);
   });
 
+  /** A file system on which a journal can neither land (its rename fails) nor be removed. */
+  const journalStuck = (): FileSystem => ({
+    ...fs,
+    rename: (from, to) => (to.startsWith(journals()) ? Promise.reject(eio("journal", to)) : fs.rename(from, to)),
+    unlink: (p) => (p.startsWith(journals()) ? Promise.reject(eio("unlink", p)) : fs.unlink(p)),
+    rm: (p, o) => (p.startsWith(journals()) ? Promise.reject(eio("rm", p)) : fs.rm(p, o)),
+  });
+
   it("a journal that never landed and cannot be removed either: nothing was changed", async () => {
-    const neither: FileSystem = {
-      ...fs,
-      rename: (from, to) => (to.startsWith(journals()) ? Promise.reject(eio("journal", to)) : fs.rename(from, to)),
-      unlink: (p) => (p.startsWith(journals()) ? Promise.reject(eio("unlink", p)) : fs.unlink(p)),
-      rm: (p, o) => (p.startsWith(journals()) ? Promise.reject(eio("rm", p)) : fs.rm(p, o)),
-    };
+    const neither = journalStuck();
     const e = await failure(runPlan(neither, journals(), plan({ id: "j3", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] })));
     expect(e.message).toBe("Plan j3 (test) could not write its journal; nothing was changed: EIO: injected, journal");
     expect(e).toMatchObject({ rolledBack: true, journalKept: false });
   });
 
   it("a journal that cannot be removed nor looked at is reported as possibly kept", async () => {
+    const stuck = journalStuck();
     const blind: FileSystem = {
-      ...fs,
-      rename: (from, to) => (to.startsWith(journals()) ? Promise.reject(eio("journal", to)) : fs.rename(from, to)),
-      unlink: (p) => (p.startsWith(journals()) ? Promise.reject(eio("unlink", p)) : fs.unlink(p)),
-      rm: (p, o) => (p.startsWith(journals()) ? Promise.reject(eio("rm", p)) : fs.rm(p, o)),
-      lstat: (p) => (p.startsWith(journals()) && p.endsWith(".journal.json") ? Promise.reject(eio("lstat", p)) : fs.lstat(p)),
+      ...stuck,
+      lstat: (p) => (p.startsWith(journals()) && p.endsWith(".journal.json") ? Promise.reject(eio("lstat", p)) : stuck.lstat(p)),
     };
     const e = await failure(runPlan(blind, journals(), plan({ id: "j4", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] })));
     expect(e.message).toBe("Plan j4 (test) could not write its journal (it remains, for recovery): EIO: injected, journal");
