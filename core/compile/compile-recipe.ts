@@ -24,6 +24,7 @@ import { authoringWarnings } from "../recipe/lint.js";
 import { argInputOf, compileTemplate, type CompiledTemplate } from "./compile-template.js";
 import { surveyTemplate } from "./template-survey.js";
 import { warningDiagnostic, type RecipeWarning } from "./recipe-warning.js";
+import { RUN_PARAMS } from "../args/call-check.js";
 
 export interface RecipeSource {
   readonly file: SnapshotFile;
@@ -97,6 +98,9 @@ function problemOf(source: RecipeSource, problem: RecipeProblem): CompiledProble
   return { kind: "problem", id: source.id, path, format: source.format, problem, diagnostics: [problemDiagnostic(path, problem)] };
 }
 
+const reservedAsyncArg = (name: string): string =>
+  `Argument ${name} is reserved in an async recipe (${RUN_PARAMS.join(", ")} steer the run and never reach the template); rename it.`;
+
 export function compileRecipe(source: RecipeSource, ctx: CompileContext): CompiledRecipe {
   const path = source.file.path;
   const loaded = loadRecipe(source.file, source.id, source.format);
@@ -120,5 +124,11 @@ export function compileRecipe(source: RecipeSource, ctx: CompileContext): Compil
   out.riskLabels = recipeRiskLabels(template.riskLabels, config.async === true, template.optionInjection.length > 0);
   out.optionInjection = template.optionInjection;
   if (template.repeatProblem !== undefined) out.toolProblem = template.repeatProblem;
+  else if (config.async === true) {
+    // an async run takes these parameters for itself and strips them from the call, so an
+    // argument of the same name could never reach the template
+    const taken = template.surface.names.find((name) => RUN_PARAMS.includes(name));
+    if (taken !== undefined) out.toolProblem = reservedAsyncArg(taken);
+  }
   return out;
 }

@@ -115,6 +115,22 @@ describe("compileRecipe", () => {
     expect(E.isLeft(toolOf(c))).toBe(true);
   });
 
+  it("an async recipe cannot take an argument the async run keeps for itself; a recipe that runs in the foreground can", () => {
+    const path = `${ROOT}/job.json`;
+    for (const name of ["run_id", "correlation_id", "transport_context"]) {
+      const c = recipe(compile({ [path]: { async: true, template: `echo {${name}} {file}` } }, path));
+      expect(c.toolProblem).toBe(`Argument ${name} is reserved in an async recipe (run_id, correlation_id, transport_context steer the run and never reach the template); rename it.`);
+      expect(E.isLeft(toolOf(c))).toBe(true);
+      const declared = recipe(compile({ [path]: { async: true, args: ["file", name], template: "echo {file}" } }, path));
+      expect(declared.toolProblem).toMatch(new RegExp(`^Argument ${name} is reserved`));
+      const foreground = recipe(compile({ [path]: { template: `echo {${name}}` } }, path));
+      expect(foreground.toolProblem).toBeUndefined();
+      expect(E.isRight(toolOf(foreground))).toBe(true);
+    }
+    const plain = recipe(compile({ [path]: { async: true, template: "echo {run}" } }, path));
+    expect(plain.toolProblem).toBeUndefined();
+  });
+
   it("templates: controls and sequences are checked, and every leaf counts", () => {
     const path = `${ROOT}/seq.json`;
     const ok = recipe(compile({ [path]: { template: [{ label: "fetch", template: "curl {url}" }, { template: "sleep {t:int}", timeout: 5 }] } }, path));
