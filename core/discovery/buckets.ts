@@ -37,11 +37,11 @@ export interface BucketMemo {
 /** One id's candidates: a single candidate, or several in priority order. */
 export type Group = Candidate | Candidate[];
 
-const sameSource = (a: SourceListing | undefined, b: SourceListing | undefined): boolean =>
-  a === b || (a !== undefined && b !== undefined && a.root === b.root && a.tool === b.tool && a.mutableUsage === b.mutableUsage);
+// what a bucket reads of its members' source listings (a listing is rebuilt on every pass)
+const sameSource = (a: SourceListing, b: SourceListing): boolean => a.root === b.root && a.tool === b.tool && a.mutableUsage === b.mutableUsage;
 
 const sameMember = (m: BucketMemo, i: number, c: Candidate, sources: readonly SourceListing[]): boolean =>
-  m.members[i] === c && m.seen[2 * i] === c.loaded && sameSource(m.seen[2 * i + 1] as SourceListing | undefined, sources[c.priority]);
+  m.members[i] === c && m.seen[2 * i] === c.loaded && sameSource(m.seen[2 * i + 1] as SourceListing, sources[c.priority]!);
 
 function reusable(m: BucketMemo | undefined, group: Group, sources: readonly SourceListing[]): m is BucketMemo {
   if (m === undefined) return false;

@@ -17,8 +17,8 @@ export interface ToolSetDiff {
 const sameExecutable = (a: ToolSpec, b: ToolSpec): boolean => a.path === b.path && toolFingerprint(a) === toolFingerprint(b);
 
 // the schema and prompt snippet follow from the executable content; the description does not
-const sameDefinition = (a: ToolSpec, b: ToolSpec): boolean =>
-  a === b || (sameExecutable(a, b) && a.description === b.description && a.format === b.format);
+// (nor does the format: it is the path's extension)
+const sameDefinition = (a: ToolSpec, b: ToolSpec): boolean => a === b || (sameExecutable(a, b) && a.description === b.description);
 
 const sameList = <T>(a: readonly T[], b: readonly T[], eq: (x: T, y: T) => boolean): boolean =>
   a === b || (a.length === b.length && a.every((x, i) => eq(x, b[i]!)));

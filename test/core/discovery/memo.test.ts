@@ -1,0 +1,56 @@
+// A discovery that reuses an earlier pass's work (a memo) sees what a fresh one sees: a resolved
+// bucket is reused only while its members and what it read of their source listings (the root,
+// whether it exposes tools, whether its usage is mutable) stay the same.
+import { describe, expect, it } from "vitest";
+import { createDiscoveryMemo, discover } from "../../../core/discovery/discover.js";
+import type { SourceListing } from "../../../core/model.js";
+import { file, root, snapshot, userRoot } from "../../support/snapshot.js";
+
+const t = file("/A/recipes/t.json", { template: "echo t" });
+const u = file("/P/u.json", { template: "echo u" });
+// a fresh listing object each pass, as the runtime lists the folders afresh
+const user = (options: Partial<SourceListing> = {}): SourceListing => ({ ...userRoot({}), files: [t], ...options });
+const other = (files = [u]): SourceListing => ({ ...root("/P", {}, { tool: true }), files });
+
+describe("discovery with a memo", () => {
+  it("a root that stops exposing tools takes its tool away, and gives it back", () => {
+    const memo = createDiscoveryMemo();
+    expect(discover(snapshot([user()]), { memo }).tools.map((x) => x.name)).toEqual(["t"]);
+    const off = discover(snapshot([user({ tool: false })]), { memo });
+    expect(off.tools).toEqual([]);
+    expect(off.active.get("t")).toMatchObject({ toolSource: false, tool: false });
+    expect(discover(snapshot([user()]), { memo }).active.get("t")).toMatchObject({ toolSource: true, tool: true });
+  });
+
+  it("a root whose usage stops being mutable says so on its entries", () => {
+    const memo = createDiscoveryMemo();
+    expect(discover(snapshot([user()]), { memo }).active.get("t")?.mutableUsage).toBe(true);
+    expect(discover(snapshot([user({ mutableUsage: false })]), { memo }).active.get("t")?.mutableUsage).toBe(false);
+  });
+
+  it("an entry names the root its listing now gives", () => {
+    const memo = createDiscoveryMemo();
+    expect(discover(snapshot([user()]), { memo }).active.get("t")?.sourceRoot).toBe("/A/recipes");
+    expect(discover(snapshot([user({ root: "/A/other" })]), { memo }).active.get("t")?.sourceRoot).toBe("/A/other");
+  });
+
+  it("each answer equals a fresh discovery of the same snapshot", () => {
+    const memo = createDiscoveryMemo();
+    for (const s of [[user()], [user({ tool: false })], [user(), other()], [user({ mutableUsage: false }), other([])], [user()]]) {
+      const seen = discover(snapshot(s), { memo });
+      const fresh = discover(snapshot(s));
+      expect(seen.entries).toEqual(fresh.entries);
+      expect(seen.tools.map((x) => [x.name, x.path])).toEqual(fresh.tools.map((x) => [x.name, x.path]));
+      expect(seen.diagnostics).toEqual(fresh.diagnostics);
+    }
+  });
+
+  it("a bucket nothing touched keeps its entries when another root changes", () => {
+    const memo = createDiscoveryMemo();
+    const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");
+    const after = discover(snapshot([user(), other()]), { memo });
+    expect(after.tools.map((x) => x.name)).toEqual(["t", "u"]);
+    // the same object: the bucket was not resolved again
+    expect(after.active.get("t")).toBe(before);
+  });
+});
