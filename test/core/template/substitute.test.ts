@@ -83,6 +83,9 @@ describe("placeholder resolution", () => {
     // but whose variables are missing, are no values: the default stays literal
     expect(d("{out-dir}", {})).toEqual(E.right("{out-dir}"));
     expect(d("{n+1}", { "n+1": "v" })).toEqual(E.right("{n+1}"));
+    // a name-like expression (`n-2` is a value's name or n minus 2) given to neither stays literal
+    expect(d("{n-2}", {})).toEqual(E.right("{n-2}"));
+    expect(d("{n-2}", { n: "5" })).toEqual(E.right("3"));
     // a form that reads no value (here a name with a space) leaves the default literal
     expect(d("x {a b}", { "a b": "1" })).toEqual(E.right("x {a b}"));
   });
