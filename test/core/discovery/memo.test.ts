@@ -45,6 +45,17 @@ describe("discovery with a memo", () => {
     }
   });
 
+  it("a file listed twice in one listing counts twice, on every pass, as two equal files do", () => {
+    const memo = createDiscoveryMemo();
+    const twin = file("/A/recipes/t.json", { template: "echo t" });
+    const equal = discover(snapshot([user({ files: [t, twin] })]));
+    expect(equal.entries.map((e) => e.shadowed)).toEqual([false, true]);
+    expect(discover(snapshot([user({ files: [t, t] })]), { memo }).entries).toEqual(equal.entries);
+    // another file makes the next pass list the candidates again
+    const next = discover(snapshot([user({ files: [t, t, file("/A/recipes/u.json", { template: "echo u" })] })]), { memo });
+    expect(next.entries.filter((e) => e.id === "t")).toEqual(equal.entries);
+  });
+
   it("a bucket nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
     const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");
