@@ -56,6 +56,15 @@ describe("discovery with a memo", () => {
     expect(next.entries.filter((e) => e.id === "t")).toEqual(equal.entries);
   });
 
+  it("an edit of a file listed twice replaces both listings", () => {
+    const memo = createDiscoveryMemo();
+    discover(snapshot([user({ files: [t, t] })]), { memo });
+    const edited = file("/A/recipes/t.json", { template: "echo edited" });
+    const after = discover(snapshot([user({ files: [edited, edited] })]), { memo });
+    expect(after.entries).toEqual(discover(snapshot([user({ files: [edited, edited] })])).entries);
+    expect(after.entries.map((e) => e.config?.template)).toEqual(["echo edited", "echo edited"]);
+  });
+
   it("a bucket nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
     const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");
