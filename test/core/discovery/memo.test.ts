@@ -65,6 +65,15 @@ describe("discovery with a memo", () => {
     expect(after.entries.map((e) => e.config?.template)).toEqual(["echo edited", "echo edited"]);
   });
 
+  it("a root inserted above another moves the lower root's entries down a priority", () => {
+    const memo = createDiscoveryMemo();
+    const x = (): SourceListing => ({ ...root("/X", {}, { tool: true }), files: [file("/X/x.json", { template: "echo x" })] });
+    expect(discover(snapshot([user(), other()]), { memo }).active.get("u")?.priority).toBe(1);
+    const after = discover(snapshot([user(), x(), other()]), { memo });
+    expect(after.active.get("u")?.priority).toBe(2);
+    expect(after.entries).toEqual(discover(snapshot([user(), x(), other()])).entries);
+  });
+
   it("a bucket nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
     const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");
