@@ -82,4 +82,20 @@ describe("discovery with a memo", () => {
     // the same object: the bucket was not resolved again
     expect(after.active.get("t")).toBe(before);
   });
+
+  it("a bucket of three recipes nothing touched keeps its entries when another root changes", () => {
+    const memo = createDiscoveryMemo();
+    const three = (): SourceListing[] => [user(), { ...root("/Q", {}), files: [file("/Q/t.json", { template: "echo q" })] }, { ...root("/R", {}), files: [file("/R/t.md", "```template\necho r\n```\n")] }];
+    const q = three()[1]!.files;
+    const r = three()[2]!.files;
+    const listing = (extra: boolean): SourceListing[] => {
+      const [a, b, c] = three();
+      return [a!, { ...b!, files: q }, { ...c!, files: r }, other(extra ? [u] : [])];
+    };
+    const before = discover(snapshot(listing(false)), { memo }).entries.filter((e) => e.id === "t");
+    expect(before.map((e) => e.path)).toEqual(["/A/recipes/t.json", "/Q/t.json", "/R/t.md"]);
+    const after = discover(snapshot(listing(true)), { memo }).entries.filter((e) => e.id === "t");
+    expect(after).toHaveLength(3);
+    after.forEach((e, i) => expect(e).toBe(before[i]));
+  });
 });

@@ -31,6 +31,13 @@ describe("diffDiscoveries", () => {
     expect(diffDiscoveries(one, discover(snapshot([userRoot(files)], drafts)))).toEqual(NOTHING);
   });
 
+  it("the last tools by name removed, or added after every other", () => {
+    const ab = discover(snapshot([userRoot({ "a.json": { template: "echo a" }, "b.json": { template: "echo b" } })]));
+    const abcd = discover(snapshot([userRoot({ "a.json": { template: "echo a" }, "b.json": { template: "echo b" }, "c.json": { template: "echo c" }, "d.json": { template: "echo d" } })]));
+    expect(diffDiscoveries(abcd, ab)).toEqual({ ...NOTHING, removed: ["c", "d"] });
+    expect(diffDiscoveries(ab, abcd)).toEqual({ ...NOTHING, added: ["c", "d"] });
+  });
+
   it("a draft added, removed or edited changes the draft listing; the tools stay", () => {
     const tools = userRoot({ "a.json": { template: "echo a" } });
     const d = (content: object) => file("/A/recipes/drafts/d.json", content);

@@ -1,0 +1,47 @@
+// The draft listing as discovery gives it: what a reviewer reads of each captured draft.
+import { describe, expect, it } from "vitest";
+import { discover } from "../../../core/discovery/discover.js";
+import { file, snapshot, userRoot } from "../../support/snapshot.js";
+
+const D = "/A/recipes/drafts";
+const draftsOf = (...files: ReturnType<typeof file>[]) => discover(snapshot([userRoot({})], files)).drafts;
+
+describe("draft entries", () => {
+  it("a template preview is cut to 120 characters, the last three an ellipsis", () => {
+    const long = `echo ${"x".repeat(200)}`;
+    const exact = `echo ${"y".repeat(115)}`;
+    const [a, b] = draftsOf(file(`${D}/a.json`, { template: long }), file(`${D}/b.json`, { template: exact }));
+    expect(a?.template_preview).toBe(`${long.slice(0, 117)}...`);
+    expect(a?.template_preview).toHaveLength(120);
+    expect(b?.template_preview).toBe(exact);
+  });
+
+  it("a template that is no text is previewed as its JSON", () => {
+    const [a] = draftsOf(file(`${D}/a.json`, { template: ["echo one", { template: "echo two" }] }));
+    expect(a?.template_preview).toBe('["echo one",{"template":"echo two"}]');
+  });
+
+  it("times: created is the birth time, else the modification time; a time that is not known is empty", () => {
+    const [a, b, c] = draftsOf(
+      file(`${D}/a.json`, { template: "echo a" }, { birthtimeMs: Date.UTC(2026, 0, 2), mtimeMs: Date.UTC(2026, 0, 3) }),
+      file(`${D}/b.json`, { template: "echo b" }, { birthtimeMs: 0, mtimeMs: Date.UTC(2026, 0, 3) }),
+      file(`${D}/c.json`, { template: "echo c" }, { birthtimeMs: 0, mtimeMs: 0 }),
+    );
+    expect(a).toMatchObject({ created_at: "2026-01-02T00:00:00.000Z", modified_at: "2026-01-03T00:00:00.000Z" });
+    expect(b).toMatchObject({ created_at: "2026-01-03T00:00:00.000Z", modified_at: "2026-01-03T00:00:00.000Z" });
+    expect(c).toMatchObject({ created_at: "", modified_at: "" });
+    for (const ms of [Number.NaN, Number.POSITIVE_INFINITY, -1]) {
+      const [odd] = draftsOf(file(`${D}/n.json`, { template: "echo n" }, { birthtimeMs: ms, mtimeMs: ms }));
+      expect(odd).toMatchObject({ created_at: "", modified_at: "" });
+    }
+  });
+
+  it("a captured run's id is read from its description", () => {
+    const [a, b] = draftsOf(
+      file(`${D}/a.json`, { description: "Captured from spawn run r-42.x today", template: "echo a" }),
+      file(`${D}/b.json`, { description: "written by hand", template: "echo b" }),
+    );
+    expect(a?.source_run).toBe("r-42.x");
+    expect(b).not.toHaveProperty("source_run");
+  });
+});
