@@ -15,6 +15,12 @@ describe("toFsError with causes that are no error object", () => {
     expect(e.message).toBe(`UNKNOWN: stat '/f' (${shown})`);
   });
 
+  it("an aliased code is named by the code it maps to", () => {
+    const e = toFsError(Object.assign(new Error("boom"), { code: "ERR_FS_EISDIR" }), "rm", "/d");
+    expect(e).toMatchObject({ code: "EISDIR", rawCode: "ERR_FS_EISDIR" });
+    expect(e.message).toBe("EISDIR: rm '/d' (boom)");
+  });
+
   it("an object whose code is no text is UNKNOWN too", () => {
     expect(toFsError({ code: ["ENOENT"] }, "stat", "/f")).toMatchObject({ code: "UNKNOWN", rawCode: undefined });
   });

@@ -50,6 +50,8 @@ describe("discovery with a memo", () => {
     const twin = file("/A/recipes/t.json", { template: "echo t" });
     const equal = discover(snapshot([user({ files: [t, twin] })]));
     expect(equal.entries.map((e) => e.shadowed)).toEqual([false, true]);
+    // a JSON recipe under a JSON recipe is shadowed, not "a Markdown recipe shadowed by JSON"
+    expect(equal.entries.map((e) => e.diagnostics)).toEqual([[], []]);
     expect(discover(snapshot([user({ files: [t, t] })]), { memo }).entries).toEqual(equal.entries);
     // another file makes the next pass list the candidates again
     const next = discover(snapshot([user({ files: [t, t, file("/A/recipes/u.json", { template: "echo u" })] })]), { memo });
@@ -85,7 +87,7 @@ describe("discovery with a memo", () => {
 
   it("a bucket of three recipes nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
-    const three = (): SourceListing[] => [user(), { ...root("/Q", {}), files: [file("/Q/t.json", { template: "echo q" })] }, { ...root("/R", {}), files: [file("/R/t.md", "```template\necho r\n```\n")] }];
+    const three = (): SourceListing[] => [user(), { ...root("/Q", {}), files: [file("/Q/t.json", { template: "echo q" })] }, { ...root("/R", {}), files: [file("/R/t.md", "---\ndescription: r\n---\n\n```template\necho r\n```\n")] }];
     const q = three()[1]!.files;
     const r = three()[2]!.files;
     const listing = (extra: boolean): SourceListing[] => {
@@ -97,5 +99,10 @@ describe("discovery with a memo", () => {
     const after = discover(snapshot(listing(true)), { memo }).entries.filter((e) => e.id === "t");
     expect(after).toHaveLength(3);
     after.forEach((e, i) => expect(e).toBe(before[i]));
+    // an edit of the lowest of the three is seen, though the winner is the same
+    const edited = [file("/R/t.md", "---\ndescription: r\n---\n\n```template\necho edited\n```\n")];
+    const [a, b, c] = three();
+    const next = discover(snapshot([a!, { ...b!, files: q }, { ...c!, files: edited }, other([u])]), { memo });
+    expect(next.entries.filter((e) => e.id === "t").map((e) => e.config?.template)).toEqual(["echo t", "echo q", "echo edited"]);
   });
 });
