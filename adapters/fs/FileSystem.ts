@@ -241,7 +241,8 @@ export async function writeFileAtomic(fs: FileSystem, path: string, data: Uint8A
     }
     await fs.rename(temp, path);
   } catch (e) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
+    // best effort: the failure to report is the one that brought us here
+    await fs.rm(temp).catch(() => undefined);
     throw e;
   }
   await fs.fsyncDir(dir);

@@ -52,6 +52,8 @@ describe("discovery with a memo", () => {
     expect(equal.entries.map((e) => e.shadowed)).toEqual([false, true]);
     // a JSON recipe under a JSON recipe is shadowed, not "a Markdown recipe shadowed by JSON"
     expect(equal.entries.map((e) => e.diagnostics)).toEqual([[], []]);
+    const md = file("/A/recipes/m.md", "---\ndescription: m\n---\n\n```template\necho m\n```\n");
+    expect(discover(snapshot([user({ files: [md, md] })])).entries.map((e) => e.diagnostics)).toEqual([[], []]);
     expect(discover(snapshot([user({ files: [t, t] })]), { memo }).entries).toEqual(equal.entries);
     // another file makes the next pass list the candidates again
     const next = discover(snapshot([user({ files: [t, t, file("/A/recipes/u.json", { template: "echo u" })] })]), { memo });
