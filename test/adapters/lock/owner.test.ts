@@ -145,6 +145,11 @@ describe("isOwnerProvablyDead", () => {
     expect(isOwnerProvablyDead({ ...withNs, boot_id: "boot-0" }, fakeProbe({ pidNamespace: () => "pid:[1]", signalZero: () => "exists" }))).toBe(true);
   });
 
+  it("a record without a pid namespace (an older writer) is compared by host name, though this host has one", () => {
+    expect(isOwnerProvablyDead(record, fakeProbe({ pidNamespace: () => "pid:[1]", signalZero: () => "gone" }))).toBe(true);
+    expect(isOwnerProvablyDead(record, fakeProbe({ pidNamespace: () => "pid:[1]", hostname: () => "host-b", signalZero: () => "gone" }))).toBe(false);
+  });
+
   it("compares namespaces only on the same boot: without boot ids the host name decides", () => {
     const { boot_id: _, ...noBoot } = { ...record, pid_ns: "pid:[1]" };
     expect(isOwnerProvablyDead(noBoot, fakeProbe({ pidNamespace: () => "pid:[2]", signalZero: () => "gone" }))).toBe(true);
