@@ -78,6 +78,22 @@ describe("discovery with a memo", () => {
     expect(after.entries).toEqual(discover(snapshot([user(), x(), other()])).entries);
   });
 
+  it("a shadowed recipe deleted leaves its winner alone in the bucket", () => {
+    const memo = createDiscoveryMemo();
+    const low = file("/P/t.json", { template: "echo low" });
+    const q = file("/Q/t.json", { template: "echo q" });
+    const two = discover(snapshot([user(), { ...root("/P", {}), files: [low] }]), { memo });
+    expect(two.entries).toHaveLength(2);
+    const one = discover(snapshot([user(), { ...root("/P", {}), files: [] }]), { memo });
+    expect(one.entries.map((e) => e.path)).toEqual(["/A/recipes/t.json"]);
+    expect(one.diagnostics).toEqual([]);
+    expect(one.active.get("t")?.shadows).toEqual([]);
+    // and of three, two stay
+    discover(snapshot([user(), { ...root("/P", {}), files: [low] }, { ...root("/Q", {}), files: [q] }]), { memo });
+    const left = discover(snapshot([user(), { ...root("/P", {}), files: [low] }, { ...root("/Q", {}), files: [] }]), { memo });
+    expect(left.entries.map((e) => e.path)).toEqual(["/A/recipes/t.json", "/P/t.json"]);
+  });
+
   it("a bucket nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
     const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");

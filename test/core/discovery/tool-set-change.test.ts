@@ -31,6 +31,12 @@ describe("diffDiscoveries", () => {
     expect(diffDiscoveries(one, discover(snapshot([userRoot(files)], drafts)))).toEqual(NOTHING);
   });
 
+  it("diagnostics compare by their texts: the same texts are no change, another text of the same count is", () => {
+    const bad = (name: string) => discover(snapshot([userRoot({ "a.json": { template: "echo a" }, [name]: "{" })]));
+    expect(diffDiscoveries(bad("x.json"), bad("x.json")).diagnosticsChanged).toBe(false);
+    expect(diffDiscoveries(bad("x.json"), bad("y.json")).diagnosticsChanged).toBe(true);
+  });
+
   it("the last tools by name removed, or added after every other", () => {
     const ab = discover(snapshot([userRoot({ "a.json": { template: "echo a" }, "b.json": { template: "echo b" } })]));
     const abcd = discover(snapshot([userRoot({ "a.json": { template: "echo a" }, "b.json": { template: "echo b" }, "c.json": { template: "echo c" }, "d.json": { template: "echo d" } })]));
