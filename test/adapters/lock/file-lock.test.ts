@@ -203,8 +203,11 @@ describe("setup", () => {
     await writeFile(join(root, ".x.lock.dead.tmp"), encodeOwner(dead));
     await writeFile(join(root, ".x.lock.gone.stale"), encodeOwner(dead));
     await writeFile(join(root, ".x.lock.live.tmp"), encodeOwner(live));
+    // only dot-files that end in .tmp or .stale are strays
+    await writeFile(join(root, "y.lock.dead.tmp"), encodeOwner(dead));
+    await writeFile(join(root, ".y.lock.dead.tmp.bak"), encodeOwner(dead));
     await makeFileLock({ lockRoot: root }).withLock(path, () => undefined);
-    expect((await readdir(root)).sort()).toEqual([".x.lock.live.tmp"]);
+    expect((await readdir(root)).sort()).toEqual([".x.lock.live.tmp", ".y.lock.dead.tmp.bak", "y.lock.dead.tmp"]);
   });
 
   // process.umask cannot be set in a worker thread (the pool `npm run mutate` runs tests in); the
@@ -249,6 +252,19 @@ describe("setup", () => {
       expect((await stat(join(shared, ".locks", file!))).mode & 0o777).toBe(0o644);
     });
     expect((await stat(join(shared, ".locks"))).mode & 0o7777).toBe(0o2775);
+  });
+
+  it("sets the lock folder's permissions when it makes the folder, and leaves them alone after", async () => {
+    const shared = join(dir, "shared");
+    await mkdir(shared);
+    await chmod(shared, 0o2775);
+    const lock = makeFileLock({ lockRoot: join(shared, ".locks") });
+    await lock.withLock(path, () => undefined);
+    expect((await stat(join(shared, ".locks"))).mode & 0o7777).toBe(0o2775);
+    // the owner narrows it on purpose; the next lock taken does not widen it again
+    await chmod(join(shared, ".locks"), 0o700);
+    await lock.withLock(path, () => undefined);
+    expect((await stat(join(shared, ".locks"))).mode & 0o7777).toBe(0o700);
   });
 
   it("runs on the memfs adapter", async () => {
