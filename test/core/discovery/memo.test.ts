@@ -94,6 +94,51 @@ describe("discovery with a memo", () => {
     expect(left.entries.map((e) => e.path)).toEqual(["/A/recipes/t.json", "/P/t.json"]);
   });
 
+  it("files added between the ones already listed take their place in the order", () => {
+    const memo = createDiscoveryMemo();
+    const f = (id: string) => file(`/A/recipes/${id}.json`, { template: `echo ${id}` });
+    const [a, b, c, d, e, g] = ["a", "b", "c", "d", "e", "g"].map(f);
+    discover(snapshot([user({ files: [b!, d!, g!] })]), { memo });
+    const listing = [user({ files: [a!, b!, c!, d!, e!, g!] })];
+    const seen = discover(snapshot(listing), { memo });
+    expect(seen.entries.map((x) => x.id)).toEqual(["a", "b", "c", "d", "e", "g"]);
+    expect(seen.entries).toEqual(discover(snapshot(listing)).entries);
+    // and when the new ones all sort before several kept ones
+    const [h, i] = ["h", "i"].map(f);
+    discover(snapshot([user({ files: [e!, g!, h!, i!] })]), { memo });
+    const later = [user({ files: [b!, c!, e!, g!, h!, i!] })];
+    expect(discover(snapshot(later), { memo }).entries.map((x) => x.id)).toEqual(["b", "c", "e", "g", "h", "i"]);
+  });
+
+  it("one file object listed in two sources, then edited in both, is seen edited in both", () => {
+    const memo = createDiscoveryMemo();
+    const shared = file("/A/recipes/t.json", { template: "echo one" });
+    discover(snapshot([user({ files: [shared] }), { ...root("/A/recipes", {}), files: [shared] }]), { memo });
+    const edited = file("/A/recipes/t.json", { template: "echo two" });
+    const listing = [user({ files: [edited] }), { ...root("/A/recipes", {}), files: [edited] }];
+    const seen = discover(snapshot(listing), { memo });
+    expect(seen.entries.map((x) => [x.priority, x.config?.template])).toEqual([[0, "echo two"], [1, "echo two"]]);
+    expect(seen.entries).toEqual(discover(snapshot(listing)).entries);
+  });
+
+  it("one file object listed in two sources, then edited in one of them only", () => {
+    const memo = createDiscoveryMemo();
+    const shared = file("/A/recipes/t.json", { template: "echo one" });
+    discover(snapshot([user({ files: [shared] }), { ...root("/A/recipes", {}), files: [shared] }]), { memo });
+    const edited = file("/A/recipes/t.json", { template: "echo two" });
+    const listing = [user({ files: [edited] }), { ...root("/A/recipes", {}), files: [shared] }];
+    const seen = discover(snapshot(listing), { memo });
+    expect(seen.entries.map((x) => [x.priority, x.config?.template])).toEqual([[0, "echo two"], [1, "echo one"]]);
+  });
+
+  it("a file object listed again after an edit replaced it counts as listed", () => {
+    const memo = createDiscoveryMemo();
+    discover(snapshot([user({ files: [t] })]), { memo });
+    discover(snapshot([user({ files: [file("/A/recipes/t.json", { template: "echo edited" })] })]), { memo });
+    const back = discover(snapshot([user({ files: [t, file("/A/recipes/u.json", { template: "echo u" })] })]), { memo });
+    expect(back.entries.map((x) => [x.id, x.config?.template])).toEqual([["t", "echo t"], ["u", "echo u"]]);
+  });
+
   it("a bucket nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
     const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");
