@@ -139,6 +139,32 @@ describe("discovery with a memo", () => {
     expect(back.entries.map((x) => [x.id, x.config?.template])).toEqual([["t", "echo t"], ["u", "echo u"]]);
   });
 
+  it("a memo that has seen no pass reports nothing loaded", () => {
+    expect(createDiscoveryMemo().lastPass).toEqual({ loaded: [], reused: 0 });
+  });
+
+  it("another home, working folder or packaged root starts the memo over: imports resolve against them", () => {
+    const memo = createDiscoveryMemo();
+    const sources = [
+      user({ files: [file("/A/recipes/h.json", { imports: { b: "~/lib/b.json" }, template: { name: "b" } }), file("/A/recipes/w.json", { imports: { b: "lib/b.json" }, template: { name: "b" } }), file("/A/recipes/p.json", { imports: { b: "comp" }, template: { name: "b" } })] }),
+      { ...root("/pkg", {}), files: [file("/pkg/comp.json", { template: "echo comp" })] },
+      { ...root("/home/u/lib", {}), files: [file("/home/u/lib/b.json", { template: "echo b" })] },
+      { ...root("/work/lib", {}), files: [file("/work/lib/b.json", { template: "echo b" })] },
+    ];
+    const base = snapshot(sources);
+    const validity = (d: ReturnType<typeof discover>) => ["h", "w", "p"].map((id) => d.active.get(id)?.invalid);
+    for (const s of [base, { ...base, home: "/home/v" }, base, { ...base, cwd: "/other" }, base, { ...base, packagedRoot: "/pkg" }, { ...base, packagedRoot: "/pkg2" }, { ...base, packagedRoot: "/pkg" }]) {
+      const seen = discover(s, { memo });
+      expect(seen.entries).toEqual(discover(s).entries);
+      expect(validity(seen)).toEqual(validity(discover(s)));
+    }
+    // the contexts do differ: each import resolves in some of them only
+    expect(validity(discover(base))).toEqual([false, false, true]);
+    expect(validity(discover({ ...base, home: "/home/v" }))).toEqual([true, false, true]);
+    expect(validity(discover({ ...base, cwd: "/other" }))).toEqual([false, true, true]);
+    expect(validity(discover({ ...base, packagedRoot: "/pkg" }))).toEqual([false, false, false]);
+  });
+
   it("a bucket nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
     const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");
