@@ -36,6 +36,17 @@ describe("draft entries", () => {
     }
   });
 
+  it("an async draft says so; a draft that does not say is not marked either way", () => {
+    const [a, b, c] = draftsOf(
+      file(`${D}/a.json`, { async: true, template: "echo a" }),
+      file(`${D}/b.json`, { async: false, template: "echo b" }),
+      file(`${D}/c.json`, { template: "echo c" }),
+    );
+    expect(a?.async).toBe(true);
+    expect(b?.async).toBe(false);
+    expect(c).not.toHaveProperty("async");
+  });
+
   it("a captured run's id is read from its description", () => {
     const [a, b] = draftsOf(
       file(`${D}/a.json`, { description: "Captured from spawn run r-42.x today", template: "echo a" }),
