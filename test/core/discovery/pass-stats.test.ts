@@ -1,0 +1,45 @@
+// What a pass with a memo loads afresh and what it reuses (DiscoveryMemo.lastPass): a file is
+// loaded again only when it, or a file its load read, is not the object seen before.
+import { describe, expect, it } from "vitest";
+import { createDiscoveryMemo, discover } from "../../../core/discovery/discover.js";
+import type { SourceListing } from "../../../core/model.js";
+import { file, snapshot, userRoot } from "../../support/snapshot.js";
+
+const a = file("/A/recipes/a.json", { template: "echo a" });
+const base = file("/A/recipes/base.json", { template: "echo base" });
+const user = file("/A/recipes/user.json", { imports: { b: "base" }, template: { name: "b" } });
+const two = file("/A/recipes/two.json", { imports: { c: "a", b: "base" }, template: [{ name: "c" }, { name: "b" }] });
+const draft = file("/A/recipes/drafts/d.json", { template: "echo d" });
+const listing = (files: ReturnType<typeof file>[]): SourceListing => ({ ...userRoot({}), files });
+
+describe("pass stats", () => {
+  it("the first pass loads everything; an unchanged file is reused, an edited one and its readers loaded", () => {
+    const memo = createDiscoveryMemo();
+    discover(snapshot([listing([a, base, two, user])], [draft]), { memo });
+    expect(memo.lastPass).toEqual({ loaded: ["/A/recipes/a.json", "/A/recipes/base.json", "/A/recipes/two.json", "/A/recipes/user.json", "/A/recipes/drafts/d.json"], reused: 0 });
+
+    // a new file: a full walk, every earlier load reused
+    const extra = file("/A/recipes/z.json", { template: "echo z" });
+    discover(snapshot([listing([a, base, two, user, extra])], [draft]), { memo });
+    expect(memo.lastPass).toEqual({ loaded: ["/A/recipes/z.json"], reused: 5 });
+
+    // the imported file edited: it and the recipes that import it (one of them reads another,
+    // unchanged file too) are loaded, the rest reused
+    const base2 = file("/A/recipes/base.json", { template: "echo base 2" });
+    const d = discover(snapshot([listing([a, base2, two, user, extra])], [draft]), { memo });
+    expect([...memo.lastPass.loaded].sort()).toEqual(["/A/recipes/base.json", "/A/recipes/two.json", "/A/recipes/user.json"]);
+    expect(d.active.get("user")?.config?.template).toBe("echo base 2");
+
+    // nothing changed
+    discover(snapshot([listing([a, base2, two, user, extra])], [draft]), { memo });
+    expect(memo.lastPass.loaded).toEqual([]);
+  });
+
+  it("a file whose name is no tool name is an invalid recipe with its diagnostic", () => {
+    const d = discover(snapshot([listing([file("/A/recipes/git.status.json", { template: "git status" })])]));
+    const entry = d.entries[0]!;
+    expect(entry.invalid).toBe(true);
+    expect(entry.diagnostics).toHaveLength(1);
+    expect(entry.diagnostics[0]).toMatch(/^Invalid recipe: \/A\/recipes\/git\.status\.json: /);
+  });
+});
