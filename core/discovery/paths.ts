@@ -13,8 +13,9 @@ export const dirname = (path: string): string => {
 
 /** `x.json` → {id: "x", format: "json"}; case-sensitive; dot-files (temps of atomic writes) are not recipes. */
 export function recipeFileName(name: string): { id: string; format: RecipeFormat } | undefined {
+  // past this, a name ending in an extension has at least one character before it
   if (name.startsWith(".")) return undefined;
-  if (name.endsWith(".json") && name.length > 5) return { id: name.slice(0, -5), format: "json" };
-  if (name.endsWith(".md") && name.length > 3) return { id: name.slice(0, -3), format: "md" };
+  if (name.endsWith(".json")) return { id: name.slice(0, -5), format: "json" };
+  if (name.endsWith(".md")) return { id: name.slice(0, -3), format: "md" };
   return undefined;
 }

@@ -47,6 +47,21 @@ describe("draft entries", () => {
     expect(c).not.toHaveProperty("async");
   });
 
+  it("only recipe files are drafts; an invalid one is listed with its diagnostics, digest and no labels", () => {
+    const files = [file(`${D}/notes.txt`, "x"), file(`${D}/.d.json.1.tmp`, "{}"), file(`${D}/bad.json`, "{"), file(`${D}/ok.json`, { template: "rm -rf /tmp/x" })];
+    const drafts = discover(snapshot([userRoot({})], files), { digest: (f) => `sha-of-${f.path.slice(-8)}` }).drafts;
+    expect(drafts.map((d) => d.path)).toEqual([`${D}/bad.json`, `${D}/ok.json`]);
+    const [bad, ok] = drafts;
+    expect(bad).toMatchObject({ valid: false, sha256: "sha-of-bad.json", risk_labels: [] });
+    expect(bad?.diagnostics).toHaveLength(1);
+    expect(bad?.diagnostics[0]).toMatch(/^Invalid recipe: \/A\/recipes\/drafts\/bad\.json/);
+    expect(ok).toMatchObject({ valid: true, sha256: "sha-of-/ok.json", diagnostics: [] });
+    expect(ok?.risk_labels).toContain("risk.destructive_fs");
+    expect(ok).not.toHaveProperty("description");
+    const [plain] = discover(snapshot([userRoot({})], [file(`${D}/bad.json`, "{")])).drafts;
+    expect(plain).not.toHaveProperty("sha256");
+  });
+
   it("a captured run's id is read from its description", () => {
     const [a, b] = draftsOf(
       file(`${D}/a.json`, { description: "Captured from spawn run r-42.x today", template: "echo a" }),
