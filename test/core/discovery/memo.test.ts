@@ -165,6 +165,34 @@ describe("discovery with a memo", () => {
     expect(validity(discover({ ...base, packagedRoot: "/pkg" }))).toEqual([false, false, false]);
   });
 
+  it("edits in place, one pass after another, give what a fresh discovery gives", () => {
+    const memo = createDiscoveryMemo();
+    const other = file("/A/recipes/o.json", { template: "echo o" });
+    const steps = [
+      [t, other],
+      [file("/A/recipes/t.json", "{"), other],
+      [file("/A/recipes/t.json", "[1"), other],
+      [file("/A/recipes/t.json", { template: "echo back" }), other],
+      [file("/A/recipes/t.json", { template: "echo back", description: "now described" }), other],
+    ];
+    for (const files of steps) {
+      const s = snapshot([user({ files })]);
+      const seen = discover(s, { memo });
+      const fresh = discover(s);
+      expect(seen.entries).toEqual(fresh.entries);
+      expect(seen.diagnostics).toEqual(fresh.diagnostics);
+      expect(seen.tools.map((x) => [x.name, x.description])).toEqual(fresh.tools.map((x) => [x.name, x.description]));
+    }
+  });
+
+  it("a file replaced by one of another name at the same place is that other recipe", () => {
+    const memo = createDiscoveryMemo();
+    discover(snapshot([user({ files: [file("/A/recipes/a.json", { template: "echo a" })] })]), { memo });
+    const d = discover(snapshot([user({ files: [file("/A/recipes/b.json", { template: "echo b" })] })]), { memo });
+    expect(d.entries.map((e) => e.id)).toEqual(["b"]);
+    expect(d.tools.map((x) => x.name)).toEqual(["b"]);
+  });
+
   it("a bucket nothing touched keeps its entries when another root changes", () => {
     const memo = createDiscoveryMemo();
     const before = discover(snapshot([user(), other([])]), { memo }).active.get("t");
