@@ -176,11 +176,13 @@ describe("discovery with a memo", () => {
       [file("/A/recipes/t.json", { template: "echo back", description: "now described" }), other],
     ];
     for (const files of steps) {
-      const s = snapshot([user({ files })]);
+      // a world-writable root: its diagnostic stays first whatever the recipes' diagnostics do
+      const s = snapshot([user({ files, rootMode: 0o40777 })]);
       const seen = discover(s, { memo });
       const fresh = discover(s);
       expect(seen.entries).toEqual(fresh.entries);
       expect(seen.diagnostics).toEqual(fresh.diagnostics);
+      expect(seen.diagnostics[0]).toBe("Recipe root is world-writable; review permissions: /A/recipes");
       expect(seen.tools.map((x) => [x.name, x.description])).toEqual(fresh.tools.map((x) => [x.name, x.description]));
     }
   });

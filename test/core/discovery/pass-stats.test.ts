@@ -33,6 +33,12 @@ describe("pass stats", () => {
     // nothing changed
     discover(snapshot([listing([a, base2, two, user, extra])], [draft]), { memo });
     expect(memo.lastPass.loaded).toEqual([]);
+
+    // edited again: its readers are still known to read it
+    const base3 = file("/A/recipes/base.json", { template: "echo base 3" });
+    const again = discover(snapshot([listing([a, base3, two, user, extra])], [draft]), { memo });
+    expect([...memo.lastPass.loaded].sort()).toEqual(["/A/recipes/base.json", "/A/recipes/two.json", "/A/recipes/user.json"]);
+    expect(again.active.get("user")?.config?.template).toBe("echo base 3");
   });
 
   it("a file whose name is no tool name is an invalid recipe with its diagnostic", () => {
