@@ -213,7 +213,8 @@ export function reviewReport(report: MutationReport, entries: readonly Equivalen
   }
   const equivalent = undetectedMutants.filter((u) => explained.has(u));
   const unlisted = undetectedMutants.filter((u) => !explained.has(u));
-  const stale = open.filter((e) => !used.has(e));
+  // an entry of a file with no results yet cannot be judged stale
+  const stale = open.filter((e) => !used.has(e) && perFile.has(e.file));
   return { perFile, total, equivalent, unlisted, stale };
 }
 

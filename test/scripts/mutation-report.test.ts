@@ -127,6 +127,11 @@ describe("reviewReport", () => {
       expect(reviewReport(report([m]), [e]).unlisted).toHaveLength(1);
   });
 
+  it("an entry of a file in scope that has no results yet is not stale", () => {
+    const r = reviewReport({ files: { "core/args/a.ts": { source, mutants: [mutant("Killed", "A", [2, 3], [2, 4], "x")] } } }, [entry(2, "A", "k", "x", "core/args/b.ts"), entry(2, "A", "k", "y", "core/args/a.ts")], ["core/args/**/*.ts"]);
+    expect(r.stale.map((e) => e.file)).toEqual(["core/args/a.ts"]);
+  });
+
   it("scores only the files in scope, and leaves other files' entries alone", () => {
     const r = reviewReport(
       { files: { "core/args/a.ts": { source, mutants: [mutant("Killed", "A", [2, 3], [2, 4], "x")] }, "core/other.ts": { source, mutants: [mutant("Survived", "A", [2, 3], [2, 4], "x")] } } },
