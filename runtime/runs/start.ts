@@ -9,6 +9,7 @@ import { hasCode, writeFileAtomic, type FileSystem } from "../../adapters/fs/Fil
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { startSupervised } from "../../adapters/process/detached.js";
 import { DEFAULT_KILL_GRACE_MS } from "../../adapters/process/ProcessRunner.js";
+import { RUN_PARAMS } from "../../core/args/call-check.js";
 import { formatUsageHint } from "../../core/args/usage-hint.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { missingValue } from "../../core/template/failure.js";
@@ -36,8 +37,6 @@ export interface RunStartOptions {
   readonly fs?: FileSystem;
 }
 
-/** The parameters that steer the run rather than feed the template. */
-const RUN_PARAMS = new Set(["run_id", "correlation_id", "transport_context"]);
 /** The supervisor gives the worker this much longer than the worker gives its commands, so a
  * kill normally ends every command before the worker itself is forced down. */
 const SUPERVISOR_EXTRA_GRACE_MS = 2000;
@@ -96,7 +95,7 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
   const fs = options.fs ?? makeNodeFileSystem();
   const now = clock.now();
   const values: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(launch.values)) if (!RUN_PARAMS.has(k)) values[k] = v;
+  for (const [k, v] of Object.entries(launch.values)) if (!RUN_PARAMS.includes(k)) values[k] = v;
   // a detached run could report a missing value only in its log: refuse it here, as a call would
   const missing = tool.surface.required.find((name) => values[name] === undefined);
   if (missing !== undefined) {
