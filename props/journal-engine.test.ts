@@ -13,6 +13,7 @@ import type { MemFileSystem } from "../adapters/fs/memfs.js";
 import { EVERY_STEP, JOURNALS, engineViolations, scenarioArb, volumeOf } from "./support/journal-scenarios.js";
 import { exploreCrashes } from "./support/crash-fs.js";
 import { numRuns } from "./support/runs.js";
+import { interceptFs } from "../test/support/intercept-fs.js";
 
 describe("the journal engine under power failures", () => {
   it("a plan with every kind of step: worst-case loss, nested recovery crashes", async () => {
@@ -74,16 +75,10 @@ describe("an I/O error while a plan runs", () => {
  *  is durable, before the first step lands */
 function diesAfterTheJournal(fs: FileSystem): FileSystem {
   let dead = false;
-  return new Proxy(fs, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof value !== "function") return value;
-      return async (...args: unknown[]) => {
-        if (key === "rename" && !String(args[1]).startsWith(`${JOURNALS}/`)) dead = true;
-        if (dead) throw new Error("the process died");
-        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      };
-    },
+  return interceptFs(fs, async (name, args, call) => {
+    if (name === "rename" && !String(args[1]).startsWith(`${JOURNALS}/`)) dead = true;
+    if (dead) throw new Error("the process died");
+    return call();
   });
 }
 

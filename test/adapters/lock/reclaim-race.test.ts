@@ -9,6 +9,7 @@ import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockTimeoutError } from "../../../adapters/lock/Lock.js";
 import { encodeOwner, makeOwnerRecord, type ProcessProbe } from "../../../adapters/lock/owner.js";
+import { interceptFs } from "../../support/intercept-fs.js";
 
 const ROOT = "/locks";
 const DEAD = 111;
@@ -27,18 +28,12 @@ function racing(change: (vol: Volume, file: string) => void): { fs: FileSystem; 
   const vol = new Volume();
   const inner = makeMemFileSystem(vol);
   let raced = false;
-  const fs = new Proxy(inner, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (key !== "rename" || typeof value !== "function") return value;
-      return async (from: string, to: string) => {
-        if (!raced && to.endsWith(".stale")) {
-          raced = true;
-          change(vol, from);
-        }
-        return (value as (a: string, b: string) => Promise<void>).call(target, from, to);
-      };
-    },
+  const fs = interceptFs(inner, (name, [from, to], call) => {
+    if (name === "rename" && !raced && String(to).endsWith(".stale")) {
+      raced = true;
+      change(vol, String(from));
+    }
+    return call();
   });
   return { fs, vol };
 }
