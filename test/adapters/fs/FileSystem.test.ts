@@ -14,6 +14,10 @@ describe("toFsError", () => {
   it("maps Node's rm folder code to EISDIR and ENFILE to EMFILE", () => {
     expect(toFsError(errnoError("ERR_FS_EISDIR"), "rm", "/d").code).toBe("EISDIR");
     expect(toFsError(errnoError("ENFILE"), "open", "/f").code).toBe("EMFILE");
+    // the message names the code it maps to, the raw code is kept
+    const e = toFsError(Object.assign(new Error("boom"), { code: "ERR_FS_EISDIR" }), "rm", "/d");
+    expect(e).toMatchObject({ code: "EISDIR", rawCode: "ERR_FS_EISDIR" });
+    expect(e.message).toBe("EISDIR: rm '/d' (boom)");
   });
   it("turns anything else into UNKNOWN and keeps the raw code", () => {
     const e = toFsError(errnoError("ENOSPC"), "writeFile", "/f");
@@ -21,6 +25,18 @@ describe("toFsError", () => {
     expect(e.message).toMatch(/^ENOSPC: writeFile '\/f'/);
     expect(toFsError("a string", "stat", "/f")).toMatchObject({ code: "UNKNOWN", rawCode: undefined });
     expect(toFsError({ code: 42 }, "stat", "/f").code).toBe("UNKNOWN");
+    expect(toFsError({ code: ["ENOENT"] }, "stat", "/f")).toMatchObject({ code: "UNKNOWN", rawCode: undefined });
+  });
+  // anything a JavaScript `throw` can carry
+  it.each([
+    ["null", null, "null"],
+    ["undefined", undefined, "undefined"],
+    ["a number", 7, "7"],
+  ])("turns %s into an UNKNOWN FsError that names it", (_what, cause, shown) => {
+    const e = toFsError(cause, "stat", "/f");
+    expect(e).toBeInstanceOf(FsError);
+    expect(e).toMatchObject({ code: "UNKNOWN", rawCode: undefined, syscall: "stat", path: "/f" });
+    expect(e.message).toBe(`UNKNOWN: stat '/f' (${shown})`);
   });
   it("keeps the adapter's error as its cause, and has none of its own", () => {
     const raw = errnoError("EACCES");
@@ -96,10 +112,14 @@ describe("derived helpers' errors", () => {
   it("readText and readJson name the file and say what is wrong", async () => {
     const fs = makeMemFileSystem();
     fs.vol.fromJSON({ "/d/bad.txt": Buffer.from([0x61, 0xc3, 0x28]) as unknown as string, "/d/bad.json": "{ nope" });
-    await expect(readText(fs, "/d/bad.txt")).rejects.toMatchObject({ code: "EILSEQ", syscall: "readFile", path: "/d/bad.txt", message: "EILSEQ: readFile '/d/bad.txt' is not valid UTF-8" });
+    const text = await readText(fs, "/d/bad.txt").catch((e: unknown) => e);
+    expect(text).toMatchObject({ code: "EILSEQ", syscall: "readFile", path: "/d/bad.txt", message: "EILSEQ: readFile '/d/bad.txt' is not valid UTF-8" });
+    // the decoder's and the parser's own errors are kept as the cause
+    expect((text as Error).cause).toBeInstanceOf(TypeError);
     const bad = await readJson(fs, "/d/bad.json").catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: "EINVAL", syscall: "readFile", path: "/d/bad.json" });
     expect((bad as Error).message).toMatch(/^EINVAL: readFile '\/d\/bad\.json' is not valid JSON \(.+\)$/);
+    expect((bad as Error).cause).toBeInstanceOf(SyntaxError);
   });
 
   it("exists rejects a failure that is not absence", async () => {
