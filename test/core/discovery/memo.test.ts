@@ -110,25 +110,18 @@ describe("discovery with a memo", () => {
     expect(discover(snapshot(later), { memo }).entries.map((x) => x.id)).toEqual(["b", "c", "e", "g", "h", "i"]);
   });
 
-  it("one file object listed in two sources, then edited in both, is seen edited in both", () => {
+  it.each([
+    ["in both", true, "echo two"],
+    ["in one of them only", false, "echo one"],
+  ])("one file object listed in two sources, then edited %s", (_how, both, second) => {
     const memo = createDiscoveryMemo();
     const shared = file("/A/recipes/t.json", { template: "echo one" });
     discover(snapshot([user({ files: [shared] }), { ...root("/A/recipes", {}), files: [shared] }]), { memo });
     const edited = file("/A/recipes/t.json", { template: "echo two" });
-    const listing = [user({ files: [edited] }), { ...root("/A/recipes", {}), files: [edited] }];
+    const listing = [user({ files: [edited] }), { ...root("/A/recipes", {}), files: [both ? edited : shared] }];
     const seen = discover(snapshot(listing), { memo });
-    expect(seen.entries.map((x) => [x.priority, x.config?.template])).toEqual([[0, "echo two"], [1, "echo two"]]);
+    expect(seen.entries.map((x) => [x.priority, x.config?.template])).toEqual([[0, "echo two"], [1, second]]);
     expect(seen.entries).toEqual(discover(snapshot(listing)).entries);
-  });
-
-  it("one file object listed in two sources, then edited in one of them only", () => {
-    const memo = createDiscoveryMemo();
-    const shared = file("/A/recipes/t.json", { template: "echo one" });
-    discover(snapshot([user({ files: [shared] }), { ...root("/A/recipes", {}), files: [shared] }]), { memo });
-    const edited = file("/A/recipes/t.json", { template: "echo two" });
-    const listing = [user({ files: [edited] }), { ...root("/A/recipes", {}), files: [shared] }];
-    const seen = discover(snapshot(listing), { memo });
-    expect(seen.entries.map((x) => [x.priority, x.config?.template])).toEqual([[0, "echo two"], [1, "echo one"]]);
   });
 
   it("a file object listed again after an edit replaced it counts as listed", () => {
