@@ -79,7 +79,8 @@ function markStaticSurvivors(file: string, scope: readonly string[], entries: re
       if (m.status === "Ignored") marked++;
     }
   }
-  writeFileSync(file, JSON.stringify(report, null, 2));
+  // compact, as Stryker writes it: the file is kept in the repository
+  writeFileSync(file, JSON.stringify(report));
   return marked;
 }
 
