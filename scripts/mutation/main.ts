@@ -27,10 +27,11 @@ interface Area {
   readonly files: readonly string[];
 }
 
-const USAGE = `Usage: npm run mutate [-- [area ...] [--report] [--fresh]]
+const USAGE = `Usage: npm run mutate [-- [area | file ...] [--report] [--fresh]]
 
 Mutation testing (StrykerJS) of the areas named, or of every area:
 %AREAS%
+A file of an area (core/args/arg-type.ts) runs that file only.
   --report   only summarize the results kept from earlier runs
   --fresh    forget the results kept from earlier runs first
 
@@ -130,8 +131,16 @@ async function main(argv: readonly string[]): Promise<void> {
     if (f !== "--report" && f !== "--fresh") fail(`Unknown option ${f}; the options are --report and --fresh (npm run mutate -- --help).`);
   }
   const names = argv.filter((a) => !a.startsWith("-"));
-  for (const n of names) if (!areas.some((a) => a.name === n)) fail(`Unknown area "${n}"; the areas are ${areas.map((a) => a.name).join(", ")} (npm run mutate -- --help).`);
-  const chosen = names.length === 0 ? areas : areas.filter((a) => names.includes(a.name));
+  // a name that is no area may be one file of an area: a long area can run a file at a time,
+  // and each run keeps its results when it ends
+  const files = names.filter((n) => !areas.some((a) => a.name === n));
+  for (const f of files) {
+    const inArea = areas.some((a) => a.files.some((g) => globToRegExp(g).test(f)));
+    if (!inArea || !existsSync(join(root, f))) fail(`"${f}" is neither an area nor a file of one; the areas are ${areas.map((a) => a.name).join(", ")} (npm run mutate -- --help).`);
+  }
+  const whole = names.length === 0 ? areas : areas.filter((a) => names.includes(a.name));
+  // each file named on its own is reported as a part of its own
+  const chosen: readonly Area[] = [...whole, ...files.map((f) => ({ name: f, what: "one file", files: [f] }))];
   const scope = chosen.flatMap((a) => a.files);
 
   if (flags.has("--fresh")) rmSync(incrementalFile, { force: true });
