@@ -3,6 +3,7 @@
 // no test noticed, checked against the list of equivalent mutants in docs/equivalent-mutants.md.
 // A surviving mutant that is not on the list is a gap in the tests; an entry on the list that no
 // surviving mutant matches is stale (the code changed, or a test now kills it).
+import { makeRe } from "minimatch";
 
 export interface Position {
   readonly line: number;
@@ -162,19 +163,12 @@ export interface Review {
 
 const inScope = (file: string, scope: readonly RegExp[] | undefined): boolean => scope === undefined || scope.some((r) => r.test(file));
 
-/** A glob of the Stryker config (`core/args/**\/*.ts`) as a regular expression over file names. */
+/** A glob of the Stryker config (`core/args/**\/*.ts`) as a regular expression over file names,
+ *  read by minimatch, as Stryker reads its `mutate` globs. */
 export function globToRegExp(glob: string): RegExp {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*" && glob[i + 1] === "*") {
-      out += glob[i + 2] === "/" ? "(?:.*/)?" : ".*";
-      i += glob[i + 2] === "/" ? 2 : 1;
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else out += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${out}$`);
+  const r = makeRe(glob);
+  if (r === false) throw new Error(`Not a glob: ${glob}`);
+  return r;
 }
 
 /**
