@@ -111,9 +111,9 @@ export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
 
 /** A default as stored and used at runtime: arrays stay arrays, everything else becomes text
  * (`null` → `""`, objects → `[object Object]`, as `String()` does). */
-export function storedDefault(value: Json | undefined): ArgDefault {
+export function storedDefault(value: Json): ArgDefault {
   if (Array.isArray(value)) return value;
-  if (value === null || value === undefined) return "";
+  if (value === null) return "";
   return String(value);
 }
 

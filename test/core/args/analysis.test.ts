@@ -143,6 +143,15 @@ describe("checkRepeatSafety", () => {
   it("a declaration or default of another type does not make {x.length} safe", () => {
     expect(checkRepeatSafety({ args: ["items:int", "other:array"], template: tpl })).toEqual(E.left(REPEAT_SAFETY_ERROR));
     expect(checkRepeatSafety({ defaults: { items: "a,b" }, template: tpl })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+    // a node's own defaults count only when the default is an array
+    expect(checkRepeatSafety({ template: { ...tpl, defaults: { items: "a,b" } } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+  });
+
+  it("the repeat is exactly {x.length}: text before or after it fails", () => {
+    const safe = { args: ["items:array"] };
+    expect(checkRepeatSafety({ ...safe, template: { ...tpl, repeat: "x{items.length}" } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+    expect(checkRepeatSafety({ ...safe, template: { ...tpl, repeat: "{items.length}x" } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
+    expect(checkRepeatSafety({ ...safe, template: { ...tpl, repeat: "x items.length" } })).toEqual(E.left(REPEAT_SAFETY_ERROR));
   });
 
   it("an inline {items:array} is not enough", () => {

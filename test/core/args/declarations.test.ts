@@ -114,6 +114,10 @@ describe("parseArgsShorthand", () => {
     expect(parseArgsShorthand("a, a:int")).toEqual(E.left("Duplicate argument name(s): a"));
   });
 
+  it("a written type keeps its spelling in the stored declaration, also with a space after the colon", () => {
+    expect(right(parseArgsShorthand("lang: string, file:  path")).declarations).toEqual(["lang:string", "file:path"]);
+  });
+
   it("rejects a declaration without a name", () => {
     expect(parseArgsShorthand("=x")).toEqual(E.left("Invalid argument declaration: =x"));
   });
