@@ -204,6 +204,8 @@ describe("isOwnerProvablyDead", () => {
 
   it("stays alive on doubt: unknown signal result, unreadable start time, or no start time recorded", () => {
     expect(isOwnerProvablyDead(record, fakeProbe({ signalZero: () => "unknown" }))).toBe(false);
+    // a signal probe that failed oddly proves nothing, even where the start time read differs
+    expect(isOwnerProvablyDead(record, fakeProbe({ signalZero: () => "unknown", startTime: () => "9999" }))).toBe(false);
     expect(isOwnerProvablyDead(record, fakeProbe({ startTime: () => undefined }))).toBe(false);
     const { start_time: _, ...withoutStart } = record;
     expect(isOwnerProvablyDead(withoutStart, fakeProbe({ startTime: () => "9999" }))).toBe(false);
