@@ -106,6 +106,10 @@ function printReview(review: Review, areas: readonly Area[]): void {
   out.push(`Mutation score: ${pct(scoreOf(t))} (${t.killed + t.timeout} of ${valid} detected; ${t.compileError} did not compile and do not count).`);
   out.push(`Not detected: ${t.survived + t.noCoverage}, of which ${review.equivalent.length} are listed as equivalent in docs/equivalent-mutants.md.`);
   if (valid > 0) out.push(`Without the listed equivalents: ${pct((100 * (t.killed + t.timeout)) / (valid - review.equivalent.length))}.`);
+  if (review.timedOut.length > 0) {
+    out.push(`${review.timedOut.length} of the listed equivalents timed out (the machine was busy, no test told them apart); they count as not detected:`);
+    for (const u of review.timedOut) out.push(`  ${where(u)} ${u.mutant.mutatorName}: \`${oneLine(u.original)}\` → \`${oneLine(u.mutant.replacement ?? "")}\``);
+  }
   if (t.ignored + t.pending > 0) out.push(`${t.ignored + t.pending} mutants were not run yet (run \`npm run mutate\` to test them).`);
   if (review.unlisted.length > 0) {
     out.push("", `${review.unlisted.length} mutants no test noticed and the list does not explain (kill each with a test, or list it):`);

@@ -2,7 +2,9 @@
 // Stryker keeps as its incremental file): the score per file and over the scope, and every mutant
 // no test noticed, checked against the list of equivalent mutants in docs/equivalent-mutants.md.
 // A surviving mutant that is not on the list is a gap in the tests; an entry on the list that no
-// surviving mutant matches is stale (the code changed, or a test now kills it).
+// surviving mutant matches is stale (the code changed, or a test now kills it). A mutant the list
+// explains that timed out is counted as undetected: no test can tell it apart, so its timeout was
+// the machine's (a run under load), not a test's finding, and it must not raise the score.
 import { makeRe } from "minimatch";
 
 export interface Position {
@@ -153,8 +155,10 @@ export interface Undetected {
 export interface Review {
   readonly perFile: ReadonlyMap<string, Counts>;
   readonly total: Counts;
-  /** undetected mutants that an entry of the list explains */
+  /** undetected mutants that an entry of the list explains (with the timed-out ones below) */
   readonly equivalent: readonly Undetected[];
+  /** timed-out mutants that an entry of the list explains: counted as survived, not detected */
+  readonly timedOut: readonly Undetected[];
   /** undetected mutants that no entry explains: gaps in the tests */
   readonly unlisted: readonly Undetected[];
   /** entries that match no undetected mutant */
@@ -180,19 +184,22 @@ export function reviewReport(report: MutationReport, entries: readonly Equivalen
   const patterns = scope?.map(globToRegExp);
   const perFile = new Map<string, Counts>();
   const undetectedMutants: Undetected[] = [];
+  // timed-out mutants are paired with the list too (see the top of this file)
+  const timeouts: Undetected[] = [];
   for (const [file, f] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
     if (!inScope(file, patterns)) continue;
     perFile.set(file, countsOf(f.mutants));
-    for (const m of f.mutants) if (m.status === "Survived" || m.status === "NoCoverage") undetectedMutants.push({ file, mutant: m, original: originalOf(f.source, m) });
+    for (const m of f.mutants) {
+      if (m.status === "Survived" || m.status === "NoCoverage") undetectedMutants.push({ file, mutant: m, original: originalOf(f.source, m) });
+      else if (m.status === "Timeout") timeouts.push({ file, mutant: m, original: originalOf(f.source, m) });
+    }
   }
-  const total = emptyCounts();
-  for (const c of perFile.values()) for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
 
   // entries of files outside the scope are neither used nor stale in a run of some areas only
   const open = entries.filter((e) => inScope(e.file, patterns));
   // every pair of an undetected mutant and an entry that explains it, nearest lines first; each
   // mutant and each entry is paired once
-  const pairs = undetectedMutants.flatMap((u) =>
+  const pairs = [...undetectedMutants, ...timeouts].flatMap((u) =>
     open
       .filter((e) => e.file === u.file && e.mutator === u.mutant.mutatorName && sameCode(e.original, u.original) && sameCode(e.replacement, u.mutant.replacement ?? ""))
       .map((e) => ({ u, e, distance: Math.abs(e.line - u.mutant.location.start.line) })),
@@ -205,11 +212,19 @@ export function reviewReport(report: MutationReport, entries: readonly Equivalen
     used.add(e);
     explained.add(u);
   }
-  const equivalent = undetectedMutants.filter((u) => explained.has(u));
+  const timedOut = timeouts.filter((u) => explained.has(u));
+  for (const u of timedOut) {
+    const c = perFile.get(u.file)!;
+    c.timeout--;
+    c.survived++;
+  }
+  const total = emptyCounts();
+  for (const c of perFile.values()) for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
+  const equivalent = [...undetectedMutants, ...timeouts].filter((u) => explained.has(u));
   const unlisted = undetectedMutants.filter((u) => !explained.has(u));
   // an entry of a file with no results yet cannot be judged stale
   const stale = open.filter((e) => !used.has(e) && perFile.has(e.file));
-  return { perFile, total, equivalent, unlisted, stale };
+  return { perFile, total, equivalent, timedOut, unlisted, stale };
 }
 
 /** The file patterns of each area that match no file of the results: code the results say

@@ -127,6 +127,18 @@ describe("reviewReport", () => {
       expect(reviewReport(report([m]), [e]).unlisted).toHaveLength(1);
   });
 
+  it("a timed-out mutant the list explains counts as not detected, and its entry is not stale", () => {
+    const slow = mutant("Timeout", "EqualityOperator", [2, 3], [2, 12], 'k !== "a"');
+    const hang = mutant("Timeout", "BlockStatement", [4, 3], [4, 12], "{}");
+    const r = reviewReport(report([slow, hang, mutant("Killed", "A", [2, 3], [2, 4], "x")]), [entry(2, "EqualityOperator", 'k === "a"', 'k !== "a"')]);
+    expect(r.timedOut.map((u) => u.mutant.id)).toEqual([slow.id]);
+    expect(r.equivalent.map((u) => u.mutant.id)).toEqual([slow.id]);
+    expect(r.unlisted).toEqual([]);
+    expect(r.stale).toEqual([]);
+    expect(r.total).toMatchObject({ killed: 1, timeout: 1, survived: 1 });
+    expect(r.perFile.get("core/x.ts")).toMatchObject({ killed: 1, timeout: 1, survived: 1 });
+  });
+
   it("an entry of a file in scope that has no results yet is not stale", () => {
     const r = reviewReport({ files: { "core/args/a.ts": { source, mutants: [mutant("Killed", "A", [2, 3], [2, 4], "x")] } } }, [entry(2, "A", "k", "x", "core/args/b.ts"), entry(2, "A", "k", "y", "core/args/a.ts")], ["core/args/**/*.ts"]);
     expect(r.stale.map((e) => e.file)).toEqual(["core/args/a.ts"]);
