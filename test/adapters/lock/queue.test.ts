@@ -1,0 +1,59 @@
+// The in-process queue in front of a lock file: callers of one process take turns in arrival
+// order, and the wait for a turn leaves nothing running once it is over.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
+import { makeFileLock } from "../../../adapters/lock/file-lock.js";
+import { LockTimeoutError, type HeldLock } from "../../../adapters/lock/Lock.js";
+import { interceptFs } from "../../support/intercept-fs.js";
+
+let dir = "";
+let root = "";
+let path = "";
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pi-recipes-queue-"));
+  root = join(dir, "locks");
+  path = join(dir, "recipe.json");
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe("the in-process queue", () => {
+  it("a caller whose time runs out while the one ahead is still taking the lock gives up, though the lock is free", async () => {
+    // the first caller's link (the step that takes the lock file) waits until the test lets it go
+    let letGo!: () => void;
+    const gate = new Promise<void>((done) => (letGo = done));
+    let links = 0;
+    const fs = interceptFs(makeNodeFileSystem(), async (name, _args, call) => {
+      if (name === "link" && links++ === 0) await gate;
+      return call();
+    });
+    const lock = makeFileLock({ lockRoot: root, fs });
+    const first = lock.acquire(path, { timeoutMs: 600_000 });
+    const second: Promise<unknown> = lock.acquire(path, { timeoutMs: 50 }).catch((e: unknown) => e);
+    // the lock file is free all along: only the turn of the caller ahead keeps the second one out
+    const late = await second;
+    letGo();
+    if (!(late instanceof LockTimeoutError)) await (late as HeldLock).release();
+    expect(late).toBeInstanceOf(LockTimeoutError);
+    await (await first).release();
+  });
+
+  it("leaves no timer behind once a caller has its turn, however long it was willing to wait", async () => {
+    // only the timers of the code under test are counted (Node's own count would include the
+    // test runner's)
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const lock = makeFileLock({ lockRoot: root });
+      await lock.withLock(path, () => undefined, { timeoutMs: 600_000 });
+      const held = await lock.acquire(path, { timeoutMs: 600_000 });
+      const queued = lock.acquire(path, { timeoutMs: 600_000 });
+      await held.release();
+      await (await queued).release();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
