@@ -40,6 +40,33 @@ describe("the in-process queue", () => {
     await (await first).release();
   });
 
+  it("a caller arriving while the one ahead is still taking the lock waits for it, also after the queue was empty once", async () => {
+    // the second caller's link (the step that takes the lock file) waits until the test lets it go
+    // or a third caller links
+    let letGo!: () => void;
+    const gate = new Promise<void>((done) => (letGo = done));
+    let links = 0;
+    const fs = interceptFs(makeNodeFileSystem(), async (name, _args, call) => {
+      if (name === "link") {
+        links++;
+        if (links === 2) await Promise.race([gate, new Promise((done) => setTimeout(done, 500))]);
+        if (links === 3) letGo();
+      }
+      return call();
+    });
+    const lock = makeFileLock({ lockRoot: root, fs });
+    const order: string[] = [];
+    const take = (who: string) => lock.withLock(path, () => void order.push(who), { timeoutMs: 600_000 });
+    const first = await lock.acquire(path);
+    order.push("first");
+    const second = take("second");
+    await first.release();
+    // the first caller's turn is over and the second one is taking the lock now
+    while (links < 2) await new Promise((done) => setTimeout(done, 1));
+    await Promise.all([second, take("third")]);
+    expect(order).toEqual(["first", "second", "third"]);
+  });
+
   it("leaves no timer behind once a caller has its turn, however long it was willing to wait", async () => {
     // only the timers of the code under test are counted (Node's own count would include the
     // test runner's)
