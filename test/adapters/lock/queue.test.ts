@@ -19,6 +19,9 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
+// a few tens of milliseconds each; a broken queue hangs them, which should fail fast
+const HANG_GUARD_MS = 10_000;
+
 describe("the in-process queue", () => {
   it("a caller whose time runs out while the one ahead is still taking the lock gives up, though the lock is free", async () => {
     // the first caller's link (the step that takes the lock file) waits until the test lets it go
@@ -38,7 +41,7 @@ describe("the in-process queue", () => {
     if (!(late instanceof LockTimeoutError)) await (late as HeldLock).release();
     expect(late).toBeInstanceOf(LockTimeoutError);
     await (await first).release();
-  });
+  }, HANG_GUARD_MS);
 
   it("a caller arriving while the one ahead is still taking the lock waits for it, also after the queue was empty once", async () => {
     // the second caller's link (the step that takes the lock file) waits until the test lets it go
@@ -65,7 +68,7 @@ describe("the in-process queue", () => {
     while (links < 2) await new Promise((done) => setTimeout(done, 1));
     await Promise.all([second, take("third")]);
     expect(order).toEqual(["first", "second", "third"]);
-  });
+  }, HANG_GUARD_MS);
 
   it("leaves no timer behind once a caller has its turn, however long it was willing to wait", async () => {
     // only the timers of the code under test are counted (Node's own count would include the
@@ -82,5 +85,5 @@ describe("the in-process queue", () => {
     } finally {
       vi.useRealTimers();
     }
-  });
+  }, HANG_GUARD_MS);
 });
