@@ -160,11 +160,8 @@ export function makeFileLock(options: FileLockOptions): Lock {
     }
   }
 
-  let swept = false;
-  /** Removes stray temps of dead processes; best effort, once per Lock. */
+  /** Removes stray temps of dead processes; best effort, once per Lock (see acquireFile). */
   async function sweepStrays(): Promise<void> {
-    if (swept) return;
-    swept = true;
     const entries = await fs.readdir(root).catch(() => []);
     for (const entry of entries) {
       if (entry.kind !== "file" || !STRAY_NAME.test(entry.name)) continue;
@@ -222,7 +219,9 @@ export function makeFileLock(options: FileLockOptions): Lock {
       if (fs.chmod !== undefined) await fs.chmod(file, RECORD_MODE).catch(() => undefined);
       await handle.write(text);
     } catch (e) {
-      if ((await look(file))?.record === undefined) await fs.rm(file, { force: true }).catch(() => undefined);
+      // ours, or half-written; a complete record of another owner (who reclaimed it meanwhile) stays
+      const record = (await look(file))?.record;
+      if (record === undefined || record.token === token) await fs.rm(file, { force: true }).catch(() => undefined);
       throw e;
     } finally {
       await handle.close().catch(() => undefined);
