@@ -96,6 +96,19 @@ describe("a lock that vanishes between two looks is taken at once", () => {
   });
 });
 
+describe("a dead owner's lock moved aside", () => {
+  it("is taken though another process's sweep removed the moved-aside file first", async () => {
+    await plant(deadOwner());
+    const lock = lockWith(async (name, target) => {
+      // another process's first acquire sweeps strays, the moved-aside lock among them
+      if (name === "rm" && target.endsWith(".stale")) await rm(target, { force: true });
+      return undefined;
+    });
+    expect(await take(lock)).toBe("taken");
+    expect(await readdir(root)).toEqual([]);
+  });
+});
+
 describe("a lock file this user may not read", () => {
   it("is a lock without a readable record: past the grace period it is reclaimed", async () => {
     await plant(encodeOwner(makeOwnerRecord("alive", Date.now())), 3_600_000);
