@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
+import { LockReentryError } from "../../../adapters/lock/Lock.js";
 import { encodeOwner, makeOwnerRecord } from "../../../adapters/lock/owner.js";
 
 let dir = "";
@@ -38,4 +39,11 @@ it("the sweep of strays leaves a symlink alone, whatever it points to", async ()
   await symlink(join(dir, "target"), join(root, ".x.lock.link.tmp"));
   await makeFileLock({ lockRoot: root }).withLock(path, () => undefined);
   expect(await readdir(root)).toEqual([".x.lock.link.tmp"]);
+});
+
+it("a call chain that holds two locks may take neither again", async () => {
+  const lock = makeFileLock({ lockRoot: root });
+  const other = join(dir, "other.json");
+  const again = await lock.withLock(path, () => lock.withLock(other, () => lock.withLock(path, () => "taken", { timeoutMs: 200 }).catch((e: unknown) => e)));
+  expect(again).toBeInstanceOf(LockReentryError);
 });
