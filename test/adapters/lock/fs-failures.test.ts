@@ -62,7 +62,7 @@ function lockWith(fail: (name: string, target: string, nth: number) => Promise<F
 
 const isLock = (target: string): boolean => target === lockFile;
 const isTemp = (target: string): boolean => target.endsWith(".tmp") && !target.includes(".reclaim.");
-const take = async (lock: ReturnType<typeof makeFileLock>, timeoutMs = 2_000): Promise<"taken"> => {
+const take = async (lock: ReturnType<typeof makeFileLock>, timeoutMs = 10_000): Promise<"taken"> => {
   await lock.withLock(path, () => undefined, { timeoutMs });
   return "taken";
 };

@@ -28,12 +28,19 @@ describe("the in-process queue", () => {
     let letGo!: () => void;
     const gate = new Promise<void>((done) => (letGo = done));
     let links = 0;
+    let linking!: () => void;
+    const firstLinks = new Promise<void>((done) => (linking = done));
     const fs = interceptFs(makeNodeFileSystem(), async (name, _args, call) => {
-      if (name === "link" && links++ === 0) await gate;
+      if (name === "link" && links++ === 0) {
+        linking();
+        await gate;
+      }
       return call();
     });
     const lock = makeFileLock({ lockRoot: root, fs });
     const first = lock.acquire(path, { timeoutMs: 600_000 });
+    // the first caller has its turn and is taking the lock when the second one comes
+    await firstLinks;
     const second: Promise<unknown> = lock.acquire(path, { timeoutMs: 50 }).catch((e: unknown) => e);
     // the lock file is free all along: only the turn of the caller ahead keeps the second one out
     const late = await second;
