@@ -1,30 +1,20 @@
 // What the lock leaves behind it: a section's call chain holds the lock only while the section
 // runs, and the first acquire's sweep of strays removes only regular files of dead processes.
-import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockReentryError } from "../../../adapters/lock/Lock.js";
-import { encodeOwner, makeOwnerRecord } from "../../../adapters/lock/owner.js";
+import { deadOwner, useLockDir } from "./fixture.js";
 
-let dir = "";
-let root = "";
-let path = "";
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "pi-recipes-lock-chain-"));
-  root = join(dir, "locks");
-  path = join(dir, "recipe.json");
-});
-afterEach(() => rm(dir, { recursive: true, force: true }));
+const at = useLockDir("pi-recipes-lock-chain-");
 
 it("a section that fails does not outlive itself: work it started, run later, may take the lock", async () => {
-  const lock = makeFileLock({ lockRoot: root });
+  const lock = makeFileLock({ lockRoot: at.root });
   let later: Promise<string> | undefined;
   const failed = await lock
-    .withLock(path, () => {
-      later = new Promise((done) => setTimeout(done, 20)).then(() => lock.withLock(path, () => "later"));
+    .withLock(at.path, () => {
+      later = new Promise((done) => setTimeout(done, 20)).then(() => lock.withLock(at.path, () => "later"));
       throw new Error("the section failed");
     })
     .catch((e: unknown) => (e as Error).message);
@@ -33,17 +23,16 @@ it("a section that fails does not outlive itself: work it started, run later, ma
 });
 
 it("the sweep of strays leaves a symlink alone, whatever it points to", async () => {
-  await mkdir(root, { recursive: true });
-  const dead = encodeOwner({ ...makeOwnerRecord("dead", 0), pid: spawnSync(process.execPath, ["-e", "0"]).pid! });
-  await writeFile(join(dir, "target"), dead);
-  await symlink(join(dir, "target"), join(root, ".x.lock.link.tmp"));
-  await makeFileLock({ lockRoot: root }).withLock(path, () => undefined);
-  expect(await readdir(root)).toEqual([".x.lock.link.tmp"]);
+  await mkdir(at.root, { recursive: true });
+  await writeFile(join(at.dir, "target"), deadOwner());
+  await symlink(join(at.dir, "target"), join(at.root, ".x.lock.link.tmp"));
+  await makeFileLock({ lockRoot: at.root }).withLock(at.path, () => undefined);
+  expect(await readdir(at.root)).toEqual([".x.lock.link.tmp"]);
 });
 
 it("a call chain that holds two locks may take neither again", async () => {
-  const lock = makeFileLock({ lockRoot: root });
-  const other = join(dir, "other.json");
-  const again = await lock.withLock(path, () => lock.withLock(other, () => lock.withLock(path, () => "taken", { timeoutMs: 200 }).catch((e: unknown) => e)));
+  const lock = makeFileLock({ lockRoot: at.root });
+  const other = join(at.dir, "other.json");
+  const again = await lock.withLock(at.path, () => lock.withLock(other, () => lock.withLock(at.path, () => "taken", { timeoutMs: 200 }).catch((e: unknown) => e)));
   expect(again).toBeInstanceOf(LockReentryError);
 });

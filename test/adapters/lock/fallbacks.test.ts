@@ -6,12 +6,13 @@ import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FsError, type FileSystem, type FsErrorCode } from "../../../adapters/fs/FileSystem.js";
+import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
 import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockTimeoutError } from "../../../adapters/lock/Lock.js";
 import { decodeOwner, encodeOwner, makeOwnerRecord, nodeProcessProbe } from "../../../adapters/lock/owner.js";
+import { withoutLinks } from "./fixture.js";
 
 let dir = "";
 let root = "";
@@ -27,11 +28,6 @@ const node = makeNodeFileSystem();
 const lockFileOf = async (p: string): Promise<string> => lockFilePath(root, await canonicalLockPath(node, p));
 const deadPid = (): number => spawnSync(process.execPath, ["-e", "0"]).pid!;
 
-/** node's file system whose hard links fail with `code`, as they do where links are unsupported */
-const withoutLinks = (code: FsErrorCode, base: FileSystem = node): FileSystem => ({
-  ...base,
-  link: (existing, newPath) => Promise.reject(new FsError(code, "link", existing, `${code}: link '${existing}' -> '${newPath}'`, { dest: newPath })),
-});
 
 async function plant(text: string, mtimeMs = Date.now()): Promise<string> {
   const file = await lockFileOf(path);

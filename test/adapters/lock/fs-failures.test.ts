@@ -2,43 +2,22 @@
 // taken again at once, a file this user may not read is a lock without a readable record, a link
 // that cannot work falls back to an exclusive create, and every other failure reaches the caller
 // as the file system's own error instead of being retried or renamed.
-import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, unlink, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readdir, rm, unlink } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
 import { FsError, type FsErrorCode } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
-import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
+import { makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockAccessError, LockTimeoutError } from "../../../adapters/lock/Lock.js";
 import { encodeOwner, makeOwnerRecord } from "../../../adapters/lock/owner.js";
 import { interceptFs } from "../../support/intercept-fs.js";
+import { deadOwner, plantLock, useLockDir } from "./fixture.js";
 
-let dir = "";
-let root = "";
-let path = "";
-let lockFile = "";
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "pi-recipes-lock-fail-"));
-  root = join(dir, "locks");
-  path = join(dir, "recipe.json");
-  lockFile = lockFilePath(root, await canonicalLockPath(makeNodeFileSystem(), path));
-});
-afterEach(() => rm(dir, { recursive: true, force: true }));
+const at = useLockDir("pi-recipes-lock-fail-");
 
 const failure = (code: FsErrorCode, syscall: "stat" | "readFile" | "writeFile" | "link" | "open" | "rename", at: string, raw?: string): FsError =>
   new FsError(code, syscall, at, `${raw ?? code}: ${syscall} '${at}'`, raw === undefined ? {} : { rawCode: raw });
 
-/** A lock file planted by hand: its record (or any text), with an mtime in the past when asked. */
-async function plant(text: string, ageMs = 0): Promise<void> {
-  await mkdir(root, { recursive: true });
-  await writeFile(lockFile, text);
-  const at = (Date.now() - ageMs) / 1000;
-  await utimes(lockFile, at, at);
-}
-
-const deadOwner = (): string => encodeOwner({ ...makeOwnerRecord("dead", 0), pid: spawnSync(process.execPath, ["-e", "0"]).pid! });
+const plant = (text: string, ageMs = 0): Promise<void> => plantLock(at, text, ageMs);
 
 /**
  * A lock over the real file system whose calls named in `fail` fail as told: each entry is asked,
@@ -57,13 +36,13 @@ function lockWith(fail: (name: string, target: string, nth: number) => Promise<F
     if (error !== undefined) throw error;
     return call();
   });
-  return makeFileLock({ lockRoot: root, fs });
+  return makeFileLock({ lockRoot: at.root, fs });
 }
 
-const isLock = (target: string): boolean => target === lockFile;
+const isLock = (target: string): boolean => target === at.lockFile;
 const isTemp = (target: string): boolean => target.endsWith(".tmp") && !target.includes(".reclaim.");
 const take = async (lock: ReturnType<typeof makeFileLock>, timeoutMs = 10_000): Promise<"taken"> => {
-  await lock.withLock(path, () => undefined, { timeoutMs });
+  await lock.withLock(at.path, () => undefined, { timeoutMs });
   return "taken";
 };
 
@@ -78,7 +57,7 @@ describe("a lock that vanishes between two looks is taken at once", () => {
     await plant(encodeOwner(makeOwnerRecord("alive", Date.now())));
     const lock = lockWith(async (name, target, nth) => {
       if (name !== "readFile" || !isLock(target) || nth !== 1) return undefined;
-      await unlink(lockFile);
+      await unlink(at.lockFile);
       return failure("ENOENT", "readFile", target);
     });
     expect(await take(lock)).toBe("taken");
@@ -88,11 +67,11 @@ describe("a lock that vanishes between two looks is taken at once", () => {
     await plant(deadOwner());
     const lock = lockWith(async (name, target, nth) => {
       if (name !== "rename" || !isLock(target) || nth !== 1) return undefined;
-      await unlink(lockFile);
+      await unlink(at.lockFile);
       return failure("ENOENT", "rename", target);
     });
     expect(await take(lock)).toBe("taken");
-    expect(await readdir(root)).toEqual([]);
+    expect(await readdir(at.root)).toEqual([]);
   });
 });
 
@@ -105,7 +84,7 @@ describe("a dead owner's lock moved aside", () => {
       return undefined;
     });
     expect(await take(lock)).toBe("taken");
-    expect(await readdir(root)).toEqual([]);
+    expect(await readdir(at.root)).toEqual([]);
   });
 });
 

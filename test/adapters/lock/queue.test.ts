@@ -1,23 +1,13 @@
 // The in-process queue in front of a lock file: callers of one process take turns in arrival
 // order, and the wait for a turn leaves nothing running once it is over.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockTimeoutError, type HeldLock } from "../../../adapters/lock/Lock.js";
 import { interceptFs } from "../../support/intercept-fs.js";
+import { useLockDir } from "./fixture.js";
 
-let dir = "";
-let root = "";
-let path = "";
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "pi-recipes-queue-"));
-  root = join(dir, "locks");
-  path = join(dir, "recipe.json");
-});
-afterEach(() => rm(dir, { recursive: true, force: true }));
+const at = useLockDir("pi-recipes-queue-");
 
 // a few tens of milliseconds each; a broken queue hangs them, which should fail fast
 const HANG_GUARD_MS = 10_000;
@@ -37,11 +27,11 @@ describe("the in-process queue", () => {
       }
       return call();
     });
-    const lock = makeFileLock({ lockRoot: root, fs });
-    const first = lock.acquire(path, { timeoutMs: 600_000 });
+    const lock = makeFileLock({ lockRoot: at.root, fs });
+    const first = lock.acquire(at.path, { timeoutMs: 600_000 });
     // the first caller has its turn and is taking the lock when the second one comes
     await firstLinks;
-    const second: Promise<unknown> = lock.acquire(path, { timeoutMs: 50 }).catch((e: unknown) => e);
+    const second: Promise<unknown> = lock.acquire(at.path, { timeoutMs: 50 }).catch((e: unknown) => e);
     // the lock file is free all along: only the turn of the caller ahead keeps the second one out
     const late = await second;
     letGo();
@@ -64,10 +54,10 @@ describe("the in-process queue", () => {
       }
       return call();
     });
-    const lock = makeFileLock({ lockRoot: root, fs });
+    const lock = makeFileLock({ lockRoot: at.root, fs });
     const order: string[] = [];
-    const take = (who: string) => lock.withLock(path, () => void order.push(who), { timeoutMs: 600_000 });
-    const first = await lock.acquire(path);
+    const take = (who: string) => lock.withLock(at.path, () => void order.push(who), { timeoutMs: 600_000 });
+    const first = await lock.acquire(at.path);
     order.push("first");
     const second = take("second");
     await first.release();
@@ -82,10 +72,10 @@ describe("the in-process queue", () => {
     // test runner's)
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
-      const lock = makeFileLock({ lockRoot: root });
-      await lock.withLock(path, () => undefined, { timeoutMs: 600_000 });
-      const held = await lock.acquire(path, { timeoutMs: 600_000 });
-      const queued = lock.acquire(path, { timeoutMs: 600_000 });
+      const lock = makeFileLock({ lockRoot: at.root });
+      await lock.withLock(at.path, () => undefined, { timeoutMs: 600_000 });
+      const held = await lock.acquire(at.path, { timeoutMs: 600_000 });
+      const queued = lock.acquire(at.path, { timeoutMs: 600_000 });
       await held.release();
       await (await queued).release();
       expect(vi.getTimerCount()).toBe(0);
