@@ -80,8 +80,9 @@ function markStaticSurvivors(file: string, scope: readonly string[], entries: re
       if (m.status === "Ignored") marked++;
     }
   }
-  // compact, as Stryker writes it: the file is kept in the repository
-  writeFileSync(file, JSON.stringify(report));
+  // in the layout Stryker writes it (2-space indent): the file is kept in the repository, and a
+  // layout that flips between runs would make every commit of it rewrite the whole file
+  writeFileSync(file, JSON.stringify(report, null, 2));
   return marked;
 }
 
