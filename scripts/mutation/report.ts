@@ -199,7 +199,8 @@ export function reviewReport(report: MutationReport, entries: readonly Equivalen
   const open = entries.filter((e) => inScope(e.file, patterns));
   // every pair of an undetected mutant and an entry that explains it, nearest lines first; each
   // mutant and each entry is paired once
-  const pairs = [...undetectedMutants, ...timeouts].flatMap((u) =>
+  const candidates = [...undetectedMutants, ...timeouts];
+  const pairs = candidates.flatMap((u) =>
     open
       .filter((e) => e.file === u.file && e.mutator === u.mutant.mutatorName && sameCode(e.original, u.original) && sameCode(e.replacement, u.mutant.replacement ?? ""))
       .map((e) => ({ u, e, distance: Math.abs(e.line - u.mutant.location.start.line) })),
@@ -220,7 +221,7 @@ export function reviewReport(report: MutationReport, entries: readonly Equivalen
   }
   const total = emptyCounts();
   for (const c of perFile.values()) for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
-  const equivalent = [...undetectedMutants, ...timeouts].filter((u) => explained.has(u));
+  const equivalent = candidates.filter((u) => explained.has(u));
   const unlisted = undetectedMutants.filter((u) => !explained.has(u));
   // an entry of a file with no results yet cannot be judged stale
   const stale = open.filter((e) => !used.has(e) && perFile.has(e.file));
