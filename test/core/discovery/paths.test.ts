@@ -13,6 +13,7 @@ describe("discovery paths", () => {
   it("basename: the last segment, or the whole of a bare name", () => {
     expect(basename("/A/recipes/t.json")).toBe("t.json");
     expect(basename("t.json")).toBe("t.json");
+    expect(basename("/t.json")).toBe("t.json");
     expect(basename("/A/")).toBe("");
   });
 

@@ -44,6 +44,14 @@ describe("diffDiscoveries", () => {
     expect(diffDiscoveries(ab, abcd)).toEqual({ ...NOTHING, added: ["c", "d"] });
   });
 
+  it("tools added or removed before and between the others by name", () => {
+    const tools = (names: string[]) => discover(snapshot([userRoot(Object.fromEntries(names.map((n) => [`${n}.json`, { template: `echo ${n}` }])))]));
+    const mz = tools(["m", "z"]);
+    const amnz = tools(["a", "m", "n", "z"]);
+    expect(diffDiscoveries(mz, amnz)).toEqual({ ...NOTHING, added: ["a", "n"] });
+    expect(diffDiscoveries(amnz, mz)).toEqual({ ...NOTHING, removed: ["a", "n"] });
+  });
+
   it("a draft added, removed or edited changes the draft listing; the tools stay", () => {
     const tools = userRoot({ "a.json": { template: "echo a" } });
     const d = (content: object) => file("/A/recipes/drafts/d.json", content);
