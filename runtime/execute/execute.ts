@@ -47,7 +47,7 @@ class RunState implements Run {
   }
 }
 
-export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], softQuorum: undefined, labelled: new Map() });
+export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], continued: [], softQuorum: undefined, labelled: new Map() });
 
 /** Executes `template` with `runtime` values (the call's, already normalized). Never rejects for
  * a template problem: that comes back as an `error` execution naming the step. */

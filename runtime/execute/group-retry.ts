@@ -36,7 +36,10 @@ export async function runGroupRetry(
   const recover = node["recover"];
   let last: NodeResult | undefined;
   const commands: string[] = [];
+  // failures a later attempt supersedes (its steps that went on, its recover) are not named
+  const continuedBefore = run.trace.continued.length;
   for (let i = 1; i <= attempts; i += 1) {
+    run.trace.continued.length = continuedBefore;
     last = await exec(attempt, parent, stdin, run, false);
     commands.push(...last.commands);
     if (last.code === 0 || i === attempts || run.options.signal?.aborted === true) break;
