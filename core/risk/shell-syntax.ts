@@ -34,7 +34,9 @@ interface Found {
   readonly trailing?: true;
 }
 
-function classify(word: string, previous: readonly string[]): Found | undefined {
+/** What `words[at]` is, when it is shell syntax. */
+function classify(words: readonly string[], at: number): Found | undefined {
+  const word = words[at]!;
   const first = word[0];
   if (first === undefined) return undefined;
   if (word.length > 1 && word.endsWith(";") && !word.endsWith("\\;")) return { word, kind: "list", trailing: true };
@@ -42,7 +44,7 @@ function classify(word: string, previous: readonly string[]): Found | undefined 
   const kind = OPERATORS.get(word);
   if (kind !== undefined) {
     // find's -exec/-ok end with a bare `;`, which is exactly what find wants as an argument
-    if (word === ";" && previous.some((w) => w === "-exec" || w === "-execdir" || w === "-ok" || w === "-okdir")) return undefined;
+    if (word === ";" && words.slice(0, at).some((w) => w === "-exec" || w === "-execdir" || w === "-ok" || w === "-okdir")) return undefined;
     return { word, kind };
   }
   const m = ATTACHED.exec(word);
@@ -76,7 +78,7 @@ export function shellSyntaxWarnings(split: SplitResult, label: string | undefine
   let out: RecipeWarning[] | undefined;
   for (let i = 0; i < words.length; i++) {
     if (quoted !== undefined && quoted.includes(i)) continue;
-    const found = classify(words[i]!, i === 0 ? NO_WORDS : words.slice(0, i));
+    const found = classify(words, i);
     if (found === undefined) continue;
     const command = words[0]!;
     const fate = i === 0 ? `would be run as a program` : `reaches ${command} as a plain argument (quote it if that is what you mean)`;
@@ -86,5 +88,3 @@ export function shellSyntaxWarnings(split: SplitResult, label: string | undefine
   }
   return out ?? NO_WARNINGS;
 }
-
-const NO_WORDS: readonly string[] = Object.freeze([]);
