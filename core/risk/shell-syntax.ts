@@ -17,14 +17,14 @@ const OPERATORS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ["&", "background"],
   ["<", "input"], ["<<", "input"], ["<<<", "input"], ["<>", "input"],
   [">", "output"], [">>", "output"], [">|", "output"], ["1>", "output"], ["1>>", "output"], ["&>", "output"], ["&>>", "output"],
-  ["2>", "stream"], ["2>>", "stream"], ["2>&1", "stream"], ["1>&2", "stream"], [">&2", "stream"], ["&>2", "stream"],
+  ["2>", "stream"], ["2>>", "stream"], ["2>&1", "stream"], ["1>&2", "stream"], [">&2", "stream"],
 ]);
 
 /** A redirection written against its target (`>out.txt`, `2>/dev/null`, `<in.txt`). */
 const ATTACHED = /^(?:(2>>?|[12]?>&[12]?)|(1?>>?|&>>?)|(<<?<?))(?=\S)/;
 
-/** The words that can start a shell operator or end a command (`a;`), checked first: nearly every
- * word starts otherwise, and is passed over without a lookup. */
+/** The characters a shell operator or redirection can start with: nearly every word starts
+ * otherwise, and is passed over without a lookup. */
 const FIRST = new Set(["|", "&", ";", "<", ">", "1", "2"]);
 
 interface Found {
