@@ -41,7 +41,10 @@ export function fanoutLimit(options: ExecuteOptions, env: NodeJS.ProcessEnv = pr
 // out, and then once.
 class RunState implements Run {
   private limit: number | undefined;
-  constructor(readonly options: ExecuteOptions, readonly runtime: Values, readonly trace: Trace) {}
+  readonly continued: Trace["continued"];
+  constructor(readonly options: ExecuteOptions, readonly runtime: Values, readonly trace: Trace) {
+    this.continued = trace.continued;
+  }
   get fanoutLimit(): number {
     return (this.limit ??= fanoutLimit(this.options));
   }

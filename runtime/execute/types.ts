@@ -102,6 +102,9 @@ export interface Run {
   readonly runtime: Values;
   readonly trace: Trace;
   readonly fanoutLimit: number;
+  /** where a sequence records a step that failed while it went on: the trace's list, except
+   * inside a group retry, whose attempts each get their own until one is final */
+  readonly continued: ContinuedFailure[];
 }
 
 /** A template error: the run stops and reports `message`; `step` names the node it came from;

@@ -35,6 +35,19 @@ beforeAll(() => {
     description: "A flaky step retried",
     template: [{ template: `sh -c 'test -f ${flaky} || (touch ${flaky}; echo flaky >&2; exit 1)'`, retry: 2 }, "echo leaf ok"],
   });
+  // a branch retried as a group beside a branch whose sequence goes on past a failure: the
+  // retry drops only what its own attempt recorded
+  const slow = join(dir, "slow-marker");
+  recipe("side_by_side", {
+    description: "Two branches",
+    template: {
+      parallel: true,
+      template: [
+        { label: "retried", retry: 2, template: [{ template: `sh -c 'sleep 0.5; test -f ${slow} || (touch ${slow}; exit 5)'`, failure: "branch" }, "echo retried ok"] },
+        { label: "soft", template: ["sh -c 'echo oops >&2; exit 2'", "echo soft ok"] },
+      ],
+    },
+  });
   env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,5 +77,14 @@ describe("a failed step in a sequence that goes on", () => {
     expect(group).toMatchObject({ status: 0, stdout: "group ok\n", stderr: "" });
     const leaf = runCli(["call", "leaf_retry"], env);
     expect(leaf).toMatchObject({ status: 0, stdout: "leaf ok\n", stderr: "" });
+  });
+
+  it("a retry beside another branch drops only its own attempt's failures", () => {
+    const r = runCli(["call", "side_by_side"], env);
+    expect(r.status).toBe(0);
+    const line = "Step failed, the sequence went on: sh -c 'echo oops >&2; exit 2' (exit 2): oops";
+    expect(r.stdout).toContain("--- branch: retried status: done ---\nretried ok");
+    expect(r.stdout.endsWith(`\n\n${line}\n`)).toBe(true);
+    expect(r.stderr).toBe(`${line}\n`);
   });
 });
