@@ -2,6 +2,7 @@
 // summary and doctor views are tables (host-cli/tables.ts); otherwise the text as the registry
 // wrote it (the compact form agents read).
 import type { CommandResult } from "../core/result.js";
+import { continuedFailureLines, type ContinuedFailure } from "../core/template/report.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { tableFor } from "./tables.js";
 
@@ -25,7 +26,22 @@ export function writeJson(ok: boolean, text: string, details: Readonly<Record<st
   out.write("}}\n");
 }
 
+const isContinuedFailure = (u: unknown): u is ContinuedFailure => {
+  if (typeof u !== "object" || u === null) return false;
+  const f = u as Record<string, unknown>;
+  return typeof f["command"] === "string" && typeof f["code"] === "number" && typeof f["killed"] === "boolean" && typeof f["stderr"] === "string";
+};
+
+/** A successful call whose sequence went on past failed steps also says so on stderr, where a
+ * person or a script watching the exit status looks for trouble (the text names them too). */
+function warnContinued(result: CommandResult): void {
+  const list = result.details["continuedFailures"];
+  if (!result.ok || !Array.isArray(list) || list.length === 0 || !list.every(isContinuedFailure)) return;
+  process.stderr.write(`${continuedFailureLines(list).join("\n")}\n`);
+}
+
 export function printResult(cmd: ParsedCommandLine, result: CommandResult): void {
+  warnContinued(result);
   if (cmd.json) {
     writeJson(result.ok, result.text, result.details);
     return;

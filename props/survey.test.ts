@@ -20,6 +20,7 @@ const word = fc.oneof(
     "{file}", "{file:path}", "{n:int}", "{lang=ru}", "{a??b}", "{c?x:y}", "{!c?x:y}", "{xs[0]}", "{xs[i]}", "{xs.length}",
     "{index+1}", "{_(index)}", "{__(i+}", "{n-2}", "{}", "{?x:y}", "{a b}", "'{q w}'", '"x y"', "a\\ b", "'", '"', "\\",
     "{mode:enum(a,b)}", "{x:weird}", "{(}", "{c ? a : b}", "{api_key}",
+    "|", "&&", ";", ">", "2>&1", ">out", "a;", "'|'", "\\;", "-exec",
   ),
   fc.stringMatching(/^[a-z0-9_.\/-]{1,6}$/),
   fc.string({ maxLength: 6 }),

@@ -43,9 +43,23 @@ export interface GraphFacts {
   arrayDefaults: Set<string> | undefined;
   /** the first inline default of each name (`{count:int=5}`), shown in the schema and usage hint */
   inlineDefaults: Map<string, string> | undefined;
+  /** the first type other than `string` an object node's `args` declares for each name: a node
+   * placed from an imported component (`{"name": "alias"}`) carries the component's `args` */
+  nodeTypes: Map<string, ArgType> | undefined;
+  /** the first default an object node gives each name (its `defaults`, then its `args` tokens),
+   * shown in the schema and usage hint; a default that is itself a placeholder is not */
+  nodeDefaults: Map<string, string> | undefined;
 }
 
-export const emptyGraphFacts = (): GraphFacts => ({ names: [], types: undefined, optional: undefined, arrayDefaults: undefined, inlineDefaults: undefined });
+export const emptyGraphFacts = (): GraphFacts =>
+  ({ names: [], types: undefined, optional: undefined, arrayDefaults: undefined, inlineDefaults: undefined, nodeTypes: undefined, nodeDefaults: undefined });
+
+function noteNodeDefault(facts: GraphFacts, name: string, value: Json | undefined): void {
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return;
+  const text = String(value);
+  if (text.includes("{") || facts.nodeDefaults?.has(name) === true) return;
+  (facts.nodeDefaults ??= new Map()).set(name, text);
+}
 
 /** The arguments one text of the graph (a leaf, a control value) mentions. */
 export function scanText(text: string, facts: GraphFacts): void {
@@ -86,13 +100,19 @@ export function noteNodeDefaults(node: JsonObject, facts: GraphFacts): void {
     for (const k of Object.keys(defaults)) {
       (facts.optional ??= new Set()).add(k);
       if (Array.isArray(defaults[k])) (facts.arrayDefaults ??= new Set()).add(k);
+      noteNodeDefault(facts, k, defaults[k]);
     }
   }
   const args = stringList(node["args"]);
   if (args === undefined) return;
   for (const token of args) {
     const d = parseDeclaration(token);
-    if (d.default !== undefined) (facts.optional ??= new Set()).add(d.name);
+    if (d.name === "") continue;
+    if (d.default !== undefined) {
+      (facts.optional ??= new Set()).add(d.name);
+      noteNodeDefault(facts, d.name, d.default);
+    }
+    if (d.type.kind !== "string" && facts.nodeTypes?.has(d.name) !== true) (facts.nodeTypes ??= new Map()).set(d.name, d.type);
   }
 }
 
@@ -124,8 +144,9 @@ export function surfaceNames(input: ArgInput, facts: GraphFacts): string[] {
 }
 
 /** The argument surface: explicit names first, then placeholder names in walk order; explicit
- * types beat inline ones; any default or fallback anywhere makes a name optional. `facts`: what
- * the template survey (core/compile/template-survey.ts) gathered from `input.template`. */
+ * types beat those an inner node's `args` declare, which beat inline ones; any default or
+ * fallback anywhere makes a name optional. `facts`: what the template survey
+ * (core/compile/template-survey.ts) gathered from `input.template`. */
 export function surfaceOf(input: ArgInput, facts: GraphFacts, descriptions?: Readonly<Record<string, string>>): ArgSurface {
   // every recipe of a discovery gets one and keeps it: nothing is built that stays empty (the
   // empty parts are shared, frozen), and nothing is built only to be thrown away
@@ -155,8 +176,10 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts, descriptions?: Rea
     }
     for (let i = 0; i < facts.names.length; i++) if (!names.includes(facts.names[i]!)) names.push(facts.names[i]!);
   }
-  if (facts.inlineDefaults !== undefined) {
-    for (const [name, value] of facts.inlineDefaults) {
+  // a node's default applies before an inline one wherever the node reaches
+  for (const shown of [facts.nodeDefaults, facts.inlineDefaults]) {
+    if (shown === undefined) continue;
+    for (const [name, value] of shown) {
       if (declaredDefaults === undefined || !hasOwn(declaredDefaults, name)) setOwn((declaredDefaults ??= {}), name, value);
     }
   }
@@ -165,7 +188,7 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts, descriptions?: Rea
   for (let i = 0; i < names.length; i++) {
     const n = names[i]!;
     const at = explicitTyped === undefined ? -1 : explicitTyped.indexOf(n);
-    const t = at >= 0 ? explicitTypes![at] : facts.types?.get(n);
+    const t = at >= 0 ? explicitTypes![at] : facts.nodeTypes?.get(n) ?? facts.types?.get(n);
     if (t !== undefined && t.kind !== "string") setOwn((types ??= {}), n, t);
     const optional = facts.optional?.has(n) === true || explicitOptional?.includes(n) === true || (defaults !== undefined && hasOwn(defaults, n));
     if (!optional) (required ??= []).push(n);

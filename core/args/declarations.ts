@@ -51,6 +51,11 @@ function parseDeclarationUncached(text: string): Declaration {
 export const hasUnknownType = (d: Declaration): boolean =>
   d.typeText !== undefined && parseArgType(d.typeText) === undefined;
 
+/** The one message for a declaration of an unknown type, whether a recipe file or a
+ * register_tool call wrote it: the type as written and the valid ones. */
+export const unknownTypeMessage = (d: Declaration): string =>
+  `field "args" declares unknown type "${d.typeText ?? ""}" for ${d.name}; use string, path, int, number, bool, array or enum(a,b)`;
+
 /** Splits on commas outside parentheses and brackets, so `mode:enum(a,b)` and
  * `items:array=["a","b"]` each stay one item. */
 export function splitDeclarationList(text: string): string[] {
@@ -76,18 +81,16 @@ export interface ParsedArgs {
   readonly defaults: Readonly<Record<string, string>>;
   /** types written explicitly (including a written `:string`) */
   readonly types: ReadonlyMap<string, ArgType>;
-  /** names whose type text was not understood and fell back to string */
-  readonly unknownTypes: readonly string[];
 }
 
 /** The register_tool `args` shorthand, e.g. `file:path, lang=ru, mode:enum(a,b)=a`.
- * `""` is an explicit empty list. Errors: the first invalid default, else all duplicates. */
+ * `""` is an explicit empty list. Errors: the first unknown type or invalid default, else all
+ * duplicates. */
 export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
   const declarations: string[] = [];
   const names: string[] = [];
   const defaults: Record<string, string> = {};
   const types = new Map<string, ArgType>();
-  const unknownTypes: string[] = [];
   const duplicates: string[] = [];
   for (const item of splitDeclarationList(text)) {
     const d = parseDeclaration(item);
@@ -95,6 +98,9 @@ export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
     if (d.default !== undefined && !isValidDefault(d.type, d.default)) {
       return E.left(`Invalid default for ${d.name}:${argKindLabel(d.type)}`);
     }
+    // an unknown type would be stored as a string argument without a word: refuse it as a
+    // recipe file declaring it is refused
+    if (hasUnknownType(d)) return E.left(unknownTypeMessage(d));
     if (names.includes(d.name)) {
       if (!duplicates.includes(d.name)) duplicates.push(d.name);
       continue;
@@ -103,10 +109,9 @@ export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
     declarations.push(d.canonical);
     if (d.default !== undefined) setOwn(defaults, d.name, d.default);
     if (d.typeText !== undefined) types.set(d.name, d.type);
-    if (hasUnknownType(d)) unknownTypes.push(d.name);
   }
   if (duplicates.length > 0) return E.left(`Duplicate argument name(s): ${duplicates.join(", ")}`);
-  return E.right({ declarations, names, defaults, types, unknownTypes });
+  return E.right({ declarations, names, defaults, types });
 }
 
 /** A default as stored and used at runtime: arrays stay arrays, everything else becomes text

@@ -90,8 +90,9 @@ function resolveAndCheck(loaded: RecipeConfig, path: string, ctx: ResolveContext
   return { config, template: compileTemplate(config.template, argInputOf(config), survey, descriptionsOf(config)) };
 }
 
-const descriptionsOf = (config: RecipeConfig): Readonly<Record<string, string>> | undefined =>
-  config.raw["arg_descriptions"] as Readonly<Record<string, string>> | undefined;
+/** The recipe's `arg_descriptions`, with those of the recipes it delegates to or imports for the
+ * arguments it does not describe itself (core/recipe/imports.ts). */
+const descriptionsOf = (config: RecipeConfig): Readonly<Record<string, string>> | undefined => config.arg_descriptions;
 
 function problemOf(source: RecipeSource, problem: RecipeProblem): CompiledProblem {
   const path = source.file.path;

@@ -10,6 +10,7 @@ import { splitWordsDetailed } from "../template/split.js";
 import { leafShapeOfWords } from "../risk/leaf-shape.js";
 import { labelsOfMask, leafLabelMask, type RiskLabel } from "../risk/risk-labels.js";
 import { leafWarnings } from "../risk/warnings.js";
+import { shellSyntaxWarnings } from "../risk/shell-syntax.js";
 import { freeTextWords } from "../risk/option-injection.js";
 import type { RecipeWarning } from "./recipe-warning.js";
 
@@ -20,7 +21,7 @@ export interface TemplateSurvey {
   readonly errorStep?: string;
   /** the labels of every string leaf, `recover` subtrees included, in the fixed label order */
   readonly riskLabels: readonly RiskLabel[];
-  /** the distinct trusted-boundary warnings of every string leaf, in document order */
+  /** the distinct trusted-boundary and shell-syntax warnings of every string leaf, in document order */
   readonly warnings: readonly RecipeWarning[];
   /** what the graph says about arguments */
   readonly facts: GraphFacts;
@@ -59,6 +60,11 @@ export function surveyTemplate(template: Json): TemplateSurvey {
       const found = leafWarnings(shape, label);
       for (let i = 0; i < found.length; i++) {
         const w = found[i]!;
+        if (!(warnings ??= new Map()).has(w.text)) warnings.set(w.text, w);
+      }
+      const shell = shellSyntaxWarnings(split, label);
+      for (let i = 0; i < shell.length; i++) {
+        const w = shell[i]!;
         if (!(warnings ??= new Map()).has(w.text)) warnings.set(w.text, w);
       }
       return;

@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, RecipeConfig, RecipeProblem } from "../model.js";
 import { MISMATCH, argKindLabel, isValidDefault, mismatchMessage, normalizeRaw } from "../args/arg-type.js";
-import { hasUnknownType, parseDeclaration } from "../args/declarations.js";
+import { hasUnknownType, parseDeclaration, unknownTypeMessage } from "../args/declarations.js";
 
 const invalid = (field: string, message: string): E.Either<RecipeProblem, never> => E.left({ kind: "invalid", field, message });
 
@@ -27,7 +27,7 @@ export function checkArgs(config: RecipeConfig): E.Either<RecipeProblem, RecipeC
     const d = parseDeclaration(token);
     if (d.name === "") return invalid("args", `field "args" has an entry without a name: ${JSON.stringify(token)}`);
     if (hasUnknownType(d)) {
-      return invalid("args", `field "args" declares unknown type "${d.typeText ?? ""}" for ${d.name}; use string, path, int, number, bool, array or enum(a,b)`);
+      return invalid("args", unknownTypeMessage(d));
     }
     if (d.default !== undefined && !isValidDefault(d.type, d.default)) {
       return invalid("args", `field "args": Invalid default for ${d.name}:${argKindLabel(d.type)}`);

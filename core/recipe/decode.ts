@@ -164,6 +164,7 @@ function shape(name: string, raw: JsonObject, v: FieldValues, template: Json): R
   if (nonEmpty(v.imports)) c.imports = v.imports;
   c.template = template;
   if (v.args !== undefined) c.args = v.args;
+  if (v.arg_descriptions !== undefined) c.arg_descriptions = v.arg_descriptions;
   if (nonEmpty(v.defaults)) c.defaults = v.defaults;
   if (v.parallel !== undefined) c.parallel = v.parallel;
   if (v.concurrency !== undefined) c.concurrency = v.concurrency;

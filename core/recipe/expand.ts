@@ -10,12 +10,16 @@ import type { ImportRecord } from "./references.js";
 export interface ImportedRecipe extends ImportRecord {
   /** the imported recipe's resolved template */
   readonly template: Json;
+  /** the imported recipe's `arg_descriptions` */
+  readonly descriptions?: Readonly<Record<string, string>>;
 }
 
 export interface ExpandEnv {
   readonly imports: ReadonlyMap<string, ImportedRecipe>;
   /** the resolved recipe a template string delegates to, or undefined when the string is a command */
   readonly delegate: (text: string) => E.Either<RecipeProblem, RecipeConfig | undefined>;
+  /** told of each import placed in the graph */
+  readonly placed?: (imported: ImportedRecipe) => void;
 }
 
 export interface Expanded {
@@ -113,6 +117,7 @@ function walkObject(original: JsonObject, env: ExpandEnv): E.Either<RecipeProble
     const alias = node["name"] as string;
     const imported = env.imports.get(alias);
     if (imported === undefined) return E.left({ kind: "failed", message: `Unknown recipe import: ${alias}` });
+    env.placed?.(imported);
     return E.right({ value: placeTemplate(imported.template, node, importDefaults(imported, node)) });
   }
   const template = node["template"];

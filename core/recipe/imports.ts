@@ -7,7 +7,7 @@ import { decodeRecipeObject } from "./decode.js";
 import { type ExpandEnv, type ImportedRecipe, expandTemplate } from "./expand.js";
 import { loadRecipe } from "./load.js";
 import { dirname, formatOfPath, idOfPath, resolveAgainst } from "./posix.js";
-import { overlay } from "./own.js";
+import { overlay, setOwn } from "./own.js";
 import { substituteReferences } from "./references.js";
 import { type PathContext, recipeReference, resolveRecipePath } from "./resolve-path.js";
 import { finishConfig } from "./resolved-config.js";
@@ -101,13 +101,14 @@ function loadImports(
     if (dep.right === undefined) return E.left(failed(`Recipe import not found: ${binding.alias}`));
     height = Math.max(height, dep.right.height);
     const { config } = dep.right;
-    imports.set(binding.alias, {
+    const imported: ImportedRecipe = {
       name: config.name,
       file,
       defaults: overlay(config.defaults, binding.defaults),
       values: binding.values,
       template: config.template,
-    });
+    };
+    imports.set(binding.alias, config.arg_descriptions === undefined ? imported : { ...imported, descriptions: config.arg_descriptions });
   }
   return E.right({ imports, height });
 }
@@ -134,6 +135,13 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
   const current = substituted(config, path, loaded.right.imports);
   if (E.isLeft(current)) return current;
 
+  // the argument descriptions of every recipe whose template is placed in this one (the first
+  // one placed wins), for the arguments they bring along
+  let borrowed: Record<string, string> | undefined;
+  const borrow = (descriptions: Readonly<Record<string, string>> | undefined): void => {
+    if (descriptions === undefined) return;
+    for (const key of Object.keys(descriptions)) if (borrowed === undefined || !Object.hasOwn(borrowed, key)) setOwn((borrowed ??= {}), key, descriptions[key]!);
+  };
   const env: ExpandEnv = {
     imports: loaded.right.imports,
     delegate: (text) => {
@@ -144,13 +152,15 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
       if (dep.right === undefined) return E.left(failed(`Template recipe must define template: ${target}`));
       if (dep.right.config.disabled === true) return E.left(failed(`Template recipe is disabled: ${target}`));
       height = Math.max(height, dep.right.height);
+      borrow(dep.right.config.arg_descriptions);
       return E.right(dep.right.config);
     },
+    placed: (imported) => borrow(imported.descriptions),
   };
   const expanded = expandTemplate(current.right.template, env);
   if (E.isLeft(expanded)) return expanded;
-  const unchanged = current.right === config && expanded.right.template === config.template && expanded.right.delegatedTo === undefined;
-  const resolved = unchanged ? config : finishConfig(config, current.right, expanded.right.template, expanded.right.delegatedTo);
+  const unchanged = current.right === config && expanded.right.template === config.template && expanded.right.delegatedTo === undefined && borrowed === undefined;
+  const resolved = unchanged ? config : finishConfig(config, current.right, expanded.right.template, expanded.right.delegatedTo, borrowed);
   const result: Resolved = { config: resolved, height: height + 1 };
   if (stack !== s.base) (s.done ??= new Map()).set(path, result);
   return E.right(result);

@@ -8,7 +8,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Step 7 key order; `template` and `raw` are always present. */
 const KEY_ORDER: readonly (keyof RecipeConfig)[] = [
-  "name", "description", "disabled", "async", "imports", "template", "args", "defaults", "parallel", "concurrency",
+  "name", "description", "disabled", "async", "imports", "template", "args", "arg_descriptions", "defaults", "parallel", "concurrency",
   "min_successful", "label", "when", "timeout", "delay", "accept_output", "output", "artifacts", "mailbox",
   "retire_when", "retry", "failure", "recover", "repeat", "values", "usage", "actor_context", "raw",
 ];
@@ -16,10 +16,15 @@ const KEY_ORDER: readonly (keyof RecipeConfig)[] = [
 
 /**
  * `original` is the recipe as loaded (its `imports` and `raw` are kept as written), `current` the
- * same recipe after import references were substituted, `target` the recipe it delegates to.
+ * same recipe after import references were substituted, `target` the recipe it delegates to,
+ * `borrowed` the argument descriptions of the recipes placed in its template (the target's
+ * included): its own `arg_descriptions` win name by name.
  */
-export function finishConfig(original: RecipeConfig, current: RecipeConfig, template: Json, target?: RecipeConfig): RecipeConfig {
+export function finishConfig(
+  original: RecipeConfig, current: RecipeConfig, template: Json, target?: RecipeConfig, borrowed?: Readonly<Record<string, string>>,
+): RecipeConfig {
   const fields: Partial<Mutable<RecipeConfig>> = { ...current, template, raw: original.raw };
+  if (borrowed !== undefined) fields.arg_descriptions = { ...borrowed, ...current.arg_descriptions };
   if (original.imports === undefined) delete fields.imports;
   else fields.imports = original.imports;
   if (target !== undefined) {

@@ -149,3 +149,51 @@ export function collapseFailures(list: readonly NonCriticalFailure[]): NonCritic
 
 /** The last `n` characters of a text (branch evidence in joins and reports). */
 export const lastChars = (text: string, n: number): string => (text.length > n ? text.slice(-n) : text);
+
+/** A step that failed while its sequence went on (`failure: continue`): what the result's text
+ * names, so that a failure is never hidden behind the output of the steps after it. */
+export interface ContinuedFailure {
+  readonly command: string;
+  readonly code: number;
+  readonly killed: boolean;
+  /** the first non-blank line of the step's stderr ("" when it printed none) */
+  readonly stderr: string;
+}
+
+/** At most this many continued failures are named, one line each; the rest are counted. */
+export const MAX_CONTINUED_LINES = 10;
+const MAX_PART_CHARS = 200;
+
+// one line: control characters (a newline in an argv word or in stderr) become spaces, and a
+// very long command or message keeps its start
+function oneLine(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  return flat.length > MAX_PART_CHARS ? `${flat.slice(0, MAX_PART_CHARS - 1)}…` : flat;
+}
+
+/** The first non-blank line of a stream. */
+export function firstLine(text: string): string {
+  for (const line of text.split("\n")) if (line.trim() !== "") return line.trim();
+  return "";
+}
+
+/** `Step failed, the sequence went on: cat nope (exit 1): cat: nope: No such file or directory` */
+export function continuedFailureLine(f: ContinuedFailure): string {
+  const exit = `exit ${f.code}${f.killed ? ", killed" : ""}`;
+  const stderr = oneLine(f.stderr);
+  return `Step failed, the sequence went on: ${oneLine(f.command)} (${exit})${stderr === "" ? "" : `: ${stderr}`}`;
+}
+
+/** The lines naming continued failures (consecutive repeats once), at most MAX_CONTINUED_LINES. */
+export function continuedFailureLines(list: readonly ContinuedFailure[]): string[] {
+  const distinct: ContinuedFailure[] = [];
+  for (const f of list) {
+    const last = distinct[distinct.length - 1];
+    if (last !== undefined && last.code === f.code && last.command === f.command && last.killed === f.killed && last.stderr === f.stderr) continue;
+    distinct.push(f);
+  }
+  const lines = distinct.slice(0, MAX_CONTINUED_LINES).map(continuedFailureLine);
+  const more = distinct.length - MAX_CONTINUED_LINES;
+  if (more > 0) lines.push(`… and ${more} more failed step${more === 1 ? "" : "s"} (details: continuedFailures)`);
+  return lines;
+}

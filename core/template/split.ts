@@ -7,6 +7,9 @@ export interface SplitResult {
   readonly words: readonly string[];
   /** the quote character left open at the end of input, if any */
   readonly unterminatedQuote?: "'" | '"';
+  /** the indexes of the words written with a quote or a backslash (absent: none was): such a
+   * word is text the author meant literally, never something a shell would have interpreted */
+  readonly quoted?: readonly number[];
 }
 
 // the characters of isSpace: space, \t, \n, \v, \f, \r
@@ -34,12 +37,20 @@ export function splitWordsDetailed(text: string): SplitResult {
   let word = "";
   // a quote opened in this word: the word is kept even when empty (`''`)
   let quoted = false;
+  // a quote or a backslash was used in this word
+  let literal = false;
+  let literalWords: number[] | undefined;
+  const push = (): void => {
+    if (literal) (literalWords ??= []).push(words.length);
+    words.push(word);
+  };
   let quote: "'" | '"' | undefined;
   let escaped = false;
   for (const c of text) {
     if (escaped) {
       word += isSpace(c) || c === "'" || c === '"' || c === "\\" ? c : "\\" + c;
       escaped = false;
+      literal = true;
       continue;
     }
     if (quote !== undefined) {
@@ -52,16 +63,24 @@ export function splitWordsDetailed(text: string): SplitResult {
     else if (c === "'" || c === '"') {
       quote = c;
       quoted = true;
+      literal = true;
     } else if (isSpace(c)) {
-      if (quoted || word !== "") words.push(word);
+      if (quoted || word !== "") push();
       word = "";
       quoted = false;
+      literal = false;
     } else word += c;
   }
   // a trailing backslash is kept as one
-  if (escaped) word += "\\";
-  if (quoted || word !== "") words.push(word);
-  return quote === undefined ? { words } : { words, unterminatedQuote: quote };
+  if (escaped) {
+    word += "\\";
+    literal = true;
+  }
+  if (quoted || word !== "") push();
+  const out: { -readonly [K in keyof SplitResult]: SplitResult[K] } = { words };
+  if (quote !== undefined) out.unterminatedQuote = quote;
+  if (literalWords !== undefined) out.quoted = literalWords;
+  return out;
 }
 
 export const splitWords = (text: string): readonly string[] => splitWordsDetailed(text).words;

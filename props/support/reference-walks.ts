@@ -15,7 +15,8 @@ import { EMPTY_COMMAND, unterminatedQuoteMessage } from "../../core/template/inv
 import { controlProblem, NO_STEPS } from "../../core/template/validate.js";
 import { leafShape } from "../../core/risk/leaf-shape.js";
 import { findPlaceholders, isRepeatName, parsePlaceholder } from "../../core/template/placeholder.js";
-import { splitWords } from "../../core/template/split.js";
+import { splitWords, splitWordsDetailed } from "../../core/template/split.js";
+import { shellSyntaxWarnings } from "../../core/risk/shell-syntax.js";
 import { labelsOfMask, leafLabelMask, type RiskLabel } from "../../core/risk/risk-labels.js";
 import { leafWarnings } from "../../core/risk/warnings.js";
 
@@ -57,10 +58,14 @@ export function templateRiskLabels(template: Json): readonly RiskLabel[] {
   return labelsOfMask(mask);
 }
 
-/** The distinct warnings (by text) of every leaf, with the kind each was tagged with. */
+/** The distinct warnings (by text) of every leaf, with the kind each was tagged with: its
+ * trusted-boundary warnings, then its shell-syntax ones. */
 export function trustedBoundaryWarnings(template: Json): RecipeWarning[] {
   const seen = new Map<string, RecipeWarning>();
-  for (const leaf of leaves(template)) for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) if (!seen.has(w.text)) seen.set(w.text, w);
+  for (const leaf of leaves(template)) {
+    for (const w of leafWarnings(leafShape(leaf.text), leaf.label)) if (!seen.has(w.text)) seen.set(w.text, w);
+    for (const w of shellSyntaxWarnings(splitWordsDetailed(leaf.text), leaf.label)) if (!seen.has(w.text)) seen.set(w.text, w);
+  }
   return [...seen.values()];
 }
 

@@ -41,13 +41,16 @@ export function fanoutLimit(options: ExecuteOptions, env: NodeJS.ProcessEnv = pr
 // out, and then once.
 class RunState implements Run {
   private limit: number | undefined;
-  constructor(readonly options: ExecuteOptions, readonly runtime: Values, readonly trace: Trace) {}
+  readonly continued: Trace["continued"];
+  constructor(readonly options: ExecuteOptions, readonly runtime: Values, readonly trace: Trace) {
+    this.continued = trace.continued;
+  }
   get fanoutLimit(): number {
     return (this.limit ??= fanoutLimit(this.options));
   }
 }
 
-export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], softQuorum: undefined, labelled: new Map() });
+export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], continued: [], softQuorum: undefined, labelled: new Map() });
 
 /** Executes `template` with `runtime` values (the call's, already normalized). Never rejects for
  * a template problem: that comes back as an `error` execution naming the step. */

@@ -16,6 +16,19 @@ function attemptNode(node: JsonObject): JsonObject {
   return rest;
 }
 
+/** `run` with a list of its own for the steps that fail while their sequence goes on. */
+function scopedRun(run: Run): Run {
+  return {
+    options: run.options,
+    runtime: run.runtime,
+    trace: run.trace,
+    get fanoutLimit() {
+      return run.fanoutLimit;
+    },
+    continued: [],
+  };
+}
+
 /** `recover` as a node; it stops the run unless it says otherwise. */
 function recoverNode(recover: Json): JsonObject {
   if (isObject(recover)) return recover["failure"] === undefined ? { ...recover, failure: "root" } : recover;
@@ -37,14 +50,22 @@ export async function runGroupRetry(
   let last: NodeResult | undefined;
   const commands: string[] = [];
   for (let i = 1; i <= attempts; i += 1) {
-    last = await exec(attempt, parent, stdin, run, false);
+    // each attempt (and the recover after it) records the steps that failed while their sequence
+    // went on in a list of its own: a later attempt supersedes them, so only the final one's are
+    // named (other branches of a parallel node may be recording into the run's list meanwhile)
+    const scoped = scopedRun(run);
+    last = await exec(attempt, parent, stdin, scoped, false);
     commands.push(...last.commands);
-    if (last.code === 0 || i === attempts || run.options.signal?.aborted === true) break;
+    if (last.code === 0 || i === attempts || run.options.signal?.aborted === true) {
+      run.continued.push(...scoped.continued);
+      break;
+    }
     if (recover === undefined) continue;
     const healer = recoverNode(recover);
-    const healed = await exec(healer, context, last.stdout, run, false);
+    const healed = await exec(healer, context, last.stdout, scoped, false);
     commands.push(...healed.commands);
     if (healed.code !== 0) {
+      run.continued.push(...scoped.continued);
       const own = resolveFailure(healer["failure"]);
       const scope = widest(healed.scope, healed.critical ? "root" : undefined, E.isRight(own) ? own.right : undefined, failure);
       return { ...healed, commands, scope, critical: scope === "root" };

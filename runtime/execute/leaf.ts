@@ -73,7 +73,7 @@ export async function runLeaf(
   if (out.code === 0 && controls.accept_output === "review_evidence" && !hasReviewMarker(text(out.stdout))) {
     out = { ...out, code: 65, stderr: appendLine(out.stderr, REVIEW_REJECTED) };
   }
-  return out.code === 0 ? out : { ...out, failedStep: step };
+  return out.code === 0 ? out : { ...out, failedStep: step, failedCommand: command };
 }
 
 export const appendLine = (stderr: string, line: string): string =>

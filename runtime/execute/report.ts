@@ -7,7 +7,7 @@ import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
 import {
-  collapseFailures, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody, type Truncated,
+  collapseFailures, continuedFailureLines, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody, type Truncated,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
@@ -67,7 +67,14 @@ function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
     if (nonCritical.length !== 0) out["nonCriticalFailures"] = nonCritical;
   }
   if (trace.softQuorum !== undefined) out["softQuorum"] = trace.softQuorum;
+  if (trace.continued.length !== 0) out["continuedFailures"] = [...trace.continued];
   return out;
+}
+
+/** The text with a line for each step that failed while its sequence went on (after the body and
+ * any truncation notice, so that truncating a long output never hides them). */
+function withContinued(text: string, trace: Trace): string {
+  return trace.continued.length === 0 ? text : `${text}\n\n${continuedFailureLines(trace.continued).join("\n")}`;
 }
 
 // The graph is the tool's own template on every call of that tool: its warnings are found once,
@@ -122,7 +129,7 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
   if (result.code === 0) {
     const body = truncateBody(successBody(text(result.stdout)));
     if (body.truncated) return saveThenReport(target, "stdout", successBody(text(result.stdout)), body, details, result, trace);
-    return succeeded(target, body, undefined, details);
+    return succeeded(target, body, undefined, details, trace);
   }
   let full = failureBody(result.code, result.killed, result.stderr, text(result.stdout));
   if (result.failedStep !== undefined && namesSteps(target.graph)) full += `\n\nstep: ${result.failedStep}`;
@@ -135,17 +142,17 @@ async function saveThenReport(
   target: ReportTarget, kind: "stdout" | "error", full: string, body: Truncated, details: Record<string, unknown>, result: NodeResult, trace: Trace,
 ): Promise<CommandResult> {
   const saved = await saveFullOutput(target, kind, full);
-  return kind === "stdout" ? succeeded(target, body, saved, details) : failed(target, body, saved, details, result, trace);
+  return kind === "stdout" ? succeeded(target, body, saved, details, trace) : failed(target, body, saved, details, result, trace);
 }
 
-function succeeded(target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>): CommandResult {
+function succeeded(target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>, trace: Trace): CommandResult {
   const warnings = graphWarnings(target.graph);
   if (saved !== undefined) details["fullOutputPath"] = saved;
   details["template"] = target.template;
   if (warnings.length !== 0) details["templateWarnings"] = [...warnings];
   details["tool"] = target.tool;
   details["truncated"] = body.truncated;
-  return success(finalText(body, saved), details);
+  return success(withContinued(finalText(body, saved), trace), details);
 }
 
 function failed(
@@ -157,5 +164,5 @@ function failed(
   details["truncated"] = body.truncated;
   details["failureReason"] = failureReason(result.stderr, trace.branches);
   if (result.failedStep !== undefined) details["step"] = result.failedStep;
-  return failure(finalText(body, saved), details);
+  return failure(withContinued(finalText(body, saved), trace), details);
 }

@@ -7,7 +7,7 @@ import { resolveFailure } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
 import { NO_STEPS } from "../../core/template/validate.js";
 import { isObject } from "../../core/template/graph.js";
-import { renderCommands } from "../../core/template/report.js";
+import { firstLine, renderCommands } from "../../core/template/report.js";
 import type { ExecNode } from "./parallel.js";
 import { EMPTY_BYTES, synthetic, widest, withStdout } from "./results.js";
 import type { NodeResult, Run } from "./types.js";
@@ -45,6 +45,8 @@ export async function runSequence(
       if (scope === "root") return { ...r, commands, scope: "root", critical: true };
       run.trace.nonCritical.push({ code: r.code, command: renderCommands(r.commands), killed: r.killed });
       if (scope === "branch") return { ...r, commands, scope: "branch" };
+      // the sequence goes on as if the step had printed nothing: the result still names it
+      run.continued.push({ command: r.failedCommand ?? renderCommands(r.commands), code: r.code, killed: r.killed, stderr: firstLine(r.stderr) });
       last = withStdout({ ...r, code: 0 }, EMPTY_BYTES);
       input = EMPTY_BYTES;
       continue;

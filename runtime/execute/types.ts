@@ -6,7 +6,7 @@ import type { TemplateFailure } from "../../core/template/failure.js";
 import type { ContextCache } from "../../core/template/context.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import type { Place } from "../../core/template/invocation.js";
-import type { NonCriticalFailure } from "../../core/template/report.js";
+import type { ContinuedFailure, NonCriticalFailure } from "../../core/template/report.js";
 import type { Values } from "../../core/template/substitute.js";
 
 /** The result of one node of the template graph. */
@@ -35,6 +35,8 @@ export interface NodeResult {
   readonly skipped: boolean;
   /** the label or leaf text of the step a failure came from */
   readonly failedStep?: string;
+  /** the rendered command of the leaf a failure came from */
+  readonly failedCommand?: string;
 }
 
 export interface BranchReport {
@@ -71,6 +73,8 @@ export interface SoftQuorum {
 export interface Trace {
   readonly branches: BranchReport[];
   readonly nonCritical: NonCriticalFailure[];
+  /** steps that failed while their sequence went on, and no retry recovered: the result names them */
+  readonly continued: ContinuedFailure[];
   softQuorum: SoftQuorum | undefined;
   /** the latest stdout of every labelled node, for `output: "<label>"` */
   readonly labelled: Map<string, Uint8Array>;
@@ -98,6 +102,9 @@ export interface Run {
   readonly runtime: Values;
   readonly trace: Trace;
   readonly fanoutLimit: number;
+  /** where a sequence records a step that failed while it went on: the trace's list, except
+   * inside a group retry, whose attempts each get their own until one is final */
+  readonly continued: ContinuedFailure[];
 }
 
 /** A template error: the run stops and reports `message`; `step` names the node it came from;

@@ -3,9 +3,10 @@
 // run's logs. We run the recipe's whole template graph from `<runDir>/run.json`, exactly as a
 // foreground call would. While it runs, every command's stdout goes to stdout.log as it is
 // printed (so `inspect view=tail` shows progress) and each command's stderr is appended to
-// stderr.log as it ends. When the run ends on its own, stdout.log is replaced (atomically) by the
-// run's final stdout, the text a foreground call would have printed, and result.json gets the
-// foreground answer; we exit with the run's code.
+// stderr.log as it ends. The logs keep everything every command printed, whether the run
+// finishes, fails or is killed: they are never replaced by the run's final stdout (in a sequence
+// that is only the last step's, and nothing at all for a killed run). The answer a foreground call
+// would have given goes to result.json; we exit with the run's code.
 //
 // The commands run in process groups of their own (the ProcessRunner's rule), so the
 // supervisor's SIGTERM to our group would miss them: SIGTERM here aborts the run instead, and
@@ -95,11 +96,8 @@ async function main(runDir: string | undefined): Promise<number> {
   // a truncated final output is saved in the run's own folder, so it ages out with the run
   const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: runDir });
   let code: number;
-  if (execution.kind === "done") {
-    code = execution.result.code;
-    // the live log held every command's output; the run's stdout is the final one
-    await writeFileAtomic(fs, join(runDir, RUN_FILES.stdout), execution.result.stdout, { mode: 0o600 }).catch(() => undefined);
-  } else {
+  if (execution.kind === "done") code = execution.result.code;
+  else {
     code = 1;
     write(STDERR, `${report.text.replace(/^\n+/, "")}\n`);
   }

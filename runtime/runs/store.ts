@@ -2,7 +2,8 @@
 //
 //   run.json     what to run (written once, before the run starts; read by the worker)
 //   status.json  the run's fate, kept current by the supervisor and replaced atomically
-//   stdout.log   the run's stdout; stderr.log its stderr, appended step by step
+//   stdout.log   everything the run's commands printed, as they print it; stderr.log their stderr,
+//                appended step by step (both kept whether the run finishes, fails or is killed)
 //   result.json  the text the call would have answered in the foreground (once finished)
 //
 // Reads are synchronous: the files are small and `inspect` is synchronous in every host.

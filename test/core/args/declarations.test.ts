@@ -71,11 +71,10 @@ describe("parseArgsShorthand", () => {
     expect(right(parseArgsShorthand("m:enum( a , b )=b")).declarations).toEqual(["m:enum(a,b)"]);
   });
 
-  it("reports unknown types while treating them as strings", () => {
-    const r = right(parseArgsShorthand("x:integer=5"));
-    expect(r.declarations).toEqual(["x"]);
-    expect(r.defaults).toEqual({ x: "5" });
-    expect(r.unknownTypes).toEqual(["x"]);
+  it("refuses an unknown type, naming it and the valid ones, as a recipe file's args are refused", () => {
+    expect(parseArgsShorthand("a, x:integer=5")).toEqual(
+      E.left('field "args" declares unknown type "integer" for x; use string, path, int, number, bool, array or enum(a,b)'),
+    );
   });
 
   it("a nested array default stays one declaration", () => {
@@ -85,10 +84,9 @@ describe("parseArgsShorthand", () => {
     expect(r.defaults).toEqual({ items: "[[1,2],[3,4]]" });
   });
 
-  it("types lists only names written with a type; unknownTypes only the ones not understood", () => {
-    const r = right(parseArgsShorthand("a, b:int, c:weird, d:string, e=1"));
-    expect([...r.types.entries()]).toEqual([["b", { kind: "int" }], ["c", { kind: "string" }], ["d", { kind: "string" }]]);
-    expect(r.unknownTypes).toEqual(["c"]);
+  it("types lists only names written with a type", () => {
+    const r = right(parseArgsShorthand("a, b:int, d:string, e=1"));
+    expect([...r.types.entries()]).toEqual([["b", { kind: "int" }], ["d", { kind: "string" }]]);
   });
 
   it("an array default must be JSON array text; commas inside brackets do not split", () => {

@@ -84,7 +84,7 @@ describe("register_tool golden cases", () => {
     expect([...w.files.keys()].every((p) => p.startsWith(`${ROOT}/`) && !p.slice(ROOT.length + 1).includes("/"))).toBe(true);
   });
 
-  it("accepted typed defaults are stored verbatim; unknown types are stored bare", () => {
+  it("accepted typed defaults are stored verbatim; unknown types are refused, as in a recipe file", () => {
     const w = world();
     w.run({ name: "t", description: "t", template: "echo {a} {b} {c} {d}", args: "a:number=.5,b:int=-3,c:bool=YES,d:enum(x,y)=y" });
     expect(w.read("t.json")).toEqual({
@@ -93,10 +93,12 @@ describe("register_tool golden cases", () => {
       defaults: { a: ".5", b: "-3", c: "YES", d: "y" },
       template: "echo {a} {b} {c} {d}",
     });
-    w.run({ name: "u", description: "u", template: "echo {a}", args: "a:foo" });
-    expect(w.read("u.json")).toMatchObject({ args: ["a"] });
-    w.run({ name: "v", description: "v", template: "echo {a}", args: "a:enum()" });
-    expect(w.read("v.json")).toMatchObject({ args: ["a"] });
+    expect(w.run({ name: "u", description: "u", template: "echo {a}", args: "a:foo" })).toMatchObject({
+      ok: false,
+      text: 'field "args" declares unknown type "foo" for a; use string, path, int, number, bool, array or enum(a,b)',
+    });
+    expect(w.run({ name: "v", description: "v", template: "echo {a}", args: "a:enum()" })).toMatchObject({ ok: false, text: expect.stringContaining('unknown type "enum()" for a') });
+    expect([...w.files.keys()].some((p) => p.endsWith("/u.json") || p.endsWith("/v.json"))).toBe(false);
     expect(w.run({ name: "bad", description: "b", template: "echo {n}", args: "n:int=x" })).toMatchObject({ ok: false, text: "Invalid default for n:int" });
     expect(w.run({ name: "dup", description: "b", template: "echo {n}", args: "n,m,n" })).toMatchObject({ ok: false, text: "Duplicate argument name(s): n" });
   });

@@ -34,6 +34,12 @@ describe("splitWords", () => {
     expect(splitWordsDetailed('say "fine"').unterminatedQuote).toBeUndefined();
   });
 
+  it("tells which words were written with a quote or a backslash", () => {
+    expect(splitWordsDetailed("ls -l | wc").quoted).toBeUndefined();
+    expect(splitWordsDetailed(`grep -E "a|b" x 'y'z \\; | ''`).quoted).toEqual([2, 4, 5, 7]);
+    expect(splitWordsDetailed("a\\").quoted).toEqual([0]);
+  });
+
   it("keeps shell syntax literal", () => {
     expect(splitWords("echo $(rm -rf /); `id` *.ts")).toEqual(["echo", "$(rm", "-rf", "/);", "`id`", "*.ts"]);
   });

@@ -31,7 +31,7 @@ describe("sequences", () => {
     box.script("transcribe", recorder("transcribe", "text"));
     const { result } = await run(box, ["./scan {file}", "./transcribe {file}"], { file: "/tmp/a.ogg" });
     expect(result.ok).toBe(true);
-    expect(result.text).toBe("text");
+    expect(result.text).toBe(`text\n\nStep failed, the sequence went on: ${box.dir}/scan /tmp/a.ogg (exit 1)`);
     expect(result.details["nonCriticalFailures"]).toEqual([{ code: 1, command: `${box.dir}/scan /tmp/a.ogg`, killed: false }]);
   });
 
@@ -40,13 +40,13 @@ describe("sequences", () => {
     box.script("b", recorder("b", "b out", 2));
     const last = await run(box, ["./a", "./b"]);
     expect(last.result.ok).toBe(true);
-    expect(last.result.text).toBe("(no output)");
+    expect(last.result.text).toBe(`(no output)\n\nStep failed, the sequence went on: ${box.dir}/b (exit 2)`);
     expect(last.result.details["nonCriticalFailures"]).toEqual([{ code: 2, command: `${box.dir}/b`, killed: false }]);
 
     box.script("a", recorder("a", "a out", 2));
     box.script("b", recorder("b", "b out"));
     const first = await run(box, ["./a", "./b"]);
-    expect(first.result.text).toBe("b out");
+    expect(first.result.text).toBe(`b out\n\nStep failed, the sequence went on: ${box.dir}/a (exit 2)`);
     expect(box.log().at(-1)).toBe("b  | ");
   });
 

@@ -14,6 +14,17 @@ beforeAll(() => {
   // long enough that the CLI is gone before the run ends
   box.recipe("slow_echo", { description: "Echo later", async: true, args: ["word"], template: ["sleep 2", "echo {word}", "tr a-z A-Z"] });
   box.recipe("sleeper", { description: "Sleeps", async: true, template: "sleep 30" });
+  // prints over time, in several steps: every line belongs in the log, not only the last step's
+  box.recipe("chatty", {
+    description: "Prints in steps",
+    async: true,
+    template: ["sh -c 'echo first; sleep 0.3; echo second'", "sh -c 'cat >/dev/null; echo third'", { template: "sh -c 'echo fourth; exit 3'", failure: "root" }],
+  });
+  box.recipe("chatty_killed", {
+    description: "Prints, then waits to be killed",
+    async: true,
+    template: ["sh -c 'echo before; echo waiting; exec sleep 30'", "echo never"],
+  });
 });
 afterAll(() => box.cleanup());
 
@@ -33,7 +44,8 @@ describe("pi-recipes async runs", () => {
     expect(status.stdout.split("\n")[0]).toMatch(/^run cli-1 tool=slow_echo status=succeeded exit=0 started=\S+ ended=\S+ pid=\d+$/);
     expect(status.stdout).toContain("result:\nLATER");
     const tail = runCli(["inspect", "target=run:cli-1", "view=tail", "lines=5"], box.env);
-    expect(tail.stdout).toContain("--- stdout (1 line) ---\nLATER\n--- stderr: (empty) ---");
+    // stdout.log holds everything the run printed; the run's answer is its result
+    expect(tail.stdout).toContain("--- stdout (2 lines) ---\nlater\nLATER\n--- stderr: (empty) ---");
   });
 
   it("message to=run:<id> type=control.kill stops a running run", async () => {
@@ -47,5 +59,21 @@ describe("pi-recipes async runs", () => {
     expect(run.status).toBe("killed");
     expect(groupAlive(run.pgid!)).toBe(false);
     expect(existsSync(join(run.run_dir, "result.json")) ? readFileSync(join(run.run_dir, "result.json"), "utf8") : "").not.toContain('"ok": true');
+  });
+
+  it("the log keeps every line the run printed, whether it finished, failed or was killed", async () => {
+    expect(runCli(["call", "chatty", "run_id=cli-chatty"], box.env).status).toBe(0);
+    expect(await finished(box.runsRoot, "cli-chatty")).toMatchObject({ status: "failed", exit_code: 3 });
+    const tail = runCli(["inspect", "target=run:cli-chatty", "view=tail"], box.env);
+    expect(tail.stdout).toContain("--- stdout (4 lines) ---\nfirst\nsecond\nthird\nfourth\n--- stderr");
+
+    expect(runCli(["call", "chatty_killed", "run_id=cli-chatty-kill"], box.env).status).toBe(0);
+    const log = join(box.runsRoot, "cli-chatty-kill", "stdout.log");
+    await waitFor("the run to print", () => (existsSync(log) && readFileSync(log, "utf8").includes("waiting") ? true : undefined));
+    const kill = runCli(["message", "to=run:cli-chatty-kill", "type=control.kill"], box.env);
+    expect(kill.stdout.split("\n")[0]).toBe("to=run:cli-chatty-kill type=control.kill message=sent delivered=true status=killed");
+    const killed = runCli(["inspect", "target=run:cli-chatty-kill", "view=tail"], box.env);
+    expect(killed.stdout.split("\n")[0]).toMatch(/^run cli-chatty-kill tool=chatty_killed status=killed /);
+    expect(killed.stdout).toContain("--- stdout (2 lines) ---\nbefore\nwaiting\n--- stderr");
   });
 });

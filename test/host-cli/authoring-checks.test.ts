@@ -1,0 +1,96 @@
+// Mistakes caught when a recipe is written, through the real `pi-recipes` command: register_tool
+// refuses an argument type it does not know, with the message a recipe file declaring it gets;
+// shell syntax in a template (no shell runs it) is a warning in the views and in register_tool.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../support/cli.js";
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let root: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-recipes-authoring-"));
+  root = join(dir, "agent", "recipes");
+  mkdirSync(root, { recursive: true });
+  env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const UNKNOWN_INTEGER = 'field "args" declares unknown type "integer" for n; use string, path, int, number, bool, array or enum(a,b)';
+
+describe("register_tool args with an unknown type", () => {
+  it("is refused with the unknown type and the valid ones, as a hand-written recipe is, and nothing is written", () => {
+    const r = runCli(["register_tool", "name=count_up", "description=Count", "template=seq {n}", "args=n:integer"], env);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(`${UNKNOWN_INTEGER}\n`);
+    expect(existsSync(join(root, "count_up.json"))).toBe(false);
+
+    // the same declaration written by hand: the same message, in the recipe's diagnostic
+    writeFileSync(join(root, "by_hand.json"), JSON.stringify({ description: "Count", args: ["n:integer"], template: "seq {n}" }));
+    const byHand = runCli(["call", "by_hand", "n=3"], env);
+    expect(byHand.status).toBe(1);
+    expect(byHand.stderr).toContain(`: ${UNKNOWN_INTEGER}\n`);
+    rmSync(join(root, "by_hand.json"));
+  });
+
+  it("a known type is still stored as written", () => {
+    const r = runCli(["register_tool", "name=count_to", "description=Count", "template=seq {n}", "args=n:int"], env);
+    expect(r).toMatchObject({ status: 0, stdout: 'Registered tool "count_to" (args: n).\n' });
+    expect(runCli(["call", "count_to", "n=x"], env).stderr).toContain("Argument n must be an integer.");
+  });
+});
+
+describe("shell syntax in a template", () => {
+  const SHELLY: Readonly<Record<string, string>> = {
+    piped: "ls -l | wc -l",
+    fed: "tr a b < {file}",
+    written: "echo hi > out",
+    chained: "make && make install",
+    merged: "ls {dir} 2>&1",
+  };
+
+  it("warns in the summary and doctor diagnostics, naming the operator, that no shell runs, and what to write instead", () => {
+    const box = mkdtempSync(join(tmpdir(), "pi-recipes-shell-syntax-"));
+    const recipes = join(box, "agent", "recipes");
+    mkdirSync(recipes, { recursive: true });
+    const agent = { PI_CODING_AGENT_DIR: join(box, "agent") };
+    try {
+      for (const [name, template] of Object.entries(SHELLY)) writeFileSync(join(recipes, `${name}.json`), JSON.stringify({ description: name, template }));
+      // quoted or escaped, the text is meant literally; find's -exec wants a bare ";"
+      writeFileSync(join(recipes, "quoted.json"), JSON.stringify({ description: "q", template: ["grep -E \"a|b\" {file}", "echo '>' \\&& x", "find . -name x -exec ls {} ;"] }));
+
+      const summary = runCli(["inspect", "target=recipes", "view=summary"], agent);
+      expect(summary.status).toBe(0);
+      const warnings = summary.stdout.split("\n").filter((l) => l.includes("no shell runs a command template"));
+      expect(warnings).toHaveLength(5);
+      expect(summary.stdout).toContain(
+        `diagnostic warning: Recipe ${join(recipes, "piped.json")}: ls: no shell runs a command template, so "|" reaches ls as a plain argument (quote it if that is what you mean). "|" is a shell pipe: write the commands as steps of a sequence instead (a JSON array such as ["ls -l", "wc -l"]: each step's stdout is the next step's stdin).`,
+      );
+      expect(summary.stdout).toMatch(/fed\.json: tr: no shell runs a command template, so "<" reaches tr as a plain argument .*input redirection: .*\["cat \{file\}", "sort"\]/);
+      expect(summary.stdout).toMatch(/written\.json: echo: no shell runs a command template, so ">" reaches echo .*output redirection: the tool's result is its last step's stdout \(a node's "output"/);
+      expect(summary.stdout).toMatch(/chained\.json: make: no shell runs a command template, so "&&" reaches make .*command separator: write the commands as steps of a sequence/);
+      expect(summary.stdout).toMatch(/merged\.json: ls: no shell runs a command template, so "2>&1" reaches ls .*stream redirection/);
+      expect(summary.stdout).not.toContain("quoted.json: ");
+
+      const doctor = runCliJson(["inspect", "target=recipes", "view=doctor"], agent);
+      const diagnostics = doctor.body.details["diagnostics"] as { id: string; message: string; severity: string }[];
+      const shell = diagnostics.filter((d) => d.message.includes("no shell runs a command template"));
+      expect(shell.map((d) => [d.id, d.severity]).sort()).toEqual([["chained", "warning"], ["fed", "warning"], ["merged", "warning"], ["piped", "warning"], ["written", "warning"]]);
+      // the recipes still load as tools: a warning, not a refusal
+      expect(runCli(["list"], agent).stdout).toContain("piped");
+    } finally {
+      rmSync(box, { recursive: true, force: true });
+    }
+  });
+
+  it("register_tool registers the tool and shows the warning", () => {
+    const r = runCli(["register_tool", "name=line_count", "description=Count lines", "template=ls -l | wc -l"], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      'Registered tool "line_count" (args: none).\nWarnings:\n- ls: no shell runs a command template, so "|" reaches ls as a plain argument (quote it if that is what you mean). "|" is a shell pipe: write the commands as steps of a sequence instead (a JSON array such as ["ls -l", "wc -l"]: each step\'s stdout is the next step\'s stdin).\n',
+    );
+  });
+});
