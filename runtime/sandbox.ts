@@ -7,7 +7,7 @@ import { prepareSandbox, probeBubblewrap, type Availability, type PreparedSandbo
 import type { ToolSpec } from "../core/discovery/types.js";
 import { declaredPolicy, resolveSandbox, type SandboxMode, type SandboxPolicy } from "../core/sandbox/policy.js";
 import type { Place } from "../core/template/invocation.js";
-import { scopeOf, type Values } from "../core/template/substitute.js";
+import { EMPTY_VALUES, scopeOf, type Values } from "../core/template/substitute.js";
 
 /** `PI_RECIPES_SANDBOX`: unset, empty or `off` is off; anything else is on (a typo must not turn
  * confinement off). */
@@ -31,7 +31,8 @@ export type CallSandbox =
 export async function callSandbox(tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>): Promise<CallSandbox> {
   const policy = toolPolicy(tool);
   if (policy === undefined) return { kind: "none" };
-  const resolved = resolveSandbox(policy, scopeOf(runtime), place);
+  // the call's values, then the defaults declared with the arguments (`out:path=result.txt`)
+  const resolved = resolveSandbox(policy, scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place);
   if (E.isLeft(resolved)) return { kind: "refused", message: `${tool.name}: ${resolved.left.message}`, argument: resolved.left.kind === "missing-value" };
   const available = await probeBubblewrap(env);
   if (!available.ok) return { kind: "refused", message: refusal(tool.name, available.reason), argument: false };
