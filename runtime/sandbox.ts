@@ -28,13 +28,13 @@ export type CallSandbox =
 
 /** The sandbox of one call of `tool` with these values; `env` is the children's environment
  * (bwrap is looked up on its PATH). */
-export async function callSandbox(tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>): Promise<CallSandbox> {
+export function callSandbox(tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>): CallSandbox {
   const policy = toolPolicy(tool);
   if (policy === undefined) return { kind: "none" };
   // the call's values, then the defaults declared with the arguments (`out:path=result.txt`)
   const resolved = resolveSandbox(policy, scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place);
   if (E.isLeft(resolved)) return { kind: "refused", message: `${tool.name}: ${resolved.left.message}`, argument: resolved.left.kind === "missing-value" };
-  const available = await probeBubblewrap(env);
+  const available = probeBubblewrap(env);
   if (!available.ok) return { kind: "refused", message: refusal(tool.name, available.reason), argument: false };
   try {
     return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd) };
@@ -46,7 +46,7 @@ export async function callSandbox(tool: ToolSpec, runtime: Values, place: Place,
 export const refusal = (tool: string, reason: string): string => `${tool} is sandboxed and cannot run unconfined: ${reason}`;
 
 /** `bubblewrap 0.8.0`, or `none (why)`, for the status view. */
-export async function sandboxStatus(env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ readonly text: string; readonly availability: Availability; readonly mode: SandboxMode }> {
-  const availability = await probeBubblewrap(env);
-  return { text: availability.ok ? availability.version : `none (${availability.reason})`, availability, mode: sandboxMode(env) };
+export function sandboxInUse(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const availability: Availability = probeBubblewrap(env);
+  return availability.ok ? availability.version : `none (${availability.reason})`;
 }

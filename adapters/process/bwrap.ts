@@ -7,7 +7,7 @@
 // Every step gets a pid namespace of its own; bwrap is the leader of the runner's process group
 // and (with --die-with-parent) takes the whole namespace with it when it is killed or when its
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
-import { execFile } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { accessSync, closeSync, constants, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
@@ -37,29 +37,26 @@ export function findOnPath(name: string, env: Readonly<Record<string, string | u
   return undefined;
 }
 
-const probes = new Map<string, Promise<Availability>>();
+const probes = new Map<string, Availability>();
 
 /**
  * Whether bubblewrap is on `PATH` and can actually build a sandbox here (user namespaces may be
  * disabled): it runs `bwrap --version` inside a sandbox of the same kind confined steps get.
- * Remembered per bwrap path for the life of the process.
+ * Remembered per bwrap path for the life of the process. Synchronous, because the status view
+ * that shows it is.
  */
-export function probeBubblewrap(env: Readonly<Record<string, string | undefined>>): Promise<Availability> {
-  if (process.platform !== "linux") return Promise.resolve({ ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` });
+export function probeBubblewrap(env: Readonly<Record<string, string | undefined>>): Availability {
+  if (process.platform !== "linux") return { ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` };
   const path = findOnPath(BWRAP, env);
-  if (path === undefined) return Promise.resolve({ ok: false, reason: `bwrap not found on PATH; ${INSTALL_HINT}` });
+  if (path === undefined) return { ok: false, reason: `bwrap not found on PATH; ${INSTALL_HINT}` };
   let probe = probes.get(path);
   if (probe === undefined) {
-    probe = new Promise<Availability>((resolve) => {
-      const args = [...baseArgs(false), "--", path, "--version"];
-      execFile(path, args, { timeout: 10_000, encoding: "utf8" }, (error, stdout, stderr) => {
-        if (error === null && /^bubblewrap /.test(stdout)) resolve({ ok: true, path, version: stdout.trim() });
-        else {
-          const why = (stderr.trim().split("\n")[0] ?? "") || (error?.message ?? "no version printed");
-          resolve({ ok: false, reason: `bwrap (${path}) cannot start a sandbox here: ${why}` });
-        }
-      });
-    });
+    const r = spawnSync(path, [...baseArgs(false), "--", path, "--version"], { timeout: 10_000, encoding: "utf8" });
+    if (r.status === 0 && /^bubblewrap /.test(r.stdout)) probe = { ok: true, path, version: r.stdout.trim() };
+    else {
+      const why = (r.stderr ?? "").trim().split("\n")[0] || (r.error?.message ?? `exit ${String(r.status)}`);
+      probe = { ok: false, reason: `bwrap (${path}) cannot start a sandbox here: ${why}; user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1)` };
+    }
     probes.set(path, probe);
   }
   return probe;
