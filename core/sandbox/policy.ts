@@ -107,9 +107,9 @@ export function resolveSandbox(policy: SandboxPolicy, scope: Scope, place: Place
   return E.right({ network: policy.network, write: write.right, readDeny: readDeny.right });
 }
 
-/** One line for views: `network off; write: ., {out}; read_deny: ~/.ssh`. */
+/** The policy as view tokens: `network=off write=.,{out} read_deny=~/.ssh` (`write=` empty: nothing). */
 export function describePolicy(policy: SandboxPolicy): string {
-  const parts = [`network ${policy.network ? "on" : "off"}`, `write: ${policy.write.length === 0 ? "(none)" : policy.write.join(", ")}`];
-  if (policy.readDeny.length > 0) parts.push(`read_deny: ${policy.readDeny.join(", ")}`);
-  return parts.join("; ");
+  const parts = [`network=${policy.network ? "on" : "off"}`, `write=${policy.write.join(",")}`];
+  if (policy.readDeny.length > 0) parts.push(`read_deny=${policy.readDeny.join(",")}`);
+  return parts.join(" ");
 }

@@ -2,6 +2,7 @@
 import { failure, success, type CommandResult } from "../../core/result.js";
 import type { Discovery } from "../../core/discovery/types.js";
 import { inspectRecipes } from "../../core/views/summary.js";
+import { sandboxMode } from "../sandbox.js";
 import { isError, optionalBool, optionalString, unknownKeys, type Params } from "./params.js";
 import { whyNotATool } from "./schema.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
@@ -51,6 +52,7 @@ export function inspect(discovery: Discovery, params: Params, runtime: RuntimeCo
       verbose: verbose === true,
       ...(runtime.usage === undefined ? {} : { usage: runtime.usage }),
       ...(runtime.reviews === undefined ? {} : { reviews: runtime.reviews }),
+      sandboxMode: sandboxMode(runtime.env ?? process.env),
     });
   }
   const runsRoot = (): string => runsRootOf((runtime.paths ?? agentPaths(runtime.env ?? process.env)).tmpRoot);

@@ -16,6 +16,7 @@ import { findOnPath, probeBubblewrap } from "../../adapters/process/bwrap.js";
 import { readRun, runsRootOf } from "../../runtime/runs/store.js";
 import { repoRoot, type CliRun } from "../support/cli.js";
 import { finished, waitFor } from "./runs/support.js";
+import { connect, makeAgentDir } from "../host-mcp/harness.js";
 
 // tsx by its file URL: the commands run in folders from which `--import tsx` would not resolve
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -328,6 +329,47 @@ describe("sandbox: no bubblewrap, no run", () => {
     expect(existsSync(join(work, "confined.txt"))).toBe(true);
     expect(call(["plain_touch", `target=${join(home, "escaped.txt")}`], { PI_RECIPES_SANDBOX: "on" }).status).not.toBe(0);
     expect(existsSync(join(home, "escaped.txt"))).toBe(false);
+  });
+});
+
+describe("sandbox: what the views say", () => {
+  it("status shows the sandbox in use, or why there is none", () => {
+    const withBwrap = runCli(["inspect", "target=tool:pi-actors", "view=status"], env, work);
+    expect(withBwrap.stdout.trim()).toMatch(/ sandbox_all=off sandbox=bubblewrap \d+\.\d+\.\d+$/);
+    const bin = join(dir, "bin-empty");
+    mkdirSync(bin, { recursive: true });
+    const without = runCli(["inspect", "target=tool:pi-actors", "view=status"], { ...env, PATH: bin, PI_RECIPES_SANDBOX: "on" }, work);
+    expect(without.stdout.trim()).toMatch(/ sandbox_all=on sandbox=none \(bwrap not found on PATH; install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap; .*\)\)$/);
+  });
+
+  it("summary and doctor show a confined tool's policy; doctor suggests sandbox for unconfined network, shell and eval tools", () => {
+    recipe("fetch_open", { description: "fetch", args: ["url"], template: "curl -- {url}" });
+    recipe("fetch_boxed", { description: "fetch", sandbox: { network: false, write: ["out/"], read_deny: ["~/.ssh"] }, args: ["url"], template: "curl -- {url}" });
+    const summary = runCli(["inspect", "target=recipes", "view=summary"], env, work);
+    expect(summary.stdout).toContain("sandbox: fetch_boxed network=off write=out/ read_deny=~/.ssh");
+    expect(summary.stdout).not.toContain("sandbox: fetch_open");
+    const doctor = runCli(["inspect", "target=recipes", "view=doctor", "verbose=true"], env, work);
+    const remedies = (JSON.parse(doctor.stdout) as { remediations: { id: string; kind: string; action: string }[] }).remediations;
+    expect(remedies.find((r) => r.id === "fetch_open")).toMatchObject({ kind: "unconfined_risk", action: expect.stringContaining('add "sandbox": true') as unknown });
+    expect(remedies.find((r) => r.id === "fetch_boxed")).toBeUndefined();
+    const compact = runCli(["inspect", "target=recipes", "view=doctor"], env, work);
+    expect(compact.stdout).toContain("sandbox id=fetch_boxed network=off write=out/ read_deny=~/.ssh");
+  });
+
+  it("MCP annotations say openWorldHint: false for a tool whose network is off", async () => {
+    const mcpAgent = makeAgentDir();
+    mcpAgent.write("net_open", { description: "open", template: "echo open" });
+    mcpAgent.write("net_off", { description: "off", sandbox: true, template: "echo off" });
+    mcpAgent.write("net_on", { description: "on", sandbox: { network: true }, template: "echo on" });
+    const mcp = await connect(mcpAgent);
+    try {
+      const tools = (await mcp.client.listTools()).tools;
+      const hint = (name: string): unknown => tools.find((t) => t.name === name)?.annotations?.openWorldHint;
+      expect([hint("net_open"), hint("net_off"), hint("net_on")]).toEqual([true, false, true]);
+    } finally {
+      await mcp.close();
+      mcpAgent.cleanup();
+    }
   });
 });
 
