@@ -254,6 +254,25 @@ describe("sandbox: nothing outlives the run", () => {
   });
 });
 
+describe("sandbox: nothing outlives an MCP session", () => {
+  it("a setsid child of a running call is gone once the MCP client disconnects and the server exits", async () => {
+    const seconds = uniqueSleep();
+    const mcpAgent = makeAgentDir();
+    mcpAgent.write("escape_mcp", { description: "a child that leaves the group", sandbox: true, template: `sh -c "setsid sleep ${seconds} & wait"` });
+    const mcp = await connect(mcpAgent);
+    try {
+      const pending = mcp.client.callTool({ name: "escape_mcp", arguments: {} }).catch(() => undefined);
+      await waitFor("the setsid child to start", () => (processesRunning(sleepFor(seconds)).length > 0 ? true : undefined));
+      await mcp.close();
+      await pending;
+      expect(await goneWithin(sleepFor(seconds), 5000)).toBe(true);
+    } finally {
+      reap(sleepFor(seconds));
+      mcpAgent.cleanup();
+    }
+  });
+});
+
 describe("sandbox: async runs", () => {
   it("an async run's steps are confined: a write outside fails, one inside succeeds", async () => {
     recipe("put_later", { description: "touch later", async: true, sandbox: { write: ["allowed/"] }, args: ["target:path"], template: "touch {target}" });
