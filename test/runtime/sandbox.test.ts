@@ -11,12 +11,15 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findOnPath, probeBubblewrap } from "../../adapters/process/bwrap.js";
 import { readRun, runsRootOf } from "../../runtime/runs/store.js";
 import { repoRoot, type CliRun } from "../support/cli.js";
 import { finished, waitFor } from "./runs/support.js";
 import { connect, makeAgentDir } from "../host-mcp/harness.js";
+
+// each test runs the real CLI several times; on a loaded 2-core machine one run can take seconds
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 // tsx by its file URL: the commands run in folders from which `--import tsx` would not resolve
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -373,6 +376,9 @@ describe("sandbox: what the views say", () => {
     expect(remedies.find((r) => r.id === "fetch_boxed")).toBeUndefined();
     const compact = runCli(["inspect", "target=recipes", "view=doctor"], env, work);
     expect(compact.stdout).toContain("sandbox id=fetch_boxed network=off write=out/ read_deny=~/.ssh");
+    expect(runCli(["inspect", "target=tool:fetch_boxed"], env, work).stdout).toContain("\nsandbox: network=off write=out/ read_deny=~/.ssh");
+    expect(runCli(["inspect", "target=tool:fetch_open"], env, work).stdout).not.toContain("sandbox:");
+    expect(runCli(["inspect", "target=tool:fetch_open"], { ...env, PI_RECIPES_SANDBOX: "on" }, work).stdout).toContain("\nsandbox: network=off write=.");
   });
 
   it("MCP annotations say openWorldHint: false for a tool whose network is off", async () => {
