@@ -354,6 +354,27 @@ describe("sandbox: no bubblewrap, no run", () => {
   });
 });
 
+describe("sandbox: the README's example", () => {
+  it("runs as written: it writes the file it was asked for and cannot read ~/.ssh", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const at = readme.indexOf("`recipes/sorted_copy.json`");
+    expect(at, "the README names recipes/sorted_copy.json").toBeGreaterThan(-1);
+    const block = /```json\n([\s\S]*?)```/.exec(readme.slice(at));
+    expect(block, "a json block follows it").not.toBeNull();
+    writeFileSync(join(agent, "recipes", "sorted_copy.json"), block![1]!);
+    writeFileSync(join(work, "names.txt"), "carol\nalice\nbob\n");
+
+    const ok = call(["sorted_copy", "file=names.txt", "out=sorted/names.txt"]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(readFileSync(join(work, "sorted", "names.txt"), "utf8")).toBe("alice\nbob\ncarol\n");
+    // and what it may not read stays unread, even when asked for by path
+    const stolen = call(["sorted_copy", `file=${join(home, ".ssh", "id_rsa")}`, "out=stolen.txt"]);
+    expect(stolen.status).not.toBe(0);
+    const copied = existsSync(join(work, "stolen.txt")) ? readFileSync(join(work, "stolen.txt"), "utf8") : "";
+    expect(copied).not.toContain("SECRET-KEY");
+  });
+});
+
 describe("sandbox: what the views say", () => {
   it("status shows the sandbox in use, or why there is none", () => {
     const withBwrap = runCli(["inspect", "target=tool:pi-actors", "view=status"], env, work);
