@@ -12,8 +12,8 @@ export type RemediationKind =
   | "blocking_disabled"
   | "risky_shell_boundary"
   | "option_injection"
-  | "unconfined_risk"
   | "disabled"
+  | "unconfined_risk"
   | "shadowed";
 
 export type Remediation = {
@@ -34,8 +34,8 @@ const RANK: Readonly<Record<RemediationKind, number>> = {
   blocking_disabled: 2,
   risky_shell_boundary: 3,
   option_injection: 4,
-  unconfined_risk: 5,
-  disabled: 6,
+  disabled: 5,
+  unconfined_risk: 6,
   shadowed: 7,
 };
 
