@@ -354,6 +354,21 @@ describe("sandbox: no bubblewrap, no run", () => {
   });
 });
 
+describe("sandbox: register_tool", () => {
+  it("writes the field as given, refuses a host list, and the registered tool runs confined", () => {
+    const register = (args: readonly string[]) => runCli(["register_tool", ...args], env, work);
+    const hosts = register(["name=reg_hosts", "description=d", "template=touch {target}", 'sandbox={"network":["example.com"]}']);
+    expect(hosts.status).not.toBe(0);
+    expect(hosts.stdout + hosts.stderr).toContain("a list of host names cannot be enforced by bubblewrap");
+    expect(existsSync(join(agent, "recipes", "reg_hosts.json"))).toBe(false);
+
+    expect(register(["name=reg_boxed", "description=d", "template=touch {target}", "sandbox=true"]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(agent, "recipes", "reg_boxed.json"), "utf8"))).toMatchObject({ sandbox: true });
+    expect(call(["reg_boxed", `target=${join(home, "registered.txt")}`]).status).not.toBe(0);
+    expect(existsSync(join(home, "registered.txt"))).toBe(false);
+  });
+});
+
 describe("sandbox: the README's example", () => {
   it("runs as written: it writes the file it was asked for and cannot read ~/.ssh", () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
