@@ -9,6 +9,7 @@ import { benchDiscovery, benchStartup } from "./discovery.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpHttp } from "./mcp-http.js";
 import { benchRefresh } from "./refresh.js";
+import { benchSandbox } from "./sandbox.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cliPath = join(here, "..", "host-cli", "main.js");
@@ -29,6 +30,7 @@ try {
   if (only === undefined || only === "ledger") print(await benchLedger(baseDir));
   if (only === undefined || only === "refresh") print(await benchRefresh(baseDir));
   if (only === undefined || only === "mcp-http") print(await benchMcpHttp(baseDir, cliPath));
+  if (only === undefined || only === "sandbox") print(await benchSandbox(baseDir));
 } finally {
   rmSync(baseDir, { recursive: true, force: true });
 }

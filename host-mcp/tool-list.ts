@@ -4,6 +4,7 @@
 // are reserved, so no recipe can take them.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/discovery/types.js";
+import { toolPolicy } from "../runtime/sandbox.js";
 import { INSPECT as INSPECT_VERB, MESSAGE as MESSAGE_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
 
 export const REGISTER_TOOL = REGISTER_VERB.name;
@@ -22,10 +23,11 @@ export const MESSAGE = MESSAGE_VERB.name;
 
 export const BUILTIN_TOOLS: readonly Tool[] = [verbTool(REGISTER_VERB), verbTool(INSPECT_VERB), verbTool(MESSAGE_VERB)];
 
-/** One MCP tool per active recipe: the core's schema, unchanged. */
+/** One MCP tool per active recipe: the core's schema, unchanged. A tool whose sandbox cuts the
+ * network off (its own `sandbox`, or PI_RECIPES_SANDBOX=on) cannot reach the open world. */
 export const recipeTool = (spec: ToolSpec): Tool => ({
   name: spec.name,
   description: spec.description,
   inputSchema: spec.parameters as Tool["inputSchema"],
-  annotations: { title: spec.name, openWorldHint: true },
+  annotations: { title: spec.name, openWorldHint: toolPolicy(spec)?.network !== false },
 });

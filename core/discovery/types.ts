@@ -40,17 +40,18 @@ export interface RecipeEntry {
 }
 
 /** The config fields the registry's listings show for every entry: description, async, the
- *  imports table and the usage a recipe carries. Small, so a compile cache keeps them at hand. */
-export type ConfigFacts = Pick<RecipeConfig, "description" | "async" | "imports" | "usage">;
+ *  imports table, the usage a recipe carries and its sandbox. Small, so a compile cache keeps them at hand. */
+export type ConfigFacts = Pick<RecipeConfig, "description" | "async" | "imports" | "usage" | "sandbox">;
 
 /** The facts of a config, without copying anything else. */
 export function configFacts(config: RecipeConfig): ConfigFacts {
-  const { description, async, imports, usage } = config;
+  const { description, async, imports, usage, sandbox } = config;
   const facts: { -readonly [K in keyof ConfigFacts]: ConfigFacts[K] } = {};
   if (description !== undefined) facts.description = description;
   if (async !== undefined) facts.async = async;
   if (imports !== undefined) facts.imports = imports;
   if (usage !== undefined) facts.usage = usage;
+  if (sandbox !== undefined) facts.sandbox = sandbox;
   return facts;
 }
 

@@ -185,6 +185,7 @@ function shape(name: string, raw: JsonObject, v: FieldValues, template: Json): R
   if (v.values !== undefined) c.values = v.values;
   if (v.usage !== undefined) c.usage = v.usage;
   if (v.actor_context !== undefined) c.actor_context = v.actor_context;
+  if (v.sandbox !== undefined) c.sandbox = v.sandbox;
   c.raw = raw;
   return c as RecipeConfig;
 }

@@ -4,6 +4,7 @@
 // behaves differently from what was written). docs/recipes.md describes the fields.
 import * as t from "io-ts";
 import type { Json, JsonObject } from "../model.js";
+import { isSandboxField, SANDBOX_EXPECTED, type SandboxField } from "../sandbox/policy.js";
 
 /** Deeper nesting than this is refused up front, so no later recursive walk can exhaust the stack. */
 export const MAX_JSON_DEPTH = 512;
@@ -187,6 +188,28 @@ export const RECIPE_FIELDS = {
   retire_when: row(t.literal("children_terminal"), `"children_terminal"`, { quoteGot: true, executable: true, inherited: true, register: "colocated" }),
   usage: row(jsonObject, "an object", { checked: isPlainObject, executable: false }),
   actor_context: row(t.union([t.literal(false), t.literal("off")]), `false or "off"`, { quoteGot: true, executable: true, register: "colocated" }),
+  // what the recipe's commands may touch, enforced by the operating system (docs/sandbox.md)
+  sandbox: row(refine<SandboxField>("Sandbox", isSandboxField), SANDBOX_EXPECTED, {
+    executable: true,
+    inherited: true,
+    register: "colocated",
+    schema: {
+      anyOf: [
+        { type: "boolean" },
+        {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            network: { type: "boolean" },
+            write: { type: "array", items: { type: "string" } },
+            read_deny: { type: "array", items: { type: "string" } },
+          },
+        },
+      ],
+      description:
+        'Confine the commands: true = no network, writes only under the working directory; or {"network": false, "write": [".", "{out}"], "read_deny": ["~/.ssh"]}.',
+    },
+  }),
 };
 
 export type FieldName = keyof typeof RECIPE_FIELDS;

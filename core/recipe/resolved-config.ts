@@ -10,7 +10,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const KEY_ORDER: readonly (keyof RecipeConfig)[] = [
   "name", "description", "disabled", "async", "imports", "template", "args", "arg_descriptions", "defaults", "parallel", "concurrency",
   "min_successful", "label", "when", "timeout", "delay", "accept_output", "output", "artifacts", "mailbox",
-  "retire_when", "retry", "failure", "recover", "repeat", "values", "usage", "actor_context", "raw",
+  "retire_when", "retry", "failure", "recover", "repeat", "values", "usage", "actor_context", "sandbox", "raw",
 ];
 
 

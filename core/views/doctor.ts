@@ -26,5 +26,8 @@ export function doctorText(summary: RecipesSummary): string {
       r.risk_labels === undefined ? "" : ` labels=${r.risk_labels.slice(0, VIEW_LIMITS.labels).join(",")}`;
     lines.push(`${r.severity} kind=${r.kind} id=${r.id}${blocked}${labels} action=${preview(r.action)}`);
   }
+  const confined = summary.active.flatMap((a) => (a.sandbox === undefined ? [] : [`sandbox id=${a.id} ${a.sandbox}`]));
+  lines.push(...confined.slice(0, VIEW_LIMITS.doctorLines));
+  if (confined.length > VIEW_LIMITS.doctorLines) lines.push(`… +${confined.length - VIEW_LIMITS.doctorLines} more sandboxed tools`);
   return lines.join("\n");
 }

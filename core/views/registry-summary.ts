@@ -7,6 +7,7 @@ import type { ConfigFacts, Discovery, DraftEntry, RecipeEntry } from "../discove
 import { compareText, templatePreview, VIEW_LIMITS } from "./compact.js";
 import { diagnosticDetails, diagnosticOwners, diagnosticSeverity, diagnosticTags, type DiagnosticDetail, type DiagnosticTag } from "./diagnostics.js";
 import { recommendations, remediations, type Recommendation, type Remediation } from "./remediations.js";
+import { declaredPolicy, describePolicy, type SandboxMode } from "../sandbox/policy.js";
 
 export type RecipesView = "status" | "summary" | "doctor" | "imports" | "reviews";
 
@@ -16,6 +17,8 @@ export interface SummaryOptions {
   readonly digest?: (path: string) => string | undefined;
   /** the usage ledger record of an entry; inline `usage` of the recipe is the fallback */
   readonly usage?: (entry: RecipeEntry) => JsonObject | undefined;
+  /** PI_RECIPES_SANDBOX as the runtime read it (default off) */
+  readonly sandboxMode?: SandboxMode;
 }
 
 type Ref = { readonly id: string; readonly name: string; readonly path: string; readonly format: RecipeFormat };
@@ -29,6 +32,8 @@ export type ActiveItem = Ref & {
   readonly risk_labels?: readonly string[];
   readonly imports?: JsonObject;
   readonly usage?: JsonObject;
+  /** the policy its commands run under (`network=off write=.`); absent: unconfined */
+  readonly sandbox?: string;
 };
 export type ToolItem = {
   readonly name: string;
@@ -119,7 +124,7 @@ function errorsOf(diagnostics: readonly string[], tagOf: (message: string) => Di
   return errors.length > 0 ? errors : diagnostics;
 }
 
-function activeItem(entry: RecipeEntry, usage: JsonObject | undefined): ActiveItem {
+function activeItem(entry: RecipeEntry, usage: JsonObject | undefined, mode: SandboxMode): ActiveItem {
   const config = factsOf(entry);
   // built field by field (the same keys in the same order as the contract): 10,000 entries make
   // the spread-of-a-conditional idiom's throwaway objects a cost of their own
@@ -132,6 +137,8 @@ function activeItem(entry: RecipeEntry, usage: JsonObject | undefined): ActiveIt
   if (entry.riskLabels.length > 0) item.risk_labels = entry.riskLabels;
   if (config?.imports !== undefined) item.imports = config.imports;
   if (usage !== undefined) item.usage = usage;
+  const policy = entry.tool ? declaredPolicy(config?.sandbox, mode) : undefined;
+  if (policy !== undefined) item.sandbox = describePolicy(policy);
   return item;
 }
 
@@ -192,7 +199,8 @@ export function buildRecipesSummary(discovery: Discovery, options: SummaryOption
   const entries = discovery.entries;
   const ownerOf = diagnosticOwners(discovery);
   const tagOf = diagnosticTags(discovery);
-  const remedies = remediations(discovery);
+  const mode = options.sandboxMode ?? "off";
+  const remedies = remediations(discovery, mode);
   const topAction = remedies[0];
   const invalid = entries
     .filter((e) => e.invalid)
@@ -204,7 +212,7 @@ export function buildRecipesSummary(discovery: Discovery, options: SummaryOption
   });
   const drafts = discovery.drafts.map((d) => draftItem(d, options.digest));
   return {
-    active: [...discovery.active.values()].map((e) => activeItem(e, usageOf(e))).sort(byIdThenPath),
+    active: [...discovery.active.values()].map((e) => activeItem(e, usageOf(e), mode)).sort(byIdThenPath),
     tools: discovery.tools.map((t) => ({
       name: t.name,
       path: t.path,

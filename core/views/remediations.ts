@@ -4,6 +4,7 @@ import type { JsonObject, Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
 import { warningDiagnostic } from "../compile/recipe-warning.js";
+import { declaredPolicy, type SandboxMode } from "../sandbox/policy.js";
 
 export type RemediationKind =
   | "blocking_invalid"
@@ -12,6 +13,7 @@ export type RemediationKind =
   | "risky_shell_boundary"
   | "option_injection"
   | "disabled"
+  | "unconfined_risk"
   | "shadowed";
 
 export type Remediation = {
@@ -33,13 +35,21 @@ const RANK: Readonly<Record<RemediationKind, number>> = {
   risky_shell_boundary: 3,
   option_injection: 4,
   disabled: 5,
-  shadowed: 6,
+  unconfined_risk: 6,
+  shadowed: 7,
 };
 
 const activePathOf = (discovery: Discovery, entry: RecipeEntry): string | undefined =>
   entry.shadowedBy ?? discovery.active.get(entry.id)?.path;
 
-function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation | undefined {
+/** Labels of what a confined run would stop: doctor suggests `sandbox` for tools carrying them. */
+export const CONFINABLE_RISKS: readonly string[] = ["risk.network", "risk.shell", "risk.eval"];
+export const SANDBOX_ADVICE = 'confine it: add "sandbox": true (no network, writes only under the working directory; docs/sandbox.md)';
+
+const unconfinedRisks = (entry: RecipeEntry, mode: SandboxMode): string[] =>
+  entry.tool && declaredPolicy((entry.facts ?? entry.config)?.sandbox, mode) === undefined ? entry.riskLabels.filter((l) => CONFINABLE_RISKS.includes(l)) : [];
+
+function remediationFor(discovery: Discovery, entry: RecipeEntry, mode: SandboxMode): Remediation | undefined {
   const fallback = entry.shadows[0];
   const blocked = fallback === undefined ? {} : { blocked_fallback: fallback };
   if (entry.invalid)
@@ -70,6 +80,7 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
     };
   // authoring warnings are findings of their own, not a command boundary to audit
   const boundary = entry.compiled.kind === "recipe" ? entry.compiled.warnings.find((w) => w.kind !== "authoring") : undefined;
+  const risks = unconfinedRisks(entry, mode);
   if (boundary !== undefined)
     return {
       id: entry.id,
@@ -78,7 +89,7 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
       path: entry.path,
       ...(entry.riskLabels.length > 0 ? { risk_labels: entry.riskLabels } : {}),
       reason: warningDiagnostic(entry.path, boundary),
-      action: "audit trusted command boundary; keep only if the recipe is local and intentional",
+      action: `audit trusted command boundary; keep only if the recipe is local and intentional${risks.length > 0 ? `; or ${SANDBOX_ADVICE}` : ""}`,
     };
   const injectable = entry.compiled.kind === "recipe" ? entry.compiled.optionInjection : [];
   if (injectable.length > 0)
@@ -90,6 +101,16 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
       risk_labels: entry.riskLabels,
       reason: `string argument(s) ${injectable.join(", ")} form a whole command word before any "--": a value starting with "-" becomes an option of the command`,
       action: `put "--" before the argument(s) in the template, or give them a type (path, int, number, enum)`,
+    };
+  if (risks.length > 0)
+    return {
+      id: entry.id,
+      kind: "unconfined_risk",
+      severity: "info",
+      path: entry.path,
+      risk_labels: entry.riskLabels,
+      reason: `the tool carries ${risks.join(", ")} and runs unconfined`,
+      action: SANDBOX_ADVICE,
     };
   if (entry.shadowed) {
     const activePath = activePathOf(discovery, entry);
@@ -107,9 +128,9 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry): Remediation |
 }
 
 /** One remediation per entry that needs one, most urgent first (rank, then id, then path). */
-export function remediations(discovery: Discovery): Remediation[] {
+export function remediations(discovery: Discovery, mode: SandboxMode = "off"): Remediation[] {
   return discovery.entries
-    .flatMap((e) => remediationFor(discovery, e) ?? [])
+    .flatMap((e) => remediationFor(discovery, e, mode) ?? [])
     .sort((a, b) => RANK[a.kind] - RANK[b.kind] || compareText(a.id, b.id) || compareText(a.path, b.path));
 }
 

@@ -41,6 +41,7 @@ function entryLines(summary: RecipesSummary): string[] {
     ...capped(summary.invalid.map((i) => oneLine(`invalid: ${i.id}: ${i.errors.join("; ")}`)), "invalid"),
     ...capped(summary.disabled.map((d) => `disabled: ${d.path}`), "disabled"),
   );
+  lines.push(...capped(summary.active.flatMap((a) => (a.sandbox === undefined ? [] : [`sandbox: ${a.id} ${a.sandbox}`])), "sandboxed tools"));
   if (summary.drafts.length > 0) lines.push(`drafts: ${summary.drafts.length}`);
   lines.push(
     ...capped(summary.diagnostics.map((d) => oneLine(`diagnostic ${d.severity}: ${d.message}`)), "diagnostics"),

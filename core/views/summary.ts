@@ -5,6 +5,7 @@ import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { failure, success, type CommandResult } from "../result.js";
 import { doctorText } from "./doctor.js";
 import { buildRecipesSummary, type RecipesView } from "./registry-summary.js";
+import type { SandboxMode } from "../sandbox/policy.js";
 import { idleReviews, importsText, reviewsText, statusText, summaryText, type ReviewsDetails } from "./render.js";
 
 export { buildRecipesSummary, type RecipesSummary, type RecipesView } from "./registry-summary.js";
@@ -21,6 +22,8 @@ export interface InspectRecipesOptions {
   readonly usage?: (entry: RecipeEntry) => JsonObject | undefined;
   /** the review evidence the runtime read; idle without it */
   readonly reviews?: ReviewsDetails;
+  /** PI_RECIPES_SANDBOX as the runtime read it (default off) */
+  readonly sandboxMode?: SandboxMode;
 }
 
 const VIEWS: readonly string[] = ["status", "summary", "doctor", "imports", "reviews"];
@@ -39,6 +42,7 @@ export function inspectRecipes(discovery: Discovery, options: InspectRecipesOpti
     view,
     ...(options.digest === undefined ? {} : { digest: options.digest }),
     ...(options.usage === undefined ? {} : { usage: options.usage }),
+    ...(options.sandboxMode === undefined ? {} : { sandboxMode: options.sandboxMode }),
   });
   const render = { status: statusText, summary: summaryText, doctor: doctorText, imports: importsText }[view];
   return success(options.verbose ? verboseText(summary) : render(summary), summary);

@@ -32,6 +32,10 @@ export interface RuntimeFacts {
   readonly gitCommit?: string;
   /** which host answers (pi, cli, mcp) */
   readonly host?: string;
+  /** the confinement sandboxed recipes get (`bubblewrap 0.8.0`), or `none (why)` */
+  readonly sandbox?: string;
+  /** PI_RECIPES_SANDBOX: whether every tool without `sandbox: false` is confined */
+  readonly sandboxAll?: boolean;
 }
 
 export type RuntimeMode = "source" | "dist";
@@ -51,6 +55,8 @@ export type RuntimeStatus = {
   /** every root discovery reads, highest priority first */
   readonly recipe_roots: readonly string[];
   readonly version: string;
+  readonly sandbox?: string;
+  readonly sandbox_all?: boolean;
 };
 
 /** A built package runs from `dist/`; anything else runs from source. */
@@ -71,6 +77,8 @@ export function runtimeStatus(facts: RuntimeFacts): RuntimeStatus {
     draft_root: facts.draftRoot,
     recipe_roots: facts.packagedRecipeRoot === undefined ? [facts.recipeRoot] : [facts.recipeRoot, facts.packagedRecipeRoot],
     version: facts.version,
+    ...(facts.sandbox === undefined ? {} : { sandbox: facts.sandbox }),
+    ...(facts.sandboxAll === undefined ? {} : { sandbox_all: facts.sandboxAll }),
   };
 }
 
@@ -79,8 +87,11 @@ export function runtimeStatusText(status: RuntimeStatus): string {
   const git = status.git_commit === undefined ? "" : ` git=${status.git_commit}`;
   const packaged = status.packaged_recipe_root === undefined ? "" : ` packaged_recipes=${status.packaged_recipe_root}`;
   const reviewer = status.reviewer === undefined ? "" : ` reviewer=${status.reviewer.replace(/\s+/g, "_")}`;
+  // last, because the reason why there is no sandbox is free text
+  const sandboxAll = status.sandbox_all === undefined ? "" : ` sandbox_all=${status.sandbox_all ? "on" : "off"}`;
+  const sandbox = status.sandbox === undefined ? "" : ` sandbox=${status.sandbox}`;
   return (
     `${status.package_name} version=${status.version} mode=${status.mode} automatic_review=${status.automatic_recipe_review}${reviewer}` +
-    ` path=${status.package_root} entrypoint=${status.entrypoint}${git} recipes=${status.recipe_root}${packaged}`
+    ` path=${status.package_root} entrypoint=${status.entrypoint}${git} recipes=${status.recipe_root}${packaged}${sandboxAll}${sandbox}`
   );
 }

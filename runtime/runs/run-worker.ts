@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
+import { confinedRunner, isPreparedSandbox } from "../../adapters/process/bwrap.js";
 import { makeProcessRunner, type ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { authored, type Values } from "../../core/template/substitute.js";
 import { executeTemplate } from "../execute/execute.js";
@@ -84,8 +85,17 @@ async function main(runDir: string | undefined): Promise<number> {
   const abort = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
 
+  // a sandboxed run's steps run confined, or the run fails without running any of them
+  let runner = loggingRunner(nodeProcessRunner);
+  if (spec.sandbox !== undefined) {
+    if (!isPreparedSandbox(spec.sandbox)) {
+      write(STDERR, `${spec.tool} is sandboxed and its sandbox in ${join(runDir, RUN_FILES.spec)} is unreadable: nothing ran\n`);
+      return 1;
+    }
+    runner = confinedRunner(runner, spec.sandbox);
+  }
   const execution = await executeTemplate(spec.template, runtimeValues(spec), {
-    runner: loggingRunner(nodeProcessRunner),
+    runner,
     place: { cwd: spec.cwd, home: spec.home },
     signal: abort.signal,
     killGraceMs: spec.kill_grace_ms,

@@ -47,6 +47,8 @@ export interface RunSpec {
   readonly max_parallel_branches?: number;
   readonly correlation_id?: string;
   readonly created_at: string;
+  /** present: every step runs in this sandbox, and a worker that cannot read it runs nothing */
+  readonly sandbox?: unknown;
 }
 
 /** `result.json`, written by the worker when the run ends on its own. */

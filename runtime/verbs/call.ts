@@ -17,6 +17,8 @@ import { defaultAsyncStarter } from "../runs/start.js";
 import { reportNow } from "../execute/report.js";
 import type { ExecuteOptions } from "../execute/types.js";
 import { whyNotATool } from "./schema.js";
+import { confinedRunner, type PreparedSandbox } from "../../adapters/process/bwrap.js";
+import { callSandbox, toolPolicy } from "../sandbox.js";
 
 
 export interface AsyncLaunch {
@@ -27,6 +29,8 @@ export interface AsyncLaunch {
   readonly values: Readonly<Record<string, unknown>>;
   /** the same values with their origin kept (recipe-authored ones may hold placeholders) */
   readonly runtime: Values;
+  /** the sandbox every step of the run must run in (the recipe's policy, resolved for this call) */
+  readonly sandbox?: PreparedSandbox;
 }
 
 export interface CallContext {
@@ -89,6 +93,15 @@ export async function runChecked(
   const values = assemble(tool, params, ctx.injected, tool.async);
   if (E.isLeft(values)) return usageHint(tool, values.left);
   pruneCaptures(capturesRootOf(ctx.paths.tmpRoot));
+  // a sandboxed recipe runs confined or not at all (docs/sandbox.md)
+  let sandbox: PreparedSandbox | undefined;
+  if (toolPolicy(tool) !== undefined) {
+    const confinement = callSandbox(tool, values.right.runtime, ctx.paths, ctx.env ?? process.env);
+    if (confinement.kind === "refused") {
+      return confinement.argument ? usageHint(tool, confinement.message) : failure(confinement.message, { tool: tool.name, path: tool.path, sandbox: "refused" });
+    }
+    if (confinement.kind === "confined") sandbox = confinement.sandbox;
+  }
   const launch = check === undefined ? undefined : await check(tool);
   // a refused launch is a stale tool in every host: reload and retry
   if (launch !== undefined && !launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path, stale: true });
@@ -96,10 +109,12 @@ export async function runChecked(
   let result: CommandResult;
   if (tool.async) {
     const start = ctx.startAsync ?? defaultAsyncStarter(ctx);
-    result = await start({ tool, params, values: values.right.plain ?? {}, runtime: values.right.runtime });
+    const launched: AsyncLaunch = { tool, params, values: values.right.plain ?? {}, runtime: values.right.runtime, ...(sandbox === undefined ? {} : { sandbox }) };
+    result = await start(launched);
   } else {
     const template: Json = tool.config.template;
-    const execution = await executeTemplate(template, values.right.runtime, executeOptions(ctx, prepareTool(tool).contextCache));
+    const confined = sandbox === undefined ? ctx : { ...ctx, runner: confinedRunner(ctx.runner ?? nodeProcessRunner, sandbox) };
+    const execution = await executeTemplate(template, values.right.runtime, executeOptions(confined, prepareTool(tool).contextCache));
     if (execution.kind === "error" && execution.argument) result = usageHint(tool, execution.message);
     else {
       const reported = reportNow(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot });

@@ -2,6 +2,8 @@
 import { failure, success, type CommandResult } from "../../core/result.js";
 import type { Discovery } from "../../core/discovery/types.js";
 import { inspectRecipes } from "../../core/views/summary.js";
+import { sandboxMode, toolPolicy } from "../sandbox.js";
+import { describePolicy } from "../../core/sandbox/policy.js";
 import { isError, optionalBool, optionalString, unknownKeys, type Params } from "./params.js";
 import { whyNotATool } from "./schema.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
@@ -13,7 +15,7 @@ import { runsRootOf } from "../runs/store.js";
 
 const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
 
-function inspectTool(discovery: Discovery, name: string): CommandResult {
+function inspectTool(discovery: Discovery, name: string, env: Readonly<Record<string, string | undefined>>): CommandResult {
   const tool = discovery.tools.find((t) => t.name === name);
   if (tool === undefined) return failure(whyNotATool(discovery, name), { tool: name });
   const { surface } = tool;
@@ -24,6 +26,9 @@ function inspectTool(discovery: Discovery, name: string): CommandResult {
     `required: ${surface.required.join(", ") || "(none)"}`,
     `optional: ${optional.join(", ") || "(none)"}`,
   ];
+  // only a confined tool says so: the policy its commands run under now
+  const policy = toolPolicy(tool, env);
+  if (policy !== undefined) lines.push(`sandbox: ${describePolicy(policy)}`);
   return success(lines.join("\n"), {
     tool: tool.name,
     path: tool.path,
@@ -34,6 +39,7 @@ function inspectTool(discovery: Discovery, name: string): CommandResult {
     required: surface.required,
     parameters: tool.parameters,
     template: tool.config.template,
+    ...(policy === undefined ? {} : { sandbox: { network: policy.network, write: policy.write, read_deny: policy.readDeny } }),
   });
 }
 
@@ -51,6 +57,7 @@ export function inspect(discovery: Discovery, params: Params, runtime: RuntimeCo
       verbose: verbose === true,
       ...(runtime.usage === undefined ? {} : { usage: runtime.usage }),
       ...(runtime.reviews === undefined ? {} : { reviews: runtime.reviews }),
+      sandboxMode: sandboxMode(runtime.env ?? process.env),
     });
   }
   const runsRoot = (): string => runsRootOf((runtime.paths ?? agentPaths(runtime.env ?? process.env)).tmpRoot);
@@ -59,6 +66,6 @@ export function inspect(discovery: Discovery, params: Params, runtime: RuntimeCo
     const withRuns: RuntimeContext = { runs: () => runFacts(runsRoot()), ...runtime };
     return inspectRuntime(discovery, { view: typeof view === "string" ? view : undefined, verbose: verbose === true }, withRuns);
   }
-  if (target.startsWith("tool:") && target.length > 5) return inspectTool(discovery, target.slice(5));
+  if (target.startsWith("tool:") && target.length > 5) return inspectTool(discovery, target.slice(5), runtime.env ?? process.env);
   return failure(`Unknown inspect target: ${JSON.stringify(target)}. Use ${TARGETS}.`);
 }

@@ -14,6 +14,7 @@ import {
 import { buildTriage, noRuns, triageText, type RunFacts } from "../../core/views/triage.js";
 import { agentPaths, packageInfo, type AgentPaths } from "../agent-paths.js";
 import type { ReviewsDetails } from "../../core/views/render.js";
+import { sandboxInUse, sandboxMode } from "../sandbox.js";
 
 export const AUTOMATIC_REVIEW_ENV = "PI_ACTORS_AUTOMATIC_REVIEW";
 
@@ -88,6 +89,8 @@ export function runtimeFacts(ctx: RuntimeContext = {}): RuntimeFacts {
     reviewer: ctx.reviewer ?? reviewerOf(env),
     ...(git === undefined ? {} : { gitCommit: git }),
     ...(ctx.host === undefined ? {} : { host: ctx.host }),
+    sandbox: sandboxInUse(env),
+    sandboxAll: sandboxMode(env) === "on",
   };
 }
 

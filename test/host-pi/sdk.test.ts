@@ -181,7 +181,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     expect(status!.text).toMatch(
       new RegExp(
         `^pi-recipes version=\\S+ mode=source automatic_review=false reviewer=\\S+ path=${root} ` +
-          `entrypoint=${join(root, "host-pi", "index.ts")}( git=[0-9a-f]+)? recipes=${sandbox.recipeRoot} packaged_recipes=${join(root, "recipes")}$`,
+          `entrypoint=${join(root, "host-pi", "index.ts")}( git=[0-9a-f]+)? recipes=${sandbox.recipeRoot} packaged_recipes=${join(root, "recipes")} sandbox_all=off sandbox=(bubblewrap \\d\\S*|none \\(.+\\))$`,
       ),
     );
     expect(toTool!.text).toBe(

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { executableContent } from "../../../core/ledger/fingerprint.js";
 import { decodeRecipeObject } from "../../../core/recipe/decode.js";
 import { ENVELOPE_KEYS } from "../../../core/recipe/fields.js";
+import { compileMarkdown } from "../../../core/recipe/markdown.js";
 import { decodeParams } from "../../../core/register/params.js";
 import { REGISTER_TOOL_PARAMETERS } from "../../../core/register/schema.js";
 
@@ -15,7 +16,23 @@ describe("the recipe-field table", () => {
     expect(offered).toEqual([
       "name", "draft", "update", "template", "description", "disabled", "async", "imports", "args", "arg_descriptions", "defaults", "values", "parallel",
       "concurrency", "min_successful", "timeout", "delay", "retry", "label", "when", "accept_output", "output", "failure", "recover", "repeat",
+      "sandbox",
     ]);
+  });
+
+  it("sandbox is one row: decoded (a host list refused), part of what a call runs, taken from Markdown frontmatter and by register_tool", () => {
+    const policy = { network: false, write: [".", "{out}"], read_deny: ["~/.ssh"] };
+    const c = decodeRecipeObject({ template: "echo", sandbox: policy }, "/r/a.json", "a");
+    expect(E.isRight(c) && c.right.sandbox).toEqual(policy);
+    expect(E.isRight(c) && Object.keys(executableContent(c.right)).sort()).toEqual(["async", "sandbox", "template"]);
+    const hosts = decodeRecipeObject({ template: "echo", sandbox: { network: ["example.com"] } }, "/r/a.json", "a");
+    expect(E.isLeft(hosts) && hosts.left.message).toContain("a list of host names cannot be enforced by bubblewrap");
+    const typo = decodeRecipeObject({ template: "echo", sandbox: { netwrok: false } }, "/r/a.json", "a");
+    expect(E.isLeft(typo)).toBe(true);
+    const md = compileMarkdown("---\nsandbox:\n  network: false\n  write: [out/]\n---\n\n```template\necho hi\n```\n");
+    expect(E.isRight(md) && md.right["sandbox"]).toEqual({ network: false, write: ["out/"] });
+    const params = decodeParams({ name: "a", description: "d", template: "echo", sandbox: true });
+    expect(E.isRight(params) && params.right.fields.get("sandbox")).toBe(true);
   });
 
   it("fields not offered are still read from stored recipes and accepted by an update", () => {

@@ -30,7 +30,9 @@ describe("remediations", () => {
     const risky = summary.remediations[2];
     expect(risky?.risk_labels).toEqual(["risk.shell", "risk.eval"]);
     expect(risky?.reason).toMatch(/^Recipe .*shell-risk\.json: bash: invokes bash; shell command strings/);
-    expect(risky?.action).toBe("audit trusted command boundary; keep only if the recipe is local and intentional");
+    expect(risky?.action).toBe(
+      'audit trusted command boundary; keep only if the recipe is local and intentional; or confine it: add "sandbox": true (no network, writes only under the working directory; docs/sandbox.md)',
+    );
   });
 
   it("shadowed remediations name the active path", () => {

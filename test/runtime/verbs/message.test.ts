@@ -101,7 +101,7 @@ describe("inspect target=tool:pi-actors", () => {
 
   it("status by default, triage on request, anything else is an error", () => {
     const status = inspect(discovery, { target: "tool:pi-actors" }, runtime);
-    expect(status.text).toMatch(/^pi-recipes version=\S+ mode=dist automatic_review=false reviewer=\S+ path=\S+ entrypoint=\/x\/dist\/host-cli\/main.js recipes=\S+$/);
+    expect(status.text).toMatch(/^pi-recipes version=\S+ mode=dist automatic_review=false reviewer=\S+ path=\S+ entrypoint=\/x\/dist\/host-cli\/main.js recipes=\S+ sandbox_all=off sandbox=(bubblewrap \d\S*|none \(.+\))$/);
     expect(status.details).toMatchObject({ automatic_recipe_review: false, mode: "dist", entrypoint: "/x/dist/host-cli/main.js" });
     const triage = inspect(discovery, { target: "tool:pi-actors", view: "triage" }, runtime);
     expect(triage.text).toMatch(/^triage version=\S+ mode=dist active_runs=0 other_runs=0 invalid_recipes=1 /);

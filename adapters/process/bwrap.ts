@@ -1,0 +1,155 @@
+// Confinement at the process port, on bubblewrap (`bwrap`, Debian package `bubblewrap`): the
+// operating system's own namespaces, not a home-made jail. docs/sandbox.md says why bubblewrap
+// and how each part of a policy becomes a bwrap argument.
+//
+// A confined step is `bwrap <policy> --chdir <cwd> -- <command> <args...>`, spawned by the same
+// runner as any other step: no shell is involved, so every value is still exactly one argv item.
+// Every step gets a pid namespace of its own; bwrap is the leader of the runner's process group
+// and (with --die-with-parent) takes the whole namespace with it when it is killed or when its
+// parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
+import { spawnSync } from "node:child_process";
+import { accessSync, closeSync, constants, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
+import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
+
+export const BWRAP = "bwrap";
+export const INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)";
+
+export type Availability =
+  | { readonly ok: true; readonly path: string; readonly version: string }
+  | { readonly ok: false; readonly reason: string };
+
+/** The first executable `name` on `PATH`, or undefined. */
+export function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  for (const dir of (env["PATH"] ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const candidate = join(dir, name);
+    try {
+      if (statSync(candidate).isFile()) {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      }
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const probes = new Map<string, Availability>();
+
+/**
+ * Whether bubblewrap is on `PATH` and can actually build a sandbox here (user namespaces may be
+ * disabled): it runs `bwrap --version` inside a sandbox of the same kind confined steps get.
+ * Remembered per bwrap path for the life of the process. Synchronous, because the status view
+ * that shows it is.
+ */
+export function probeBubblewrap(env: Readonly<Record<string, string | undefined>>): Availability {
+  if (process.platform !== "linux") return { ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` };
+  const path = findOnPath(BWRAP, env);
+  if (path === undefined) return { ok: false, reason: `bwrap not found on PATH; ${INSTALL_HINT}` };
+  let probe = probes.get(path);
+  if (probe === undefined) {
+    const r = spawnSync(path, [...baseArgs(false), "--", path, "--version"], { timeout: 10_000, encoding: "utf8" });
+    if (r.status === 0 && /^bubblewrap /.test(r.stdout)) probe = { ok: true, path, version: r.stdout.trim() };
+    else {
+      const why = (r.stderr ?? "").trim().split("\n")[0] || (r.error?.message ?? `exit ${String(r.status)}`);
+      probe = { ok: false, reason: `bwrap (${path}) cannot start a sandbox here: ${why}; user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1)` };
+    }
+    probes.set(path, probe);
+  }
+  return probe;
+}
+
+/** The namespaces and the read-only view every confined step starts from. */
+function baseArgs(network: boolean): string[] {
+  return [
+    "--unshare-all",
+    ...(network ? ["--share-net"] : []),
+    "--die-with-parent",
+    "--new-session",
+    "--ro-bind", "/", "/",
+    "--dev", "/dev",
+    "--proc", "/proc",
+    "--tmpfs", "/tmp",
+  ];
+}
+
+/** What a confined call runs with: the bwrap path and the policy's arguments, plain data (an
+ * async run keeps it in its run.json). */
+export interface PreparedSandbox {
+  readonly bwrap: string;
+  readonly args: readonly string[];
+}
+
+export const isPreparedSandbox = (u: unknown): u is PreparedSandbox =>
+  typeof u === "object" && u !== null && typeof (u as PreparedSandbox).bwrap === "string" &&
+  Array.isArray((u as PreparedSandbox).args) && (u as PreparedSandbox).args.every((a) => typeof a === "string");
+
+const realOrSelf = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+const kindOf = (path: string): "dir" | "file" | undefined => {
+  try {
+    return statSync(path).isDirectory() ? "dir" : "file";
+  } catch {
+    return undefined;
+  }
+};
+
+/** A write path that does not exist yet is created before the run (its missing folders too):
+ * a folder when it was written with a trailing `/`, else an empty file. Binding its nearest
+ * existing parent instead would let the command write far more than the recipe named. */
+function ensureWritable(entry: SandboxPath): string {
+  if (kindOf(entry.path) === undefined) {
+    if (entry.folder) mkdirSync(entry.path, { recursive: true });
+    else {
+      mkdirSync(dirname(entry.path), { recursive: true });
+      closeSync(openSync(entry.path, "a", 0o644));
+    }
+  }
+  return realpathSync(entry.path);
+}
+
+/**
+ * The bwrap arguments of a call: the read-only root, a private /tmp, the working directory
+ * (read-only unless a write path covers it), each write path bound writable, then each
+ * read_deny path hidden (a folder under an empty tmpfs, a file under /dev/null). Hiding comes
+ * last, so it wins over a write path that contains it. A read_deny path that does not exist has
+ * nothing to hide. Throws when a write path cannot be created.
+ */
+export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: string): PreparedSandbox {
+  const args = baseArgs(policy.network);
+  const realCwd = realOrSelf(cwd);
+  // the working directory may lie under /tmp, which the private /tmp just hid
+  args.push("--ro-bind", realCwd, realCwd);
+  for (const entry of policy.write) {
+    const real = ensureWritable(entry);
+    args.push("--bind", real, real);
+  }
+  for (const entry of policy.readDeny) {
+    const kind = kindOf(entry.path);
+    if (kind === undefined) continue;
+    const real = realOrSelf(entry.path);
+    if (kind === "dir") args.push("--tmpfs", real, "--remount-ro", real);
+    else args.push("--ro-bind", "/dev/null", real);
+  }
+  return { bwrap, args };
+}
+
+/** The runner that runs every invocation inside the prepared sandbox, through `inner`. */
+export function confinedRunner(inner: ProcessRunner, sandbox: PreparedSandbox): ProcessRunner {
+  return makeProcessRunner(`${inner.name}+bwrap`, (invocation) =>
+    inner.run({
+      ...invocation,
+      command: sandbox.bwrap,
+      args: [...sandbox.args, "--chdir", invocation.cwd, "--", invocation.command, ...invocation.args],
+    }),
+  );
+}

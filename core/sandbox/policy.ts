@@ -1,0 +1,115 @@
+// The `sandbox` recipe field: what a recipe's commands may touch, as a plain value. Core only
+// describes the policy; the process adapter (adapters/process/bwrap.ts) turns it into the
+// operating system's own confinement, and a recipe that asks for confinement never runs without
+// it. docs/sandbox.md describes the field and the choices made here.
+import * as E from "fp-ts/lib/Either.js";
+import type { TemplateFailure } from "../template/failure.js";
+import { invalidTemplate } from "../template/failure.js";
+import { resolvePath, type Place } from "../template/invocation.js";
+import { substituteText, type Scope } from "../template/substitute.js";
+
+/** The field as written: `true`, `false`, or an object. */
+export interface SandboxSpec {
+  readonly network?: boolean;
+  readonly write?: readonly string[];
+  readonly read_deny?: readonly string[];
+}
+export type SandboxField = boolean | SandboxSpec;
+
+const SPEC_KEYS: ReadonlySet<string> = new Set(["network", "write", "read_deny"]);
+const isPlain = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u) && (Object.getPrototypeOf(u) === Object.prototype || Object.getPrototypeOf(u) === null);
+const isStrings = (u: unknown): boolean => Array.isArray(u) && u.every((s) => typeof s === "string");
+
+/** A valid field. A host list in `network` is refused, never ignored: bubblewrap can cut the
+ * network off or leave it, not filter it by host (docs/sandbox.md). Unknown keys are refused too,
+ * so that a typo (`netwrok`) cannot widen what a recipe may do. */
+export function isSandboxField(u: unknown): u is SandboxField {
+  if (typeof u === "boolean") return true;
+  if (!isPlain(u)) return false;
+  for (const key of Object.keys(u)) if (!SPEC_KEYS.has(key)) return false;
+  if (u["network"] !== undefined && typeof u["network"] !== "boolean") return false;
+  if (u["write"] !== undefined && !isStrings(u["write"])) return false;
+  if (u["read_deny"] !== undefined && !isStrings(u["read_deny"])) return false;
+  return true;
+}
+
+export const SANDBOX_EXPECTED =
+  "true, false or an object with only network (true or false: a list of host names cannot be enforced by bubblewrap), write and read_deny (arrays of paths)";
+
+/** The policy a recipe declares, placeholders still in its paths. */
+export interface SandboxPolicy {
+  readonly network: boolean;
+  readonly write: readonly string[];
+  readonly readDeny: readonly string[];
+}
+
+/** `PI_RECIPES_SANDBOX`: `on` confines every tool that does not say `sandbox: false`. */
+export type SandboxMode = "on" | "off";
+
+/** `sandbox: true`, and what an object leaves out: no network, writes under the working
+ * directory only (and the private /tmp every confined run gets). */
+export const DEFAULT_POLICY: SandboxPolicy = { network: false, write: ["."], readDeny: [] };
+
+/** The policy a call of a recipe with this field runs under; undefined: unconfined. */
+export function declaredPolicy(field: SandboxField | undefined, mode: SandboxMode): SandboxPolicy | undefined {
+  if (field === false) return undefined;
+  if (field === undefined) return mode === "on" ? DEFAULT_POLICY : undefined;
+  if (field === true) return DEFAULT_POLICY;
+  return {
+    network: field.network ?? DEFAULT_POLICY.network,
+    write: field.write ?? DEFAULT_POLICY.write,
+    readDeny: field.read_deny ?? DEFAULT_POLICY.readDeny,
+  };
+}
+
+/** A path of the policy, resolved for one call. */
+export interface SandboxPath {
+  /** absolute and normalized */
+  readonly path: string;
+  /** written with a trailing `/`: a folder (matters when it does not exist yet) */
+  readonly folder: boolean;
+}
+
+/** The policy of one call: placeholders resolved from the call's values, paths absolute. */
+export interface ResolvedSandbox {
+  readonly network: boolean;
+  readonly write: readonly SandboxPath[];
+  readonly readDeny: readonly SandboxPath[];
+}
+
+/** `~` and `~/x` from home, relative paths from the working directory. */
+export function expandSandboxPath(text: string, place: Place): string {
+  if (text === "~") return place.home;
+  if (text.startsWith("~/")) return resolvePath(place.home, text.slice(2));
+  return resolvePath(place.cwd, text);
+}
+
+function resolvePaths(texts: readonly string[], scope: Scope, place: Place, label: string): E.Either<TemplateFailure, SandboxPath[]> {
+  const out: SandboxPath[] = [];
+  for (const text of texts) {
+    const r = substituteText(text, scope, label);
+    if (E.isLeft(r)) return r;
+    // an optional value left empty allows (or hides) nothing
+    if (r.right.trim() === "") continue;
+    if (r.right.includes("\0")) return E.left(invalidTemplate(`${label}: a path may not hold a NUL byte`));
+    out.push({ path: expandSandboxPath(r.right, place), folder: r.right.endsWith("/") });
+  }
+  return E.right(out);
+}
+
+/** Resolves the policy's paths for one call (the call's typed values fill the placeholders). */
+export function resolveSandbox(policy: SandboxPolicy, scope: Scope, place: Place): E.Either<TemplateFailure, ResolvedSandbox> {
+  const write = resolvePaths(policy.write, scope, place, "sandbox.write");
+  if (E.isLeft(write)) return write;
+  const readDeny = resolvePaths(policy.readDeny, scope, place, "sandbox.read_deny");
+  if (E.isLeft(readDeny)) return readDeny;
+  return E.right({ network: policy.network, write: write.right, readDeny: readDeny.right });
+}
+
+/** The policy as view tokens: `network=off write=.,{out} read_deny=~/.ssh` (`write=` empty: nothing). */
+export function describePolicy(policy: SandboxPolicy): string {
+  const parts = [`network=${policy.network ? "on" : "off"}`, `write=${policy.write.join(",")}`];
+  if (policy.readDeny.length > 0) parts.push(`read_deny=${policy.readDeny.join(",")}`);
+  return parts.join(" ");
+}

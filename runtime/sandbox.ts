@@ -1,0 +1,52 @@
+// The sandbox of one call: the recipe's policy (core/sandbox/policy.ts), with the operator's
+// `PI_RECIPES_SANDBOX`, resolved against the call's values, then prepared for bubblewrap
+// (adapters/process/bwrap.ts). A recipe that asks for confinement never runs without it: when
+// bubblewrap is missing or cannot start, the call is refused with one line saying what to install.
+import * as E from "fp-ts/lib/Either.js";
+import { prepareSandbox, probeBubblewrap, type Availability, type PreparedSandbox } from "../adapters/process/bwrap.js";
+import type { ToolSpec } from "../core/discovery/types.js";
+import { declaredPolicy, resolveSandbox, type SandboxMode, type SandboxPolicy } from "../core/sandbox/policy.js";
+import type { Place } from "../core/template/invocation.js";
+import { EMPTY_VALUES, scopeOf, type Values } from "../core/template/substitute.js";
+
+/** `PI_RECIPES_SANDBOX`: unset, empty or `off` is off; anything else is on (a typo must not turn
+ * confinement off). */
+export function sandboxMode(env: Readonly<Record<string, string | undefined>> = process.env): SandboxMode {
+  const v = (env["PI_RECIPES_SANDBOX"] ?? "").trim().toLowerCase();
+  return v === "" || v === "off" ? "off" : "on";
+}
+
+/** The policy a call of this tool runs under now; undefined: unconfined. */
+export const toolPolicy = (tool: ToolSpec, env: Readonly<Record<string, string | undefined>> = process.env): SandboxPolicy | undefined =>
+  declaredPolicy(tool.config.sandbox, sandboxMode(env));
+
+export type CallSandbox =
+  | { readonly kind: "none" }
+  | { readonly kind: "confined"; readonly sandbox: PreparedSandbox }
+  /** nothing may run: `message` says why */
+  | { readonly kind: "refused"; readonly message: string; readonly argument: boolean };
+
+/** The sandbox of one call of `tool` with these values; `env` is the children's environment
+ * (bwrap is looked up on its PATH). */
+export function callSandbox(tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>): CallSandbox {
+  const policy = toolPolicy(tool);
+  if (policy === undefined) return { kind: "none" };
+  // the call's values, then the defaults declared with the arguments (`out:path=result.txt`)
+  const resolved = resolveSandbox(policy, scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place);
+  if (E.isLeft(resolved)) return { kind: "refused", message: `${tool.name}: ${resolved.left.message}`, argument: resolved.left.kind === "missing-value" };
+  const available = probeBubblewrap(env);
+  if (!available.ok) return { kind: "refused", message: refusal(tool.name, available.reason), argument: false };
+  try {
+    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd) };
+  } catch (e) {
+    return { kind: "refused", message: `${tool.name} is sandboxed and its sandbox could not be prepared: ${e instanceof Error ? e.message : String(e)}`, argument: false };
+  }
+}
+
+export const refusal = (tool: string, reason: string): string => `${tool} is sandboxed and cannot run unconfined: ${reason}`;
+
+/** `bubblewrap 0.8.0`, or `none (why)`, for the status view. */
+export function sandboxInUse(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const availability: Availability = probeBubblewrap(env);
+  return availability.ok ? availability.version : `none (${availability.reason})`;
+}

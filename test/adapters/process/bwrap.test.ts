@@ -1,0 +1,76 @@
+// The confined runner on the real bubblewrap: values stay exactly one argv item each (no shell
+// is involved anywhere, and this holds for hostile values), and the policy's paths become the
+// mounts docs/sandbox.md describes. Needs bwrap: without it these tests fail, they never skip.
+import fc from "fast-check";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confinedRunner, prepareSandbox, probeBubblewrap, type PreparedSandbox } from "../../../adapters/process/bwrap.js";
+import { nodeProcessRunner } from "../../../adapters/process/node-runner.js";
+
+let dir: string;
+let sandbox: PreparedSandbox;
+let script: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-recipes-bwrap-"));
+  script = join(dir, "argv.cjs");
+  writeFileSync(script, "process.stdout.write(JSON.stringify(process.argv.slice(2)));\n");
+  const available = probeBubblewrap(process.env);
+  if (!available.ok) throw new Error(`bubblewrap cannot run here (${available.reason}): these tests need it`);
+  sandbox = prepareSandbox(available.path, { network: false, write: [], readDeny: [] }, dir);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const argvOf = async (values: readonly string[]): Promise<unknown> => {
+  const r = await confinedRunner(nodeProcessRunner, sandbox).run({ command: process.execPath, args: [script, ...values], cwd: dir });
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${Buffer.from(r.stderr).toString()}`);
+  return JSON.parse(Buffer.from(r.stdout).toString()) as unknown;
+};
+
+// NUL cannot be in an argv item at all (the runner refuses it before anything starts)
+const hostileChar = fc.oneof(
+  fc.constantFrom("'", '"', "$(", ")", "`", "\n", "\r", "\\", ";", "&", "|", "*", "?", "~", "{", "}", " ", "\t", "--", "-", "--chdir", "--bind", "$HOME", "\u00ff", "\u{1f600}"),
+  fc.string({ unit: "binary", maxLength: 3 }).filter((s) => !s.includes("\0")),
+);
+const hostileValue = fc.array(hostileChar, { maxLength: 8 }).map((parts) => parts.join(""));
+
+describe("confined runner", () => {
+  it("keeps every value one argv item, whatever it holds (quotes, $(), newlines, binary, option-like words)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostileValue, { minLength: 1, maxLength: 4 }), async (values) => {
+        expect(await argvOf(values)).toEqual(values);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("a value that looks like a bwrap option after the command is the command's argument, not bwrap's", async () => {
+    expect(await argvOf(["--bind", "/", "/", "--", "--unshare-all"])).toEqual(["--bind", "/", "/", "--", "--unshare-all"]);
+  });
+
+  it("a write path that does not exist yet is created (a folder when it ends with /, else an empty file) and bound writable", async () => {
+    const place = join(dir, "place");
+    mkdirSync(place);
+    const prepared = prepareSandbox(probeOk().path, {
+      network: false,
+      write: [{ path: join(place, "new", "out.txt"), folder: false }, { path: join(place, "newdir"), folder: true }],
+      readDeny: [],
+    }, place);
+    const r = await confinedRunner(nodeProcessRunner, prepared).run({
+      command: "sh",
+      args: ["-c", 'echo one > new/out.txt && echo two > newdir/x.txt && { echo three > other.txt || echo refused >&2; }'],
+      cwd: place,
+    });
+    expect(readFileSync(join(place, "new", "out.txt"), "utf8")).toBe("one\n");
+    expect(readFileSync(join(place, "newdir", "x.txt"), "utf8")).toBe("two\n");
+    expect(Buffer.from(r.stderr).toString()).toContain("refused");
+  });
+});
+
+function probeOk(): { readonly path: string } {
+  const available = probeBubblewrap(process.env);
+  if (!available.ok) throw new Error(available.reason);
+  return available;
+}

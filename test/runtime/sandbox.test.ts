@@ -1,0 +1,439 @@
+// `sandbox` recipes through the real `pi-recipes` command and the real bubblewrap: what a
+// confined command may write, reach and read, that nothing it starts outlives the run, that
+// async runs are confined too, and that a sandboxed recipe never runs unconfined.
+//
+// These tests need bubblewrap (`bwrap`) and user namespaces. `.ci/run` installs bubblewrap when
+// it is missing; where it still cannot start, the first test fails and says why: they never skip.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { findOnPath, probeBubblewrap } from "../../adapters/process/bwrap.js";
+import { readRun, runsRootOf } from "../../runtime/runs/store.js";
+import { repoRoot, type CliRun } from "../support/cli.js";
+import { finished, waitFor } from "./runs/support.js";
+import { connect, makeAgentDir } from "../host-mcp/harness.js";
+
+// each test runs the real CLI several times; on a loaded 2-core machine one run can take seconds
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+
+// tsx by its file URL: the commands run in folders from which `--import tsx` would not resolve
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const CLI = ["--import", TSX, join(repoRoot, "host-cli", "main.ts")];
+
+function runCli(args: readonly string[], extra: Record<string, string>, cwd: string): CliRun {
+  const r = spawnSync(process.execPath, [...CLI, ...args], { cwd, env: { ...process.env, ...extra }, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** runCli without blocking this process (a server of the test must be able to answer). */
+function callAsync(args: readonly string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...CLI, "call", ...args], { cwd: work, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+let dir: string;
+let agent: string;
+let work: string;
+let home: string;
+let env: Record<string, string>;
+
+const recipe = (name: string, body: unknown): void => writeFileSync(join(agent, "recipes", `${name}.json`), JSON.stringify(body));
+const call = (args: readonly string[], extra: Record<string, string> = {}) => runCli(["call", ...args], { ...env, ...extra }, work);
+
+/** Pids of live processes whose argv is exactly `argv`. */
+function processesRunning(argv: readonly string[]): number[] {
+  const wanted = `${argv.join("\0")}\0`;
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, "latin1") === wanted) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+const sleepFor = (seconds: number): string[] => ["sleep", String(seconds)];
+let nonce = 4000 + Math.floor(Math.random() * 1000);
+/** A sleep length no other process on the machine uses, so its process can be found by argv. */
+const uniqueSleep = (): number => (nonce += 1);
+
+async function goneWithin(argv: readonly string[], ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (processesRunning(argv).length === 0) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return processesRunning(argv).length === 0;
+}
+
+const strays: number[] = [];
+/** Kills what a failing test left behind (unconfined sleeps), so the failure is all it leaves. */
+function reap(argv: readonly string[]): void {
+  for (const pid of processesRunning(argv)) {
+    strays.push(pid);
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-recipes-sandbox-"));
+  agent = join(dir, "agent");
+  work = join(dir, "work");
+  home = join(dir, "home");
+  mkdirSync(join(agent, "recipes"), { recursive: true });
+  mkdirSync(join(work, "allowed"), { recursive: true });
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  mkdirSync(join(home, ".aws"), { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET-KEY\n");
+  writeFileSync(join(home, ".aws", "credentials"), "SECRET-AWS\n");
+  writeFileSync(join(home, "notes.txt"), "PUBLIC\n");
+  env = { PI_CODING_AGENT_DIR: agent, HOME: home, PI_RECIPES_SANDBOX: "off" };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("bubblewrap on this machine", () => {
+  it("is installed and can start a sandbox (.ci/run installs it; without it every sandbox test below fails)", async () => {
+    const available = await probeBubblewrap(process.env);
+    expect(available, "bubblewrap cannot run here: install it (apt-get install bubblewrap) and allow user namespaces").toMatchObject({ ok: true });
+  });
+});
+
+describe("sandbox: what a confined command may write", () => {
+  it("writes inside `write` succeed (an output file named by a typed value is created) and writes outside fail", () => {
+    recipe("put", { description: "touch", sandbox: { write: ["allowed/", "{out}"] }, args: ["target:path", "out:path=unused.txt"], template: "touch {target}" });
+    recipe("copy", { description: "copy", sandbox: { write: ["{out}"] }, args: ["src:path", "out:path"], template: "cp {src} {out}" });
+
+    const inside = call(["put", "target=allowed/made.txt"]);
+    expect(inside.stderr + inside.stdout).not.toContain("Read-only");
+    expect(inside.status).toBe(0);
+    expect(existsSync(join(work, "allowed", "made.txt"))).toBe(true);
+
+    const outside = call(["put", "target=outside.txt"]);
+    expect(outside.status).not.toBe(0);
+    expect(outside.stdout + outside.stderr).toContain("Read-only file system");
+    expect(existsSync(join(work, "outside.txt"))).toBe(false);
+
+    const home_ = call(["put", `target=${join(home, "planted.txt")}`]);
+    expect(home_.status).not.toBe(0);
+    expect(existsSync(join(home, "planted.txt"))).toBe(false);
+
+    writeFileSync(join(work, "source.txt"), "copied text\n");
+    const copy = call(["copy", "src=source.txt", "out=result.txt"]);
+    expect(copy.status).toBe(0);
+    expect(readFileSync(join(work, "result.txt"), "utf8")).toBe("copied text\n");
+  });
+
+  it("`sandbox: true` writes only under the working directory", () => {
+    recipe("put_here", { description: "touch", sandbox: true, args: ["target:path"], template: "touch {target}" });
+    expect(call(["put_here", "target=here.txt"]).status).toBe(0);
+    expect(existsSync(join(work, "here.txt"))).toBe(true);
+    expect(call(["put_here", `target=${join(home, "there.txt")}`]).status).not.toBe(0);
+    expect(existsSync(join(home, "there.txt"))).toBe(false);
+  });
+});
+
+describe("sandbox: network", () => {
+  let server: Server;
+  let port = 0;
+  let connections = 0;
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      connections += 1;
+      socket.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as { port: number }).port;
+    writeFileSync(
+      join(work, "connect.mjs"),
+      `import { connect } from "node:net";
+const s = connect(Number(process.argv[2]), "127.0.0.1");
+s.on("connect", () => { console.log("connected"); s.end(); process.exit(0); });
+s.on("error", (e) => { console.error("no connection: " + e.code); process.exit(3); });
+`,
+    );
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("with network: false a connection to a TCP server on 127.0.0.1 fails; the same recipe unconfined connects", async () => {
+    const body = { description: "connect", args: ["node:path", "port:int"], template: "{node} connect.mjs {port}" };
+    recipe("reach_confined", { ...body, sandbox: { network: false } });
+    recipe("reach_open", body);
+
+    const confined = await callAsync(["reach_confined", `node=${process.execPath}`, `port=${port}`]);
+    expect(confined.status).not.toBe(0);
+    expect(confined.stdout + confined.stderr).toContain("no connection");
+    expect(connections).toBe(0);
+
+    const open = await callAsync(["reach_open", `node=${process.execPath}`, `port=${port}`]);
+    expect(open.stdout + open.stderr).toContain("connected");
+    expect(open.status).toBe(0);
+    expect(connections).toBe(1);
+  });
+
+  it("a list of host names is an invalid-recipe diagnostic, never ignored", () => {
+    recipe("reach_hosts", { description: "hosts", sandbox: { network: ["example.com"] }, template: "echo hi" });
+    const r = call(["reach_hosts"]);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain('field "sandbox" must be true, false or an object with only network (true or false: a list of host names cannot be enforced by bubblewrap)');
+    expect(r.stdout).not.toContain("hi\n");
+  });
+});
+
+describe("sandbox: read_deny", () => {
+  it("hides ~/.ssh (a folder) and ~/.aws/credentials (a file); the rest of home stays readable", () => {
+    const body = { description: "cat", args: ["file:path"], template: "cat {file}" };
+    recipe("peek_denied", { ...body, sandbox: { read_deny: ["~/.ssh", "~/.aws/credentials"] } });
+    recipe("peek_confined", { ...body, sandbox: true });
+    const inHome = (args: readonly string[]) => runCli(["call", ...args], env, home);
+
+    const key = inHome(["peek_denied", `file=${join(home, ".ssh", "id_rsa")}`]);
+    expect(key.stdout + key.stderr).not.toContain("SECRET-KEY");
+    expect(key.status).not.toBe(0);
+    const aws = inHome(["peek_denied", `file=${join(home, ".aws", "credentials")}`]);
+    expect(aws.stdout + aws.stderr).not.toContain("SECRET-AWS");
+    expect(inHome(["peek_denied", "file=notes.txt"]).stdout).toContain("PUBLIC");
+
+    // the same files are readable by a confined recipe that does not deny them
+    expect(inHome(["peek_confined", `file=${join(home, ".ssh", "id_rsa")}`]).stdout).toContain("SECRET-KEY");
+  });
+});
+
+describe("sandbox: nothing outlives the run", () => {
+  const setsidSleep = (seconds: number): Record<string, unknown> => ({
+    description: "a child that leaves the process group",
+    sandbox: true,
+    template: `sh -c "setsid sleep ${seconds} & wait"`,
+  });
+
+  it("a child started through setsid is gone after a timeout", async () => {
+    const seconds = uniqueSleep();
+    recipe("escape_timeout", { ...setsidSleep(seconds), timeout: 1500 });
+    try {
+      const r = call(["escape_timeout"]);
+      expect(r.stdout + r.stderr).toContain("timed out after 1500 ms");
+      expect(await goneWithin(sleepFor(seconds), 3000)).toBe(true);
+    } finally {
+      reap(sleepFor(seconds));
+    }
+  });
+
+  it("a child started through setsid is gone after the calling process is killed", async () => {
+    const seconds = uniqueSleep();
+    recipe("escape_kill", setsidSleep(seconds));
+    let cli: ChildProcess | undefined;
+    try {
+      cli = spawn(process.execPath, [...CLI, "call", "escape_kill"], {
+        cwd: work,
+        env: { ...process.env, ...env },
+        stdio: "ignore",
+      });
+      await waitFor("the setsid child to start", () => (processesRunning(sleepFor(seconds)).length > 0 ? true : undefined));
+      cli.kill("SIGKILL");
+      expect(await goneWithin(sleepFor(seconds), 3000)).toBe(true);
+    } finally {
+      cli?.kill("SIGKILL");
+      reap(sleepFor(seconds));
+    }
+  });
+});
+
+describe("sandbox: nothing outlives an MCP session", () => {
+  it("a setsid child of a running call is gone once the MCP client disconnects and the server exits", async () => {
+    const seconds = uniqueSleep();
+    const mcpAgent = makeAgentDir();
+    mcpAgent.write("escape_mcp", { description: "a child that leaves the group", sandbox: true, template: `sh -c "setsid sleep ${seconds} & wait"` });
+    const mcp = await connect(mcpAgent);
+    try {
+      const pending = mcp.client.callTool({ name: "escape_mcp", arguments: {} }).catch(() => undefined);
+      await waitFor("the setsid child to start", () => (processesRunning(sleepFor(seconds)).length > 0 ? true : undefined));
+      await mcp.close();
+      await pending;
+      expect(await goneWithin(sleepFor(seconds), 5000)).toBe(true);
+    } finally {
+      reap(sleepFor(seconds));
+      mcpAgent.cleanup();
+    }
+  });
+});
+
+describe("sandbox: async runs", () => {
+  it("an async run's steps are confined: a write outside fails, one inside succeeds", async () => {
+    recipe("put_later", { description: "touch later", async: true, sandbox: { write: ["allowed/"] }, args: ["target:path"], template: "touch {target}" });
+    const runsRoot = runsRootOf(join(agent, "tmp", "pi-recipes"));
+
+    expect(call(["put_later", "target=allowed/later.txt", "run_id=sbx-in"]).status).toBe(0);
+    expect(await finished(runsRoot, "sbx-in")).toMatchObject({ status: "succeeded" });
+    expect(existsSync(join(work, "allowed", "later.txt"))).toBe(true);
+
+    expect(call(["put_later", "target=later-outside.txt", "run_id=sbx-out"]).status).toBe(0);
+    expect(await finished(runsRoot, "sbx-out")).toMatchObject({ status: "failed" });
+    expect(existsSync(join(work, "later-outside.txt"))).toBe(false);
+    expect(readFileSync(join(runsRoot, "sbx-out", "stderr.log"), "utf8")).toContain("Read-only file system");
+  });
+
+  it("control.kill of an async run leaves no setsid child behind", async () => {
+    const seconds = uniqueSleep();
+    recipe("escape_async", { description: "a child that leaves the group", async: true, sandbox: true, template: `sh -c "setsid sleep ${seconds} & wait"` });
+    const runsRoot = runsRootOf(join(agent, "tmp", "pi-recipes"));
+    try {
+      expect(call(["escape_async", "run_id=sbx-kill"]).status).toBe(0);
+      await waitFor("the setsid child to start", () => (processesRunning(sleepFor(seconds)).length > 0 ? true : undefined));
+      const kill = runCli(["message", "to=run:sbx-kill", "type=control.kill"], env, work);
+      expect(kill.stdout).toContain("status=killed");
+      expect(readRun(runsRoot, "sbx-kill")?.status).toBe("killed");
+      expect(await goneWithin(sleepFor(seconds), 3000)).toBe(true);
+    } finally {
+      reap(sleepFor(seconds));
+    }
+  });
+});
+
+describe("sandbox: no bubblewrap, no run", () => {
+  let bin: string;
+  beforeAll(() => {
+    // a PATH with what the recipes run, but no bwrap
+    bin = join(dir, "bin-without-bwrap");
+    mkdirSync(bin, { recursive: true });
+    const touch = findOnPath("touch", process.env);
+    if (touch === undefined) throw new Error("touch is not on PATH");
+    symlinkSync(touch, join(bin, "touch"));
+  });
+
+  it("a sandboxed recipe is refused with one line saying what to install; an unsandboxed one still runs", () => {
+    recipe("strict_touch", { description: "touch", sandbox: true, args: ["target:path"], template: "touch {target}" });
+    recipe("plain_touch", { description: "touch", args: ["target:path"], template: "touch {target}" });
+    const noBwrap = { PATH: bin };
+
+    const refused = call(["strict_touch", "target=refused.txt"], noBwrap);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr.trim()).toBe(
+      "strict_touch is sandboxed and cannot run unconfined: bwrap not found on PATH; install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)",
+    );
+    expect(existsSync(join(work, "refused.txt"))).toBe(false);
+
+    expect(call(["plain_touch", "target=plain.txt"], noBwrap).status).toBe(0);
+    expect(existsSync(join(work, "plain.txt"))).toBe(true);
+  });
+
+  it("PI_RECIPES_SANDBOX=on confines every tool without an explicit `sandbox: false`", () => {
+    recipe("plain_touch", { description: "touch", args: ["target:path"], template: "touch {target}" });
+    recipe("open_touch", { description: "touch", sandbox: false, args: ["target:path"], template: "touch {target}" });
+    const on = { PATH: bin, PI_RECIPES_SANDBOX: "on" };
+
+    const refused = call(["plain_touch", "target=now-refused.txt"], on);
+    expect(refused.stderr).toContain("plain_touch is sandboxed and cannot run unconfined: bwrap not found on PATH");
+    expect(existsSync(join(work, "now-refused.txt"))).toBe(false);
+    expect(call(["open_touch", "target=open.txt"], on).status).toBe(0);
+    expect(existsSync(join(work, "open.txt"))).toBe(true);
+
+    // with bubblewrap on PATH, the same tool runs confined: it may write its working directory only
+    expect(call(["plain_touch", "target=confined.txt"], { PI_RECIPES_SANDBOX: "on" }).status).toBe(0);
+    expect(existsSync(join(work, "confined.txt"))).toBe(true);
+    expect(call(["plain_touch", `target=${join(home, "escaped.txt")}`], { PI_RECIPES_SANDBOX: "on" }).status).not.toBe(0);
+    expect(existsSync(join(home, "escaped.txt"))).toBe(false);
+  });
+});
+
+describe("sandbox: register_tool", () => {
+  it("writes the field as given, refuses a host list, and the registered tool runs confined", () => {
+    const register = (args: readonly string[]) => runCli(["register_tool", ...args], env, work);
+    const hosts = register(["name=reg_hosts", "description=d", "template=touch {target}", 'sandbox={"network":["example.com"]}']);
+    expect(hosts.status).not.toBe(0);
+    expect(hosts.stdout + hosts.stderr).toContain("a list of host names cannot be enforced by bubblewrap");
+    expect(existsSync(join(agent, "recipes", "reg_hosts.json"))).toBe(false);
+
+    expect(register(["name=reg_boxed", "description=d", "template=touch {target}", "sandbox=true"]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(agent, "recipes", "reg_boxed.json"), "utf8"))).toMatchObject({ sandbox: true });
+    expect(call(["reg_boxed", `target=${join(home, "registered.txt")}`]).status).not.toBe(0);
+    expect(existsSync(join(home, "registered.txt"))).toBe(false);
+  });
+});
+
+describe("sandbox: the README's example", () => {
+  it("runs as written: it writes the file it was asked for and cannot read ~/.ssh", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const at = readme.indexOf("`recipes/sorted_copy.json`");
+    expect(at, "the README names recipes/sorted_copy.json").toBeGreaterThan(-1);
+    const block = /```json\n([\s\S]*?)```/.exec(readme.slice(at));
+    expect(block, "a json block follows it").not.toBeNull();
+    writeFileSync(join(agent, "recipes", "sorted_copy.json"), block![1]!);
+    writeFileSync(join(work, "names.txt"), "carol\nalice\nbob\n");
+
+    const ok = call(["sorted_copy", "file=names.txt", "out=sorted/names.txt"]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(readFileSync(join(work, "sorted", "names.txt"), "utf8")).toBe("alice\nbob\ncarol\n");
+    // and what it may not read stays unread, even when asked for by path
+    const stolen = call(["sorted_copy", `file=${join(home, ".ssh", "id_rsa")}`, "out=stolen.txt"]);
+    expect(stolen.status).not.toBe(0);
+    const copied = existsSync(join(work, "stolen.txt")) ? readFileSync(join(work, "stolen.txt"), "utf8") : "";
+    expect(copied).not.toContain("SECRET-KEY");
+  });
+});
+
+describe("sandbox: what the views say", () => {
+  it("status shows the sandbox in use, or why there is none", () => {
+    const withBwrap = runCli(["inspect", "target=tool:pi-actors", "view=status"], env, work);
+    expect(withBwrap.stdout.trim()).toMatch(/ sandbox_all=off sandbox=bubblewrap \d+\.\d+\.\d+$/);
+    const bin = join(dir, "bin-empty");
+    mkdirSync(bin, { recursive: true });
+    const without = runCli(["inspect", "target=tool:pi-actors", "view=status"], { ...env, PATH: bin, PI_RECIPES_SANDBOX: "on" }, work);
+    expect(without.stdout.trim()).toMatch(/ sandbox_all=on sandbox=none \(bwrap not found on PATH; install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap; .*\)\)$/);
+  });
+
+  it("summary and doctor show a confined tool's policy; doctor suggests sandbox for unconfined network, shell and eval tools", () => {
+    recipe("fetch_open", { description: "fetch", args: ["url"], template: "curl -- {url}" });
+    recipe("fetch_boxed", { description: "fetch", sandbox: { network: false, write: ["out/"], read_deny: ["~/.ssh"] }, args: ["url"], template: "curl -- {url}" });
+    const summary = runCli(["inspect", "target=recipes", "view=summary"], env, work);
+    expect(summary.stdout).toContain("sandbox: fetch_boxed network=off write=out/ read_deny=~/.ssh");
+    expect(summary.stdout).not.toContain("sandbox: fetch_open");
+    const doctor = runCli(["inspect", "target=recipes", "view=doctor", "verbose=true"], env, work);
+    const remedies = (JSON.parse(doctor.stdout) as { remediations: { id: string; kind: string; action: string }[] }).remediations;
+    expect(remedies.find((r) => r.id === "fetch_open")).toMatchObject({ kind: "unconfined_risk", action: expect.stringContaining('add "sandbox": true') as unknown });
+    expect(remedies.find((r) => r.id === "fetch_boxed")).toBeUndefined();
+    const compact = runCli(["inspect", "target=recipes", "view=doctor"], env, work);
+    expect(compact.stdout).toContain("sandbox id=fetch_boxed network=off write=out/ read_deny=~/.ssh");
+    expect(runCli(["inspect", "target=tool:fetch_boxed"], env, work).stdout).toContain("\nsandbox: network=off write=out/ read_deny=~/.ssh");
+    expect(runCli(["inspect", "target=tool:fetch_open"], env, work).stdout).not.toContain("sandbox:");
+    expect(runCli(["inspect", "target=tool:fetch_open"], { ...env, PI_RECIPES_SANDBOX: "on" }, work).stdout).toContain("\nsandbox: network=off write=.");
+  });
+
+  it("MCP annotations say openWorldHint: false for a tool whose network is off", async () => {
+    const mcpAgent = makeAgentDir();
+    mcpAgent.write("net_open", { description: "open", template: "echo open" });
+    mcpAgent.write("net_off", { description: "off", sandbox: true, template: "echo off" });
+    mcpAgent.write("net_on", { description: "on", sandbox: { network: true }, template: "echo on" });
+    const mcp = await connect(mcpAgent);
+    try {
+      const tools = (await mcp.client.listTools()).tools;
+      const hint = (name: string): unknown => tools.find((t) => t.name === name)?.annotations?.openWorldHint;
+      expect([hint("net_open"), hint("net_off"), hint("net_on")]).toEqual([true, false, true]);
+    } finally {
+      await mcp.close();
+      mcpAgent.cleanup();
+    }
+  });
+});
+
+afterAll(() => {
+  if (strays.length > 0) console.error(`sandbox tests killed processes a run left behind: ${strays.join(", ")}`);
+});
