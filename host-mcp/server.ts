@@ -120,9 +120,11 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
           discovery: () => live.current().discovery,
           // a tool reached by message runs as a direct call would: through the gate and accounting
           invokeTool: async (tool, params) => {
-            const found = live.current().discovery.tools.find((t) => t.name === tool);
-            if (found === undefined) return { ok: false, text: `Unknown tool: ${tool}`, details: { tool } };
-            const r = await callRecipe(found, params, extra);
+            const verdict = gate.check(tool);
+            if (verdict.kind === "missing") return { ok: false, text: verdict.text, details: { tool, stale: true } };
+            if (verdict.kind === "changed")
+              return { ok: false, text: verdict.text, details: { tool, stale: true, description: verdict.tool.description, parameters: verdict.tool.parameters } };
+            const r = await callRecipe(verdict.tool, params, extra);
             return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
           },
           runsRoot: runsRootOf(live.paths.tmpRoot),

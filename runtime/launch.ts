@@ -12,7 +12,7 @@ import type { ToolSpec } from "../core/discovery/types.js";
 import { executableFingerprint } from "../core/ledger/fingerprint.js";
 import type { CommandResult } from "../core/result.js";
 import { recordLaunch, type LedgerContext } from "./ledger/index.js";
-import { runChecked, type CallContext, type LaunchCheck } from "./verbs/call.js";
+import { runChecked, unaccountedLaunch, type CallContext, type LaunchCheck } from "./verbs/call.js";
 
 /** Counts one launch of `tool` in `ledger`, or says why it must not run. Without a ledger (a
  *  host that does not account) every launch may run. */
@@ -42,16 +42,12 @@ export const accountedContext = (ledger: LedgerContext | undefined, ctx: Omit<Ca
 
 const launchCheck = (ledger: LedgerContext | undefined, onRejected: OnRejected | undefined): ((tool: ToolSpec) => Promise<LaunchCheck>) =>
   ledger === undefined
-    ? mayRun
+    ? unaccountedLaunch
     : async (tool) => {
       const check = await accountLaunch(ledger, tool);
       if (!check.ok) onRejected?.(tool);
       return check;
     };
-
-// without a ledger every launch may run: nothing to ask, nothing refused
-const MAY_RUN: LaunchCheck = Object.freeze({ ok: true });
-const mayRun = (): Promise<LaunchCheck> => Promise.resolve(MAY_RUN);
 
 /** Runs `tool` with the call's params: arguments validated, launch accounted, then executed. A
  *  rejected launch (source changed, fence timeout) runs nothing and is a failure naming the file. */
