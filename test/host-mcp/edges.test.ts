@@ -1,8 +1,17 @@
-// What an MCP client is told at the edges: a tool reached through `message` passes the same
-// stale-call gate as a direct call.
+// What an MCP client and its operator are told at the edges: what the server serves (stderr),
+// where relative paths resolve (the client's first MCP root), and a tool reached through
+// `message` passes the same stale-call gate as a direct call.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { startHttpServer } from "./http-harness.js";
 import { unaccountedLaunch, type CallContext } from "../../runtime/verbs/call.js";
-import { connect, makeAgentDir, textOf, type AgentDir, type Connected } from "./harness.js";
+import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir, type Connected } from "./harness.js";
 
 let agent: AgentDir | undefined;
 let mcp: Connected | undefined;
@@ -11,6 +20,73 @@ afterEach(async () => {
   agent?.cleanup();
   mcp = undefined;
   agent = undefined;
+});
+
+/** Waits until the server's stderr holds `text` (it writes its start-up lines before serving). */
+async function stderrContaining(stderr: () => string, text: string): Promise<string> {
+  for (let i = 0; i < 200 && !stderr().includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+  return stderr();
+}
+
+describe("the MCP server says what it serves", () => {
+  it("stdio: prints the agent dir and the recipe roots on stderr", async () => {
+    agent = makeAgentDir();
+    agent.write("greet", { template: "echo hello" });
+    mcp = await connect(agent);
+    const err = await stderrContaining(mcp.stderr, "recipe roots:");
+    expect(err).toContain(`agent dir ${agent.dir} (from PI_CODING_AGENT_DIR); recipe roots: ${agent.recipes} (your recipes), ${join(REPO, "recipes")} (packaged components)`);
+    expect(err).not.toContain("does not exist");
+  });
+
+  it("stdio: warns when the agent dir does not exist", async () => {
+    agent = makeAgentDir();
+    const missing = join(agent.dir, "no-such-agent");
+    mcp = await connect({ ...agent, dir: missing });
+    const err = await stderrContaining(mcp.stderr, "does not exist");
+    expect(err).toContain(`warning: the agent dir ${missing} does not exist, so no recipe tools are served; set PI_CODING_AGENT_DIR`);
+  });
+
+  it("--http: prints the agent dir and warns when it does not exist", async () => {
+    agent = makeAgentDir();
+    const missing = join(agent.dir, "no-such-agent");
+    const server = await startHttpServer({ ...agent, dir: missing });
+    try {
+      expect(server.stderr()).toContain(`agent dir ${missing} (from PI_CODING_AGENT_DIR); recipe roots: ${join(missing, "recipes")} (your recipes)`);
+      expect(server.stderr()).toContain(`warning: the agent dir ${missing} does not exist`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("relative path values", () => {
+  it("resolve against the client's first MCP root when it offers roots, else the server's working directory", async () => {
+    agent = makeAgentDir();
+    agent.write("show", { description: "Print a file", template: "cat {file:path}" });
+    const project = mkdtempSync(join(tmpdir(), "pi-recipes-root-"));
+    try {
+      writeFileSync(join(project, "note.txt"), "from the client's root\n");
+      const transport = new StdioClientTransport({ command: process.execPath, args: SERVER_ARGS, cwd: REPO, env: serverEnv(agent.dir), stderr: "pipe" });
+      const client = new Client({ name: "roots-client", version: "1.0.0" }, { capabilities: { roots: { listChanged: true } } });
+      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(project).href, name: "project" }, { uri: pathToFileURL(REPO).href }] }));
+      await client.connect(transport);
+      try {
+        const r = await client.callTool({ name: "show", arguments: { file: "note.txt" } });
+        expect(textOf(r)).toBe("from the client's root");
+        expect(r.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+      // a client without roots: the server's working directory (the repository here)
+      mcp = await connect(agent);
+      const plain = await mcp.client.callTool({ name: "show", arguments: { file: "note.txt" } });
+      expect(plain.isError).toBe(true);
+      const own = await mcp.client.callTool({ name: "show", arguments: { file: "package.json" } });
+      expect(textOf(own)).toContain('"name": "pi-recipes"');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("the MCP message tool", () => {
