@@ -49,10 +49,19 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
   }
 }
 
-/** The drafts and reviews of `view=reviews`; their code loads only for that view. */
+/** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
+ *  in launch logs are folded first, so a lineage a launch created is counted (as the usage views
+ *  fold before they read). */
 async function gatherReviews(paths: AgentPaths) {
   const [{ makeNodeFileSystem }, reviews] = await Promise.all([import("../adapters/fs/node.js"), import("./review/reviews-view.js")]);
-  return reviews.gatherReviews(makeNodeFileSystem(), paths);
+  const fs = makeNodeFileSystem();
+  if (existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) {
+    const [{ makeFileLock }, { closeLedger, foldPending, openLedger }] = await Promise.all([import("../adapters/lock/file-lock.js"), import("./ledger/index.js")]);
+    const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
+    // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now
+    await foldPending(ledger).catch(() => undefined).finally(() => closeLedger(ledger));
+  }
+  return reviews.gatherReviews(fs, paths);
 }
 
 /** `inspect` for every host: ledger usage is loaded for the views that show it. */
