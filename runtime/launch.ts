@@ -10,6 +10,7 @@
 // the recipe file a second time just to learn what the tool was loaded from.
 import type { ToolSpec } from "../core/discovery/types.js";
 import { executableFingerprint } from "../core/ledger/fingerprint.js";
+import { carriedUsage } from "../core/ledger/seed.js";
 import type { CommandResult } from "../core/result.js";
 import { recordLaunch, type LedgerContext } from "./ledger/index.js";
 import { runChecked, unaccountedLaunch, type CallContext, type LaunchCheck } from "./verbs/call.js";
@@ -25,9 +26,16 @@ export async function accountLaunch(ledger: LedgerContext | undefined, tool: Too
     // a tool built without a digest cannot vouch for its source: under the recipe root the check
     // then fails like a changed file (reload and retry); elsewhere nothing is accounted anyway
     sourceSha256: tool.sourceSha256 ?? "",
+    // a recipe still holding pi-actors' own launch count starts its lineage from it
+    ...carriedOf(tool),
   });
   if (!outcome.ok) return { ok: false, rejected: outcome.rejected };
   return outcome.diagnostic === undefined ? { ok: true } : { ok: true, diagnostic: outcome.diagnostic };
+}
+
+function carriedOf(tool: ToolSpec): { carried?: NonNullable<ReturnType<typeof carriedUsage>> } {
+  const carried = carriedUsage(tool.config.usage);
+  return carried === undefined ? {} : { carried };
 }
 
 /** What to do when the ledger refuses a launch (a live registry re-reads the tool's file, so the

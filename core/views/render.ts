@@ -42,10 +42,21 @@ function entryLines(summary: RecipesSummary): string[] {
     ...capped(summary.disabled.map((d) => `disabled: ${d.path}`), "disabled"),
   );
   if (summary.drafts.length > 0) lines.push(`drafts: ${summary.drafts.length}`);
+  lines.push(...capped(usageLines(summary), "used recipes"));
   lines.push(
     ...capped(summary.diagnostics.map((d) => oneLine(`diagnostic ${d.severity}: ${d.message}`)), "diagnostics"),
   );
   return lines;
+}
+
+/** One line per recipe with recorded launches: its launch count and the time of the last one. */
+function usageLines(summary: RecipesSummary): string[] {
+  return summary.active.flatMap((a) => {
+    const calls = a.usage?.["calls"];
+    if (typeof calls !== "number" || calls <= 0) return [];
+    const last = a.usage?.["last_launch_at"];
+    return [`usage: ${a.id} calls=${calls}${typeof last === "string" ? ` last_call=${last}` : ""}`];
+  });
 }
 
 export const statusText = (summary: RecipesSummary): string => statusLine(summary);
