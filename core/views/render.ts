@@ -10,12 +10,12 @@ const GROUP_LINES = 20;
 
 /** The single counts line shared by `status` and `summary`. */
 export function statusLine(summary: RecipesSummary): string {
-  const currentPolicy = summary.active.filter((a) => "current_policy" in a).length;
+  const c = summary.counts;
   return (
-    `recipes active=${summary.active.length} drafts=${summary.drafts.length}` +
-    ` shadowed=${summary.shadowed.length} invalid=${summary.invalid.length} disabled=${summary.disabled.length}` +
-    ` current_policy=${currentPolicy} recommendations=${summary.recommendations.length}` +
-    ` diagnostics=${summary.diagnostics.length}${nextToken(summary.next_actions)}`
+    `recipes active=${c.active} components=${c.components} drafts=${c.drafts}` +
+    ` shadowed=${c.shadowed} invalid=${c.invalid} disabled=${c.disabled}` +
+    ` current_policy=${c.current_policy} recommendations=${c.recommendations}` +
+    ` diagnostics=${c.diagnostics}${nextToken(summary.next_actions)}`
   );
 }
 

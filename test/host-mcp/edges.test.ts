@@ -4,11 +4,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
 import { startHttpServer } from "./http-harness.js";
 import { unaccountedLaunch, type CallContext } from "../../runtime/verbs/call.js";
 import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir, type Connected } from "./harness.js";
@@ -117,5 +118,26 @@ describe("launch accounting is not optional", () => {
     const accounted: CallContext = { paths, launch: unaccountedLaunch };
     expect(typeof accounted.launch).toBe("function");
     expect(unaccounted.paths).toBe(paths);
+  });
+});
+
+describe("the recipe views' counts", () => {
+  it("are the same over MCP as on the command line, in every view", async () => {
+    agent = makeAgentDir();
+    // a copy of the example registry, so no usage state is written into the repository
+    // (only the recipe files: other tests may have left usage state beside them)
+    cpSync(join(REPO, "examples", "agent", "recipes"), agent.recipes, { recursive: true, filter: (from) => !/[\\/]\.[^\\/]+$/.test(from) });
+    mcp = await connect(agent);
+    const env = { PI_CODING_AGENT_DIR: agent.dir };
+    for (const view of ["status", "summary", "doctor"]) {
+      const overMcp = await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view } });
+      const cli = runCli(["inspect", "target=recipes", `view=${view}`], env);
+      expect(cli.status).toBe(0);
+      expect(textOf(overMcp)).toBe(cli.stdout.trimEnd());
+    }
+    const doctor = textOf(await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view: "doctor" } }));
+    expect(doctor.split("\n")[0]).toMatch(/^recipes doctor errors=1 warnings=3 info=1 actions=5 recommendations=8 /);
+    const status = textOf(await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes" } }));
+    expect(status).toMatch(/^recipes active=5 components=1 drafts=1 shadowed=1 invalid=1 disabled=1 current_policy=0 recommendations=8 /);
   });
 });
