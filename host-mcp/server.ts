@@ -93,8 +93,9 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
       if (dir !== undefined && statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) return dir;
       log(`the client's first root ${first.uri} is not a local folder: calls run in ${session.paths.cwd}`);
     } catch (e) {
+      // not asked again until the client says its roots changed: a client that never answers
+      // must not hold every call up for the timeout
       log(`roots/list failed (${internal(e)}): calls run in ${session.paths.cwd}`);
-      clientRoot = undefined;
     }
     return undefined;
   };
