@@ -114,7 +114,7 @@ describe("the recipe views' counts agree", () => {
       const verbose = JSON.parse(runCli(["inspect", "target=recipes", `view=${v}`, "verbose=true"], env).stdout) as { counts: unknown };
       expect(verbose.counts).toEqual(details.counts);
     }
-  });
+  }, 180_000);
 
   it("doctor reads well in a pipe: advice as written, and the did-you-mean warnings in the plain view", () => {
     writeFileSync(join(dir, "recipes", "typo.json"), JSON.stringify({ descripton: "Say hi", template: "echo hi" }));

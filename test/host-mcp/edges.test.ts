@@ -139,5 +139,5 @@ describe("the recipe views' counts", () => {
     expect(doctor.split("\n")[0]).toMatch(/^recipes doctor errors=1 warnings=3 info=1 actions=5 recommendations=8 /);
     const status = textOf(await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes" } }));
     expect(status).toMatch(/^recipes active=5 components=1 drafts=1 shadowed=1 invalid=1 disabled=1 current_policy=0 recommendations=8 /);
-  });
+  }, 120_000);
 });
