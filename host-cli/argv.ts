@@ -59,9 +59,9 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
     else rest.push(a);
   }
   const [verb, ...words] = rest;
-  if (verb === undefined || verb === "") {
-    return help ? { ok: true, value: { verb: "help", positional: [], params: {}, json } } : { ok: false, error: "missing verb" };
-  }
+  // no verb at all (bare `pi-recipes`) asks for the help, as --help does
+  if (verb === undefined) return { ok: true, value: { verb: "help", positional: [], params: {}, json } };
+  if (verb === "") return { ok: false, error: "missing verb" };
   if (verb.startsWith("-")) return { ok: false, error: unknownOption(verb) };
   const positional: string[] = [];
   const params: Record<string, CliValue> = {};

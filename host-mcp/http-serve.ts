@@ -10,6 +10,7 @@ import { openLiveSession } from "../runtime/session.js";
 import { isLoopback, requestGuard } from "./auth.js";
 import { createHttpHandler, MCP_PATH, type HttpLimits } from "./http.js";
 import { createRecipeServer } from "./server.js";
+import { agentDirExists, servingLines } from "./serving.js";
 
 export interface HttpServeOptions {
   readonly host: string;
@@ -42,7 +43,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   const pkg = packageInfo();
 
   // recovery, clean-up, watcher and lineage seeding, once for every client
+  const agentDirExisted = agentDirExists(env, cwd);
   const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
+  for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
   const handler = createHttpHandler({
     log,
     limits: options.limits,

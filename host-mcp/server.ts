@@ -10,7 +10,9 @@ import { inspectWithUsage } from "../runtime/usage-view.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { ToolSpec } from "../core/discovery/types.js";
 import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
@@ -47,6 +49,8 @@ export interface RecipeServer {
 const argumentsOf = (args: unknown): Readonly<Record<string, unknown>> =>
   typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
 
+const ROOTS_TIMEOUT_MS = 10_000;
+
 const internal = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
@@ -76,6 +80,33 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     initialized = true;
   };
 
+  // Where a call runs, and so what a relative `path` value means: the client's first MCP root when
+  // it offers roots (a file:// URI of a folder), else the server's working directory. Asked once,
+  // and again after the client says its roots changed.
+  let clientRoot: Promise<string | undefined> | undefined;
+  const askRoot = async (): Promise<string | undefined> => {
+    try {
+      const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+      const first = roots[0];
+      if (first === undefined) return undefined;
+      const dir = first.uri.startsWith("file:") ? fileURLToPath(first.uri) : undefined;
+      if (dir !== undefined && statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) return dir;
+      log(`the client's first root ${first.uri} is not a local folder: calls run in ${session.paths.cwd}`);
+    } catch (e) {
+      // not asked again until the client says its roots changed: a client that never answers
+      // must not hold every call up for the timeout
+      log(`roots/list failed (${internal(e)}): calls run in ${session.paths.cwd}`);
+    }
+    return undefined;
+  };
+  const workingDir = async (): Promise<string> => {
+    if (server.getClientCapabilities()?.roots === undefined) return session.paths.cwd;
+    return (await (clientRoot ??= askRoot())) ?? session.paths.cwd;
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    clientRoot = undefined;
+  });
+
   const unsubscribe = live.subscribe((change) => {
     if (change.added.length + change.changed.length + change.removed.length === 0 || !initialized) return;
     server.sendToolListChanged().catch((e: unknown) => log(`list_changed not sent: ${internal(e)}`));
@@ -100,7 +131,9 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
           }, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });
     try {
       // async recipes start detached runs under <tmpRoot>/runs (runtime/runs), runTool's default
-      const ctx = { ...options.call, paths: session.paths, runner: reporter?.runner ?? base, signal: extra.signal };
+      const cwd = await workingDir();
+      const paths = cwd === session.paths.cwd ? session.paths : { ...session.paths, cwd };
+      const ctx = { ...options.call, paths, runner: reporter?.runner ?? base, signal: extra.signal };
       const result = await session.launch(tool, args, ctx);
       const diagnostic = result.details["usage_diagnostic"];
       if (typeof diagnostic === "string") log(diagnostic);
@@ -120,9 +153,11 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
           discovery: () => live.current().discovery,
           // a tool reached by message runs as a direct call would: through the gate and accounting
           invokeTool: async (tool, params) => {
-            const found = live.current().discovery.tools.find((t) => t.name === tool);
-            if (found === undefined) return { ok: false, text: `Unknown tool: ${tool}`, details: { tool } };
-            const r = await callRecipe(found, params, extra);
+            const verdict = gate.check(tool);
+            if (verdict.kind === "missing") return { ok: false, text: verdict.text, details: { tool, stale: true } };
+            if (verdict.kind === "changed")
+              return { ok: false, text: verdict.text, details: { tool, stale: true, description: verdict.tool.description, parameters: verdict.tool.parameters } };
+            const r = await callRecipe(verdict.tool, params, extra);
             return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
           },
           runsRoot: runsRootOf(live.paths.tmpRoot),

@@ -11,6 +11,7 @@ import { runCycle } from "../runtime/review/cycle.js";
 import { runFacts } from "../runtime/runs/facts.js";
 import { runsRootOf } from "../runtime/runs/store.js";
 import { createRecipeServer } from "./server.js";
+import { agentDirExists, servingLines } from "./serving.js";
 
 export interface StdioServeOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -32,7 +33,9 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   const pkg = packageInfo();
 
   // recovery, clean-up, watcher and lineage seeding; closing it folds this session's launches
+  const agentDirExisted = agentDirExists(env, cwd);
   const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
+  for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
   // a draft review batch a crash interrupted is finished before serving
   const packagedRoot = session.packagedRoot;
   const recovered = await withNodeReviews(session.paths, packagedRoot, (ctx) => runCycle(ctx)).catch((e: unknown) => ({ error: String(e) }));

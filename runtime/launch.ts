@@ -10,9 +10,10 @@
 // the recipe file a second time just to learn what the tool was loaded from.
 import type { ToolSpec } from "../core/discovery/types.js";
 import { executableFingerprint } from "../core/ledger/fingerprint.js";
+import { carriedUsage } from "../core/ledger/seed.js";
 import type { CommandResult } from "../core/result.js";
 import { recordLaunch, type LedgerContext } from "./ledger/index.js";
-import { runChecked, type CallContext, type LaunchCheck } from "./verbs/call.js";
+import { runChecked, unaccountedLaunch, type CallContext, type LaunchCheck } from "./verbs/call.js";
 
 /** Counts one launch of `tool` in `ledger`, or says why it must not run. Without a ledger (a
  *  host that does not account) every launch may run. */
@@ -25,9 +26,16 @@ export async function accountLaunch(ledger: LedgerContext | undefined, tool: Too
     // a tool built without a digest cannot vouch for its source: under the recipe root the check
     // then fails like a changed file (reload and retry); elsewhere nothing is accounted anyway
     sourceSha256: tool.sourceSha256 ?? "",
+    // a recipe still holding pi-actors' own launch count starts its lineage from it
+    ...carriedOf(tool),
   });
   if (!outcome.ok) return { ok: false, rejected: outcome.rejected };
   return outcome.diagnostic === undefined ? { ok: true } : { ok: true, diagnostic: outcome.diagnostic };
+}
+
+function carriedOf(tool: ToolSpec): { carried?: NonNullable<ReturnType<typeof carriedUsage>> } {
+  const carried = carriedUsage(tool.config.usage);
+  return carried === undefined ? {} : { carried };
 }
 
 /** What to do when the ledger refuses a launch (a live registry re-reads the tool's file, so the
@@ -42,16 +50,12 @@ export const accountedContext = (ledger: LedgerContext | undefined, ctx: Omit<Ca
 
 const launchCheck = (ledger: LedgerContext | undefined, onRejected: OnRejected | undefined): ((tool: ToolSpec) => Promise<LaunchCheck>) =>
   ledger === undefined
-    ? mayRun
+    ? unaccountedLaunch
     : async (tool) => {
       const check = await accountLaunch(ledger, tool);
       if (!check.ok) onRejected?.(tool);
       return check;
     };
-
-// without a ledger every launch may run: nothing to ask, nothing refused
-const MAY_RUN: LaunchCheck = Object.freeze({ ok: true });
-const mayRun = (): Promise<LaunchCheck> => Promise.resolve(MAY_RUN);
 
 /** Runs `tool` with the call's params: arguments validated, launch accounted, then executed. A
  *  rejected launch (source changed, fence timeout) runs nothing and is a failure naming the file. */

@@ -1,7 +1,7 @@
 // Ledger usage for the recipe views of one-shot hosts. Reading usage folds pending launch logs
-// (a write under the ledger lock), so it is done only for the views that show usage: summary and
-// doctor (their recommendations include "no recorded launches"), and any verbose view. The status
-// line stays a pure read of the recipe root.
+// (a write under the ledger lock), so it is done only for the views that show usage or count
+// what depends on it: status, summary and doctor (their recommendations include "no recorded
+// launches", and every view must give the same count), and any verbose view.
 import { existsSync } from "node:fs";
 import type { Discovery, RecipeEntry } from "../core/discovery/types.js";
 import type { JsonObject } from "../core/model.js";
@@ -17,7 +17,12 @@ const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_
 
 export const showsUsage = (params: Readonly<Record<string, unknown>>): boolean =>
   (params["target"] === "recipes" || params["target"] === "recipe-registry") &&
-  (params["view"] === "summary" || params["view"] === "doctor" || params["verbose"] === true || params["verbose"] === "true");
+  (params["view"] === undefined ||
+    params["view"] === "status" ||
+    params["view"] === "summary" ||
+    params["view"] === "doctor" ||
+    params["verbose"] === true ||
+    params["verbose"] === "true");
 
 const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
   (params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews";
@@ -49,10 +54,19 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
   }
 }
 
-/** The drafts and reviews of `view=reviews`; their code loads only for that view. */
+/** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
+ *  in launch logs are folded first, so a lineage a launch created is counted (as the usage views
+ *  fold before they read). */
 async function gatherReviews(paths: AgentPaths) {
   const [{ makeNodeFileSystem }, reviews] = await Promise.all([import("../adapters/fs/node.js"), import("./review/reviews-view.js")]);
-  return reviews.gatherReviews(makeNodeFileSystem(), paths);
+  const fs = makeNodeFileSystem();
+  if (existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) {
+    const [{ makeFileLock }, { closeLedger, foldPending, openLedger }] = await Promise.all([import("../adapters/lock/file-lock.js"), import("./ledger/index.js")]);
+    const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
+    // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now
+    await foldPending(ledger).catch(() => undefined).finally(() => closeLedger(ledger));
+  }
+  return reviews.gatherReviews(fs, paths);
 }
 
 /** `inspect` for every host: ledger usage is loaded for the views that show it. */

@@ -2,6 +2,7 @@
 // the index remembers, per log, the highest sequence already folded, so folding the same log
 // twice (after a crash, or by two processes in turn) counts every launch once.
 import { launched } from "./transitions.js";
+import { startFromCarried, type CarriedUsage } from "./seed.js";
 import { Working, type LedgerPlan, type LedgerSnapshot } from "./working.js";
 import { compareText } from "../text-order.js";
 
@@ -16,6 +17,9 @@ export interface LaunchEntry {
   readonly fingerprint: string;
   /** ISO 8601 */
   readonly at: string;
+  /** launches the recipe still carried in its own `usage` object (written by pi-actors) when it
+   *  was launched: a lineage this launch creates starts from them, as seeding does */
+  readonly carried?: CarriedUsage;
 }
 
 const byTime = (a: LaunchEntry, b: LaunchEntry): number => compareText(a.at, b.at) || compareText(a.log, b.log) || a.seq - b.seq;
@@ -34,8 +38,9 @@ export function foldLaunches(snapshot: LedgerSnapshot, entries: readonly LaunchE
   }
   const fresh = entries.filter((e) => e.seq > (snapshot.index.applied[e.log] ?? 0)).sort(byTime);
   for (const e of fresh) {
+    const fresh = w.lookup(e.key) === undefined;
     const { id, record } = w.attach(e.key, e.name, e.fingerprint, e.at);
-    w.put(e.key, id, launched(record, { fingerprint: e.fingerprint, at: e.at }));
+    w.put(e.key, id, launched(startFromCarried(record, e.carried, fresh), { fingerprint: e.fingerprint, at: e.at }));
     if (e.seq > (w.applied[e.log] ?? 0)) w.applied[e.log] = e.seq;
   }
   return w.plan();

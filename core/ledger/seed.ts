@@ -29,6 +29,13 @@ export function carriedUsage(usage: unknown): CarriedUsage | undefined {
   return { calls, ...(typeof last === "string" && !Number.isNaN(Date.parse(last)) ? { last_called: new Date(last).toISOString() } : {}) };
 }
 
+/** A lineage's record started from the carried launches. Only a lineage born in this very plan
+ *  takes them (`fresh`: its key had no lineage, it follows no former path and counted nothing):
+ *  an existing one already counted them. */
+export function startFromCarried(record: LedgerRecord, carried: CarriedUsage | undefined, fresh: boolean): LedgerRecord {
+  return fresh && carried !== undefined && record.lifetime_calls === 0 && record.former_paths.length === 0 ? withCarried(record, carried) : record;
+}
+
 function withCarried(record: LedgerRecord, carried: CarriedUsage): LedgerRecord {
   return {
     ...record,
@@ -44,9 +51,7 @@ export function seedObservations(snapshot: LedgerSnapshot, observations: readonl
   for (const o of [...observations].sort((a, b) => compareText(a.key, b.key))) {
     const fresh = w.lookup(o.key) === undefined;
     const { id, record } = w.attach(o.key, o.name, o.fingerprint, at);
-    // only a lineage born now takes the carried count: an existing one already counted them
-    const start = fresh && o.carried !== undefined && record.lifetime_calls === 0 && record.former_paths.length === 0 ? withCarried(record, o.carried) : record;
-    w.put(o.key, id, revise(start, o.fingerprint, at));
+    w.put(o.key, id, revise(startFromCarried(record, o.carried, fresh), o.fingerprint, at));
   }
   return w.plan();
 }

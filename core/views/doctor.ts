@@ -1,33 +1,41 @@
-// Compact `inspect target=recipes view=doctor`: counts, the single
-// most urgent action, then up to 8 remediation lines.
-import { nextToken, preview, VIEW_LIMITS } from "./compact.js";
+// Compact `inspect target=recipes view=doctor`: the counts (RecipesSummary.counts, the same in
+// every view), the single most urgent action, up to 8 findings, then the next commands. Meant to
+// be read by a person or a model in a pipe: structured tokens first, then the advice as it is
+// written (no underscores for spaces, nothing cut off).
+import { VIEW_LIMITS } from "./compact.js";
 import type { RecipesSummary } from "./registry-summary.js";
+import type { Remediation } from "./remediations.js";
+
+/** A token value as it is, or JSON-quoted when it holds whitespace (a path with a space). */
+const token = (value: string): string => (/\s/.test(value) ? JSON.stringify(value) : value);
+
+function findingLine(r: Remediation): string {
+  const blocked = r.blocked_fallback === undefined ? "" : ` blocked=${token(r.blocked_fallback)}`;
+  const labels = r.risk_labels === undefined || r.risk_labels.length === 0 ? "" : ` labels=${r.risk_labels.slice(0, VIEW_LIMITS.labels).join(",")}`;
+  const advice = r.action.replace(/\s*\n\s*/g, " ");
+  return `${r.severity} kind=${r.kind} id=${token(r.id)}${blocked}${labels}: ${advice}`;
+}
 
 export function doctorText(summary: RecipesSummary): string {
-  const counts = { error: 0, warning: 0, info: 0 };
-  for (const d of summary.diagnostic_details) counts[d.severity] += 1;
-  const risks = summary.risk_summary.reduce((sum, r) => sum + r.count, 0);
+  const c = summary.counts;
   const topRisks = summary.risk_summary
     .slice(0, VIEW_LIMITS.topRisks)
     .map((r) => `${r.label}:${r.count}`)
     .join(",");
   const lines = [
-    `recipes doctor errors=${counts.error} warnings=${counts.warning} info=${counts.info}` +
-      ` actions=${summary.remediations.length} recommendations=${summary.recommendations.length} risks=${risks}` +
-      (topRisks === "" ? "" : ` top_risks=${topRisks}`) +
-      nextToken(summary.next_actions),
+    `recipes doctor errors=${c.errors} warnings=${c.warnings} info=${c.info}` +
+      ` actions=${c.actions} recommendations=${c.recommendations} risks=${c.risks}` +
+      (topRisks === "" ? "" : ` top_risks=${topRisks}`),
   ];
   const top = summary.top_action;
-  if (top !== undefined)
-    lines.push(`top severity=${top.severity} kind=${top.kind} id=${top.id} action=${preview(top.action)}`);
-  for (const r of summary.remediations.slice(0, VIEW_LIMITS.doctorLines)) {
-    const blocked = r.blocked_fallback === undefined ? "" : ` blocked=${preview(r.blocked_fallback)}`;
-    const labels =
-      r.risk_labels === undefined ? "" : ` labels=${r.risk_labels.slice(0, VIEW_LIMITS.labels).join(",")}`;
-    lines.push(`${r.severity} kind=${r.kind} id=${r.id}${blocked}${labels} action=${preview(r.action)}`);
-  }
+  if (top !== undefined) lines.push(`top severity=${findingLine(top)}`);
+  const shown = summary.remediations.slice(0, VIEW_LIMITS.doctorLines);
+  lines.push(...shown.map(findingLine));
+  const more = summary.remediations.length - shown.length;
+  if (more > 0) lines.push(`… +${more} more (inspect target=recipes view=doctor verbose=true lists every finding)`);
   const confined = summary.active.flatMap((a) => (a.sandbox === undefined ? [] : [`sandbox id=${a.id} ${a.sandbox}`]));
   lines.push(...confined.slice(0, VIEW_LIMITS.doctorLines));
   if (confined.length > VIEW_LIMITS.doctorLines) lines.push(`… +${confined.length - VIEW_LIMITS.doctorLines} more sandboxed tools`);
+  if (summary.next_actions.length > 0) lines.push(`next: ${summary.next_actions.join(" | ")}`);
   return lines.join("\n");
 }

@@ -87,7 +87,34 @@ export type DraftItem = Ref & {
   readonly template_preview?: string;
 };
 
+/** The counts every view prints, defined once here and computed once from the lists below, so
+ * that no view, verbose or compact, and no host says another number than the one listed. */
+export type RecipeCounts = {
+  /** recipe tools offered to the agent (the `tools` list) */
+  readonly active: number;
+  /** winners that load but are no tool (packaged components, recipes outside the tool root) */
+  readonly components: number;
+  readonly drafts: number;
+  /** recipe files hidden by a higher-priority one with the same name */
+  readonly shadowed: number;
+  /** recipes that fail to load, each counted once however many diagnostics it has */
+  readonly invalid: number;
+  readonly disabled: number;
+  readonly current_policy: number;
+  readonly recommendations: number;
+  /** the registry's diagnostic messages (the `diagnostics` list) */
+  readonly diagnostics: number;
+  /** the doctor's findings (the `remediations` list), by severity; they add up to `actions` */
+  readonly errors: number;
+  readonly warnings: number;
+  readonly info: number;
+  readonly actions: number;
+  /** risk labels over all recipes (the `risk_summary` counts added up) */
+  readonly risks: number;
+};
+
 export type RecipesSummary = {
+  readonly counts: RecipeCounts;
   readonly active: readonly ActiveItem[];
   readonly tools: readonly ToolItem[];
   readonly shadowed: readonly ShadowedItem[];
@@ -188,7 +215,7 @@ export function recipesNextActions(
   const actions: string[] = [];
   if (view !== "doctor" && (counts.invalid > 0 || counts.diagnostics > 0)) actions.push("inspect target=recipes view=doctor");
   // next holds only commands a host accepts; the top action's advice is on the doctor's `top` line
-  if (view === "doctor" && topAction !== undefined) actions.push(`inspect target=tool:${topAction.id}`);
+  if (view === "doctor" && topAction !== undefined && topAction.path !== "") actions.push(`inspect target=tool:${topAction.id}`);
   const first = drafts[0];
   if (first !== undefined) actions.push("inspect target=recipes view=summary verbose=true", `spawn file=${first.path}`);
   return [...new Set(actions)].slice(0, VIEW_LIMITS.nextActions);
@@ -211,8 +238,38 @@ export function buildRecipesSummary(discovery: Discovery, options: SummaryOption
     return { ...(owner === undefined ? {} : ref(owner)), message, severity: diagnosticSeverity(message, tagOf(message)) };
   });
   const drafts = discovery.drafts.map((d) => draftItem(d, options.digest));
+  const active = [...discovery.active.values()].map((e) => activeItem(e, usageOf(e), mode)).sort(byIdThenPath);
+  const shadowed = entries
+    .filter((e) => e.shadowed)
+    .map((e): ShadowedItem => {
+      const by = e.shadowedBy ?? discovery.active.get(e.id)?.path;
+      return { ...ref(e), ...(by === undefined ? {} : { shadowedBy: by, shadowed_by: by }), diagnostics: e.diagnostics };
+    })
+    .sort(byIdThenPath);
+  const disabled = entries.filter((e) => e.disabled).map(ref).sort(byIdThenPath);
+  const risks = riskSummary(entries);
+  const recommended = recommendations(discovery, usageOf);
+  const severities = { error: 0, warning: 0, info: 0 };
+  for (const r of remedies) severities[r.severity] += 1;
+  const counts: RecipeCounts = {
+    active: discovery.tools.length,
+    components: active.filter((a) => !a.tool && !a.invalid && !a.disabled).length,
+    drafts: drafts.length,
+    shadowed: shadowed.length,
+    invalid: invalid.length,
+    disabled: disabled.length,
+    current_policy: active.filter((a) => "current_policy" in a).length,
+    recommendations: recommended.length,
+    diagnostics: diagnostics.length,
+    errors: severities.error,
+    warnings: severities.warning,
+    info: severities.info,
+    actions: remedies.length,
+    risks: risks.reduce((sum, r) => sum + r.count, 0),
+  };
   return {
-    active: [...discovery.active.values()].map((e) => activeItem(e, usageOf(e), mode)).sort(byIdThenPath),
+    counts,
+    active,
     tools: discovery.tools.map((t) => ({
       name: t.name,
       path: t.path,
@@ -222,17 +279,11 @@ export function buildRecipesSummary(discovery: Discovery, options: SummaryOption
       args: t.surface.names,
       required: t.surface.required,
     })),
-    shadowed: entries
-      .filter((e) => e.shadowed)
-      .map((e): ShadowedItem => {
-        const by = e.shadowedBy ?? discovery.active.get(e.id)?.path;
-        return { ...ref(e), ...(by === undefined ? {} : { shadowedBy: by, shadowed_by: by }), diagnostics: e.diagnostics };
-      })
-      .sort(byIdThenPath),
+    shadowed,
     invalid,
-    disabled: entries.filter((e) => e.disabled).map(ref).sort(byIdThenPath),
-    risk_summary: riskSummary(entries),
-    recommendations: recommendations(discovery, usageOf),
+    disabled,
+    risk_summary: risks,
+    recommendations: recommended,
     remediations: remedies,
     ...(topAction === undefined ? {} : { top_action: topAction }),
     diagnostics,

@@ -5,15 +5,20 @@ import type { Discovery, RecipeEntry } from "../discovery/types.js";
 import { compareText } from "./compact.js";
 import { warningDiagnostic } from "../compile/recipe-warning.js";
 import { declaredPolicy, type SandboxMode } from "../sandbox/policy.js";
+import { diagnosticDetails, diagnosticOwners, diagnosticTags, severityRank, type DiagnosticTag } from "./diagnostics.js";
 
 export type RemediationKind =
   | "blocking_invalid"
   | "invalid"
+  | "not_a_tool"
   | "blocking_disabled"
   | "risky_shell_boundary"
   | "option_injection"
+  | "authoring"
+  | "diagnostic"
   | "disabled"
   | "unconfined_risk"
+  | "reserved_name"
   | "shadowed";
 
 export type Remediation = {
@@ -28,15 +33,20 @@ export type Remediation = {
   readonly action: string;
 };
 
+// within a severity (errors first, then warnings, then info)
 const RANK: Readonly<Record<RemediationKind, number>> = {
   blocking_invalid: 0,
   invalid: 1,
-  blocking_disabled: 2,
-  risky_shell_boundary: 3,
-  option_injection: 4,
-  disabled: 5,
-  unconfined_risk: 6,
-  shadowed: 7,
+  not_a_tool: 2,
+  blocking_disabled: 3,
+  risky_shell_boundary: 4,
+  option_injection: 5,
+  authoring: 6,
+  diagnostic: 7,
+  disabled: 8,
+  unconfined_risk: 9,
+  reserved_name: 10,
+  shadowed: 11,
 };
 
 const activePathOf = (discovery: Discovery, entry: RecipeEntry): string | undefined =>
@@ -127,11 +137,55 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry, mode: SandboxM
   return undefined;
 }
 
-/** One remediation per entry that needs one, most urgent first (rank, then id, then path). */
+// Diagnostics that are findings of their own whatever else is said about their recipe: a likely
+// authoring mistake (an unknown field with its did-you-mean) and a loaded recipe that is no tool.
+const OWN_FINDING: ReadonlySet<DiagnosticTag | undefined> = new Set<DiagnosticTag | undefined>(["authoring", "not-a-tool"]);
+const KIND_OF_TAG: Readonly<Partial<Record<DiagnosticTag, RemediationKind>>> = {
+  authoring: "authoring",
+  "not-a-tool": "not_a_tool",
+  "reserved-name": "reserved_name",
+};
+
+/** The registry's diagnostics that no entry remediation already stands for: authoring warnings,
+ * recipes that are not tools, root diagnostics (permissions, listing errors) and any diagnostic of a
+ * recipe that has no remediation. A winner's "shadows N lower-priority recipe(s)" is the shadowed
+ * entry's remediation seen from the other side, so it is not counted twice. */
+function diagnosticFindings(discovery: Discovery, covered: ReadonlySet<string>): Remediation[] {
+  if (discovery.diagnostics.length === 0 && discovery.entries.every((e) => e.diagnostics.length === 0)) return [];
+  const tagOf = diagnosticTags(discovery);
+  const ownerOf = diagnosticOwners(discovery);
+  return diagnosticDetails(discovery).flatMap((d): Remediation[] => {
+    const tag = tagOf(d.message);
+    if (tag === "shadows") return [];
+    if (!OWN_FINDING.has(tag) && d.path !== undefined && covered.has(d.path)) return [];
+    const owner = ownerOf(d.message);
+    const prefix = d.path === undefined ? "" : `Recipe ${d.path}: `;
+    const text = tag === "authoring" && d.message.startsWith(prefix) ? d.message.slice(prefix.length) : d.message;
+    return [
+      {
+        id: d.id ?? owner?.id ?? "-",
+        kind: (tag === undefined ? undefined : KIND_OF_TAG[tag]) ?? "diagnostic",
+        severity: d.severity,
+        path: d.path ?? "",
+        ...(d.risk_labels === undefined ? {} : { risk_labels: d.risk_labels }),
+        reason: d.message,
+        // an authoring warning says what is wrong and what was probably meant: that is the action;
+        // a diagnostic of no recipe (a recipe root's) keeps its text, which names the root
+        action: tag === "authoring" ? text : d.path === undefined ? `${d.message}: ${d.action}` : d.action,
+      },
+    ];
+  });
+}
+
+/** Every finding of the doctor, most urgent first (severity, rank, then id, then path): one
+ * remediation per entry that needs one, and the diagnostics none of them stands for. The doctor's
+ * error, warning and info counts are counts of this list. */
 export function remediations(discovery: Discovery, mode: SandboxMode = "off"): Remediation[] {
-  return discovery.entries
-    .flatMap((e) => remediationFor(discovery, e, mode) ?? [])
-    .sort((a, b) => RANK[a.kind] - RANK[b.kind] || compareText(a.id, b.id) || compareText(a.path, b.path));
+  const perEntry = discovery.entries.flatMap((e) => remediationFor(discovery, e, mode) ?? []);
+  const covered = new Set(perEntry.map((r) => r.path));
+  return [...perEntry, ...diagnosticFindings(discovery, covered)].sort(
+    (a, b) => severityRank(a.severity) - severityRank(b.severity) || RANK[a.kind] - RANK[b.kind] || compareText(a.id, b.id) || compareText(a.path, b.path),
+  );
 }
 
 export type Recommendation = {

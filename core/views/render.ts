@@ -10,12 +10,12 @@ const GROUP_LINES = 20;
 
 /** The single counts line shared by `status` and `summary`. */
 export function statusLine(summary: RecipesSummary): string {
-  const currentPolicy = summary.active.filter((a) => "current_policy" in a).length;
+  const c = summary.counts;
   return (
-    `recipes active=${summary.active.length} drafts=${summary.drafts.length}` +
-    ` shadowed=${summary.shadowed.length} invalid=${summary.invalid.length} disabled=${summary.disabled.length}` +
-    ` current_policy=${currentPolicy} recommendations=${summary.recommendations.length}` +
-    ` diagnostics=${summary.diagnostics.length}${nextToken(summary.next_actions)}`
+    `recipes active=${c.active} components=${c.components} drafts=${c.drafts}` +
+    ` shadowed=${c.shadowed} invalid=${c.invalid} disabled=${c.disabled}` +
+    ` current_policy=${c.current_policy} recommendations=${c.recommendations}` +
+    ` diagnostics=${c.diagnostics}${nextToken(summary.next_actions)}`
   );
 }
 
@@ -43,10 +43,21 @@ function entryLines(summary: RecipesSummary): string[] {
   );
   lines.push(...capped(summary.active.flatMap((a) => (a.sandbox === undefined ? [] : [`sandbox: ${a.id} ${a.sandbox}`])), "sandboxed tools"));
   if (summary.drafts.length > 0) lines.push(`drafts: ${summary.drafts.length}`);
+  lines.push(...capped(usageLines(summary), "used recipes"));
   lines.push(
     ...capped(summary.diagnostics.map((d) => oneLine(`diagnostic ${d.severity}: ${d.message}`)), "diagnostics"),
   );
   return lines;
+}
+
+/** One line per recipe with recorded launches: its launch count and the time of the last one. */
+function usageLines(summary: RecipesSummary): string[] {
+  return summary.active.flatMap((a) => {
+    const calls = a.usage?.["calls"];
+    if (typeof calls !== "number" || calls <= 0) return [];
+    const last = a.usage?.["last_launch_at"];
+    return [`usage: ${a.id} calls=${calls}${typeof last === "string" ? ` last_call=${last}` : ""}`];
+  });
 }
 
 export const statusText = (summary: RecipesSummary): string => statusLine(summary);

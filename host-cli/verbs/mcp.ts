@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { loadToken, TOKEN_ENV } from "../../host-mcp/auth.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../host-mcp/http-body.js";
+import { didYouMean } from "../../core/suggest.js";
 import { usageError, type CliVerb, type VerbOutcome } from "./types.js";
 
 const OPTIONS = {
@@ -32,6 +33,15 @@ const exitAfter = (code: number): VerbOutcome => {
   return { kind: "exit", code };
 };
 
+/** parseArgs' complaint; an unknown option gets the nearest known one (`--prot` → `--port`). */
+function optionError(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const unknown = /^Unknown option '(--?[^']*)'/.exec(message)?.[1];
+  if (unknown === undefined) return message;
+  const near = didYouMean(unknown, [...Object.keys(OPTIONS).map((o) => `--${o}`), "--help"]);
+  return near === "" ? `Unknown option '${unknown}'` : `Unknown option '${unknown}'.${near}`;
+}
+
 /** `pi-recipes mcp [--http ...]` from the words after the verb. */
 export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<VerbOutcome> {
   if (words.includes("--help") || words.includes("-h")) {
@@ -45,7 +55,7 @@ export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = 
   try {
     values = parseArgs({ args: [...words], options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (e) {
-    return usageError(`mcp: ${e instanceof Error ? e.message : String(e)}`);
+    return usageError(`mcp: ${optionError(e)}`);
   }
   if (values.http !== true) {
     const extra = Object.keys(values);

@@ -4,7 +4,8 @@
 //   {"n":0,"owner":{…}}                           who writes the log (for the liveness check)
 //   {"n":k,"b":1,"t":ms}                          a launch entered the fence (announcement)
 //   {"n":k,"x":b}                                 that launch did not count (rejected, fence closed)
-//   {"n":k,"l":b,"path","name","fp","at"}         that launch counted
+//   {"n":k,"l":b,"path","name","fp","at"[,"u"]}   that launch counted; `u` {"c":calls[,"t":time]}
+//                                                 the launches the recipe carried from pi-actors
 //   {"n":k,"c":1}                                 the log is closed (rotated); nothing follows
 // `n` is the line number, increasing in append order, so a fold's watermark is one number.
 // Each line is sealed: `<8 hex digits of the sha256 of the JSON> <JSON>`. Log lines are appended
@@ -16,6 +17,7 @@ import { sha256Bytes } from "../sha256.js";
 import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
 import { decodeOwner, makeOwnerRecord, type OwnerRecord, type ProcessProbe } from "../../adapters/lock/owner.js";
 import type { LaunchEntry } from "../../core/ledger/fold.js";
+import { carriedUsage, type CarriedUsage } from "../../core/ledger/seed.js";
 
 export interface LaunchFields {
   readonly path: string;
@@ -145,6 +147,17 @@ export interface ParsedLog {
 
 const isCount = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0;
 
+/** The carried usage of a launch line (`u`), in the form carriedUsage accepts. */
+function carriedOf(u: unknown): CarriedUsage | undefined {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return undefined;
+  const { c, t } = u as Record<string, unknown>;
+  return carriedUsage({ calls: c, ...(typeof t === "string" ? { last_called: t } : {}) });
+}
+
+/** The `u` field of a launch line for the carried usage, or nothing. */
+export const carriedField = (carried: CarriedUsage | undefined): Readonly<Record<string, unknown>> =>
+  carried === undefined ? {} : { u: { c: carried.calls, ...(carried.last_called === undefined ? {} : { t: carried.last_called }) } };
+
 /** Parses a log's text; lines that are not complete records (a torn last line) are skipped. */
 export function parseLog(id: string, text: string): ParsedLog {
   let owner: OwnerRecord | undefined;
@@ -170,8 +183,10 @@ export function parseLog(id: string, text: string): ParsedLog {
     else if (isCount(r["l"])) {
       open.delete(r["l"]);
       const { path, name, fp, at } = r;
-      if (typeof path === "string" && typeof name === "string" && typeof fp === "string" && typeof at === "string")
-        launches.push({ log: id, seq: n, key: path, name, fingerprint: fp, at });
+      if (typeof path === "string" && typeof name === "string" && typeof fp === "string" && typeof at === "string") {
+        const carried = carriedOf(r["u"]);
+        launches.push({ log: id, seq: n, key: path, name, fingerprint: fp, at, ...(carried === undefined ? {} : { carried }) });
+      }
     } else if (r["c"] !== undefined) closed = true;
   }
   return { id, owner, closed, launches, open };

@@ -8,6 +8,8 @@ import type { RecipeConfig } from "../../core/model.js";
 import { isoAt, sha256Bytes, type LedgerContext } from "./context.js";
 import { awaitFenceWriter, fenceClosed } from "./fence.js";
 import { foldPending } from "./fold.js";
+import { carriedField } from "./launch-log.js";
+import type { CarriedUsage } from "../../core/ledger/seed.js";
 
 /** The loaded recipe a call was resolved against. Give its `config` (the fingerprint is then
  *  computed here, the same way seeding does) or its `fingerprint` from executableFingerprint. */
@@ -18,6 +20,8 @@ export type LaunchInput = {
   readonly name: string;
   /** sha256 (hex) of the recipe file's bytes as they were loaded */
   readonly sourceSha256: string;
+  /** the launches the recipe carries in its own pi-actors `usage` object, if any */
+  readonly carried?: CarriedUsage;
 } & ({ readonly fingerprint: string } | { readonly config: RecipeConfig });
 
 const fingerprintOf = (input: LaunchInput): string => ("fingerprint" in input ? input.fingerprint : executableFingerprint(input.config));
@@ -74,7 +78,7 @@ export async function recordLaunch(ctx: LedgerContext, input: LaunchInput): Prom
     let check: Check;
     try {
       check = await checkSource(ctx, input);
-      if (check === "current") await log.append({ l: begin, path: key, name: input.name, fp: fingerprintOf(input), at: isoAt(ctx.now()) });
+      if (check === "current") await log.append({ l: begin, path: key, name: input.name, fp: fingerprintOf(input), at: isoAt(ctx.now()), ...carriedField(input.carried) });
       else await log.append({ x: begin });
     } catch (e) {
       await log.append({ x: begin }).catch(() => undefined);

@@ -191,7 +191,7 @@ export const asyncRunStarter =
     startRun(launch, options);
 
 /** The starter every host gets by default: runs under `<tmpRoot>/runs`, commands in the call's cwd. */
-export function defaultAsyncStarter(ctx: CallContext): (launch: AsyncLaunch) => Promise<CommandResult> {
+export function defaultAsyncStarter(ctx: Omit<CallContext, "launch">): (launch: AsyncLaunch) => Promise<CommandResult> {
   return asyncRunStarter({
     runsRoot: runsRootOf(ctx.paths.tmpRoot),
     cwd: ctx.paths.cwd,

@@ -46,11 +46,19 @@ export interface CallContext {
   readonly maxParallelBranches?: number;
   readonly killGraceMs?: number;
   /** launch accounting: called once the arguments are valid, before anything runs; a rejection
-   * (the source changed since the tool was loaded) stops the call */
-  readonly launch?: (tool: ToolSpec) => Promise<LaunchCheck>;
+   * (the source changed since the tool was loaded) stops the call. Required, so that no launch
+   * path can forget the accounting: a host without a ledger says so with `unaccountedLaunch`
+   * (runtime/launch.ts). */
+  readonly launch: (tool: ToolSpec) => Promise<LaunchCheck>;
 }
 
 export type LaunchCheck = { readonly ok: true; readonly diagnostic?: string } | { readonly ok: false; readonly rejected: string };
+
+// without a ledger every launch may run: nothing to ask, nothing refused
+const MAY_RUN: LaunchCheck = Object.freeze({ ok: true });
+/** The launch check of a context that accounts nothing (no usage ledger: a recipe outside any
+ *  recipe root, a test of execution alone). Every launch may run. */
+export const unaccountedLaunch = (): Promise<LaunchCheck> => Promise.resolve(MAY_RUN);
 
 export { assembleValues, type Assembled } from "./call-values.js";
 
@@ -102,9 +110,9 @@ export async function runChecked(
     }
     if (confinement.kind === "confined") sandbox = confinement.sandbox;
   }
-  const launch = check === undefined ? undefined : await check(tool);
+  const launch = await check(tool);
   // a refused launch is a stale tool in every host: reload and retry
-  if (launch !== undefined && !launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path, stale: true });
+  if (!launch.ok) return failure(launch.rejected, { tool: tool.name, path: tool.path, stale: true });
   // one async frame for the whole call: run, then report (which needs no promise unless it saves)
   let result: CommandResult;
   if (tool.async) {
@@ -121,7 +129,7 @@ export async function runChecked(
       result = reported instanceof Promise ? await reported : reported;
     }
   }
-  return launch?.diagnostic === undefined ? result : { ...result, details: { ...result.details, usage_diagnostic: launch.diagnostic } };
+  return launch.diagnostic === undefined ? result : { ...result, details: { ...result.details, usage_diagnostic: launch.diagnostic } };
 }
 
 /** `call <tool> [key=value ...]`: the tool by name; an unknown, invalid or disabled one is an

@@ -30,7 +30,9 @@ describe("CLI value parsing", () => {
   });
 
   it("rejects malformed command lines with a reason", () => {
-    expect(parseArgv([])).toEqual({ ok: false, error: "missing verb" });
+    expect(parseArgv([""])).toEqual({ ok: false, error: "missing verb" });
+    // no verb at all is a request for the help
+    expect(parseArgv([])).toEqual({ ok: true, value: { verb: "help", positional: [], params: {}, json: false } });
     expect(parseArgv(["inspect", "a=1", "a=2"])).toEqual({ ok: false, error: 'argument "a" given twice' });
     expect(parseArgv(["inspect", "=x"])).toMatchObject({ ok: false });
     expect(parseArgv(["inspect", "--verbose"])).toEqual({ ok: false, error: "unknown option: --verbose" });

@@ -37,7 +37,7 @@ describe("pi-recipes CLI on examples/agent", () => {
     const { body } = runCliJson(["inspect", "target=recipes", "view=summary"], example);
     expect(plain.status).toBe(0);
     expect(plain.stdout).toBe(body.text.endsWith("\n") ? body.text : body.text + "\n");
-    expect(plain.stdout).toMatch(/recipes active=\d+ drafts=1 shadowed=1 invalid=1 disabled=1/);
+    expect(plain.stdout).toMatch(/recipes active=\d+ components=\d+ drafts=1 shadowed=1 invalid=1 disabled=1/);
   });
 
   it("schema prints the JSON parameter schema of a tool", () => {
@@ -82,7 +82,8 @@ describe("pi-recipes CLI on examples/agent", () => {
   });
 
   it("exit 2 on a malformed command line", () => {
-    expect(runCli([], example).status).toBe(2);
+    // (bare `pi-recipes` is the help, exit 0: test/host-cli/edges.test.ts)
+    expect(runCli([""], example).status).toBe(2);
     expect(runCli(["frobnicate"], example).status).toBe(2);
     expect(runCli(["schema"], example).status).toBe(2);
     expect(runCli(["list", "x=1"], example).status).toBe(2);

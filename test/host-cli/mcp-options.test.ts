@@ -10,6 +10,7 @@ const usage = async (words: readonly string[], env: NodeJS.ProcessEnv = {}): Pro
 describe("pi-recipes mcp options", () => {
   it("names the option that is wrong", async () => {
     expect(await usage(["--bogus"])).toBe("mcp: Unknown option '--bogus'");
+    expect(await usage(["--http", "--prot", "8000"])).toBe(`mcp: Unknown option '--prot'. Did you mean "--port"?`);
     expect(await usage(["--port", "8000"])).toBe("mcp: --port needs --http");
     expect(await usage(["--http", "--port", "http"])).toBe('mcp: --port must be a whole number >= 0, got "http"');
     expect(await usage(["--http", "--port", "70000"])).toBe('mcp: --port must be at most 65535, got "70000"');

@@ -45,6 +45,6 @@ describe("remediations from discovery", () => {
   });
 
   it("the compact doctor names the top action first", () => {
-    expect(doctor.text.split("\n")[1]).toMatch(/^top severity=error kind=blocking_invalid id=broken action=fix_recipe_syntax/);
+    expect(doctor.text.split("\n")[1]).toMatch(/^top severity=error kind=blocking_invalid id=broken blocked=\S+: fix recipe syntax\/config, or disable/);
   });
 });

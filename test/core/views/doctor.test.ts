@@ -20,16 +20,17 @@ describe("preview72", () => {
 });
 
 describe("doctorText", () => {
-  it("compact doctor", () => {
+  it("compact doctor: counts of the findings it lists, advice as written, next commands last", () => {
     expect(doctorText(buildRecipesSummary(userOverPackaged(), { view: "doctor" }))).toBe(
       [
-        "recipes doctor errors=2 warnings=1 info=3 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1 next=inspect_target=tool:broken",
-        "top severity=error kind=blocking_invalid id=broken action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
-        "error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json action=fix_recipe_syntax/config,_or_disable/delete/archive_it_to_restore_fallb…",
-        "warning kind=blocking_disabled id=disabled-one blocked=/pkg/recipes/disabled-one.json action=keep_disabled_intentionally,_re-enable,_or_delete/archive_the_file",
-        "warning kind=risky_shell_boundary id=shell-risk labels=risk.shell,risk.eval action=audit_trusted_command_boundary;_keep_only_if_the_recipe_is_local_and_in…",
-        "info kind=shadowed id=broken action=keep_as_fallback/component,_merge,_rename,_delete,_or_archive",
-        "info kind=shadowed id=disabled-one action=keep_as_fallback/component,_merge,_rename,_delete,_or_archive",
+        "recipes doctor errors=1 warnings=2 info=2 actions=5 recommendations=4 risks=3 top_risks=risk.eval:1,risk.long_running:1,risk.shell:1",
+        "top severity=error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json: fix recipe syntax/config, or disable/delete/archive it to restore fallback",
+        "error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json: fix recipe syntax/config, or disable/delete/archive it to restore fallback",
+        "warning kind=blocking_disabled id=disabled-one blocked=/pkg/recipes/disabled-one.json: keep disabled intentionally, re-enable, or delete/archive the file",
+        "warning kind=risky_shell_boundary id=shell-risk labels=risk.shell,risk.eval: audit trusted command boundary; keep only if the recipe is local and intentional",
+        "info kind=shadowed id=broken: keep as fallback/component, merge, rename, delete, or archive",
+        "info kind=shadowed id=disabled-one: keep as fallback/component, merge, rename, delete, or archive",
+        "next: inspect target=tool:broken",
       ].join("\n"),
     );
   });
@@ -47,21 +48,27 @@ describe("doctorText", () => {
     const summary = buildRecipesSummary(buildDiscovery(specs), { view: "doctor" });
     const lines = doctorText(summary).split("\n").slice(0);
     expect(summary.remediations).toHaveLength(10);
-    expect(lines).toHaveLength(1 + 1 + 8);
+    expect(lines).toHaveLength(1 + 1 + 8 + 1 + 1);
     expect(lines[0]).toMatch(/ actions=10 /);
+    expect(lines[10]).toBe("… +2 more (inspect target=recipes view=doctor verbose=true lists every finding)");
     // nine labels per recipe: `curl {api_key}` also lets a string value become an option of curl
-    expect(lines[0]).toMatch(/ risks=90 top_risks=([a-z._]+:10,){3}[a-z._]+:10 /);
+    expect(lines[0]).toMatch(/ risks=90 top_risks=([a-z._]+:10,){3}[a-z._]+:10$/);
     expect(lines[2]).toBe(
-      "warning kind=risky_shell_boundary id=r0 labels=risk.shell,risk.eval,risk.destructive_fs,risk.broad_fs_write action=audit_trusted_command_boundary;_keep_only_if_the_recipe_is_local_and_in…",
+      "warning kind=risky_shell_boundary id=r0 labels=risk.shell,risk.eval,risk.destructive_fs,risk.broad_fs_write: audit trusted command boundary; keep only if the recipe is local and intentional",
     );
     expect(lines[9]).toMatch(/ id=r7 /);
   });
 
-  it("counts severities of diagnostic details", () => {
+  it("lists and counts a recipe root's diagnostics as findings of their own", () => {
     const summary = buildRecipesSummary(
       buildDiscovery([], { rootDiagnostics: ["Recipe root is world-writable; review permissions: /r", "Recipe root is group-writable; review ownership and permissions: /r"] }),
       { view: "doctor" },
     );
-    expect(doctorText(summary)).toBe("recipes doctor errors=0 warnings=2 info=0 actions=0 recommendations=0 risks=0");
+    expect(doctorText(summary).split("\n")).toEqual([
+      "recipes doctor errors=0 warnings=2 info=0 actions=2 recommendations=0 risks=0",
+      "top severity=warning kind=diagnostic id=-: Recipe root is group-writable; review ownership and permissions: /r: tighten recipe root permissions",
+      "warning kind=diagnostic id=-: Recipe root is group-writable; review ownership and permissions: /r: tighten recipe root permissions",
+      "warning kind=diagnostic id=-: Recipe root is world-writable; review permissions: /r: tighten recipe root permissions",
+    ]);
   });
 });

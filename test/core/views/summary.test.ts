@@ -4,7 +4,7 @@ import { buildDiscovery, draft, userOverPackaged } from "../../support/views-dis
 
 const H = "/home/u/.pi/agent/recipes";
 const STATUS =
-  "recipes active=4 drafts=0 shadowed=2 invalid=1 disabled=1 current_policy=0 recommendations=4 diagnostics=6 next=inspect_target=recipes_view=doctor";
+  "recipes active=2 components=0 drafts=0 shadowed=2 invalid=1 disabled=1 current_policy=0 recommendations=4 diagnostics=6 next=inspect_target=recipes_view=doctor";
 
 describe("inspectRecipes", () => {
   it("view=status is the single counts line", () => {
@@ -37,7 +37,7 @@ describe("inspectRecipes", () => {
     const r = inspectRecipes(discovery, { view: "summary", verbose: false });
     const lines = r.text.split("\n");
     expect(lines[0]).toBe(
-      "recipes active=60 drafts=2 shadowed=0 invalid=0 disabled=0 current_policy=0 recommendations=0 diagnostics=0 next=inspect_target=recipes_view=summary_verbose=true|spawn_file=/u/drafts/a.json",
+      "recipes active=60 components=0 drafts=2 shadowed=0 invalid=0 disabled=0 current_policy=0 recommendations=0 diagnostics=0 next=inspect_target=recipes_view=summary_verbose=true|spawn_file=/u/drafts/a.json",
     );
     expect(lines[1]).toMatch(/^ {2}tools: t00, t01, .*, t49, … \+10 more$/);
     expect(lines[2]).toBe("  drafts: 2");
@@ -47,7 +47,7 @@ describe("inspectRecipes", () => {
   it("an empty registry is one line", () => {
     const r = inspectRecipes(buildDiscovery([]), { view: "summary", verbose: false });
     expect(r.text).toBe(
-      "recipes active=0 drafts=0 shadowed=0 invalid=0 disabled=0 current_policy=0 recommendations=0 diagnostics=0",
+      "recipes active=0 components=0 drafts=0 shadowed=0 invalid=0 disabled=0 current_policy=0 recommendations=0 diagnostics=0",
     );
   });
 
@@ -62,7 +62,7 @@ describe("inspectRecipes", () => {
 
   it("view=doctor renders the doctor text with doctor next_actions", () => {
     const r = inspectRecipes(userOverPackaged(), { view: "doctor", verbose: false });
-    expect(r.text.split("\n")[0]).toMatch(/^recipes doctor errors=2 warnings=1 info=3 actions=5 /);
+    expect(r.text.split("\n")[0]).toMatch(/^recipes doctor errors=1 warnings=2 info=2 actions=5 /);
     expect(r.details["next_actions"]).toEqual(["inspect target=tool:broken"]);
   });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRegistry } from "../../../runtime/registry.js";
 import { callTool } from "../../../runtime/verbs/call.js";
 import { sandbox, type Sandbox } from "./support.js";
+import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
 
 let box: Sandbox;
 let root: string;
@@ -22,7 +23,7 @@ const write = (path: string, value: unknown): void => {
 
 async function call(name: string, params: Record<string, unknown> = {}) {
   const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
-  return callTool(registry.discover(), name, params, { paths: registry.paths });
+  return callTool(registry.discover(), name, params, { paths: registry.paths, launch: unaccountedLaunch });
 }
 
 describe("imports and delegation through real processes", () => {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openRegistry } from "../../../runtime/registry.js";
 import { callTool, type CallContext } from "../../../runtime/verbs/call.js";
 import { sandbox, type Sandbox } from "./support.js";
+import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
 
 let box: Sandbox;
 beforeEach(() => {
@@ -17,7 +18,7 @@ afterEach(() => box.cleanup());
 function call(recipe: string, body: unknown, params: Record<string, unknown>, ctx: Partial<CallContext> = {}) {
   writeFileSync(join(box.agent, "recipes", `${recipe}.json`), JSON.stringify(body));
   const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
-  return callTool(registry.discover(), recipe, params, { paths: registry.paths, killGraceMs: 200, ...ctx });
+  return callTool(registry.discover(), recipe, params, { paths: registry.paths, killGraceMs: 200, launch: unaccountedLaunch, ...ctx });
 }
 
 describe("recipe values < tool defaults < call params", () => {
@@ -94,7 +95,7 @@ describe("recipe values < tool defaults < call params", () => {
     const unknown = await call("present", { template: "true" }, {});
     expect(unknown.ok).toBe(true);
     const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
-    const ctx = { paths: registry.paths };
+    const ctx = { paths: registry.paths, launch: unaccountedLaunch };
     expect((await callTool(registry.discover(), "missing", {}, ctx)).text).toMatch(/^Unknown tool: missing\./);
     writeFileSync(join(box.agent, "recipes", "off.json"), JSON.stringify({ disabled: true, template: "true" }));
     writeFileSync(join(box.agent, "recipes", "broken.json"), "{ nope");

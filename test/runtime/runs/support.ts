@@ -7,6 +7,7 @@ import { readRun, runsRootOf } from "../../../runtime/runs/store.js";
 import { callTool, type CallContext } from "../../../runtime/verbs/call.js";
 import type { RunView } from "../../../core/views/run-views.js";
 import type { CommandResult } from "../../../core/result.js";
+import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
 
 export interface RunBox {
   readonly dir: string;
@@ -33,7 +34,7 @@ export function runBox(): RunBox {
     recipe: (name, body) => writeFileSync(join(agent, "recipes", `${name}.json`), JSON.stringify(body)),
     call: (name, params = {}, ctx = {}) => {
       const r = registry();
-      return callTool(r.discover(), name, params, { paths: r.paths, killGraceMs: 500, ...ctx });
+      return callTool(r.discover(), name, params, { paths: r.paths, killGraceMs: 500, launch: unaccountedLaunch, ...ctx });
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

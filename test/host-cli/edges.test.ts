@@ -1,0 +1,132 @@
+// Honest results at the edges of the command line: bare `pi-recipes`, mistyped mcp options, and
+// the counts of the recipe views.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot, runCli, runCliJson } from "../support/cli.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "cli-edges-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A fresh, empty agent dir of its own. */
+function agentDir(name: string): string {
+  const dir = join(scratch, name);
+  mkdirSync(join(dir, "recipes"), { recursive: true });
+  return dir;
+}
+
+describe("the command line without a verb or with a mistyped option", () => {
+  it("bare pi-recipes prints the help and exits 0", () => {
+    const r = runCli([]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("usage: pi-recipes <verb>");
+    expect(r.stdout).toContain("pi-recipes <verb> --help");
+  });
+
+  it("pi-recipes mcp --prot suggests --port, like other verbs' unknown options", () => {
+    for (const words of [["mcp", "--prot", "8000"], ["mcp", "--http", "--prot", "8000"]]) {
+      const r = runCli(words);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`pi-recipes: mcp: Unknown option '--prot'. Did you mean "--port"?`);
+    }
+  });
+});
+
+describe("view=reviews", () => {
+  it("counts the lineage of a tool called with pi-recipes call, before anything folded its launch", () => {
+    const env = { PI_CODING_AGENT_DIR: agentDir("reviews") };
+    expect(runCli(["register_tool", "name=greet", "template=echo hello", "description=Greet"], env).status).toBe(0);
+    expect(runCli(["call", "greet"], env)).toMatchObject({ status: 0, stdout: "hello\n" });
+    const r = runCli(["inspect", "target=recipes", "view=reviews"], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("automatic_reviews draft=idle tool=idle\nlineages=1 revision_snapshots=0\n");
+  });
+});
+
+describe("usage carried over from pi-actors", () => {
+  it("a recipe's stored usage {calls: 7, last_called} shows in the summary, and the next launch makes it 8", () => {
+    const dir = agentDir("carried");
+    const last = "2025-01-02T03:04:05.000Z";
+    writeFileSync(join(dir, "recipes", "hello.json"), JSON.stringify({ description: "Say hi", template: "echo hi", usage: { calls: 7, last_called: last } }));
+    const env = { PI_CODING_AGENT_DIR: dir };
+    const before = runCli(["inspect", "target=recipes", "view=summary"], env);
+    expect(before.status).toBe(0);
+    expect(before.stdout).toContain(`  usage: hello calls=7 last_call=${last}\n`);
+    expect(runCli(["call", "hello"], env)).toMatchObject({ status: 0, stdout: "hi\n" });
+    const after = runCli(["inspect", "target=recipes", "view=summary"], env).stdout;
+    const line = after.split("\n").find((l) => l.startsWith("  usage: hello "));
+    expect(line).toMatch(/^  usage: hello calls=8 last_call=\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    // the last call is the launch just made, not the carried one
+    expect(line).not.toContain(last);
+  });
+});
+
+/** `key=value` tokens of a line, as numbers where they are numbers. */
+function countsOf(line: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of line.matchAll(/(\w+)=(\d+)(?=\s|$)/g)) out[m[1]!] = Number(m[2]);
+  return out;
+}
+
+describe("the recipe views' counts agree", () => {
+  // a copy of the example registry, so usage state is never written into the repository
+  const dir = join(scratch, "example");
+  // (only the recipe files: other tests may have left usage state beside them)
+  cpSync(join(repoRoot, "examples", "agent"), dir, { recursive: true, filter: (from) => !/[\\/]\.[^\\/]+$/.test(from) });
+  const env = { PI_CODING_AGENT_DIR: dir };
+  const view = (v: string): string => {
+    const r = runCli(["inspect", "target=recipes", `view=${v}`], env);
+    expect(r.status).toBe(0);
+    return r.stdout;
+  };
+
+  it("doctor, summary and status (plain, --json and verbose) say the same numbers, and each is what they list", () => {
+    const doctor = view("doctor").trimEnd().split("\n");
+    const summary = view("summary").trimEnd().split("\n");
+    const status = view("status").trimEnd();
+    const head = countsOf(doctor[0]!);
+    // the findings the doctor lists, counted by severity, are its counts
+    const findings = doctor.slice(1).filter((l) => /^(error|warning|info) kind=/.test(l));
+    const listed = { errors: 0, warnings: 0, info: 0 };
+    for (const l of findings) listed[({ error: "errors", warning: "warnings", info: "info" } as const)[l.split(" ")[0] as "error"]] += 1;
+    expect(head).toMatchObject({ ...listed, actions: findings.length });
+    // one invalid recipe is one error, however many diagnostics it has
+    expect(head).toMatchObject({ errors: 1, warnings: 3, info: 1 });
+    // status is the summary's first line, and active is the number of tools the summary lists
+    expect(summary[0]).toBe(status);
+    const counts = countsOf(status);
+    const tools = summary.find((l) => l.startsWith("  tools: "))!.slice("  tools: ".length).split(", ");
+    expect(counts["active"]).toBe(tools.length);
+    expect(counts["active"]).toBe(5);
+    expect(counts["invalid"]).toBe(summary.filter((l) => l.startsWith("  invalid: ")).length);
+    expect(counts["diagnostics"]).toBe(summary.filter((l) => l.startsWith("  diagnostic ")).length);
+    // recommendations: one number in every view
+    expect(counts["recommendations"]).toBe(head["recommendations"]);
+    for (const v of ["doctor", "summary", "status"]) {
+      const json = runCliJson(["inspect", "target=recipes", `view=${v}`], env).body;
+      const details = json.details as { counts: Record<string, number>; recommendations: unknown[]; tools: unknown[]; remediations: unknown[] };
+      expect(details.recommendations).toHaveLength(counts["recommendations"]!);
+      expect(details.tools).toHaveLength(counts["active"]!);
+      expect(details.remediations).toHaveLength(head["actions"]!);
+      expect(details.counts).toMatchObject({ ...counts, ...head });
+      const verbose = JSON.parse(runCli(["inspect", "target=recipes", `view=${v}`, "verbose=true"], env).stdout) as { counts: unknown };
+      expect(verbose.counts).toEqual(details.counts);
+    }
+  }, 180_000);
+
+  it("doctor reads well in a pipe: advice as written, and the did-you-mean warnings in the plain view", () => {
+    writeFileSync(join(dir, "recipes", "typo.json"), JSON.stringify({ descripton: "Say hi", template: "echo hi" }));
+    try {
+      const text = view("doctor");
+      expect(text).not.toMatch(/\w_\w*\/\w|,_|_or_/);
+      expect(text).toContain("error kind=invalid id=release_notes: fix recipe syntax/config, or disable/delete/archive it to restore fallback\n");
+      expect(text).toContain('\nwarning kind=authoring id=typo: unknown recipe field "descripton"; did you mean "description"?\n');
+      expect(text).toContain("\nnext: inspect target=tool:release_notes | ");
+      expect(countsOf(text.split("\n")[0]!)).toMatchObject({ errors: 1, warnings: 4, info: 1, actions: 6 });
+    } finally {
+      rmSync(join(dir, "recipes", "typo.json"));
+    }
+  });
+});

@@ -1,0 +1,143 @@
+// What an MCP client and its operator are told at the edges: what the server serves (stderr),
+// where relative paths resolve (the client's first MCP root), and a tool reached through
+// `message` passes the same stale-call gate as a direct call.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { startHttpServer } from "./http-harness.js";
+import { unaccountedLaunch, type CallContext } from "../../runtime/verbs/call.js";
+import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir, type Connected } from "./harness.js";
+
+let agent: AgentDir | undefined;
+let mcp: Connected | undefined;
+afterEach(async () => {
+  await mcp?.close();
+  agent?.cleanup();
+  mcp = undefined;
+  agent = undefined;
+});
+
+/** Waits until the server's stderr holds `text` (it writes its start-up lines before serving). */
+async function stderrContaining(stderr: () => string, text: string): Promise<string> {
+  for (let i = 0; i < 200 && !stderr().includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+  return stderr();
+}
+
+describe("the MCP server says what it serves", () => {
+  it("stdio: prints the agent dir and the recipe roots on stderr", async () => {
+    agent = makeAgentDir();
+    agent.write("greet", { template: "echo hello" });
+    mcp = await connect(agent);
+    const err = await stderrContaining(mcp.stderr, "recipe roots:");
+    expect(err).toContain(`agent dir ${agent.dir} (from PI_CODING_AGENT_DIR); recipe roots: ${agent.recipes} (your recipes), ${join(REPO, "recipes")} (packaged components)`);
+    expect(err).not.toContain("does not exist");
+  });
+
+  it("stdio: warns when the agent dir does not exist", async () => {
+    agent = makeAgentDir();
+    const missing = join(agent.dir, "no-such-agent");
+    mcp = await connect({ ...agent, dir: missing });
+    const err = await stderrContaining(mcp.stderr, "does not exist");
+    expect(err).toContain(`warning: the agent dir ${missing} does not exist, so no recipe tools are served; set PI_CODING_AGENT_DIR`);
+  });
+
+  it("--http: prints the agent dir and warns when it does not exist", async () => {
+    agent = makeAgentDir();
+    const missing = join(agent.dir, "no-such-agent");
+    const server = await startHttpServer({ ...agent, dir: missing });
+    try {
+      expect(server.stderr()).toContain(`agent dir ${missing} (from PI_CODING_AGENT_DIR); recipe roots: ${join(missing, "recipes")} (your recipes)`);
+      expect(server.stderr()).toContain(`warning: the agent dir ${missing} does not exist`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("relative path values", () => {
+  it("resolve against the client's first MCP root when it offers roots, else the server's working directory", async () => {
+    agent = makeAgentDir();
+    agent.write("show", { description: "Print a file", template: "cat {file:path}" });
+    const project = mkdtempSync(join(tmpdir(), "pi-recipes-root-"));
+    try {
+      writeFileSync(join(project, "note.txt"), "from the client's root\n");
+      const transport = new StdioClientTransport({ command: process.execPath, args: SERVER_ARGS, cwd: REPO, env: serverEnv(agent.dir), stderr: "pipe" });
+      const client = new Client({ name: "roots-client", version: "1.0.0" }, { capabilities: { roots: { listChanged: true } } });
+      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(project).href, name: "project" }, { uri: pathToFileURL(REPO).href }] }));
+      await client.connect(transport);
+      try {
+        const r = await client.callTool({ name: "show", arguments: { file: "note.txt" } });
+        expect(textOf(r)).toBe("from the client's root");
+        expect(r.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+      // a client without roots: the server's working directory (the repository here)
+      mcp = await connect(agent);
+      const plain = await mcp.client.callTool({ name: "show", arguments: { file: "note.txt" } });
+      expect(plain.isError).toBe(true);
+      const own = await mcp.client.callTool({ name: "show", arguments: { file: "package.json" } });
+      expect(textOf(own)).toContain('"name": "pi-recipes"');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the MCP message tool", () => {
+  it("goes through the stale-call gate: a tool changed since the client's last list is refused once, not run", async () => {
+    agent = makeAgentDir();
+    agent.write("greet", { description: "Say hello", template: "echo hello {who}" });
+    mcp = await connect(agent);
+    await mcp.client.listTools();
+    const seen = mcp.listChanged();
+    agent.write("greet", { description: "Say hello", template: "echo CHANGED {who}" });
+    await mcp.nextListChanged(seen);
+    const stale = await mcp.client.callTool({ name: "message", arguments: { to: "tool:greet", type: "invoke", body: { who: "x" } } });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toContain('Tool "greet" changed since your last tools/list');
+    expect(textOf(stale)).not.toContain("CHANGED x");
+    // shown the new definition by the refusal, the caller may retry
+    const retried = await mcp.client.callTool({ name: "message", arguments: { to: "tool:greet", type: "invoke", body: { who: "x" } } });
+    expect(retried.isError).toBeFalsy();
+    expect(textOf(retried)).toContain("CHANGED x");
+  });
+});
+
+describe("launch accounting is not optional", () => {
+  it("a call context without its launch check does not type-check (tsc checks this file)", () => {
+    const paths = { cwd: "/", home: "/", tmpRoot: "/tmp" };
+    // @ts-expect-error every launch path must say how its launches are accounted
+    const unaccounted: CallContext = { paths };
+    const accounted: CallContext = { paths, launch: unaccountedLaunch };
+    expect(typeof accounted.launch).toBe("function");
+    expect(unaccounted.paths).toBe(paths);
+  });
+});
+
+describe("the recipe views' counts", () => {
+  it("are the same over MCP as on the command line, in every view", async () => {
+    agent = makeAgentDir();
+    // a copy of the example registry, so no usage state is written into the repository
+    // (only the recipe files: other tests may have left usage state beside them)
+    cpSync(join(REPO, "examples", "agent", "recipes"), agent.recipes, { recursive: true, filter: (from) => !/[\\/]\.[^\\/]+$/.test(from) });
+    mcp = await connect(agent);
+    const env = { PI_CODING_AGENT_DIR: agent.dir };
+    for (const view of ["status", "summary", "doctor"]) {
+      const overMcp = await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view } });
+      const cli = runCli(["inspect", "target=recipes", `view=${view}`], env);
+      expect(cli.status).toBe(0);
+      expect(textOf(overMcp)).toBe(cli.stdout.trimEnd());
+    }
+    const doctor = textOf(await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view: "doctor" } }));
+    expect(doctor.split("\n")[0]).toMatch(/^recipes doctor errors=1 warnings=3 info=1 actions=5 recommendations=8 /);
+    const status = textOf(await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes" } }));
+    expect(status).toMatch(/^recipes active=5 components=1 drafts=1 shadowed=1 invalid=1 disabled=1 current_policy=0 recommendations=8 /);
+  }, 120_000);
+});
