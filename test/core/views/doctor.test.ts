@@ -27,7 +27,7 @@ describe("doctorText", () => {
         "top severity=error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json: fix recipe syntax/config, or disable/delete/archive it to restore fallback",
         "error kind=blocking_invalid id=broken blocked=/pkg/recipes/broken.json: fix recipe syntax/config, or disable/delete/archive it to restore fallback",
         "warning kind=blocking_disabled id=disabled-one blocked=/pkg/recipes/disabled-one.json: keep disabled intentionally, re-enable, or delete/archive the file",
-        "warning kind=risky_shell_boundary id=shell-risk labels=risk.shell,risk.eval: audit trusted command boundary; keep only if the recipe is local and intentional",
+        "warning kind=risky_shell_boundary id=shell-risk labels=risk.shell,risk.eval: audit trusted command boundary; keep only if the recipe is local and intentional; or confine it: add \"sandbox\": true (no network, writes only under the working directory; docs/sandbox.md)",
         "info kind=shadowed id=broken: keep as fallback/component, merge, rename, delete, or archive",
         "info kind=shadowed id=disabled-one: keep as fallback/component, merge, rename, delete, or archive",
         "next: inspect target=tool:broken",
@@ -54,7 +54,7 @@ describe("doctorText", () => {
     // nine labels per recipe: `curl {api_key}` also lets a string value become an option of curl
     expect(lines[0]).toMatch(/ risks=90 top_risks=([a-z._]+:10,){3}[a-z._]+:10$/);
     expect(lines[2]).toBe(
-      "warning kind=risky_shell_boundary id=r0 labels=risk.shell,risk.eval,risk.destructive_fs,risk.broad_fs_write: audit trusted command boundary; keep only if the recipe is local and intentional",
+      "warning kind=risky_shell_boundary id=r0 labels=risk.shell,risk.eval,risk.destructive_fs,risk.broad_fs_write: audit trusted command boundary; keep only if the recipe is local and intentional; or confine it: add \"sandbox\": true (no network, writes only under the working directory; docs/sandbox.md)",
     );
     expect(lines[9]).toMatch(/ id=r7 /);
   });
