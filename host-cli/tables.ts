@@ -48,12 +48,14 @@ function errorsOf(r: Row): string {
   return errors.length === 0 ? "(no reason recorded)" : errors.map((e) => shortError(e, path)).join(" | ");
 }
 
+// The doctor's findings are the `remediations` list: the head line's error, warning and info
+// counts are counts of it, so the table lists exactly those (the raw diagnostics, which name one
+// invalid recipe in several messages, are the summary's).
 function doctorTable(d: Row): string[] {
-  const findings = rows(d["diagnostic_details"]).map((r) => [str(r["severity"]), str(r["id"]) || "-", shortError(str(r["message"]), str(r["path"])), str(r["action"])]);
+  const findings = rows(d["remediations"]).map((r) => [str(r["severity"]), str(r["kind"]), str(r["id"]), shortError(str(r["reason"]), str(r["path"])), str(r["action"])]);
   return [
     ...table("Invalid recipes", ["NAME", "ERROR"], rows(d["invalid"]).map((r) => [str(r["name"]), errorsOf(r)])),
-    ...table("Findings", ["SEVERITY", "RECIPE", "MESSAGE", "WHAT TO DO"], findings),
-    ...table("Needs attention", ["SEVERITY", "KIND", "RECIPE", "WHAT TO DO"], rows(d["remediations"]).map((r) => [str(r["severity"]), str(r["kind"]), str(r["id"]), str(r["action"])])),
+    ...table("Findings", ["SEVERITY", "KIND", "RECIPE", "WHY", "WHAT TO DO"], findings),
   ];
 }
 

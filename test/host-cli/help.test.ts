@@ -99,6 +99,16 @@ describe("views", () => {
     const doctor = runCli(["inspect", "target=recipes", "view=doctor"], tables).stdout;
     expect(doctor).toMatch(/^Invalid recipes \(1\)$/m);
     expect(doctor).toContain("release_notes.json: Expected double-quoted property name");
+    // the findings table lists what the head line counts, with the same severities
+    const head = /errors=(\d+) warnings=(\d+) info=(\d+) actions=(\d+)/.exec(doctor);
+    expect(head).not.toBeNull();
+    const [, errors, warnings, info, actions] = head!.map(Number);
+    expect(doctor).toMatch(new RegExp(`^Findings \\(${actions}\\)$`, "m"));
+    const findingRows = doctor.split("\n").filter((l) => /^ {2}(error|warning|info) /.test(l));
+    expect(findingRows).toHaveLength(actions!);
+    expect(findingRows.filter((l) => l.startsWith("  error ")).length).toBe(errors);
+    expect(findingRows.filter((l) => l.startsWith("  warning ")).length).toBe(warnings);
+    expect(findingRows.filter((l) => l.startsWith("  info ")).length).toBe(info);
     // without a terminal the compact form stays
     expect(runCli(["inspect", "target=recipes", "view=summary"], example).stdout).toMatch(/^recipes active=\d+ /);
   });
