@@ -193,7 +193,9 @@ export function approve(p: Portfolio, digest: string, decisions: readonly ToolDe
   const claim = (path: string): void => {
     if (targetPaths.has(path)) errors.push(`Duplicate tool review target: ${path}`);
     targetPaths.add(path);
-    if (!sourcePaths.has(path) && observed(path) !== undefined) errors.push(`Tool review target appeared after capture: ${path}`);
+    // a .md and a .json of one name would shadow each other: either one blocks the target
+    const stem = path.slice(0, path.length - extension(path).length);
+    if ([path, `${stem}.json`, `${stem}.md`].some((p) => !sourcePaths.has(p) && observed(p) !== undefined)) errors.push(`Tool review target appeared after capture: ${path}`);
   };
   const sources = decisions.map((d): PlanSource => {
     const base = { name: d.tool.name, path: d.tool.path, sha256: d.tool.sha256, action: d.action, rationale: d.rationale };
