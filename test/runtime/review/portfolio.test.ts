@@ -12,10 +12,11 @@ import type { Lock } from "../../../adapters/lock/Lock.js";
 import { executableFingerprint } from "../../../core/ledger/fingerprint.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
 import { agentPaths } from "../../../runtime/agent-paths.js";
-import { closeLedger, recordLaunch, seedLineages, sha256Bytes } from "../../../runtime/ledger/index.js";
+import { closeLedger, foldPending, recordLaunch, seedLineages, sha256Bytes } from "../../../runtime/ledger/index.js";
 import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
 import { openReviews, type ReviewContext } from "../../../runtime/review/context.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
+import { rollbackTool } from "../../../runtime/review/rollback.js";
 import { controlPortfolioReview, readToolState, runPortfolioCycle } from "../../../runtime/review/portfolio-cycle.js";
 import type { Reviewer } from "../../../runtime/review/reviewer.js";
 
@@ -155,5 +156,43 @@ describe("activation", () => {
   it("without an approved plan activation does nothing", async () => {
     const fs = volume();
     expect(await withCtx(fs, activatePortfolio)).toEqual({ outcome: "none", phase: "idle" });
+  });
+});
+
+describe("snapshot rollback", () => {
+  it("restores revision 1's bytes: revision calls restart, lifetime calls go on; repeating it changes nothing", async () => {
+    const fs = await approvedVolume();
+    await withCtx(fs, activatePortfolio);
+    const edited = JSON.stringify({ description: "Tool 0", template: "echo changed" });
+    await fs.writeFile(toolPath("renamed_tool"), edited);
+    await withCtx(fs, async (ctx) => {
+      await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths));
+      await launch(ctx, fs, "renamed_tool", 1);
+      await foldPending(ctx.ledger);
+    });
+    expect(await ledgerOf(fs, "renamed_tool")).toMatchObject({ revision: 2, revision_calls: 1, lifetime_calls: 3 });
+
+    const r = await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 1));
+    expect(r).toEqual({ ok: true, tool: "renamed_tool", path: toolPath("renamed_tool"), restored_revision: 1, revision: 3, changed: true });
+    expect(await text(fs, toolPath("renamed_tool"))).toBe(recipeText(0));
+    const after = await ledgerOf(fs, "renamed_tool");
+    expect(after).toMatchObject({ revision: 3, revision_calls: 0, lifetime_calls: 3, rollback_of_revision: 1 });
+    expect((after["events"] as { type: string }[]).at(-1)).toMatchObject({ type: "rolled_back", revision: 3, rollback_revision: 1 });
+
+    expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 1))).toMatchObject({ ok: true, revision: 3, changed: false });
+    expect(await ledgerOf(fs, "renamed_tool")).toMatchObject({ revision: 3, lifetime_calls: 3 });
+  });
+
+  it("refuses a revision with no snapshot, a rotated or tampered one, and an unknown tool, changing nothing", async () => {
+    const fs = await approvedVolume();
+    await withCtx(fs, activatePortfolio);
+    expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 2))).toEqual({ ok: false, error: "Invalid or rotated recipe revision snapshot. (renamed_tool revision 2)" });
+    expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 33))).toEqual({ ok: false, error: "Invalid or rotated recipe revision snapshot. (renamed_tool revision 33)" });
+    const snap = `${paths.usageRoot}/revisions/renamed_tool/1.json`;
+    const s = await json(fs, snap);
+    await fs.writeFile(snap, JSON.stringify({ ...s, content: { text: '{"template":"rm -rf ~"}' } }));
+    expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 1))).toEqual({ ok: false, error: "Invalid or rotated recipe revision snapshot. (renamed_tool revision 1)" });
+    expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "nope", 1))).toEqual({ ok: false, error: "Recipe revision rollback lineage is unavailable: nope" });
+    expect(await text(fs, toolPath("renamed_tool"))).toBe(recipeText(0));
   });
 });
