@@ -37,12 +37,18 @@ export interface ActivationReport {
   readonly error?: string;
 }
 
+/** Test-only breakage, for showing the crash property catches it: `lineageFirst` commits the
+ *  lineages in a plan of their own before the files move (the split this design rules out). */
+export interface ActivationFaults {
+  readonly lineageFirst?: boolean;
+}
+
 const write = (ctx: ReviewContext, s: ToolReviewState): Promise<void> => writeJson(ctx.fs, toolStatePath(ctx.paths), s);
 
 const base = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 
 /** Runs the plan's one journal plan unless its activation record shows it already ran. */
-async function carryOut(ctx: ReviewContext, state: ToolReviewState): Promise<Record<string, number>> {
+async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: ActivationFaults): Promise<Record<string, number>> {
   const plan = await readApproved(ctx, state);
   if (plan === undefined) throw new Error(`approved plan of review ${state.reviewId} is missing or changed`);
   const actions: Record<string, number> = {};
@@ -85,6 +91,11 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState): Promise<Rec
       }
       const record: StepInput = { op: "write", path: marker, before: await currentState(ctx.fs, marker), content: `${JSON.stringify({ reviewId: plan.reviewId, approvedSha256: state.approvedSha256, at, actions })}\n` };
       const [ledgerWrites = [], ...rest] = await commitSteps(ctx.ledger, lineage.right.plan);
+      if (faults.lineageFirst === true) {
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "broken-lineage-first", phases: [ledgerWrites, ...rest] });
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now() + 1), kind: "broken-files-after", phases: [[...files, ...snapshots, record]] });
+        return;
+      }
       await runSteps(ctx.fs, ctx.ledger.paths.journals, {
         id: newPlanId(ctx.now()),
         kind: "tool-review-activation",
@@ -100,7 +111,7 @@ async function collect(ctx: ReviewContext, state: ToolReviewState): Promise<void
   await ctx.fs.rm(join(toolReviewDir(ctx.paths, state.reviewId), TOOL_QUARANTINE_DIR), { recursive: true, force: true });
 }
 
-async function activateLocked(ctx: ReviewContext): Promise<ActivationReport> {
+async function activateLocked(ctx: ReviewContext, faults: ActivationFaults): Promise<ActivationReport> {
   const state = await readToolState(ctx);
   if (state === undefined) return { outcome: "none", phase: "idle" };
   if (state.phase === "completed") {
@@ -110,7 +121,7 @@ async function activateLocked(ctx: ReviewContext): Promise<ActivationReport> {
   if (state.phase !== "approved") return { outcome: "none", phase: state.phase, reviewId: state.reviewId };
   let actions: Record<string, number>;
   try {
-    actions = await carryOut(ctx, state);
+    actions = await carryOut(ctx, state, faults);
   } catch (e) {
     const next = toolFailed(state, "processing_failed", "activation", e instanceof Error ? e.message : String(e), isoNow(ctx));
     await write(ctx, next);
@@ -122,6 +133,6 @@ async function activateLocked(ctx: ReviewContext): Promise<ActivationReport> {
 }
 
 /** Carries out an approved portfolio plan, if there is one. */
-export function activatePortfolio(ctx: ReviewContext): Promise<ActivationReport> {
-  return ctx.lock.withLock(toolStatePath(ctx.paths), () => activateLocked(ctx), { timeoutMs: ctx.lockTimeoutMs });
+export function activatePortfolio(ctx: ReviewContext, faults: ActivationFaults = {}): Promise<ActivationReport> {
+  return ctx.lock.withLock(toolStatePath(ctx.paths), () => activateLocked(ctx, faults), { timeoutMs: ctx.lockTimeoutMs });
 }
