@@ -85,14 +85,15 @@ export const eligibilityCount = (candidates: readonly ToolCandidate[]): { readon
 const count = (n: number): number => (Number.isInteger(n) && n >= 0 ? n : 0);
 const occurrence = (i: number): string => `tool_${String(i + 1).padStart(2, "0")}`;
 
-/** The portfolio to review now: the 36 oldest eligible tools, or undefined while fewer are eligible. */
-export function capturePortfolio(candidates: readonly ToolCandidate[], activeTools: readonly string[], reviewId: string, createdAt: string): Portfolio | undefined {
+/** The portfolio to review now: the 36 oldest eligible tools, or undefined while fewer are eligible.
+ *  (`size` is smaller only where a test needs a small portfolio, e.g. to crash at every operation.) */
+export function capturePortfolio(candidates: readonly ToolCandidate[], activeTools: readonly string[], reviewId: string, createdAt: string, size: number = PORTFOLIO_SIZE): Portfolio | undefined {
   const eligible = eligibleTools(candidates);
-  if (eligible.length < PORTFOLIO_SIZE) return undefined;
+  if (eligible.length < size) return undefined;
   return {
     reviewId,
     createdAt,
-    tools: eligible.slice(0, PORTFOLIO_SIZE).map((c, i) => ({
+    tools: eligible.slice(0, size).map((c, i) => ({
       occurrence: occurrence(i),
       name: c.name,
       path: c.path,

@@ -37,6 +37,8 @@ export interface PortfolioCycleOptions {
   /** capture even without a reviewer (the operator's `review scope=tool`: the projection is then
    *  there to answer with `--scripted FILE`) */
   readonly capture?: boolean;
+  /** tools a portfolio holds: 36, smaller only in tests that need a small one */
+  readonly portfolioSize?: number;
 }
 
 export interface PortfolioCycleReport {
@@ -62,10 +64,10 @@ export async function readApproved(ctx: ReviewContext, state: ToolReviewState): 
   return raw.reviewId === state.reviewId && Array.isArray(raw.sources) && approvalSha256(raw) === state.approvedSha256 ? raw : undefined;
 }
 
-async function capture(ctx: ReviewContext, steps: string[]): Promise<{ state?: ToolReviewState; eligible: { eligible: number; needed: number } }> {
+async function capture(ctx: ReviewContext, steps: string[], size: number | undefined): Promise<{ state?: ToolReviewState; eligible: { eligible: number; needed: number } }> {
   const { tools, activeTools } = await listToolCandidates(ctx);
-  const eligible = eligibilityCount(tools);
-  const portfolio = capturePortfolio(tools, activeTools, ctx.newId(), isoNow(ctx));
+  const eligible = size === undefined ? eligibilityCount(tools) : { ...eligibilityCount(tools), needed: size };
+  const portfolio = capturePortfolio(tools, activeTools, ctx.newId(), isoNow(ctx), size);
   if (portfolio === undefined) return { eligible };
   const dir = toolReviewDir(ctx.paths, portfolio.reviewId);
   await durableChain(ctx.fs, dir, ctx.paths.recipeRoot);
@@ -127,7 +129,7 @@ async function cycleLocked(ctx: ReviewContext, options: PortfolioCycleOptions): 
   let state = await readToolState(ctx);
   let eligible: { eligible: number; needed: number } | undefined;
   if ((options.reviewer !== undefined || options.capture === true) && mayCapture(state)) {
-    const captured = await capture(ctx, steps);
+    const captured = await capture(ctx, steps, options.portfolioSize);
     eligible = captured.eligible;
     state = captured.state ?? state;
   }
