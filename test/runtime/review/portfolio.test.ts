@@ -17,6 +17,8 @@ import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
 import { openReviews, type ReviewContext } from "../../../runtime/review/context.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
 import { rollbackTool } from "../../../runtime/review/rollback.js";
+import { gatherReviews } from "../../../runtime/review/reviews-view.js";
+import { reviewsText } from "../../../core/views/render.js";
 import { controlPortfolioReview, readToolState, runPortfolioCycle } from "../../../runtime/review/portfolio-cycle.js";
 import type { Reviewer } from "../../../runtime/review/reviewer.js";
 
@@ -138,6 +140,14 @@ describe("activation", () => {
     expect((await fs.readdir(`${paths.usageRoot}/revisions`)).length).toBe(35);
 
     expect(await withCtx(fs, activatePortfolio)).toEqual({ outcome: "completed", phase: "completed", reviewId: "review-1" });
+    const view = await gatherReviews(fs, paths);
+    expect(view.tool_review).toMatchObject({ phase: "completed", review_id: "review-1", tools: 36, evidence: { actions: { evolve: 1, demote: 1, merge: 2, keep: 32 } } });
+    expect(view.revision_snapshots).toBe(35);
+    const lineages = view.lineages as Record<string, unknown>[];
+    expect(lineages.find((l) => l["name"] === "renamed_tool")).toMatchObject({ former_names: ["tool_00"], review_epochs: ["review-1"] });
+    expect(lineages.find((l) => l["name"] === "tool_01")).toMatchObject({ current_path: "drafts/tool_01.json", demoted_from_revision: 1 });
+    expect(reviewsText(view)).toBe("automatic_reviews draft=idle tool=completed\nlineages=35 revision_snapshots=35");
+    expect(JSON.stringify(view)).not.toMatch(/echo|template/);
     expect(await withCtx(fs, (ctx) => runPortfolioCycle(ctx, { capture: true }, ), "review-2")).toMatchObject({ phase: "completed", eligible: { eligible: 0, needed: 36 } });
   });
 
@@ -148,6 +158,12 @@ describe("activation", () => {
     expect(r).toMatchObject({ outcome: "failed", phase: "processing_failed", error: "Reviewed tool changed after approval: tool_05" });
     expect(await exists(fs, toolPath(name(0)))).toBe(true);
     expect(await exists(fs, toolPath("renamed_tool"))).toBe(false);
+    expect((await gatherReviews(fs, paths)).tool_review).toMatchObject({
+      phase: "processing_failed",
+      failed_stage: "activation",
+      last_error: "Reviewed tool changed after approval: tool_05",
+      next_action: 'message to=tool:pi-actors type=review.retry body={"scope":"tool"}',
+    });
     expect(await withCtx(fs, (ctx) => controlPortfolioReview(ctx, "review.retry"))).toMatchObject({ changed: true, phase: "approved" });
     await fs.writeFile(toolPath(name(5)), recipeText(5));
     expect(await withCtx(fs, activatePortfolio)).toMatchObject({ outcome: "activated" });
@@ -180,6 +196,8 @@ describe("snapshot rollback", () => {
     expect((after["events"] as { type: string }[]).at(-1)).toMatchObject({ type: "rolled_back", revision: 3, rollback_revision: 1 });
 
     expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 1))).toMatchObject({ ok: true, revision: 3, changed: false });
+    const lineages = (await gatherReviews(fs, paths)).lineages as Record<string, unknown>[];
+    expect(lineages.find((l) => l["name"] === "renamed_tool")).toMatchObject({ revision: 3, revision_calls: 0, lifetime_calls: 3, rollback_of_revision: 1 });
     expect(await ledgerOf(fs, "renamed_tool")).toMatchObject({ revision: 3, lifetime_calls: 3 });
   });
 
