@@ -12,7 +12,7 @@ import type { Lock } from "../../../adapters/lock/Lock.js";
 import { executableFingerprint } from "../../../core/ledger/fingerprint.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
 import { agentPaths } from "../../../runtime/agent-paths.js";
-import { closeLedger, foldPending, recordLaunch, seedLineages, sha256Bytes } from "../../../runtime/ledger/index.js";
+import { closeLedger, foldPending, recordLaunch, seedLineages, sha256Bytes, sourceChangedText } from "../../../runtime/ledger/index.js";
 import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
 import { openReviews, type ReviewContext } from "../../../runtime/review/context.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
@@ -167,6 +167,23 @@ describe("activation", () => {
     expect(await withCtx(fs, (ctx) => controlPortfolioReview(ctx, "review.retry"))).toMatchObject({ changed: true, phase: "approved" });
     await fs.writeFile(toolPath(name(5)), recipeText(5));
     expect(await withCtx(fs, activatePortfolio)).toMatchObject({ outcome: "activated" });
+  });
+
+  it("a launch resolved before activation is refused with the reload-and-retry text, never counted", async () => {
+    const fs = await approvedVolume();
+    const path = toolPath(name(0));
+    const bytes = await fs.readFile(path);
+    const config = loadRecipe({ path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, name(0), "json");
+    if (E.isLeft(config)) throw new Error("fixture");
+    const resolved = { path, name: name(0), fingerprint: executableFingerprint(config.right), sourceSha256: sha256Bytes(bytes) };
+    await withCtx(fs, activatePortfolio);
+    const outcome = await withCtx(fs, async (ctx) => {
+      const o = await recordLaunch(ctx.ledger, resolved);
+      await foldPending(ctx.ledger);
+      return o;
+    });
+    expect(outcome).toEqual({ ok: false, rejected: sourceChangedText(path) });
+    expect(await ledgerOf(fs, "renamed_tool")).toMatchObject({ lifetime_calls: 2 });
   });
 
   it("without an approved plan activation does nothing", async () => {
