@@ -17,6 +17,7 @@ import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
 import { openReviews, type ReviewContext } from "../../../runtime/review/context.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
 import { rollbackTool } from "../../../runtime/review/rollback.js";
+import { runCycle } from "../../../runtime/review/cycle.js";
 import { gatherReviews } from "../../../runtime/review/reviews-view.js";
 import { reviewsText } from "../../../core/views/render.js";
 import { controlPortfolioReview, readToolState, runPortfolioCycle } from "../../../runtime/review/portfolio-cycle.js";
@@ -184,6 +185,16 @@ describe("activation", () => {
     });
     expect(outcome).toEqual({ ok: false, rejected: sourceChangedText(path) });
     expect(await ledgerOf(fs, "renamed_tool")).toMatchObject({ lifetime_calls: 2 });
+  });
+
+  it("a demoted tool waits in the drafts: the draft review leaves it alone until its content changes", async () => {
+    const fs = await approvedVolume();
+    await withCtx(fs, activatePortfolio);
+    for (let i = 0; i < 11; i++) await fs.writeFile(`${paths.draftRoot}/hand_${String(i).padStart(2, "0")}.json`, JSON.stringify({ template: `echo hand ${i}` }));
+    // twelve drafts, but the demoted one does not count: nothing is captured
+    expect(await withCtx(fs, (ctx) => runCycle(ctx, { capture: true }), "batch-1")).toMatchObject({ phase: "idle", steps: [] });
+    await fs.writeFile(`${paths.draftRoot}/tool_01.json`, JSON.stringify({ description: "Tool 1", template: "echo 1 revised" }));
+    expect(await withCtx(fs, (ctx) => runCycle(ctx, { capture: true }), "batch-1")).toMatchObject({ phase: "captured", steps: ["captured"] });
   });
 
   it("without an approved plan activation does nothing", async () => {
