@@ -16,6 +16,9 @@ export const areas = [
   { name: "locks", what: "locks and atomic writes", files: ["adapters/lock/**/*.ts", "adapters/fs/FileSystem.ts"] },
   { name: "gate", what: "the MCP stale-call gate", files: ["host-mcp/gate.ts"] },
   { name: "journal", what: "the journal engine", files: ["core/journal/**/*.ts", "runtime/journal/**/*.ts"] },
+  // not yet run: the automatic reviews (decisions, projections, plans and their execution)
+  { name: "review", what: "the automatic reviews' core", files: ["core/review/**/*.ts"] },
+  { name: "reviewrt", what: "the automatic reviews' runtime", files: ["runtime/review/**/*.ts"] },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */

@@ -5,8 +5,9 @@
 // the runtime session is closed (watcher stopped, launches folded into the ledgers).
 import { createServer, type Server as NodeHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { packageInfo } from "../runtime/agent-paths.js";
+import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
 import { openLiveSession } from "../runtime/session.js";
+import { activateAtBoundary } from "../runtime/review/boundary.js";
 import { isLoopback, requestGuard } from "./auth.js";
 import { createHttpHandler, MCP_PATH, type HttpLimits } from "./http.js";
 import { createRecipeServer } from "./server.js";
@@ -44,6 +45,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
 
   // recovery, clean-up, watcher and lineage seeding, once for every client
   const agentDirExisted = agentDirExists(env, cwd);
+  // an approved tool portfolio review is carried out before the tool set is read
+  const activation = await activateAtBoundary(agentPaths(env, cwd), packageInfo().packagedRecipeRoot);
+  if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
   const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
   for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
   const handler = createHttpHandler({

@@ -4,8 +4,9 @@
 // (their process groups killed), the session is closed (watcher stopped, launches folded into
 // the ledgers) and the process ends, leaving nothing behind.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { packageInfo } from "../runtime/agent-paths.js";
+import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
 import { openLiveSession } from "../runtime/session.js";
+import { activateAtBoundary, idlePortfolioCycle } from "../runtime/review/boundary.js";
 import { idleCycle, reviewPolicy, withNodeReviews } from "../runtime/review/host.js";
 import { runCycle } from "../runtime/review/cycle.js";
 import { runFacts } from "../runtime/runs/facts.js";
@@ -34,6 +35,9 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
 
   // recovery, clean-up, watcher and lineage seeding; closing it folds this session's launches
   const agentDirExisted = agentDirExists(env, cwd);
+  // an approved tool portfolio review is carried out before the tool set is read
+  const activation = await activateAtBoundary(agentPaths(env, cwd), packageInfo().packagedRecipeRoot);
+  if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
   const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
   for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
   // a draft review batch a crash interrupted is finished before serving
@@ -46,7 +50,9 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
     if (reviewing) return;
     reviewing = true;
     const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
-    void idleCycle(session.paths, reviewPolicy(env), active, packagedRoot).finally(() => (reviewing = false));
+    void idleCycle(session.paths, reviewPolicy(env), active, packagedRoot)
+      .then(() => idlePortfolioCycle(session.paths, reviewPolicy(env), active, packagedRoot))
+      .finally(() => (reviewing = false));
   };
   const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle });
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { BoundaryContext, BoundaryStep } from "./boundaries.js";
 import { idleCycle, reviewPolicy, withNodeReviews, type ReviewPolicy } from "../runtime/review/host.js";
 import { runCycle } from "../runtime/review/cycle.js";
+import { activateAtBoundary, idlePortfolioCycle } from "../runtime/review/boundary.js";
 import { piReviewerArgv, runReviewerProcess, type Reviewer } from "../runtime/review/reviewer.js";
 import { runFacts } from "../runtime/runs/facts.js";
 import { runsRootOf } from "../runtime/runs/store.js";
@@ -47,6 +48,15 @@ export const recoverReviews =
     if (report.phase === "processing_failed" && report.error !== undefined) throw new Error(`draft review recovery: ${report.error}`);
   };
 
+/** Before discovery: carry out an approved tool portfolio review (renames, demotions, merges and
+ *  their lineages), so the session reads the tool set it leaves. */
+export const activateReviews =
+  (packagedRoot: string | undefined): BoundaryStep =>
+  async (b: BoundaryContext) => {
+    const report = await activateAtBoundary(b.paths, packagedRoot);
+    if ("error" in report && report.error !== undefined) throw new Error(`tool review activation: ${report.error}`);
+  };
+
 /** At the idle boundary: one review cycle when the policy allows it. The review is silent:
  *  its outcome, failures included, is evidence in `inspect target=recipes view=reviews`. */
 export const reviewWhenIdle =
@@ -54,4 +64,6 @@ export const reviewWhenIdle =
   async (b: BoundaryContext) => {
     const active = (): number => runFacts(runsRootOf(b.paths.tmpRoot)).active_runs.length;
     await idleCycle(b.paths, policy(), active, packagedRoot);
+    // then the tool portfolio, when 36 tools are eligible (a draft promoted just now counts)
+    await idlePortfolioCycle(b.paths, policy(), active, packagedRoot);
   };

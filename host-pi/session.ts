@@ -10,7 +10,7 @@ import type { LiveRegistry, ToolSetChange } from "../runtime/live-registry.js";
 import type { Registry } from "../runtime/registry.js";
 import { openLiveSession, type LiveSession } from "../runtime/session.js";
 import { automaticReviewPolicy, type RuntimeContext } from "../runtime/verbs/status.js";
-import { piReviewPolicy, recoverReviews, reviewWhenIdle } from "./reviews.js";
+import { activateReviews, piReviewPolicy, recoverReviews, reviewWhenIdle } from "./reviews.js";
 import type { ReviewPolicy } from "../runtime/review/host.js";
 import { IdleBoundary, runSteps, BEFORE_DISCOVERY_EVENT, type BoundaryContext, type BoundaryHooks } from "./boundaries.js";
 import { NextRun } from "./next-run.js";
@@ -76,7 +76,7 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
   // interrupted draft review batch is finished first)
   const packaged = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   pi.events.emit(BEFORE_DISCOVERY_EVENT, { automaticReview });
-  report(await runSteps([recoverReviews(packaged), ...(hooks.beforeDiscovery ?? [])], boundaryOf(ctx)));
+  report(await runSteps([recoverReviews(packaged), activateReviews(packaged), ...(hooks.beforeDiscovery ?? [])], boundaryOf(ctx)));
   const modelOf = (): string | undefined => (ctx.model === undefined ? undefined : `${ctx.model.provider}/${ctx.model.id}`);
   const policy = (): ReviewPolicy => piReviewPolicy(env, paths, modelOf);
 

@@ -38,7 +38,8 @@ export function templateShape(t: Json | undefined): TemplateShape {
 const keyCount = (v: Json | undefined): number => (typeof v === "object" && v !== null && !Array.isArray(v) ? Object.keys(v).length : 0);
 const length = (v: Json | undefined): number => (Array.isArray(v) ? v.length : 0);
 
-function contract(recipe: JsonObject): JsonObject {
+/** A recipe's value-free contract: counts and the template's shape, never a value. */
+export function contract(recipe: JsonObject): JsonObject {
   const mailbox = recipe["mailbox"];
   const box = typeof mailbox === "object" && mailbox !== null && !Array.isArray(mailbox) ? (mailbox as JsonObject) : {};
   return {

@@ -23,6 +23,9 @@ function lineage(f: LineageFact): JsonObject {
     ...pick("revision"),
     ...pick("revision_calls"),
     ...pick("demoted_at"),
+    ...pick("demoted_from_revision"),
+    ...pick("rollback_of_revision"),
+    ...(Array.isArray(r["former_names"]) && r["former_names"].length > 0 ? { former_names: r["former_names"].slice(-5) } : {}),
     ...(epochs.length === 0 ? {} : { review_epochs: epochs }),
   };
 }
@@ -59,6 +62,10 @@ export interface ReviewsFacts {
   readonly lineageFiles: readonly string[];
   /** the first LINEAGE_LIMIT of them, read */
   readonly lineages: readonly LineageFact[];
+  /** the tool portfolio review's section (core/review/tool-reviews-view.ts); idle without one */
+  readonly tool?: JsonObject & { readonly phase: string };
+  /** revision snapshots retained, over the first LINEAGE_LIMIT lineages' rings */
+  readonly revisionSnapshots?: number;
 }
 
 export function reviewsDetails(facts: ReviewsFacts) {
@@ -66,7 +73,7 @@ export function reviewsDetails(facts: ReviewsFacts) {
     draft_review: facts.draft as { readonly phase: string } & JsonObject,
     lineage_count: facts.lineageFiles.length,
     lineages: facts.lineages.slice(0, LINEAGE_LIMIT).map(lineage),
-    revision_snapshots: 0,
-    tool_review: { phase: "idle" },
+    revision_snapshots: facts.revisionSnapshots ?? 0,
+    tool_review: facts.tool ?? { phase: "idle" },
   };
 }

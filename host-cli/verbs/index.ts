@@ -14,6 +14,8 @@ const LOADERS: Readonly<Record<string, () => Promise<CliVerb>>> = {
   mcp: async () => (await import("./mcp.js")).mcpVerb,
   watch: async () => (await import("./watch.js")).watchVerb,
   review: async () => (await import("./review.js")).reviewVerb,
+  activate: async () => (await import("./activate.js")).activateVerb,
+  rollback: async () => (await import("./rollback.js")).rollbackVerb,
 };
 
 export const VERB_NAMES: readonly string[] = Object.keys(LOADERS);

@@ -4,8 +4,11 @@ import { expectPositional, result, type CliVerb } from "./types.js";
 
 export const reviewVerb: CliVerb = {
   name: "review",
-  usage: ["review [scope=draft] [--scripted FILE]        run one automatic draft review cycle now (reply from FILE, else $PI_RECIPES_REVIEWER)"],
-  examples: ["review", "review --scripted reply.txt", "inspect target=recipes view=reviews"],
+  usage: [
+    "review [scope=draft] [--scripted FILE]        run one automatic draft review cycle now (reply from FILE, else $PI_RECIPES_REVIEWER)",
+    "review scope=tool [--scripted FILE]           run one tool portfolio review now (36 tools; says how many are eligible)",
+  ],
+  examples: ["review", "review --scripted reply.txt", "review scope=tool --scripted portfolio-reply.txt", "inspect target=recipes view=reviews"],
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { buildPlan, type StepInput } from "../../core/journal/plan.js";
 import type { ExecutionPlan, PlanItem } from "../../core/review/decide.js";
+import { planFaults } from "../../core/review/plan-check.js";
 import { canonicalLockPath } from "../../adapters/lock/canonical.js";
 import { PlanFailed, recoverJournals, runPlan } from "../../runtime/journal/index.js";
 import { promoteLineage } from "../ledger/index.js";
@@ -90,6 +91,9 @@ const ROUNDS = 4;
  * processing failure and a later tick tries again; nothing has been lost.
  */
 export async function executePlan(ctx: ReviewContext, dir: string, plan: ExecutionPlan): Promise<ItemOutcome[]> {
+  // defence in depth: an action the executor does not know is never read as a promotion
+  const faults = planFaults(plan);
+  if (faults.length > 0) throw new Error(`Draft review plan refused: ${faults.join("; ")}`);
   const journals = journalDirOf(dir);
   let observed: Observed[] = [];
   for (let round = 0; ; round++) {

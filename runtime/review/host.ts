@@ -8,6 +8,7 @@ import { automaticReviewPolicy } from "../verbs/status.js";
 import { captureDraft, type DraftCaptured, type InlineDraft } from "./capture-draft.js";
 import { openReviews, type ReviewContext } from "./context.js";
 import { controlReview, runCycle, type CycleReport } from "./cycle.js";
+import { controlPortfolioReview } from "./portfolio-cycle.js";
 import { configuredReviewer, REVIEWER_ENV, type Reviewer } from "./reviewer.js";
 
 export function nodeDraftCapturer(paths: AgentPaths): (draft: InlineDraft) => Promise<DraftCaptured> {
@@ -61,12 +62,12 @@ export async function idleCycle(
   }
 }
 
-/** review.retry / review.reset as `message to=tool:pi-actors` delivers them. The tool scope has no
- *  automatic review yet, so it has no state to control. */
+/** review.retry / review.reset as `message to=tool:pi-actors` delivers them, for either scope. */
 export function reviewControlFor(paths: AgentPaths, packagedRoot?: string, afterChange?: () => Promise<unknown>) {
   return async (action: "review.retry" | "review.reset", scope: "draft" | "tool") => {
-    if (scope === "tool") return { action, scope, changed: false, phase: "idle", reason: "review_state_unavailable" };
-    const outcome = await withNodeReviews(paths, packagedRoot, (ctx) => controlReview(ctx, action));
+    const outcome = await withNodeReviews(paths, packagedRoot, (ctx): Promise<{ readonly changed: boolean; readonly phase: string; readonly next?: unknown }> =>
+      scope === "tool" ? controlPortfolioReview(ctx, action) : controlReview(ctx, action),
+    );
     if (outcome.changed && afterChange !== undefined) await afterChange().catch(() => undefined);
     const { next: _next, ...shown } = outcome;
     return { action, scope, ...shown };

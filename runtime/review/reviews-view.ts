@@ -9,6 +9,10 @@ import type { AgentPaths } from "../agent-paths.js";
 import { ledgerPaths } from "../ledger/index.js";
 import { batchDir, EVIDENCE_FILE, statePath } from "./context.js";
 import { readJsonOrUndefined } from "./files.js";
+import { decodeToolState } from "../../core/review/tool-admission.js";
+import { toolReviewDetails } from "../../core/review/tool-reviews-view.js";
+import { ACTIVATED_FILE } from "./activate.js";
+import { toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
 
 const MAX_BYTES = 1024 * 1024;
 
@@ -20,6 +24,17 @@ async function small(fs: FileSystem, path: string): Promise<JsonObject | undefin
   }
   const raw = await readJsonOrUndefined(fs, path).catch(() => undefined);
   return typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as JsonObject) : undefined;
+}
+
+/** The tool review's state, its activation record and the retained revision snapshots. */
+async function gatherToolReview(fs: FileSystem, paths: AgentPaths) {
+  const state = decodeToolState(await small(fs, toolStatePath(paths)));
+  const activated = state === undefined ? undefined : await small(fs, join(toolReviewDir(paths, state.reviewId), ACTIVATED_FILE));
+  const rings = join(paths.usageRoot, "revisions");
+  let revisionSnapshots = 0;
+  const dirs = (await fs.readdir(rings).catch(() => [])).filter((e) => e.kind === "dir").map((e) => e.name).sort().slice(0, LINEAGE_LIMIT);
+  for (const d of dirs) revisionSnapshots += (await fs.readdir(join(rings, d)).catch(() => [])).filter((e) => e.kind === "file" && e.name.endsWith(".json")).length;
+  return { tool: toolReviewDetails(state, activated), revisionSnapshots };
 }
 
 export async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
@@ -35,5 +50,6 @@ export async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
     const record = await small(fs, join(ledgers, file));
     lineages.push(record === undefined ? { file } : { file, record });
   }
-  return reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages });
+  const tool = await gatherToolReview(fs, paths);
+  return reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
 }

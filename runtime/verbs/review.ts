@@ -7,6 +7,7 @@ import type { AgentPaths } from "../agent-paths.js";
 import { runCycle } from "../review/cycle.js";
 import { reviewPolicy, withNodeReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
+import { reviewToolsNow } from "./lifecycle.js";
 import { unknownKeys, type Params } from "./params.js";
 
 export interface ReviewVerbContext {
@@ -20,7 +21,7 @@ export async function reviewNow(params: Params, ctx: ReviewVerbContext): Promise
   const bad = unknownKeys("review", params, ["scope", "scripted"]);
   if (bad !== undefined) return bad;
   const scope = params["scope"] ?? "draft";
-  if (scope !== "draft") return failure(`review supports scope=draft only (got ${JSON.stringify(scope)}); tool reviews are not implemented yet`);
+  if (scope !== "draft" && scope !== "tool") return failure(`review supports scope=draft or scope=tool (got ${JSON.stringify(scope)})`);
   const scripted = params["scripted"];
   let reviewer: Reviewer | undefined;
   if (scripted !== undefined) {
@@ -31,6 +32,7 @@ export async function reviewNow(params: Params, ctx: ReviewVerbContext): Promise
       return failure(`review could not read the scripted reply ${scripted}: ${e instanceof Error ? e.message : String(e)}`);
     }
   } else reviewer = reviewPolicy(ctx.env).reviewer;
+  if (scope === "tool") return reviewToolsNow(reviewer, ctx);
   const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => runCycle(r, reviewer === undefined ? { capture: true } : { reviewer }));
   const did = report.steps.length === 0 ? "nothing to do" : report.steps.join(",");
   const hint = reviewer === undefined ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";

@@ -1,0 +1,229 @@
+// The portfolio reviewer's reply and what it may decide. The reply is free text, then the line
+// TOOL_REVIEW_RESULT, then one JSON object `{"reviewId", "decisions": [...]}`. Only four actions
+// exist: keep, evolve (a rename; the content stays), demote (back to a draft; the content stays)
+// and merge (canonically identical tools become one survivor). Anything else, and any recipe
+// content in a decision, is an error; every error is listed, in evaluation order. A reply that
+// passes becomes an approval plan: immutable (its digest is kept beside it), bounded, naming for
+// every captured tool the file it is and, for each target, the file it becomes. Approving never
+// touches a recipe: activation carries the plan out later.
+import * as E from "fp-ts/lib/Either.js";
+import type { Json, JsonObject } from "../model.js";
+import { canonicalJson } from "../ledger/canonical.js";
+import { sha256Hex } from "../ledger/sha256.js";
+import { isToolName } from "./names.js";
+import { contentGroups, recipeDigest, TOOL_REVIEW_MARKER, type Portfolio, type PortfolioTool } from "./portfolio.js";
+
+/** A reviewer's stdout above this is refused before parsing; so is a plan above it. */
+export const APPROVAL_LIMIT = 16 * 1024 * 1024;
+
+export type ToolAction = "keep" | "evolve" | "demote" | "merge";
+export const TOOL_ACTIONS: ReadonlySet<string> = new Set(["keep", "evolve", "demote", "merge"]);
+
+export function parsePortfolioReply(stdout: string): E.Either<string, JsonObject> {
+  if (stdout.length > APPROVAL_LIMIT) return E.left("Tool reviewer output exceeds the approval limit.");
+  const at = stdout.lastIndexOf(TOOL_REVIEW_MARKER);
+  if (at < 0) return E.left("Tool reviewer output marker is missing.");
+  const payload = stdout.slice(at + TOOL_REVIEW_MARKER.length).trim();
+  if (!payload.startsWith("{") || !payload.endsWith("}")) return E.left("Tool reviewer output must end with one JSON object.");
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch (e) {
+    return E.left(`Tool reviewer output must end with one JSON object (${e instanceof Error ? e.message : String(e)}).`);
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? E.right(value as JsonObject) : E.left("Tool reviewer result must be an object.");
+}
+
+export interface ToolDecision {
+  readonly tool: PortfolioTool;
+  readonly action: ToolAction;
+  readonly rationale: string;
+  /** the real name the tool gets (evolve, merge) */
+  readonly target?: string;
+}
+
+const DECISION_KEYS = new Set(["action", "assessment", "rationale", "sha256", "source", "target"]);
+/** keys that would carry recipe content: a reviewer never authors what runs */
+const CONTENT_KEYS = new Set(["recipe", "recipes", "outputs", "output", "template", "content", "args", "defaults", "imports"]);
+const ASSESSMENT_KEYS = new Set(["adaptability", "futureUsefulness", "lifetimeCalls", "redundancy", "revisionCalls", "safety"]);
+
+const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+const score = (v: unknown): boolean => v === undefined || (typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 1);
+const calls = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v >= 0;
+
+function assessmentErrors(raw: unknown, t: PortfolioTool): string[] {
+  if (raw === undefined) return [];
+  if (!isObject(raw) || Object.keys(raw).some((k) => !ASSESSMENT_KEYS.has(k))) return [`invalid tool assessment: ${t.occurrence}`];
+  const safety = raw["safety"];
+  const ok =
+    calls(raw["lifetimeCalls"]) && calls(raw["revisionCalls"]) &&
+    score(raw["adaptability"]) && score(raw["futureUsefulness"]) && score(raw["redundancy"]) &&
+    (safety === undefined || (typeof safety === "string" && safety.trim() !== ""));
+  if (!ok) return [`invalid tool assessment: ${t.occurrence}`];
+  return [
+    ...(raw["lifetimeCalls"] === t.usage.lifetime_calls ? [] : [`tool lifetime calls differ from lineage: ${t.occurrence}`]),
+    ...(raw["revisionCalls"] === t.usage.revision_calls ? [] : [`tool revision calls differ from lineage: ${t.occurrence}`]),
+  ];
+}
+
+const lower = (s: string): string => s.toLowerCase();
+
+export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.Either<readonly string[], readonly ToolDecision[]> {
+  const errors: string[] = [];
+  if (reply["reviewId"] !== p.reviewId) errors.push("tool review identity mismatch");
+  const raw = reply["decisions"];
+  if (!Array.isArray(raw)) return E.left([...errors, "tool review decisions must be an array"]);
+  const byId = new Map(p.tools.map((t) => [t.occurrence, t]));
+  const groups = contentGroups(p);
+  const captured = new Map(p.tools.map((t) => [lower(t.name), t]));
+  const outside = new Set(p.activeTools.map(lower).filter((n) => !captured.has(n)));
+  const seen = new Set<string>();
+  const accepted = new Map<string, ToolDecision>();
+  const evolveTargets = new Set<string>();
+  // merge groups by the real target name; `given` is the target as the reviewer wrote it
+  const merges = new Map<string, { given: string; members: PortfolioTool[] }>();
+  for (const item of raw as readonly Json[]) {
+    if (!isObject(item)) {
+      errors.push("invalid tool decision shape");
+      continue;
+    }
+    const id = String(item["source"]);
+    const t = byId.get(id);
+    if (t === undefined) {
+      errors.push(`unknown reviewed tool: ${id}`);
+      continue;
+    }
+    if (seen.has(id)) {
+      errors.push(`duplicate tool decision: ${id}`);
+      continue;
+    }
+    seen.add(id);
+    const before = errors.length;
+    const keys = Object.keys(item);
+    if (keys.some((k) => CONTENT_KEYS.has(k))) errors.push(`tool review must not supply executable recipe content: ${id}`);
+    if (keys.some((k) => !DECISION_KEYS.has(k) && !CONTENT_KEYS.has(k))) errors.push(`invalid tool decision shape: ${id}`);
+    if (item["sha256"] !== groups.get(id)) errors.push(`reviewed tool changed: ${id}`);
+    const rationale = item["rationale"];
+    if (typeof rationale !== "string" || rationale.trim() === "") errors.push(`missing tool rationale: ${id}`);
+    errors.push(...assessmentErrors(item["assessment"], t));
+    const action = item["action"];
+    const rawTarget = item["target"];
+    // a target that is an occurrence id names that tool: the reviewer never sees real names
+    const target = typeof rawTarget === "string" ? (byId.get(rawTarget)?.name ?? rawTarget) : undefined;
+    if (action === "keep" || action === "demote") {
+      if (rawTarget !== undefined) errors.push(`${action} declares a target: ${id}`);
+    } else if (action === "evolve") {
+      if (target === undefined || !isToolName(target)) errors.push(`evolve requires a valid tool name target: ${id}`);
+      else if (lower(target) === lower(t.name)) errors.push(`evolve must rename: ${id}`);
+      else if (captured.has(lower(target)) || outside.has(lower(target))) errors.push(`evolve target collides with active tool: ${String(rawTarget)}`);
+      else if (evolveTargets.has(lower(target)) || merges.has(lower(target))) errors.push(`duplicate tool review target: ${String(rawTarget)}`);
+      else evolveTargets.add(lower(target));
+    } else if (action === "merge") {
+      if (target === undefined || !isToolName(target)) errors.push(`merge requires a valid tool name target: ${id}`);
+      else if (evolveTargets.has(lower(target))) errors.push(`duplicate tool review target: ${String(rawTarget)}`);
+    } else if (action === "replace" || action === "split") errors.push(`${action} requires explicit operator-authored recipe mutation: ${id}`);
+    else errors.push(`invalid tool review action: ${id}`);
+    if (errors.length === before) {
+      const decision: ToolDecision = { tool: t, action: action as ToolAction, rationale: String(rationale), ...(target === undefined ? {} : { target }) };
+      accepted.set(id, decision);
+      if (action === "merge" && target !== undefined) {
+        const g = merges.get(lower(target)) ?? { given: String(rawTarget), members: [] };
+        g.members.push(t);
+        merges.set(lower(target), g);
+      }
+    }
+  }
+  for (const t of p.tools) if (!seen.has(t.occurrence)) errors.push(`missing tool decision: ${t.occurrence}`);
+  for (const [key, g] of merges) {
+    if (g.members.length < 2) errors.push(`merge target requires at least two sources: ${g.given}`);
+    const member = g.members.some((m) => lower(m.name) === key);
+    if (!member && (captured.has(key) || outside.has(key))) errors.push(`merge target collides with unrelated active tool: ${g.given}`);
+    if (new Set(g.members.map((m) => recipeDigest(m.recipe))).size > 1) errors.push(`merge target recipes differ: ${g.given}`);
+  }
+  if (errors.length > 0) return E.left(errors);
+  return E.right(p.tools.map((t) => accepted.get(t.occurrence)!));
+}
+
+export interface PlanSource {
+  readonly name: string;
+  readonly path: string;
+  readonly sha256: string;
+  readonly action: ToolAction;
+  readonly rationale: string;
+  /** the lineage this source's usage goes to: its own name (keep), or the target's */
+  readonly lineage: string;
+  /** what activation does with the file: nothing, a rename to `to`, or quarantine */
+  readonly move: "none" | "rename" | "quarantine";
+  readonly to?: string;
+}
+
+export interface ApprovalPlan {
+  readonly reviewId: string;
+  readonly createdAt: string;
+  /** the digest of the captured portfolio the plan was approved against */
+  readonly portfolioSha256: string;
+  /** the 36 captured tools, in portfolio order */
+  readonly sources: readonly PlanSource[];
+}
+
+export interface ApprovalRoots {
+  readonly recipeRoot: string;
+  readonly draftRoot: string;
+}
+
+/** What the runtime observed just before approving: each path's current bytes digest, if any. */
+export type Observed = (path: string) => string | undefined;
+
+const extension = (path: string): string => {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot < 0 ? "" : base.slice(dot);
+};
+
+/**
+ * The approval plan, or every reason there is none: a captured tool changed since the capture, a
+ * target file that appeared meanwhile, a plan over the limit. `observed` is what the files hold
+ * now; the plan itself never touches them.
+ */
+export function approve(p: Portfolio, digest: string, decisions: readonly ToolDecision[], roots: ApprovalRoots, observed: Observed, createdAt: string): E.Either<readonly string[], ApprovalPlan> {
+  const errors: string[] = [];
+  for (const t of p.tools) if (observed(t.path) !== t.sha256) errors.push(`Reviewed tool changed after capture: ${t.name}`);
+  const sourcePaths = new Set(p.tools.map((t) => t.path));
+  const targetPaths = new Set<string>();
+  const claim = (path: string): void => {
+    if (targetPaths.has(path)) errors.push(`Duplicate tool review target: ${path}`);
+    targetPaths.add(path);
+    // a .md and a .json of one name would shadow each other: either one blocks the target
+    const stem = path.slice(0, path.length - extension(path).length);
+    if ([path, `${stem}.json`, `${stem}.md`].some((p) => !sourcePaths.has(p) && observed(p) !== undefined)) errors.push(`Tool review target appeared after capture: ${path}`);
+  };
+  const sources = decisions.map((d): PlanSource => {
+    const base = { name: d.tool.name, path: d.tool.path, sha256: d.tool.sha256, action: d.action, rationale: d.rationale };
+    if (d.action === "keep") return { ...base, lineage: d.tool.name, move: "none" };
+    if (d.action === "demote") {
+      const to = `${roots.draftRoot}/${d.tool.name}${extension(d.tool.path)}`;
+      claim(to);
+      return { ...base, lineage: d.tool.name, move: "rename", to };
+    }
+    if (d.action === "evolve") {
+      const to = `${roots.recipeRoot}/${d.target!}${extension(d.tool.path)}`;
+      claim(to);
+      return { ...base, lineage: d.target!, move: "rename", to };
+    }
+    // merge: the member named like the target survives in place; with a new name, the first
+    // member (portfolio order) is renamed to it; every other member is quarantined
+    const members = decisions.filter((m) => m.action === "merge" && lower(m.target!) === lower(d.target!));
+    const survivor = members.find((m) => lower(m.tool.name) === lower(d.target!));
+    if (survivor !== undefined) return survivor === d ? { ...base, lineage: survivor.tool.name, move: "none" } : { ...base, lineage: survivor.tool.name, move: "quarantine" };
+    if (members[0] !== d) return { ...base, lineage: d.target!, move: "quarantine" };
+    const to = `${roots.recipeRoot}/${d.target!}${extension(d.tool.path)}`;
+    claim(to);
+    return { ...base, lineage: d.target!, move: "rename", to };
+  });
+  const plan: ApprovalPlan = { reviewId: p.reviewId, createdAt, portfolioSha256: digest, sources };
+  if (JSON.stringify(plan).length > APPROVAL_LIMIT) errors.push("Tool review approved plan exceeds the persistence limit.");
+  return errors.length > 0 ? E.left(errors) : E.right(plan);
+}
+
+/** The approval plan's identity: activation runs a plan only when its digest matches the state. */
+export const approvalSha256 = (plan: ApprovalPlan): string => sha256Hex(canonicalJson(plan as unknown as Json));

@@ -1,0 +1,106 @@
+// The portfolio review's admission state: which portfolio is under review and how far it got. One
+// small JSON file, rewritten atomically; these are its decoder, transitions and the operator's
+// controls. The phases:
+//   captured → (reviewer) → approved → (activation at a safe boundary) → completed
+//   captured → failed (the reviewer failed, or its reply was refused; retried up to three times)
+//   approved → processing_failed (activation could not run; nothing half-done is left: activation
+//              is one journal plan, all done or not begun)
+// A completed review never blocks the next capture. Every phase ends somewhere: review.retry
+// leads a failed review back to captured and a processing_failed one back to approved; review.reset
+// forgets any terminal review (no journal of it can be pending: the engine finishes or undoes its
+// plan before the state moves on).
+import type { JsonObject } from "../model.js";
+import { MAX_ATTEMPTS } from "./admission.js";
+
+export type ToolReviewPhase = "captured" | "failed" | "approved" | "processing_failed" | "completed";
+
+export const TOOL_RETRY_ACTION = 'message to=tool:pi-actors type=review.retry body={"scope":"tool"}';
+
+export interface ToolReviewState {
+  readonly phase: ToolReviewPhase;
+  readonly reviewId: string;
+  readonly portfolioSha256: string;
+  /** how many tools the portfolio holds */
+  readonly tools: number;
+  readonly attempts: number;
+  readonly processingAttempts: number;
+  readonly updatedAt: string;
+  /** the digest of approved.json, once approved: activation runs only that plan */
+  readonly approvedSha256?: string;
+  readonly failedStage?: string;
+  readonly lastError?: string;
+  readonly nextAction?: string;
+}
+
+const PHASES: ReadonlySet<string> = new Set(["captured", "failed", "approved", "processing_failed", "completed"]);
+const int = (v: unknown): number => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : 0);
+
+/** The state, or undefined for a missing or unreadable file (idle). */
+export function decodeToolState(raw: unknown): ToolReviewState | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const o = raw as JsonObject;
+  const { phase, reviewId, portfolioSha256 } = o;
+  if (typeof phase !== "string" || !PHASES.has(phase) || typeof reviewId !== "string" || !/^[A-Za-z0-9-]{1,80}$/.test(reviewId)) return undefined;
+  if (typeof portfolioSha256 !== "string") return undefined;
+  const text = (k: string): { [k: string]: string } => (typeof o[k] === "string" ? { [k]: o[k] as string } : {});
+  if (phase === "approved" && typeof o["approvedSha256"] !== "string") return undefined;
+  return {
+    phase: phase as ToolReviewPhase,
+    reviewId,
+    portfolioSha256,
+    tools: int(o["tools"]),
+    attempts: int(o["attempts"]),
+    processingAttempts: int(o["processingAttempts"]),
+    updatedAt: typeof o["updatedAt"] === "string" ? o["updatedAt"] : "",
+    ...text("approvedSha256"),
+    ...text("failedStage"),
+    ...text("lastError"),
+    ...text("nextAction"),
+  };
+}
+
+export function toolFailed(state: ToolReviewState, phase: "failed" | "processing_failed", stage: string, error: string, at: string): ToolReviewState {
+  return {
+    ...state,
+    phase,
+    ...(phase === "failed" ? { attempts: state.attempts + 1 } : { processingAttempts: state.processingAttempts + 1 }),
+    failedStage: stage,
+    lastError: error,
+    nextAction: TOOL_RETRY_ACTION,
+    updatedAt: at,
+  };
+}
+
+export function toolMoved(state: ToolReviewState, phase: ToolReviewPhase, at: string, extra: { approvedSha256?: string } = {}): ToolReviewState {
+  const { failedStage: _s, lastError: _e, nextAction: _n, ...rest } = state;
+  return { ...rest, ...extra, phase, updatedAt: at };
+}
+
+/** A failed review waits for review.retry once it failed three times. */
+export const isToolParked = (s: ToolReviewState): boolean =>
+  (s.phase === "failed" && s.attempts >= MAX_ATTEMPTS) || (s.phase === "processing_failed" && s.processingAttempts >= MAX_ATTEMPTS);
+
+/** The phases a new capture may replace. */
+export const mayCapture = (s: ToolReviewState | undefined): boolean => s === undefined || s.phase === "completed";
+
+export interface ToolControlOutcome {
+  readonly changed: boolean;
+  readonly phase: string;
+  readonly previous_phase?: string;
+  readonly reason?: string;
+  /** the new state; null deletes the file */
+  readonly next?: ToolReviewState | null;
+}
+
+/** review.retry / review.reset for the tool scope. */
+export function toolControl(action: "review.retry" | "review.reset", state: ToolReviewState | undefined, at: string): ToolControlOutcome {
+  if (state === undefined) return { changed: false, phase: "idle", reason: "review_state_unavailable" };
+  if (action === "review.reset") {
+    if (state.phase !== "completed" && state.phase !== "failed" && state.phase !== "processing_failed")
+      return { changed: false, phase: state.phase, reason: "review_state_not_terminal" };
+    return { changed: true, phase: "idle", previous_phase: state.phase, next: null };
+  }
+  if (state.phase !== "failed" && state.phase !== "processing_failed") return { changed: false, phase: state.phase, reason: "review_state_not_retryable" };
+  const phase: ToolReviewPhase = state.phase === "processing_failed" && state.approvedSha256 !== undefined ? "approved" : "captured";
+  return { changed: true, phase, previous_phase: state.phase, next: { ...toolMoved(state, phase, at), attempts: 0, processingAttempts: 0 } };
+}

@@ -1,0 +1,25 @@
+// The tool portfolio review's part of `inspect target=recipes view=reviews`: its phase, review id,
+// counts (tools, decisions by kind), failure evidence, and the retained revision snapshots.
+// Bounded and value-free like the rest of the view: texts cut to 240 characters (errors and
+// actions to 500), no recipe content.
+import type { JsonObject } from "../model.js";
+import type { ToolReviewState } from "./tool-admission.js";
+
+const cut = (text: string, limit: number): string => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
+
+export function toolReviewDetails(state: ToolReviewState | undefined, activated: JsonObject | undefined): JsonObject & { readonly phase: string } {
+  if (state === undefined) return { phase: "idle" };
+  const actions = activated?.["actions"];
+  return {
+    phase: state.phase,
+    review_id: state.reviewId,
+    tools: state.tools,
+    attempts: state.attempts,
+    processing_attempts: state.processingAttempts,
+    updated_at: state.updatedAt,
+    ...(state.failedStage === undefined ? {} : { failed_stage: cut(state.failedStage, 240) }),
+    ...(state.lastError === undefined ? {} : { last_error: cut(state.lastError, 500) }),
+    ...(state.nextAction === undefined ? {} : { next_action: cut(state.nextAction, 500) }),
+    ...(typeof actions === "object" && actions !== null && !Array.isArray(actions) ? { evidence: { actions: actions as JsonObject, activated_at: activated?.["at"] ?? null } } : {}),
+  };
+}

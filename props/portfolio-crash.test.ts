@@ -1,0 +1,223 @@
+// The portfolio review's activation and the snapshot rollback killed at every file operation (a
+// power failure: what was not made durable may be lost), recovery killed again inside itself on
+// a sample: after a restart every recipe holds exactly its pre-plan or post-plan bytes, all of
+// them on the same side, no lineage is split from its recipe, recovery run twice changes nothing,
+// and a later cycle runs. Both properties are shown to fail against planted breaks (a file system
+// that skips folder fsyncs; an activation that commits the lineages in a plan of their own before
+// the files move). The portfolio here holds six tools (one of each decision kind, two kept), so
+// that every one of activation's operations can be crashed in reasonable time; the code path is
+// the one a 36-tool portfolio takes (test/runtime/review/portfolio.test.ts, the CLI test).
+import { describe, expect, it } from "vitest";
+import { Volume } from "memfs";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
+import { makeMemFileSystem, type MemFileSystem } from "../adapters/fs/memfs.js";
+import type { Lock } from "../adapters/lock/Lock.js";
+import { agentPaths } from "../runtime/agent-paths.js";
+import { discoverThroughFs } from "../runtime/fs-discovery.js";
+import { closeLedger, seedLineages } from "../runtime/ledger/index.js";
+import { withStore } from "../runtime/ledger/store.js";
+import { activatePortfolio, type ActivationFaults } from "../runtime/review/activate.js";
+import { openReviews, type ReviewContext } from "../runtime/review/context.js";
+import { readToolState, runPortfolioCycle } from "../runtime/review/portfolio-cycle.js";
+import type { Reviewer } from "../runtime/review/reviewer.js";
+import { rollbackTool } from "../runtime/review/rollback.js";
+import { cloneVolume, exploreCrashes, makeCrashingFileSystem, recoverView, SimulatedCrash, type CrashingFileSystem } from "./support/crash-fs.js";
+
+const paths = agentPaths({ PI_CODING_AGENT_DIR: "/agent" }, "/", "/home");
+const ROOT = paths.recipeRoot;
+const inProcess: Lock = {
+  acquire: async (path) => ({ path, canonicalPath: path, release: async () => undefined }),
+  withLock: async (_path, fn) => fn(),
+};
+const name = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
+const recipeText = (i: number): string => `${JSON.stringify({ description: `Tool ${i === 3 ? 2 : i}`, template: `echo ${i === 3 ? 2 : i}` })}\n`;
+const SIZE = 6;
+const BEFORE = Array.from({ length: SIZE }, (_, i) => name(i));
+const AFTER = ["renamed_tool", "tool_03", ...BEFORE.slice(4)].sort();
+
+async function withCtx<A>(fs: FileSystem, run: (ctx: ReviewContext) => Promise<A>): Promise<A> {
+  const ctx = openReviews({ fs, lock: inProcess, paths, now: () => Date.UTC(2026, 0, 1), newId: () => "review-1" });
+  try {
+    return await run(ctx);
+  } finally {
+    await closeLedger(ctx.ledger);
+  }
+}
+
+/** tool_00 → renamed_tool, tool_01 demoted, tool_02 + tool_03 merged into tool_03, the rest kept */
+const scripted: Reviewer = {
+  describe: "scripted",
+  review: async (input) => {
+    const p = JSON.parse(input.slice(input.indexOf("\n{\n") + 1)) as { reviewId: string; tools: { tool: string; sha256: string }[] };
+    const special: Record<number, object> = { 0: { action: "evolve", target: "renamed_tool" }, 1: { action: "demote" }, 2: { action: "merge", target: "tool_04" }, 3: { action: "merge", target: "tool_04" } };
+    const decisions = p.tools.map((t, i) => ({ source: t.tool, sha256: t.sha256, action: "keep", rationale: "r", ...special[i] }));
+    return `TOOL_REVIEW_RESULT\n${JSON.stringify({ reviewId: p.reviewId, decisions })}`;
+  },
+};
+
+async function approvedVolume(): Promise<MemFileSystem> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < SIZE; i++) files[`${ROOT}/${name(i)}.json`] = recipeText(i);
+  const fs = makeMemFileSystem(Volume.fromJSON(files) as Volume);
+  await withCtx(fs, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths))));
+  expect((await withCtx(fs, (ctx) => runPortfolioCycle(ctx, { reviewer: scripted, portfolioSize: SIZE }))).phase).toBe("approved");
+  return fs;
+}
+
+const text = async (fs: FileSystem, p: string): Promise<string | undefined> => fs.readFile(p).then((b) => new TextDecoder().decode(b), () => undefined);
+const toolNames = async (fs: FileSystem): Promise<string[]> =>
+  (await fs.readdir(ROOT)).filter((e) => e.kind === "file" && e.name.endsWith(".json")).map((e) => e.name.slice(0, -5)).sort();
+
+/** every tool file is indexed under its own key by a ledger that points back at it */
+async function expectLineagesFollowRecipes(fs: FileSystem, keys: readonly string[]): Promise<void> {
+  const index = JSON.parse((await text(fs, `${paths.usageRoot}/index.json`))!) as { paths: Record<string, { ledger: string }> };
+  for (const key of keys) {
+    const id = index.paths[key]?.ledger;
+    expect(id, `${key} has no lineage`).toBeDefined();
+    const ledger = JSON.parse((await text(fs, `${paths.usageRoot}/recipes/${encodeURIComponent(id!)}.json`))!) as { current_path: string; lineage_name: string };
+    expect(ledger.current_path).toBe(key);
+    expect(ledger.lineage_name).toBe(key.slice(key.lastIndexOf("/") + 1, -5));
+  }
+}
+
+/** which side the volume is on; throws when it is neither */
+async function side(fs: FileSystem): Promise<"before" | "after"> {
+  const names = await toolNames(fs);
+  const after = JSON.stringify(names) === JSON.stringify(AFTER);
+  expect(after || JSON.stringify(names) === JSON.stringify(BEFORE), `tool set is neither before nor after: ${names.join(",")}`).toBe(true);
+  for (const n of names) expect(await text(fs, `${ROOT}/${n}.json`)).toBe(recipeText(n === "renamed_tool" ? 0 : Number(n.slice(5))));
+  const demoted = await text(fs, `${paths.draftRoot}/tool_01.json`);
+  expect(demoted === undefined ? "before" : "after").toBe(after ? "after" : "before");
+  await expectLineagesFollowRecipes(fs, [...names.map((n) => `${n}.json`), ...(after ? ["drafts/tool_01.json"] : [])]);
+  return after ? "after" : "before";
+}
+
+const activate = (faults?: ActivationFaults) => (fs: FileSystem) => withCtx(fs, (ctx) => activatePortfolio(ctx, faults)).then(() => undefined);
+
+/** the next command of any kind: it opens the ledger store, which settles a pending plan */
+const nextCommand = (fs: FileSystem) => withCtx(fs, (ctx) => withStore(ctx.ledger, async () => undefined));
+
+/**
+ * The activation property's violations (an empty list: it holds). After a crash, the next
+ * command (whatever it is) finds every recipe and lineage on one side, and the acknowledged
+ * activation on the after side; the next activation then always finishes, and a cycle runs.
+ */
+async function activationViolations(options: { fs?: (fs: FileSystem) => FileSystem; faults?: ActivationFaults; nestedEvery?: number } = {}): Promise<string[]> {
+  const base = await approvedVolume();
+  const wrap = options.fs ?? ((fs: FileSystem) => fs);
+  const run = (fs: FileSystem) => activate(options.faults)(wrap(fs));
+  const recover = (fs: FileSystem) => nextCommand(wrap(fs));
+  const violations: string[] = [];
+  const check = async (view: MemFileSystem, k: number, _trace: readonly string[], info: { completed: boolean; recoveryCrashAt?: number }) => {
+    try {
+      const now = await side(view);
+      if (info.completed) expect(now, "an acknowledged activation was undone").toBe("after");
+      await activate(options.faults)(view);
+      expect(await side(view)).toBe("after");
+      expect((await withCtx(view, readToolState))?.phase).toBe("completed");
+      expect(await view.readdir(`${paths.usageRoot}/reviews/tool/reviews/review-1/quarantine`).catch(() => [])).toEqual([]);
+      // a later cycle runs (and finds nothing eligible: every tool's revision was just reviewed)
+      expect(await withCtx(view, (ctx) => runPortfolioCycle(ctx, { capture: true, portfolioSize: SIZE }))).toMatchObject({ phase: "completed", eligible: { eligible: 0 } });
+    } catch (e) {
+      violations.push(`crash at ${k}${info.recoveryCrashAt === undefined ? "" : `, recovery crash at ${info.recoveryCrashAt}`}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    }
+  };
+  const explore = async (x: Parameters<typeof exploreCrashes>[0]): Promise<number> => {
+    try {
+      return await exploreCrashes(x);
+    } catch (e) {
+      // the exploration itself refuses a recovery that is not idempotent
+      violations.push(e instanceof Error ? e.message.split("\n")[0]! : String(e));
+      return 0;
+    }
+  };
+  const n = await explore({ setup: () => cloneVolume(base.vol), seed: 5, run, recover, nested: false, check });
+  if (violations.length === 0) expect(n).toBeGreaterThan(60);
+  // a sample of crash points whose recovery is itself crashed at every one of its operations
+  for (let k = 7; options.nestedEvery !== undefined && k < n; k += options.nestedEvery) {
+    const crashed = async (): Promise<MemFileSystem> => {
+      const inner = cloneVolume(base.vol);
+      const c = makeCrashingFileSystem(inner, { crashAt: k, seed: 5 + k });
+      await run(c).catch(() => undefined);
+      await c.crash();
+      return recoverView(inner);
+    };
+    // the recovery (the next command) is what this exploration crashes, at each of its operations
+    await explore({ setup: crashed, seed: 90 + k, run: recover, recover, nested: false, check: (view, j, trace, info) => check(view, k, trace, { ...info, recoveryCrashAt: j }) });
+  }
+  return violations;
+}
+
+/** the file system port with every folder fsync skipped (a planted break) */
+const noDirSync = (fs: FileSystem): FileSystem =>
+  new Proxy(fs, { get: (target, p) => (p === "fsyncDir" ? async () => undefined : Reflect.get(target, p)) });
+
+describe("portfolio activation under crashes", () => {
+  it("a crash at every operation of activation (and inside a sample of recoveries) converges to the activated portfolio", async () => {
+    expect(await activationViolations({ nestedEvery: 23 })).toEqual([]);
+  }, 900_000);
+
+  it("is caught when folder fsyncs are skipped", async () => {
+    const v = await activationViolations({ fs: noDirSync });
+    expect(v.length).toBeGreaterThan(0);
+    // a lost folder entry shows as a recovery that is not idempotent, a split or an undone activation
+    expect(v.join("\n")).toMatch(/recovery run twice changed the volume|has no lineage|acknowledged activation was undone|neither before nor after/);
+  }, 900_000);
+
+  it("is caught when the lineages are committed before the files move", async () => {
+    const v = await activationViolations({ faults: { lineageFirst: true } });
+    expect(v.length).toBeGreaterThan(0);
+    expect(v.join("\n")).toMatch(/has no lineage|expected .* to be/);
+  }, 900_000);
+});
+
+describe("snapshot rollback under crashes", () => {
+  const V2 = `${JSON.stringify({ description: "Tool 0", template: "echo changed" })}\n`;
+  async function editedVolume(): Promise<MemFileSystem> {
+    const fs = await approvedVolume();
+    await activate()(fs);
+    await fs.writeFile(`${ROOT}/renamed_tool.json`, V2);
+    await withCtx(fs, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths))));
+    return fs;
+  }
+  const rollback = async (fs: FileSystem): Promise<void> => {
+    const r = await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 1));
+    if (r.ok) return;
+    // the verb reports failures as results; a power failure under it is still a crash
+    if ((fs as Partial<CrashingFileSystem>).crashed === true) throw new Error(r.error, { cause: new SimulatedCrash(r.error, -1) });
+    throw new Error(r.error);
+  };
+
+  it("the recipe and its lineage are both rolled back or neither; an acknowledged rollback stays", async () => {
+    const base = await editedVolume();
+    const sides = new Set<string>();
+    const n = await exploreCrashes({
+      setup: () => cloneVolume(base.vol),
+      seed: 21,
+      run: rollback,
+      recover: nextCommand,
+      nested: true,
+      check: async (view, _k, _t, info) => {
+        const recipe = await text(view, `${ROOT}/renamed_tool.json`);
+        const ledger = JSON.parse((await text(view, `${paths.usageRoot}/recipes/renamed_tool.json`))!) as { revision: number; revision_calls: number; lifetime_calls: number; rollback_of_revision?: number };
+        if (recipe === V2) {
+          expect(info.completed).toBe(false);
+          expect(ledger).toMatchObject({ revision: 2 });
+          expect(ledger.rollback_of_revision).toBeUndefined();
+          sides.add("before");
+        } else {
+          expect(recipe).toBe(recipeText(0));
+          expect(ledger).toMatchObject({ revision: 3, revision_calls: 0, rollback_of_revision: 1 });
+          sides.add("after");
+        }
+        expect(ledger.lifetime_calls).toBe(0);
+        await expectLineagesFollowRecipes(view, ["renamed_tool.json"]);
+        // a later rollback request runs (and changes nothing once rolled back)
+        await rollback(view);
+        expect(await text(view, `${ROOT}/renamed_tool.json`)).toBe(recipeText(0));
+      },
+    });
+    expect(n).toBeGreaterThan(5);
+    expect([...sides].sort()).toEqual(["after", "before"]);
+  }, 900_000);
+});

@@ -1,0 +1,64 @@
+// The active user tools as the portfolio review sees them: each with its bytes digest, raw recipe,
+// risk labels and lineage (seeded first, so every tool has one and a content revision is recorded
+// before eligibility is judged).
+import * as E from "fp-ts/lib/Either.js";
+import type { ToolCandidate, ToolUsage } from "../../core/review/portfolio.js";
+import { pathKey } from "../../core/ledger/keys.js";
+import { loadRecipe } from "../../core/recipe/load.js";
+import { discoverThroughFs } from "../fs-discovery.js";
+import { readIndex, readLedgers, withStore } from "../ledger/store.js";
+import { seedLineages, sha256Bytes } from "../ledger/index.js";
+import type { ReviewContext } from "./context.js";
+
+export interface ToolCandidates {
+  readonly tools: readonly ToolCandidate[];
+  /** every tool name that exists now (packaged ones included) */
+  readonly activeTools: readonly string[];
+  readonly diagnostics: readonly string[];
+}
+
+export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandidates> {
+  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot);
+  const seeded = await seedLineages(ctx.ledger, discovery);
+  const found: Array<{ candidate: Omit<ToolCandidate, "usage">; key: string }> = [];
+  for (const entry of discovery.entries) {
+    if (!entry.toolSource || !entry.mutableUsage || !entry.active || !entry.tool || entry.invalid || entry.disabled) continue;
+    const key = pathKey(ctx.paths.recipeRoot, entry.path);
+    if (key === undefined || key.includes("/")) continue; // tools live directly in the root
+    let bytes: Uint8Array;
+    try {
+      bytes = await ctx.fs.readFile(entry.path);
+    } catch {
+      continue;
+    }
+    const sha256 = sha256Bytes(bytes);
+    const loaded = loadRecipe({ path: entry.path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, entry.id, entry.format);
+    const valid = E.isRight(loaded) && (entry.sourceSha256 === undefined || entry.sourceSha256 === sha256);
+    found.push({
+      candidate: { name: entry.id, path: entry.path, sha256, valid, riskLabels: entry.riskLabels, ...(E.isRight(loaded) ? { recipe: loaded.right.raw } : {}) },
+      key,
+    });
+  }
+  const usage = new Map<string, ToolUsage>();
+  await withStore(ctx.ledger, async () => {
+    const { index } = await readIndex(ctx.ledger);
+    const ledgers = await readLedgers(ctx.ledger, found.flatMap((f) => index.paths[f.key]?.ledger ?? []));
+    for (const f of found) {
+      const r = ledgers.get(index.paths[f.key]?.ledger ?? "");
+      if (r === undefined) continue;
+      usage.set(f.key, {
+        lifetime_calls: r.lifetime_calls,
+        revision: r.revision,
+        revision_calls: r.revision_calls,
+        fingerprint: r.fingerprint,
+        first_seen: r.first_seen,
+        reviewed_fingerprints: r.reviewed_fingerprints,
+      });
+    }
+  });
+  return {
+    tools: found.map((f) => (usage.has(f.key) ? { ...f.candidate, usage: usage.get(f.key)! } : f.candidate)),
+    activeTools: discovery.tools.map((t) => t.name),
+    diagnostics: seeded.diagnostics,
+  };
+}

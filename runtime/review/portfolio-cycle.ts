@@ -1,0 +1,164 @@
+// One portfolio review cycle, under the lock of the tool review's admission state: capture the 36
+// oldest eligible tools when no review is open, ask the reviewer, and turn a valid reply into an
+// approval plan. Approval never touches a recipe: the plan waits for activation at a safe
+// boundary (runtime/review/activate.ts). The state and every file of a review live under
+// `<recipe root>/.usage/reviews/tool/`, beside the ledgers, out of reach of temp-file ageing.
+import * as E from "fp-ts/lib/Either.js";
+import { join } from "node:path";
+import { approvalSha256, approve, parsePortfolioReply, validatePortfolioDecisions, type ApprovalPlan } from "../../core/review/portfolio-decide.js";
+import { capturePortfolio, eligibilityCount, portfolioReviewerInput, portfolioSha256, projectPortfolio, type Portfolio } from "../../core/review/portfolio.js";
+import {
+  decodeToolState,
+  isToolParked,
+  mayCapture,
+  toolControl,
+  toolFailed,
+  toolMoved,
+  type ToolReviewState,
+} from "../../core/review/tool-admission.js";
+import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
+import type { AgentPaths } from "../agent-paths.js";
+import { isoNow, type ReviewContext } from "./context.js";
+import { durableChain, fileSha, readJsonOrUndefined, writeJson } from "./files.js";
+import { listToolCandidates } from "./portfolio-candidates.js";
+import type { Reviewer } from "./reviewer.js";
+
+export const toolReviewRoot = (paths: AgentPaths): string => join(paths.usageRoot, "reviews", "tool");
+export const toolStatePath = (paths: AgentPaths): string => join(toolReviewRoot(paths), "state.json");
+export const toolReviewDir = (paths: AgentPaths, reviewId: string): string => join(toolReviewRoot(paths), "reviews", reviewId);
+
+export const PORTFOLIO_FILE = "portfolio.json";
+export const TOOL_PROJECTION_FILE = "projection.json";
+export const TOOL_REPLY_FILE = "reply.txt";
+export const APPROVED_FILE = "approved.json";
+
+export interface PortfolioCycleOptions {
+  readonly reviewer?: Reviewer;
+  /** capture even without a reviewer (the operator's `review scope=tool`: the projection is then
+   *  there to answer with `--scripted FILE`) */
+  readonly capture?: boolean;
+  /** tools a portfolio holds: 36, smaller only in tests that need a small one */
+  readonly portfolioSize?: number;
+}
+
+export interface PortfolioCycleReport {
+  readonly phase: string;
+  /** what this cycle did, in order: captured, approved, failed */
+  readonly steps: readonly string[];
+  /** eligible tools now, of the 36 a portfolio needs (when a capture was considered) */
+  readonly eligible?: { readonly eligible: number; readonly needed: number };
+  readonly reviewId?: string;
+  readonly projection?: string;
+  readonly error?: string;
+}
+
+const write = (ctx: ReviewContext, s: ToolReviewState): Promise<void> => writeJson(ctx.fs, toolStatePath(ctx.paths), s);
+
+export const readToolState = async (ctx: ReviewContext): Promise<ToolReviewState | undefined> =>
+  decodeToolState(await readJsonOrUndefined(ctx.fs, toolStatePath(ctx.paths)));
+
+/** The approved plan of the state, when its bytes still have the approved digest. */
+export async function readApproved(ctx: ReviewContext, state: ToolReviewState): Promise<ApprovalPlan | undefined> {
+  const raw = (await readJsonOrUndefined(ctx.fs, join(toolReviewDir(ctx.paths, state.reviewId), APPROVED_FILE))) as ApprovalPlan | undefined;
+  if (raw === undefined || state.approvedSha256 === undefined) return undefined;
+  return raw.reviewId === state.reviewId && Array.isArray(raw.sources) && approvalSha256(raw) === state.approvedSha256 ? raw : undefined;
+}
+
+async function capture(ctx: ReviewContext, steps: string[], size: number | undefined): Promise<{ state?: ToolReviewState; eligible: { eligible: number; needed: number } }> {
+  const { tools, activeTools } = await listToolCandidates(ctx);
+  const eligible = size === undefined ? eligibilityCount(tools) : { ...eligibilityCount(tools), needed: size };
+  const portfolio = capturePortfolio(tools, activeTools, ctx.newId(), isoNow(ctx), size);
+  if (portfolio === undefined) return { eligible };
+  const dir = toolReviewDir(ctx.paths, portfolio.reviewId);
+  await durableChain(ctx.fs, dir, ctx.paths.recipeRoot);
+  await writeJson(ctx.fs, join(dir, PORTFOLIO_FILE), portfolio);
+  await writeJson(ctx.fs, join(dir, TOOL_PROJECTION_FILE), projectPortfolio(portfolio));
+  const state: ToolReviewState = {
+    phase: "captured",
+    reviewId: portfolio.reviewId,
+    portfolioSha256: portfolioSha256(portfolio),
+    tools: portfolio.tools.length,
+    attempts: 0,
+    processingAttempts: 0,
+    updatedAt: portfolio.createdAt,
+  };
+  await write(ctx, state);
+  steps.push("captured");
+  return { state, eligible };
+}
+
+async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Reviewer, steps: string[]): Promise<ToolReviewState> {
+  const dir = toolReviewDir(ctx.paths, state.reviewId);
+  const fail = async (phase: "failed" | "processing_failed", stage: string, error: string): Promise<ToolReviewState> => {
+    const next = toolFailed(state, phase, stage, error, isoNow(ctx));
+    await write(ctx, next);
+    steps.push("failed");
+    return next;
+  };
+  const portfolio = (await readJsonOrUndefined(ctx.fs, join(dir, PORTFOLIO_FILE))) as Portfolio | undefined;
+  if (portfolio === undefined || portfolioSha256(portfolio) !== state.portfolioSha256) return fail("failed", "review_state", `captured portfolio ${state.reviewId} is missing or changed`);
+  let reply: string;
+  try {
+    reply = await reviewer.review(portfolioReviewerInput(portfolio));
+  } catch (e) {
+    return fail("failed", "review_run", e instanceof Error ? e.message : String(e));
+  }
+  await writeFileAtomic(ctx.fs, join(dir, TOOL_REPLY_FILE), reply);
+  const parsed = parsePortfolioReply(reply);
+  if (E.isLeft(parsed)) return fail("failed", "result_parse", parsed.left);
+  const decisions = validatePortfolioDecisions(portfolio, parsed.right);
+  if (E.isLeft(decisions)) return fail("failed", "result_validation", decisions.left.join("; "));
+  // what the files hold now: a tool changed since the capture, or a target that appeared, stops it.
+  // A first pass with nothing observed learns which paths approval looks at.
+  const roots = { recipeRoot: ctx.paths.recipeRoot, draftRoot: ctx.paths.draftRoot };
+  const asked = new Set<string>();
+  approve(portfolio, state.portfolioSha256, decisions.right, roots, (p) => (asked.add(p), undefined), isoNow(ctx));
+  const observed = new Map<string, string | undefined>();
+  for (const p of asked) observed.set(p, await fileSha(ctx.fs, p));
+  const plan = approve(portfolio, state.portfolioSha256, decisions.right, roots, (p) => observed.get(p), isoNow(ctx));
+  if (E.isLeft(plan)) return fail("processing_failed", "approval", plan.left.join("; "));
+  await writeJson(ctx.fs, join(dir, APPROVED_FILE), plan.right);
+  const approved = toolMoved(state, "approved", isoNow(ctx), { approvedSha256: approvalSha256(plan.right) });
+  await write(ctx, approved);
+  steps.push("approved");
+  return approved;
+}
+
+async function cycleLocked(ctx: ReviewContext, options: PortfolioCycleOptions): Promise<PortfolioCycleReport> {
+  const steps: string[] = [];
+  let state = await readToolState(ctx);
+  let eligible: { eligible: number; needed: number } | undefined;
+  if ((options.reviewer !== undefined || options.capture === true) && mayCapture(state)) {
+    const captured = await capture(ctx, steps, options.portfolioSize);
+    eligible = captured.eligible;
+    state = captured.state ?? state;
+  }
+  const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isToolParked(state)));
+  if (reviewable && options.reviewer !== undefined) state = await review(ctx, state!, options.reviewer, steps);
+  return {
+    phase: state?.phase ?? "idle",
+    steps,
+    ...(eligible === undefined ? {} : { eligible }),
+    ...(state === undefined ? {} : { reviewId: state.reviewId, projection: join(toolReviewDir(ctx.paths, state.reviewId), TOOL_PROJECTION_FILE) }),
+    ...(state?.lastError === undefined ? {} : { error: state.lastError }),
+  };
+}
+
+/** Runs one portfolio cycle: capture when eligible, review, approve. */
+export function runPortfolioCycle(ctx: ReviewContext, options: PortfolioCycleOptions = {}): Promise<PortfolioCycleReport> {
+  return ctx.lock.withLock(toolStatePath(ctx.paths), () => cycleLocked(ctx, options), { timeoutMs: ctx.lockTimeoutMs });
+}
+
+/** review.retry / review.reset for the tool scope. */
+export function controlPortfolioReview(ctx: ReviewContext, action: "review.retry" | "review.reset") {
+  return ctx.lock.withLock(
+    toolStatePath(ctx.paths),
+    async () => {
+      const outcome = toolControl(action, await readToolState(ctx), isoNow(ctx));
+      if (outcome.next === null) await ctx.fs.rm(toolStatePath(ctx.paths), { force: true });
+      else if (outcome.next !== undefined) await write(ctx, outcome.next);
+      return outcome;
+    },
+    { timeoutMs: ctx.lockTimeoutMs },
+  );
+}

@@ -1,0 +1,60 @@
+// Snapshot rollback, the operator's `pi-recipes rollback tool=<name> revision=<n>` (never an agent
+// tool): the tool's file gets the exact bytes of revision n's snapshot back, and its lineage
+// records a rollback (a new revision whose calls start at zero; lifetime calls go on;
+// `rollback_of_revision` names n). Both go in ONE journal plan, written (hash-authenticated)
+// before the recipe or the lineage changes, inside the recipe-root fence and the ledger store
+// lock: an interrupted rollback rolls forward when the next command opens the store. Asking for
+// the same rollback again changes nothing.
+import { join } from "node:path";
+import { pathKey } from "../../core/ledger/keys.js";
+import { rolledBack } from "../../core/ledger/transitions.js";
+import { Working } from "../../core/ledger/working.js";
+import { snapshotBytes, snapshotPath } from "../../core/review/snapshot.js";
+import { newPlanId, runSteps } from "../journal/index.js";
+import { isoAt } from "../ledger/context.js";
+import { sha256Bytes, withRootFence } from "../ledger/index.js";
+import { foldLocked } from "../ledger/fold.js";
+import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/store.js";
+import type { ReviewContext } from "./context.js";
+import { fileSha, readJsonOrUndefined } from "./files.js";
+
+export type RollbackResult =
+  | { readonly ok: true; readonly tool: string; readonly path: string; readonly restored_revision: number; readonly revision: number; readonly changed: boolean }
+  | { readonly ok: false; readonly error: string };
+
+export async function rollbackTool(ctx: ReviewContext, tool: string, revision: number): Promise<RollbackResult> {
+  if (!Number.isSafeInteger(revision) || revision < 1) return { ok: false, error: `revision must be a positive integer (got ${revision})` };
+  try {
+    return await withRootFence(ctx.ledger, () =>
+      withStore(ctx.ledger, async (): Promise<RollbackResult> => {
+        await foldLocked(ctx.ledger);
+        const { index } = await readIndex(ctx.ledger);
+        const ids = Object.values(index.paths).map((e) => e.ledger);
+        const ledgers = await readLedgers(ctx.ledger, ids);
+        const found = [...ledgers].find(([, r]) => r.lineage_name === tool);
+        if (found === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
+        const [id, record] = found;
+        const key = record.current_path;
+        const path = join(ctx.paths.recipeRoot, key);
+        const raw = await readJsonOrUndefined(ctx.fs, snapshotPath(ctx.paths.usageRoot, tool, revision));
+        const snap = snapshotBytes(raw, tool, revision, sha256Bytes);
+        if (typeof snap === "string") return { ok: false, error: `${snap} (${tool} revision ${revision})` };
+        if (!path.endsWith(snap.snapshot.extension)) return { ok: false, error: `Recipe revision rollback would change the file format of ${tool}` };
+        if (pathKey(ctx.paths.recipeRoot, path) !== key) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
+        const current = await fileSha(ctx.fs, path);
+        if (current === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
+        if (current === snap.snapshot.sha256 && record.fingerprint === snap.snapshot.fingerprint && record.rollback_of_revision === revision)
+          return { ok: true, tool, path, restored_revision: revision, revision: record.revision, changed: false };
+        const w = new Working({ index, ledgers, missing: new Set() });
+        const next = { ...rolledBack(record, { revision, fingerprint: snap.snapshot.fingerprint, at: isoAt(ctx.now()) }) };
+        w.put(key, id, next);
+        const [ledgerWrites = [], ...rest] = await commitSteps(ctx.ledger, w.plan());
+        const recipe = current === snap.snapshot.sha256 ? [] : [{ op: "write" as const, path, before: { hash: current }, content: snap.bytes }];
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "revision-rollback", phases: [[...recipe, ...ledgerWrites], ...rest] });
+        return { ok: true, tool, path, restored_revision: revision, revision: next.revision, changed: true };
+      }),
+    );
+  } catch (e) {
+    return { ok: false, error: `Recipe revision rollback failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}

@@ -1,0 +1,67 @@
+// The operator's verbs of the tool lifecycle:
+//   review scope=tool [scripted=<file>]  one portfolio review cycle now (or why not: how many tools
+//                                        are eligible of the 36 a portfolio needs)
+//   activate                             carry out an approved portfolio plan now (a safe boundary:
+//                                        a one-shot command holds no tool)
+//   rollback tool=<name> revision=<n>    restore a tool's revision from its snapshot
+// None of them is an agent tool. See docs/lifecycle.md.
+import { failure, success, type CommandResult } from "../../core/result.js";
+import type { AgentPaths } from "../agent-paths.js";
+import { activatePortfolio } from "../review/activate.js";
+import { reviewPolicy, withNodeReviews } from "../review/host.js";
+import { runPortfolioCycle } from "../review/portfolio-cycle.js";
+import type { Reviewer } from "../review/reviewer.js";
+import { rollbackTool } from "../review/rollback.js";
+import { unknownKeys, type Params } from "./params.js";
+
+export interface LifecycleVerbContext {
+  readonly paths: AgentPaths;
+  readonly env: NodeJS.ProcessEnv;
+  readonly packagedRoot?: string;
+}
+
+export async function reviewToolsNow(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext): Promise<CommandResult> {
+  const policy = reviewer ?? reviewPolicy(ctx.env).reviewer;
+  const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => runPortfolioCycle(r, policy === undefined ? { capture: true } : { reviewer: policy }));
+  const did = report.steps.length === 0 ? "nothing to do" : report.steps.join(",");
+  const eligible = report.eligible === undefined ? "" : ` eligible=${report.eligible.eligible}/${report.eligible.needed}`;
+  const why =
+    report.steps.length === 0 && report.eligible !== undefined && report.eligible.eligible < report.eligible.needed
+      ? `\nno portfolio: ${report.eligible.eligible} of the ${report.eligible.needed} tools a review needs are eligible (active, valid, not sensitive, current content not yet reviewed)`
+      : "";
+  const hint = policy === undefined ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
+  const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
+  const next = report.phase === "approved" ? "\nnext: pi-recipes activate (or the next Pi session start or MCP server start)" : "";
+  const text =
+    `tool_review phase=${report.phase} steps=${did}${report.reviewId === undefined ? "" : ` review_id=${report.reviewId}`}${eligible}${hint}${why}${where}${next}` +
+    (report.error === undefined ? "" : `\nlast_error: ${report.error}`);
+  const ok = report.phase !== "failed" && report.phase !== "processing_failed";
+  return ok ? success(text, { ...report }) : failure(text, { ...report });
+}
+
+export async function activateNow(params: Params, ctx: LifecycleVerbContext): Promise<CommandResult> {
+  const bad = unknownKeys("activate", params, []);
+  if (bad !== undefined) return bad;
+  const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => activatePortfolio(r));
+  const actions = report.actions === undefined ? "" : ` ${Object.entries(report.actions).map(([k, v]) => `${k}=${v}`).join(" ")}`;
+  const text = `activation outcome=${report.outcome} phase=${report.phase}${report.reviewId === undefined ? "" : ` review_id=${report.reviewId}`}${actions}` +
+    (report.error === undefined ? "" : `\nlast_error: ${report.error}\nnext: fix the cause, then message to=tool:pi-actors type=review.retry body={"scope":"tool"} (or review.reset)`);
+  return report.outcome === "failed" ? failure(text, { ...report }) : success(text, { ...report });
+}
+
+export async function rollbackNow(params: Params, ctx: LifecycleVerbContext): Promise<CommandResult> {
+  const bad = unknownKeys("rollback", params, ["tool", "revision"]);
+  if (bad !== undefined) return bad;
+  const tool = params["tool"];
+  const given = params["revision"];
+  const revisionText = typeof given === "number" ? String(given) : given;
+  if (typeof tool !== "string" || tool === "") return failure("rollback requires tool=<name>");
+  if (typeof revisionText !== "string" || !/^[1-9][0-9]{0,8}$/.test(revisionText)) return failure("rollback requires revision=<n> (a positive integer)");
+  const revision = Number(revisionText);
+  const r = await withNodeReviews(ctx.paths, ctx.packagedRoot, (c) => rollbackTool(c, tool, revision));
+  if (!r.ok) return failure(r.error);
+  const text = r.changed
+    ? `rolled back tool=${r.tool} to revision ${r.restored_revision}: now revision ${r.revision} (revision_calls restart at 0; lifetime_calls kept)`
+    : `tool=${r.tool} already holds revision ${r.restored_revision}'s content (revision ${r.revision}); nothing changed`;
+  return success(text, { ...r });
+}

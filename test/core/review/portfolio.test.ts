@@ -1,0 +1,252 @@
+// The tool portfolio review's contract: eligibility and capture, the value-free projection, the
+// reply grammar, decision validation (every error listed) and the approval plan (the reference's
+// tool-review golden cases, adapted where ours differs: errors name occurrence ids, renames keep
+// the source's bytes, merges need canonically identical members).
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../../../core/model.js";
+import { approvalSha256, approve, parsePortfolioReply, validatePortfolioDecisions, type ApprovalPlan } from "../../../core/review/portfolio-decide.js";
+import {
+  capturePortfolio,
+  contentGroups,
+  eligibilityCount,
+  eligibleTools,
+  ineligibility,
+  portfolioReviewerInput,
+  portfolioSha256,
+  projectPortfolio,
+  type Portfolio,
+  type ToolCandidate,
+} from "../../../core/review/portfolio.js";
+
+const name = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
+const tool = (i: number, extra: Partial<ToolCandidate> = {}): ToolCandidate => ({
+  name: name(i),
+  path: `/r/${name(i)}.json`,
+  sha256: `sha${i}`,
+  valid: true,
+  riskLabels: [],
+  recipe: { description: `Tool ${i}`, template: `echo ${i}` },
+  usage: {
+    lifetime_calls: i,
+    revision: 1,
+    revision_calls: i % 3,
+    fingerprint: `f${i}`,
+    first_seen: `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`,
+    reviewed_fingerprints: [],
+  },
+  ...extra,
+});
+const thirtySix = Array.from({ length: 36 }, (_, i) => tool(i));
+const portfolio = capturePortfolio(thirtySix, [...thirtySix.map((t) => t.name), "outside_tool"], "review-1", "2026-02-01T00:00:00.000Z")!;
+
+const decisionsFor = (p: Portfolio, overrides: Record<number, object> = {}) =>
+  p.tools.map((t, i) => ({
+    source: t.occurrence,
+    sha256: contentGroups(p).get(t.occurrence) ?? "",
+    action: "keep",
+    rationale: "useful",
+    assessment: { lifetimeCalls: t.usage.lifetime_calls, revisionCalls: t.usage.revision_calls },
+    ...overrides[i],
+  }));
+const reply = (p: Portfolio, overrides: Record<number, object> = {}): JsonObject => ({ reviewId: p.reviewId, decisions: decisionsFor(p, overrides) as unknown as JsonObject[] });
+
+describe("eligibility and capture", () => {
+  it("36 eligible tools make a portfolio, oldest lineage first; 35 do not", () => {
+    expect(portfolio.tools.map((t) => t.name)).toEqual(thirtySix.map((t) => t.name));
+    const shuffled = [...thirtySix].reverse();
+    expect(capturePortfolio(shuffled, [], "r", "t")!.tools.map((t) => t.name)).toEqual(thirtySix.map((t) => t.name));
+    expect(capturePortfolio(thirtySix.slice(1), [], "r", "t")).toBeUndefined();
+    expect(eligibilityCount(thirtySix.slice(1))).toEqual({ eligible: 35, needed: 36 });
+  });
+
+  it("the same first_seen orders by name; the 37th waits", () => {
+    const same = [...thirtySix, tool(36)].map((t) => ({ ...t, usage: { ...t.usage!, first_seen: "2026" } }));
+    expect(capturePortfolio([...same].reverse(), [], "r", "t")!.tools.map((t) => t.name)).toEqual(thirtySix.map((t) => t.name));
+  });
+
+  it("nine sensitive tools leave 27 eligible and no capture", () => {
+    const sensitive: JsonObject[] = [
+      { defaults: { accessToken: "x" }, template: "echo {accessToken}" },
+      { defaults: { clientSecret: "x" }, template: "echo {clientSecret}" },
+      { defaults: { secretAccessKey: "x" }, template: "echo {secretAccessKey}" },
+      { template: "echo '-----BEGIN OPENSSH PRIVATE KEY-----'" },
+      { template: "cat ~/.aws/credentials" },
+      { template: "echo AWS_SECRET_ACCESS_KEY" },
+      { template: "vault kv get secret/production" },
+      { template: `echo ghp_${"a".repeat(36)}` },
+      { defaults: { api_key: "literal-secret" }, template: "echo {api_key}" },
+    ];
+    const tools = thirtySix.map((t, i) => (i < 9 ? { ...t, recipe: sensitive[i]! } : t));
+    const eligible = eligibleTools(tools).map((t) => t.name);
+    expect(eligible).toHaveLength(27);
+    expect(eligible.some((n) => tools.slice(0, 9).some((t) => t.name === n))).toBe(false);
+    expect(capturePortfolio(tools, [], "r", "t")).toBeUndefined();
+  });
+
+  it("a reviewed fingerprint waits for a content revision; lifetime usage goes on", () => {
+    const reviewed = tool(0, { usage: { ...tool(0).usage!, reviewed_fingerprints: ["f0"] } });
+    expect(ineligibility(reviewed)).toBe("reviewed");
+    const revised = tool(0, { usage: { ...tool(0).usage!, fingerprint: "f0b", revision: 2, lifetime_calls: 9, reviewed_fingerprints: ["f0"] } });
+    expect(ineligibility(revised)).toBeUndefined();
+    const p = capturePortfolio([revised, ...thirtySix.slice(1)], [], "r", "t")!;
+    expect(p.tools[0]!.usage).toEqual({ lifetime_calls: 9, revision: 2, revision_calls: 0, fingerprint: "f0b" });
+  });
+
+  it("invalid tools, tools without a lineage and unsafe tools are not reviewed", () => {
+    expect(ineligibility(tool(0, { valid: false }))).toBe("invalid");
+    const { usage: _u, ...noLineage } = tool(0);
+    expect(ineligibility(noLineage)).toBe("no_lineage");
+    expect(ineligibility(tool(0, { recipe: { template: "cat /tmp/x" } }))).toBe("unsafe");
+    expect(ineligibility(tool(0, { riskLabels: ["risk.secret_touching"] }))).toBe("sensitive");
+  });
+});
+
+describe("projection", () => {
+  it("shows ids, content groups, usage, risk labels and contract only", () => {
+    const tools = projectPortfolio(portfolio)["tools"] as JsonObject[];
+    expect(tools).toHaveLength(36);
+    expect(tools[1]).toEqual({
+      tool: "tool_02",
+      sha256: "content_group_02",
+      riskLabels: [],
+      usage: { lifetime_calls: 1, revision: 1, revision_calls: 1 },
+      contract: expect.objectContaining({ template_shape: { kind: "command", nodes: 1 } }),
+    });
+    const text = portfolioReviewerInput(portfolio);
+    expect(text).not.toMatch(/echo|Tool 1|\/r\/|tool_00|"sha\d{1,2}"|outside_tool|"f\d+"/);
+  });
+
+  it("canonically identical tools share a content group; nothing else does", () => {
+    const twin = tool(1, { recipe: { template: "echo 0", description: "Tool 0" }, sha256: "other-bytes" });
+    const p = capturePortfolio([thirtySix[0]!, twin, ...thirtySix.slice(2)], [], "r", "t")!;
+    const g = contentGroups(p);
+    expect(g.get("tool_01")).toBe(g.get("tool_02"));
+    expect(new Set(g.values()).size).toBe(35);
+  });
+});
+
+describe("reply grammar", () => {
+  it("takes the JSON object after the last marker, refuses everything else", () => {
+    const obj = { reviewId: "review-1", decisions: [] };
+    expect(parsePortfolioReply(`thinking TOOL_REVIEW_RESULT\nTOOL_REVIEW_RESULT\n${JSON.stringify(obj)}\n`)).toEqual(E.right(obj));
+    expect(parsePortfolioReply(JSON.stringify(obj))).toEqual(E.left("Tool reviewer output marker is missing."));
+    expect(parsePortfolioReply(`TOOL_REVIEW_RESULT\n${JSON.stringify(obj)}\ntrailing`)).toEqual(E.left("Tool reviewer output must end with one JSON object."));
+    expect(parsePortfolioReply("TOOL_REVIEW_RESULT [1]")).toEqual(E.left("Tool reviewer output must end with one JSON object."));
+    expect(parsePortfolioReply("TOOL_REVIEW_RESULT {1}")).toMatchObject(E.left(expect.stringMatching(/^Tool reviewer output must end with one JSON object \(/)));
+    expect(parsePortfolioReply(`TOOL_REVIEW_RESULT ${"x".repeat(16 * 1024 * 1024)}`)).toEqual(E.left("Tool reviewer output exceeds the approval limit."));
+  });
+});
+
+describe("decision validation", () => {
+  it("all keep passes; an evolve to a new name passes; a merge of identical tools passes", () => {
+    expect(E.isRight(validatePortfolioDecisions(portfolio, reply(portfolio)))).toBe(true);
+    const evolved = validatePortfolioDecisions(portfolio, reply(portfolio, { 0: { action: "evolve", target: "renamed_tool" } }));
+    expect(E.isRight(evolved) && evolved.right[0]).toMatchObject({ action: "evolve", target: "renamed_tool" });
+    const twin = capturePortfolio([thirtySix[0]!, tool(1, { recipe: { description: "Tool 0", template: "echo 0" } }), ...thirtySix.slice(2)], [], "r", "t")!;
+    const merged = validatePortfolioDecisions(twin, reply(twin, { 0: { action: "merge", target: "tool_01" }, 1: { action: "merge", target: "tool_01" } }));
+    expect(E.isRight(merged) && merged.right.slice(0, 2).map((d) => d.target)).toEqual(["tool_00", "tool_00"]);
+  });
+
+  it("collects every fault: stale group, wrong counts, replace, missing decisions", () => {
+    const first = { source: "tool_01", sha256: "stale", action: "replace", rationale: "x", assessment: { lifetimeCalls: 99, revisionCalls: 5 } };
+    const r = validatePortfolioDecisions(portfolio, { reviewId: "review-1", decisions: [first, ...decisionsFor(portfolio).slice(1, 35)] as unknown as JsonObject[] });
+    expect(E.isLeft(r) && r.left).toEqual([
+      "reviewed tool changed: tool_01",
+      "tool lifetime calls differ from lineage: tool_01",
+      "tool revision calls differ from lineage: tool_01",
+      "replace requires explicit operator-authored recipe mutation: tool_01",
+      "missing tool decision: tool_36",
+    ]);
+  });
+
+  it("refuses unknown actions, recipe content, bad targets and collisions, all listed", () => {
+    const r = validatePortfolioDecisions(portfolio, {
+      reviewId: "other",
+      decisions: decisionsFor(portfolio, {
+        0: { action: "promote" },
+        1: { action: "evolve", target: "renamed", recipe: { template: "rm -rf /" } },
+        2: { action: "evolve", template: "echo pwned", target: "x" },
+        3: { action: "keep", target: "x" },
+        4: { action: "evolve", target: "has space" },
+        5: { action: "evolve", target: "tool_10" },
+        6: { action: "evolve", target: "outside_tool" },
+        7: { action: "evolve", target: "tool_08" },
+        8: { action: "evolve", target: "twice" },
+        9: { action: "evolve", target: "twice" },
+        10: { action: "merge", target: "lonely" },
+        11: { action: "split", rationale: " " },
+        12: { action: "keep", extra: 1 },
+        13: { action: "demote", assessment: { lifetimeCalls: -1, revisionCalls: 0 } },
+      }) as unknown as JsonObject[],
+    });
+    expect(E.isLeft(r) && r.left).toEqual([
+      "tool review identity mismatch",
+      "invalid tool review action: tool_01",
+      "tool review must not supply executable recipe content: tool_02",
+      "tool review must not supply executable recipe content: tool_03",
+      "keep declares a target: tool_04",
+      "evolve requires a valid tool name target: tool_05",
+      "evolve target collides with active tool: tool_10",
+      "evolve target collides with active tool: outside_tool",
+      "evolve must rename: tool_08",
+      "duplicate tool review target: twice",
+      "missing tool rationale: tool_12",
+      "split requires explicit operator-authored recipe mutation: tool_12",
+      "invalid tool decision shape: tool_13",
+      "invalid tool assessment: tool_14",
+      "merge target requires at least two sources: lonely",
+    ]);
+  });
+
+  it("a merge of tools whose recipes differ, or onto an unrelated tool, is refused", () => {
+    const r = validatePortfolioDecisions(portfolio, reply(portfolio, { 0: { action: "merge", target: "tool_05" }, 1: { action: "merge", target: "tool_05" } }));
+    expect(E.isLeft(r) && r.left).toEqual(["merge target collides with unrelated active tool: tool_05", "merge target recipes differ: tool_05"]);
+  });
+
+  it("unknown sources and duplicates are named; a non-array stops", () => {
+    const d = decisionsFor(portfolio);
+    const r = validatePortfolioDecisions(portfolio, { reviewId: "review-1", decisions: [...d, d[0]!, { source: "tool_99" }, 7] as unknown as JsonObject[] });
+    expect(E.isLeft(r) && r.left).toEqual(["duplicate tool decision: tool_01", "unknown reviewed tool: tool_99", "invalid tool decision shape"]);
+    expect(validatePortfolioDecisions(portfolio, { reviewId: "x", decisions: {} })).toEqual(E.left(["tool review identity mismatch", "tool review decisions must be an array"]));
+  });
+});
+
+describe("approval", () => {
+  const roots = { recipeRoot: "/r", draftRoot: "/r/drafts" };
+  const present = (p: Portfolio, extra: Record<string, string> = {}) => (path: string) => p.tools.find((t) => t.path === path)?.sha256 ?? extra[path];
+  const approved = (p: Portfolio, overrides: Record<number, object>, observed = present(p)): ApprovalPlan => {
+    const d = validatePortfolioDecisions(p, reply(p, overrides));
+    if (E.isLeft(d)) throw new Error(d.left.join("; "));
+    const plan = approve(p, portfolioSha256(p), d.right, roots, observed, "2026-02-02T00:00:00.000Z");
+    if (E.isLeft(plan)) throw new Error(plan.left.join("; "));
+    return plan.right;
+  };
+
+  it("evolve renames, demote goes to drafts, keep stays; 36 sources in portfolio order", () => {
+    const plan = approved(portfolio, { 0: { action: "evolve", target: "renamed_tool" }, 1: { action: "demote" } });
+    expect(plan.sources).toHaveLength(36);
+    expect(plan.sources[0]).toEqual({ name: "tool_00", path: "/r/tool_00.json", sha256: "sha0", action: "evolve", rationale: "useful", lineage: "renamed_tool", move: "rename", to: "/r/renamed_tool.json" });
+    expect(plan.sources[1]).toMatchObject({ action: "demote", lineage: "tool_01", move: "rename", to: "/r/drafts/tool_01.json" });
+    expect(plan.sources.slice(2).every((s) => s.action === "keep" && s.move === "none")).toBe(true);
+    expect(plan.portfolioSha256).toBe(portfolioSha256(portfolio));
+    expect(approvalSha256(plan)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("a merge keeps one survivor: the member named by the target, else the first renamed", () => {
+    const twin = capturePortfolio([thirtySix[0]!, tool(1, { recipe: { description: "Tool 0", template: "echo 0" } }), tool(2, { recipe: { description: "Tool 0", template: "echo 0" } }), ...thirtySix.slice(3)], [], "r", "t")!;
+    const onMember = approved(twin, { 0: { action: "merge", target: "tool_02" }, 1: { action: "merge", target: "tool_02" }, 2: { action: "merge", target: "tool_02" } });
+    expect(onMember.sources.slice(0, 3).map((s) => [s.move, s.lineage])).toEqual([["quarantine", "tool_01"], ["none", "tool_01"], ["quarantine", "tool_01"]]);
+    const onNew = approved(twin, { 0: { action: "merge", target: "echo_zero" }, 1: { action: "merge", target: "echo_zero" } });
+    expect(onNew.sources.slice(0, 2).map((s) => [s.move, s.lineage, s.to])).toEqual([["rename", "echo_zero", "/r/echo_zero.json"], ["quarantine", "echo_zero", undefined]]);
+  });
+
+  it("refuses a tool changed since capture and a target that appeared, all listed", () => {
+    const d = validatePortfolioDecisions(portfolio, reply(portfolio, { 0: { action: "evolve", target: "renamed_tool" }, 1: { action: "demote" } }));
+    if (E.isLeft(d)) throw new Error("valid");
+    const observed = (path: string) => (path === "/r/tool_05.json" ? "edited" : present(portfolio, { "/r/renamed_tool.json": "x", "/r/drafts/tool_01.json": "y" })(path));
+    expect(approve(portfolio, "s", d.right, roots, observed, "t")).toEqual(
+      E.left(["Reviewed tool changed after capture: tool_05", "Tool review target appeared after capture: /r/renamed_tool.json", "Tool review target appeared after capture: /r/drafts/tool_01.json"]),
+    );
+  });
+});
