@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
 import { enableCompileCache } from "./compile-cache.js";
-import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
+import { agentPaths, lockRootOf, packageInfo } from "../runtime/agent-paths.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
 import { runVerb, unknownVerb, usageText, verbHelp, type VerbOutcome } from "./verbs.js";
@@ -34,6 +34,22 @@ function noteMissingAgentDir(verb: string): void {
   process.stderr.write(`pi-recipes: note: no agent directory at ${paths.agentDir} (from ${from}); recipes are read from ${paths.recipeRoot}\n`);
 }
 
+// A plan a killed command left pending is settled before the verb reads anything, read-only verbs
+// included (runtime/settle.ts); the folder check keeps a fresh agent dir untouched.
+async function settlePending(verb: string): Promise<void> {
+  if (!READS_REGISTRY.has(verb) && verb !== "review") return;
+  const paths = agentPaths(process.env, process.cwd());
+  if (!existsSync(paths.usageRoot)) return;
+  const [{ settlePendingPlans }, { makeNodeFileSystem }, { makeFileLock }] = await Promise.all([
+    import("../runtime/settle.js"),
+    import("../adapters/fs/node.js"),
+    import("../adapters/lock/file-lock.js"),
+  ]);
+  const fs = makeNodeFileSystem();
+  for (const note of await settlePendingPlans({ paths, fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }) }))
+    process.stderr.write(`pi-recipes: note: ${note}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   // `mcp` has --options of its own (mcp --http --port 0), which the key=value command line lacks
   if (argv[0] === "mcp") {
@@ -57,6 +73,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   noteMissingAgentDir(cmd.verb);
+  await settlePending(cmd.verb);
   return finish(cmd, await runVerb(cmd));
 }
 

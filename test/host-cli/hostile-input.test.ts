@@ -42,7 +42,7 @@ function runAsync(args: readonly string[], agent: string): Promise<Run> {
   });
 }
 
-async function runAll(jobs: ReadonlyArray<readonly [readonly string[], string]>, parallel = 3): Promise<Run[]> {
+async function runAll(jobs: ReadonlyArray<readonly [readonly string[], string]>, parallel = 2): Promise<Run[]> {
   const out: Run[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -84,9 +84,9 @@ const forms = (v: string): string[][] => [
   ["message", `to=run:${v}`, "type=control.kill"],
   ["register_tool", `name=${v}`, "template=null"],
   ["register_tool", "name=x", `draft=${v}`],
-  // (a path such as `../../etc/passwd` is a valid command template, and so is a word with control
-  // characters in it: those two values are left out here)
-  ...(v === HOSTILE["dots"] || v === HOSTILE["control"] ? [] : [["register_tool", "name=x", "description=d", `template=${v}`]]),
+  // (a path such as `../../etc/passwd`, a word with control characters and unbalanced braces are
+  // valid command templates, written with a warning at most: only the other values are errors)
+  ...(v === HOSTILE["nul"] || v === HOSTILE["long"] ? [["register_tool", "name=x", "description=d", `template=${v}`]] : []),
   ["review", `scope=${v}`],
   ["review", "--scripted", v],
   ["watch", v],
