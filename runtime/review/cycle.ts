@@ -6,6 +6,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
 import { control, decodeState, failed, isParked, moved, type ControlAction, type ReviewState } from "../../core/review/admission.js";
+import { tidyReviews } from "./tidy.js";
 import { batchSha256, captureBatch, eligibleDrafts, type Batch } from "../../core/review/batch.js";
 import { planOf, validateDecisions, type ExecutionPlan } from "../../core/review/decide.js";
 import { project, REVIEW_INSTRUCTIONS } from "../../core/review/projection.js";
@@ -176,6 +177,7 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
     state = await review(ctx, state, options.reviewer ?? NO_REVIEWER, steps);
   // cleanup comes only after `completed` is durable, and is repeated by any later cycle
   if (state?.phase === "completed") await collect(ctx, state, steps);
+  steps.push(...(await tidyReviews(ctx, state?.batchId)));
   return {
     phase: state?.phase ?? "idle",
     steps,
