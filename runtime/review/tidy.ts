@@ -28,6 +28,8 @@ async function sweepTemps(fs: FileSystem, dir: string): Promise<number> {
     await fs.rm(join(dir, e.name), { force: true });
     removed++;
   }
+  // durable, so that a power failure does not bring the temps back for the next cycle
+  if (removed > 0) await fs.fsyncDir(dir);
   return removed;
 }
 
