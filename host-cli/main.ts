@@ -46,7 +46,8 @@ async function settlePending(verb: string): Promise<void> {
     import("../adapters/lock/file-lock.js"),
   ]);
   const fs = makeNodeFileSystem();
-  for (const note of await settlePendingPlans({ paths, fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }) }))
+  const lock = makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
+  for (const note of await settlePendingPlans({ paths, fs, lock, packagedRoot: packageInfo().packagedRecipeRoot }))
     process.stderr.write(`pi-recipes: note: ${note}\n`);
 }
 

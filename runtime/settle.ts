@@ -4,7 +4,8 @@
 // rolls a hot journal back or forward before the first read. Without this a `list` would show the
 // half-done state and an unrelated later command would settle it (docs/journal.md).
 //
-// Cheap when nothing is pending: one folder listing per journal folder, no lock, no write.
+// Cheap when nothing is pending: one folder listing per journal folder and one small read of the
+// review state, no lock, no write.
 import { JOURNAL_SUFFIX } from "../core/journal/record.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
@@ -12,6 +13,10 @@ import type { AgentPaths } from "./agent-paths.js";
 import { closeLedger, openLedger, recoverLedger } from "./ledger/index.js";
 import { ledgerPaths } from "./ledger/paths.js";
 import { recoverRegisterJournals, registerJournalDir } from "./register.js";
+import { decodeState } from "../core/review/admission.js";
+import { openReviews, statePath } from "./review/context.js";
+import { runCycle } from "./review/cycle.js";
+import { readJsonOrUndefined } from "./review/files.js";
 
 export interface SettleContext {
   readonly paths: AgentPaths;
@@ -19,6 +24,8 @@ export interface SettleContext {
   readonly lock: Lock;
   /** how long to wait for a journal folder's lock; a writer that holds it settles its own plan */
   readonly lockTimeoutMs?: number;
+  /** the packaged component root, for the discovery a review's execution runs */
+  readonly packagedRoot?: string;
 }
 
 /** true when `dir` holds a journal; a folder that cannot be listed holds none we could settle */
@@ -58,5 +65,26 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
       await closeLedger(ledger);
     }
   }
+  if (await reviewExecuting(ctx)) {
+    // a draft review killed while carrying out its final decisions: one cycle without a
+    // reviewer only finishes (or cleans up) what is there, it captures nothing new
+    const reviews = openReviews({ fs: ctx.fs, lock: ctx.lock, paths: ctx.paths, lockTimeoutMs: timeoutMs, ...(ctx.packagedRoot === undefined ? {} : { packagedRoot: ctx.packagedRoot }) });
+    try {
+      const report = await runCycle(reviews);
+      if (report.error !== undefined) notes.push(`draft review batch ${report.batchId ?? ""}: ${report.error}`);
+    } catch (e) {
+      busy(e);
+    } finally {
+      await closeLedger(reviews.ledger);
+    }
+  }
   return notes;
+}
+
+async function reviewExecuting(ctx: SettleContext): Promise<boolean> {
+  try {
+    return decodeState(await readJsonOrUndefined(ctx.fs, statePath(ctx.paths)))?.phase === "executing";
+  } catch {
+    return false;
+  }
 }

@@ -2,6 +2,7 @@
 // state a killed `register_tool` delete or a killed promotion left (its journal on disk, part of
 // its steps done) is finished before the command reads anything, never later by an unrelated one.
 import * as E from "fp-ts/lib/Either.js";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,4 +69,29 @@ describe("a pending plan is settled by the next command", () => {
     expect(r.stdout).toContain("promoted_tool");
     expect(journals(dir)).toEqual([]);
   }, 60_000);
+
+  it("a draft review killed while executing its final decisions is carried out by the next `list`", () => {
+    const drafts = join(root, "drafts");
+    mkdirSync(drafts);
+    for (let i = 1; i <= 12; i++) writeFileSync(join(drafts, `d${String(i).padStart(2, "0")}.json`), JSON.stringify({ description: `D${i}`, template: `echo d${i}` }));
+    expect(runCli(["review"], env).stdout).toContain("phase=captured");
+    // what the review wrote before it was killed: its final decisions and the phase executing
+    const reviews = join(root, ".usage", "reviews", "draft");
+    const state = JSON.parse(readFileSync(join(reviews, "state.json"), "utf8")) as { batchId: string };
+    const batchDir = join(reviews, "batches", state.batchId);
+    const batch = JSON.parse(readFileSync(join(batchDir, "batch.json"), "utf8")) as { drafts: { path: string; sha256: string; recipe: unknown }[] };
+    const items = batch.drafts.map((d, i) => {
+      const item = { position: i + 1, action: i === 0 ? "promote" : "discard", source: d.path, sha256: d.sha256, quarantine: `${String(i + 1).padStart(4, "0")}-${d.path.slice(d.path.lastIndexOf("/") + 1)}`, rationale: "r" };
+      if (i !== 0) return item;
+      const content = `${JSON.stringify(d.recipe, null, 2)}\n`;
+      return { ...item, target: { name: "reviewed_tool", path: join(root, "reviewed_tool.json"), content, sha256: createHash("sha256").update(content).digest("hex") } };
+    });
+    writeFileSync(join(batchDir, "decisions.json"), JSON.stringify({ batchId: state.batchId, items }));
+    writeFileSync(join(reviews, "state.json"), JSON.stringify({ ...state, phase: "executing" }));
+    const r = runCli(["list"], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("reviewed_tool");
+    expect((JSON.parse(readFileSync(join(reviews, "state.json"), "utf8")) as { phase: string }).phase).toBe("completed");
+    expect(readdirSync(drafts)).toEqual([]);
+  }, 120_000);
 });
