@@ -2,8 +2,9 @@
 // The `pi-recipes` command: the registry's verbs for people and scripts.
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import { existsSync } from "node:fs";
+import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
 import { enableCompileCache } from "./compile-cache.js";
-import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
+import { agentPaths, lockRootOf, packageInfo } from "../runtime/agent-paths.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
 import { runVerb, unknownVerb, usageText, verbHelp, type VerbOutcome } from "./verbs.js";
@@ -33,6 +34,23 @@ function noteMissingAgentDir(verb: string): void {
   process.stderr.write(`pi-recipes: note: no agent directory at ${paths.agentDir} (from ${from}); recipes are read from ${paths.recipeRoot}\n`);
 }
 
+// A plan a killed command left pending is settled before the verb reads anything, read-only verbs
+// included (runtime/settle.ts); the folder check keeps a fresh agent dir untouched.
+async function settlePending(verb: string): Promise<void> {
+  if (!READS_REGISTRY.has(verb) && verb !== "review") return;
+  const paths = agentPaths(process.env, process.cwd());
+  if (!existsSync(paths.usageRoot)) return;
+  const [{ settlePendingPlans }, { makeNodeFileSystem }, { makeFileLock }] = await Promise.all([
+    import("../runtime/settle.js"),
+    import("../adapters/fs/node.js"),
+    import("../adapters/lock/file-lock.js"),
+  ]);
+  const fs = makeNodeFileSystem();
+  const lock = makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
+  for (const note of await settlePendingPlans({ paths, fs, lock, packagedRoot: packageInfo().packagedRecipeRoot }))
+    process.stderr.write(`pi-recipes: note: ${note}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   // `mcp` has --options of its own (mcp --http --port 0), which the key=value command line lacks
   if (argv[0] === "mcp") {
@@ -56,6 +74,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   noteMissingAgentDir(cmd.verb);
+  await settlePending(cmd.verb);
   return finish(cmd, await runVerb(cmd));
 }
 
@@ -68,6 +87,29 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
   printResult(cmd, result);
   return result.ok ? 0 : 1;
 }
+
+const shortPath = (path: string): string => (path.length > 200 ? `${path.slice(0, 120)}…${path.slice(-60)}` : path);
+
+/** `cannot mkdir /a/recipes/.locks: ELOOP (too many symbolic links)`, with any control character
+ *  of the path escaped so that the line stays one line. */
+function fsFailure(e: FsError): string {
+  const path = JSON.stringify(shortPath(e.path)).slice(1, -1);
+  const code = e.code === "UNKNOWN" ? (e.rawCode ?? e.code) : e.code;
+  const why = FS_REASONS[code];
+  return `cannot ${e.syscall} ${path}: ${code}${why === undefined ? "" : ` (${why})`}`;
+}
+
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ELOOP: "too many symbolic links",
+  ENAMETOOLONG: "file name too long",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ENOSPC: "no space left on device",
+  EROFS: "read-only file system",
+  ENOTDIR: "a part of the path is not a folder",
+  EISDIR: "is a folder",
+  ENOENT: "no such file or folder",
+};
 
 // `pi-recipes list | head -1`: the reader has gone, which is no error of ours (no stack trace)
 for (const out of [process.stdout, process.stderr]) {
@@ -82,6 +124,15 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    // a file the command could not use (a symlink loop, a name too long, a permission) is the
+    // environment's doing, not a bug: one line naming the file, never a stack trace
+    if (isFsError(error)) {
+      const text = fsFailure(error);
+      process.stderr.write(`pi-recipes: ${text}\n`);
+      if (wantsJson) writeJson(false, text, { fs_error: error.code, path: error.path });
+      process.exitCode = 1;
+      return;
+    }
     process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     if (wantsJson) writeJson(false, `internal error: ${error instanceof Error ? error.message : String(error)}`, { internal_error: true });
     process.exitCode = 1;

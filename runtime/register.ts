@@ -6,18 +6,25 @@
 import { dirname, join } from "node:path";
 import { planLocks, planRegister } from "../core/register/plan.js";
 import type { RegisterFacts, RegisterPlan } from "../core/register/types.js";
-import { deleteFailed, lockTimedOut, persistFailed } from "../core/register/texts.js";
+import { deleteFailed, draftSymlink, lockTimedOut, persistFailed } from "../core/register/texts.js";
+import { draftPathOf } from "../core/register/promote.js";
 import { failure, success, type CommandResult } from "../core/result.js";
-import { isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
 import type { StepInput } from "../core/journal/plan.js";
 import { currentBytes, newPlanId, PlanFailed, recoverJournals, runSteps, type RecoveryOutcome } from "./journal/index.js";
 import { canonicalLockPath } from "../adapters/lock/canonical.js";
 import { LockTimeoutError, type Lock, type LockOptions } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { discoverThroughFs } from "./fs-discovery.js";
-import { makeCachingReader, settle } from "./fs-reader.js";
+import { makeCachingReader, readRecipeFile, settle } from "./fs-reader.js";
 import { listTools } from "./verbs/list.js";
-import { closeLedger, openLedger, promoteLineage } from "./ledger/index.js";
+import { closeLedger, openLedger, promoteLineage, seedObserved } from "./ledger/index.js";
+import * as E from "fp-ts/lib/Either.js";
+import { executableFingerprint } from "../core/ledger/fingerprint.js";
+import { pathKey } from "../core/ledger/keys.js";
+import type { Observation } from "../core/ledger/seed.js";
+import { loadRecipe } from "../core/recipe/load.js";
+import { formatOfPath, idOfPath } from "../core/recipe/posix.js";
 
 export interface RegisterContext {
   readonly paths: AgentPaths;
@@ -138,13 +145,17 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
 }
 
 /** A promoted draft's lineage (its launches and history) moves to the new tool, written in the
- *  same journal plan; the draft file stays. Undefined when there is no lineage to move (a draft
- *  never seen by the ledger, a target with a lineage of its own): the caller writes plainly. */
+ *  same journal plan; the draft file stays. A draft the ledger has not seen yet gets its
+ *  zero-call lineage first, so that every promotion leaves the draft's path among the tool's
+ *  former paths: that is how a review batch knows never to offer the draft again. Undefined when
+ *  the lineage cannot move (a target with a lineage of its own): the caller writes plainly. */
 async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>, ctx: RegisterContext): Promise<Readonly<Record<string, unknown>> | undefined> {
   const draft = plan.details["draft"];
   if (plan.details["promoted"] !== true || typeof draft !== "string") return undefined;
   const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot });
   try {
+    const observed = await draftObservation(ctx, draft);
+    if (observed !== undefined) await seedObserved(ledger, [observed]);
     const moved = await promoteLineage(ledger, { from: draft, to: plan.path, writeTarget: plan.content });
     return moved.ok ? { ...plan.details, lineage: "moved" } : undefined;
   } finally {
@@ -152,13 +163,51 @@ async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>
   }
 }
 
+/** The first symlink from the drafts folder (itself included) down to `draft`, if any. A draft
+ *  is promoted only from a regular file reached through real folders, as review batches list
+ *  drafts: a symlink would make a file from outside the agent dir a tool. */
+async function symlinkOnDraftPath(fs: FileSystem, draftRoot: string, draft: string): Promise<string | undefined> {
+  if (!draft.startsWith(`${draftRoot}/`)) return undefined; // refused as outside by the plan
+  const below = draft.slice(draftRoot.length + 1).split("/");
+  const steps = below.map((_, i) => join(draftRoot, below.slice(0, i + 1).join("/")));
+  for (const at of [draftRoot, ...steps]) {
+    try {
+      if ((await fs.lstat(at)).kind === "symlink") return at;
+    } catch (e) {
+      if (hasCode(e, "ENOENT", "ENOTDIR")) return undefined; // not there: the plan says so
+      throw e;
+    }
+  }
+  return undefined;
+}
+
+const draftParam = (params: RegisterParams): string | undefined => {
+  const draft = params["draft"];
+  return typeof draft === "string" && draft.trim() !== "" ? draft : undefined;
+};
+
+async function draftObservation(ctx: RegisterContext, draft: string): Promise<Observation | undefined> {
+  const key = pathKey(ctx.paths.recipeRoot, draft);
+  const file = await readRecipeFile(ctx.fs, draft);
+  if (key === undefined || file === undefined) return undefined;
+  const loaded = loadRecipe(file, idOfPath(draft), formatOfPath(draft));
+  return E.isRight(loaded) ? { key, name: idOfPath(draft), fingerprint: executableFingerprint(loaded.right) } : undefined;
+}
+
 /** register_tool: list, create, update, delete or promote a draft (README, "Command line"). */
 export async function registerTool(params: RegisterParams, ctx: RegisterContext): Promise<CommandResult> {
-  const locks = planLocks(params, { userRoot: ctx.paths.recipeRoot, cwd: ctx.paths.cwd });
+  const roots = { userRoot: ctx.paths.recipeRoot, cwd: ctx.paths.cwd };
+  const locks = planLocks(params, roots);
   if (locks.kind === "answer") return locks.result;
   if (locks.kind === "list") return apply({ kind: "list" }, ctx);
+  const draft = draftParam(params);
   try {
-    return await withLocks(ctx, locks.paths, async () => apply(await decide(params, ctx), ctx));
+    return await withLocks(ctx, locks.paths, async () => {
+      const draftPath = draft === undefined ? undefined : draftPathOf(draft, roots);
+      const link = draftPath === undefined ? undefined : await symlinkOnDraftPath(ctx.fs, ctx.paths.draftRoot, draftPath);
+      if (link !== undefined) return failure(draftSymlink(link), { draft: draftPath, symlink: link });
+      return apply(await decide(params, ctx), ctx);
+    });
   } catch (e) {
     if (e instanceof LockTimeoutError) return failure(lockTimedOut(e.canonicalPath), { lock: e.canonicalPath });
     throw e;

@@ -60,12 +60,24 @@ export function lineAndColumn(text: string, message: string): string {
   return ` (line ${line} column ${position - start + 1})`;
 }
 
+/** The JSON engine's message without the file's text: its "unexpected token" form quotes the
+ *  start of the file (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`), which must not
+ *  reach a reply when the file is not the caller's (a draft pointing at a system file). Only a
+ *  JSON punctuation token is named; other messages carry a position, never text. */
+export function jsonSyntaxMessage(message: string): string {
+  const quoted = /^Unexpected token '([^]*?)', [^]* is not valid JSON$/.exec(message);
+  if (quoted === null) return message;
+  const token = quoted[1] ?? "";
+  return /^[[\]{}:,"]$/.test(token) ? `Unexpected token '${token}': not valid JSON` : "Unexpected character: not valid JSON";
+}
+
 function parseJson(text: string): E.Either<RecipeProblem, unknown> {
   try {
     return E.right(JSON.parse(text) as unknown);
   } catch (e) {
-    // the engine's message verbatim, as the reference reports it, plus where that is in the file
-    const message = e instanceof Error ? e.message : String(e);
+    // the engine's message (as the reference reports it, less any quoted file text), plus where
+    // that is in the file
+    const message = jsonSyntaxMessage(e instanceof Error ? e.message : String(e));
     return E.left(invalid(message + lineAndColumn(text, message)));
   }
 }

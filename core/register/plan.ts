@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject, SnapshotFile } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
-import { failure, success, type CommandResult } from "../result.js";
+import { failure, type CommandResult } from "../result.js";
 import { buildRecipe } from "./build.js";
 import { chooseName, mangledNameProblem, nameCandidates, unsafeNameProblem } from "./name.js";
 import { decodeParams, type RegisterInput } from "./params.js";
@@ -12,7 +12,7 @@ import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, notFound, recipeInvalid, registeredText, reservedName,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, draftControl, notFound, recipeInvalid, registeredText, reservedName,
   storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./types.js";
@@ -48,12 +48,14 @@ export function planLocks(params: Params, roots: { readonly userRoot: string; re
   const candidates = nameCandidates(name);
   if (candidates === undefined) return answer(failure(unsafeNameProblem(name) ?? INVALID_NAME));
   const paths = [candidates.normalized, candidates.exact].flatMap((n) => (n === undefined ? [] : [recipePath(roots.userRoot, n)]));
-  if (draft !== undefined && draft.trim() !== "") paths.push(draftPathOf(draft, roots.cwd));
+  if (draft !== undefined && /[\u0000-\u001f\u007f]/.test(draft)) return answer(failure(draftControl(draft), { draft }));
+  if (draft !== undefined && draft.trim() !== "") paths.push(draftPathOf(draft, roots));
   return { kind: "lock", paths };
 }
 
 function planDelete(name: string, facts: RegisterFacts, stored: Stored): RegisterPlan {
-  if (!hasStored(stored)) return answer(success(notFound(name), { tool: name }));
+  // unlike the reference (which answers as if it had deleted something): nothing was deleted
+  if (!hasStored(stored)) return answer(failure(notFound(name), { tool: name }));
   const paths = [stored.md?.path, stored.json?.path].filter((p): p is string => p !== undefined);
   return { kind: "delete", name, paths, text: deletedTool(name), details: { config: recipePath(facts.userRoot, name), tool: name, removed: paths } };
 }

@@ -3,7 +3,7 @@
 // tool.
 import * as E from "fp-ts/lib/Either.js";
 import { failure } from "../result.js";
-import { formatOfPath, idOfPath, resolveAgainst } from "../recipe/posix.js";
+import { dirname, formatOfPath, idOfPath, join, resolveAgainst } from "../recipe/posix.js";
 import type { RegisterInput } from "./params.js";
 import { recipeText } from "./stored.js";
 import { alreadyRegistered, draftInvalid, draftNotFound, draftOutside, promotedText, recipeInvalid } from "./texts.js";
@@ -14,21 +14,33 @@ import { compileRecipe } from "../compile/compile-recipe.js";
 /** Lexical, as the reference does: strictly below the drafts folder, `..` resolved first. */
 export const isUnderDrafts = (path: string, draftRoot: string): boolean => path.startsWith(`${draftRoot}/`) && path.length > draftRoot.length + 1;
 
-export function draftPathOf(draft: string, cwd: string): string {
-  return resolveAgainst(cwd, draft);
+/**
+ * Where `draft=` points, the same from any working directory: an absolute path as it is; a bare
+ * file name in the drafts folder; a relative path against the agent dir (`recipes/drafts/x.json`),
+ * else against the recipe root (`drafts/x.json`), else against the working directory, whichever
+ * first lands in the drafts folder (the working directory's reading when none does, for the
+ * error).
+ */
+export function draftPathOf(draft: string, roots: { readonly userRoot: string; readonly cwd: string }): string {
+  if (draft.startsWith("/")) return resolveAgainst("/", draft);
+  const draftRoot = join(roots.userRoot, "drafts");
+  if (!draft.includes("/")) return resolveAgainst(draftRoot, draft);
+  const readings = [dirname(roots.userRoot), roots.userRoot].map((base) => resolveAgainst(base, draft));
+  return readings.find((p) => isUnderDrafts(p, draftRoot)) ?? resolveAgainst(roots.cwd, draft);
 }
 
 export function planPromotion(name: string, input: RegisterInput, facts: RegisterFacts, existing: boolean): RegisterPlan {
-  const draft = draftPathOf(input.draft ?? "", facts.cwd);
+  const draft = draftPathOf(input.draft ?? "", facts);
   if (!isUnderDrafts(draft, facts.draftRoot)) return answer(failure(draftOutside(facts.draftRoot), { tool: name }));
   const file = facts.readFile(draft);
   if (file === undefined) return answer(failure(draftNotFound(draft), { tool: name, draft }));
   if (existing && !input.update) return answer(failure(alreadyRegistered(name), { tool: name, draft }));
   const compiled = compileRecipe({ file, id: idOfPath(draft), format: formatOfPath(draft) }, facts);
   if (compiled.kind === "problem") return answer(failure(draftInvalid(compiled.problem.message), { tool: name, draft, problem: compiled.problem }));
-  // a draft is promoted with its own fields: captured drafts usually carry no description of
-  // their own making, and none is required (a given `description` is not written either)
-  const raw = compiled.config.raw;
+  // a draft is promoted with its own fields, except a `description` given with the promotion,
+  // which wins over the draft's own (captured drafts carry a generic one)
+  const description = input.description?.trim();
+  const raw = description === undefined || description === "" ? compiled.config.raw : { ...compiled.config.raw, description };
   const path = recipePath(facts.userRoot, name);
   const content = recipeText(raw);
   // relative imports of a draft may mean something else one folder up

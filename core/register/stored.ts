@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject, RecipeFormat, SnapshotFile } from "../model.js";
 import { hasOwn, isPlainObject, jsonFault } from "../recipe/fields.js";
-import { RECIPE_SIZE_LIMIT } from "../recipe/load.js";
+import { jsonSyntaxMessage, RECIPE_SIZE_LIMIT } from "../recipe/load.js";
 import { compileMarkdown } from "../recipe/markdown.js";
 import { setOwn } from "../recipe/own.js";
 
@@ -57,7 +57,7 @@ export function storedRaw(file: SnapshotFile, format: RecipeFormat): E.Either<st
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    return E.left(e instanceof Error ? e.message : String(e));
+    return E.left(jsonSyntaxMessage(e instanceof Error ? e.message : String(e)));
   }
   if (!isPlainObject(parsed) || jsonFault(parsed) !== undefined) return E.left("JSON recipe must be an object");
   return E.right(parsed as JsonObject);

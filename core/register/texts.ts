@@ -15,6 +15,11 @@ export const deletedTool = (name: string): string => `Deleted tool "${name}". Re
 export const draftOutside = (draftRoot: string): string =>
   `Draft must be under ${draftRoot}. Use inspect target=recipes view=summary to list drafts.`;
 export const draftNotFound = (path: string): string => `Draft not found: ${path}`;
+/** Not a reference text: the reference follows symlinks in the drafts folder. */
+export const draftSymlink = (link: string): string =>
+  `Draft not promoted: ${link} is a symlink; a draft must be a regular file inside the drafts folder.`;
+/** Not a reference text: a path with a control character names no file anyone meant. */
+export const draftControl = (draft: string): string => `Invalid draft path ${JSON.stringify(draft)}: it contains a control character.`;
 export const draftInvalid = (reason: string | undefined): string =>
   reason === undefined || reason === "" ? "Draft recipe is invalid." : `Draft recipe is invalid: ${reason}`;
 

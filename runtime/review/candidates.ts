@@ -23,6 +23,7 @@ export interface Candidates {
 
 export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
   const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot);
+  const promoted = await promotedKeys(ctx);
   const found: Array<{ candidate: Omit<DraftCandidate, "usage">; key?: string; fingerprint?: string }> = [];
   for (const entry of discovery.drafts) {
     let bytes: Uint8Array;
@@ -37,6 +38,7 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
     // discovery read the file a moment earlier: trust its verdict only for the same bytes
     const valid = entry.valid && config !== undefined && (entry.sha256 === undefined || entry.sha256 === sha256);
     const key = pathKey(ctx.paths.recipeRoot, entry.path);
+    if (key !== undefined && promoted.has(key)) continue; // a tool already: never reviewed again
     found.push({
       candidate: {
         path: entry.path,
@@ -61,6 +63,25 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
     activeTools: discovery.tools.map((t) => t.name),
     diagnostics: seeded.diagnostics,
   };
+}
+
+/** Draft paths whose lineage was promoted: a former path of a lineage that now lives outside
+ *  the drafts folder (register_tool draft= keeps the draft file and moves its lineage). */
+async function promotedKeys(ctx: ReviewContext): Promise<ReadonlySet<string>> {
+  const out = new Set<string>();
+  try {
+    await withStore(ctx.ledger, async () => {
+      const { index } = await readIndex(ctx.ledger);
+      const ids = [...new Set(Object.values(index.paths).map((e) => e.ledger))];
+      for (const record of (await readLedgers(ctx.ledger, ids)).values()) {
+        if (record.current_path.startsWith("drafts/")) continue;
+        for (const former of record.former_paths) if (former.startsWith("drafts/")) out.add(former);
+      }
+    });
+  } catch {
+    // without readable ledgers no draft is known as promoted
+  }
+  return out;
 }
 
 async function usageByKey(ctx: ReviewContext, keys: readonly string[]): Promise<Map<string, LineageUsage>> {

@@ -6,7 +6,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
 import { control, decodeState, failed, isParked, moved, type ControlAction, type ReviewState } from "../../core/review/admission.js";
-import { batchSha256, captureBatch, type Batch } from "../../core/review/batch.js";
+import { tidyReviews } from "./tidy.js";
+import { batchSha256, captureBatch, eligibleDrafts, type Batch } from "../../core/review/batch.js";
 import { planOf, validateDecisions, type ExecutionPlan } from "../../core/review/decide.js";
 import { project, REVIEW_INSTRUCTIONS } from "../../core/review/projection.js";
 import { parseReply } from "../../core/review/reply.js";
@@ -37,6 +38,8 @@ export interface CycleReport {
   /** the batch's value-free projection, what a reviewer answers */
   readonly projection?: string;
   readonly error?: string;
+  /** a capture found too few drafts: how many were eligible (a batch needs BATCH_SIZE) */
+  readonly eligible?: number;
 }
 
 const write = (ctx: ReviewContext, s: ReviewState): Promise<void> => writeJson(ctx.fs, statePath(ctx.paths), s);
@@ -95,10 +98,10 @@ async function collect(ctx: ReviewContext, state: ReviewState, steps: string[]):
   steps.push("collected");
 }
 
-async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState | undefined> {
+async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState | number> {
   const { drafts, activeTools } = await listCandidates(ctx);
   const batch = captureBatch(drafts, activeTools, ctx.newId(), isoNow(ctx));
-  if (batch === undefined) return undefined;
+  if (batch === undefined) return eligibleDrafts(drafts).length;
   const dir = batchDir(ctx.paths, batch.batchId);
   await durableChain(ctx.fs, dir, ctx.paths.recipeRoot);
   await writeJson(ctx.fs, join(dir, BATCH_FILE), batch);
@@ -154,6 +157,7 @@ async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer
 
 async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<CycleReport> {
   const steps: string[] = [];
+  let eligible: number | undefined;
   let state = await readState(ctx);
   if (state !== undefined && (state.phase === "executing" || (state.phase === "processing_failed" && !isParked(state)))) {
     steps.push("recovered");
@@ -161,7 +165,11 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
   }
   if (state?.phase === "completed") await collect(ctx, state, steps);
   if (options.reviewer !== undefined || options.capture === true) {
-    if (state === undefined || state.phase === "completed") state = (await capture(ctx, steps)) ?? state;
+    if (state === undefined || state.phase === "completed") {
+      const captured = await capture(ctx, steps);
+      if (typeof captured === "number") eligible = captured;
+      else state = captured;
+    }
   }
   const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isParked(state)));
   // decisions written before a crash are executed even without a reviewer: they are final
@@ -169,11 +177,13 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
     state = await review(ctx, state, options.reviewer ?? NO_REVIEWER, steps);
   // cleanup comes only after `completed` is durable, and is repeated by any later cycle
   if (state?.phase === "completed") await collect(ctx, state, steps);
+  steps.push(...(await tidyReviews(ctx, state?.batchId)));
   return {
     phase: state?.phase ?? "idle",
     steps,
     ...(state === undefined ? {} : { batchId: state.batchId, projection: join(batchDir(ctx.paths, state.batchId), PROJECTION_FILE) }),
     ...(state?.lastError === undefined ? {} : { error: state.lastError }),
+    ...(eligible === undefined ? {} : { eligible }),
   };
 }
 

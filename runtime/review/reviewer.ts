@@ -24,10 +24,16 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
     const out: Buffer[] = [];
     let size = 0;
     let err = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    // why we killed it, so that the failure says so rather than only "SIGKILL"
+    let stopped: string | undefined;
+    const stop = (why: string): void => {
+      stopped ??= why;
+      child.kill("SIGKILL");
+    };
+    const timer = setTimeout(() => stop(`it ran longer than ${timeoutMs / 1000} s`), timeoutMs);
     child.stdout.on("data", (b: Buffer) => {
       size += b.length;
-      if (size > OUTPUT_LIMIT) child.kill("SIGKILL");
+      if (size > OUTPUT_LIMIT) stop(`its output passed the limit of ${OUTPUT_LIMIT} bytes`);
       else out.push(b);
     });
     child.stderr.on("data", (b: Buffer) => {
@@ -39,7 +45,8 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
+      if (stopped !== undefined) reject(new Error(`reviewer was killed: ${stopped}`));
+      else if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
       else reject(new Error(`reviewer exited with ${signal ?? `code ${code}`}${err.trim() === "" ? "" : `: ${err.trim().slice(0, 500)}`}`));
     });
     child.stdin.on("error", () => undefined);

@@ -5,6 +5,7 @@
 import { failure, success, type CommandResult } from "../../core/result.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { runCycle } from "../review/cycle.js";
+import { BATCH_SIZE } from "../../core/review/batch.js";
 import { reviewPolicy, withNodeReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
 import { reviewToolsNow } from "./lifecycle.js";
@@ -34,7 +35,9 @@ export async function reviewNow(params: Params, ctx: ReviewVerbContext): Promise
   } else reviewer = reviewPolicy(ctx.env).reviewer;
   if (scope === "tool") return reviewToolsNow(reviewer, ctx);
   const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => runCycle(r, reviewer === undefined ? { capture: true } : { reviewer }));
-  const did = report.steps.length === 0 ? "nothing to do" : report.steps.join(",");
+  // a capture that found too few drafts says so, not just "nothing to do"
+  const few = report.eligible === undefined ? "" : ` (${report.eligible} draft${report.eligible === 1 ? "" : "s"}, a batch needs ${BATCH_SIZE})`;
+  const did = (report.steps.length === 0 ? "nothing to do" : report.steps.join(",")) + few;
   const hint = reviewer === undefined ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
   const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
   const text = `draft_review phase=${report.phase} steps=${did}${report.batchId === undefined ? "" : ` batch=${report.batchId}`}${hint}${where}` +

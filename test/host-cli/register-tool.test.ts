@@ -40,7 +40,7 @@ describe("pi-recipes register_tool", () => {
       status: 0,
       stdout: 'Registered tool "tool_9lives" (args: a).\nName "9lives" was normalized to "tool_9lives".\n',
     });
-    expect(runCli(["register_tool", "name=123", "description=n", "template=null"], env)).toMatchObject({ status: 0, stdout: 'Tool "tool_123" not found.\n' });
+    expect(runCli(["register_tool", "name=123", "description=n", "template=null"], env)).toMatchObject({ status: 1, stderr: 'Tool "tool_123" not found.\n' });
     mkdirSync(join(root, "drafts"), { recursive: true });
     writeFileSync(join(root, "drafts", "d.json"), JSON.stringify({ description: "Draft", template: "echo d" }));
     expect(runCli(["register_tool", "name=from_draft", `draft=${join(root, "drafts", "d.json")}`], env)).toMatchObject({

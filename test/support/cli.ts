@@ -1,9 +1,11 @@
 // Running the real `pi-recipes` command (from source, through tsx) as a child process.
 import { spawnSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+const tsxLoader = pathToFileURL(join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 export interface CliRun {
   readonly status: number | null;
@@ -12,7 +14,8 @@ export interface CliRun {
 }
 
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd: string = repoRoot): CliRun {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "host-cli", "main.ts"), ...args], {
+  // tsx by file URL: a bare "tsx" would be looked up from `cwd`, which may be any folder
+  const r = spawnSync(process.execPath, ["--import", tsxLoader, join(repoRoot, "host-cli", "main.ts"), ...args], {
     cwd,
     env: { ...process.env, ...env },
     encoding: "utf8",

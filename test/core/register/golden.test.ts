@@ -139,7 +139,7 @@ describe("register_tool golden cases", () => {
   it("deleting a missing tool; deleting a .md-backed tool removes its file too (unlike the reference)", () => {
     const md = "---\ndescription: Md tool\n---\n\n```template\necho md\n```\n";
     const w = world({ [`${ROOT}/mdtool.md`]: md });
-    expect(w.run({ name: "nope", template: null })).toMatchObject({ ok: true, text: 'Tool "nope" not found.', details: { tool: "nope" } });
+    expect(w.run({ name: "nope", template: null })).toMatchObject({ ok: false, text: 'Tool "nope" not found.', details: { tool: "nope" } });
     expect(w.run({ name: "mdtool", template: "   " })).toMatchObject({
       ok: true,
       text: 'Deleted tool "mdtool". Reload to remove it from the complete registry.',

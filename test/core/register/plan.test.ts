@@ -25,9 +25,15 @@ describe("planLocks", () => {
   it("a blank or empty draft locks no draft path", () => {
     expect(planLocks({ name: "tool", draft: "   " }, roots)).toStrictEqual({ kind: "lock", paths: [`${ROOT}/tool.json`] });
     expect(planLocks({ name: "tool", draft: "" }, roots)).toStrictEqual({ kind: "lock", paths: [`${ROOT}/tool.json`] });
+    // `drafts/…` is read against the recipe root, not the working directory
     expect(planLocks({ name: "tool", draft: "drafts/x.json" }, roots)).toStrictEqual({
       kind: "lock",
-      paths: [`${ROOT}/tool.json`, "/proj/drafts/x.json"],
+      paths: [`${ROOT}/tool.json`, `${ROOT}/drafts/x.json`],
+    });
+    // a relative path that lands in the drafts folder from no root is the working directory's
+    expect(planLocks({ name: "tool", draft: "sub/x.json" }, roots)).toStrictEqual({
+      kind: "lock",
+      paths: [`${ROOT}/tool.json`, "/proj/sub/x.json"],
     });
   });
 });

@@ -127,7 +127,7 @@ describe("checks before writing", () => {
     expect(mk(5)).toMatchObject({ ok: false, text: "Tool template must be a string, object, or sequence." });
     expect(mk(true)).toMatchObject({ ok: false, text: "Tool template must be a string, object, or sequence." });
     expect(mk({ repeat: 0, template: "echo" })).toMatchObject({ ok: false, text: "Command template repeat must be a positive integer." });
-    expect(mk("  \n ")).toMatchObject({ ok: true, text: 'Tool "t" not found.' });
+    expect(mk("  \n ")).toMatchObject({ ok: false, text: 'Tool "t" not found.' });
     expect(mk("  echo trimmed  ")).toMatchObject({ ok: true });
     expect(w.read("t.json")).toEqual({ description: "t", template: "echo trimmed" });
     expect(w.run({ name: "nodesc", template: "echo" })).toMatchObject({ ok: false, text: "Tool description is required unless deleting." });

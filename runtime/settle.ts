@@ -1,0 +1,90 @@
+// Settling what a killed command left pending, before a command reads anything: a plan whose
+// journal is still on disk (a register_tool delete, a promotion's lineage move, a ledger commit)
+// is finished or undone now, by whichever command comes next, read-only ones included, as SQLite
+// rolls a hot journal back or forward before the first read. Without this a `list` would show the
+// half-done state and an unrelated later command would settle it (docs/journal.md).
+//
+// Cheap when nothing is pending: one folder listing per journal folder and one small read of the
+// review state, no lock, no write.
+import { JOURNAL_SUFFIX } from "../core/journal/record.js";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
+import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
+import type { AgentPaths } from "./agent-paths.js";
+import { closeLedger, openLedger, recoverLedger } from "./ledger/index.js";
+import { ledgerPaths } from "./ledger/paths.js";
+import { recoverRegisterJournals, registerJournalDir } from "./register.js";
+import { decodeState } from "../core/review/admission.js";
+import { openReviews, statePath } from "./review/context.js";
+import { runCycle } from "./review/cycle.js";
+import { readJsonOrUndefined } from "./review/files.js";
+
+export interface SettleContext {
+  readonly paths: AgentPaths;
+  readonly fs: FileSystem;
+  readonly lock: Lock;
+  /** how long to wait for a journal folder's lock; a writer that holds it settles its own plan */
+  readonly lockTimeoutMs?: number;
+  /** the packaged component root, for the discovery a review's execution runs */
+  readonly packagedRoot?: string;
+}
+
+/** true when `dir` holds a journal; a folder that cannot be listed holds none we could settle */
+async function hasJournal(fs: FileSystem, dir: string): Promise<boolean> {
+  try {
+    return (await fs.readdir(dir)).some((e) => e.name.endsWith(JOURNAL_SUFFIX));
+  } catch {
+    return false;
+  }
+}
+
+/** Settles the pending plans of the recipe root; returns what it has to tell (a journal that
+ *  could not be trusted and was kept aside). */
+export async function settlePendingPlans(ctx: SettleContext): Promise<readonly string[]> {
+  const notes: string[] = [];
+  const timeoutMs = ctx.lockTimeoutMs ?? 5_000;
+  const busy = (e: unknown): void => {
+    // a live writer holds the folder: its plan is in progress, not pending, and it finishes it
+    if (!(e instanceof LockTimeoutError)) throw e;
+  };
+  if (await hasJournal(ctx.fs, registerJournalDir(ctx.paths))) {
+    try {
+      for (const o of await recoverRegisterJournals(ctx.fs, ctx.lock, ctx.paths, { timeoutMs })) {
+        if (o.outcome === "quarantined") notes.push(`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`);
+      }
+    } catch (e) {
+      busy(e);
+    }
+  }
+  if (await hasJournal(ctx.fs, ledgerPaths(ctx.paths.recipeRoot, ctx.paths.usageRoot).journals)) {
+    const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot, usageRoot: ctx.paths.usageRoot });
+    try {
+      notes.push(...(await recoverLedger(ledger)));
+    } catch (e) {
+      busy(e);
+    } finally {
+      await closeLedger(ledger);
+    }
+  }
+  if (await reviewExecuting(ctx)) {
+    // a draft review killed while carrying out its final decisions: one cycle without a
+    // reviewer only finishes (or cleans up) what is there, it captures nothing new
+    const reviews = openReviews({ fs: ctx.fs, lock: ctx.lock, paths: ctx.paths, lockTimeoutMs: timeoutMs, ...(ctx.packagedRoot === undefined ? {} : { packagedRoot: ctx.packagedRoot }) });
+    try {
+      const report = await runCycle(reviews);
+      if (report.error !== undefined) notes.push(`draft review batch ${report.batchId ?? ""}: ${report.error}`);
+    } catch (e) {
+      busy(e);
+    } finally {
+      await closeLedger(reviews.ledger);
+    }
+  }
+  return notes;
+}
+
+async function reviewExecuting(ctx: SettleContext): Promise<boolean> {
+  try {
+    return decodeState(await readJsonOrUndefined(ctx.fs, statePath(ctx.paths)))?.phase === "executing";
+  } catch {
+    return false;
+  }
+}

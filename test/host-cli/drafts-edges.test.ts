@@ -1,0 +1,102 @@
+// Drafts as a person expects them, through the real command: a missing tool's delete fails, a
+// `draft=` path means the same from any folder, a description given on promotion is kept, a
+// promoted draft is never offered to a review batch again, `review` says how many drafts it is
+// short of a batch, and promotion refuses symlinks and never echoes a file's content.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+
+let base: string;
+let agent: string;
+let drafts: string;
+let env: Record<string, string>;
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), "pi-recipes-draft-edges-"));
+  agent = join(base, "agent");
+  drafts = join(agent, "recipes", "drafts");
+  mkdirSync(drafts, { recursive: true });
+  env = { PI_CODING_AGENT_DIR: agent, PI_RECIPES_REVIEWER: "" };
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const draft = (name: string, template: string, description = `Draft ${name}`): void =>
+  writeFileSync(join(drafts, name), `${JSON.stringify({ description, template }, null, 2)}\n`);
+
+describe("register_tool delete of a tool that does not exist", () => {
+  it("exits 1 and names the tool", () => {
+    const r = runCli(["register_tool", "name=nope", "template=null"], env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('Tool "nope" not found.\n');
+    expect(r.stdout).toBe("");
+  });
+});
+
+describe("register_tool draft= from any folder", () => {
+  it("a bare file name, recipes/drafts/… and drafts/… all find the draft from an unrelated folder; a given description wins", () => {
+    draft("one.json", "echo one");
+    const elsewhere = join(base, "elsewhere");
+    mkdirSync(elsewhere);
+    const bare = runCli(["register_tool", "name=t_bare", "draft=one.json", "description=Mine"], env, elsewhere);
+    expect(bare).toMatchObject({ status: 0, stdout: 'Registered tool "t_bare" from draft recipe.\n' });
+    expect(JSON.parse(readFileSync(join(agent, "recipes", "t_bare.json"), "utf8"))).toEqual({ description: "Mine", template: "echo one" });
+    expect(runCli(["register_tool", "name=t_agent", "draft=recipes/drafts/one.json"], env, elsewhere)).toMatchObject({ status: 0 });
+    expect(runCli(["register_tool", "name=t_root", "draft=drafts/one.json"], env, elsewhere)).toMatchObject({ status: 0 });
+    // without a description the draft's own is kept
+    expect(JSON.parse(readFileSync(join(agent, "recipes", "t_agent.json"), "utf8"))).toEqual({ description: "Draft one.json", template: "echo one" });
+    // the draft file stays
+    expect(existsSync(join(drafts, "one.json"))).toBe(true);
+    // a path that leaves the drafts folder is still refused
+    const out = runCli(["register_tool", "name=t_out", "draft=recipes/drafts/../t_bare.json"], env, elsewhere);
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain("Draft must be under");
+  }, 120_000);
+
+  it("a promoted draft is not offered to a review batch again", () => {
+    for (let i = 1; i <= 12; i++) draft(`d${String(i).padStart(2, "0")}.json`, `echo d${i}`);
+    expect(runCli(["register_tool", "name=kept", "draft=d01.json"], env)).toMatchObject({ status: 0 });
+    const r = runCli(["review"], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("phase=idle");
+    expect(r.stdout).toContain("11 drafts, a batch needs 12");
+    expect(existsSync(join(drafts, "d01.json"))).toBe(true);
+  }, 120_000);
+});
+
+describe("review with fewer drafts than a batch needs", () => {
+  it("says how many there are and how many a batch needs", () => {
+    for (let i = 1; i <= 4; i++) draft(`d${i}.json`, `echo d${i}`);
+    const r = runCli(["review"], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("phase=idle steps=nothing to do (4 drafts, a batch needs 12)");
+  }, 60_000);
+});
+
+describe("promotion refuses symlinks and never echoes a draft's content", () => {
+  it("a file symlink and a folder symlink in drafts/ are refused; nothing is written", () => {
+    const outside = join(base, "outside");
+    mkdirSync(outside);
+    writeFileSync(join(outside, "secret.json"), JSON.stringify({ description: "Outside", template: "echo outside" }));
+    symlinkSync(join(outside, "secret.json"), join(drafts, "link.json"));
+    symlinkSync(outside, join(drafts, "sub"));
+    const file = runCli(["register_tool", "name=from_link", "draft=link.json"], env);
+    expect(file.status).toBe(1);
+    expect(file.stderr).toBe(`Draft not promoted: ${join(drafts, "link.json")} is a symlink; a draft must be a regular file inside the drafts folder.\n`);
+    const folder = runCli(["register_tool", "name=from_folder", "draft=recipes/drafts/sub/secret.json"], env);
+    expect(folder.status).toBe(1);
+    expect(folder.stderr).toContain(`${join(drafts, "sub")} is a symlink`);
+    expect(existsSync(join(agent, "recipes", "from_link.json"))).toBe(false);
+    expect(existsSync(join(agent, "recipes", "from_folder.json"))).toBe(false);
+  }, 60_000);
+
+  it("an invalid draft's error says where, not what the file holds", () => {
+    writeFileSync(join(drafts, "passwd.json"), "root:x:0:0:root:/root:/bin/bash\n");
+    const r = runCli(["register_tool", "name=pw", "draft=passwd.json"], env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^Draft recipe is invalid: /);
+    expect(r.stderr).not.toContain("root:x");
+    expect(r.stderr).not.toContain("/bin/bash");
+  }, 60_000);
+});
