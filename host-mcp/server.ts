@@ -11,7 +11,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolSpec } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";

@@ -10,7 +10,8 @@
 // registry with its watcher, lineage seeding; at close, the watcher stopped and the launch logs
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
 import * as nodeFs from "node:fs";
-import type { Discovery, ToolSpec } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";

@@ -3,13 +3,12 @@
 // argument error is answered with the tool's usage hint.
 import { capturesRootOf, pruneCaptures } from "../execute/captures.js";
 import * as E from "fp-ts/lib/Either.js";
-import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { formatUsageHint } from "../../core/args/usage-hint.js";
-import type { Discovery, ToolSpec } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/types.js";
+import type { ToolSpec } from "../../core/tool/types.js";
 import type { Json } from "../../core/model.js";
 import { failure, type CommandResult } from "../../core/result.js";
-import type { Values } from "../../core/template/substitute.js";
 import type { ContextCache } from "../../core/template/context.js";
 import { assemble, prepareTool } from "./call-values.js";
 import { executeTemplate } from "../execute/execute.js";
@@ -17,36 +16,10 @@ import { defaultAsyncStarter } from "../runs/start.js";
 import { reportNow } from "../execute/report.js";
 import type { ExecuteOptions } from "../execute/types.js";
 import { whyNotATool } from "./schema.js";
+import type { CallContext } from "./call-context.js";
 
 
-export interface AsyncLaunch {
-  readonly tool: ToolSpec;
-  /** the call's parameters as given */
-  readonly params: Readonly<Record<string, unknown>>;
-  /** the merged, normalized values a run would start with */
-  readonly values: Readonly<Record<string, unknown>>;
-  /** the same values with their origin kept (recipe-authored ones may hold placeholders) */
-  readonly runtime: Values;
-}
-
-export interface CallContext {
-  /** where commands run and where truncated outputs are saved */
-  readonly paths: { readonly cwd: string; readonly home: string; readonly tmpRoot: string };
-  readonly runner?: ProcessRunner;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly signal?: AbortSignal;
-  /** values the session injects over the call's (`current_model`, `current_thinking`) */
-  readonly injected?: Readonly<Record<string, unknown>>;
-  /** starts an `async: true` recipe; absent: a detached run under `<tmpRoot>/runs` (runtime/runs) */
-  readonly startAsync?: (launch: AsyncLaunch) => Promise<CommandResult>;
-  readonly maxParallelBranches?: number;
-  readonly killGraceMs?: number;
-  /** launch accounting: called once the arguments are valid, before anything runs; a rejection
-   * (the source changed since the tool was loaded) stops the call */
-  readonly launch?: (tool: ToolSpec) => Promise<LaunchCheck>;
-}
-
-export type LaunchCheck = { readonly ok: true; readonly diagnostic?: string } | { readonly ok: false; readonly rejected: string };
+export type { AsyncLaunch, CallContext, LaunchCheck } from "./call-context.js";
 
 export { assembleValues, type Assembled } from "./call-values.js";
 
