@@ -1,9 +1,8 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
-import * as nodeFs from "node:fs";
 import { discover } from "../core/discovery/discover.js";
 import type { Discovery } from "../core/discovery/types.js";
 import type { SnapshotFile } from "../core/model.js";
-import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./snapshot.js";
 import { beginCompileCache, type CompileCacheOptions } from "./compile-cache.js";
@@ -33,7 +32,7 @@ export const sha256Of = (file: SnapshotFile): string | undefined =>
 
 export function openRegistry(options: RegistryOptions = {}): Registry {
   const paths = agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
-  const scan = options.scan ?? makeScanPort(nodeFs);
+  const scan = options.scan ?? makeNodeScanPort();
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   return {
     paths,

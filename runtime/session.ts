@@ -9,13 +9,12 @@
 // Live (`openLiveSession`, Pi and MCP): at open, ledger recovery, stray-temp cleanup, the live
 // registry with its watcher, lineage seeding; at close, the watcher stopped and the launch logs
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
-import * as nodeFs from "node:fs";
 import type { Discovery } from "../core/discovery/types.js";
 import type { ToolSpec } from "../core/tool/types.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
@@ -94,7 +93,7 @@ function base(options: SessionOptions): Base {
     env,
     packagedRoot,
     fs,
-    scan: options.scan ?? makeScanPort(nodeFs),
+    scan: options.scan ?? makeNodeScanPort(),
     lock,
     ledger: openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot }),
   };
