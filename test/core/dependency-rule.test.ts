@@ -79,7 +79,6 @@ const STILL_ON_NODE_FS: readonly string[] = [
   "runtime/runs/run-worker.ts",
   "runtime/runs/store.ts",
   "runtime/runs/tail.ts",
-  "runtime/usage-view.ts",
 ];
 
 export const importsNodeFs = (text: string): boolean => importSpecifiers(text).some((spec) => /^(node:)?fs(\/|$)/.test(spec));
