@@ -70,7 +70,7 @@ function findTool(tools: readonly ToolSpec[], name: string): ToolSpec | undefine
 const asError = (u: unknown): Error => (u instanceof Error ? u : new Error(String(u)));
 
 export function openLiveRegistry(options: LiveRegistryOptions = {}): LiveRegistry {
-  const paths = agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
+  const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   const files = openLiveFiles({
     scan: options.scan ?? makeNodeScanPort(),

@@ -12,6 +12,8 @@ export interface RegistryOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly home?: string;
+  /** the agent-dir paths, computed once by the session; when given, env, cwd and home are not read */
+  readonly paths?: AgentPaths;
   readonly scan?: ScanPort;
   /** override the packaged component root (tests); `null` disables it */
   readonly packagedRoot?: string | null;
@@ -31,7 +33,7 @@ export const sha256Of = (file: SnapshotFile): string | undefined =>
   file.bytes === undefined ? undefined : sha256Bytes(file.bytes);
 
 export function openRegistry(options: RegistryOptions = {}): Registry {
-  const paths = agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
+  const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
   const scan = options.scan ?? makeNodeScanPort();
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   return {

@@ -122,9 +122,7 @@ function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<vo
 export function openSession(options: SessionOptions = {}): RuntimeSession {
   const b = base(options);
   const registry = openRegistry({
-    env: b.env,
-    cwd: b.paths.cwd,
-    home: b.paths.home,
+    paths: b.paths,
     scan: b.scan,
     packagedRoot: b.packagedRoot ?? null,
   });
@@ -145,9 +143,7 @@ export async function openLiveSession(options: LiveSessionOptions = {}): Promise
   tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
   await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock, report: log }).catch(report("start-up cleanup"));
   const live = openLiveRegistry({
-    env: b.env,
-    cwd: b.paths.cwd,
-    home: b.paths.home,
+    paths: b.paths,
     scan: b.scan,
     packagedRoot: b.packagedRoot ?? null,
     ...(options.watcher === undefined ? {} : { watcher: options.watcher }),
