@@ -1,6 +1,7 @@
 // Shared vocabulary of the registry core. Everything here is plain data: the runtime builds
 // snapshots from real files, the core turns them into tool sets, diagnostics and views.
 import type { FieldName, FieldValues } from "./recipe/fields.js";
+import type { Json, JsonObject } from "./json.js";
 
 /** What the runtime read for one file. `bytes` is absent when the file was too large to read
  * (size over the limit) or could not be read (then `readError` says why). */
@@ -61,8 +62,7 @@ export type ArgType =
   | { readonly kind: "array" }
   | { readonly kind: "enum"; readonly values: readonly string[] };
 
-export type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
-export type JsonObject = { readonly [k: string]: Json };
+export type { Json, JsonObject } from "./json.js";
 
 /** A recipe file after parsing and field validation (template graph kept as written). The
  * fields and their types come from the recipe-field table, core/recipe/fields.ts. */

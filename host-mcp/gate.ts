@@ -13,7 +13,8 @@
 // (the list_changed notification still goes out). A tool the client was never shown (registered
 // after its last list) cannot be stale and runs.
 import type * as E from "fp-ts/lib/Either.js";
-import type { Discovery, ToolSpec } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import { whyNotATool } from "../runtime/verbs/schema.js";
 
 export type GateVerdict =

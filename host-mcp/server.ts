@@ -13,7 +13,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ToolSpec } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";

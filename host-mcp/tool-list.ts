@@ -3,7 +3,7 @@
 // async result names it), described once for every host in runtime/verb-tools.ts. Those names
 // are reserved, so no recipe can take them.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolSpec } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import { toolPolicy } from "../runtime/sandbox.js";
 import { INSPECT as INSPECT_VERB, MESSAGE as MESSAGE_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
 

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { ToolSpec } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import { failure, type CommandResult } from "../core/result.js";
 import type { LiveSession } from "../runtime/session.js";
 import { whyNotATool } from "../runtime/verbs/schema.js";

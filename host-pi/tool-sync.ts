@@ -2,7 +2,8 @@
 // deleted ones are deactivated, since Pi's extension API has no way to unregister a tool; a
 // deleted tool that comes back is registered and activated again.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import type { Discovery, ToolSpec } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import { publishTool, type PiTool } from "./pi-tool.js";
 
 export interface SyncOutcome {

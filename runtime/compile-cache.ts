@@ -30,7 +30,7 @@ import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type E
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./sha256.js";
-import { readFailedWith, readFileEntry } from "./snapshot.js";
+import { readFailedWith, readFileEntry, type CompileCacheSession } from "./snapshot.js";
 
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
 export const compileCachePath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "compile.json");
@@ -49,18 +49,6 @@ export interface CompileCacheOptions {
   /** the code version the cache belongs to; default the package version and a build hash */
   readonly version?: string;
   readonly fs?: WriteFs;
-}
-
-/** One discovery pass through the cache. */
-export interface CompileCacheSession {
-  /** one listed recipe file: unread when its entry is current (the bytes are then read only if
-   *  something asks for them), read otherwise */
-  file(path: string): SnapshotFile;
-  /** files outside the listings, read with their identity noted */
-  readExtra(path: string): SnapshotFile | undefined;
-  readonly hook: CompileHook;
-  /** writes the cache when this pass changed it */
-  finish(): void;
 }
 
 const NO_DEPS: readonly (readonly [string, Id | null])[] = [];

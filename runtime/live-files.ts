@@ -1,24 +1,14 @@
 // The files of a live registry: the user recipe root and its drafts, kept between refreshes so
 // that a refresh reads only the paths it is told about. A file read again with the same content
 // and stat stays the same SnapshotFile object, which is what lets discovery's memo reuse its work.
-import { lstatSync } from "node:fs";
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
 import { basename, dirname, recipeFileName } from "../core/discovery/paths.js";
-import type { EntryKind, ScanPort } from "../adapters/fs/scan.js";
+import { nodeEntryKind, type EntryKind, type ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { extraReader, listRecipeDir, readFailedWith, readFileEntry } from "./snapshot.js";
 
 /** The kind of what is at a path without following a final symlink; undefined when nothing is. */
 export type EntryKindOf = (path: string) => EntryKind | undefined;
-
-export const nodeEntryKind: EntryKindOf = (path) => {
-  try {
-    const st = lstatSync(path);
-    return st.isFile() ? "file" : st.isDirectory() ? "dir" : st.isSymbolicLink() ? "symlink" : "other";
-  } catch {
-    return undefined;
-  }
-};
 
 interface Dir {
   present: boolean;

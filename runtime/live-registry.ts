@@ -2,12 +2,12 @@
 // (watcher events, or a writer that says what it wrote) and tells its listeners what changed.
 // A generation number fences calls: a call resolved against a definition that has changed since
 // is refused, so that it is never run against a file it did not see.
-import * as nodeFs from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
 import { createDiscoveryMemo, discover } from "../core/discovery/discover.js";
 import { diffDiscoveries } from "../core/discovery/tool-set-change.js";
-import type { Discovery, ToolSpec } from "../core/discovery/types.js";
-import { makeScanPort } from "../adapters/fs/scan.js";
+import type { Discovery } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { chokidarWatcher } from "../adapters/watch/chokidar-watcher.js";
 import type { RecipeRootWatch, Watcher, WatchEvent, WatchMode } from "../adapters/watch/Watcher.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
@@ -70,10 +70,10 @@ function findTool(tools: readonly ToolSpec[], name: string): ToolSpec | undefine
 const asError = (u: unknown): Error => (u instanceof Error ? u : new Error(String(u)));
 
 export function openLiveRegistry(options: LiveRegistryOptions = {}): LiveRegistry {
-  const paths = agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
+  const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   const files = openLiveFiles({
-    scan: options.scan ?? makeScanPort(nodeFs),
+    scan: options.scan ?? makeNodeScanPort(),
     paths,
     ...(packagedRoot === undefined ? {} : { packagedRoot }),
     ...(options.entryKind === undefined ? {} : { entryKind: options.entryKind }),

@@ -1,9 +1,8 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
-import * as nodeFs from "node:fs";
 import { discover } from "../core/discovery/discover.js";
 import type { Discovery } from "../core/discovery/types.js";
 import type { SnapshotFile } from "../core/model.js";
-import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./snapshot.js";
 import { beginCompileCache, type CompileCacheOptions } from "./compile-cache.js";
@@ -13,6 +12,8 @@ export interface RegistryOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly home?: string;
+  /** the agent-dir paths, computed once by the session; when given, env, cwd and home are not read */
+  readonly paths?: AgentPaths;
   readonly scan?: ScanPort;
   /** override the packaged component root (tests); `null` disables it */
   readonly packagedRoot?: string | null;
@@ -32,8 +33,8 @@ export const sha256Of = (file: SnapshotFile): string | undefined =>
   file.bytes === undefined ? undefined : sha256Bytes(file.bytes);
 
 export function openRegistry(options: RegistryOptions = {}): Registry {
-  const paths = agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
-  const scan = options.scan ?? makeScanPort(nodeFs);
+  const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
+  const scan = options.scan ?? makeNodeScanPort();
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   return {
     paths,

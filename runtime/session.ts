@@ -9,12 +9,12 @@
 // Live (`openLiveSession`, Pi and MCP): at open, ledger recovery, stray-temp cleanup, the live
 // registry with its watcher, lineage seeding; at close, the watcher stopped and the launch logs
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
-import * as nodeFs from "node:fs";
-import type { Discovery, ToolSpec } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/types.js";
+import type { ToolSpec } from "../core/tool/types.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
@@ -93,7 +93,7 @@ function base(options: SessionOptions): Base {
     env,
     packagedRoot,
     fs,
-    scan: options.scan ?? makeScanPort(nodeFs),
+    scan: options.scan ?? makeNodeScanPort(),
     lock,
     ledger: openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot }),
   };
@@ -122,9 +122,7 @@ function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<vo
 export function openSession(options: SessionOptions = {}): RuntimeSession {
   const b = base(options);
   const registry = openRegistry({
-    env: b.env,
-    cwd: b.paths.cwd,
-    home: b.paths.home,
+    paths: b.paths,
     scan: b.scan,
     packagedRoot: b.packagedRoot ?? null,
   });
@@ -145,9 +143,7 @@ export async function openLiveSession(options: LiveSessionOptions = {}): Promise
   tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
   await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock, report: log }).catch(report("start-up cleanup"));
   const live = openLiveRegistry({
-    env: b.env,
-    cwd: b.paths.cwd,
-    home: b.paths.home,
+    paths: b.paths,
     scan: b.scan,
     packagedRoot: b.packagedRoot ?? null,
     ...(options.watcher === undefined ? {} : { watcher: options.watcher }),

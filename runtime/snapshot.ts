@@ -4,7 +4,20 @@ import { recipeFileName } from "../core/discovery/paths.js";
 import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
-import type { CompileCacheSession } from "./compile-cache.js";
+import type { CompileHook } from "../core/discovery/compile-hook.js";
+
+/** One discovery pass through the compile cache (runtime/compile-cache.ts makes it); defined here,
+ *  where it is used, so that the cache can use this module's readers without an import loop. */
+export interface CompileCacheSession {
+  /** one listed recipe file: unread when its entry is current (the bytes are then read only if
+   *  something asks for them), read otherwise */
+  file(path: string): SnapshotFile;
+  /** files outside the listings, read with their identity noted */
+  readExtra(path: string): SnapshotFile | undefined;
+  readonly hook: CompileHook;
+  /** writes the cache when this pass changed it */
+  finish(): void;
+}
 
 export interface SnapshotRequest {
   readonly paths: AgentPaths;

@@ -2,7 +2,6 @@
 // (a write under the ledger lock), so it is done only for the views that show usage or count
 // what depends on it: status, summary and doctor (their recommendations include "no recorded
 // launches", and every view must give the same count), and any verbose view.
-import { existsSync } from "node:fs";
 import type { Discovery, RecipeEntry } from "../core/discovery/types.js";
 import type { JsonObject } from "../core/model.js";
 import { ledgerPaths } from "./ledger/paths.js";
@@ -37,14 +36,14 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
     if (carried === undefined) return zero(entry);
     return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
   };
-  if (!existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) return carriedOrZero;
+  const { makeNodeFileSystem } = await import("../adapters/fs/node.js");
+  const fs = makeNodeFileSystem();
+  if (!(await fs.stat(ledgerPaths(paths.recipeRoot).usageRoot).then(() => true, () => false))) return carriedOrZero;
   // the ledger's code (locks, the store, folding) loads only when there is a ledger to read
-  const [{ makeNodeFileSystem }, { makeFileLock }, { closeLedger, loadUsage, openLedger }] = await Promise.all([
-    import("../adapters/fs/node.js"),
+  const [{ makeFileLock }, { closeLedger, loadUsage, openLedger }] = await Promise.all([
     import("../adapters/lock/file-lock.js"),
     import("./ledger/index.js"),
   ]);
-  const fs = makeNodeFileSystem();
   const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
   try {
     const { usageFor, ledgerFor } = await loadUsage(ledger, discovery.entries);
@@ -60,7 +59,7 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
 async function gatherReviews(paths: AgentPaths) {
   const [{ makeNodeFileSystem }, reviews] = await Promise.all([import("../adapters/fs/node.js"), import("./review/reviews-view.js")]);
   const fs = makeNodeFileSystem();
-  if (existsSync(ledgerPaths(paths.recipeRoot).usageRoot)) {
+  if (await fs.stat(ledgerPaths(paths.recipeRoot).usageRoot).then(() => true, () => false)) {
     const [{ makeFileLock }, { closeLedger, foldPending, openLedger }] = await Promise.all([import("../adapters/lock/file-lock.js"), import("./ledger/index.js")]);
     const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
     // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now

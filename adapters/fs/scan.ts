@@ -6,6 +6,7 @@
 // writer would wait forever) and the fstat comes before any read (reading a FIFO, a terminal
 // behind /dev/stdin or a device would wait or never end): anything else is reported with
 // `isFile: false` and no bytes.
+import * as nodeFs from "node:fs";
 import { constants } from "node:fs";
 import type * as NodeFs from "node:fs";
 
@@ -149,3 +150,17 @@ export function makeScanPort(fs: SyncFs): ScanPort {
     },
   };
 }
+
+/** The scanning port over the real file system: what a host or session builds and passes down. */
+export const makeNodeScanPort = (): ScanPort => makeScanPort(nodeFs);
+
+/** The kind of what is at a path without following a final symlink (lstat); undefined when
+ *  nothing is. The live registry's default (runtime/live-files.ts). */
+export const nodeEntryKind = (path: string): EntryKind | undefined => {
+  try {
+    const st = nodeFs.lstatSync(path);
+    return st.isFile() ? "file" : st.isDirectory() ? "dir" : st.isSymbolicLink() ? "symlink" : "other";
+  } catch {
+    return undefined;
+  }
+};

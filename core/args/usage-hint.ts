@@ -1,7 +1,7 @@
 // The usage hint appended to argument errors of tool calls: the error, then an example call with
 // every argument, then which are required and which optional.
 import type { Json } from "../model.js";
-import { argTypeOf, type ArgSurface } from "../discovery/types.js";
+import { argTypeOf, type ArgSurface } from "../tool/types.js";
 import { sampleArgValue } from "./arg-type.js";
 import { shownDefault } from "./schema.js";
 

@@ -2,7 +2,7 @@
 // built on demand from the compile result (only winners of a tool source need one).
 import * as E from "fp-ts/lib/Either.js";
 import { parametersSchema } from "../args/schema.js";
-import type { ArgSurface, ToolSpec } from "../discovery/types.js";
+import type { ArgSurface, ToolSpec } from "../tool/types.js";
 import type { JsonObject, RecipeConfig } from "../model.js";
 import type { CompiledConfig } from "./compile-recipe.js";
 

@@ -4,9 +4,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, SourceListing } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
-import type { Candidate } from "./candidates.js";
-import type { LoadedRecipe } from "./compile-pass.js";
-import type { RecipeEntry, ToolSpec } from "./types.js";
+import type { BucketMemo, Candidate, Group, LoadedRecipe } from "./pass-records.js";
+import type { RecipeEntry } from "./types.js";
+import type { ToolSpec } from "../tool/types.js";
 import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "./diagnostic-texts.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -23,19 +23,7 @@ const ENTRY_CONFIG: PropertyDescriptor = {
 };
 const NONE: readonly string[] = [];
 
-export interface BucketMemo {
-  readonly members: readonly Candidate[];
-  /** what each member was when the bucket was resolved: its loaded recipe and its source, side by
-   *  side (member i at 2i and 2i + 1; one list rather than two, for 10,000 buckets) */
-  readonly seen: readonly (LoadedRecipe | SourceListing | undefined)[];
-  readonly entries: readonly RecipeEntry[];
-  /** the bucket's part of the registry diagnostics, in order */
-  readonly diagnostics: readonly string[];
-  readonly tool?: ToolSpec;
-}
 
-/** One id's candidates: a single candidate, or several in priority order. */
-export type Group = Candidate | Candidate[];
 
 // what a bucket reads of its members' source listings (a listing is rebuilt on every pass)
 const sameSource = (a: SourceListing, b: SourceListing): boolean => a.root === b.root && a.tool === b.tool && a.mutableUsage === b.mutableUsage;

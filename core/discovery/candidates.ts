@@ -5,27 +5,11 @@
 // next (it carries that file's loaded recipe and bucket, see compile-pass.ts), and the order is kept
 // between passes: the previous order minus what vanished, merged with what is new. A refresh of
 // 10,000 files then sorts only the files that changed.
-import type { RecipeFormat, SnapshotFile, SourceListing } from "../model.js";
+import type { SnapshotFile, SourceListing } from "../model.js";
 import { basename, recipeFileName } from "./paths.js";
-import type { BucketMemo } from "./buckets.js";
-import type { LoadedRecipe } from "./compile-pass.js";
+import type { Candidate } from "./pass-records.js";
 import { compareText } from "../text-order.js";
 
-export interface Candidate {
-  readonly id: string;
-  readonly format: RecipeFormat;
-  readonly file: SnapshotFile;
-  /** index of the source in the snapshot (0 = highest priority) */
-  readonly priority: number;
-  /** path with `.md` rewritten to `.json`, the listing sort key */
-  readonly key: string;
-  /** the pass that last listed this candidate */
-  mark: number;
-  /** the file's loaded recipe (compile-pass.ts) */
-  loaded?: LoadedRecipe;
-  /** the bucket this candidate won, as resolved last time (discover.ts) */
-  bucket?: BucketMemo;
-}
 
 export const compareCandidates = (a: Candidate, b: Candidate): number =>
   a.priority - b.priority ||

@@ -4,33 +4,19 @@
 // reused while all of them are the very same objects. The runtime keeps unchanged files as the
 // same objects, so identity is the whole test: no clock, no hashing. The memo is a value the
 // caller owns: two registries never share one.
-import * as E from "fp-ts/lib/Either.js";
 import type { RegistrySnapshot, SnapshotFile } from "../model.js";
 import { compileRecipe, type CompileContext, type CompiledRecipe, type RecipeSource } from "../compile/compile-recipe.js";
 import { toolOf } from "../compile/tool.js";
 import { problemDiagnostic } from "./problem.js";
 import { toolNameProblem } from "../register/name.js";
 import type { CompileHook } from "./compile-hook.js";
-import { type Candidate, type CandidateCache, createCandidateCache } from "./candidates.js";
+import { type CandidateCache, createCandidateCache } from "./candidates.js";
 import { draftEntry } from "./drafts.js";
 import { basename, recipeFileName } from "./paths.js";
-import type { Resolution } from "./resolution.js";
-import { configFacts, type ConfigFacts, type DraftEntry, type ToolSpec } from "./types.js";
+import type { Candidate, LoadedRecipe, Reads, Resolution } from "./pass-records.js";
+import { configFacts, type DraftEntry } from "./types.js";
 
-/** Each path a resolution asked for, with the listed file it got (undefined: not in any listing). */
-type Reads = readonly (readonly [string, SnapshotFile | undefined])[];
 const NO_READS: Reads = [];
-
-/** One recipe file, compiled, with the reads its resolution made. */
-export interface LoadedRecipe {
-  readonly file: SnapshotFile;
-  readonly reads: Reads;
-  readonly compiled: CompiledRecipe;
-  /** the listed config fields of a loadable recipe (types.ts ConfigFacts) */
-  readonly facts?: ConfigFacts;
-  /** the tool it becomes if it wins its id in a tool source (enabled, valid recipes only) */
-  readonly tool?: E.Either<string, ToolSpec>;
-}
 
 interface DraftRecord {
   readonly reads: Reads;

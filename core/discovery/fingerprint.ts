@@ -2,6 +2,6 @@
 // on. Two tools with equal fingerprints execute the same way, so a call resolved against one may
 // run against the other.
 import { executableText } from "../ledger/fingerprint.js";
-import type { ToolSpec } from "./types.js";
+import type { ToolSpec } from "../tool/types.js";
 
 export const toolFingerprint = (spec: ToolSpec): string => executableText(spec.config);

@@ -3,29 +3,16 @@
 // (files replaced by files of the same path: edits) in time proportional to what changed, by
 // patching the previous result. Both produce the same Discovery for the same snapshot.
 import type { SnapshotFile, SourceListing } from "../model.js";
-import { type BucketMemo, type Group, resolveBucket } from "./buckets.js";
-import { type Candidate, candidatesOf, replaceCandidates } from "./candidates.js";
+import { resolveBucket } from "./buckets.js";
+import { candidatesOf, replaceCandidates } from "./candidates.js";
+import type { BucketMemo, Candidate, Group, Resolution, Slot } from "./pass-records.js";
 import type { Pass } from "./compile-pass.js";
 import { PatchedMap } from "./patched-map.js";
-import type { Discovery, RecipeEntry, ToolSpec } from "./types.js";
+import type { RecipeEntry } from "./types.js";
+import type { ToolSpec } from "../tool/types.js";
 import { compareText } from "../text-order.js";
 
-interface Slot {
-  group: Group;
-  bucket: BucketMemo;
-  /** index of the bucket's first entry in `entries` */
-  readonly start: number;
-}
 
-export interface Resolution {
-  readonly sources: readonly SourceListing[];
-  /** id -> slot, in order of first appearance; patched in place by the next pass */
-  readonly slots: Map<string, Slot>;
-  readonly rootDiagnostics: readonly string[];
-  /** candidates whose resolution read other files: checked again on every pass */
-  readonly readers: Set<Candidate>;
-  readonly result: Omit<Discovery, "drafts">;
-}
 
 const byName = (a: ToolSpec, b: ToolSpec): number => compareText(a.name, b.name);
 

@@ -1,5 +1,6 @@
 // What changed between two discoveries, as a live registry reports it to its listeners.
-import type { Discovery, ToolSpec } from "./types.js";
+import type { Discovery } from "./types.js";
+import type { ToolSpec } from "../tool/types.js";
 import { toolFingerprint } from "./fingerprint.js";
 
 export interface ToolSetDiff {

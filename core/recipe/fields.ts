@@ -3,7 +3,7 @@
 // location, rather than being dropped silently (which would turn a typo into a recipe that
 // behaves differently from what was written). docs/recipes.md describes the fields.
 import * as t from "io-ts";
-import type { Json, JsonObject } from "../model.js";
+import type { Json, JsonObject } from "../json.js";
 import { isSandboxField, SANDBOX_EXPECTED, type SandboxField } from "../sandbox/policy.js";
 
 /** Deeper nesting than this is refused up front, so no later recursive walk can exhaust the stack. */

@@ -15,7 +15,7 @@ import { failure, success, type CommandResult } from "../../core/result.js";
 import { missingValue } from "../../core/template/failure.js";
 import { Origin } from "../../core/template/substitute.js";
 import { runStartedText, type RunView } from "../../core/views/run-views.js";
-import type { AsyncLaunch, CallContext } from "../verbs/call.js";
+import type { AsyncLaunch, CallContext } from "../verbs/call-context.js";
 import { pruneRuns } from "./prune.js";
 import { generatedRunId, requestedRunId, runIdProblem } from "./run-id.js";
 import { readRun, RUN_FILES, runDirOf, runsRootOf, type RunSpec } from "./store.js";

@@ -3,13 +3,12 @@
 // argument error is answered with the tool's usage hint.
 import { capturesRootOf, pruneCaptures } from "../execute/captures.js";
 import * as E from "fp-ts/lib/Either.js";
-import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { formatUsageHint } from "../../core/args/usage-hint.js";
-import type { Discovery, ToolSpec } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/types.js";
+import type { ToolSpec } from "../../core/tool/types.js";
 import type { Json } from "../../core/model.js";
 import { failure, type CommandResult } from "../../core/result.js";
-import type { Values } from "../../core/template/substitute.js";
 import type { ContextCache } from "../../core/template/context.js";
 import { assemble, prepareTool } from "./call-values.js";
 import { executeTemplate } from "../execute/execute.js";
@@ -19,40 +18,10 @@ import type { ExecuteOptions } from "../execute/types.js";
 import { whyNotATool } from "./schema.js";
 import { confinedRunner, type PreparedSandbox } from "../../adapters/process/bwrap.js";
 import { callSandbox, toolPolicy } from "../sandbox.js";
+import type { AsyncLaunch, CallContext, LaunchCheck } from "./call-context.js";
 
 
-export interface AsyncLaunch {
-  readonly tool: ToolSpec;
-  /** the call's parameters as given */
-  readonly params: Readonly<Record<string, unknown>>;
-  /** the merged, normalized values a run would start with */
-  readonly values: Readonly<Record<string, unknown>>;
-  /** the same values with their origin kept (recipe-authored ones may hold placeholders) */
-  readonly runtime: Values;
-  /** the sandbox every step of the run must run in (the recipe's policy, resolved for this call) */
-  readonly sandbox?: PreparedSandbox;
-}
-
-export interface CallContext {
-  /** where commands run and where truncated outputs are saved */
-  readonly paths: { readonly cwd: string; readonly home: string; readonly tmpRoot: string };
-  readonly runner?: ProcessRunner;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly signal?: AbortSignal;
-  /** values the session injects over the call's (`current_model`, `current_thinking`) */
-  readonly injected?: Readonly<Record<string, unknown>>;
-  /** starts an `async: true` recipe; absent: a detached run under `<tmpRoot>/runs` (runtime/runs) */
-  readonly startAsync?: (launch: AsyncLaunch) => Promise<CommandResult>;
-  readonly maxParallelBranches?: number;
-  readonly killGraceMs?: number;
-  /** launch accounting: called once the arguments are valid, before anything runs; a rejection
-   * (the source changed since the tool was loaded) stops the call. Required, so that no launch
-   * path can forget the accounting: a host without a ledger says so with `unaccountedLaunch`
-   * (runtime/launch.ts). */
-  readonly launch: (tool: ToolSpec) => Promise<LaunchCheck>;
-}
-
-export type LaunchCheck = { readonly ok: true; readonly diagnostic?: string } | { readonly ok: false; readonly rejected: string };
+export type { AsyncLaunch, CallContext, LaunchCheck } from "./call-context.js";
 
 // without a ledger every launch may run: nothing to ask, nothing refused
 const MAY_RUN: LaunchCheck = Object.freeze({ ok: true });

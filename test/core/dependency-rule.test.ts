@@ -1,5 +1,6 @@
 // The dependency rule (docs/ARCHITECTURE.md): core/ imports only fp-ts, io-ts and other core/ modules, and reads
-// no clock, no randomness and no environment. One exception: `yaml` (the YAML 1.2 parser of
+// no clock, no randomness and no environment; runtime/ reaches files only through the ports of
+// adapters/fs (no `node:fs`). One exception: `yaml` (the YAML 1.2 parser of
 // Markdown frontmatter) is pure, a function from text to values with no I/O, so parsing stays in
 // core beside the rest of recipe loading rather than moving a pure step into runtime/.
 import { readdirSync, readFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { describe, expect, it } from "vitest";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const coreDir = join(repo, "core");
+const runtimeDir = join(repo, "runtime");
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
@@ -63,5 +65,40 @@ describe("core dependency rule", () => {
     ]);
     expect(violations(file, 'import { x } from "../runtime/registry.js";')).toEqual(["imports ../runtime/registry.js (outside core/)"]);
     expect(violations(file, 'import * as E from "fp-ts/lib/Either.js";\nimport { y } from "./y.js";')).toEqual([]);
+  });
+});
+
+// runtime/ files that still import node:fs, until they are routed through the FileSystem or scan
+// port. The list only shrinks: a file that no longer needs its place here fails the test too.
+const STILL_ON_NODE_FS: readonly string[] = [
+  "runtime/compile-cache.ts",
+  "runtime/execute/captures.ts",
+  "runtime/execute/report.ts",
+  "runtime/execute/results.ts",
+  "runtime/runs/prune.ts",
+  "runtime/runs/run-worker.ts",
+  "runtime/runs/store.ts",
+  "runtime/runs/tail.ts",
+];
+
+export const importsNodeFs = (text: string): boolean => importSpecifiers(text).some((spec) => /^(node:)?fs(\/|$)/.test(spec));
+
+describe("runtime reaches files through the ports", () => {
+  const files = sources(runtimeDir);
+
+  it("finds the runtime sources", () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+
+  it("no runtime file imports node:fs (but those still listed, and each of them does)", () => {
+    const onNodeFs = files.filter((f) => importsNodeFs(readFileSync(f, "utf8"))).map((f) => relative(repo, f)).sort();
+    expect(onNodeFs).toEqual([...STILL_ON_NODE_FS].sort());
+  });
+
+  it("catches an import of node:fs (the checker itself can fail)", () => {
+    expect(importsNodeFs('import { readFileSync } from "node:fs";')).toBe(true);
+    expect(importsNodeFs('import { readFile } from "node:fs/promises";')).toBe(true);
+    expect(importsNodeFs('const fs = await import("fs");')).toBe(true);
+    expect(importsNodeFs('import { join } from "node:path";\nimport type { FileSystem } from "../adapters/fs/FileSystem.js";')).toBe(false);
   });
 });

@@ -1,0 +1,41 @@
+// What a recipe-tool call is given: the context a host passes to runtime/verbs/call.ts, and what
+// an `async: true` call hands to its starter (runtime/runs/start.ts). A module of its own so that
+// the starter can name these types without importing call.ts, which imports the starter.
+import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
+import type { ToolSpec } from "../../core/tool/types.js";
+import type { CommandResult } from "../../core/result.js";
+import type { Values } from "../../core/template/substitute.js";
+import type { PreparedSandbox } from "../../adapters/process/bwrap.js";
+
+export interface AsyncLaunch {
+  readonly tool: ToolSpec;
+  /** the call's parameters as given */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** the merged, normalized values a run would start with */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** the same values with their origin kept (recipe-authored ones may hold placeholders) */
+  readonly runtime: Values;
+  /** the sandbox every step of the run must run in (the recipe's policy, resolved for this call) */
+  readonly sandbox?: PreparedSandbox;
+}
+
+export interface CallContext {
+  /** where commands run and where truncated outputs are saved */
+  readonly paths: { readonly cwd: string; readonly home: string; readonly tmpRoot: string };
+  readonly runner?: ProcessRunner;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  /** values the session injects over the call's (`current_model`, `current_thinking`) */
+  readonly injected?: Readonly<Record<string, unknown>>;
+  /** starts an `async: true` recipe; absent: a detached run under `<tmpRoot>/runs` (runtime/runs) */
+  readonly startAsync?: (launch: AsyncLaunch) => Promise<CommandResult>;
+  readonly maxParallelBranches?: number;
+  readonly killGraceMs?: number;
+  /** launch accounting: called once the arguments are valid, before anything runs; a rejection
+   * (the source changed since the tool was loaded) stops the call. Required, so that no launch
+   * path can forget the accounting: a host without a ledger says so with `unaccountedLaunch`
+   * (runtime/verbs/call.ts). */
+  readonly launch: (tool: ToolSpec) => Promise<LaunchCheck>;
+}
+
+export type LaunchCheck = { readonly ok: true; readonly diagnostic?: string } | { readonly ok: false; readonly rejected: string };
