@@ -4,7 +4,7 @@
 // behaves differently from what was written). docs/recipes.md describes the fields.
 import * as t from "io-ts";
 import type { Json, JsonObject } from "../json.js";
-import { isSandboxField, SANDBOX_EXPECTED, type SandboxField } from "../sandbox/policy.js";
+import { isSandboxField, SANDBOX_EXPECTED, type SandboxField } from "../sandbox/field.js";
 
 /** Deeper nesting than this is refused up front, so no later recursive walk can exhaust the stack. */
 export const MAX_JSON_DEPTH = 512;
