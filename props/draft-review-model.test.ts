@@ -28,6 +28,7 @@ interface Model {
   drafts: Set<string>; // file names in drafts/
   tools: Set<string>; // tool names in the root
   reviews: number;
+  promoted: Set<string>; // drafts promoted by register_tool: kept in drafts/, never offered to a review again
 }
 
 interface Real {
@@ -78,13 +79,15 @@ async function expectModel(m: Model, r: Real): Promise<void> {
 
 /** the model's review: the first twelve drafts by file name are decided */
 function reviewed(m: Model): Model {
-  if (m.drafts.size < 12) return m;
-  const batch = [...m.drafts].map((name) => ({ path: `/d/${name}` })).sort(byFileName).slice(0, 12).map((d) => d.path.slice(3));
+  const eligible = [...m.drafts].filter((d) => !m.promoted.has(d));
+  if (eligible.length < 12) return m;
+  const batch = eligible.map((name) => ({ path: `/d/${name}` })).sort(byFileName).slice(0, 12).map((d) => d.path.slice(3));
   const review = m.reviews + 1;
   return {
     drafts: new Set([...m.drafts].filter((d) => !batch.includes(d))),
     tools: new Set([...m.tools, ...Array.from({ length: PROMOTE_PER_BATCH }, (_, i) => targetOf(review, i))]),
     reviews: review,
+    promoted: m.promoted,
   };
 }
 
@@ -110,7 +113,7 @@ async function capturedBatch(fs: FileSystem): Promise<string[] | undefined> {
 function reviewedBatch(m: Model, batch: readonly string[]): Model {
   const review = m.reviews + 1;
   const promoted = batch.slice(0, PROMOTE_PER_BATCH).flatMap((d, i) => (m.drafts.has(d) ? [targetOf(review, i)] : []));
-  return { drafts: new Set([...m.drafts].filter((d) => !batch.includes(d))), tools: new Set([...m.tools, ...promoted]), reviews: review };
+  return { drafts: new Set([...m.drafts].filter((d) => !batch.includes(d))), tools: new Set([...m.tools, ...promoted]), reviews: review, promoted: m.promoted };
 }
 
 /** What a review with a reviewer leads to, seen from the files before it runs. */
@@ -128,6 +131,7 @@ const assign = (m: Model, next: Model): void => {
   m.drafts = next.drafts;
   m.tools = next.tools;
   m.reviews = next.reviews;
+  m.promoted = next.promoted;
 };
 
 class Spawn implements fc.AsyncCommand<Model, Real> {
@@ -153,6 +157,7 @@ class Promote implements fc.AsyncCommand<Model, Real> {
     else {
       expect(result.ok).toBe(true);
       m.tools.add(name); // the draft stays
+      m.promoted.add(draft);
     }
     await expectModel(m, r);
   }
@@ -168,6 +173,7 @@ class Move implements fc.AsyncCommand<Model, Real> {
     if (m.tools.has(name)) return;
     await r.fs.rename(`${paths.draftRoot}/${draft}`, `${paths.recipeRoot}/${name}.json`);
     m.drafts.delete(draft);
+    m.promoted.delete(draft);
     m.tools.add(name);
     await expectModel(m, r);
   }
@@ -231,7 +237,7 @@ describe("drafts and reviews against a model", () => {
         ),
         async (cmds) => {
           const fs = makeMemFileSystem(Volume.fromJSON({ [`${paths.recipeRoot}/existing.json`]: JSON.stringify({ template: "echo e" }) }) as Volume);
-          await fc.asyncModelRun(() => ({ model: { drafts: new Set<string>(), tools: new Set(["existing"]), reviews: 0 }, real: { fs, clock: 1_000_000 } }), cmds);
+          await fc.asyncModelRun(() => ({ model: { drafts: new Set<string>(), tools: new Set(["existing"]), reviews: 0, promoted: new Set<string>() }, real: { fs, clock: 1_000_000 } }), cmds);
         },
       ),
       { numRuns: 12 },

@@ -15,6 +15,7 @@ import { currentBytes, newPlanId, PlanFailed, recoverJournals, runSteps, type Re
 import { canonicalLockPath } from "../adapters/lock/canonical.js";
 import { LockTimeoutError, type Lock, type LockOptions } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
+import { registerJournalDir } from "./register-journal.js";
 import { discoverThroughFs } from "./fs-discovery.js";
 import { makeCachingReader, readRecipeFile, settle } from "./fs-reader.js";
 import { listTools } from "./verbs/list.js";
@@ -53,16 +54,6 @@ async function withLocks<A>(ctx: RegisterContext, paths: readonly string[], run:
     return path === undefined ? run() : ctx.lock.withLock(path, () => nest(i + 1), ctx.lockOptions);
   };
   return nest(0);
-}
-
-/** register_tool's journal folder; its lock is always taken last, inside the recipe locks */
-export const registerJournalDir = (paths: AgentPaths): string => join(paths.usageRoot, "register-journal");
-
-/** Finishes or undoes a delete a crash interrupted. Call it at start-up (runtime/startup.ts);
- *  register_tool also calls it before each change. */
-export async function recoverRegisterJournals(fs: FileSystem, lock: Lock, paths: AgentPaths, options?: LockOptions): Promise<readonly RecoveryOutcome[]> {
-  const dir = registerJournalDir(paths);
-  return lock.withLock(dir, () => recoverJournals(fs, dir), options);
 }
 
 const quarantined = (outcomes: readonly RecoveryOutcome[]): string[] =>
@@ -213,3 +204,5 @@ export async function registerTool(params: RegisterParams, ctx: RegisterContext)
     throw e;
   }
 }
+
+export { recoverRegisterJournals, registerJournalDir } from "./register-journal.js";

@@ -12,10 +12,9 @@ import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { closeLedger, openLedger, recoverLedger } from "./ledger/index.js";
 import { ledgerPaths } from "./ledger/paths.js";
-import { recoverRegisterJournals, registerJournalDir } from "./register.js";
+import { recoverRegisterJournals, registerJournalDir } from "./register-journal.js";
 import { decodeState } from "../core/review/admission.js";
 import { openReviews, statePath } from "./review/context.js";
-import { runCycle } from "./review/cycle.js";
 import { readJsonOrUndefined } from "./review/files.js";
 
 export interface SettleContext {
@@ -68,6 +67,8 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
   if (await reviewExecuting(ctx)) {
     // a draft review killed while carrying out its final decisions: one cycle without a
     // reviewer only finishes (or cleans up) what is there, it captures nothing new
+    // the review cycle's code (and with it discovery) loads only when a review is to be finished
+    const { runCycle } = await import("./review/cycle.js");
     const reviews = openReviews({ fs: ctx.fs, lock: ctx.lock, paths: ctx.paths, lockTimeoutMs: timeoutMs, ...(ctx.packagedRoot === undefined ? {} : { packagedRoot: ctx.packagedRoot }) });
     try {
       const report = await runCycle(reviews);

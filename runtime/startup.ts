@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { hasCode, isAtomicTempName, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { recoverRegisterJournals } from "./register.js";
+import { recoverRegisterJournals } from "./register-journal.js";
 
 export interface StartupContext {
   readonly paths: AgentPaths;
