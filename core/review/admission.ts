@@ -45,17 +45,33 @@ export function decodeState(raw: unknown): ReviewState | undefined {
   };
 }
 
-export function failed(state: ReviewState, phase: "failed" | "processing_failed", stage: string, error: string, at: string): ReviewState {
+/** What the draft batch's and the tool portfolio's states both record of a failure. */
+interface FailureRecord {
+  readonly phase: string;
+  readonly attempts: number;
+  readonly processingAttempts: number;
+  readonly updatedAt: string;
+  readonly failedStage?: string;
+  readonly lastError?: string;
+  readonly nextAction?: string;
+}
+
+/** A review that failed at `stage`: a failed review (the reviewer, or its reply) counts an attempt,
+ *  a failed execution a processing attempt; `nextAction` says how to retry it. */
+export function failedReview<S extends FailureRecord>(state: S, phase: "failed" | "processing_failed", stage: string, error: string, at: string, nextAction: string): S {
   return {
     ...state,
     phase,
     ...(phase === "failed" ? { attempts: state.attempts + 1 } : { processingAttempts: state.processingAttempts + 1 }),
     failedStage: stage,
     lastError: error,
-    nextAction: RETRY_ACTION,
+    nextAction,
     updatedAt: at,
   };
 }
+
+export const failed = (state: ReviewState, phase: "failed" | "processing_failed", stage: string, error: string, at: string): ReviewState =>
+  failedReview(state, phase, stage, error, at, RETRY_ACTION);
 
 export function moved(state: ReviewState, phase: ReviewPhase, at: string): ReviewState {
   const { failedStage: _s, lastError: _e, nextAction: _n, ...rest } = state;

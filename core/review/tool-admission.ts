@@ -10,7 +10,7 @@
 // forgets any terminal review (no journal of it can be pending: the engine finishes or undoes its
 // plan before the state moves on).
 import type { JsonObject } from "../model.js";
-import { MAX_ATTEMPTS } from "./admission.js";
+import { failedReview, MAX_ATTEMPTS } from "./admission.js";
 
 export type ToolReviewPhase = "captured" | "failed" | "approved" | "processing_failed" | "completed";
 
@@ -59,17 +59,8 @@ export function decodeToolState(raw: unknown): ToolReviewState | undefined {
   };
 }
 
-export function toolFailed(state: ToolReviewState, phase: "failed" | "processing_failed", stage: string, error: string, at: string): ToolReviewState {
-  return {
-    ...state,
-    phase,
-    ...(phase === "failed" ? { attempts: state.attempts + 1 } : { processingAttempts: state.processingAttempts + 1 }),
-    failedStage: stage,
-    lastError: error,
-    nextAction: TOOL_RETRY_ACTION,
-    updatedAt: at,
-  };
-}
+export const toolFailed = (state: ToolReviewState, phase: "failed" | "processing_failed", stage: string, error: string, at: string): ToolReviewState =>
+  failedReview(state, phase, stage, error, at, TOOL_RETRY_ACTION);
 
 export function toolMoved(state: ToolReviewState, phase: ToolReviewPhase, at: string, extra: { approvedSha256?: string } = {}): ToolReviewState {
   const { failedStage: _s, lastError: _e, nextAction: _n, ...rest } = state;
