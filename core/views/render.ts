@@ -95,6 +95,22 @@ export const idleReviews = (): ReviewsDetails => ({
 });
 
 
+// a failed review says why and what to do in the plain view too (a reviewer killed for its output
+// size, a refused reply): only verbose output used to show it
+const failureLines = (scope: string, review: Readonly<Record<string, unknown>>): string[] => {
+  if (review["phase"] !== "failed" && review["phase"] !== "processing_failed") return [];
+  const field = (key: string): string => (typeof review[key] === "string" ? String(review[key]) : "");
+  const error = field("last_error");
+  if (error === "") return [];
+  const stage = field("failed_stage");
+  const next = field("next_action");
+  return [`${scope}_review ${stage === "" ? "" : `failed_stage=${stage} `}last_error=${error.replaceAll("\n", " ")}`, ...(next === "" ? [] : [`next: ${next}`])];
+};
+
 export const reviewsText = (r: ReviewsDetails): string =>
-  `automatic_reviews draft=${r.draft_review.phase} tool=${r.tool_review.phase}\n` +
-  `lineages=${r.lineage_count} revision_snapshots=${r.revision_snapshots}`;
+  [
+    `automatic_reviews draft=${r.draft_review.phase} tool=${r.tool_review.phase}`,
+    `lineages=${r.lineage_count} revision_snapshots=${r.revision_snapshots}`,
+    ...failureLines("draft", r.draft_review),
+    ...failureLines("tool", r.tool_review),
+  ].join("\n");

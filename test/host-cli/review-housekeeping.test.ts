@@ -53,5 +53,9 @@ describe("review folder housekeeping", () => {
     expect(r.stderr).toContain("reviewer was killed: its output passed the limit of 16777216 bytes");
     const view = runCli(["inspect", "target=recipes", "view=reviews", "verbose=true"], loud);
     expect(view.stdout).toContain("reviewer was killed: its output passed the limit of 16777216 bytes");
+    // the plain view says it too, with what to do next
+    const plain = runCli(["inspect", "target=recipes", "view=reviews"], loud);
+    expect(plain.stdout).toMatch(/^draft_review .*last_error=.*reviewer was killed: its output passed the limit of 16777216 bytes/m);
+    expect(plain.stdout).toMatch(/^next: message to=tool:pi-actors type=review\.retry/m);
   }, 120_000);
 });
