@@ -7,17 +7,11 @@ export type ReviewPhase = "captured" | "failed" | "executing" | "processing_fail
 export const MAX_ATTEMPTS = 3;
 export const RETRY_ACTION = 'message to=tool:pi-actors type=review.retry body={"scope":"draft"}';
 
-export interface ReviewState {
+export interface ReviewState extends FailureRecord {
   readonly phase: ReviewPhase;
   readonly batchId: string;
   readonly batchSha256: string;
   readonly sources: readonly string[];
-  readonly attempts: number;
-  readonly processingAttempts: number;
-  readonly updatedAt: string;
-  readonly failedStage?: string;
-  readonly lastError?: string;
-  readonly nextAction?: string;
 }
 
 const PHASES: ReadonlySet<string> = new Set(["captured", "failed", "executing", "processing_failed", "completed"]);
@@ -46,7 +40,7 @@ export function decodeState(raw: unknown): ReviewState | undefined {
 }
 
 /** What the draft batch's and the tool portfolio's states both record of a failure. */
-interface FailureRecord {
+export interface FailureRecord {
   readonly phase: string;
   readonly attempts: number;
   readonly processingAttempts: number;

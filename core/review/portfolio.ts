@@ -9,7 +9,7 @@
 import type { Json, JsonObject } from "../model.js";
 import { canonicalJson } from "../ledger/canonical.js";
 import { sha256Hex } from "../ledger/sha256.js";
-import { contract } from "./projection.js";
+import { contentGroupNames, contract } from "./projection.js";
 import { findUnsafe, secretReason } from "./unsafe.js";
 
 export const PORTFOLIO_SIZE = 36;
@@ -114,14 +114,9 @@ export const recipeDigest = (recipe: JsonObject): string => sha256Hex(canonicalJ
 
 /** content group per canonical recipe: canonically identical tools share one, nothing else is revealed */
 export function contentGroups(p: Portfolio): Map<string, string> {
-  const byDigest = new Map<string, string>();
-  const out = new Map<string, string>();
-  for (const t of p.tools) {
-    const d = recipeDigest(t.recipe);
-    if (!byDigest.has(d)) byDigest.set(d, `content_group_${String(byDigest.size + 1).padStart(2, "0")}`);
-    out.set(t.occurrence, byDigest.get(d)!);
-  }
-  return out;
+  const digests = p.tools.map((t) => recipeDigest(t.recipe));
+  const names = contentGroupNames(digests);
+  return new Map(p.tools.map((t, i) => [t.occurrence, names.get(digests[i]!)!]));
 }
 
 export function projectPortfolio(p: Portfolio): JsonObject {

@@ -54,12 +54,16 @@ export function contract(recipe: JsonObject): JsonObject {
   };
 }
 
-/** content group per raw sha: equal bytes share a group, nothing else is revealed */
-function groups(batch: Batch): Map<string, string> {
+/** Batch-local content group names, `content_group_01` …, one per distinct key in first-seen
+ *  order: equal keys share a group, and the name reveals nothing else about the content. */
+export function contentGroupNames(keys: Iterable<string>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const d of batch.drafts) if (!out.has(d.sha256)) out.set(d.sha256, `content_group_${String(out.size + 1).padStart(2, "0")}`);
+  for (const k of keys) if (!out.has(k)) out.set(k, `content_group_${String(out.size + 1).padStart(2, "0")}`);
   return out;
 }
+
+/** content group per raw sha: equal bytes share a group */
+const groups = (batch: Batch): Map<string, string> => contentGroupNames(batch.drafts.map((d) => d.sha256));
 
 export const contentGroupOf = (batch: Batch, draft: BatchDraft): string => groups(batch).get(draft.sha256) ?? "";
 

@@ -10,26 +10,20 @@
 // forgets any terminal review (no journal of it can be pending: the engine finishes or undoes its
 // plan before the state moves on).
 import type { JsonObject } from "../model.js";
-import { failedReview, MAX_ATTEMPTS } from "./admission.js";
+import { failedReview, MAX_ATTEMPTS, type FailureRecord } from "./admission.js";
 
 export type ToolReviewPhase = "captured" | "failed" | "approved" | "processing_failed" | "completed";
 
 export const TOOL_RETRY_ACTION = 'message to=tool:pi-actors type=review.retry body={"scope":"tool"}';
 
-export interface ToolReviewState {
+export interface ToolReviewState extends FailureRecord {
   readonly phase: ToolReviewPhase;
   readonly reviewId: string;
   readonly portfolioSha256: string;
   /** how many tools the portfolio holds */
   readonly tools: number;
-  readonly attempts: number;
-  readonly processingAttempts: number;
-  readonly updatedAt: string;
   /** the digest of approved.json, once approved: activation runs only that plan */
   readonly approvedSha256?: string;
-  readonly failedStage?: string;
-  readonly lastError?: string;
-  readonly nextAction?: string;
 }
 
 const PHASES: ReadonlySet<string> = new Set(["captured", "failed", "approved", "processing_failed", "completed"]);
