@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import * as E from "fp-ts/lib/Either.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
-import { buildPlan } from "../core/journal/plan.js";
+import { buildPlan, planErrorText } from "../core/journal/plan.js";
 import { PlanFailed, recoverJournals, runPlan } from "../runtime/journal/index.js";
 import type { MemFileSystem } from "../adapters/fs/memfs.js";
 import { EVERY_STEP, JOURNALS, engineViolations, scenarioArb, volumeOf } from "./support/journal-scenarios.js";
@@ -86,7 +86,7 @@ describe("recovery keeps an untrusted journal aside", () => {
   const plan = buildPlan({ id: "t1", kind: "test", phases: [[{ op: "write", path: "/v/a/1", before: null, content: "new" }]] });
 
   it("a journal whose bytes were edited is quarantined, reported, and nothing is applied", async () => {
-    if (E.isLeft(plan)) throw new Error(plan.left);
+    if (E.isLeft(plan)) throw new Error(planErrorText(plan.left));
     const fs = volumeOf({});
     // a journal written, then the process died before the step
     const crashing = diesAfterTheJournal(fs);
@@ -103,7 +103,7 @@ describe("recovery keeps an untrusted journal aside", () => {
   });
 
   it("a file changed by someone else after the crash is never overwritten: the journal is kept aside", async () => {
-    if (E.isLeft(plan)) throw new Error(plan.left);
+    if (E.isLeft(plan)) throw new Error(planErrorText(plan.left));
     const fs = volumeOf({});
     const crashing = diesAfterTheJournal(fs);
     await runPlan(crashing, JOURNALS, plan.right).catch(() => undefined);
@@ -115,7 +115,7 @@ describe("recovery keeps an untrusted journal aside", () => {
   });
 
   it("runPlan refuses a plan whose files changed since it was made, and writes nothing", async () => {
-    if (E.isLeft(plan)) throw new Error(plan.left);
+    if (E.isLeft(plan)) throw new Error(planErrorText(plan.left));
     const fs = volumeOf({ "/v/a/1": "already here" });
     await expect(runPlan(fs, JOURNALS, plan.right)).rejects.toThrow(/changed since the plan t1/);
     expect(fs.vol.existsSync(JOURNALS)).toBe(false);

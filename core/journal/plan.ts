@@ -108,12 +108,33 @@ export function changedPaths(step: Step): readonly string[] {
 
 const readPaths = (step: Step): readonly string[] => (step.op === "link" ? [step.from] : []);
 
+/** Why steps do not form a plan (`planErrorText` says it in words). */
+export type PlanError =
+  | { readonly _tag: "BadPlanId"; readonly id: string }
+  | { readonly _tag: "RelativePath"; readonly id: string; readonly path: string }
+  | { readonly _tag: "ChangedTwice"; readonly id: string; readonly path: string }
+  | { readonly _tag: "LinkedAndChanged"; readonly id: string; readonly path: string };
+
+export function planErrorText(e: PlanError): string {
+  switch (e._tag) {
+    case "BadPlanId":
+      return `Journal plan id '${e.id}' is not [A-Za-z0-9_-]+`;
+    case "RelativePath":
+      return `Journal plan ${e.id}: path '${e.path}' is not absolute`;
+    case "ChangedTwice":
+      return `Journal plan ${e.id}: ${e.path} is changed by two steps`;
+    case "LinkedAndChanged":
+      return `Journal plan ${e.id}: ${e.path} is linked from and changed`;
+  }
+}
+
 /**
  * Builds a plan, or says why the steps do not form one: a bad id, a relative path, or a path
  * changed by two steps (a path's state must identify its step).
  */
-export function buildPlan(input: PlanInput): E.Either<string, Plan> {
-  if (!ID.test(input.id)) return E.left(`Journal plan id '${input.id}' is not [A-Za-z0-9_-]+`);
+export function buildPlan(input: PlanInput): E.Either<PlanError, Plan> {
+  const { id } = input;
+  if (!ID.test(id)) return E.left({ _tag: "BadPlanId", id });
   const blobs: Record<ContentHash, Blob> = {};
   let reversible = true;
   const keep = (data: Uint8Array | string): ContentHash => {
@@ -149,17 +170,17 @@ export function buildPlan(input: PlanInput): E.Either<string, Plan> {
   const changed = new Set<string>();
   for (const step of phases.flat()) {
     for (const path of [...changedPaths(step), ...readPaths(step)]) {
-      if (!isAbsolute(path)) return E.left(`Journal plan ${input.id}: path '${path}' is not absolute`);
+      if (!isAbsolute(path)) return E.left({ _tag: "RelativePath", id, path });
     }
     for (const path of changedPaths(step)) {
-      if (changed.has(path)) return E.left(`Journal plan ${input.id}: ${path} is changed by two steps`);
+      if (changed.has(path)) return E.left({ _tag: "ChangedTwice", id, path });
       changed.add(path);
     }
   }
   for (const step of phases.flat()) {
-    for (const path of readPaths(step)) if (changed.has(path)) return E.left(`Journal plan ${input.id}: ${path} is linked from and changed`);
+    for (const path of readPaths(step)) if (changed.has(path)) return E.left({ _tag: "LinkedAndChanged", id, path });
   }
-  return E.right({ id: input.id, kind: input.kind, phases, blobs, reversible });
+  return E.right({ id, kind: input.kind, phases, blobs, reversible });
 }
 
 /** Every path the plan reads or changes, sorted: what recovery observes before it decides. */

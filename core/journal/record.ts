@@ -2,6 +2,7 @@
 // shape and the hash, so a torn or edited journal is recognised and never acted on.
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Json } from "../model.js";
 import { canonicalJson } from "../ledger/canonical.js";
 import { sha256Hex } from "../ledger/sha256.js";
@@ -40,17 +41,39 @@ export function encodeJournal(journal: Journal): string {
   return `${JSON.stringify({ format: JOURNAL_FORMAT, direction: journal.direction, plan: journal.plan, sha256: journalHash(journal) }, null, 1)}\n`;
 }
 
-/** The journal in a file's text, or why it cannot be trusted. */
-export function decodeJournal(text: string): E.Either<string, Journal> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return E.left(`not JSON (${e instanceof Error ? e.message : String(e)})`);
+/** Why a journal file's text cannot be trusted (`journalErrorText` says it in words). */
+export type JournalError =
+  | { readonly _tag: "NotJson"; readonly detail: string }
+  | { readonly _tag: "NotJournalRecord" }
+  | { readonly _tag: "HashMismatch" };
+
+export function journalErrorText(e: JournalError): string {
+  switch (e._tag) {
+    case "NotJson":
+      return `not JSON (${e.detail})`;
+    case "NotJournalRecord":
+      return "not a journal record (wrong format or fields)";
+    case "HashMismatch":
+      return "its hash does not match its content (torn or edited)";
   }
-  const decoded = RecordCodec.decode(raw);
-  if (E.isLeft(decoded)) return E.left("not a journal record (wrong format or fields)");
-  const journal: Journal = { plan: decoded.right.plan as Plan, direction: decoded.right.direction as Direction };
-  if (journalHash(journal) !== decoded.right.sha256) return E.left("its hash does not match its content (torn or edited)");
-  return E.right(journal);
 }
+
+const parseJson = (text: string): E.Either<JournalError, unknown> =>
+  E.tryCatch(
+    () => JSON.parse(text) as unknown,
+    (e): JournalError => ({ _tag: "NotJson", detail: e instanceof Error ? e.message : String(e) }),
+  );
+
+const decodeRecord = (raw: unknown): E.Either<JournalError, t.TypeOf<typeof RecordCodec>> =>
+  pipe(
+    RecordCodec.decode(raw),
+    E.mapLeft((): JournalError => ({ _tag: "NotJournalRecord" })),
+  );
+
+const checkHash = (record: t.TypeOf<typeof RecordCodec>): E.Either<JournalError, Journal> => {
+  const journal: Journal = { plan: record.plan as Plan, direction: record.direction as Direction };
+  return journalHash(journal) === record.sha256 ? E.right(journal) : E.left({ _tag: "HashMismatch" });
+};
+
+/** The journal in a file's text, or why it cannot be trusted. */
+export const decodeJournal = (text: string): E.Either<JournalError, Journal> => pipe(parseJson(text), E.chain(decodeRecord), E.chain(checkHash));

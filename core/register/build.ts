@@ -3,12 +3,13 @@
 // not mention is lost: imports, async, object templates, unknown keys. (The reference rewrites
 // six keys and loses the rest.)
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject } from "../model.js";
-import { parseArgsShorthand } from "../args/declarations.js";
+import { parseArgsShorthand, type ParsedArgs } from "../args/declarations.js";
 import { isPlainObject } from "../recipe/fields.js";
 import { setOwn } from "../recipe/own.js";
 import type { RegisterInput } from "./params.js";
-import { DESCRIPTION_REQUIRED, TEMPLATE_REQUIRED } from "./texts.js";
+import type { RecipeInputError } from "./texts.js";
 
 function defaultsOf(input: RegisterInput, shorthand: Readonly<Record<string, string>> | undefined): Json | undefined {
   const given = input.fields.get("defaults");
@@ -25,23 +26,25 @@ function defaultsOf(input: RegisterInput, shorthand: Readonly<Record<string, str
  * The object to write: `base` (the stored raw recipe of an update, else nothing) with the given
  * parameters applied. `template` is the checked template parameter, when one was given.
  */
-export function buildRecipe(input: RegisterInput, template: Json | undefined, base: JsonObject | undefined): E.Either<string, JsonObject> {
-  let shorthand: ReturnType<typeof parseArgsShorthand> | undefined;
-  if (input.args !== undefined) {
-    shorthand = parseArgsShorthand(input.args);
-    if (E.isLeft(shorthand)) return shorthand;
-  }
+export function buildRecipe(input: RegisterInput, template: Json | undefined, base: JsonObject | undefined): E.Either<RecipeInputError, JsonObject> {
+  const shorthand: E.Either<RecipeInputError, ParsedArgs | undefined> =
+    input.args === undefined ? E.right(undefined) : pipe(parseArgsShorthand(input.args), E.mapLeft((message) => ({ _tag: "ArgsShorthand", message })));
   const stored = base?.["description"];
   const description = (input.description ?? (typeof stored === "string" ? stored : "")).trim();
-  if (description === "") return E.left(DESCRIPTION_REQUIRED);
   const body = template ?? base?.["template"];
-  if (body === undefined) return E.left(TEMPLATE_REQUIRED);
+  return pipe(
+    shorthand,
+    E.filterOrElse((): boolean => description !== "", (): RecipeInputError => ({ _tag: "DescriptionRequired" })),
+    E.chain((parsed) => (body === undefined ? E.left({ _tag: "TemplateRequired" }) : E.right(assemble(input, base, description, body, parsed)))),
+  );
+}
 
+/** The recipe object once every parameter is known to be usable. */
+function assemble(input: RegisterInput, base: JsonObject | undefined, description: string, body: Json, parsed: ParsedArgs | undefined): JsonObject {
   const out = new Map<string, Json>();
   if (base !== undefined) for (const key of Object.keys(base)) out.set(key, base[key] as Json);
   out.set("description", description);
   if (input.async !== undefined) out.set("async", input.async);
-  const parsed = shorthand !== undefined && E.isRight(shorthand) ? shorthand.right : undefined;
   if (parsed !== undefined) out.set("args", [...parsed.declarations]);
   if (parsed !== undefined || input.fields.has("defaults")) {
     const defaults = defaultsOf(input, parsed?.defaults);
@@ -58,5 +61,5 @@ export function buildRecipe(input: RegisterInput, template: Json | undefined, ba
   out.set("template", body);
   const object: Record<string, Json> = {};
   for (const [key, value] of out) setOwn(object, key, value);
-  return E.right(object);
+  return object;
 }

@@ -3,6 +3,7 @@
 // recipe fields the field table (core/recipe/fields.ts) marks co-located may be given; their types
 // are checked by the recipe decoder when the recipe is validated as a whole.
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import { didYouMean } from "../suggest.js";
 import type { Json, JsonObject } from "../model.js";
 import { COLOCATED_FIELDS, OFFERED_FIELDS, isPlainObject, jsonFault } from "../recipe/fields.js";
@@ -68,6 +69,23 @@ function optArgs(params: Params): E.Either<ParamError, string | undefined> {
   return bad(`argument "args" must be a string (or an array of strings)`);
 }
 
+function optValues(params: Params): E.Either<ParamError, JsonObject | undefined> {
+  const values = given(params, "values");
+  if (values === undefined || values === null) return E.right(undefined);
+  return isPlainObject(values) && jsonFault(values) === undefined ? E.right(values as JsonObject) : bad(`argument "values" must be an object`);
+}
+
+function colocatedFields(params: Params): E.Either<ParamError, Map<string, Json | null>> {
+  const fields = new Map<string, Json | null>();
+  for (const key of COLOCATED_FIELDS) {
+    const v = given(params, key);
+    if (v === undefined) continue;
+    if (jsonFault(v) !== undefined) return bad(`argument "${key}" must be JSON data`);
+    fields.set(key, v as Json | null);
+  }
+  return E.right(fields);
+}
+
 export function decodeParams(params: Params): E.Either<ParamError, RegisterInput> {
   const unknown = Object.keys(params).filter((k) => !ACCEPTED.has(k));
   if (unknown.length > 0) {
@@ -76,37 +94,31 @@ export function decodeParams(params: Params): E.Either<ParamError, RegisterInput
       unknown_arguments: unknown,
     });
   }
-  const name = optString(params, "name");
-  const draft = optString(params, "draft");
-  const description = optString(params, "description");
-  const async = optBool(params, "async");
-  const update = optBool(params, "update");
-  const args = optArgs(params);
-  for (const r of [name, draft, description, async, update, args]) if (E.isLeft(r)) return r;
-  const values = given(params, "values");
-  if (values !== undefined && values !== null && !(isPlainObject(values) && jsonFault(values) === undefined)) {
-    return bad(`argument "values" must be an object`);
-  }
-  const fields = new Map<string, Json | null>();
-  for (const key of COLOCATED_FIELDS) {
-    const v = given(params, key);
-    if (v === undefined) continue;
-    if (jsonFault(v) !== undefined) return bad(`argument "${key}" must be JSON data`);
-    fields.set(key, v as Json | null);
-  }
-  const template: TemplateInput = Object.prototype.hasOwnProperty.call(params, "template") && params["template"] !== undefined
-    ? { given: true, value: params["template"] }
-    : { given: false };
-  const right = <A>(e: E.Either<ParamError, A>): A => (e as E.Right<A>).right;
-  const out: { -readonly [K in keyof RegisterInput]: RegisterInput[K] } = { update: right(update) === true, template, fields };
-  const set = <K extends keyof RegisterInput>(k: K, v: RegisterInput[K] | undefined): void => {
-    if (v !== undefined) out[k] = v;
-  };
-  set("name", right(name));
-  set("draft", right(draft));
-  set("description", right(description));
-  set("async", right(async));
-  set("args", right(args));
-  set("values", values === undefined || values === null ? undefined : (values as JsonObject));
-  return E.right(out);
+  return pipe(
+    E.Do,
+    E.apS("name", optString(params, "name")),
+    E.apS("draft", optString(params, "draft")),
+    E.apS("description", optString(params, "description")),
+    E.apS("async", optBool(params, "async")),
+    E.apS("update", optBool(params, "update")),
+    E.apS("args", optArgs(params)),
+    E.apS("values", optValues(params)),
+    E.apS("fields", colocatedFields(params)),
+    E.map((p) => {
+      const template: TemplateInput = Object.prototype.hasOwnProperty.call(params, "template") && params["template"] !== undefined
+        ? { given: true, value: params["template"] }
+        : { given: false };
+      const out: { -readonly [K in keyof RegisterInput]: RegisterInput[K] } = { update: p.update === true, template, fields: p.fields };
+      const set = <K extends keyof RegisterInput>(k: K, v: RegisterInput[K] | undefined): void => {
+        if (v !== undefined) out[k] = v;
+      };
+      set("name", p.name);
+      set("draft", p.draft);
+      set("description", p.description);
+      set("async", p.async);
+      set("args", p.args);
+      set("values", p.values);
+      return out;
+    }),
+  );
 }

@@ -2,6 +2,7 @@
 // are now → what to answer and which file operation to run. The runtime takes the locks named by
 // `planLocks`, reads the files, applies the plan and refreshes the registry.
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject, SnapshotFile } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import { failure, type CommandResult } from "../result.js";
@@ -9,11 +10,11 @@ import { buildRecipe } from "./build.js";
 import { chooseName, mangledNameProblem, nameCandidates, unsafeNameProblem } from "./name.js";
 import { decodeParams, type RegisterInput } from "./params.js";
 import { draftPathOf, planPromotion } from "./promote.js";
-import { recipeText, storedRaw } from "./stored.js";
+import { recipeText, storedRaw, storedReadErrorText } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, draftControl, notFound, recipeInvalid, registeredText, reservedName,
-  storedUnreadable,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, draftControl, notFound, recipeInputErrorText, recipeInvalid, registeredText,
+  reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./types.js";
 import { validateContent } from "./validate.js";
@@ -64,8 +65,10 @@ function planDelete(name: string, facts: RegisterFacts, stored: Stored): Registe
 function baseOf(stored: Stored): E.Either<{ readonly path: string; readonly reason: string }, JsonObject | undefined> {
   const file = stored.json ?? stored.md;
   if (file === undefined) return E.right(undefined);
-  const raw = storedRaw(file, stored.json !== undefined ? "json" : "md");
-  return E.isLeft(raw) ? E.left({ path: file.path, reason: raw.left }) : raw;
+  return pipe(
+    storedRaw(file, stored.json !== undefined ? "json" : "md"),
+    E.bimap((e) => ({ path: file.path, reason: storedReadErrorText(e) }), (raw): JsonObject | undefined => raw),
+  );
 }
 
 function planWrite(name: string, input: RegisterInput, template: Json | undefined, facts: RegisterFacts, stored: Stored): RegisterPlan {
@@ -76,7 +79,7 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
   // a stored file that cannot be read is replaced only by a call that gives the whole template
   if (E.isLeft(base) && template === undefined) return answer(failure(storedUnreadable(base.left.path, base.left.reason), { tool: name }));
   const built = buildRecipe(input, template, E.isRight(base) ? base.right : undefined);
-  if (E.isLeft(built)) return answer(failure(built.left, { tool: name }));
+  if (E.isLeft(built)) return answer(failure(recipeInputErrorText(built.left), { tool: name }));
   const path = recipePath(facts.userRoot, name);
   // an update keeps the order of the JSON file it rewrites (a Markdown source is rewritten as JSON)
   const storedKeys = stored.json !== undefined && E.isRight(base) && base.right !== undefined ? Object.keys(base.right) : undefined;
@@ -132,7 +135,7 @@ function planNamed(name: string, input: RegisterInput, facts: RegisterFacts): Re
   let template: Json | undefined;
   if (input.template.given) {
     const intent = checkTemplateInput(input.template.value);
-    if (E.isLeft(intent)) return answer(failure(intent.left, { tool: name }));
+    if (E.isLeft(intent)) return answer(failure(recipeInputErrorText(intent.left), { tool: name }));
     if (intent.right.kind === "delete") return planDelete(name, facts, stored);
     template = intent.right.template;
   }

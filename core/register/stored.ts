@@ -2,6 +2,7 @@
 // plus a newline, keys in a fixed order with `template` last; and the raw object of a stored
 // recipe read back for an update.
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject, RecipeFormat, SnapshotFile } from "../model.js";
 import { hasOwn, isPlainObject, jsonFault } from "../recipe/fields.js";
 import { jsonSyntaxMessage, RECIPE_SIZE_LIMIT } from "../recipe/load.js";
@@ -41,24 +42,61 @@ export const recipeText = (raw: JsonObject, stored?: readonly string[]): string 
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** Why a stored recipe file gives no raw object to update (`storedReadErrorText` says it in words). */
+export type StoredReadError =
+  | { readonly _tag: "ReadFailed"; readonly message: string }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "NotUtf8" }
+  /** the Markdown recipe does not compile; `message` is its own text */
+  | { readonly _tag: "Markdown"; readonly message: string }
+  /** `message` is the JSON parser's own text */
+  | { readonly _tag: "JsonSyntax"; readonly message: string }
+  | { readonly _tag: "NotObject" };
+
+export function storedReadErrorText(e: StoredReadError): string {
+  switch (e._tag) {
+    case "ReadFailed":
+      return e.message;
+    case "TooLarge":
+      return `file exceeds size limit ${RECIPE_SIZE_LIMIT} bytes`;
+    case "NotUtf8":
+      return "file is not valid UTF-8 text";
+    case "Markdown":
+      return e.message;
+    case "JsonSyntax":
+      return jsonSyntaxMessage(e.message);
+    case "NotObject":
+      return "JSON recipe must be an object";
+  }
+}
+
+const readable = (file: SnapshotFile): E.Either<StoredReadError, Uint8Array> => {
+  if (file.readError !== undefined && file.readError !== "") return E.left({ _tag: "ReadFailed", message: file.readError });
+  if (file.size > RECIPE_SIZE_LIMIT || file.bytes === undefined) return E.left({ _tag: "TooLarge" });
+  return E.right(file.bytes);
+};
+
+const decodeUtf8 = (bytes: Uint8Array): E.Either<StoredReadError, string> => E.tryCatch(() => utf8.decode(bytes), (): StoredReadError => ({ _tag: "NotUtf8" }));
+
+function rawObjectOf(text: string, format: RecipeFormat): E.Either<StoredReadError, JsonObject> {
+  if (format === "md") return pipe(compileMarkdown(text), E.mapLeft((message): StoredReadError => ({ _tag: "Markdown", message })));
+  return pipe(
+    E.tryCatch(
+      () => JSON.parse(text) as unknown,
+      (e): StoredReadError => ({ _tag: "JsonSyntax", message: e instanceof Error ? e.message : String(e) }),
+    ),
+    E.filterOrElse(
+      (parsed): parsed is JsonObject => isPlainObject(parsed) && jsonFault(parsed) === undefined,
+      (): StoredReadError => ({ _tag: "NotObject" }),
+    ),
+  );
+}
+
 /** The object a stored recipe file holds (Markdown: frontmatter merged with the fence), whether
  * or not it is a valid recipe: an update may be what repairs it. */
-export function storedRaw(file: SnapshotFile, format: RecipeFormat): E.Either<string, JsonObject> {
-  if (file.readError !== undefined && file.readError !== "") return E.left(file.readError);
-  if (file.size > RECIPE_SIZE_LIMIT || file.bytes === undefined) return E.left(`file exceeds size limit ${RECIPE_SIZE_LIMIT} bytes`);
-  let text: string;
-  try {
-    text = utf8.decode(file.bytes);
-  } catch {
-    return E.left("file is not valid UTF-8 text");
-  }
-  if (format === "md") return compileMarkdown(text);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    return E.left(jsonSyntaxMessage(e instanceof Error ? e.message : String(e)));
-  }
-  if (!isPlainObject(parsed) || jsonFault(parsed) !== undefined) return E.left("JSON recipe must be an object");
-  return E.right(parsed as JsonObject);
-}
+export const storedRaw = (file: SnapshotFile, format: RecipeFormat): E.Either<StoredReadError, JsonObject> =>
+  pipe(
+    readable(file),
+    E.chain(decodeUtf8),
+    E.chain((text) => rawObjectOf(text, format)),
+  );

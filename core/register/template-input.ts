@@ -2,10 +2,11 @@
 // blank string or null asks for deletion, an empty sequence or an expansion error is refused with
 // the reference's raw text, anything but a string, sequence or object is refused.
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Json } from "../model.js";
 import { isPlainObject, jsonFault } from "../recipe/fields.js";
 import { expandLeaves } from "../template/expand-leaves.js";
-import { SEQUENCE_EMPTY, TEMPLATE_KIND } from "./texts.js";
+import type { RecipeInputError } from "./texts.js";
 
 export type TemplateIntent = { readonly kind: "delete" } | { readonly kind: "set"; readonly template: Json };
 
@@ -13,18 +14,19 @@ export type TemplateIntent = { readonly kind: "delete" } | { readonly kind: "set
  * them, are judged when the recipe is resolved.) */
 const emptySequence = (node: unknown): boolean => Array.isArray(node) && node.every(emptySequence);
 
-export function checkTemplateInput(value: unknown): E.Either<string, TemplateIntent> {
+export function checkTemplateInput(value: unknown): E.Either<RecipeInputError, TemplateIntent> {
   if (value === null) return E.right({ kind: "delete" });
   if (typeof value === "string") {
     const trimmed = value.trim();
     return E.right(trimmed === "" ? { kind: "delete" } : { kind: "set", template: trimmed });
   }
   if (Array.isArray(value) || isPlainObject(value)) {
-    if (jsonFault(value) !== undefined) return E.left(TEMPLATE_KIND);
-    if (emptySequence(value)) return E.left(SEQUENCE_EMPTY);
-    const expanded = expandLeaves(value as Json);
-    if (E.isLeft(expanded)) return E.left(expanded.left);
-    return E.right({ kind: "set", template: value as Json });
+    if (jsonFault(value) !== undefined) return E.left({ _tag: "TemplateKind" });
+    if (emptySequence(value)) return E.left({ _tag: "SequenceEmpty" });
+    return pipe(
+      expandLeaves(value as Json),
+      E.bimap((message): RecipeInputError => ({ _tag: "TemplateExpansion", message }), (): TemplateIntent => ({ kind: "set", template: value as Json })),
+    );
   }
-  return E.left(TEMPLATE_KIND);
+  return E.left({ _tag: "TemplateKind" });
 }

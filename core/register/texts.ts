@@ -7,6 +7,33 @@ export const DESCRIPTION_REQUIRED = "Tool description is required unless deletin
 export const SEQUENCE_EMPTY = "Tool template sequence is empty.";
 export const TEMPLATE_KIND = "Tool template must be a string, object, or sequence.";
 
+/** Why the given parameters make no recipe to write (`registerErrorText` says it in words). */
+export type RecipeInputError =
+  | { readonly _tag: "DescriptionRequired" }
+  | { readonly _tag: "TemplateRequired" }
+  | { readonly _tag: "TemplateKind" }
+  | { readonly _tag: "SequenceEmpty" }
+  /** the template does not expand; `message` is the expansion's own text */
+  | { readonly _tag: "TemplateExpansion"; readonly message: string }
+  /** the `args` shorthand does not parse; `message` is the parser's own text */
+  | { readonly _tag: "ArgsShorthand"; readonly message: string };
+
+export function recipeInputErrorText(e: RecipeInputError): string {
+  switch (e._tag) {
+    case "DescriptionRequired":
+      return DESCRIPTION_REQUIRED;
+    case "TemplateRequired":
+      return TEMPLATE_REQUIRED;
+    case "TemplateKind":
+      return TEMPLATE_KIND;
+    case "SequenceEmpty":
+      return SEQUENCE_EMPTY;
+    case "TemplateExpansion":
+    case "ArgsShorthand":
+      return e.message;
+  }
+}
+
 export const reservedName = (name: string): string => `Reserved tool name: ${name}`;
 export const alreadyRegistered = (name: string): string => `Tool "${name}" already registered. Use update=true to overwrite.`;
 export const notFound = (name: string): string => `Tool "${name}" not found.`;

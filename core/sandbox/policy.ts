@@ -3,6 +3,7 @@
 // operating system's own confinement, and a recipe that asks for confinement never runs without
 // it. docs/sandbox.md describes the field and the choices made here.
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { TemplateFailure } from "../template/failure.js";
 import { invalidTemplate } from "../template/failure.js";
 import { resolvePath, type Place } from "../template/invocation.js";
@@ -60,27 +61,28 @@ export function expandSandboxPath(text: string, place: Place): string {
   return resolvePath(place.cwd, text);
 }
 
-function resolvePaths(texts: readonly string[], scope: Scope, place: Place, label: string): E.Either<TemplateFailure, SandboxPath[]> {
-  const out: SandboxPath[] = [];
-  for (const text of texts) {
-    const r = substituteText(text, scope, label);
-    if (E.isLeft(r)) return r;
+function resolvePaths(texts: readonly string[], scope: Scope, place: Place, label: string): E.Either<TemplateFailure, readonly SandboxPath[]> {
+  return pipe(
+    texts,
+    E.traverseArray((text) =>
+      pipe(
+        substituteText(text, scope, label),
+        E.filterOrElse((path) => !path.includes("\0"), () => invalidTemplate(`${label}: a path may not hold a NUL byte`)),
+      ),
+    ),
     // an optional value left empty allows (or hides) nothing
-    if (r.right.trim() === "") continue;
-    if (r.right.includes("\0")) return E.left(invalidTemplate(`${label}: a path may not hold a NUL byte`));
-    out.push({ path: expandSandboxPath(r.right, place), folder: r.right.endsWith("/") });
-  }
-  return E.right(out);
+    E.map((paths) => paths.filter((path) => path.trim() !== "").map((path) => ({ path: expandSandboxPath(path, place), folder: path.endsWith("/") }))),
+  );
 }
 
 /** Resolves the policy's paths for one call (the call's typed values fill the placeholders). */
-export function resolveSandbox(policy: SandboxPolicy, scope: Scope, place: Place): E.Either<TemplateFailure, ResolvedSandbox> {
-  const write = resolvePaths(policy.write, scope, place, "sandbox.write");
-  if (E.isLeft(write)) return write;
-  const readDeny = resolvePaths(policy.readDeny, scope, place, "sandbox.read_deny");
-  if (E.isLeft(readDeny)) return readDeny;
-  return E.right({ network: policy.network, write: write.right, readDeny: readDeny.right });
-}
+export const resolveSandbox = (policy: SandboxPolicy, scope: Scope, place: Place): E.Either<TemplateFailure, ResolvedSandbox> =>
+  pipe(
+    E.Do,
+    E.apS("write", resolvePaths(policy.write, scope, place, "sandbox.write")),
+    E.apS("readDeny", resolvePaths(policy.readDeny, scope, place, "sandbox.read_deny")),
+    E.map(({ write, readDeny }) => ({ network: policy.network, write, readDeny })),
+  );
 
 /** The policy as view tokens: `network=off write=.,{out} read_deny=~/.ssh` (`write=` empty: nothing). */
 export function describePolicy(policy: SandboxPolicy): string {

@@ -6,7 +6,7 @@ import { Volume } from "memfs";
 import * as E from "fp-ts/lib/Either.js";
 import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem, type MemFileSystem } from "../../adapters/fs/memfs.js";
-import { buildPlan, type Plan, type StepInput } from "../../core/journal/plan.js";
+import { buildPlan, planErrorText, type Plan, type StepInput } from "../../core/journal/plan.js";
 import { recoverJournals, runPlan, type JournalOptions } from "../../runtime/journal/index.js";
 import { exploreCrashes } from "./crash-fs.js";
 
@@ -101,7 +101,7 @@ function scenarioOf(initial: readonly (string | undefined)[], intents: readonly 
     }
   });
   const plan = buildPlan({ id, kind: "test", phases: phases.filter((p) => p.length > 0) });
-  if (E.isLeft(plan)) throw new Error(plan.left);
+  if (E.isLeft(plan)) throw new Error(planErrorText(plan.left));
   return { initial: start, plan: plan.right, after };
 }
 

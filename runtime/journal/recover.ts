@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
-import { JOURNAL_SUFFIX, decodeJournal } from "../../core/journal/record.js";
+import { JOURNAL_SUFFIX, decodeJournal, journalErrorText } from "../../core/journal/record.js";
 import { drive, removeJournal, type JournalOptions } from "./apply.js";
 
 export type RecoveryOutcome =
@@ -59,7 +59,7 @@ export async function recoverJournals(fs: FileSystem, journalDir: string, option
     const decoded = decodeJournal(new TextDecoder().decode(await fs.readFile(join(journalDir, file))));
     if (E.isLeft(decoded)) {
       const aside = await quarantine(fs, journalDir, file);
-      outcomes.push({ id, kind: "unknown", outcome: "quarantined", quarantinedAs: aside, reason: `journal ${file} cannot be trusted: ${decoded.left}` });
+      outcomes.push({ id, kind: "unknown", outcome: "quarantined", quarantinedAs: aside, reason: `journal ${file} cannot be trusted: ${journalErrorText(decoded.left)}` });
       continue;
     }
     const journal = decoded.right;

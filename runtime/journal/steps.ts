@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import * as E from "fp-ts/lib/Either.js";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
-import { buildPlan, type ContentHash, type PlanInput } from "../../core/journal/plan.js";
+import { buildPlan, planErrorText, type ContentHash, type PlanInput } from "../../core/journal/plan.js";
 import { observe } from "./apply.js";
 import { runPlan } from "./run.js";
 
@@ -27,6 +27,6 @@ export const newPlanId = (nowMs: number): string => `${nowMs.toString(36).padSta
 /** buildPlan + runPlan; a malformed plan is a programming error and throws. */
 export async function runSteps(fs: FileSystem, journalDir: string, input: PlanInput): Promise<void> {
   const plan = buildPlan(input);
-  if (E.isLeft(plan)) throw new Error(plan.left);
+  if (E.isLeft(plan)) throw new Error(planErrorText(plan.left));
   await runPlan(fs, journalDir, plan.right);
 }

@@ -6,7 +6,7 @@
 // a draft changed or moved by someone since the capture is left alone (the batch shrinks), and a
 // target that appeared meanwhile is never replaced.
 import { join } from "node:path";
-import { buildPlan, type StepInput } from "../../core/journal/plan.js";
+import { buildPlan, planErrorText, type StepInput } from "../../core/journal/plan.js";
 import type { ExecutionPlan, PlanItem } from "../../core/review/decide.js";
 import { planFaults } from "../../core/review/plan-check.js";
 import { canonicalLockPath } from "../../adapters/lock/canonical.js";
@@ -106,7 +106,7 @@ export async function executePlan(ctx: ReviewContext, dir: string, plan: Executi
     if (phases.length === 0) break;
     if (round >= ROUNDS) throw new Error(`Draft review of batch ${plan.batchId} did not settle after ${ROUNDS} rounds`);
     const built = buildPlan({ id: `${plan.batchId}-r${round}`, kind: "draft-review", phases });
-    if (built._tag === "Left") throw new Error(`Draft review plan rejected: ${built.left}`);
+    if (built._tag === "Left") throw new Error(`Draft review plan rejected: ${planErrorText(built.left)}`);
     const targets = plan.items.flatMap((i) => (i.target === undefined ? [] : [i.target.path]));
     try {
       await withTargetLocks(ctx, targets, () => runPlan(ctx.fs, journals, built.right));

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildPlan, type StepInput } from "../../core/journal/plan.js";
+import { buildPlan, planErrorText, type StepInput } from "../../core/journal/plan.js";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { persistJournal } from "../../runtime/journal/apply.js";
 import { newPlanId } from "../../runtime/journal/index.js";
@@ -27,7 +27,7 @@ afterEach(() => rmSync(agent, { recursive: true, force: true }));
 /** writes the journal of a plan as runPlan does before its first step, and runs none of them */
 async function pendingPlan(journalDir: string, kind: string, phases: StepInput[][]): Promise<void> {
   const plan = buildPlan({ id: newPlanId(Date.now()), kind, phases });
-  if (E.isLeft(plan)) throw new Error(plan.left);
+  if (E.isLeft(plan)) throw new Error(planErrorText(plan.left));
   await persistJournal(makeNodeFileSystem(), journalDir, { plan: plan.right, direction: "forward" });
 }
 

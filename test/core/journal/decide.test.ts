@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
 import { createHash } from "node:crypto";
-import { blobBytes, buildPlan, pathsOf, type Plan, type PlanInput } from "../../../core/journal/plan.js";
+import { blobBytes, buildPlan as buildTaggedPlan, pathsOf, planErrorText, type Plan, type PlanInput } from "../../../core/journal/plan.js";
 import { decide } from "../../../core/journal/decide.js";
-import { decodeJournal, encodeJournal, journalFileName, journalHash } from "../../../core/journal/record.js";
+import { decodeJournal as decodeTaggedJournal, encodeJournal, journalErrorText, journalFileName, journalHash } from "../../../core/journal/record.js";
+
+// the errors as the texts a user reads (recovery reports and thrown messages carry these)
+const buildPlan = (input: PlanInput): E.Either<string, Plan> => E.mapLeft(planErrorText)(buildTaggedPlan(input));
+const decodeJournal = (text: string) => E.mapLeft(journalErrorText)(decodeTaggedJournal(text));
 
 const sha = (text: string | Uint8Array): string => createHash("sha256").update(text).digest("hex");
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { buildPlan, type Plan, type PlanInput } from "../../../core/journal/plan.js";
+import { buildPlan, planErrorText, type Plan, type PlanInput } from "../../../core/journal/plan.js";
 import { encodeJournal } from "../../../core/journal/record.js";
 import { recoverJournals, runPlan } from "../../../runtime/journal/index.js";
 import { ensureDir } from "../../../runtime/journal/apply.js";
@@ -25,7 +25,7 @@ const journals = (): string => join(dir, "j");
 
 function plan(input: PlanInput): Plan {
   const p = buildPlan(input);
-  if (E.isLeft(p)) throw new Error(p.left);
+  if (E.isLeft(p)) throw new Error(planErrorText(p.left));
   return p.right;
 }
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { buildPlan, type Plan, type PlanInput } from "../../../core/journal/plan.js";
+import { buildPlan, planErrorText, type Plan, type PlanInput } from "../../../core/journal/plan.js";
 import { PlanFailed, recoverJournals, runPlan } from "../../../runtime/journal/index.js";
 
 let dir: string;
@@ -24,7 +24,7 @@ const eio = (what: string, path: string): FsError => new FsError("UNKNOWN", "ren
 
 function plan(input: PlanInput): Plan {
   const p = buildPlan(input);
-  if (E.isLeft(p)) throw new Error(p.left);
+  if (E.isLeft(p)) throw new Error(planErrorText(p.left));
   return p.right;
 }
 

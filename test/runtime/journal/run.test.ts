@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { buildPlan, type PlanInput } from "../../../core/journal/plan.js";
+import { buildPlan, planErrorText, type PlanInput } from "../../../core/journal/plan.js";
 import { encodeJournal } from "../../../core/journal/record.js";
 import { PlanFailed, recoverJournals, runPlan, runSteps } from "../../../runtime/journal/index.js";
 
@@ -48,7 +48,7 @@ describe("runPlan on real files", () => {
       kind: "test",
       phases: [[{ op: "write", path: at("a"), before: "A", content: "A2" }], [{ op: "write", path: join(dir, "r", "file-not-folder", "x"), before: null, content: "x" }]],
     });
-    if (E.isLeft(ok)) throw new Error(ok.left);
+    if (E.isLeft(ok)) throw new Error(planErrorText(ok.left));
     writeFileSync(at("file-not-folder"), "I am a file");
     const failed = await runPlan(fs, journals(), ok.right).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(PlanFailed);
@@ -60,7 +60,7 @@ describe("runPlan on real files", () => {
 
   it("recovery finishes a journal left behind and reports it", async () => {
     const plan = buildPlan({ id: "p4", kind: "test", phases: [[{ op: "write", path: at("x"), before: null, content: "x" }]] });
-    if (E.isLeft(plan)) throw new Error(plan.left);
+    if (E.isLeft(plan)) throw new Error(planErrorText(plan.left));
     // a journal whose process died before its step: written by the engine's own encoder
     mkdirSync(journals());
     writeFileSync(join(journals(), "p4.journal.json"), encodeJournal({ plan: plan.right, direction: "forward" }));
