@@ -1,4 +1,4 @@
-// Mutation testing (`npm run mutate`, not part of `npm test`; scripts/mutation/main.ts runs it):
+// Mutation testing (`npm run mutate`, not part of `npm test`; scripts/mutation/run-mutation.ts runs it):
 // Stryker changes the code where a silent bug costs most, one small change (mutant) at a time,
 // and runs the tests that cover the changed code. A mutant no test notices is a gap: kill it with
 // a test of user-visible behaviour, or list it in docs/equivalent-mutants.md when no behaviour can
@@ -11,8 +11,8 @@ export const areas = [
   { name: "args", what: "argument types and normalization", files: ["core/args/**/*.ts"] },
   { name: "template", what: "template splitting and substitution", files: ["core/template/split.ts", "core/template/substitute.ts"] },
   { name: "discovery", what: "discovery and shadowing", files: ["core/discovery/**/*.ts", "core/text-order.ts"] },
-  { name: "register", what: "register planning and update merge", files: ["core/register/plan.ts", "core/register/build.ts"] },
-  { name: "ledger", what: "the ledger and its fold", files: ["core/ledger/**/*.ts", "runtime/ledger/fold.ts"] },
+  { name: "register", what: "register planning and update merge", files: ["core/register/plan-register.ts", "core/register/build.ts"] },
+  { name: "ledger", what: "the ledger and its fold", files: ["core/ledger/**/*.ts", "runtime/ledger/fold-logs.ts"] },
   { name: "locks", what: "locks and atomic writes", files: ["adapters/lock/**/*.ts", "adapters/fs/FileSystem.ts"] },
   { name: "gate", what: "the MCP stale-call gate", files: ["host-mcp/gate.ts"] },
   { name: "journal", what: "the journal engine", files: ["core/journal/**/*.ts", "runtime/journal/**/*.ts"] },

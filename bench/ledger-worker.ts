@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
-import { closeLedger, openLedger, sha256Bytes } from "../runtime/ledger/context.js";
-import { recordLaunch } from "../runtime/ledger/launch.js";
+import { closeLedger, openLedger, sha256Bytes } from "../runtime/ledger/ledger-context.js";
+import { recordLaunch } from "../runtime/ledger/account-launch.js";
 
 const [root, lockRoot, path, fingerprint, n] = process.argv.slice(2) as [string, string, string, string, string];
 const ctx = openLedger({ fs: makeNodeFileSystem(), lock: makeFileLock({ lockRoot }), recipeRoot: root });

@@ -7,12 +7,12 @@ import { fileURLToPath } from "node:url";
 import * as E from "fp-ts/lib/Either.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
-import { executableFingerprint } from "../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../core/recipe/load.js";
-import { closeLedger, openLedger, sha256Bytes, type LedgerContext } from "../runtime/ledger/context.js";
-import { foldPending } from "../runtime/ledger/fold.js";
-import { recordLaunch } from "../runtime/ledger/launch.js";
-import { readIndex, readLedger } from "../runtime/ledger/store.js";
+import { closeLedger, openLedger, sha256Bytes, type LedgerContext } from "../runtime/ledger/ledger-context.js";
+import { foldPending } from "../runtime/ledger/fold-logs.js";
+import { recordLaunch } from "../runtime/ledger/account-launch.js";
+import { readIndex, readLedger } from "../runtime/ledger/ledger-store.js";
 import { fmt, median } from "./stats.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -3,7 +3,7 @@
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import { existsSync } from "node:fs";
 import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
-import { enableCompileCache } from "./compile-cache.js";
+import { enableCompileCache } from "./node-compile-cache.js";
 import { agentPaths, lockRootOf, packageInfo } from "../runtime/agent-paths.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
@@ -55,7 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // `mcp` has --options of its own (mcp --http --port 0), which the key=value command line lacks
   if (argv[0] === "mcp") {
     const mcp: ParsedCommandLine = { verb: "mcp", positional: [], params: {}, json: false };
-    return finish(mcp, await (await import("./verbs/mcp.js")).runMcp(argv.slice(1)));
+    return finish(mcp, await (await import("./verbs/mcp-command.js")).runMcp(argv.slice(1)));
   }
   const parsed = parseArgv(argv);
   if (!parsed.ok) return usageError(parsed.error);

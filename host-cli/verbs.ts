@@ -2,9 +2,9 @@
 import { didYouMean } from "../core/suggest.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { VERB_NAMES, loadAllVerbs, loadVerb } from "./verbs/index.js";
-import type { VerbOutcome } from "./verbs/types.js";
+import type { VerbOutcome } from "./verbs/cli-verb.js";
 
-export type { VerbOutcome } from "./verbs/types.js";
+export type { VerbOutcome } from "./verbs/cli-verb.js";
 
 export async function usageText(): Promise<string> {
   const verbs = await loadAllVerbs();

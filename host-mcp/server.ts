@@ -19,7 +19,7 @@ import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { makeCallGate } from "./gate.js";
 import { progressReporter } from "./progress.js";
-import { errorResult, toToolResult } from "./results.js";
+import { errorResult, toToolResult } from "./tool-result.js";
 import { BUILTIN_TOOLS, INSPECT, MESSAGE, recipeTool, REGISTER_TOOL } from "./tool-list.js";
 import { message } from "../runtime/verbs/message.js";
 import { runsRootOf } from "../runtime/runs/store.js";

@@ -4,7 +4,7 @@
 // are reserved, so no recipe can take them.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/tool/types.js";
-import { toolPolicy } from "../runtime/sandbox.js";
+import { toolPolicy } from "../runtime/call-sandbox.js";
 import { INSPECT as INSPECT_VERB, MESSAGE as MESSAGE_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
 
 export const REGISTER_TOOL = REGISTER_VERB.name;

@@ -4,7 +4,7 @@
 import { inspectWithUsage } from "../runtime/usage-view.js";
 import { join } from "node:path";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { planLocks } from "../core/register/plan.js";
+import { planLocks } from "../core/register/plan-register.js";
 import { INSPECT, MESSAGE, REGISTER_TOOL, SPAWN, type VerbTool } from "../runtime/verb-tools.js";
 import { message } from "../runtime/verbs/message.js";
 import { spawn } from "../runtime/verbs/spawn.js";

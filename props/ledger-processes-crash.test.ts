@@ -13,12 +13,12 @@ import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { ProcessProbe } from "../adapters/lock/owner.js";
 import { LedgerIndex, LedgerRecord } from "../core/ledger/codec.js";
-import { executableFingerprint } from "../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
 import { ledgerFileName } from "../core/ledger/keys.js";
 import { loadRecipe } from "../core/recipe/load.js";
-import { openLedger, type LedgerContext } from "../runtime/ledger/context.js";
-import { foldPending } from "../runtime/ledger/fold.js";
-import { recordLaunch, type LaunchInput } from "../runtime/ledger/launch.js";
+import { openLedger, type LedgerContext } from "../runtime/ledger/ledger-context.js";
+import { foldPending } from "../runtime/ledger/fold-logs.js";
+import { recordLaunch, type LaunchInput } from "../runtime/ledger/account-launch.js";
 import { renameLineage } from "../runtime/ledger/moves.js";
 import { CrashDisk, isSimulatedCrash } from "./support/crash-fs.js";
 

@@ -15,7 +15,7 @@ import type { Lock } from "../adapters/lock/Lock.js";
 import { agentPaths } from "../runtime/agent-paths.js";
 import { discoverThroughFs } from "../runtime/fs-discovery.js";
 import { closeLedger, seedLineages } from "../runtime/ledger/index.js";
-import { withStore } from "../runtime/ledger/store.js";
+import { withStore } from "../runtime/ledger/ledger-store.js";
 import { activatePortfolio, type ActivationFaults } from "../runtime/review/activate.js";
 import { openReviews, type ReviewContext } from "../runtime/review/context.js";
 import { readToolState, runPortfolioCycle } from "../runtime/review/portfolio-cycle.js";

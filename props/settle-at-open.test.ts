@@ -12,7 +12,7 @@ import type { Lock } from "../adapters/lock/Lock.js";
 import { agentPaths } from "../runtime/agent-paths.js";
 import { discoverThroughFs } from "../runtime/fs-discovery.js";
 import { closeLedger, openLedger, recoverLedger } from "../runtime/ledger/index.js";
-import { ledgerPaths } from "../runtime/ledger/paths.js";
+import { ledgerPaths } from "../runtime/ledger/ledger-paths.js";
 import { registerJournalDir, registerTool } from "../runtime/register.js";
 import { settlePendingPlans } from "../runtime/settle.js";
 import { exploreCrashes } from "./support/crash-fs.js";

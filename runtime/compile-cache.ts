@@ -29,8 +29,8 @@ import { configFacts } from "../core/discovery/types.js";
 import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Entry, type Held, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
-import { sha256Bytes } from "./sha256.js";
-import { readFailedWith, readFileEntry, type CompileCacheSession } from "./snapshot.js";
+import { sha256Bytes } from "./crypto-sha256.js";
+import { readFailedWith, readFileEntry, type CompileCacheSession } from "./recipe-snapshot.js";
 
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
 export const compileCachePath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "compile.json");

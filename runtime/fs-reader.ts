@@ -5,7 +5,7 @@
 import type { SnapshotFile } from "../core/model.js";
 import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
 import { hasCode, isFsError, type FileSystem } from "../adapters/fs/FileSystem.js";
-import { aFolder, notRegularFile, nulInPath, unreadable } from "./snapshot.js";
+import { aFolder, notRegularFile, nulInPath, unreadable } from "./recipe-snapshot.js";
 
 export interface CachingReader {
   /** the file as last fetched; undefined when it does not exist or was not fetched yet */

@@ -9,7 +9,7 @@
 // between discovery and launch is never run or counted under the wrong source, and no host reads
 // the recipe file a second time just to learn what the tool was loaded from.
 import type { ToolSpec } from "../core/tool/types.js";
-import { executableFingerprint } from "../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 import type { CommandResult } from "../core/result.js";
 import { recordLaunch, type LedgerContext } from "./ledger/index.js";

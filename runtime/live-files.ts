@@ -5,7 +5,7 @@ import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/mode
 import { basename, dirname, recipeFileName } from "../core/discovery/paths.js";
 import { nodeEntryKind, type EntryKind, type ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { extraReader, listRecipeDir, readFailedWith, readFileEntry } from "./snapshot.js";
+import { extraReader, listRecipeDir, readFailedWith, readFileEntry } from "./recipe-snapshot.js";
 
 /** The kind of what is at a path without following a final symlink; undefined when nothing is. */
 export type EntryKindOf = (path: string) => EntryKind | undefined;

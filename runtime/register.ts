@@ -4,15 +4,15 @@
 // under the locks. A delete that removes a `.md` and a `.json` is one journal plan
 // (docs/journal.md), so a crash never leaves half a tool.
 import { dirname, join } from "node:path";
-import { planLocks, planRegister } from "../core/register/plan.js";
-import type { RegisterFacts, RegisterPlan } from "../core/register/types.js";
+import { planLocks, planRegister } from "../core/register/plan-register.js";
+import type { RegisterFacts, RegisterPlan } from "../core/register/register-plan.js";
 import { deleteFailed, draftSymlink, lockTimedOut, persistFailed } from "../core/register/texts.js";
 import { draftPathOf } from "../core/register/promote.js";
 import { failure, success, type CommandResult } from "../core/result.js";
 import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
 import type { StepInput } from "../core/journal/plan.js";
 import { currentBytes, newPlanId, PlanFailed, recoverJournals, runSteps, type RecoveryOutcome } from "./journal/index.js";
-import { canonicalLockPath } from "../adapters/lock/canonical.js";
+import { canonicalLockPath } from "../adapters/lock/canonical-path.js";
 import { LockTimeoutError, type Lock, type LockOptions } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { registerJournalDir } from "./register-journal.js";
@@ -21,7 +21,7 @@ import { makeCachingReader, readRecipeFile, settle } from "./fs-reader.js";
 import { listTools } from "./verbs/list.js";
 import { closeLedger, openLedger, promoteLineage, seedObserved } from "./ledger/index.js";
 import * as E from "fp-ts/lib/Either.js";
-import { executableFingerprint } from "../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
 import { pathKey } from "../core/ledger/keys.js";
 import type { Observation } from "../core/ledger/seed.js";
 import { loadRecipe } from "../core/recipe/load.js";

@@ -4,9 +4,9 @@ import type { Discovery } from "../core/discovery/types.js";
 import type { SnapshotFile } from "../core/model.js";
 import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
-import { readSnapshot } from "./snapshot.js";
+import { readSnapshot } from "./recipe-snapshot.js";
 import { beginCompileCache, type CompileCacheOptions } from "./compile-cache.js";
-import { sha256Bytes } from "./sha256.js";
+import { sha256Bytes } from "./crypto-sha256.js";
 
 export interface RegistryOptions {
   readonly env?: NodeJS.ProcessEnv;

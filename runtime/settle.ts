@@ -11,7 +11,7 @@ import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { closeLedger, openLedger, recoverLedger } from "./ledger/index.js";
-import { ledgerPaths } from "./ledger/paths.js";
+import { ledgerPaths } from "./ledger/ledger-paths.js";
 import { recoverRegisterJournals, registerJournalDir } from "./register-journal.js";
 import { decodeState } from "../core/review/admission.js";
 import { openReviews, statePath } from "./review/context.js";

@@ -4,7 +4,7 @@
 // launches", and every view must give the same count), and any verbose view.
 import type { Discovery, RecipeEntry } from "../core/discovery/types.js";
 import type { JsonObject } from "../core/model.js";
-import { ledgerPaths } from "./ledger/paths.js";
+import { ledgerPaths } from "./ledger/ledger-paths.js";
 import { lockRootOf, type AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";

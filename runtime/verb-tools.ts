@@ -3,7 +3,7 @@
 // the MCP host show an agent the same bytes. Hosts add only their protocol's wrapping (Pi's
 // label, MCP's annotations).
 import type { JsonObject } from "../core/model.js";
-import { REGISTER_TOOL_PARAMETERS } from "../core/register/schema.js";
+import { REGISTER_TOOL_PARAMETERS } from "../core/register/params-schema.js";
 
 export interface VerbTool {
   readonly name: string;

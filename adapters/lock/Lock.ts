@@ -1,5 +1,5 @@
 // The Lock port: mutual exclusion across processes (and across async callers of one process),
-// keyed by the canonical identity of a path (see canonical.ts), so a real path and a symlink
+// keyed by the canonical identity of a path (see canonical-path.ts), so a real path and a symlink
 // alias of it exclude each other while unrelated paths never wait on each other.
 //
 // Re-entrancy: a lock is not re-entrant. `withLock` on a key that the same async context already

@@ -40,7 +40,7 @@ import { randomUUID } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { hasCode, type FileSystem, type FsError } from "../fs/FileSystem.js";
 import { makeNodeFileSystem } from "../fs/node.js";
-import { canonicalLockPath, lockKey } from "./canonical.js";
+import { canonicalLockPath, lockKey } from "./canonical-path.js";
 import { DEFAULT_LOCK_POLL_MS, DEFAULT_LOCK_TIMEOUT_MS, LockAccessError, LockReentryError, LockTimeoutError, type HeldLock, type Lock, type LockOptions } from "./Lock.js";
 import { decodeOwner, encodeOwner, isOwnerProvablyDead, makeOwnerRecord, nodeProcessProbe, type OwnerRecord, type ProcessProbe } from "./owner.js";
 

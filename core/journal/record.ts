@@ -4,9 +4,9 @@ import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json } from "../model.js";
-import { canonicalJson } from "../ledger/canonical.js";
+import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
-import type { Direction, Journal } from "./decide.js";
+import type { Direction, Journal } from "./recovery-decision.js";
 import type { ContentHash, Plan } from "./plan.js";
 
 export const JOURNAL_FORMAT = "pi-recipes-journal/1";

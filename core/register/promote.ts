@@ -7,11 +7,11 @@ import { dirname, formatOfPath, idOfPath, join, resolveAgainst } from "../recipe
 import type { RegisterInput } from "./params.js";
 import { recipeText } from "./stored.js";
 import { alreadyRegistered, draftInvalid, draftNotFound, draftOutside, promotedText, recipeInvalid } from "./texts.js";
-import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./types.js";
-import { validateContent } from "./validate.js";
+import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
+import { validateContent } from "./validate-content.js";
 import { compileRecipe } from "../compile/compile-recipe.js";
 
-/** Lexical, as the reference does: strictly below the drafts folder, `..` resolved first. */
+/** Lexical (no file is read): strictly below the drafts folder, `..` resolved first. */
 export const isUnderDrafts = (path: string, draftRoot: string): boolean => path.startsWith(`${draftRoot}/`) && path.length > draftRoot.length + 1;
 
 /**

@@ -3,7 +3,7 @@
 // Drafts that touch secrets are never reviewed (they stay for the operator), nor are drafts whose
 // current content a review already demoted. Newer drafts wait for the next batch.
 import type { Json, JsonObject } from "../model.js";
-import { canonicalJson } from "../ledger/canonical.js";
+import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
 import { findUnsafe, secretReason } from "./unsafe.js";
 import { toolNameFor } from "./names.js";

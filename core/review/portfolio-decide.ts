@@ -8,7 +8,7 @@
 // touches a recipe: activation carries the plan out later.
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
-import { canonicalJson } from "../ledger/canonical.js";
+import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
 import { isToolName } from "./names.js";
 import { contentGroups, recipeDigest, TOOL_REVIEW_MARKER, type Portfolio, type PortfolioTool } from "./portfolio.js";

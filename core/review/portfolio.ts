@@ -7,7 +7,7 @@
 // are canonically identical, counts, risk labels, bounded usage and the shape of the command
 // graph; never a name, path, text or value.
 import type { Json, JsonObject } from "../model.js";
-import { canonicalJson } from "../ledger/canonical.js";
+import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
 import { contentGroupNames, contract } from "./projection.js";
 import { findUnsafe, secretReason } from "./unsafe.js";

@@ -5,7 +5,7 @@
 // unrelated message; the word lists are the last resort for texts of unknown origin.
 import type { Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
-import { compareText } from "./compact.js";
+import { compareText } from "./compact-text.js";
 import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
 import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "../discovery/diagnostic-texts.js";
 

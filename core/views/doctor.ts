@@ -2,7 +2,7 @@
 // every view), the single most urgent action, up to 8 findings, then the next commands. Meant to
 // be read by a person or a model in a pipe: structured tokens first, then the advice as it is
 // written (no underscores for spaces, nothing cut off).
-import { VIEW_LIMITS } from "./compact.js";
+import { VIEW_LIMITS } from "./compact-text.js";
 import type { RecipesSummary } from "./registry-summary.js";
 import type { Remediation } from "./remediations.js";
 

@@ -2,7 +2,7 @@
 // could do about each entry. Advisory only; nothing here changes a file.
 import type { JsonObject, Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/types.js";
-import { compareText } from "./compact.js";
+import { compareText } from "./compact-text.js";
 import { warningDiagnostic } from "../compile/recipe-warning.js";
 import { declaredPolicy, type SandboxMode } from "../sandbox/policy.js";
 import { diagnosticDetails, diagnosticOwners, diagnosticTags, severityRank, type DiagnosticTag } from "./diagnostics.js";

@@ -1,7 +1,7 @@
 // Compact texts of the recipe registry views other than doctor: status/summary
 // (plus our per-entry lines), imports and reviews.
 import { isObject } from "../template/graph.js";
-import { compareText, nextToken, oneLine } from "./compact.js";
+import { compareText, nextToken, oneLine } from "./compact-text.js";
 import type { RecipesSummary } from "./registry-summary.js";
 
 // Caps keep the summary compact on registries with thousands of recipes.

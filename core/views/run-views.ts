@@ -1,7 +1,7 @@
 // Texts of async runs (`async: true` recipes): the answer of the starting call,
 // `inspect target=run:<id> view=status|tail` and `message to=run:<id> type=control.kill`.
 // Everything here renders facts the run store has already read; nothing is looked up.
-import { oneLine, preview } from "./compact.js";
+import { oneLine, preview } from "./compact-text.js";
 
 export type RunState = "running" | "succeeded" | "failed" | "killed";
 

@@ -1,7 +1,7 @@
 // `inspect target=tool:pi-actors view=triage`: one compact attention
 // surface over the runtime, the recipe registry and the runs. It only points at problems and at
 // the inspect command that shows more; it never repairs anything.
-import { nextToken } from "./compact.js";
+import { nextToken } from "./compact-text.js";
 import type { RecipesSummary } from "./registry-summary.js";
 import type { Remediation } from "./remediations.js";
 import type { RuntimeStatus } from "./tool-status.js";

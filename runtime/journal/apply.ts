@@ -1,10 +1,10 @@
 // Executing the engine's decisions: observe the plan's paths, ask core, run the actions phase by
 // phase, make each phase durable (the files and every folder whose entries changed) before the
 // next, and ask again until core says done.
-import { sha256Bytes } from "../sha256.js";
+import { sha256Bytes } from "../crypto-sha256.js";
 import { dirname, join } from "node:path";
 import { hasCode, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
-import { decide, type Action, type Decision, type Journal } from "../../core/journal/decide.js";
+import { decide, type Action, type Decision, type Journal } from "../../core/journal/recovery-decision.js";
 import { blobBytes, pathsOf, type PathState } from "../../core/journal/plan.js";
 import { encodeJournal, journalFileName } from "../../core/journal/record.js";
 

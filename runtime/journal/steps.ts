@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import { buildPlan, planErrorText, type ContentHash, type PlanInput } from "../../core/journal/plan.js";
 import { observe } from "./apply.js";
-import { runPlan } from "./run.js";
+import { runPlan } from "./run-plan.js";
 
 /** A file's state for a step's `before`: its hash (content not kept: the step is one-way),
  *  or null when absent. A folder or special file there is an error: plans replace files only. */

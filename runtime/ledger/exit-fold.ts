@@ -5,10 +5,10 @@
 // times would leave 100,000 files for that fold. The try never waits: a busy lock means another
 // process is folding (or about to), and the launch itself was counted before this runs.
 import { LockTimeoutError } from "../../adapters/lock/Lock.js";
-import type { LedgerContext } from "./context.js";
-import { foldLocked } from "./fold.js";
+import type { LedgerContext } from "./ledger-context.js";
+import { foldLocked } from "./fold-logs.js";
 import { LOG_SUFFIX } from "./launch-log.js";
-import { listDir, withStore } from "./store.js";
+import { listDir, withStore } from "./ledger-store.js";
 
 /** Logs that may wait before an exiting process folds them: a fold per this many calls, at most. */
 export const PENDING_LOG_BOUND = 8;

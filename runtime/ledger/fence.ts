@@ -10,9 +10,9 @@
 import { join } from "node:path";
 import { hasCode } from "../../adapters/fs/FileSystem.js";
 import { isOwnerProvablyDead, makeOwnerRecord } from "../../adapters/lock/owner.js";
-import type { LedgerContext } from "./context.js";
+import type { LedgerContext } from "./ledger-context.js";
 import { LOG_SUFFIX, parseLog } from "./launch-log.js";
-import { listDir } from "./store.js";
+import { listDir } from "./ledger-store.js";
 
 /** A begin line older than this belongs to a launch that will never finish (a hung or broken
  *  writer of its log); the source check between begin and outcome takes milliseconds. */

@@ -13,7 +13,7 @@
 // drops the line rather than counting a launch of a path the garbage made up. (Unsealed lines,
 // written by earlier versions, are still read.)
 import { join } from "node:path";
-import { sha256Bytes } from "../sha256.js";
+import { sha256Bytes } from "../crypto-sha256.js";
 import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
 import { decodeOwner, makeOwnerRecord, type OwnerRecord, type ProcessProbe } from "../../adapters/lock/owner.js";
 import type { LaunchEntry } from "../../core/ledger/fold.js";

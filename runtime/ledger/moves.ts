@@ -7,11 +7,11 @@ import { moveLineage } from "../../core/ledger/move.js";
 import { lineageName, pathKey } from "../../core/ledger/keys.js";
 import { moveType, type MoveType } from "../../core/ledger/transitions.js";
 import type { StepInput } from "../../core/journal/plan.js";
-import { isoAt, type LedgerContext } from "./context.js";
+import { isoAt, type LedgerContext } from "./ledger-context.js";
 import { withRootFence } from "./fence.js";
-import { foldLocked } from "./fold.js";
+import { foldLocked } from "./fold-logs.js";
 import { currentBytes, currentState, newPlanId, runSteps } from "../journal/index.js";
-import { commitSteps, readIndex, readLedgers, withStore } from "./store.js";
+import { commitSteps, readIndex, readLedgers, withStore } from "./ledger-store.js";
 
 export interface MoveInput {
   /** absolute path the recipe had */

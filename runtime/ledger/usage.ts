@@ -4,10 +4,10 @@ import type { JsonObject } from "../../core/model.js";
 import type { RecipeEntry } from "../../core/discovery/types.js";
 import type { LedgerRecord } from "../../core/ledger/codec.js";
 import { pathKey } from "../../core/ledger/keys.js";
-import { usageSummary } from "../../core/ledger/usage-view.js";
-import type { LedgerContext } from "./context.js";
-import { foldLocked } from "./fold.js";
-import { readIndex, readLedgers, withStore } from "./store.js";
+import { usageSummary } from "../../core/ledger/usage-summary.js";
+import type { LedgerContext } from "./ledger-context.js";
+import { foldLocked } from "./fold-logs.js";
+import { readIndex, readLedgers, withStore } from "./ledger-store.js";
 
 export interface UsageLookup {
   /** `{lifetime_calls, calls, revision_calls, last_launch_at}` for a user-root entry (zeros

@@ -17,9 +17,9 @@ import { toolFailed, toolMoved, type ToolReviewState } from "../../core/review/t
 import { discoverThroughFs } from "../fs-discovery.js";
 import { currentState, newPlanId, runSteps } from "../journal/index.js";
 import { seedLineages, sha256Bytes, withRootFence } from "../ledger/index.js";
-import { isoAt } from "../ledger/context.js";
-import { foldLocked } from "../ledger/fold.js";
-import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/store.js";
+import { isoAt } from "../ledger/ledger-context.js";
+import { foldLocked } from "../ledger/fold-logs.js";
+import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import { isoNow, type ReviewContext } from "./context.js";
 import { readJsonOrUndefined, writeJson } from "./files.js";
 import { readApproved, readToolState, toolReviewDir, toolStatePath } from "./portfolio-cycle.js";

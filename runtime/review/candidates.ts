@@ -4,12 +4,12 @@
 import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
 import type { DraftCandidate, LineageUsage } from "../../core/review/batch.js";
-import { executableFingerprint } from "../../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
 import type { Observation } from "../../core/ledger/seed.js";
 import { discoverThroughFs } from "../fs-discovery.js";
-import { readIndex, readLedgers, withStore } from "../ledger/store.js";
+import { readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import { seedObserved } from "../ledger/index.js";
 import { sha256Bytes } from "../ledger/index.js";
 import type { ReviewContext } from "./context.js";

@@ -5,7 +5,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
 import type { Json, JsonObject } from "../../core/model.js";
-import { executableFingerprint } from "../../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
 import { labelsAsWritten } from "../../core/compile/compile-template.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildPlan, planErrorText, type StepInput } from "../../core/journal/plan.js";
 import type { ExecutionPlan, PlanItem } from "../../core/review/decide.js";
 import { planFaults } from "../../core/review/plan-check.js";
-import { canonicalLockPath } from "../../adapters/lock/canonical.js";
+import { canonicalLockPath } from "../../adapters/lock/canonical-path.js";
 import { PlanFailed, recoverJournals, runPlan } from "../../runtime/journal/index.js";
 import { promoteLineage } from "../ledger/index.js";
 import { QUARANTINE_DIR, type ReviewContext } from "./context.js";

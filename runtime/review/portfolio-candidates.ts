@@ -6,7 +6,7 @@ import type { ToolCandidate, ToolUsage } from "../../core/review/portfolio.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
 import { discoverThroughFs } from "../fs-discovery.js";
-import { readIndex, readLedgers, withStore } from "../ledger/store.js";
+import { readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import { seedLineages, sha256Bytes } from "../ledger/index.js";
 import type { ReviewContext } from "./context.js";
 

@@ -11,10 +11,10 @@ import { rolledBack } from "../../core/ledger/transitions.js";
 import { Working } from "../../core/ledger/working.js";
 import { snapshotBytes, snapshotPath } from "../../core/review/snapshot.js";
 import { newPlanId, runSteps } from "../journal/index.js";
-import { isoAt } from "../ledger/context.js";
+import { isoAt } from "../ledger/ledger-context.js";
 import { sha256Bytes, withRootFence } from "../ledger/index.js";
-import { foldLocked } from "../ledger/fold.js";
-import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/store.js";
+import { foldLocked } from "../ledger/fold-logs.js";
+import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import type { ReviewContext } from "./context.js";
 import { fileSha, readJsonOrUndefined } from "./files.js";
 

@@ -17,7 +17,7 @@ import { reportNow } from "../execute/report.js";
 import type { ExecuteOptions } from "../execute/types.js";
 import { whyNotATool } from "./schema.js";
 import { confinedRunner, type PreparedSandbox } from "../../adapters/process/bwrap.js";
-import { callSandbox, toolPolicy } from "../sandbox.js";
+import { callSandbox, toolPolicy } from "../call-sandbox.js";
 import type { AsyncLaunch, CallContext, LaunchCheck } from "./call-context.js";
 
 

@@ -2,9 +2,9 @@
 import { failure, success, type CommandResult } from "../../core/result.js";
 import type { Discovery } from "../../core/discovery/types.js";
 import { inspectRecipes } from "../../core/views/summary.js";
-import { sandboxMode, toolPolicy } from "../sandbox.js";
+import { sandboxMode, toolPolicy } from "../call-sandbox.js";
 import { describePolicy } from "../../core/sandbox/policy.js";
-import { isError, optionalBool, optionalString, unknownKeys, type Params } from "./params.js";
+import { isError, optionalBool, optionalString, unknownKeys, type Params } from "./verb-params.js";
 import { whyNotATool } from "./schema.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
 import { inspectRuntime, type RuntimeContext } from "./status.js";

@@ -12,7 +12,7 @@ import { reviewPolicy, withNodeReviews } from "../review/host.js";
 import { runPortfolioCycle } from "../review/portfolio-cycle.js";
 import type { Reviewer } from "../review/reviewer.js";
 import { rollbackTool } from "../review/rollback.js";
-import { unknownKeys, type Params } from "./params.js";
+import { unknownKeys, type Params } from "./verb-params.js";
 
 export interface LifecycleVerbContext {
   readonly paths: AgentPaths;

@@ -6,7 +6,7 @@
 import type { Discovery } from "../../core/discovery/types.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
-import { isError, optionalBool, unknownKeys, type Params } from "./params.js";
+import { isError, optionalBool, unknownKeys, type Params } from "./verb-params.js";
 import { whyNotATool } from "./schema.js";
 import { automaticReviewPolicy } from "./status.js";
 import { agentPaths } from "../agent-paths.js";

@@ -9,7 +9,7 @@ import { BATCH_SIZE } from "../../core/review/batch.js";
 import { reviewPolicy, withNodeReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
 import { reviewToolsNow } from "./lifecycle.js";
-import { unknownKeys, type Params } from "./params.js";
+import { unknownKeys, type Params } from "./verb-params.js";
 
 export interface ReviewVerbContext {
   readonly paths: AgentPaths;

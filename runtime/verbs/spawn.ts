@@ -14,9 +14,9 @@ import { executeTemplate } from "../execute/execute.js";
 import { errorText, reportExecution } from "../execute/report.js";
 import type { Registry } from "../registry.js";
 import { sha256Of } from "../registry.js";
-import { readSnapshot } from "../snapshot.js";
+import { readSnapshot } from "../recipe-snapshot.js";
 import { executeOptions, runTool, type CallContext } from "./call.js";
-import { unknownKeys, type Params } from "./params.js";
+import { unknownKeys, type Params } from "./verb-params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
 
 /** A spawn's context: a call's, plus where an inline template is captured as a draft. */

@@ -14,7 +14,7 @@ import {
 import { buildTriage, noRuns, triageText, type RunFacts } from "../../core/views/triage.js";
 import { agentPaths, packageInfo, type AgentPaths } from "../agent-paths.js";
 import type { ReviewsDetails } from "../../core/views/render.js";
-import { sandboxInUse, sandboxMode } from "../sandbox.js";
+import { sandboxInUse, sandboxMode } from "../call-sandbox.js";
 
 export const AUTOMATIC_REVIEW_ENV = "PI_ACTORS_AUTOMATIC_REVIEW";
 

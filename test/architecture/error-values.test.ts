@@ -24,7 +24,7 @@ const STILL_OK_UNIONS: readonly string[] = [
   "host-cli/argv.ts",
   "host-mcp/auth.ts",
   "host-mcp/http-body.ts",
-  "runtime/ledger/launch.ts",
+  "runtime/ledger/account-launch.ts",
   "runtime/ledger/moves.ts",
   "runtime/review/rollback.ts",
   "runtime/verbs/call-context.ts",

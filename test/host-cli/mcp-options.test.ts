@@ -1,6 +1,6 @@
 // `pi-recipes mcp` options: what is refused before any server starts.
 import { describe, expect, it } from "vitest";
-import { runMcp } from "../../host-cli/verbs/mcp.js";
+import { runMcp } from "../../host-cli/verbs/mcp-command.js";
 
 const usage = async (words: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> => {
   const outcome = await runMcp(words, env);

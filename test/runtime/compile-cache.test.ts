@@ -8,7 +8,7 @@ import { makeScanPort } from "../../adapters/fs/scan.js";
 import { discover } from "../../core/discovery/discover.js";
 import { agentPaths } from "../../runtime/agent-paths.js";
 import { beginCompileCache, compileCachePath } from "../../runtime/compile-cache.js";
-import { readSnapshot } from "../../runtime/snapshot.js";
+import { readSnapshot } from "../../runtime/recipe-snapshot.js";
 import { cacheBox, nextTick, type CacheBox } from "../support/compile-cache-box.js";
 
 let box: CacheBox;

@@ -16,7 +16,7 @@ import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
 import { lockRootOf } from "../../runtime/agent-paths.js";
 import type { Watcher } from "../../adapters/watch/Watcher.js";
-import { callIn } from "../../host-cli/verbs/call.js";
+import { callIn } from "../../host-cli/verbs/call-command.js";
 import { createRecipeServer } from "../../host-mcp/server.js";
 import { createPiRecipesExtension } from "../../host-pi/index.js";
 import { openLedger, readIndex, readLedger } from "../../runtime/ledger/index.js";

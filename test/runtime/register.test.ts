@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
-import { canonicalLockPath } from "../../adapters/lock/canonical.js";
+import { canonicalLockPath } from "../../adapters/lock/canonical-path.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import { agentPaths, type AgentPaths } from "../../runtime/agent-paths.js";
 import { registerTool, type RegisterContext } from "../../runtime/register.js";

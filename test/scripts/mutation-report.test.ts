@@ -13,7 +13,7 @@ import {
   unmeasured,
   type MutationReport,
   type ReportMutant,
-} from "../../scripts/mutation/report.js";
+} from "../../scripts/mutation/mutation-report.js";
 import { repoRoot } from "../support/cli.js";
 
 const source = ["export const f = (k: string) =>", '  k === "a" ? 1 : 2;', "export const g = (k: string) =>", '  k === "a" ? 3 : 4;', ""].join("\n");

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
+import { canonicalLockPath } from "../../../adapters/lock/canonical-path.js";
 import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockTimeoutError } from "../../../adapters/lock/Lock.js";
 import { decodeOwner, encodeOwner, makeOwnerRecord, nodeProcessProbe } from "../../../adapters/lock/owner.js";

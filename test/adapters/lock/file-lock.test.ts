@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
+import { canonicalLockPath } from "../../../adapters/lock/canonical-path.js";
 import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockReentryError, LockTimeoutError } from "../../../adapters/lock/Lock.js";
 import { decodeOwner, encodeOwner, makeOwnerRecord, nodeProcessProbe } from "../../../adapters/lock/owner.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { FsError, type FileSystem, type FsErrorCode } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
+import { canonicalLockPath } from "../../../adapters/lock/canonical-path.js";
 import { lockFilePath } from "../../../adapters/lock/file-lock.js";
 import { encodeOwner, makeOwnerRecord } from "../../../adapters/lock/owner.js";
 

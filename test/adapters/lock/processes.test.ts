@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { canonicalLockPath } from "../../../adapters/lock/canonical.js";
+import { canonicalLockPath } from "../../../adapters/lock/canonical-path.js";
 import { lockFilePath, makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { LockTimeoutError } from "../../../adapters/lock/Lock.js";
 import { encodeOwner, makeOwnerRecord, nodeProcessProbe } from "../../../adapters/lock/owner.js";

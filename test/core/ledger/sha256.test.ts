@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { sha256Hex } from "../../../core/ledger/sha256.js";
-import { canonicalJson } from "../../../core/ledger/canonical.js";
+import { canonicalJson } from "../../../core/ledger/canonical-json.js";
 
 const node = (b: Uint8Array | string): string => createHash("sha256").update(b).digest("hex");
 

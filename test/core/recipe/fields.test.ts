@@ -2,12 +2,12 @@
 // accepts, the template envelope and the executable fingerprint all follow from it.
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { executableContent } from "../../../core/ledger/fingerprint.js";
+import { executableContent } from "../../../core/ledger/recipe-fingerprint.js";
 import { decodeRecipeObject } from "../../../core/recipe/decode.js";
 import { ENVELOPE_KEYS } from "../../../core/recipe/fields.js";
 import { compileMarkdown } from "../../../core/recipe/markdown.js";
 import { decodeParams } from "../../../core/register/params.js";
-import { REGISTER_TOOL_PARAMETERS } from "../../../core/register/schema.js";
+import { REGISTER_TOOL_PARAMETERS } from "../../../core/register/params-schema.js";
 
 const offered = Object.keys(REGISTER_TOOL_PARAMETERS["properties"] as object);
 

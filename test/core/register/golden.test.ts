@@ -1,7 +1,7 @@
 // register_tool cases (explicit `:string` kept as written; stored args canonical), on the pure
 // planner: exact texts and exact file contents.
 import { describe, expect, it } from "vitest";
-import { REGISTER_TOOL_PARAMETERS } from "../../../core/register/schema.js";
+import { REGISTER_TOOL_PARAMETERS } from "../../../core/register/params-schema.js";
 import { DRAFTS, ROOT, world } from "./world.js";
 
 const pretty = (o: unknown): string => `${JSON.stringify(o, null, 2)}\n`;
@@ -136,7 +136,7 @@ describe("register_tool golden cases", () => {
     expect(w.files.get(`${ROOT}/w.json`)).toBe(pretty({ description: "x", async: true, values: { a: "1" }, template: "echo {a}" }));
   });
 
-  it("deleting a missing tool; deleting a .md-backed tool removes its file too (unlike the reference)", () => {
+  it("deleting a missing tool; deleting a .md-backed tool removes its file too", () => {
     const md = "---\ndescription: Md tool\n---\n\n```template\necho md\n```\n";
     const w = world({ [`${ROOT}/mdtool.md`]: md });
     expect(w.run({ name: "nope", template: null })).toMatchObject({ ok: false, text: 'Tool "nope" not found.', details: { tool: "nope" } });

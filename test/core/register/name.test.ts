@@ -4,7 +4,7 @@ import { fc, test } from "@fast-check/vitest";
 import {
   isExactRecipeName, mangledNameProblem, nameCandidates, normalizeToolName, suggestToolName, toolNameProblem,
 } from "../../../core/register/name.js";
-import { planLocks } from "../../../core/register/plan.js";
+import { planLocks } from "../../../core/register/plan-register.js";
 import { ROOT, world } from "./world.js";
 
 describe("normalizeToolName", () => {

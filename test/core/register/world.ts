@@ -1,7 +1,7 @@
 // A recipe root held in a Map, with register_tool's plans applied to it as the runtime would.
 import type { SnapshotFile } from "../../../core/model.js";
-import { planRegister } from "../../../core/register/plan.js";
-import type { RegisterFacts, RegisterPlan } from "../../../core/register/types.js";
+import { planRegister } from "../../../core/register/plan-register.js";
+import type { RegisterFacts, RegisterPlan } from "../../../core/register/register-plan.js";
 import { success, type CommandResult } from "../../../core/result.js";
 
 export const AGENT = "/home/u/.pi/agent";

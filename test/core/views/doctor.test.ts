@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { preview } from "../../../core/views/compact.js";
+import { preview } from "../../../core/views/compact-text.js";
 import { doctorText } from "../../../core/views/doctor.js";
 import { buildRecipesSummary } from "../../../core/views/registry-summary.js";
 import { buildDiscovery, userOverPackaged } from "../../support/views-discovery.js";

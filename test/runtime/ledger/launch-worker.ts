@@ -5,8 +5,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
-import { closeLedger, openLedger } from "../../../runtime/ledger/context.js";
-import { recordLaunch, type LaunchInput } from "../../../runtime/ledger/launch.js";
+import { closeLedger, openLedger } from "../../../runtime/ledger/ledger-context.js";
+import { recordLaunch, type LaunchInput } from "../../../runtime/ledger/account-launch.js";
 import { renameLineage } from "../../../runtime/ledger/moves.js";
 import { resolved } from "./support.js";
 

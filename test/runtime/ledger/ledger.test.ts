@@ -3,14 +3,14 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { recordLaunch, sourceChangedText } from "../../../runtime/ledger/launch.js";
+import { recordLaunch, sourceChangedText } from "../../../runtime/ledger/account-launch.js";
 import { demoteLineage, promoteLineage, renameLineage } from "../../../runtime/ledger/moves.js";
-import { foldPending } from "../../../runtime/ledger/fold.js";
-import { recordReview } from "../../../runtime/ledger/review.js";
+import { foldPending } from "../../../runtime/ledger/fold-logs.js";
+import { recordReview } from "../../../runtime/ledger/review-epochs.js";
 import { withRootFence } from "../../../runtime/ledger/fence.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
-import { closeLedger } from "../../../runtime/ledger/context.js";
+import { closeLedger } from "../../../runtime/ledger/ledger-context.js";
 import { clock, makeAgent, resolved, type Agent } from "./support.js";
 
 let agent: Agent;

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnWorker, type Worker } from "./workers.js";
-import { foldPending } from "../../../runtime/ledger/fold.js";
+import { foldPending } from "../../../runtime/ledger/fold-logs.js";
 import { makeAgent, type Agent } from "./support.js";
 
 let agent: Agent;

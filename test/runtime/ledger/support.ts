@@ -6,12 +6,12 @@ import { basename, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { makeFileLock } from "../../../adapters/lock/file-lock.js";
-import { executableFingerprint } from "../../../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../../../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
 import type { LedgerRecord } from "../../../core/ledger/codec.js";
 import { ledgerFileName } from "../../../core/ledger/keys.js";
-import { closeLedger, openLedger, sha256Bytes, type LedgerContext, type LedgerOptions } from "../../../runtime/ledger/context.js";
-import type { LaunchInput } from "../../../runtime/ledger/launch.js";
+import { closeLedger, openLedger, sha256Bytes, type LedgerContext, type LedgerOptions } from "../../../runtime/ledger/ledger-context.js";
+import type { LaunchInput } from "../../../runtime/ledger/account-launch.js";
 
 export interface Agent {
   readonly dir: string;

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openRegistry } from "../../../runtime/registry.js";
 import { inspectRecipes } from "../../../core/views/summary.js";
-import { recordLaunch } from "../../../runtime/ledger/launch.js";
-import { seedLineages } from "../../../runtime/ledger/seed.js";
-import { foldPending } from "../../../runtime/ledger/fold.js";
+import { recordLaunch } from "../../../runtime/ledger/account-launch.js";
+import { seedLineages } from "../../../runtime/ledger/seed-lineages.js";
+import { foldPending } from "../../../runtime/ledger/fold-logs.js";
 import { loadUsage } from "../../../runtime/ledger/usage.js";
 import { makeAgent, resolved, type Agent } from "./support.js";
 

@@ -9,7 +9,7 @@ import { Volume } from "memfs";
 import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem, type MemFileSystem } from "../../../adapters/fs/memfs.js";
 import type { Lock } from "../../../adapters/lock/Lock.js";
-import { executableFingerprint } from "../../../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../../../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
 import { agentPaths } from "../../../runtime/agent-paths.js";
 import { closeLedger, foldPending, recordLaunch, seedLineages, sha256Bytes, sourceChangedText } from "../../../runtime/ledger/index.js";

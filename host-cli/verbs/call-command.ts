@@ -1,6 +1,6 @@
 import type { CommandResult } from "../../core/result.js";
 import type { RuntimeSession } from "../../runtime/session.js";
-import { expectPositional, result, type CliVerb } from "./types.js";
+import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 /** `call <tool>` in a session: one discovery, then the one launch path (runtime/launch.ts). */
 export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>): Promise<CommandResult> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { executableContent, executableFingerprint } from "../../../core/ledger/fingerprint.js";
+import { executableContent, executableFingerprint } from "../../../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
 import type { RecipeConfig, RecipeFormat } from "../../../core/model.js";
 import type { ToolSpec } from "../../../core/tool/types.js";

@@ -1,4 +1,4 @@
-import { expectPositional, result, type CliVerb } from "./types.js";
+import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const inspectVerb: CliVerb = {
   name: "inspect",

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
-import { expectPositional, result, type CliVerb } from "./types.js";
+import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const reviewVerb: CliVerb = {
   name: "review",

@@ -7,7 +7,7 @@
 // stores its digest, `executableFingerprint`, so both agree on what a revision is.
 import type { Json, RecipeConfig } from "../model.js";
 import { NOT_EXECUTABLE_FIELDS } from "../recipe/fields.js";
-import { canonicalJson } from "./canonical.js";
+import { canonicalJson } from "./canonical-json.js";
 import { sha256Hex } from "./sha256.js";
 
 /** The executable part of a recipe as one JSON object; `async` is always a boolean. */

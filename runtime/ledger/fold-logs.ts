@@ -6,9 +6,9 @@ import { hasCode } from "../../adapters/fs/FileSystem.js";
 import { isOwnerProvablyDead } from "../../adapters/lock/owner.js";
 import { foldLaunches, relocationCandidates, type LaunchEntry } from "../../core/ledger/fold.js";
 import type { LedgerIndex } from "../../core/ledger/codec.js";
-import type { LedgerContext } from "./context.js";
+import type { LedgerContext } from "./ledger-context.js";
 import { LOG_SUFFIX, parseLog, type ParsedLog } from "./launch-log.js";
-import { commit, listDir, readIndex, readLedgers, withStore } from "./store.js";
+import { commit, listDir, readIndex, readLedgers, withStore } from "./ledger-store.js";
 
 const decoder = new TextDecoder();
 

@@ -2,8 +2,8 @@
 // clears the temps of interrupted writes. The one entry point a session calls, whatever engine
 // the store's commits run on.
 import { hasCode } from "../../adapters/fs/FileSystem.js";
-import type { LedgerContext } from "./context.js";
-import { withStore } from "./store.js";
+import type { LedgerContext } from "./ledger-context.js";
+import { withStore } from "./ledger-store.js";
 
 /** Recovers the store when it exists (a fresh agent dir gets no `.usage` folder from this);
  *  returns diagnostics. */

@@ -1,5 +1,5 @@
 import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
-import { expectPositional, result, type CliVerb } from "./types.js";
+import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const rollbackVerb: CliVerb = {
   name: "rollback",

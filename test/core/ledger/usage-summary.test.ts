@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { launched, freshLedger } from "../../../core/ledger/transitions.js";
-import { usageSummary } from "../../../core/ledger/usage-view.js";
+import { usageSummary } from "../../../core/ledger/usage-summary.js";
 
 const T0 = "2026-01-01T00:00:00.000Z";
 const T1 = "2026-01-02T00:00:00.000Z";

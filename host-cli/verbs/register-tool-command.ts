@@ -1,5 +1,5 @@
 import type { CliValue } from "../argv.js";
-import { expectPositional, result, type CliVerb } from "./types.js";
+import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 // The command line turns `name=123` into a number; these parameters are texts whatever they look like.
 const TEXT_PARAMS = ["name", "description", "draft", "args", "label", "output"];

@@ -3,13 +3,13 @@
 // move followed by fingerprint. Cheap when nothing changed: one read of the index, no lock.
 import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
 import type { RecipeConfig } from "../../core/model.js";
-import { executableFingerprint } from "../../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { relocationCandidates } from "../../core/ledger/fold.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { carriedUsage, seedIsCurrent, seedObservations, type Observation } from "../../core/ledger/seed.js";
-import { isoAt, type LedgerContext } from "./context.js";
-import { foldLocked, idsOf, missingKeys } from "./fold.js";
-import { commit, readIndex, readLedgers, withStore } from "./store.js";
+import { isoAt, type LedgerContext } from "./ledger-context.js";
+import { foldLocked, idsOf, missingKeys } from "./fold-logs.js";
+import { commit, readIndex, readLedgers, withStore } from "./ledger-store.js";
 
 // Seeding runs after every discovery; a recipe's config object lives as long as its revision, so
 // its fingerprint is hashed once per revision, not once per pass.

@@ -16,8 +16,8 @@ import {
   INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, draftControl, notFound, recipeInputErrorText, recipeInvalid, registeredText,
   reservedName, storedUnreadable,
 } from "./texts.js";
-import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./types.js";
-import { validateContent } from "./validate.js";
+import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
+import { validateContent } from "./validate-content.js";
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -55,7 +55,7 @@ export function planLocks(params: Params, roots: { readonly userRoot: string; re
 }
 
 function planDelete(name: string, facts: RegisterFacts, stored: Stored): RegisterPlan {
-  // unlike the reference (which answers as if it had deleted something): nothing was deleted
+  // nothing was deleted, so the answer must not read like a deletion
   if (!hasStored(stored)) return answer(failure(notFound(name), { tool: name }));
   const paths = [stored.md?.path, stored.json?.path].filter((p): p is string => p !== undefined);
   return { kind: "delete", name, paths, text: deletedTool(name), details: { config: recipePath(facts.userRoot, name), tool: name, removed: paths } };

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { canonicalLockPath, lockKey } from "../../../adapters/lock/canonical.js";
+import { canonicalLockPath, lockKey } from "../../../adapters/lock/canonical-path.js";
 
 const fs = makeNodeFileSystem();
 let dir = "";

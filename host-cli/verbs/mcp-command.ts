@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { loadToken, TOKEN_ENV } from "../../host-mcp/auth.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../host-mcp/http-body.js";
 import { didYouMean } from "../../core/suggest.js";
-import { usageError, type CliVerb, type VerbOutcome } from "./types.js";
+import { usageError, type CliVerb, type VerbOutcome } from "./cli-verb.js";
 
 const OPTIONS = {
   http: { type: "boolean" },

@@ -1,7 +1,7 @@
 // runPlan: the journal first, then the steps, then the journal goes. See docs/journal.md.
 import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
-import type { Journal } from "../../core/journal/decide.js";
+import type { Journal } from "../../core/journal/recovery-decision.js";
 import type { Plan, Step } from "../../core/journal/plan.js";
 import { journalFileName } from "../../core/journal/record.js";
 import { drive, observe, observeAll, persistJournal, removeJournal, type JournalOptions } from "./apply.js";

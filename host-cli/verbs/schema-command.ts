@@ -1,4 +1,4 @@
-import { expectPositional, result, usageError, type CliVerb } from "./types.js";
+import { expectPositional, result, usageError, type CliVerb } from "./cli-verb.js";
 
 export const schemaVerb: CliVerb = {
   name: "schema",

@@ -1,7 +1,7 @@
 // planRegister and planLocks as a caller sees them: the exact result (text and details) of a
 // register_tool call, the file it writes, and the paths it locks.
 import { describe, expect, it } from "vitest";
-import { planLocks } from "../../../core/register/plan.js";
+import { planLocks } from "../../../core/register/plan-register.js";
 import { ROOT, world } from "./world.js";
 
 const pretty = (o: unknown): string => `${JSON.stringify(o, null, 2)}\n`;

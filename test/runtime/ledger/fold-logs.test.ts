@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { nodeProcessProbe } from "../../../adapters/lock/owner.js";
-import { foldPending } from "../../../runtime/ledger/fold.js";
-import { recordLaunch } from "../../../runtime/ledger/launch.js";
-import { closeLedger, type LedgerContext } from "../../../runtime/ledger/context.js";
+import { foldPending } from "../../../runtime/ledger/fold-logs.js";
+import { recordLaunch } from "../../../runtime/ledger/account-launch.js";
+import { closeLedger, type LedgerContext } from "../../../runtime/ledger/ledger-context.js";
 import { makeAgent, resolved, type Agent } from "./support.js";
 
 let agent: Agent;

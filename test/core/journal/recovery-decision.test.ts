@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
 import { createHash } from "node:crypto";
 import { blobBytes, buildPlan as buildTaggedPlan, pathsOf, planErrorText, type Plan, type PlanInput } from "../../../core/journal/plan.js";
-import { decide } from "../../../core/journal/decide.js";
+import { decide } from "../../../core/journal/recovery-decision.js";
 import { decodeJournal as decodeTaggedJournal, encodeJournal, journalErrorText, journalFileName, journalHash } from "../../../core/journal/record.js";
 
 // the errors as the texts a user reads (recovery reports and thrown messages carry these)

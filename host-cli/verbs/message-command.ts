@@ -1,5 +1,5 @@
-import { callIn } from "./call.js";
-import { expectPositional, result, type CliVerb } from "./types.js";
+import { callIn } from "./call-command.js";
+import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const messageVerb: CliVerb = {
   name: "message",

@@ -2,7 +2,7 @@
 // happens, one line per change (`--json`: JSON lines), until SIGINT or SIGTERM.
 import type { Discovery } from "../../core/discovery/types.js";
 import type { ToolSetChange } from "../../runtime/live-registry.js";
-import { expectPositional, usageError, type CliVerb } from "./types.js";
+import { expectPositional, usageError, type CliVerb } from "./cli-verb.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 

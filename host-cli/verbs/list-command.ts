@@ -1,4 +1,4 @@
-import { expectPositional, result, usageError, type CliVerb } from "./types.js";
+import { expectPositional, result, usageError, type CliVerb } from "./cli-verb.js";
 
 export const listVerb: CliVerb = {
   name: "list",
@@ -7,7 +7,7 @@ export const listVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "") ?? (Object.keys(cmd.params).length > 0 ? usageError("list takes no arguments") : undefined);
     if (bad !== undefined) return bad;
-    // the registry loads here, not with the usage lines (types.ts)
+    // the registry loads here, not with the usage lines (cli-verb.ts)
     const [{ openRegistry }, { listTools }] = await Promise.all([import("../../runtime/registry.js"), import("../../runtime/verbs/list.js")]);
     return result(listTools(openRegistry().discover()));
   },

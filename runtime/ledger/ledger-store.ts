@@ -12,7 +12,7 @@ import { ledgerFileName } from "../../core/ledger/keys.js";
 import type { LedgerPlan } from "../../core/ledger/working.js";
 import { recoverJournals } from "../journal/index.js";
 import { currentState, newPlanId, runSteps } from "../journal/steps.js";
-import type { LedgerContext } from "./context.js";
+import type { LedgerContext } from "./ledger-context.js";
 
 const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 

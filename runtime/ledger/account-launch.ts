@@ -2,12 +2,12 @@
 // and counted in this process's launch log; the fold brings the counts into the ledgers later.
 import { hasCode } from "../../adapters/fs/FileSystem.js";
 import { LockTimeoutError } from "../../adapters/lock/Lock.js";
-import { executableFingerprint } from "../../core/ledger/fingerprint.js";
+import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import type { RecipeConfig } from "../../core/model.js";
-import { isoAt, sha256Bytes, type LedgerContext } from "./context.js";
+import { isoAt, sha256Bytes, type LedgerContext } from "./ledger-context.js";
 import { awaitFenceWriter, fenceClosed } from "./fence.js";
-import { foldPending } from "./fold.js";
+import { foldPending } from "./fold-logs.js";
 import { carriedField } from "./launch-log.js";
 import type { CarriedUsage } from "../../core/ledger/seed.js";
 

@@ -5,9 +5,9 @@ import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import { nodeProcessProbe, type ProcessProbe } from "../../adapters/lock/owner.js";
 import { LaunchLog } from "./launch-log.js";
-import { ledgerPaths, type LedgerPaths } from "./paths.js";
+import { ledgerPaths, type LedgerPaths } from "./ledger-paths.js";
 
-export { ledgerPaths, type LedgerPaths } from "./paths.js";
+export { ledgerPaths, type LedgerPaths } from "./ledger-paths.js";
 
 export interface LedgerOptions {
   readonly fs: FileSystem;
@@ -59,7 +59,7 @@ export function openLedger(options: LedgerOptions): LedgerContext {
   };
 }
 
-export { sha256Bytes } from "../sha256.js";
+export { sha256Bytes } from "../crypto-sha256.js";
 
 export const isoAt = (ms: number): string => new Date(ms).toISOString();
 

@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { EquivalentsFormatError, globToRegExp, parseEquivalents, reviewReport, scoreOf, unmeasured, type Counts, type EquivalentEntry, type MutationReport, type ReportMutant, type Review, type Undetected } from "./report.js";
+import { EquivalentsFormatError, globToRegExp, parseEquivalents, reviewReport, scoreOf, unmeasured, type Counts, type EquivalentEntry, type MutationReport, type ReportMutant, type Review, type Undetected } from "./mutation-report.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EQUIVALENTS = join(root, "docs", "equivalent-mutants.md");

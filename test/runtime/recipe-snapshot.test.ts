@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as nodeFs from "node:fs";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
-import { extraReader, readFileEntry } from "../../runtime/snapshot.js";
+import { extraReader, readFileEntry } from "../../runtime/recipe-snapshot.js";
 
 let base: string;
 let agent: string;

@@ -2,9 +2,9 @@
 import { pathKey } from "../../core/ledger/keys.js";
 import { reviewed } from "../../core/ledger/transitions.js";
 import { Working } from "../../core/ledger/working.js";
-import { isoAt, type LedgerContext } from "./context.js";
-import { foldLocked } from "./fold.js";
-import { commit, readIndex, readLedgers, withStore } from "./store.js";
+import { isoAt, type LedgerContext } from "./ledger-context.js";
+import { foldLocked } from "./fold-logs.js";
+import { commit, readIndex, readLedgers, withStore } from "./ledger-store.js";
 
 /** Adds `epoch` to the lineage of `path`; false when the path has no lineage or the epoch is empty. */
 export async function recordReview(ctx: LedgerContext, path: string, epoch: string): Promise<boolean> {
