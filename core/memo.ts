@@ -1,6 +1,6 @@
-// Memoizing pure functions of a string. Registries repeat the same placeholder contents and
-// declarations (`file:path`, `lang=ru`) across thousands of recipes; parsing each once keeps
-// discovery near the cost of reading the files. Bounded: the cache starts over when full.
+// Memoizing pure functions of a string: registries repeat the same placeholder contents and
+// declarations (`file:path`, `lang=ru`) across recipes, and each is parsed once
+// (docs/performance.md). Bounded: the cache starts over when full.
 export function memoizeString<A>(fn: (key: string) => A, limit = 8192): (key: string) => A {
   let cache = new Map<string, A>();
   return (key: string): A => {

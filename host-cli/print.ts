@@ -9,7 +9,7 @@ import { tableFor } from "./tables.js";
 /** The one shape `--json` ever prints: `{"ok": bool, "text": string, "details": object}` on one line. */
 export function writeJson(ok: boolean, text: string, details: Readonly<Record<string, unknown>>): void {
   // written field by field: the same bytes as one JSON.stringify, without holding the whole text
-  // (11 MB for `inspect` of 10,000 recipes) in memory at once
+  // in memory at once (docs/performance.md)
   const out = process.stdout;
   if (typeof (details as { toJSON?: unknown }).toJSON === "function") {
     out.write(JSON.stringify({ ok, text, details }) + "\n");

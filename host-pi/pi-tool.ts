@@ -30,7 +30,7 @@ export function publishTool(pi: ExtensionAPI, tool: PiTool): void {
   pi.registerTool(tool as unknown as ToolDefinition);
 }
 
-/** The agent sees exactly the text the CLI prints (the reference's leading line break is not kept). */
+/** The agent sees exactly the text the CLI prints (a leading line break is not kept). */
 export const agentText = (text: string): string => text.replace(/^\n+/, "");
 
 /** A failed verb becomes a thrown error: Pi marks the result `isError` only for a throw. */

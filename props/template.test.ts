@@ -28,7 +28,7 @@ const defaults = { HOME: "/home/secret", secret: "s3cr3t", a: "A", s: "1", items
 describe("a runtime value is exactly one argv item", () => {
   test.prop([valueArb])("printf %s\\n {x} → [\"%s\\n\", x] (an empty x is dropped)", (x) => {
     const inv = buildInvocation("printf %s\\n {x}", scopeOf({ x }, defaults), place);
-    // an empty substituted word disappears from argv, as in the reference
+    // an empty substituted word disappears from argv
     expect(inv).toEqual(E.right({ command: "printf", args: x === "" ? ["%s\\n"] : ["%s\\n", x] }));
   });
 

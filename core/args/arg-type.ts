@@ -143,7 +143,7 @@ const TABLE: { readonly [K in ArgKind]: ArgTypeDescription<K> } = {
     title: "Array",
     schema: () => ({ items: {}, type: "array" }),
     sample: (name) => [`<${name}>`],
-    // stricter than the reference (any text): tool defaults are normalized like call values, so a
+    // a default must be JSON array text (not any text): tool defaults are normalized like call values, so a
     // default that is not JSON array text would make every call without the argument fail
     acceptsDefault: (text) => normalizeArray(text) !== MISMATCH,
     text: () => "array",

@@ -25,7 +25,7 @@ const hasSpace = (s: string): boolean => /\s/.test(s);
 
 /** Parses one declaration. The default starts after the first `=` (so it may hold `=` and `:`).
  * A name with inner whitespace before the colon (`a : path`) makes the whole name part the
- * name, as the reference does, rather than guessing at what was meant. */
+ * name (existing recipes rely on this reading), rather than guessing at what was meant. */
 export const parseDeclaration: (text: string) => Declaration = memoizeString(parseDeclarationUncached);
 
 function parseDeclarationUncached(text: string): Declaration {

@@ -102,9 +102,9 @@ const badRepeat = (node: JsonObject): boolean => {
 };
 
 /**
- * Stricter than the reference: every leaf must be a non-blank command, every sequence non-empty,
- * every object an import node or a node whose `template` is usable. A numeric `repeat` that is
- * not a positive integer is the structural error the reference throws while expanding.
+ * Refused when the recipe is loaded, not when it runs: every leaf must be a non-blank command,
+ * every sequence non-empty, every object an import node or a node whose `template` is usable. A
+ * numeric `repeat` that is not a positive integer gets the same structural error expansion gives.
  */
 function findUnusable(node: Json): Unusable | undefined {
   if (typeof node === "string") return node.trim() === "" ? { kind: "unusable", what: "blank string", at: HERE } : undefined;

@@ -56,8 +56,8 @@ export function placeTemplate(target: Json, node: JsonObject, defaults: JsonObje
 
 /**
  * Layering: imported defaults < binding values < node defaults < node values; an object
- * template then layers its own defaults under that and the node defaults over it once more (the
- * reference's quirk).
+ * template then layers its own defaults under that and the node defaults over it once more (kept
+ * because existing recipes depend on that order).
  */
 export function importDefaults(imported: ImportedRecipe, node: JsonObject): JsonObject {
   const nodeDefaults = objectOr(node["defaults"]);
@@ -109,7 +109,7 @@ function walkKey(node: JsonObject, key: string, env: ExpandEnv): E.Either<Recipe
 }
 
 function walkObject(original: JsonObject, env: ExpandEnv): E.Either<RecipeProblem, Walked> {
-  // `recover` is a command template too; the reference leaves it unexpanded, which only defers the failure
+  // `recover` is a command template too: expanded here, so a broken one fails at load time, not after the failure it was to handle
   const withRecover = walkKey(original, "recover", env);
   if (E.isLeft(withRecover)) return withRecover;
   const node = withRecover.right;

@@ -183,7 +183,7 @@ function run(config: RecipeConfig, path: string, s: Session): E.Either<RecipePro
 /**
  * The recipe at `path` (already loaded with `loadRecipe`) with its imports, import references,
  * import nodes and recipe references resolved. Every problem is a returned `failed` problem with
- * the reference's exact text, except a substituted field of the wrong type (`invalid`). Never throws.
+ * the fixed text existing agents match on, except a substituted field of the wrong type (`invalid`). Never throws.
  */
 export function resolveRecipe(config: RecipeConfig, path: string, ctx: ResolveContext): E.Either<RecipeProblem, RecipeConfig> {
   return run(config, path, session(ctx));

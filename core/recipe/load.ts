@@ -75,8 +75,7 @@ function parseJson(text: string): E.Either<RecipeProblem, unknown> {
   try {
     return E.right(JSON.parse(text) as unknown);
   } catch (e) {
-    // the engine's message (as the reference reports it, less any quoted file text), plus where
-    // that is in the file
+    // the engine's message (less any quoted file text), plus where that is in the file
     const message = jsonSyntaxMessage(e instanceof Error ? e.message : String(e));
     return E.left(invalid(message + lineAndColumn(text, message)));
   }

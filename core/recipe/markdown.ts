@@ -58,7 +58,7 @@ function parseJson(text: string): E.Either<undefined, Json> {
   }
 }
 
-/** The raw recipe object of a Markdown file, or the reason it has none (exact reference texts). */
+/** The raw recipe object of a Markdown file, or the reason it has none (fixed texts existing agents match on). */
 export function compileMarkdown(text: string): E.Either<string, JsonObject> {
   const lines = text.split(/\r?\n/);
   if ((lines[0] ?? "").trim() !== "---") return E.left(MD_NO_FRONTMATTER);

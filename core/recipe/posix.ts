@@ -44,7 +44,7 @@ export function basename(path: string): string {
 
 export const hasRecipeExtension = (path: string): boolean => path.endsWith(".json") || path.endsWith(".md");
 
-/** How the reference reads any recipe path: `.md` is Markdown, everything else JSON. */
+/** The format of any recipe path: `.md` is Markdown, everything else JSON. */
 export const formatOfPath = (path: string): RecipeFormat => (path.endsWith(".md") ? "md" : "json");
 
 /** The recipe id of a path: its basename without a `.json`/`.md` extension. */

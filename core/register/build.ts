@@ -1,7 +1,6 @@
 // The recipe object a create or an update writes. An update
 // starts from the stored raw object and replaces only what was given, so nothing the call did
-// not mention is lost: imports, async, object templates, unknown keys. (The reference rewrites
-// six keys and loses the rest.)
+// not mention is lost: imports, async, object templates, unknown keys.
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject } from "../model.js";

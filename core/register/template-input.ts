@@ -1,6 +1,6 @@
 // The `template` parameter checked before anything else happens: a
 // blank string or null asks for deletion, an empty sequence or an expansion error is refused with
-// the reference's raw text, anything but a string, sequence or object is refused.
+// the expansion's own text, anything but a string, sequence or object is refused.
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json } from "../model.js";

@@ -42,19 +42,19 @@ export const deletedTool = (name: string): string => `Deleted tool "${name}". Re
 export const draftOutside = (draftRoot: string): string =>
   `Draft must be under ${draftRoot}. Use inspect target=recipes view=summary to list drafts.`;
 export const draftNotFound = (path: string): string => `Draft not found: ${path}`;
-/** Not a reference text: the reference follows symlinks in the drafts folder. */
+/** A symlink in the drafts folder is never followed: it could point at any file. */
 export const draftSymlink = (link: string): string =>
   `Draft not promoted: ${link} is a symlink; a draft must be a regular file inside the drafts folder.`;
-/** Not a reference text: a path with a control character names no file anyone meant. */
+/** A path with a control character names no file anyone meant. */
 export const draftControl = (draft: string): string => `Invalid draft path ${JSON.stringify(draft)}: it contains a control character.`;
 export const draftInvalid = (reason: string | undefined): string =>
   reason === undefined || reason === "" ? "Draft recipe is invalid." : `Draft recipe is invalid: ${reason}`;
 
-/** Not a reference text: the reference writes such a recipe and finds it broken on reload. */
+/** A recipe that would not compile is never written (discovery would only report it broken). */
 export const recipeInvalid = (reason: string | undefined): string =>
   reason === undefined || reason === "" ? "Tool recipe is invalid." : `Tool recipe is invalid: ${reason}`;
 
-/** Not a reference text: the reference cannot read such a file and answers as if it were absent. */
+/** A stored file that cannot be read is named, never treated as absent (an update would replace it). */
 export const storedUnreadable = (path: string, reason: string): string =>
   `Stored recipe ${path} cannot be updated without a template: ${reason}`;
 

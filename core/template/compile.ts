@@ -14,7 +14,7 @@ export interface CompiledPlaceholder {
   /** an arithmetic-looking content (`n-2`) that is also a name: a value of that name wins */
   readonly asName: boolean;
   /** the content holds an operator character; a missing simple name then reports the
-   * reference's expression-variable error instead of a missing value */
+   * expression-variable error (the content was meant as arithmetic) instead of a missing value */
   readonly operator: boolean;
 }
 
@@ -32,7 +32,7 @@ export interface CompiledLeaf {
 const OPERATOR = /[()+\-*/%]/;
 
 function classify(content: string): Placeholder {
-  // `{?x:y}` has no condition at all; the reference does not read it as a ternary
+  // `{?x:y}` has no condition at all, so it is not a ternary
   if (content.startsWith("?")) return { kind: "unknown", content };
   return parsePlaceholder(content);
 }
@@ -40,7 +40,7 @@ function classify(content: string): Placeholder {
 function compilePlaceholder(content: string): CompiledPlaceholder {
   const placeholder = classify(content);
   let expression: CompiledExpression | undefined;
-  // `_()` has nothing to pad: the reference then reads the whole content as an expression
+  // `_()` has nothing to pad: the whole content is then read as an expression
   if (placeholder.kind === "padded") expression = compileExpression(placeholder.expr === "" ? content : placeholder.expr);
   else if (placeholder.kind === "expression") expression = compileExpression(placeholder.expr);
   return { content, placeholder, expression, asName: placeholder.kind === "expression" && isIdentifier(content), operator: OPERATOR.test(content) };

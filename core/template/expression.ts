@@ -11,16 +11,16 @@ type Node =
 
 export type CompiledExpression =
   | { readonly ok: true; readonly text: string; readonly root: Node }
-  /** Syntax error. The reference evaluates while it parses, so every variable met before the
-   * error point is looked up first and a missing one is reported instead: `names` keeps them. */
+  /** Syntax error. A missing variable met before the error point is reported instead of the
+   * syntax error (the error an author sees first when reading left to right): `names` keeps them. */
   | { readonly ok: false; readonly text: string; readonly names: readonly string[] };
 
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 const isIdentStart = (c: string): boolean => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_";
 const isIdentChar = (c: string): boolean => isIdentStart(c) || isDigit(c);
 
-/** Identifiers here stop at `-` (unlike placeholder names), so `{index-1}` subtracts; the reference
- * read `index-1` as one unknown variable, which made that form unusable. */
+/** Identifiers here stop at `-` (unlike placeholder names), so `{index-1}` subtracts rather than
+ * naming one unknown variable `index-1`. */
 export function compileExpression(text: string): CompiledExpression {
   const src = text.replace(/\s+/g, "");
   const names: string[] = [];
@@ -112,7 +112,7 @@ function walk(node: Node, lookup: ExpressionLookup, text: string): number | stri
         case "+": return l + r;
         case "-": return l - r;
         case "*": return l * r;
-        // a zero divisor is an error here; the reference printed `Infinity` or `NaN` into argv
+        // a zero divisor is an error, never `Infinity` or `NaN` in argv
         case "/": return r === 0 ? invalidExpression(text) : Math.trunc(l / r);
         case "%": return r === 0 ? invalidExpression(text) : l % r;
       }
@@ -136,8 +136,8 @@ export function evaluateCompiled(c: CompiledExpression, lookup: ExpressionLookup
 export const evaluateExpression = (text: string, lookup: ExpressionLookup): E.Either<string, number> =>
   evaluateCompiled(compileExpression(text), lookup);
 
-/** Zero-padded decimal text of at least `width` characters; the sign stays in front (`-01`),
- * where the reference padded the text as a whole (`0-1`). */
+/** Zero-padded decimal text of at least `width` characters; the sign stays in front (`-01`, not
+ * `0-1`). */
 export function padNumber(value: number, width: number): string {
   if (value < 0) return "-" + String(-value).padStart(width - 1, "0");
   return String(value).padStart(width, "0");

@@ -45,7 +45,7 @@ export function expandExecutable(command: string, place: Place): string {
 /** Builds the invocation of a compiled leaf. Empty argument words are dropped (that is what
  * makes `{flag?--flag:}` and `''` vanish); the command word never is. */
 export function invocationOf(leaf: CompiledLeaf, scope: Scope, place: Place, label: string = DEFAULT_LABEL): E.Either<TemplateFailure, Invocation> {
-  // ours: the reference silently ran a template with an unterminated quote
+  // an unterminated quote is an error: the command it would run is not the one written
   if (leaf.unterminatedQuote !== undefined) return E.left(invalidTemplate(unterminatedQuoteMessage(leaf.unterminatedQuote, leaf.text)));
   const first = leaf.words[0];
   if (first === undefined) return E.left(invalidTemplate(EMPTY_COMMAND));

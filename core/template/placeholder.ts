@@ -88,7 +88,7 @@ function looksLikeArithmetic(name: string): boolean {
     parts.some((p) => /^\d+$/.test(p) || isRepeatName(p));
 }
 
-/** The meaning of a placeholder's content, tried in the reference's order. */
+/** The meaning of a placeholder's content, the forms tried in a fixed order (docs/templates.md). */
 export const parsePlaceholder: (content: string) => Placeholder = memoizeString(parsePlaceholderUncached);
 
 function parsePlaceholderUncached(content: string): Placeholder {

@@ -115,8 +115,8 @@ export function failureBody(code: number, killed: boolean, stderr: string, stdou
   return body;
 }
 
-/** The final text: the (possibly truncated) body, then the notice. Unlike the reference, texts carry
- * no leading newline: every host prints them as they are. */
+/** The final text: the (possibly truncated) body, then the notice. Texts carry no leading
+ * newline: every host prints them as they are. */
 export const finalText = (t: Truncated, savedPath: string | undefined): string =>
   `${t.text}${t.truncated ? truncationNotice(t, savedPath) : ""}`;
 

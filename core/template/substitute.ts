@@ -1,8 +1,7 @@
 // Resolving placeholders against values, over compiled tokens.
 //
-// Deliberate fix: only recipe-authored text is itself a template. The reference re-substituted
-// ANY value holding resolvable `{...}`, so a caller passing `"{api_token}"` as an argument could
-// pull another value into argv. Here a value found among the defaults (recipe-authored) is
+// Only recipe-authored text is itself a template. Re-substituting ANY value holding resolvable
+// `{...}` would let a caller passing `"{api_token}"` as an argument pull another value into argv. Here a value found among the defaults (recipe-authored) is
 // resolved recursively; a call-time runtime value is used verbatim, always. Values that cross
 // layers say so with `verbatim(...)` (a runtime value copied into defaults) or `authored(...)`
 // (recipe text given runtime precedence, like top-level recipe defaults in a tool call).
@@ -99,7 +98,7 @@ function named(layer: number, name: string, scope: Scope, label: string, depth: 
 function arrayIndex(p: Extract<CompiledPlaceholder["placeholder"], { kind: "index" }>, scope: Scope): number | undefined {
   const source = valueOf(scope, p.name);
   if (!Array.isArray(source)) return undefined;
-  // Number() on purpose: the reference accepts `"2"`, `2` and `" 2"` alike
+  // Number() on purpose: `"2"`, `2` and `" 2"` are one index alike
   const i = p.index.kind === "position" ? p.index.position : Number(valueOf(scope, p.index.name));
   return Number.isInteger(i) && i >= 0 && i < source.length ? i : undefined;
 }
@@ -132,7 +131,7 @@ function resolvePart(p: CompiledPlaceholder, scope: Scope, label: string, depth:
       const layer = layerOf(scope, ph.name);
       if (layer >= 0) return named(layer, ph.name, scope, label, depth);
       if (ph.default !== undefined) return ph.default;
-      // the reference then tried the content as an expression, which can only fail this way
+      // read as an expression, the content can only fail this way
       return p.operator ? invalid(`Invalid command template expression variable: ${ph.name}`) : undefined;
     }
     case "padded":

@@ -11,7 +11,7 @@ export function textOf(value: unknown): string {
 }
 
 /** Falsy: undefined, null, false, and anything whose text, trimmed and lower-cased, is ``, `0`,
- * `false` or `no` (so `[]` is falsy and `"off"` is truthy, as in the reference). */
+ * `false` or `no` (so `[]` is falsy and `"off"` is truthy, as existing recipes expect). */
 export function isTruthy(value: unknown): boolean {
   if (value === undefined || value === null || value === false) return false;
   const t = textOf(value).trim().toLowerCase();

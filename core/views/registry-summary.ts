@@ -1,10 +1,10 @@
 // The recipe registry summary object, shared by the status,
-// summary, doctor and imports views. Entry lists carry both the reference's keys (`id`,
-// `shadowedBy`, `diagnostics`) and ours (`name`, `format`, `shadowed_by`, `errors`), so either
-// reader finds what it expects.
+// summary, doctor and imports views. Entry lists carry both the older keys (`id`, `shadowedBy`,
+// `diagnostics`, which existing agents read) and the current ones (`name`, `format`,
+// `shadowed_by`, `errors`), so either reader finds what it expects.
 import type { JsonObject, RecipeFormat, Severity } from "../model.js";
 import type { ConfigFacts, Discovery, DraftEntry, RecipeEntry } from "../discovery/types.js";
-import { compareText, templatePreview, VIEW_LIMITS } from "./compact.js";
+import { compareText, templatePreview, VIEW_LIMITS } from "./compact-text.js";
 import { diagnosticDetails, diagnosticOwners, diagnosticSeverity, diagnosticTags, type DiagnosticDetail, type DiagnosticTag } from "./diagnostics.js";
 import { recommendations, remediations, type Recommendation, type Remediation } from "./remediations.js";
 import { declaredPolicy, describePolicy, type SandboxMode } from "../sandbox/policy.js";
@@ -153,8 +153,7 @@ function errorsOf(diagnostics: readonly string[], tagOf: (message: string) => Di
 
 function activeItem(entry: RecipeEntry, usage: JsonObject | undefined, mode: SandboxMode): ActiveItem {
   const config = factsOf(entry);
-  // built field by field (the same keys in the same order as the contract): 10,000 entries make
-  // the spread-of-a-conditional idiom's throwaway objects a cost of their own
+  // built field by field, the same keys in the same order as the contract (docs/performance.md)
   const item: { -readonly [K in keyof ActiveItem]: ActiveItem[K] } = { id: entry.id, name: entry.id, path: entry.path, format: entry.format } as ActiveItem;
   if (config?.description !== undefined) item.description = config.description;
   item.tool = entry.tool;

@@ -82,7 +82,7 @@ export function runtimeStatus(facts: RuntimeFacts): RuntimeStatus {
   };
 }
 
-/** The reference's one line, with the recipe roots appended so status shows where tools come from. */
+/** One line (the form existing agents parse), with the recipe roots appended so status shows where tools come from. */
 export function runtimeStatusText(status: RuntimeStatus): string {
   const git = status.git_commit === undefined ? "" : ` git=${status.git_commit}`;
   const packaged = status.packaged_recipe_root === undefined ? "" : ` packaged_recipes=${status.packaged_recipe_root}`;

@@ -26,8 +26,8 @@ const positiveInteger = (text: string | undefined): number | undefined => {
   return n >= 1 ? n : undefined;
 };
 
-/** The fanout limit: the option, else $PI_RECIPES_MAX_PARALLEL_BRANCHES or the reference's
- * $PI_ACTORS_MAX_PARALLEL_BRANCHES when a positive integer, else 64. */
+/** The fanout limit: the option, else $PI_RECIPES_MAX_PARALLEL_BRANCHES or the older name
+ * $PI_ACTORS_MAX_PARALLEL_BRANCHES (still set by existing setups) when a positive integer, else 64. */
 export function fanoutLimit(options: ExecuteOptions, env: NodeJS.ProcessEnv = process.env): number {
   return (
     options.maxParallelBranches ??

@@ -26,7 +26,7 @@ export interface ReportTarget {
   readonly tmpRoot?: string;
 }
 
-/** Characters a file name can safely hold; the rest (hyphens included, as the reference does) become `_`. */
+/** Characters a file name can safely hold; the rest (hyphens included) become `_`. */
 export const sanitizeFilePart = (name: string): string => name.replace(/[^A-Za-z0-9_]/g, "_") || "tool";
 
 async function saveFullOutput(target: ReportTarget, kind: string, body: string): Promise<string | undefined> {

@@ -31,7 +31,7 @@ export async function runSequence(
   isRoot: boolean,
   exec: ExecNode,
 ): Promise<NodeResult> {
-  // the reference's text carries this leading newline
+  // an empty sequence has nothing to run: an error, never an empty success
   if (steps.length === 0) throw new TemplateError(NO_STEPS);
   const commands: string[] = [];
   let input = stdin;

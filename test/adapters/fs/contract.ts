@@ -1,4 +1,4 @@
-// One contract for every FileSystem adapter. Linux behaviour is the reference; where an adapter
+// One contract for every FileSystem adapter. Linux behaviour is the standard; where an adapter
 // declares a capability as false, the test for that behaviour is replaced by one that proves the
 // flag is honest (so a stale flag fails too).
 import { join } from "node:path";

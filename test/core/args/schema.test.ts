@@ -3,7 +3,7 @@ import { analyzeArgs } from "../../support/template-reads.js";
 import { parametersSchema } from "../../../core/args/schema.js";
 
 describe("parametersSchema", () => {
-  it("inline-first recipe gives the reference schema, plus each default typed", () => {
+  it("inline-first recipe gives the documented schema, plus each default typed", () => {
     const s = analyzeArgs({
       template: "tool --file {file:path} --timeout {request_timeout:int=60000} --speed {speed:number=1.5} --dry-run {dry_run:bool=true} --mode {mode:enum(check,fix)=check}",
     });

@@ -64,7 +64,7 @@ describe("templateEnvelope", () => {
     expect(config({ description: "d", async: true, template: ["a", "b"] }).template).toEqual(["a", "b"]);
   });
 
-  it("wraps a string or array template, control keys in reference order", () => {
+  it("wraps a string or array template, control keys in their fixed order", () => {
     const c = config({ timeout: 5, args: ["x"], label: "l", template: "echo {x}", async: true });
     expect(c.template).toEqual({ args: ["x"], label: "l", timeout: 5, template: "echo {x}" });
     expect(Object.keys(c.template as JsonObject)).toEqual(["args", "label", "timeout", "template"]);
@@ -146,7 +146,7 @@ describe("decodeRecipeObject: problems", () => {
     expect(E.isRight(decode({ template: { template: { template: ["echo"] } }, recover: "" }))).toBe(true);
   });
 
-  it("a numeric repeat that is not a positive integer fails like the reference's expansion", () => {
+  it("a numeric repeat that is not a positive integer fails with expansion's structural error", () => {
     const failed = "Command template repeat must be a positive integer.";
     expect(problem({ repeat: 0, template: "echo" })).toEqual({ kind: "failed", message: failed, field: "repeat" });
     expect(problem({ repeat: 1.5, template: { template: "echo" } })).toEqual({ kind: "failed", message: failed, field: "repeat" });

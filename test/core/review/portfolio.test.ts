@@ -1,6 +1,6 @@
 // The tool portfolio review's contract: eligibility and capture, the value-free projection, the
-// reply grammar, decision validation (every error listed) and the approval plan (the reference's
-// tool-review golden cases, adapted where ours differs: errors name occurrence ids, renames keep
+// reply grammar, decision validation (every error listed) and the approval plan (the golden
+// tool-review cases of the recipe format, adapted where this registry differs: errors name occurrence ids, renames keep
 // the source's bytes, merges need canonically identical members).
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // The draft review contract: eligibility, the value-free projection, the reply grammar, decision
-// validation and the plan (the reference's draft golden cases, adapted where ours differs).
+// validation and the plan (the golden draft cases of the recipe format, adapted where this registry differs).
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { captureBatch, eligibleDrafts, type DraftCandidate } from "../../../core/review/batch.js";

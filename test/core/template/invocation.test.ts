@@ -84,7 +84,7 @@ describe("invocation building", () => {
     expect(build("")).toEqual(E.left(invalidTemplate("Tool template produced an empty command.")));
   });
 
-  it("an unterminated quote is an error (the reference silently accepted it)", () => {
+  it("an unterminated quote is an error, not silently accepted", () => {
     expect(build("say 'oops")).toEqual(E.left(invalidTemplate("Unterminated ' quote in command template: say 'oops")));
     expect(build('say "oops')).toEqual(E.left(invalidTemplate('Unterminated " quote in command template: say "oops')));
   });

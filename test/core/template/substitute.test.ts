@@ -122,7 +122,7 @@ describe("placeholder resolution", () => {
     expect(sub("{n-2}", { n: "5" })).toEqual(E.right("3"));
   });
 
-  it("a missing hyphenated name gives the reference's expression-variable error", () => {
+  it("a missing hyphenated name gives the expression-variable error", () => {
     expect(sub("{out-dir}", {})).toEqual(E.left(invalidTemplate("Invalid command template expression variable: out-dir")));
     expect(sub("{out-dir}", { "out-dir": "/o" })).toEqual(E.right("/o"));
   });

@@ -96,7 +96,7 @@ describe("inspectRecipes", () => {
     expect(r.text).toBe(UNKNOWN_RECIPES_VIEW);
   });
 
-  it("details carry the issue's arrays alongside the reference keys", () => {
+  it("details carry the issue's arrays alongside the older keys", () => {
     const d = inspectRecipes(userOverPackaged(), { view: "summary", verbose: false }).details;
     for (const key of ["tools", "shadowed", "invalid", "disabled", "drafts", "diagnostics"]) expect(Array.isArray(d[key])).toBe(true);
     for (const key of ["active", "risk_summary", "recommendations", "remediations", "top_action", "diagnostic_messages", "diagnostic_details", "integrity_manifest", "next_actions"])
