@@ -2,6 +2,7 @@
 // A value that parses as JSON (number, true/false, null, array, object, quoted string) is taken as
 // JSON, anything else as a plain string, so `count=3` is a number and `name=x` a string.
 
+import * as E from "fp-ts/lib/Either.js";
 import { didYouMean } from "../core/suggest.js";
 
 export type CliValue = null | boolean | number | string | CliValue[] | { [k: string]: CliValue };
@@ -17,7 +18,8 @@ export interface ParsedCommandLine {
   readonly stream?: boolean;
 }
 
-export type ArgvResult = { readonly ok: true; readonly value: ParsedCommandLine } | { readonly ok: false; readonly error: string };
+/** The command line, or the usage error that names the word at fault. */
+export type ArgvResult = E.Either<string, ParsedCommandLine>;
 
 const looksLikeJson = /^(?:-?\d|true$|false$|null$|\[|\{|")/;
 
@@ -51,33 +53,33 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
     // `--scripted FILE` (review) is `scripted=FILE`
     else if (a === "--scripted") {
       const value = argv[++i];
-      if (value === undefined) return { ok: false, error: "--scripted needs a file" };
+      if (value === undefined) return E.left("--scripted needs a file");
       rest.push(`scripted=${value}`);
     } else if (a === "--stream") stream = true;
     else if (a === "--help" || a === "-h") help = true;
-    else if ((a === "--version" || a === "-V") && rest.length === 0) return { ok: true, value: { verb: "--version", positional: [], params: {}, json: argv.includes("--json") } };
+    else if ((a === "--version" || a === "-V") && rest.length === 0) return E.right({ verb: "--version", positional: [], params: {}, json: argv.includes("--json") });
     else rest.push(a);
   }
   const [verb, ...words] = rest;
   // no verb at all (bare `pi-recipes`) asks for the help, as --help does
-  if (verb === undefined) return { ok: true, value: { verb: "help", positional: [], params: {}, json } };
-  if (verb === "") return { ok: false, error: "missing verb" };
-  if (verb.startsWith("-")) return { ok: false, error: unknownOption(verb) };
+  if (verb === undefined) return E.right({ verb: "help", positional: [], params: {}, json });
+  if (verb === "") return E.left("missing verb");
+  if (verb.startsWith("-")) return E.left(unknownOption(verb));
   const positional: string[] = [];
   const params: Record<string, CliValue> = {};
   for (const word of words) {
     const eq = word.indexOf("=");
-    if (eq === 0) return { ok: false, error: `argument "${word}" has no name before "="` };
+    if (eq === 0) return E.left(`argument "${word}" has no name before "="`);
     if (eq < 0) {
-      if (word.startsWith("-")) return { ok: false, error: unknownOption(word) };
-      if (Object.keys(params).length > 0) return { ok: false, error: `argument "${word}" must be key=value` };
+      if (word.startsWith("-")) return E.left(unknownOption(word));
+      if (Object.keys(params).length > 0) return E.left(`argument "${word}" must be key=value`);
       positional.push(word);
       continue;
     }
     const key = word.slice(0, eq);
-    if (!KEY.test(key)) return { ok: false, error: `invalid argument name "${key}" in "${word}"` };
-    if (Object.prototype.hasOwnProperty.call(params, key)) return { ok: false, error: `argument "${key}" given twice` };
+    if (!KEY.test(key)) return E.left(`invalid argument name "${key}" in "${word}"`);
+    if (Object.prototype.hasOwnProperty.call(params, key)) return E.left(`argument "${key}" given twice`);
     params[key] = parseCliValue(word.slice(eq + 1));
   }
-  return { ok: true, value: { verb, positional, params, json, ...(help ? { help } : {}), ...(stream ? { stream } : {}) } };
+  return E.right({ verb, positional, params, json, ...(help ? { help } : {}), ...(stream ? { stream } : {}) });
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `pi-recipes` command: the registry's verbs for people and scripts.
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
+import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
 import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
 import { enableCompileCache } from "./node-compile-cache.js";
@@ -58,8 +59,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return finish(mcp, await (await import("./verbs/mcp-command.js")).runMcp(argv.slice(1)));
   }
   const parsed = parseArgv(argv);
-  if (!parsed.ok) return usageError(parsed.error);
-  const cmd = parsed.value;
+  if (E.isLeft(parsed)) return usageError(parsed.left);
+  const cmd = parsed.right;
   if (cmd.verb === "--version") {
     const version = packageInfo().version;
     if (cmd.json) writeJson(true, `pi-recipes ${version}`, { version });

@@ -9,6 +9,7 @@
 //   (or names the operator allowed) are served.
 // - the Origin header: browsers send it with cross-site requests; MCP clients that are not
 //   browsers send none. An Origin must be a loopback origin or one the operator allowed.
+import * as E from "fp-ts/lib/Either.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
@@ -18,14 +19,15 @@ export const TOKEN_FILE_ENV = "PI_RECIPES_MCP_TOKEN_FILE";
 /** long enough that guessing is hopeless; `openssl rand -hex 32` gives 64 */
 export const MIN_TOKEN_LENGTH = 32;
 
-export type TokenSource = { readonly ok: true; readonly token: string | undefined; readonly warning?: string } | { readonly ok: false; readonly error: string };
+/** The configured token (none: undefined) with a warning worth printing, or why it cannot be used. */
+export type TokenSource = E.Either<string, { readonly token: string | undefined; readonly warning?: string }>;
 
 /** The configured token: `PI_RECIPES_MCP_TOKEN`, or the file named by --token-file / `PI_RECIPES_MCP_TOKEN_FILE`. */
 export function loadToken(env: NodeJS.ProcessEnv, tokenFile: string | undefined): TokenSource {
   const file = tokenFile ?? (env[TOKEN_FILE_ENV] || undefined);
   const inline = env[TOKEN_ENV] || undefined;
   if (file !== undefined && inline !== undefined)
-    return { ok: false, error: `both ${TOKEN_ENV} and a token file (${file}) are set; use one of them` };
+    return E.left(`both ${TOKEN_ENV} and a token file (${file}) are set; use one of them`);
   let token = inline;
   let warning: string | undefined;
   if (file !== undefined) {
@@ -35,14 +37,14 @@ export function loadToken(env: NodeJS.ProcessEnv, tokenFile: string | undefined)
       if (process.platform !== "win32" && (statSync(file).mode & 0o077) !== 0)
         warning = `token file ${file} is readable by other users (chmod 600 it)`;
     } catch (e) {
-      return { ok: false, error: `cannot read token file ${file}: ${e instanceof Error ? e.message : String(e)}` };
+      return E.left(`cannot read token file ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  if (token === undefined) return { ok: true, token: undefined };
+  if (token === undefined) return E.right({ token: undefined });
   const where = file === undefined ? TOKEN_ENV : `token file ${file}`;
-  if (token.length < MIN_TOKEN_LENGTH) return { ok: false, error: `${where}: the token must be at least ${MIN_TOKEN_LENGTH} characters (try: openssl rand -hex 32)` };
-  if (/\s/.test(token)) return { ok: false, error: `${where}: the token must not contain whitespace` };
-  return warning === undefined ? { ok: true, token } : { ok: true, token, warning };
+  if (token.length < MIN_TOKEN_LENGTH) return E.left(`${where}: the token must be at least ${MIN_TOKEN_LENGTH} characters (try: openssl rand -hex 32)`);
+  if (/\s/.test(token)) return E.left(`${where}: the token must not contain whitespace`);
+  return E.right(warning === undefined ? { token } : { token, warning });
 }
 
 const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();

@@ -2,15 +2,22 @@
 // the bound is refused unread; an undeclared one is cut off as soon as it passes the bound), and
 // parsed once, so the server can see which JSON-RPC requests it carries (to bound concurrent
 // calls, and to cancel them when their connection drops) before anything runs.
+import * as E from "fp-ts/lib/Either.js";
 import type { IncomingMessage } from "node:http";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export type Body =
-  | { readonly ok: true; readonly message: unknown }
-  | { readonly ok: false; readonly status: 400 | 413; readonly code: number; readonly error: string };
+/** Why a body is refused: the HTTP status, the JSON-RPC error code and the text of the answer. */
+export interface BodyRefusal {
+  readonly status: 400 | 413;
+  readonly code: number;
+  readonly error: string;
+}
 
-const tooLarge = (max: number): Body => ({ ok: false, status: 413, code: -32000, error: `Payload Too Large: request body over ${max} bytes` });
+/** The parsed JSON message, or the refusal to answer with. */
+export type Body = E.Either<BodyRefusal, unknown>;
+
+const tooLarge = (max: number): Body => E.left({ status: 413, code: -32000, error: `Payload Too Large: request body over ${max} bytes` });
 
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
   const declared = Number(req.headers["content-length"]);
@@ -38,14 +45,14 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
       }
       chunks.push(chunk);
     });
-    req.on("error", (e) => finish({ ok: false, status: 400, code: -32000, error: `Bad Request: ${e.message}` }));
+    req.on("error", (e) => finish(E.left({ status: 400, code: -32000, error: `Bad Request: ${e.message}` })));
     // a client gone before the end of its body: nothing waits on it any more
-    req.on("close", () => finish({ ok: false, status: 400, code: -32000, error: "Bad Request: the request ended before its body" }));
+    req.on("close", () => finish(E.left({ status: 400, code: -32000, error: "Bad Request: the request ended before its body" })));
     req.on("end", () => {
       try {
-        finish({ ok: true, message: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown });
+        finish(E.right(JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown));
       } catch {
-        finish({ ok: false, status: 400, code: -32700, error: "Parse error: Invalid JSON" });
+        finish(E.left({ status: 400, code: -32700, error: "Parse error: Invalid JSON" }));
       }
     });
   });

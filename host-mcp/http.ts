@@ -7,6 +7,7 @@
 // calls running at once, and cleanup. A call whose connection drops before its answer is
 // cancelled (its process group killed), since without an event store the answer could never be
 // delivered; a session ended by DELETE, left idle or closed with the server aborts its calls.
+import * as E from "fp-ts/lib/Either.js";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -150,8 +151,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     let callCount = 0;
     if (req.method === "POST") {
       const read = await readJsonBody(req, limits.maxBodyBytes);
-      if (!read.ok) return refuse(res, read.status, read.code, read.error);
-      body = read.message;
+      if (E.isLeft(read)) return refuse(res, read.left.status, read.left.code, read.left.error);
+      body = read.right;
       const asked = requestsIn(body);
       ids = asked.ids;
       callCount = asked.calls;

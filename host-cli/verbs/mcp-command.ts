@@ -1,6 +1,7 @@
 // `pi-recipes mcp`: the MCP server over stdio (one client, the default), or with --http over
 // Streamable HTTP for many clients. Its --options are read with node:util parseArgs from the raw
 // words (main.ts hands them over), since the key=value command line has no options.
+import * as E from "fp-ts/lib/Either.js";
 import { parseArgs } from "node:util";
 import { loadToken, TOKEN_ENV } from "../../host-mcp/auth.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../host-mcp/http-body.js";
@@ -70,11 +71,12 @@ export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = 
   const idleSeconds = count("idle-timeout", values["idle-timeout"], 30 * 60, 1);
   for (const v of [port, maxCalls, maxSessions, maxBodyBytes, idleSeconds]) if (typeof v === "string") return usageError(`mcp: ${v}`);
   if ((port as number) > 65535) return usageError(`mcp: --port must be at most 65535, got "${values.port}"`);
-  const token = loadToken(env, values["token-file"]);
-  if (!token.ok) {
-    process.stderr.write(`pi-recipes mcp: ${token.error}\n`);
+  const loaded = loadToken(env, values["token-file"]);
+  if (E.isLeft(loaded)) {
+    process.stderr.write(`pi-recipes mcp: ${loaded.left}\n`);
     return { kind: "exit", code: 2 };
   }
+  const token = loaded.right;
   if (token.warning !== undefined) process.stderr.write(`pi-recipes mcp: warning: ${token.warning}\n`);
   const { serveHttp } = await import("../../host-mcp/http-serve.js");
   const code = await serveHttp({

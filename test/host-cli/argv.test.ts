@@ -1,3 +1,4 @@
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { parseArgv, parseCliValue } from "../../host-cli/argv.js";
 
@@ -19,23 +20,17 @@ describe("CLI value parsing", () => {
   });
 
   it("splits a command line into verb, positionals, params and --json", () => {
-    expect(parseArgv(["schema", "check_tool", "--json"])).toEqual({
-      ok: true,
-      value: { verb: "schema", positional: ["check_tool"], params: {}, json: true },
-    });
-    expect(parseArgv(["inspect", "target=recipes", "verbose=true", "x=a=b"])).toEqual({
-      ok: true,
-      value: { verb: "inspect", positional: [], params: { target: "recipes", verbose: true, x: "a=b" }, json: false },
-    });
+    expect(parseArgv(["schema", "check_tool", "--json"])).toEqual(E.right({ verb: "schema", positional: ["check_tool"], params: {}, json: true }));
+    expect(parseArgv(["inspect", "target=recipes", "verbose=true", "x=a=b"])).toEqual(E.right({ verb: "inspect", positional: [], params: { target: "recipes", verbose: true, x: "a=b" }, json: false }));
   });
 
   it("rejects malformed command lines with a reason", () => {
-    expect(parseArgv([""])).toEqual({ ok: false, error: "missing verb" });
+    expect(parseArgv([""])).toEqual(E.left("missing verb"));
     // no verb at all is a request for the help
-    expect(parseArgv([])).toEqual({ ok: true, value: { verb: "help", positional: [], params: {}, json: false } });
-    expect(parseArgv(["inspect", "a=1", "a=2"])).toEqual({ ok: false, error: 'argument "a" given twice' });
-    expect(parseArgv(["inspect", "=x"])).toMatchObject({ ok: false });
-    expect(parseArgv(["inspect", "--verbose"])).toEqual({ ok: false, error: "unknown option: --verbose" });
-    expect(parseArgv(["inspect", "a=1", "loose"])).toEqual({ ok: false, error: 'argument "loose" must be key=value' });
+    expect(parseArgv([])).toEqual(E.right({ verb: "help", positional: [], params: {}, json: false }));
+    expect(parseArgv(["inspect", "a=1", "a=2"])).toEqual(E.left('argument "a" given twice'));
+    expect(parseArgv(["inspect", "=x"])).toMatchObject({ _tag: "Left" });
+    expect(parseArgv(["inspect", "--verbose"])).toEqual(E.left("unknown option: --verbose"));
+    expect(parseArgv(["inspect", "a=1", "loose"])).toEqual(E.left('argument "loose" must be key=value'));
   });
 });

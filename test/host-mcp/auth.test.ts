@@ -1,4 +1,5 @@
 // The HTTP server's request guard: token loading and matching, loopback names, Host and Origin.
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { test as fcTest, fc } from "@fast-check/vitest";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -39,18 +40,18 @@ describe("loadToken", () => {
   it("reads the environment or a file, and refuses both, short tokens and unreadable files", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-recipes-token-"));
     try {
-      expect(loadToken({}, undefined)).toEqual({ ok: true, token: undefined });
-      expect(loadToken({ PI_RECIPES_MCP_TOKEN: TOKEN }, undefined)).toEqual({ ok: true, token: TOKEN });
+      expect(loadToken({}, undefined)).toEqual(E.right({ token: undefined }));
+      expect(loadToken({ PI_RECIPES_MCP_TOKEN: TOKEN }, undefined)).toEqual(E.right({ token: TOKEN }));
       const file = join(dir, "token");
       writeFileSync(file, `${TOKEN}\n`);
       chmodSync(file, 0o600);
-      expect(loadToken({}, file)).toEqual({ ok: true, token: TOKEN });
-      expect(loadToken({ PI_RECIPES_MCP_TOKEN_FILE: file }, undefined)).toEqual({ ok: true, token: TOKEN });
+      expect(loadToken({}, file)).toEqual(E.right({ token: TOKEN }));
+      expect(loadToken({ PI_RECIPES_MCP_TOKEN_FILE: file }, undefined)).toEqual(E.right({ token: TOKEN }));
       chmodSync(file, 0o644);
-      expect(loadToken({}, file)).toMatchObject({ ok: true, token: TOKEN, warning: `token file ${file} is readable by other users (chmod 600 it)` });
-      expect(loadToken({ PI_RECIPES_MCP_TOKEN: TOKEN }, file)).toMatchObject({ ok: false, error: expect.stringContaining("use one of them") });
-      expect(loadToken({ PI_RECIPES_MCP_TOKEN: "short" }, undefined)).toMatchObject({ ok: false, error: expect.stringContaining("at least 32 characters") });
-      expect(loadToken({}, join(dir, "missing"))).toMatchObject({ ok: false, error: expect.stringContaining(`cannot read token file ${join(dir, "missing")}`) });
+      expect(loadToken({}, file)).toMatchObject(E.right({ token: TOKEN, warning: `token file ${file} is readable by other users (chmod 600 it)` }));
+      expect(loadToken({ PI_RECIPES_MCP_TOKEN: TOKEN }, file)).toMatchObject(E.left(expect.stringContaining("use one of them")));
+      expect(loadToken({ PI_RECIPES_MCP_TOKEN: "short" }, undefined)).toMatchObject(E.left(expect.stringContaining("at least 32 characters")));
+      expect(loadToken({}, join(dir, "missing"))).toMatchObject(E.left(expect.stringContaining(`cannot read token file ${join(dir, "missing")}`)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

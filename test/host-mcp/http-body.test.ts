@@ -1,4 +1,5 @@
 // Reading and sizing up a POST body before the MCP transport sees it.
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import type { IncomingMessage } from "node:http";
@@ -17,17 +18,17 @@ function request(chunks: readonly string[], headers: Record<string, string> = {}
 
 describe("readJsonBody", () => {
   it("parses a body within the bound", async () => {
-    expect(await readJsonBody(request(['{"a":', "1}"]), 100)).toEqual({ ok: true, message: { a: 1 } });
+    expect(await readJsonBody(request(['{"a":', "1}"]), 100)).toEqual(E.right({ a: 1 }));
   });
 
   it("refuses a declared or streamed size over the bound with 413, and bad JSON with 400", async () => {
-    expect(await readJsonBody(request([], { "content-length": "101" }), 100)).toMatchObject({ ok: false, status: 413 });
-    expect(await readJsonBody(request(["x".repeat(60), "y".repeat(60)]), 100)).toMatchObject({ ok: false, status: 413, error: "Payload Too Large: request body over 100 bytes" });
-    expect(await readJsonBody(request(["{nope"]), 100)).toMatchObject({ ok: false, status: 400, code: -32700 });
+    expect(await readJsonBody(request([], { "content-length": "101" }), 100)).toMatchObject(E.left({ status: 413 }));
+    expect(await readJsonBody(request(["x".repeat(60), "y".repeat(60)]), 100)).toMatchObject(E.left({ status: 413, error: "Payload Too Large: request body over 100 bytes" }));
+    expect(await readJsonBody(request(["{nope"]), 100)).toMatchObject(E.left({ status: 400, code: -32700 }));
   });
 
   it("settles when the client goes away before the end of its body", async () => {
-    expect(await readJsonBody(request(['{"a":'], {}, true), 100)).toMatchObject({ ok: false, status: 400 });
+    expect(await readJsonBody(request(['{"a":'], {}, true), 100)).toMatchObject(E.left({ status: 400 }));
   });
 });
 
