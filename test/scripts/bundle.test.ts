@@ -71,8 +71,8 @@ describe("the bundled build", () => {
     const main = readFileSync(join(out, "host-cli", "main.js"), "utf8");
     expect(main.startsWith("#!/usr/bin/env node\n")).toBe(true);
     // the entry imports only shared helpers statically; every verb is a dynamic import
-    expect(main).toMatch(/import\("\.\.\/chunks\/list-[A-Z0-9]+\.js"\)/);
-    expect(readdirSync(join(out, "chunks")).some((n) => /^mcp-[A-Z0-9]+\.js$/.test(n))).toBe(true);
+    expect(main).toMatch(/import\("\.\.\/chunks\/list-command-[A-Z0-9]+\.js"\)/);
+    expect(readdirSync(join(out, "chunks")).some((n) => /^mcp-command-[A-Z0-9]+\.js$/.test(n))).toBe(true);
     expect(readFileSync(join(out, "host-pi", "index.js"), "utf8")).toContain("createPiRecipesExtension");
   });
 
