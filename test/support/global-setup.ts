@@ -1,5 +1,5 @@
 // vitest's globalSetup (vitest.config.ts): builds the CLI from the current sources once per run
-// and hands its entry to the tests (`inject("cliMain")`, read by test/support/cli.ts).
+// and hands its entry to the tests (`inject("testBuild")`, read by test/support/cli.ts).
 import { rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,8 +8,9 @@ import { buildForTests, removeStaleBuilds, testBuildsDir } from "./test-build.js
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** the built CLI entry (`<build>/host-cli/main.js`), or "" to run the sources through tsx */
-    cliMain: string;
+    /** the folder of the build (`<build>/host-cli/main.js` is the CLI), or "" to run the sources
+     *  through tsx */
+    testBuild: string;
   }
 }
 
@@ -18,6 +19,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export default async function setup(project: TestProject): Promise<() => void> {
   removeStaleBuilds(repoRoot);
   const outdir = join(testBuildsDir(repoRoot), String(process.pid));
-  project.provide("cliMain", await buildForTests(repoRoot, outdir));
+  await buildForTests(repoRoot, outdir);
+  project.provide("testBuild", outdir);
   return () => rmSync(outdir, { recursive: true, force: true });
 }

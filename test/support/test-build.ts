@@ -11,6 +11,7 @@ import { build } from "esbuild";
 
 /** The source folders the package ships (tsconfig.build.json, without the bench). */
 const SOURCE_DIRS = ["core", "adapters", "runtime", "host-cli", "host-mcp", "host-pi"];
+const TEST_DIRS = ["test", "props"];
 
 /** Where test builds go: inside the repository, so the build finds the package's package.json
  *  (and its packaged recipes) by walking up from itself, as dist/ does. `.cache/` is ignored by git. */
@@ -35,17 +36,22 @@ export function removeStaleBuilds(repoRoot: string): void {
   }
 }
 
-/** Builds the package from `repoRoot`'s sources into `outdir` and returns the CLI entry. */
-export async function buildForTests(repoRoot: string, outdir: string): Promise<string> {
+/** Builds the package from `repoRoot`'s sources into `outdir`. */
+export async function buildForTests(repoRoot: string, outdir: string): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   // what `tsc -p tsconfig.build.json` emits, one module per source file: the run worker and the
   // supervisor start from it, and the bundles point into it for their module-relative paths
-  const entryPoints = SOURCE_DIRS.flatMap((dir) =>
+  // and beside it the helpers of test/ and props/ that tests start as processes of their own
+  // (lock and ledger workers), so these run the same built modules without tsx
+  const typescript = (dir: string, keep: (f: string) => boolean): string[] =>
     readdirSync(join(repoRoot, dir), { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
-      .map((f) => join(dir, f)),
-  );
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && keep(f))
+      .map((f) => join(dir, f));
+  const entryPoints = [
+    ...SOURCE_DIRS.flatMap((dir) => typescript(dir, () => true)),
+    ...TEST_DIRS.flatMap((dir) => typescript(dir, (f) => !f.endsWith(".test.ts") && !f.startsWith("pi-cli/"))),
+  ];
   await build({
     absWorkingDir: repoRoot,
     entryPoints,
@@ -64,5 +70,4 @@ export async function buildForTests(repoRoot: string, outdir: string): Promise<s
   node("bundle.mjs");
   const main = join(outdir, "host-cli", "main.js");
   if (!existsSync(main)) throw new Error(`test build: ${main} was not written`);
-  return main;
 }
