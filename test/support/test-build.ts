@@ -36,21 +36,29 @@ export function removeStaleBuilds(repoRoot: string): void {
   }
 }
 
+/** The TypeScript files under `dir` (relative to `root`), without declaration files and without
+ *  descending into node_modules (test/pi-cli/ holds an installed Pi command line). */
+function typescriptIn(root: string, dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const rel = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== "node_modules") found.push(...typescriptIn(root, rel));
+    else if (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) found.push(rel);
+  }
+  return found;
+}
+
 /** Builds the package from `repoRoot`'s sources into `outdir`. */
 export async function buildForTests(repoRoot: string, outdir: string): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   // what `tsc -p tsconfig.build.json` emits, one module per source file: the run worker and the
-  // supervisor start from it, and the bundles point into it for their module-relative paths
-  // and beside it the helpers of test/ and props/ that tests start as processes of their own
-  // (lock and ledger workers), so these run the same built modules without tsx
-  const typescript = (dir: string, keep: (f: string) => boolean): string[] =>
-    readdirSync(join(repoRoot, dir), { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && keep(f))
-      .map((f) => join(dir, f));
+  // supervisor start from it, and the bundles point into it for their module-relative paths.
+  // Beside it, the helpers of test/ and props/ (not the test files), so that a worker a test
+  // starts as a process of its own (test/adapters/lock/worker.ts) runs the same built modules.
   const entryPoints = [
-    ...SOURCE_DIRS.flatMap((dir) => typescript(dir, () => true)),
-    ...TEST_DIRS.flatMap((dir) => typescript(dir, (f) => !f.endsWith(".test.ts") && !f.startsWith("pi-cli/"))),
+    ...SOURCE_DIRS.flatMap((dir) => typescriptIn(repoRoot, dir)),
+    ...TEST_DIRS.flatMap((dir) => typescriptIn(repoRoot, dir).filter((f) => !f.endsWith(".test.ts"))),
   ];
   await build({
     absWorkingDir: repoRoot,
