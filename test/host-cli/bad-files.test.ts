@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/cli.js";
+import { cliNodeArgs, repoRoot } from "../support/cli.js";
 
 let dir: string;
 let agent: string;
@@ -24,7 +24,7 @@ const LIMIT_MS = 20_000;
 /** The CLI as a child process, killed if it has not answered within LIMIT_MS. */
 function cli(args: readonly string[]): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "host-cli", "main.ts"), ...args], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), ...args], {
       cwd: repoRoot,
       env: { ...process.env, PI_CODING_AGENT_DIR: agent },
       stdio: ["ignore", "pipe", "pipe"],

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli, runCliJson } from "../support/cli.js";
+import { cliNodeArgs, repoRoot, runCli, runCliJson } from "../support/cli.js";
 
 const example = { PI_CODING_AGENT_DIR: join(repoRoot, "examples", "agent") };
 type Row = Record<string, unknown>;
@@ -93,7 +93,7 @@ describe("pi-recipes CLI on examples/agent", () => {
   });
 
   it("a reader that goes away (`| head -0`) ends the command quietly, without a stack trace", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "host-cli", "main.ts"), "list"], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), "list"], {
       cwd: repoRoot,
       env: { ...process.env, ...example },
       stdio: ["ignore", "pipe", "pipe"],

@@ -8,9 +8,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/cli.js";
+import { cliNodeArgs, repoRoot } from "../support/cli.js";
 
 interface Run {
   readonly args: readonly string[];
@@ -20,12 +19,10 @@ interface Run {
   readonly stderr: string;
 }
 
-const tsxLoader = pathToFileURL(join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs")).href;
-
 /** the real CLI, asynchronously, so that a few runs share the machine's cores */
 function runAsync(args: readonly string[], agent: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, join(repoRoot, "host-cli", "main.ts"), ...args], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), ...args], {
       cwd: repoRoot,
       env: { ...process.env, PI_CODING_AGENT_DIR: agent, PI_RECIPES_REVIEWER: "" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/cli.js";
+import { cliNodeArgs, repoRoot } from "../support/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-stream-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +19,7 @@ writeFileSync(join(recipes, "lines.json"), JSON.stringify({ description: "Lines 
 
 describe("pi-recipes call --stream", () => {
   it("shows the first line before the command ends, then prints the full result", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "host-cli", "main.ts"), "call", "lines", "--stream"], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), "call", "lines", "--stream"], {
       cwd: repoRoot,
       env: { ...process.env, PI_CODING_AGENT_DIR: join(dir, "agent") },
     });

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/cli.js";
+import { cliNodeArgs, repoRoot } from "../support/cli.js";
 
 let agentDir: string;
 let child: ChildProcess | undefined;
@@ -27,7 +27,7 @@ interface Lines {
 }
 
 function watchCli(json: boolean): { lines: Lines; exit: Promise<number | null>; stderr: () => string } {
-  const proc = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "host-cli", "main.ts"), "watch", ...(json ? ["--json"] : [])], {
+  const proc = spawn(process.execPath, [...cliNodeArgs(), "watch", ...(json ? ["--json"] : [])], {
     cwd: repoRoot,
     env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
     stdio: ["ignore", "pipe", "pipe"],

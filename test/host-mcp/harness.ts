@@ -7,9 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliNodeArgs } from "../support/cli.js";
 
 export const REPO = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-export const SERVER_ARGS = ["--import", "tsx", join(REPO, "host-cli", "main.ts"), "mcp"];
+/** `pi-recipes mcp`: the build of the current sources made for this test run (test/support/cli.ts) */
+export const SERVER_ARGS = [...cliNodeArgs(), "mcp"];
 
 export interface AgentDir {
   readonly dir: string;

@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { cliNodeArgs } from "../support/cli.js";
 import { makeAgentDir, REPO, serverEnv, sleep, textOf, type AgentDir } from "./harness.js";
 import { connectHttp, startHttpServer, type HttpClient, type HttpServer } from "./http-harness.js";
 
@@ -81,7 +82,7 @@ describe("pi-recipes mcp --http", () => {
     const seen = await a.client.callTool({ name: "inspect", arguments: { target: "run:http-run-1", view: "tail" } });
     expect(seen.isError).toBeFalsy();
     expect(textOf(seen)).toContain("async done");
-    const cli = await run(process.execPath, ["--import", "tsx", join(REPO, "host-cli", "main.ts"), "inspect", "target=run:http-run-1"], {
+    const cli = await run(process.execPath, [...cliNodeArgs(), "inspect", "target=run:http-run-1"], {
       cwd: REPO,
       env: serverEnv(agent.dir),
     });

@@ -5,25 +5,21 @@
 // These tests need bubblewrap (`bwrap`) and user namespaces. `.ci/run` installs bubblewrap when
 // it is missing; where it still cannot start, the first test fails and says why: they never skip.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findOnPath, probeBubblewrap } from "../../adapters/process/bwrap.js";
 import { readRun, runsRootOf } from "../../runtime/runs/store.js";
-import { repoRoot, type CliRun } from "../support/cli.js";
+import { cliNodeArgs, repoRoot, type CliRun } from "../support/cli.js";
 import { finished, waitFor } from "./runs/support.js";
 import { connect, makeAgentDir } from "../host-mcp/harness.js";
 
 // each test runs the real CLI several times; on a loaded 2-core machine one run can take seconds
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
-// tsx by its file URL: the commands run in folders from which `--import tsx` would not resolve
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const CLI = ["--import", TSX, join(repoRoot, "host-cli", "main.ts")];
+const CLI = cliNodeArgs();
 
 function runCli(args: readonly string[], extra: Record<string, string>, cwd: string): CliRun {
   const r = spawnSync(process.execPath, [...CLI, ...args], { cwd, env: { ...process.env, ...extra }, encoding: "utf8", timeout: 60_000 });

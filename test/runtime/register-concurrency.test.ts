@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeArgsFor } from "../support/cli.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { agentPaths } from "../../runtime/agent-paths.js";
@@ -48,7 +49,7 @@ function opsFor(worker: number): WorkerOp[] {
 
 function runWorker(job: Record<string, unknown>): Promise<OpLog[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", WORKER, JSON.stringify(job)], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeArgsFor(WORKER), JSON.stringify(job)], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));

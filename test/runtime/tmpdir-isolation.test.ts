@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeArgsFor } from "../support/cli.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
@@ -25,7 +26,7 @@ function runWorker(worker: number, agentDir: string): Promise<string[]> {
   const ownTmp = join(dir, `tmp-${worker}`);
   mkdirSync(ownTmp);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", WORKER, JSON.stringify({ worker, rounds: ROUNDS })], {
+    const child = spawn(process.execPath, [...nodeArgsFor(WORKER), JSON.stringify({ worker, rounds: ROUNDS })], {
       cwd: REPO,
       env: { ...process.env, TMPDIR: ownTmp, PI_CODING_AGENT_DIR: agentDir },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,11 +1,27 @@
-// Running the real `pi-recipes` command (from source, through tsx) as a child process.
+// Running the real `pi-recipes` command as a child process: the build of the current sources made
+// once per test run (test/support/global-setup.ts), or the sources through tsx when no build was
+// provided (a vitest config without that globalSetup).
 import { spawnSync } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { inject } from "vitest";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs")).href;
+
+/** The node arguments that run the TypeScript file `source` (a path inside the repository):
+ *  its module in this run's build, or the source itself through tsx. */
+export function nodeArgsFor(source: string): string[] {
+  const build = inject("testBuild");
+  const rel = relative(repoRoot, source);
+  if (typeof build === "string" && build !== "" && !rel.startsWith("..") && rel.endsWith(".ts")) return [join(build, rel.replace(/\.ts$/, ".js"))];
+  // tsx by file URL: a bare "tsx" would be looked up from the child's cwd, which may be any folder
+  return ["--import", tsxLoader, source];
+}
+
+/** The node arguments that start `pi-recipes` (before its own arguments). */
+export const cliNodeArgs = (): string[] => nodeArgsFor(join(repoRoot, "host-cli", "main.ts"));
 
 export interface CliRun {
   readonly status: number | null;
@@ -14,8 +30,7 @@ export interface CliRun {
 }
 
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd: string = repoRoot): CliRun {
-  // tsx by file URL: a bare "tsx" would be looked up from `cwd`, which may be any folder
-  const r = spawnSync(process.execPath, ["--import", tsxLoader, join(repoRoot, "host-cli", "main.ts"), ...args], {
+  const r = spawnSync(process.execPath, [...cliNodeArgs(), ...args], {
     cwd,
     env: { ...process.env, ...env },
     encoding: "utf8",

@@ -1,6 +1,7 @@
-// Spawns lock workers (worker.ts under tsx) and collects their JSON-line events.
+// Spawns lock workers (worker.ts, built for this test run: test/support/cli.ts) and collects their JSON-line events.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { nodeArgsFor } from "../../support/cli.js";
 
 export interface WorkerEvent {
   readonly ev: string;
@@ -25,7 +26,7 @@ const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** `as` runs the worker as another user (needs root). */
 export function spawnWorker(job: Record<string, unknown>, as: { readonly uid: number; readonly gid: number } | undefined = undefined): Worker {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER, JSON.stringify(job)], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"], ...as });
+  const child = spawn(process.execPath, [...nodeArgsFor(WORKER), JSON.stringify(job)], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"], ...as });
   const events: WorkerEvent[] = [];
   const waiters: Array<() => void> = [];
   let stderr = "";

@@ -1,4 +1,4 @@
-// The lock between real processes: workers run adapters/lock under tsx (see worker.ts).
+// The lock between real processes: workers run adapters/lock (see worker.ts), built for this test run.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,6 +1,7 @@
-// Spawns launch-worker.ts under tsx and collects its JSON-line events.
+// Spawns launch-worker.ts (built for this test run: test/support/cli.ts) and collects its JSON-line events.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { nodeArgsFor } from "../../support/cli.js";
 
 export interface Event {
   readonly ev: string;
@@ -19,7 +20,7 @@ const WORKER = fileURLToPath(new URL("./launch-worker.ts", import.meta.url));
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 export function spawnWorker(job: Record<string, unknown>): Worker {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER, JSON.stringify(job)], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgsFor(WORKER), JSON.stringify(job)], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
   const events: Event[] = [];
   const waiters: Array<() => void> = [];
   let stderr = "";
