@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchCallLaunch } from "./call-launch.js";
 import { benchCallPath } from "./call-path.js";
 import { benchDiscovery, benchStartup } from "./discovery.js";
 import { benchLedger } from "./ledger.js";
@@ -27,6 +28,7 @@ try {
   if (only === undefined || only === "startup") print(benchStartup(baseDir, cliPath));
   if (only === undefined || only === "discovery") print(benchDiscovery(baseDir, cliPath));
   if (only === undefined || only === "call") print(await benchCallPath(baseDir));
+  if (only === undefined || only === "call-launch") print(await benchCallLaunch(baseDir));
   if (only === undefined || only === "ledger") print(await benchLedger(baseDir));
   if (only === undefined || only === "refresh") print(await benchRefresh(baseDir));
   if (only === undefined || only === "mcp-http") print(await benchMcpHttp(baseDir, cliPath));

@@ -6,24 +6,42 @@ import { continuedFailureLines, type ContinuedFailure } from "../core/template/r
 import type { ParsedCommandLine } from "./argv.js";
 import { tableFor } from "./tables.js";
 
+/** Pieces of at least this many characters go to stdout in one write. */
+export const JSON_PIECE = 1 << 16;
+
 /** The one shape `--json` ever prints: `{"ok": bool, "text": string, "details": object}` on one line. */
-export function writeJson(ok: boolean, text: string, details: Readonly<Record<string, unknown>>): void {
-  // written field by field: the same bytes as one JSON.stringify, without holding the whole text
-  // in memory at once (docs/performance.md)
-  const out = process.stdout;
+export function writeJson(ok: boolean, text: string, details: Readonly<Record<string, unknown>>, out: { write(chunk: string): unknown } = process.stdout): void {
+  // written piece by piece: the same bytes as one JSON.stringify, without ever holding the whole
+  // text (or one whole list of `details`) as one string, so the memory the output takes does not
+  // grow with the number of recipes (see docs/performance.md)
   if (typeof (details as { toJSON?: unknown }).toJSON === "function") {
     out.write(JSON.stringify({ ok, text, details }) + "\n");
     return;
   }
-  out.write(`{"ok":${ok},"text":${JSON.stringify(text)},"details":{`);
+  let piece = `{"ok":${ok},"text":${JSON.stringify(text)},"details":{`;
+  const put = (s: string): void => {
+    piece += s;
+    if (piece.length >= JSON_PIECE) {
+      out.write(piece);
+      piece = "";
+    }
+  };
   let first = true;
   for (const key of Object.keys(details)) {
-    const value = JSON.stringify(details[key]);
-    if (value === undefined) continue;
-    out.write(`${first ? "" : ","}${JSON.stringify(key)}:${value}`);
+    const value = details[key];
+    if (Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function") {
+      put(`${first ? "" : ","}${JSON.stringify(key)}:[`);
+      // a hole, undefined or a function is `null` in a list, as JSON.stringify writes it
+      for (let i = 0; i < value.length; i++) put(`${i === 0 ? "" : ","}${JSON.stringify(value[i] as unknown) ?? "null"}`);
+      put("]");
+    } else {
+      const json = JSON.stringify(value);
+      if (json === undefined) continue;
+      put(`${first ? "" : ","}${JSON.stringify(key)}:${json}`);
+    }
     first = false;
   }
-  out.write("}}\n");
+  out.write(`${piece}}}\n`);
 }
 
 const isContinuedFailure = (u: unknown): u is ContinuedFailure => {

@@ -10,8 +10,11 @@ import { foldLocked } from "./fold-logs.js";
 import { LOG_SUFFIX } from "./launch-log.js";
 import { listDir, withStore } from "./ledger-store.js";
 
-/** Logs that may wait before an exiting process folds them: a fold per this many calls, at most. */
-export const PENDING_LOG_BOUND = 8;
+/** Logs that may wait before an exiting process folds them: a fold per this many calls, at most,
+ *  so a script of many calls leaves at most this many small files, and the exiting call that
+ *  pays for the fold is one in this many (why this number: docs/performance.md, "call"). Usage
+ *  views and live sessions fold every pending log whenever they run. */
+export const PENDING_LOG_BOUND = 64;
 
 export interface ExitFold {
   /** the fold ran (the logs it could delete are gone) */
