@@ -5,7 +5,7 @@
 // before the recipe or the lineage changes, inside the recipe-root fence and the ledger store
 // lock: an interrupted rollback rolls forward when the next command opens the store. Asking for
 // the same rollback again changes nothing.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathKey } from "../../core/ledger/keys.js";
 import { rolledBack } from "../../core/ledger/transitions.js";
 import { Working } from "../../core/ledger/working.js";
@@ -36,7 +36,11 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         const [id, record] = found;
         const key = record.current_path;
         const path = join(ctx.paths.recipeRoot, key);
-        const raw = await readJsonOrUndefined(ctx.fs, snapshotPath(ctx.paths.usageRoot, tool, revision));
+        const at = snapshotPath(ctx.paths.usageRoot, tool, revision);
+        // a snapshot is trusted only as the file the activation wrote: a symlink (to the file or
+        // its ring folder) could hand any bytes that carry a matching digest to the recipe root
+        for (const p of [dirname(at), at]) if ((await ctx.fs.lstat(p).catch(() => undefined))?.kind === "symlink") return { ok: false, error: `Recipe revision snapshot symlink is not allowed: ${p}` };
+        const raw = await readJsonOrUndefined(ctx.fs, at);
         const snap = snapshotBytes(raw, tool, revision, sha256Bytes);
         if (typeof snap === "string") return { ok: false, error: `${snap} (${tool} revision ${revision})` };
         if (!path.endsWith(snap.snapshot.extension)) return { ok: false, error: `Recipe revision rollback would change the file format of ${tool}` };
