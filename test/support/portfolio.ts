@@ -37,13 +37,13 @@ export async function approvedPortfolio(agentDir: string): Promise<string> {
 
 /** Writes a reviewer command (a node script standing in for a model) into `dir` and returns the
  *  PI_RECIPES_REVIEWER value that runs it: it evolves the first tool of the portfolio to
- *  renamed_tool and keeps the rest. */
-export function portfolioReviewerCommand(dir: string): string {
+ *  renamed_tool (or keeps it, with `first` "keep") and keeps the rest. */
+export function portfolioReviewerCommand(dir: string, first: "evolve" | "keep" = "evolve"): string {
   const script = join(dir, "tool-reviewer.mjs");
   writeFileSync(
     script,
     `let s="";process.stdin.on("data",d=>s+=d);process.stdin.on("end",()=>{const p=JSON.parse(s.slice(s.indexOf("\\n{\\n")+1));` +
-      `const decisions=p.tools.map((t,i)=>({source:t.tool,sha256:t.sha256,rationale:"model says so",...(i===0?{action:"evolve",target:"renamed_tool"}:{action:"keep"})}));` +
+      `const decisions=p.tools.map((t,i)=>({source:t.tool,sha256:t.sha256,rationale:"model says so",...(i===0&&${JSON.stringify(first === "evolve")}?{action:"evolve",target:"renamed_tool"}:{action:"keep"})}));` +
       `console.log("TOOL_REVIEW_RESULT");console.log(JSON.stringify({reviewId:p.reviewId,decisions}));});`,
   );
   return `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`;
