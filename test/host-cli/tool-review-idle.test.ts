@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../support/cli.js";
-import { portfolioReviewerCommand, thirtySixTools } from "../support/portfolio.js";
+import { approvedPortfolio, portfolioReviewerCommand, thirtySixTools } from "../support/portfolio.js";
 
 let agent: string;
 beforeEach(() => void (agent = mkdtempSync(join(tmpdir(), "pi-recipes-idle-portfolio-"))));
@@ -43,5 +43,13 @@ describe("the tool portfolio review at the CLI's idle boundary", () => {
     const off = { PI_CODING_AGENT_DIR: agent, PI_RECIPES_REVIEWER: portfolioReviewerCommand(agent), PI_ACTORS_AUTOMATIC_REVIEW: "off" };
     expect(runCli(["call", "tool_05"], off).stdout).toBe("t5\n");
     expect(toolState()).toBeUndefined();
+  }, 120_000);
+
+  it("an approved plan is activated even with the automatic review off: activation is not a review", async () => {
+    expect(await approvedPortfolio(agent)).toBe("approved");
+    const off = { PI_CODING_AGENT_DIR: agent, PI_RECIPES_REVIEWER: "", PI_ACTORS_AUTOMATIC_REVIEW: "off" };
+    expect(runCliJson(["activate"], off).body.text).toContain("activation outcome=activated phase=completed");
+    expect(toolState()).toMatchObject({ phase: "completed" });
+    expect(runCli(["call", "renamed_tool"], off).stdout).toBe("t0\n");
   }, 120_000);
 });
