@@ -9,6 +9,7 @@ import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
 import { openLiveSession } from "../runtime/session.js";
 import { activateAtBoundary } from "../runtime/review/boundary.js";
 import { isLoopback, requestGuard } from "./auth.js";
+import { idleReviews } from "./idle-reviews.js";
 import { createHttpHandler, MCP_PATH, type HttpLimits } from "./http.js";
 import { createRecipeServer } from "./server.js";
 import { agentDirExists, servingLines } from "./serving.js";
@@ -50,11 +51,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
   const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
   for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
+  // the review boundary: no call in flight over every client's session, and no run active
+  const callsInFlight = new Set<Promise<unknown>>();
+  const onIdle = idleReviews(session.paths, env, session.packagedRoot);
   const handler = createHttpHandler({
     log,
     limits: options.limits,
     guard: requestGuard({ token: options.token, loopbackBind, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }),
-    makeServer: () => createRecipeServer({ session, name: pkg.name, version: pkg.version, log }),
+    makeServer: () => createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle, callsInFlight }),
   });
 
   const server: NodeHttpServer = createServer((req, res) => void handler.handle(req, res));

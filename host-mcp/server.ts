@@ -34,8 +34,11 @@ export interface RecipeServerOptions {
   readonly heartbeatMs?: number;
   /** diagnostics for the operator (stderr); never the protocol stream */
   readonly log?: (line: string) => void;
-  /** called when the last tool call in flight has ended (the automatic draft review boundary) */
+  /** called when the last tool call in flight has ended (the automatic review boundary) */
   readonly onIdle?: () => void;
+  /** the calls in flight over every server that shares one idle boundary (the HTTP server's
+   *  sessions): onIdle waits until all of them have ended, not only this server's */
+  readonly callsInFlight?: Set<Promise<unknown>>;
 }
 
 export interface RecipeServer {
@@ -181,10 +184,13 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
       log(`tool ${name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
       return errorResult(`Internal error while running tool "${name}": ${internal(e)}`, { tool: name });
     });
+    const shared = options.callsInFlight ?? inflight;
     inflight.add(running);
+    shared.add(running);
     void running.finally(() => {
       inflight.delete(running);
-      if (inflight.size === 0) options.onIdle?.();
+      shared.delete(running);
+      if (shared.size === 0) options.onIdle?.();
     });
     return running;
   });

@@ -6,11 +6,10 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
 import { openLiveSession } from "../runtime/session.js";
-import { activateAtBoundary, idlePortfolioCycle } from "../runtime/review/boundary.js";
-import { idleCycle, reviewPolicy, withNodeReviews } from "../runtime/review/host.js";
+import { activateAtBoundary } from "../runtime/review/boundary.js";
+import { withNodeReviews } from "../runtime/review/host.js";
 import { runCycle } from "../runtime/review/cycle.js";
-import { runFacts } from "../runtime/runs/facts.js";
-import { runsRootOf } from "../runtime/runs/store.js";
+import { idleReviews } from "./idle-reviews.js";
 import { createRecipeServer } from "./server.js";
 import { agentDirExists, servingLines } from "./serving.js";
 
@@ -45,15 +44,7 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   const recovered = await withNodeReviews(session.paths, packagedRoot, (ctx) => runCycle(ctx)).catch((e: unknown) => ({ error: String(e) }));
   if ("error" in recovered && recovered.error !== undefined) log(`draft review recovery: ${recovered.error}`);
   // one review cycle at a time, when no call is in flight and no run is active
-  let reviewing = false;
-  const onIdle = (): void => {
-    if (reviewing) return;
-    reviewing = true;
-    const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
-    void idleCycle(session.paths, reviewPolicy(env), active, packagedRoot)
-      .then(() => idlePortfolioCycle(session.paths, reviewPolicy(env), active, packagedRoot))
-      .finally(() => (reviewing = false));
-  };
+  const onIdle = idleReviews(session.paths, env, packagedRoot);
   const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle });
 
   let finish: (code: number) => void = () => undefined;

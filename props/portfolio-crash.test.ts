@@ -1,12 +1,14 @@
-// The portfolio review's activation and the snapshot rollback killed at every file operation (a
-// power failure: what was not made durable may be lost), recovery killed again inside itself on
-// a sample: after a restart every recipe holds exactly its pre-plan or post-plan bytes, all of
-// them on the same side, no lineage is split from its recipe, recovery run twice changes nothing,
-// and a later cycle runs. Both properties are shown to fail against planted breaks (a file system
-// that skips folder fsyncs; an activation that commits the lineages in a plan of their own before
-// the files move). The portfolio here holds six tools (one of each decision kind, two kept), so
-// that every one of activation's operations can be crashed in reasonable time; the code path is
-// the one a 36-tool portfolio takes (test/runtime/review/portfolio.test.ts, the CLI test).
+// The portfolio review killed at every file operation (a power failure: what was not made durable
+// may be lost), recovery killed again inside itself on a sample: the capture and approval (a
+// cycle: seeding, capture, the reviewer, approval), the activation and the snapshot rollback.
+// After a restart every recipe holds exactly its pre-plan or post-plan bytes, all of them on the
+// same side, no lineage is split from its recipe, recovery run twice changes nothing, and a later
+// cycle runs. The properties are shown to fail against planted breaks (a file system that skips
+// folder fsyncs; an activation that commits the lineages in a plan of their own before the files
+// move; an approval that records its state before the plan it names). The portfolio here holds
+// six tools (one of each decision kind, two kept), so that every operation can be crashed in
+// reasonable time; the code path is the one a 36-tool portfolio takes
+// (test/runtime/review/portfolio.test.ts, the CLI test).
 import { describe, expect, it } from "vitest";
 import { Volume } from "memfs";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
@@ -18,7 +20,7 @@ import { closeLedger, seedLineages } from "../runtime/ledger/index.js";
 import { withStore } from "../runtime/ledger/ledger-store.js";
 import { activatePortfolio, type ActivationFaults } from "../runtime/review/activate.js";
 import { openReviews, type ReviewContext } from "../runtime/review/context.js";
-import { readToolState, runPortfolioCycle } from "../runtime/review/portfolio-cycle.js";
+import { readApproved, readToolState, runPortfolioCycle } from "../runtime/review/portfolio-cycle.js";
 import type { Reviewer } from "../runtime/review/reviewer.js";
 import { rollbackTool } from "../runtime/review/rollback.js";
 import { cloneVolume, exploreCrashes, makeCrashingFileSystem, recoverView, SimulatedCrash, type CrashingFileSystem } from "./support/crash-fs.js";
@@ -168,6 +170,102 @@ describe("portfolio activation under crashes", () => {
     const v = await activationViolations({ faults: { lineageFirst: true } });
     expect(v.length).toBeGreaterThan(0);
     expect(v.join("\n")).toMatch(/has no lineage|expected .* to be/);
+  }, 900_000);
+});
+
+/** the six tools, no lineage yet: the capture seeds them */
+function freshVolume(): MemFileSystem {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < SIZE; i++) files[`${ROOT}/${name(i)}.json`] = recipeText(i);
+  return makeMemFileSystem(Volume.fromJSON(files) as Volume);
+}
+
+/**
+ * The capture-and-approval property's violations (an empty list: it holds). A cycle (seeding,
+ * capture, the reviewer, approval) is crashed at every operation; the restarted process runs the
+ * next command and the next cycle, itself crashed at every operation on a sample. Afterwards no
+ * recipe has changed (approval never touches one), every lineage follows its recipe, the state
+ * says approved and names a plan that is there, an approval that was acknowledged is not asked
+ * for again, recovery run twice changes nothing, and the approved plan activates.
+ */
+async function approvalViolations(options: { fs?: (fs: FileSystem) => FileSystem; faults?: { stateBeforePlan?: boolean }; nestedEvery?: number } = {}): Promise<string[]> {
+  const wrap = options.fs ?? ((fs: FileSystem) => fs);
+  let stage: "run" | "recover" = "run";
+  let askedInRecovery = 0;
+  const reviewer: Reviewer = {
+    describe: "scripted",
+    review: async (input) => {
+      if (stage === "recover") askedInRecovery++;
+      return scripted.review(input);
+    },
+  };
+  const cycle = (fs: FileSystem) => withCtx(fs, (ctx) => runPortfolioCycle(ctx, { reviewer, portfolioSize: SIZE, ...(options.faults === undefined ? {} : { faults: options.faults }) }));
+  const run = async (fs: FileSystem): Promise<void> => {
+    stage = "run";
+    askedInRecovery = 0;
+    const r = await cycle(wrap(fs));
+    if (r.phase !== "approved") throw new Error(`cycle ended ${r.phase}: ${r.error ?? ""}`);
+  };
+  const recover = async (fs: FileSystem): Promise<void> => {
+    stage = "recover";
+    await nextCommand(wrap(fs));
+    await cycle(wrap(fs));
+  };
+  const violations: string[] = [];
+  const check = async (view: MemFileSystem, k: number, _trace: readonly string[], info: { completed: boolean; recoveryCrashAt?: number }) => {
+    try {
+      if (info.completed) expect(askedInRecovery, "an acknowledged approval was asked for again").toBe(0);
+      expect(await side(view)).toBe("before");
+      const state = await withCtx(view, readToolState);
+      expect(state?.phase).toBe("approved");
+      expect(await withCtx(view, (ctx) => readApproved(ctx, state!)), "the approved state names no plan").toBeDefined();
+      await activate()(view);
+      expect(await side(view)).toBe("after");
+      expect((await withCtx(view, readToolState))?.phase).toBe("completed");
+      expect(await withCtx(view, (ctx) => runPortfolioCycle(ctx, { capture: true, portfolioSize: SIZE }))).toMatchObject({ phase: "completed", eligible: { eligible: 0 } });
+    } catch (e) {
+      violations.push(`crash at ${k}${info.recoveryCrashAt === undefined ? "" : `, recovery crash at ${info.recoveryCrashAt}`}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    }
+  };
+  const explore = async (x: Parameters<typeof exploreCrashes>[0]): Promise<number> => {
+    try {
+      return await exploreCrashes(x);
+    } catch (e) {
+      violations.push(e instanceof Error ? e.message.split("\n")[0]! : String(e));
+      return 0;
+    }
+  };
+  const base = freshVolume();
+  const n = await explore({ setup: () => cloneVolume(base.vol), seed: 11, run, recover, nested: false, check });
+  if (violations.length === 0) expect(n).toBeGreaterThan(30);
+  for (let k = 5; options.nestedEvery !== undefined && k < n; k += options.nestedEvery) {
+    const crashed = async (): Promise<MemFileSystem> => {
+      const inner = cloneVolume(base.vol);
+      const c = makeCrashingFileSystem(inner, { crashAt: k, seed: 11 + k });
+      await run(c).catch(() => undefined);
+      await c.crash();
+      return recoverView(inner);
+    };
+    await explore({ setup: crashed, seed: 70 + k, run: recover, recover, nested: false, check: (view, j, trace, info) => check(view, k, trace, { completed: false, recoveryCrashAt: j }) });
+  }
+  return violations;
+}
+
+describe("portfolio capture and approval under crashes", () => {
+  it("a crash at every operation of capture and approval (and inside a sample of recoveries) leaves every recipe as it was and an approved plan that activates", async () => {
+    expect(await approvalViolations({ nestedEvery: 19 })).toEqual([]);
+  }, 900_000);
+
+  it("is caught when folder fsyncs are skipped", async () => {
+    const v = await approvalViolations({ fs: noDirSync });
+    expect(v.length).toBeGreaterThan(0);
+    expect(v.join("\n")).toMatch(/acknowledged approval was asked for again|recovery run twice changed the volume|has no lineage/);
+  }, 900_000);
+
+  it("is caught when the state says approved before the plan it names is written", async () => {
+    const v = await approvalViolations({ faults: { stateBeforePlan: true } });
+    expect(v.length).toBeGreaterThan(0);
+    expect(v.join("\n")).toMatch(/the approved state names no plan/);
   }, 900_000);
 });
 

@@ -1,6 +1,8 @@
 import type { CommandResult } from "../../core/result.js";
 import type { RuntimeSession } from "../../runtime/session.js";
-import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { portfolioCycleAfterCommand } from "../idle-review.js";
+import type { ParsedCommandLine } from "../argv.js";
+import { expectPositional, result, type CliVerb, type VerbOutcome } from "./cli-verb.js";
 
 /** `call <tool>` in a session: one discovery, then the one launch path (runtime/launch.ts). */
 export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>): Promise<CommandResult> {
@@ -17,28 +19,36 @@ export const callVerb: CliVerb = {
     if (bad !== undefined) return bad;
     const { openSession } = await import("../../runtime/session.js");
     const session = openSession();
-    try {
-      // the live output goes to stderr, so stdout stays the result alone
-      const live = cmd.stream === true || process.stderr.isTTY === true;
-      if (!live) return result(await callIn(session, cmd.positional[0]!, cmd.params));
-      const [{ callTool }, { nodeProcessRunner }, { withOutputLines }] = await Promise.all([
-        import("../../runtime/verbs/call.js"),
-        import("../../adapters/process/node-runner.js"),
-        import("../../runtime/execute/output-lines.js"),
-      ]);
-      const shown: string[] = [];
-      const runner = withOutputLines(nodeProcessRunner, ({ stream, line }) => {
-        if (stream === "stdout") shown.push(line);
-        process.stderr.write(`${line}\n`);
-      });
-      const answer = await callTool(session.discovery(), cmd.positional[0]!, cmd.params, session.callContext({ runner }));
-      // stdout and stderr on the same terminal: the person has just watched this very text go by,
-      // so printing it again would show every line twice
-      const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true && cmd.json !== true;
-      if (sameScreen && answer.ok && answer.text === shown.join("\n").trim()) return { kind: "exit", code: 0 };
-      return result(answer);
-    } finally {
-      await session.close();
-    }
+    const outcome = await callOnce(cmd, session);
+    // the command's work is done and its launch folded: the boundary where a reviewer may run
+    await portfolioCycleAfterCommand(session);
+    return outcome;
   },
 };
+
+/** the call itself; the session is closed (its launch folded) before this returns */
+async function callOnce(cmd: ParsedCommandLine, session: RuntimeSession): Promise<VerbOutcome> {
+  try {
+    // the live output goes to stderr, so stdout stays the result alone
+    const live = cmd.stream === true || process.stderr.isTTY === true;
+    if (!live) return result(await callIn(session, cmd.positional[0]!, cmd.params));
+    const [{ callTool }, { nodeProcessRunner }, { withOutputLines }] = await Promise.all([
+      import("../../runtime/verbs/call.js"),
+      import("../../adapters/process/node-runner.js"),
+      import("../../runtime/execute/output-lines.js"),
+    ]);
+    const shown: string[] = [];
+    const runner = withOutputLines(nodeProcessRunner, ({ stream, line }) => {
+      if (stream === "stdout") shown.push(line);
+      process.stderr.write(`${line}\n`);
+    });
+    const answer = await callTool(session.discovery(), cmd.positional[0]!, cmd.params, session.callContext({ runner }));
+    // stdout and stderr on the same terminal: the person has just watched this very text go by,
+    // so printing it again would show every line twice
+    const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true && cmd.json !== true;
+    if (sameScreen && answer.ok && answer.text === shown.join("\n").trim()) return { kind: "exit", code: 0 };
+    return result(answer);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,3 +1,4 @@
+import { portfolioCycleAfterCommand } from "../idle-review.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const spawnVerb: CliVerb = {
@@ -19,17 +20,22 @@ export const spawnVerb: CliVerb = {
     ]);
     // a recipe launched by name or file is a launch like any other: it is counted (runtime/launch.ts)
     const session = openSession();
-    try {
-      // an inline template is captured as a draft (runtime/review/capture-draft.ts)
-      const outcome = await spawn(session.registry(), cmd.params, { ...session.callContext(), captureDraft: nodeDraftCapturer(session.paths) });
-      // the command's work is done: the boundary where a configured reviewer may run a cycle
-      if (typeof outcome.details["draft_recipe"] === "string") {
-        const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
-        await idleCycle(session.paths, reviewPolicy(session.env), active, session.packagedRoot);
+    const done = await (async () => {
+      try {
+        // an inline template is captured as a draft (runtime/review/capture-draft.ts)
+        const outcome = await spawn(session.registry(), cmd.params, { ...session.callContext(), captureDraft: nodeDraftCapturer(session.paths) });
+        // the command's work is done: the boundary where a configured reviewer may run a cycle
+        if (typeof outcome.details["draft_recipe"] === "string") {
+          const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
+          await idleCycle(session.paths, reviewPolicy(session.env), active, session.packagedRoot);
+        }
+        return result(outcome);
+      } finally {
+        await session.close();
       }
-      return result(outcome);
-    } finally {
-      await session.close();
-    }
+    })();
+    // then the tool portfolio, when 36 tools are eligible (a draft promoted just now counts)
+    await portfolioCycleAfterCommand(session);
+    return done;
   },
 };

@@ -39,6 +39,9 @@ export interface PortfolioCycleOptions {
   readonly capture?: boolean;
   /** tools a portfolio holds: 36, smaller only in tests that need a small one */
   readonly portfolioSize?: number;
+  /** Test-only breakage, for showing the crash property catches it: `stateBeforePlan` records
+   *  the approval in the state before the approved plan it names is written. */
+  readonly faults?: { readonly stateBeforePlan?: boolean };
 }
 
 export interface PortfolioCycleReport {
@@ -87,7 +90,7 @@ async function capture(ctx: ReviewContext, steps: string[], size: number | undef
   return { state, eligible };
 }
 
-async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Reviewer, steps: string[]): Promise<ToolReviewState> {
+async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Reviewer, steps: string[], faults: PortfolioCycleOptions["faults"] = {}): Promise<ToolReviewState> {
   const dir = toolReviewDir(ctx.paths, state.reviewId);
   const fail = async (phase: "failed" | "processing_failed", stage: string, error: string): Promise<ToolReviewState> => {
     const next = toolFailed(state, phase, stage, error, isoNow(ctx));
@@ -117,8 +120,10 @@ async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Revi
   for (const p of asked) observed.set(p, await fileSha(ctx.fs, p));
   const plan = approve(portfolio, state.portfolioSha256, decisions.right, roots, (p) => observed.get(p), isoNow(ctx));
   if (E.isLeft(plan)) return fail("processing_failed", "approval", plan.left.join("; "));
-  await writeJson(ctx.fs, join(dir, APPROVED_FILE), plan.right);
+  // the plan first: a state that says approved always names a plan that is there
   const approved = toolMoved(state, "approved", isoNow(ctx), { approvedSha256: approvalSha256(plan.right) });
+  if (faults.stateBeforePlan === true) await write(ctx, approved);
+  await writeJson(ctx.fs, join(dir, APPROVED_FILE), plan.right);
   await write(ctx, approved);
   steps.push("approved");
   return approved;
@@ -134,7 +139,7 @@ async function cycleLocked(ctx: ReviewContext, options: PortfolioCycleOptions): 
     state = captured.state ?? state;
   }
   const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isToolParked(state)));
-  if (reviewable && options.reviewer !== undefined) state = await review(ctx, state!, options.reviewer, steps);
+  if (reviewable && options.reviewer !== undefined) state = await review(ctx, state!, options.reviewer, steps, options.faults);
   return {
     phase: state?.phase ?? "idle",
     steps,

@@ -5,7 +5,8 @@
 // before the recipe or the lineage changes, inside the recipe-root fence and the ledger store
 // lock: an interrupted rollback rolls forward when the next command opens the store. Asking for
 // the same rollback again changes nothing.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import type { StepInput } from "../../core/journal/plan.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { rolledBack } from "../../core/ledger/transitions.js";
 import { Working } from "../../core/ledger/working.js";
@@ -22,6 +23,11 @@ export type RollbackResult =
   | { readonly ok: true; readonly tool: string; readonly path: string; readonly restored_revision: number; readonly revision: number; readonly changed: boolean }
   | { readonly ok: false; readonly error: string };
 
+const withExtension = (path: string, extension: string): string => {
+  const dot = path.lastIndexOf(".");
+  return `${dot > path.lastIndexOf("/") ? path.slice(0, dot) : path}${extension}`;
+};
+
 export async function rollbackTool(ctx: ReviewContext, tool: string, revision: number): Promise<RollbackResult> {
   if (!Number.isSafeInteger(revision) || revision < 1) return { ok: false, error: `revision must be a positive integer (got ${revision})` };
   try {
@@ -36,22 +42,40 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         const [id, record] = found;
         const key = record.current_path;
         const path = join(ctx.paths.recipeRoot, key);
-        const raw = await readJsonOrUndefined(ctx.fs, snapshotPath(ctx.paths.usageRoot, tool, revision));
+        const at = snapshotPath(ctx.paths.usageRoot, tool, revision);
+        // a snapshot is trusted only as the file the activation wrote: a symlink (to the file or
+        // its ring folder) could hand any bytes that carry a matching digest to the recipe root
+        for (const p of [dirname(at), at]) if ((await ctx.fs.lstat(p).catch(() => undefined))?.kind === "symlink") return { ok: false, error: `Recipe revision snapshot symlink is not allowed: ${p}` };
+        const raw = await readJsonOrUndefined(ctx.fs, at);
         const snap = snapshotBytes(raw, tool, revision, sha256Bytes);
         if (typeof snap === "string") return { ok: false, error: `${snap} (${tool} revision ${revision})` };
-        if (!path.endsWith(snap.snapshot.extension)) return { ok: false, error: `Recipe revision rollback would change the file format of ${tool}` };
         if (pathKey(ctx.paths.recipeRoot, path) !== key) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
         const current = await fileSha(ctx.fs, path);
         if (current === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
-        if (current === snap.snapshot.sha256 && record.fingerprint === snap.snapshot.fingerprint && record.rollback_of_revision === revision)
+        // the revision's own format comes back: a .json revision of a tool that is a .md file now
+        // (or the other way round) is written beside it and the current file goes, so the tool is
+        // one recipe file again, and its lineage moves with it
+        const target = withExtension(path, snap.snapshot.extension);
+        const targetKey = pathKey(ctx.paths.recipeRoot, target);
+        if (targetKey === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
+        if (target !== path && (await ctx.fs.lstat(target).then(() => true, () => false)))
+          return { ok: false, error: `Recipe revision rollback would replace another recipe file: ${target} (${tool} is ${path} now)` };
+        if (target === path && current === snap.snapshot.sha256 && record.fingerprint === snap.snapshot.fingerprint && record.rollback_of_revision === revision)
           return { ok: true, tool, path, restored_revision: revision, revision: record.revision, changed: false };
+        const when = isoAt(ctx.now());
         const w = new Working({ index, ledgers, missing: new Set() });
-        const next = { ...rolledBack(record, { revision, fingerprint: snap.snapshot.fingerprint, at: isoAt(ctx.now()) }) };
-        w.put(key, id, next);
+        const base = target === path ? { id, record } : w.relocate(key, targetKey, record.lineage_name, when, "moved");
+        const next = rolledBack(base.record, { revision, fingerprint: snap.snapshot.fingerprint, at: when });
+        w.put(targetKey, base.id, next);
         const [ledgerWrites = [], ...rest] = await commitSteps(ctx.ledger, w.plan());
-        const recipe = current === snap.snapshot.sha256 ? [] : [{ op: "write" as const, path, before: { hash: current }, content: snap.bytes }];
+        const recipe: StepInput[] =
+          target !== path
+            ? [{ op: "write", path: target, before: null, content: snap.bytes }, { op: "unlink", path, before: { hash: current } }]
+            : current === snap.snapshot.sha256
+              ? []
+              : [{ op: "write", path, before: { hash: current }, content: snap.bytes }];
         await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "revision-rollback", phases: [[...recipe, ...ledgerWrites], ...rest] });
-        return { ok: true, tool, path, restored_revision: revision, revision: next.revision, changed: true };
+        return { ok: true, tool, path: target, restored_revision: revision, revision: next.revision, changed: true };
       }),
     );
   } catch (e) {

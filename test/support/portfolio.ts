@@ -34,3 +34,24 @@ export async function approvedPortfolio(agentDir: string): Promise<string> {
     return (await runPortfolioCycle(ctx, { reviewer: scripted })).phase;
   });
 }
+
+/** Writes a reviewer command (a node script standing in for a model) into `dir` and returns the
+ *  PI_RECIPES_REVIEWER value that runs it: it evolves the first tool of the portfolio to
+ *  renamed_tool (or keeps it, with `first` "keep") and keeps the rest. */
+export function portfolioReviewerCommand(dir: string, first: "evolve" | "keep" = "evolve"): string {
+  const script = join(dir, "tool-reviewer.mjs");
+  writeFileSync(
+    script,
+    `let s="";process.stdin.on("data",d=>s+=d);process.stdin.on("end",()=>{const p=JSON.parse(s.slice(s.indexOf("\\n{\\n")+1));` +
+      `const decisions=p.tools.map((t,i)=>({source:t.tool,sha256:t.sha256,rationale:"model says so",...(i===0&&${JSON.stringify(first === "evolve")}?{action:"evolve",target:"renamed_tool"}:{action:"keep"})}));` +
+      `console.log("TOOL_REVIEW_RESULT");console.log(JSON.stringify({reviewId:p.reviewId,decisions}));});`,
+  );
+  return `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`;
+}
+
+/** Writes the 36 tools into `<agentDir>/recipes` (nothing reviewed yet). */
+export function thirtySixTools(agentDir: string): void {
+  const root = join(agentDir, "recipes");
+  mkdirSync(root, { recursive: true });
+  for (let i = 0; i < 36; i++) writeFileSync(join(root, `${toolName(i)}.json`), recipe(i));
+}

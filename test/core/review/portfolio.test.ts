@@ -65,7 +65,7 @@ describe("eligibility and capture", () => {
     expect(capturePortfolio([...same].reverse(), [], "r", "t")!.tools.map((t) => t.name)).toEqual(thirtySix.map((t) => t.name));
   });
 
-  it("nine sensitive tools leave 27 eligible and no capture", () => {
+  it("nine sensitive tools leave 27 eligible and no capture (G37)", () => {
     const sensitive: JsonObject[] = [
       { defaults: { accessToken: "x" }, template: "echo {accessToken}" },
       { defaults: { clientSecret: "x" }, template: "echo {clientSecret}" },
@@ -103,7 +103,7 @@ describe("eligibility and capture", () => {
 });
 
 describe("projection", () => {
-  it("shows ids, content groups, usage, risk labels and contract only", () => {
+  it("shows ids, content groups, usage, risk labels and contract only (G67)", () => {
     const tools = projectPortfolio(portfolio)["tools"] as JsonObject[];
     expect(tools).toHaveLength(36);
     expect(tools[1]).toEqual({
@@ -139,7 +139,7 @@ describe("reply grammar", () => {
 });
 
 describe("decision validation", () => {
-  it("all keep passes; an evolve to a new name passes; a merge of identical tools passes", () => {
+  it("all keep passes; an evolve to a new name passes; a merge of identical tools passes (G33)", () => {
     expect(E.isRight(validatePortfolioDecisions(portfolio, reply(portfolio)))).toBe(true);
     const evolved = validatePortfolioDecisions(portfolio, reply(portfolio, { 0: { action: "evolve", target: "renamed_tool" } }));
     expect(E.isRight(evolved) && evolved.right[0]).toMatchObject({ action: "evolve", target: "renamed_tool" });
@@ -148,7 +148,7 @@ describe("decision validation", () => {
     expect(E.isRight(merged) && merged.right.slice(0, 2).map((d) => d.target)).toEqual(["tool_00", "tool_00"]);
   });
 
-  it("collects every fault: stale group, wrong counts, replace, missing decisions", () => {
+  it("collects every fault: stale group, wrong counts, replace, missing decisions (G35)", () => {
     const first = { source: "tool_01", sha256: "stale", action: "replace", rationale: "x", assessment: { lifetimeCalls: 99, revisionCalls: 5 } };
     const r = validatePortfolioDecisions(portfolio, { reviewId: "review-1", decisions: [first, ...decisionsFor(portfolio).slice(1, 35)] as unknown as JsonObject[] });
     expect(E.isLeft(r) && r.left).toEqual([
@@ -223,7 +223,7 @@ describe("approval", () => {
     return plan.right;
   };
 
-  it("evolve renames, demote goes to drafts, keep stays; 36 sources in portfolio order", () => {
+  it("evolve renames, demote goes to drafts, keep stays; 36 sources in portfolio order (G39)", () => {
     const plan = approved(portfolio, { 0: { action: "evolve", target: "renamed_tool" }, 1: { action: "demote" } });
     expect(plan.sources).toHaveLength(36);
     expect(plan.sources[0]).toEqual({ name: "tool_00", path: "/r/tool_00.json", sha256: "sha0", action: "evolve", rationale: "useful", lineage: "renamed_tool", move: "rename", to: "/r/renamed_tool.json" });

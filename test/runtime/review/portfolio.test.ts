@@ -98,7 +98,7 @@ describe("capture and approval", () => {
     expect(await withCtx(fs, (ctx) => runPortfolioCycle(ctx, { capture: true }))).toEqual({ phase: "idle", steps: [], eligible: { eligible: 35, needed: 36 } });
   });
 
-  it("approval touches no recipe", async () => {
+  it("approval touches no recipe (G39)", async () => {
     const fs = await approvedVolume();
     for (let i = 0; i < 36; i++) expect(await text(fs, toolPath(name(i)))).toBe(recipeText(i));
     expect(await exists(fs, toolPath("renamed_tool"))).toBe(false);
