@@ -106,5 +106,5 @@ describe("a tool portfolio review through the CLI", () => {
 
     // rolled back to reviewed content: nothing is eligible (a new content revision would be)
     expect(runCliJson(["review", "scope=tool"], env).body.text).toMatch(/eligible=0\/36/);
-  });
+  }, 180_000);
 });
