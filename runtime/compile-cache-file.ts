@@ -16,7 +16,7 @@ import type { ConfigFacts } from "../core/discovery/types.js";
 import type { ArgSurface } from "../core/tool/types.js";
 import type { RecipeConfig } from "../core/model.js";
 
-export const CACHE_FORMAT = "pi-recipes-compile-cache/3";
+export const CACHE_FORMAT = "pi-recipes-compile-cache/4";
 
 /** "dev:ino:size:mtimeNs:ctimeNs" */
 export type Id = string;
@@ -54,6 +54,8 @@ export interface Entry {
   readonly n?: readonly (number | string)[];
   /** a recipe's listed config fields */
   readonly f?: ConfigFacts;
+  /** the keys of a recipe's config, in order: the served config has them before it is parsed */
+  readonly k?: readonly string[];
 }
 
 /** An entry with the bytes its `c` and `s` point into (the body it was read from), or, for a
@@ -177,7 +179,7 @@ export function checkedEntry(e: unknown, body: Uint8Array): Entry | undefined {
   if (r.kind === "problem") return typeof r.problem === "object" && r.problem !== null ? (x as Entry) : undefined;
   if (r.kind !== "recipe" || typeof x.f !== "object" || x.f === null || typeof r.disabled !== "boolean") return undefined;
   if (!(r.warnings === undefined || Array.isArray(r.warnings)) || !isStrings(r.riskLabels) || !isStrings(r.optionInjection)) return undefined;
-  if (!isSpans(x.b, body) || !Array.isArray(x.n)) return undefined;
+  if (!isSpans(x.b, body) || !Array.isArray(x.n) || !Array.isArray(x.k) || !isStrings(x.k)) return undefined;
   return x as Entry;
 }
 
@@ -194,15 +196,17 @@ export function heldOf(id: Id, sha: string, t: string, deps: Deps, cwd: string, 
   const { path: _path, sourceSha256: _sha, config, surface, diagnostics, warnings, riskLabels, optionInjection, ...rest } = compiled;
   const r = { ...rest, diagnostics: listOf(diagnostics), warnings: listOf(warnings), riskLabels: listOf(riskLabels), optionInjection: listOf(optionInjection) };
   const n = flatNames(surface);
-  return { entry: { id, sha, t, ...where, r, f: facts(config), n }, texts: [JSON.stringify(config), JSON.stringify(surface)] };
+  return { entry: { id, sha, t, ...where, r, f: facts(config), n, k: Object.keys(config) }, texts: [JSON.stringify(config), JSON.stringify(surface)] };
 }
 
-/** The compile result an entry stands for. A recipe's config and surface are parsed on first
- *  read; a text that does not parse to an object is a miss, answered by compiling the file afresh. */
+/** The compile result an entry stands for: a plain object, whose config and surface have their
+ *  keys at hand and their values parsed on first read (a listing of the tools reads neither); a
+ *  text that does not parse to an object is a miss, answered by compiling the file afresh. */
 export function servedCompile(entry: Entry, body: Uint8Array, source: RecipeSource, compile: (source: RecipeSource) => CompiledRecipe): CompiledRecipe {
   const path = source.file.path;
   const r = entry.r;
   if (r.kind === "problem") return { ...r, path, diagnostics: r.diagnostics ?? NONE };
+  const l: Lazy = { entry, body, source, compile };
   const served: Record<string, unknown> = {
     kind: r.kind,
     id: r.id,
@@ -214,11 +218,11 @@ export function servedCompile(entry: Entry, body: Uint8Array, source: RecipeSour
     warnings: r.warnings ?? NONE,
     riskLabels: r.riskLabels ?? NONE,
     optionInjection: r.optionInjection ?? NONE,
+    config: servedConfig(l),
+    surface: servedSurface(l),
   };
   // any field the compile step has and this list does not name
   for (const key in r) if (!(key in served)) served[key] = (r as Record<string, unknown>)[key];
-  lazy.set(served, { entry, body, source, compile });
-  Object.defineProperties(served, LAZY);
   return served as unknown as CompiledConfig;
 }
 
@@ -227,37 +231,28 @@ interface Lazy {
   readonly body: Uint8Array;
   readonly source: RecipeSource;
   readonly compile: (source: RecipeSource) => CompiledRecipe;
+  /** the whole config as stored */
   config?: RecipeConfig;
-  surface?: ArgSurface;
   /** the whole surface as stored */
   whole?: ArgSurface;
   fresh?: CompiledConfig;
 }
 
-// The state behind each served result's two getters. The getters are shared by every result: a
-// getter made per object would turn each into a slow dictionary object.
+// The stored texts behind each served config and surface. Their field getters are shared by every
+// served object: a getter made per object would turn each into a slow dictionary object.
 const lazy = new WeakMap<object, Lazy>();
 
 const again = (l: Lazy): CompiledConfig => (l.fresh ??= freshRecipe(l.source.file.path, l.compile(l.source)));
 
-const LAZY: PropertyDescriptorMap = {
-  config: {
-    get(this: object): RecipeConfig {
-      const l = lazy.get(this)!;
-      return (l.config ??= (parsedObject(l.body, configSpan(l.entry.b!)) as RecipeConfig | undefined) ?? again(l).config);
-    },
-    enumerable: true,
-    configurable: true,
-  },
-  surface: {
-    get(this: object): ArgSurface {
-      const l = lazy.get(this)!;
-      return (l.surface ??= servedSurface(l));
-    },
-    enumerable: true,
-    configurable: true,
-  },
-};
+const wholeConfig = (l: Lazy): RecipeConfig => (l.config ??= (parsedObject(l.body, configSpan(l.entry.b!)) as RecipeConfig | undefined) ?? again(l).config);
+
+/** The config with its keys at hand and the whole of it parsed on the first read of a value. */
+function servedConfig(l: Lazy): RecipeConfig {
+  const config = {};
+  lazy.set(config, l);
+  for (const key of l.entry.k!) Object.defineProperty(config, key, lazyField(configFields, key, wholeConfig));
+  return config as RecipeConfig;
+}
 
 /** The argument surface with its names at hand and its other fields parsed on first read. */
 function servedSurface(l: Lazy): ArgSurface {
@@ -271,14 +266,16 @@ function servedSurface(l: Lazy): ArgSurface {
 
 const wholeSurface = (l: Lazy): ArgSurface => (l.whole ??= (parsedObject(l.body, surfaceSpan(l.entry.b!)) as ArgSurface | undefined) ?? again(l).surface);
 
-// one getter per field name, shared by every surface (see LAZY)
+// one getter per field name, shared by every served config or surface
+const configFields = new Map<string, PropertyDescriptor>();
 const surfaceFields = new Map<string, PropertyDescriptor>();
-const surfaceField = (key: string): PropertyDescriptor => {
-  let d = surfaceFields.get(key);
+function lazyField(made: Map<string, PropertyDescriptor>, key: string, whole: (l: Lazy) => object): PropertyDescriptor {
+  let d = made.get(key);
   if (d === undefined)
-    surfaceFields.set(key, (d = { get(this: object): unknown { return (wholeSurface(lazy.get(this)!) as unknown as Record<string, unknown>)[key]; }, enumerable: true, configurable: true }));
+    made.set(key, (d = { get(this: object): unknown { return (whole(lazy.get(this)!) as Record<string, unknown>)[key]; }, enumerable: true, configurable: true }));
   return d;
-};
+}
+const surfaceField = (key: string): PropertyDescriptor => lazyField(surfaceFields, key, wholeSurface);
 
 function parsedObject(body: Uint8Array, span: readonly [number, number]): object | undefined {
   try {

@@ -90,7 +90,7 @@ async function spawnEntry(entry: RecipeEntry, values: Readonly<Record<string, un
   const compiled = entry.compiled;
   if (compiled.kind === "problem" || compiled.disabled) return failure(blocked(entry), { path: entry.path });
   const tool = toolOf(compiled);
-  if (E.isLeft(tool)) return failure(`Recipe ${entry.id} could not be run: ${tool.left}`, { path: entry.path });
+  if (E.isLeft(tool)) return failure(`Recipe ${entry.id} could not be run: ${tool.left.message}`, { path: entry.path });
   // the digest discovery took of the bytes it compiled: launch accounting checks the file against it
   return runTool(entry.sourceSha256 === undefined ? tool.right : { ...tool.right, sourceSha256: entry.sourceSha256 }, values, ctx);
 }

@@ -8,6 +8,7 @@ import { toolOf } from "../../../core/compile/tool.js";
 import { draftEntry } from "../../../core/discovery/drafts.js";
 import { formatOfPath, idOfPath } from "../../../core/recipe/posix.js";
 import { ROOT, type Files, contextOf } from "../recipe/imports-support.js";
+import { toolSchema } from "../../../core/args/schema.js";
 
 function compile(files: Files, path: string, digest?: string): CompiledRecipe {
   const ctx = contextOf(files);
@@ -36,7 +37,7 @@ describe("compileRecipe", () => {
     expect(c.warnings[1]?.text).toBe('placeholder {mode} is not declared in "args"; add it so the tool\'s schema is complete');
     expect(c.diagnostics).toEqual(c.warnings.map((w) => `Recipe ${path}: ${w.text}`));
     const tool = toolOf(c);
-    expect(E.isRight(tool) && tool.right.parameters).toEqual({
+    expect(E.isRight(tool) && toolSchema(tool.right)).toEqual({
       additionalProperties: false,
       properties: { dir: expect.any(Object), mode: expect.any(Object) },
       required: ["dir"],
