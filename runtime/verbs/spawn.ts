@@ -18,6 +18,7 @@ import { readSnapshot } from "../snapshot.js";
 import { executeOptions, runTool, type CallContext } from "./call.js";
 import { unknownKeys, type Params } from "./params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
+import { programOf } from "../../core/tool/program.js";
 
 /** A spawn's context: a call's, plus where an inline template is captured as a draft. */
 export interface SpawnContext extends CallContext {
@@ -77,7 +78,7 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   if (E.isLeft(normalized)) return failure(normalized.left, { tool: "spawn", template, error: normalized.left });
   // captured at launch, not on success: a failing first attempt is still worth a review
   const capture = ctx.captureDraft?.({ template, values });
-  const execution = await executeTemplate(template, normalized.right, executeOptions(ctx));
+  const execution = await executeTemplate(programOf(template), normalized.right, executeOptions(ctx));
   return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot }), capture);
 }
 
