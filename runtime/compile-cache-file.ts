@@ -238,44 +238,52 @@ interface Lazy {
   fresh?: CompiledConfig;
 }
 
-// The stored texts behind each served config and surface. Their field getters are shared by every
-// served object: a getter made per object would turn each into a slow dictionary object.
-const lazy = new WeakMap<object, Lazy>();
-
 const again = (l: Lazy): CompiledConfig => (l.fresh ??= freshRecipe(l.source.file.path, l.compile(l.source)));
 
 const wholeConfig = (l: Lazy): RecipeConfig => (l.config ??= (parsedObject(l.body, configSpan(l.entry.b!)) as RecipeConfig | undefined) ?? again(l).config);
 
-/** The config with its keys at hand and the whole of it parsed on the first read of a value. */
-function servedConfig(l: Lazy): RecipeConfig {
-  const config = {};
-  lazy.set(config, l);
-  for (const key of l.entry.k!) Object.defineProperty(config, key, lazyField(configFields, key, wholeConfig));
-  return config as RecipeConfig;
+/** A served config or surface: what stands for it until a value is read. */
+interface Served {
+  readonly l: Lazy;
+  readonly part: "config" | "surface";
+  keys?: readonly string[];
+  /** a surface's names and required names, from the entry's `n` */
+  lists?: readonly [readonly string[], readonly string[]];
 }
+
+// (a malformed list reads as none: the fields then come from the stored or recompiled whole)
+const surfaceLists = (s: Served): readonly [readonly string[], readonly string[]] =>
+  (s.lists ??= namesOf(s.l.entry.n!)?.slice(0, 2) as [string[], string[]] | undefined ?? [wholeSurface(s.l).names, wholeSurface(s.l).required]);
+
+const keysOf = (s: Served): readonly string[] =>
+  (s.keys ??= s.part === "config" ? s.l.entry.k! : ["names", "required", ...(namesOf(s.l.entry.n!)?.[2] ?? Object.keys(wholeSurface(s.l)).filter((k) => k !== "names" && k !== "required"))]);
+
+function valueOf(s: Served, key: string): unknown {
+  if (s.part === "surface" && (key === "names" || key === "required")) return surfaceLists(s)[key === "names" ? 0 : 1];
+  return (s.part === "config" ? (wholeConfig(s.l) as unknown as Record<string, unknown>) : (wholeSurface(s.l) as unknown as Record<string, unknown>))[key];
+}
+
+const isOwn = (s: Served, key: string | symbol): key is string => typeof key === "string" && keysOf(s).includes(key);
+
+// One handler for every served config and surface: each is one small object and a proxy, not a
+// property per key, and behaves as a plain, read-only object with its keys in order.
+const SERVED: ProxyHandler<Served> = {
+  get: (s, key) => (isOwn(s, key) ? valueOf(s, key) : Reflect.get(Object.prototype, key)),
+  has: (s, key) => isOwn(s, key) || Reflect.has(Object.prototype, key),
+  ownKeys: (s) => [...keysOf(s)],
+  getOwnPropertyDescriptor: (s, key) => (isOwn(s, key) ? { value: valueOf(s, key), enumerable: true, configurable: true, writable: false } : undefined),
+  set: () => false,
+  defineProperty: () => false,
+  deleteProperty: () => false,
+};
+
+/** The config with its keys at hand and the whole of it parsed on the first read of a value. */
+const servedConfig = (l: Lazy): RecipeConfig => new Proxy<Served>({ l, part: "config" }, SERVED) as unknown as RecipeConfig;
 
 /** The argument surface with its names at hand and its other fields parsed on first read. */
-function servedSurface(l: Lazy): ArgSurface {
-  // (a malformed list reads as none: the fields then come from the stored or recompiled whole)
-  const [names, required, others] = namesOf(l.entry.n!) ?? [wholeSurface(l).names, wholeSurface(l).required, Object.keys(wholeSurface(l)).filter((k) => k !== "names" && k !== "required")];
-  const surface = { names, required };
-  lazy.set(surface, l);
-  for (const key of others) Object.defineProperty(surface, key, surfaceField(key));
-  return surface as ArgSurface;
-}
+const servedSurface = (l: Lazy): ArgSurface => new Proxy<Served>({ l, part: "surface" }, SERVED) as unknown as ArgSurface;
 
 const wholeSurface = (l: Lazy): ArgSurface => (l.whole ??= (parsedObject(l.body, surfaceSpan(l.entry.b!)) as ArgSurface | undefined) ?? again(l).surface);
-
-// one getter per field name, shared by every served config or surface
-const configFields = new Map<string, PropertyDescriptor>();
-const surfaceFields = new Map<string, PropertyDescriptor>();
-function lazyField(made: Map<string, PropertyDescriptor>, key: string, whole: (l: Lazy) => object): PropertyDescriptor {
-  let d = made.get(key);
-  if (d === undefined)
-    made.set(key, (d = { get(this: object): unknown { return (whole(lazy.get(this)!) as Record<string, unknown>)[key]; }, enumerable: true, configurable: true }));
-  return d;
-}
-const surfaceField = (key: string): PropertyDescriptor => lazyField(surfaceFields, key, wholeSurface);
 
 function parsedObject(body: Uint8Array, span: readonly [number, number]): object | undefined {
   try {
