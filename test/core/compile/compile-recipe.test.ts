@@ -43,6 +43,10 @@ describe("compileRecipe", () => {
       required: ["dir"],
       type: "object",
     });
+    // a plain value: every property is data (no getter), and a structured copy is equal to it
+    if (E.isLeft(tool)) throw new Error("expected a tool");
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(tool.right))) expect([key, d.get]).toEqual([key, undefined]);
+    expect(structuredClone(tool.right)).toEqual(tool.right);
   });
 
   it("with recipe args, names the root node declares elsewhere are warned of too, once each", () => {
