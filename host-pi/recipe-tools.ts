@@ -12,6 +12,7 @@ import { whyNotATool } from "../runtime/verbs/schema.js";
 import { toPiResult, type PiTool } from "./pi-tool.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { withOutputLines } from "../runtime/execute/output-lines.js";
+import { toolSchema } from "../core/args/schema.js";
 
 export interface RecipeRuntime {
   /** the registry, its ledger and the one launch path */
@@ -89,7 +90,7 @@ export function recipeTool(spec: ToolSpec, rt: RecipeRuntime): PiTool {
     name: spec.name,
     label: spec.name,
     description: spec.description,
-    parameters: spec.parameters,
+    parameters: toolSchema(spec),
     promptSnippet: spec.promptSnippet,
     execute: async (_id, params, signal, onUpdate, ctx) => toPiResult(await runRecipeTool(rt, spec.name, params, signal, ctx, lineUpdates(onUpdate))),
   };

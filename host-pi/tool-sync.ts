@@ -5,6 +5,7 @@ import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { Discovery } from "../core/discovery/types.js";
 import type { ToolSpec } from "../core/tool/types.js";
 import { publishTool, type PiTool } from "./pi-tool.js";
+import { toolSchema } from "../core/args/schema.js";
 
 export interface SyncOutcome {
   readonly published: readonly string[];
@@ -14,7 +15,7 @@ export interface SyncOutcome {
 /** What the agent sees of a tool; a change of anything else needs no new registration, since
  * every call resolves the recipe it runs anew. */
 const shownAs = (spec: ToolSpec): string =>
-  JSON.stringify([spec.description, spec.parameters, spec.promptSnippet]);
+  JSON.stringify([spec.description, toolSchema(spec), spec.promptSnippet]);
 
 export class ToolSync {
   /** name → what Pi was last given for it, for tools that are live */

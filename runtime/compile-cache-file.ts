@@ -16,7 +16,7 @@ import type { ConfigFacts } from "../core/discovery/types.js";
 import type { ArgSurface } from "../core/tool/types.js";
 import type { RecipeConfig } from "../core/model.js";
 
-export const CACHE_FORMAT = "pi-recipes-compile-cache/3";
+export const CACHE_FORMAT = "pi-recipes-compile-cache/4";
 
 /** "dev:ino:size:mtimeNs:ctimeNs" */
 export type Id = string;
@@ -54,6 +54,8 @@ export interface Entry {
   readonly n?: readonly (number | string)[];
   /** a recipe's listed config fields */
   readonly f?: ConfigFacts;
+  /** the keys of a recipe's config, in order: the served config has them before it is parsed */
+  readonly k?: readonly string[];
 }
 
 /** An entry with the bytes its `c` and `s` point into (the body it was read from), or, for a
@@ -177,7 +179,7 @@ export function checkedEntry(e: unknown, body: Uint8Array): Entry | undefined {
   if (r.kind === "problem") return typeof r.problem === "object" && r.problem !== null ? (x as Entry) : undefined;
   if (r.kind !== "recipe" || typeof x.f !== "object" || x.f === null || typeof r.disabled !== "boolean") return undefined;
   if (!(r.warnings === undefined || Array.isArray(r.warnings)) || !isStrings(r.riskLabels) || !isStrings(r.optionInjection)) return undefined;
-  if (!isSpans(x.b, body) || !Array.isArray(x.n)) return undefined;
+  if (!isSpans(x.b, body) || !Array.isArray(x.n) || !Array.isArray(x.k) || !isStrings(x.k)) return undefined;
   return x as Entry;
 }
 
@@ -194,15 +196,17 @@ export function heldOf(id: Id, sha: string, t: string, deps: Deps, cwd: string, 
   const { path: _path, sourceSha256: _sha, config, surface, diagnostics, warnings, riskLabels, optionInjection, ...rest } = compiled;
   const r = { ...rest, diagnostics: listOf(diagnostics), warnings: listOf(warnings), riskLabels: listOf(riskLabels), optionInjection: listOf(optionInjection) };
   const n = flatNames(surface);
-  return { entry: { id, sha, t, ...where, r, f: facts(config), n }, texts: [JSON.stringify(config), JSON.stringify(surface)] };
+  return { entry: { id, sha, t, ...where, r, f: facts(config), n, k: Object.keys(config) }, texts: [JSON.stringify(config), JSON.stringify(surface)] };
 }
 
-/** The compile result an entry stands for. A recipe's config and surface are parsed on first
- *  read; a text that does not parse to an object is a miss, answered by compiling the file afresh. */
+/** The compile result an entry stands for: a plain object, whose config and surface have their
+ *  keys at hand and their values parsed on first read (a listing of the tools reads neither); a
+ *  text that does not parse to an object is a miss, answered by compiling the file afresh. */
 export function servedCompile(entry: Entry, body: Uint8Array, source: RecipeSource, compile: (source: RecipeSource) => CompiledRecipe): CompiledRecipe {
   const path = source.file.path;
   const r = entry.r;
   if (r.kind === "problem") return { ...r, path, diagnostics: r.diagnostics ?? NONE };
+  const l: Lazy = { entry, body, source, compile };
   const served: Record<string, unknown> = {
     kind: r.kind,
     id: r.id,
@@ -214,11 +218,11 @@ export function servedCompile(entry: Entry, body: Uint8Array, source: RecipeSour
     warnings: r.warnings ?? NONE,
     riskLabels: r.riskLabels ?? NONE,
     optionInjection: r.optionInjection ?? NONE,
+    config: servedConfig(l),
+    surface: servedSurface(l),
   };
   // any field the compile step has and this list does not name
   for (const key in r) if (!(key in served)) served[key] = (r as Record<string, unknown>)[key];
-  lazy.set(served, { entry, body, source, compile });
-  Object.defineProperties(served, LAZY);
   return served as unknown as CompiledConfig;
 }
 
@@ -227,58 +231,59 @@ interface Lazy {
   readonly body: Uint8Array;
   readonly source: RecipeSource;
   readonly compile: (source: RecipeSource) => CompiledRecipe;
+  /** the whole config as stored */
   config?: RecipeConfig;
-  surface?: ArgSurface;
   /** the whole surface as stored */
   whole?: ArgSurface;
   fresh?: CompiledConfig;
 }
 
-// The state behind each served result's two getters. The getters are shared by every result: a
-// getter made per object would turn each into a slow dictionary object.
-const lazy = new WeakMap<object, Lazy>();
-
 const again = (l: Lazy): CompiledConfig => (l.fresh ??= freshRecipe(l.source.file.path, l.compile(l.source)));
 
-const LAZY: PropertyDescriptorMap = {
-  config: {
-    get(this: object): RecipeConfig {
-      const l = lazy.get(this)!;
-      return (l.config ??= (parsedObject(l.body, configSpan(l.entry.b!)) as RecipeConfig | undefined) ?? again(l).config);
-    },
-    enumerable: true,
-    configurable: true,
-  },
-  surface: {
-    get(this: object): ArgSurface {
-      const l = lazy.get(this)!;
-      return (l.surface ??= servedSurface(l));
-    },
-    enumerable: true,
-    configurable: true,
-  },
-};
+const wholeConfig = (l: Lazy): RecipeConfig => (l.config ??= (parsedObject(l.body, configSpan(l.entry.b!)) as RecipeConfig | undefined) ?? again(l).config);
 
-/** The argument surface with its names at hand and its other fields parsed on first read. */
-function servedSurface(l: Lazy): ArgSurface {
-  // (a malformed list reads as none: the fields then come from the stored or recompiled whole)
-  const [names, required, others] = namesOf(l.entry.n!) ?? [wholeSurface(l).names, wholeSurface(l).required, Object.keys(wholeSurface(l)).filter((k) => k !== "names" && k !== "required")];
-  const surface = { names, required };
-  lazy.set(surface, l);
-  for (const key of others) Object.defineProperty(surface, key, surfaceField(key));
-  return surface as ArgSurface;
+/** A served config or surface: what stands for it until a value is read. */
+interface Served {
+  readonly l: Lazy;
+  readonly part: "config" | "surface";
+  keys?: readonly string[];
+  /** a surface's names and required names, from the entry's `n` */
+  lists?: readonly [readonly string[], readonly string[]];
 }
 
-const wholeSurface = (l: Lazy): ArgSurface => (l.whole ??= (parsedObject(l.body, surfaceSpan(l.entry.b!)) as ArgSurface | undefined) ?? again(l).surface);
+// (a malformed list reads as none: the fields then come from the stored or recompiled whole)
+const surfaceLists = (s: Served): readonly [readonly string[], readonly string[]] =>
+  (s.lists ??= namesOf(s.l.entry.n!)?.slice(0, 2) as [string[], string[]] | undefined ?? [wholeSurface(s.l).names, wholeSurface(s.l).required]);
 
-// one getter per field name, shared by every surface (see LAZY)
-const surfaceFields = new Map<string, PropertyDescriptor>();
-const surfaceField = (key: string): PropertyDescriptor => {
-  let d = surfaceFields.get(key);
-  if (d === undefined)
-    surfaceFields.set(key, (d = { get(this: object): unknown { return (wholeSurface(lazy.get(this)!) as unknown as Record<string, unknown>)[key]; }, enumerable: true, configurable: true }));
-  return d;
+const keysOf = (s: Served): readonly string[] =>
+  (s.keys ??= s.part === "config" ? s.l.entry.k! : ["names", "required", ...(namesOf(s.l.entry.n!)?.[2] ?? Object.keys(wholeSurface(s.l)).filter((k) => k !== "names" && k !== "required"))]);
+
+function valueOf(s: Served, key: string): unknown {
+  if (s.part === "surface" && (key === "names" || key === "required")) return surfaceLists(s)[key === "names" ? 0 : 1];
+  return (s.part === "config" ? (wholeConfig(s.l) as unknown as Record<string, unknown>) : (wholeSurface(s.l) as unknown as Record<string, unknown>))[key];
+}
+
+const isOwn = (s: Served, key: string | symbol): key is string => typeof key === "string" && keysOf(s).includes(key);
+
+// One handler for every served config and surface: each is one small object and a proxy, not a
+// property per key, and behaves as a plain, read-only object with its keys in order.
+const SERVED: ProxyHandler<Served> = {
+  get: (s, key) => (isOwn(s, key) ? valueOf(s, key) : Reflect.get(Object.prototype, key)),
+  has: (s, key) => isOwn(s, key) || Reflect.has(Object.prototype, key),
+  ownKeys: (s) => [...keysOf(s)],
+  getOwnPropertyDescriptor: (s, key) => (isOwn(s, key) ? { value: valueOf(s, key), enumerable: true, configurable: true, writable: false } : undefined),
+  set: () => false,
+  defineProperty: () => false,
+  deleteProperty: () => false,
 };
+
+/** The config with its keys at hand and the whole of it parsed on the first read of a value. */
+const servedConfig = (l: Lazy): RecipeConfig => new Proxy<Served>({ l, part: "config" }, SERVED) as unknown as RecipeConfig;
+
+/** The argument surface with its names at hand and its other fields parsed on first read. */
+const servedSurface = (l: Lazy): ArgSurface => new Proxy<Served>({ l, part: "surface" }, SERVED) as unknown as ArgSurface;
+
+const wholeSurface = (l: Lazy): ArgSurface => (l.whole ??= (parsedObject(l.body, surfaceSpan(l.entry.b!)) as ArgSurface | undefined) ?? again(l).surface);
 
 function parsedObject(body: Uint8Array, span: readonly [number, number]): object | undefined {
   try {

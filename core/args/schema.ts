@@ -1,7 +1,7 @@
 // The JSON schema of a tool's parameters as the agent sees it: one property per argument of the
 // surface, typed by its declaration, with the required names listed.
 import type { Json, JsonObject } from "../model.js";
-import { argTypeOf, type ArgSurface } from "../tool/types.js";
+import { argTypeOf, type ArgSurface, type ToolSpec } from "../tool/types.js";
 import { argSchemaProperty, typedArgValue } from "./arg-type.js";
 
 /** The default a caller gets when it leaves `name` out: a tool-level default, else one written in
@@ -37,3 +37,7 @@ export function parametersSchema(surface: ArgSurface, options: { readonly async:
   if (options.async) Object.assign(properties, ASYNC_PROPERTIES);
   return { additionalProperties: false, properties, required: [...surface.required], type: "object" };
 }
+
+/** The JSON schema of a tool's parameters, as the agent sees it: built from the tool value each
+ *  time it is asked for (a host asks when it publishes the tool). */
+export const toolSchema = (tool: Pick<ToolSpec, "surface" | "async">): JsonObject => parametersSchema(tool.surface, tool);

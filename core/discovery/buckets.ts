@@ -93,7 +93,7 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
           exposed = converted.right;
           entry.tool = true;
         } else {
-          own = [...own, notExposed(id, converted.left)];
+          own = [...own, notExposed(id, converted.left.message)];
           entry.diagnostics = own;
         }
       }

@@ -5,7 +5,7 @@
 import type * as E from "fp-ts/lib/Either.js";
 import type { RecipeFormat, SnapshotFile, SourceListing } from "../model.js";
 import type { CompiledRecipe } from "../compile/compile-recipe.js";
-import type { ToolSpec } from "../tool/types.js";
+import type { NotATool, ToolSpec } from "../tool/types.js";
 import type { ConfigFacts, Discovery, RecipeEntry } from "./types.js";
 
 export interface Candidate {
@@ -35,7 +35,7 @@ export interface LoadedRecipe {
   /** the listed config fields of a loadable recipe (types.ts ConfigFacts) */
   readonly facts?: ConfigFacts;
   /** the tool it becomes if it wins its id in a tool source (enabled, valid recipes only) */
-  readonly tool?: E.Either<string, ToolSpec>;
+  readonly tool?: E.Either<NotATool, ToolSpec>;
 }
 
 export interface BucketMemo {

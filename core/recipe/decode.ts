@@ -1,6 +1,7 @@
 // A raw recipe object -> a validated RecipeConfig.
 // Imports and delegation are resolved by a later stage; here the object is checked and shaped.
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Errors } from "io-ts";
 import type { Json, JsonObject, RecipeConfig, RecipeProblem } from "../model.js";
 import { setOwn } from "./own.js";
@@ -8,6 +9,7 @@ import {
   ENVELOPE_KEYS,
   FIELD_ORDER,
   type FieldName,
+  type FieldSpec,
   type FieldValues,
   MAX_JSON_DEPTH,
   RECIPE_FIELDS,
@@ -40,24 +42,25 @@ function checkJson(raw: Readonly<Record<string, unknown>>): RecipeProblem | unde
   return invalid(`recipe holds a non-JSON value (${kindOf(fault.value)}) at ${formatPath("recipe", fault.at)}`, field);
 }
 
-function decodeField<K extends FieldName>(raw: JsonObject, field: K, into: FieldValues): RecipeProblem | undefined {
-  const spec = RECIPE_FIELDS[field];
+/** One present field, decoded by its table row: the value the config keeps (undefined: the row
+ * leaves it out), or the problem naming the field and where in it the value is wrong. */
+function decodeField<K extends FieldName>(raw: JsonObject, field: K): E.Either<RecipeProblem, FieldValues[K] | undefined> {
+  const spec = RECIPE_FIELDS[field] as unknown as FieldSpec<FieldValues[K]>;
   const value = raw[field];
   // the guard is the codec's own (or its shortcut for JSON data, which the whole recipe is by now:
   // decodeObject checked it first); decode runs only to locate what is wrong
-  if (spec.checked === undefined ? spec.codec.is(value) : spec.checked(value)) {
-    into[field] = value as FieldValues[K];
-    return undefined;
-  }
-  const result = spec.codec.decode(value) as E.Either<Errors, FieldValues[K]>;
-  if (E.isRight(result)) {
-    into[field] = result.right;
-    return undefined;
-  }
-  const { path, value: found } = locateFailure(field, result.left);
-  const got = gotText(field, path, found, spec.quoteGot === true);
-  const message = field === "template" ? `${UNUSABLE_TEMPLATE} ${got}` : `field "${field}" must be ${spec.expected} ${got}`;
-  return invalid(message, field);
+  const accepted: E.Either<Errors, FieldValues[K]> = (spec.checked === undefined ? spec.codec.is(value) : spec.checked(value))
+    ? E.right(value as FieldValues[K])
+    : spec.codec.decode(value);
+  return pipe(
+    accepted,
+    E.map((v) => (spec.kept === undefined ? v : spec.kept(v as never) as FieldValues[K] | undefined)),
+    E.mapLeft((errors) => {
+      const { path, value: found } = locateFailure(field, errors);
+      const got = gotText(field, path, found, spec.quoteGot === true);
+      return invalid(field === "template" ? `${UNUSABLE_TEMPLATE} ${got}` : `field "${field}" must be ${spec.expected} ${got}`, field);
+    }),
+  );
 }
 
 /** The raw template wrapped with the control keys given at top level (see docs/recipes.md). */
@@ -147,47 +150,32 @@ function checkTemplate(raw: JsonObject, envelope: Json): RecipeProblem | undefin
   return invalid(`${UNUSABLE_TEMPLATE} (got ${found.what}${where})`, "template");
 }
 
-const isFieldName = (key: string): key is FieldName => hasOwn(RECIPE_FIELDS, key);
-
-const nonEmpty = (o: JsonObject | undefined): o is JsonObject => o !== undefined && Object.keys(o).length > 0;
-
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The config in its key order; only present fields, each already of its accepted type. */
-function shape(name: string, raw: JsonObject, v: FieldValues, template: Json): RecipeConfig {
-  // filled in order rather than spread: insertion order is the listed key order, and it is cheaper
-  const c: Partial<Mutable<RecipeConfig>> = { name };
-  const description = v.description?.trim();
-  if (description) c.description = description;
-  if (v.disabled !== undefined) c.disabled = v.disabled;
-  if (v.async !== undefined) c.async = v.async;
-  if (nonEmpty(v.imports)) c.imports = v.imports;
-  c.template = template;
-  if (v.args !== undefined) c.args = v.args;
-  if (v.arg_descriptions !== undefined) c.arg_descriptions = v.arg_descriptions;
-  if (nonEmpty(v.defaults)) c.defaults = v.defaults;
-  if (v.parallel !== undefined) c.parallel = v.parallel;
-  if (v.concurrency !== undefined) c.concurrency = v.concurrency;
-  if (v.min_successful !== undefined) c.min_successful = v.min_successful;
-  if (v.label !== undefined) c.label = v.label;
-  if (v.when !== undefined) c.when = v.when;
-  if (v.timeout !== undefined) c.timeout = v.timeout;
-  if (v.delay !== undefined) c.delay = v.delay;
-  if (v.accept_output !== undefined) c.accept_output = v.accept_output;
-  if (v.output !== undefined) c.output = v.output;
-  if (v.artifacts !== undefined) c.artifacts = v.artifacts;
-  if (v.mailbox !== undefined) c.mailbox = v.mailbox;
-  if (v.retire_when !== undefined) c.retire_when = v.retire_when;
-  if (v.retry !== undefined) c.retry = v.retry;
-  if (v.failure !== undefined) c.failure = v.failure;
-  if (v.recover !== undefined) c.recover = v.recover;
-  if (v.repeat !== undefined) c.repeat = v.repeat;
-  if (v.values !== undefined) c.values = v.values;
-  if (v.usage !== undefined) c.usage = v.usage;
-  if (v.actor_context !== undefined) c.actor_context = v.actor_context;
-  if (v.sandbox !== undefined) c.sandbox = v.sandbox;
-  c.raw = raw;
-  return c as RecipeConfig;
+/**
+ * Every field the recipe holds, decoded by its row of the table in one walk over the table: the
+ * config has the table's key order (name first, raw last), and of two mistyped fields the one
+ * listed first is reported. `template` holds the raw template until the envelope replaces it.
+ */
+function decodeFields(object: JsonObject, name: string): E.Either<RecipeProblem, Mutable<RecipeConfig>> {
+  const config: Record<string, unknown> = { name };
+  for (const field of FIELD_ORDER) {
+    if (object[field] === undefined || !hasOwn(object, field)) continue;
+    const decoded = decodeField(object, field);
+    if (E.isLeft(decoded)) return decoded;
+    if (decoded.right !== undefined) config[field] = decoded.right;
+  }
+  return E.right(config as unknown as Mutable<RecipeConfig>);
+}
+
+/** The config with its template envelope in place of the raw template, once that is usable. */
+function withEnvelope(object: JsonObject, config: Mutable<RecipeConfig>): E.Either<RecipeProblem, RecipeConfig> {
+  const template = templateEnvelope(object);
+  const unusable = checkTemplate(object, template);
+  if (unusable !== undefined) return E.left(unusable);
+  config.template = template;
+  config.raw = object;
+  return E.right(config);
 }
 
 /**
@@ -205,26 +193,17 @@ export function decodeRecipeObject(raw: unknown, path: string, name: string): E.
   }
 }
 
-function decodeObject(raw: unknown, name: string): E.Either<RecipeProblem, RecipeConfig> {
+/** A plain JSON object with a template, or the problem. */
+function recipeObject(raw: unknown): E.Either<RecipeProblem, JsonObject> {
   if (!isPlainObject(raw)) return E.left(invalid(NOT_AN_OBJECT));
   const notJson = checkJson(raw);
   if (notJson !== undefined) return E.left(notJson);
   const object = raw as JsonObject;
-  if (!hasOwn(object, "template")) return E.left(invalid(NO_TEMPLATE, "template"));
-  const values: FieldValues = {};
-  // a recipe has a few of the many known fields: visit its own keys; should one be mistyped,
-  // the listed order decides which is reported
-  for (const key of Object.getOwnPropertyNames(object)) {
-    if (!isFieldName(key)) continue;
-    if (decodeField(object, key, values) === undefined) continue;
-    for (const field of FIELD_ORDER) {
-      if (object[field] === undefined || !hasOwn(object, field)) continue;
-      const problem = decodeField(object, field, values);
-      if (problem !== undefined) return E.left(problem);
-    }
-  }
-  const template = templateEnvelope(object);
-  const unusable = checkTemplate(object, template);
-  if (unusable !== undefined) return E.left(unusable);
-  return E.right(shape(name, object, values, template));
+  return hasOwn(object, "template") ? E.right(object) : E.left(invalid(NO_TEMPLATE, "template"));
 }
+
+const decodeObject = (raw: unknown, name: string): E.Either<RecipeProblem, RecipeConfig> =>
+  pipe(
+    recipeObject(raw),
+    E.chain((object) => pipe(decodeFields(object, name), E.chain((config) => withEnvelope(object, config)))),
+  );

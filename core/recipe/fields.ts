@@ -100,14 +100,23 @@ export interface FieldSpec<A> {
    * stored recipes (and kept by an update), but not offered, because nothing in this product
    * acts on it. */
   readonly schema?: JsonObject;
+  /** what the decoded config keeps of an accepted value: absent keeps it as written; `undefined`
+   * leaves the field out (a blank description, an empty `imports` or `defaults`) */
+  readonly kept?: (value: A) => A | undefined;
 }
 
-type Row = Omit<FieldSpec<unknown>, "codec" | "expected">;
+type Row<A> = Omit<FieldSpec<A>, "codec" | "expected">;
 
 const anyJson = (): boolean => true;
 const isTemplate = (u: unknown): boolean => typeof u === "string" || Array.isArray(u) || isPlainObject(u);
 
-const row = <A>(codec: t.Type<A, unknown, unknown>, expected: string, more: Row): FieldSpec<A> => ({ codec, expected, ...more });
+const row = <A>(codec: t.Type<A, unknown, unknown>, expected: string, more: Row<A>): FieldSpec<A> => ({ codec, expected, ...more });
+
+const trimmedText = (text: string): string | undefined => {
+  const trimmed = text.trim();
+  return trimmed === "" ? undefined : trimmed;
+};
+const nonEmptyObject = (o: JsonObject): JsonObject | undefined => (Object.keys(o).length === 0 ? undefined : o);
 
 const NUMBER_OR_STRING: JsonObject = { anyOf: [{ type: "number" }, { type: "string" }] };
 const ANY_TEMPLATE: JsonObject = { anyOf: [{ type: "string" }, { type: "object", additionalProperties: true }, { type: "array", items: {} }] };
@@ -115,7 +124,8 @@ const ANY_OBJECT: JsonObject = { type: "object", additionalProperties: true };
 
 /**
  * The recipe fields: every field a recipe file may hold, in the order decoding reports the first
- * mistyped one. The TypeScript type of a decoded recipe (`FieldValues`), the template envelope's
+ * mistyped one, which is also the key order of a decoded config (after `name`, before `raw`) and
+ * the order register_tool writes and offers them in. The TypeScript type of a decoded recipe (`FieldValues`), the template envelope's
  * keys, the executable fingerprint's field set, the co-located fields register_tool accepts and
  * the register_tool parameter schema are all derived from this table.
  */
@@ -129,7 +139,7 @@ export const RECIPE_FIELDS = {
       description: "Command template, sequence or object; null or blank deletes the tool; omit on update to keep it.",
     },
   }),
-  description: row(t.string, "a string", { executable: false, inherited: true, register: "param", schema: { type: "string", description: "Tool description (required unless deleting)." } }),
+  description: row(t.string, "a string", { kept: trimmedText, executable: false, inherited: true, register: "param", schema: { type: "string", description: "Tool description (required unless deleting)." } }),
   disabled: row(t.boolean, "a boolean", { executable: true, inherited: true, register: "colocated", schema: { type: "boolean" } }),
   async: row(t.boolean, "a boolean", {
     executable: true,
@@ -137,7 +147,7 @@ export const RECIPE_FIELDS = {
     register: "param",
     schema: { type: "boolean", description: "true: the tool starts a detached run (co-located recipe)." },
   }),
-  imports: row(jsonObject, "an object", { checked: isPlainObject, executable: true, register: "colocated", schema: ANY_OBJECT }),
+  imports: row(jsonObject, "an object", { checked: isPlainObject, kept: nonEmptyObject, executable: true, register: "colocated", schema: ANY_OBJECT }),
   args: row(t.readonlyArray(t.string), "an array of strings", {
     envelope: 0,
     executable: true,
@@ -152,7 +162,7 @@ export const RECIPE_FIELDS = {
     register: "colocated",
     schema: { type: "object", additionalProperties: { type: "string" }, description: "What each argument means, by name (shown to agents as the argument's description)." },
   }),
-  defaults: row(jsonObject, "an object", { checked: isPlainObject, envelope: 1, executable: true, register: "colocated", schema: ANY_OBJECT }),
+  defaults: row(jsonObject, "an object", { checked: isPlainObject, kept: nonEmptyObject, envelope: 1, executable: true, register: "colocated", schema: ANY_OBJECT }),
   values: row(jsonObject, "an object", {
     checked: isPlainObject,
     executable: true,
@@ -215,6 +225,9 @@ export const RECIPE_FIELDS = {
 export type FieldName = keyof typeof RECIPE_FIELDS;
 export type FieldValues = { -readonly [K in FieldName]?: (typeof RECIPE_FIELDS)[K] extends FieldSpec<infer A> ? A : never };
 export const FIELD_ORDER = Object.keys(RECIPE_FIELDS) as FieldName[];
+
+/** The keys of a decoded or resolved config, in their order: `name`, the table's, `raw`. */
+export const CONFIG_KEYS: readonly string[] = ["name", ...FIELD_ORDER, "raw"];
 
 const rowOf = (name: FieldName): FieldSpec<unknown> => RECIPE_FIELDS[name] as FieldSpec<unknown>;
 

@@ -1,18 +1,10 @@
 // The resolved config: the expanded template, and for a
 // recipe that delegates as a whole, the target's fields where the wrapper has none of its own.
 import type { Json, RecipeConfig } from "../model.js";
-import { INHERITED_FIELDS } from "./fields.js";
+import { CONFIG_KEYS, INHERITED_FIELDS } from "./fields.js";
 import { isEmpty, overlay } from "./own.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** Step 7 key order; `template` and `raw` are always present. */
-const KEY_ORDER: readonly (keyof RecipeConfig)[] = [
-  "name", "description", "disabled", "async", "imports", "template", "args", "arg_descriptions", "defaults", "parallel", "concurrency",
-  "min_successful", "label", "when", "timeout", "delay", "accept_output", "output", "artifacts", "mailbox",
-  "retire_when", "retry", "failure", "recover", "repeat", "values", "usage", "actor_context", "sandbox", "raw",
-];
-
 
 /**
  * `original` is the recipe as loaded (its `imports` and `raw` are kept as written), `current` the
@@ -33,7 +25,8 @@ export function finishConfig(
     if (isEmpty(defaults)) delete fields.defaults;
     else fields.defaults = defaults;
   }
-  const out: Partial<Mutable<RecipeConfig>> = {};
-  for (const key of KEY_ORDER) if (fields[key] !== undefined) Object.assign(out, { [key]: fields[key] });
-  return out as RecipeConfig;
+  // the same key order as a decoded config
+  const out: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) if ((fields as Record<string, unknown>)[key] !== undefined) out[key] = (fields as Record<string, unknown>)[key];
+  return out as unknown as RecipeConfig;
 }

@@ -78,8 +78,8 @@ function compileTokenUncached(text: string): CompiledToken {
   return parts;
 }
 
-/** A Map that forgets its oldest entry when full: the compiled forms of the templates in use stay
- * warm while memory stays bounded however many distinct texts pass through. */
+/** A Map that forgets its oldest entry when full: the compiled forms of the value and control texts
+ * in use stay warm while memory stays bounded however many distinct texts pass through. */
 class BoundedCache<V> {
   private readonly map = new Map<string, V>();
   constructor(private readonly limit: number) {}
@@ -98,17 +98,16 @@ class BoundedCache<V> {
 
 const CACHE_LIMIT = 4096;
 const tokens = new BoundedCache<CompiledToken>(CACHE_LIMIT);
-const leaves = new BoundedCache<CompiledLeaf>(CACHE_LIMIT);
 
 /** One word, or one value text, as parts (no word splitting: a value is never split). */
 export const compileToken = (text: string): CompiledToken => tokens.get(text, compileTokenUncached);
 
-/** A leaf command template as words of parts. */
-export const compileLeaf = (text: string): CompiledLeaf =>
-  leaves.get(text, (t) => {
-    const split = splitWordsDetailed(t);
-    return { text: t, words: split.words.map(compileToken), unterminatedQuote: split.unterminatedQuote };
-  });
+/** A leaf command template as words of parts. A tool's leaves are compiled once, into its program
+ * (core/tool/program.ts). */
+export function compileLeaf(text: string): CompiledLeaf {
+  const split = splitWordsDetailed(text);
+  return { text, words: split.words.map(compileToken), unterminatedQuote: split.unterminatedQuote };
+}
 
 /** Every placeholder of a compiled token, in order. */
 export const placeholderParts = (token: CompiledToken): readonly CompiledPlaceholder[] =>

@@ -136,11 +136,15 @@ function preResolve(ref: Reference, parent: Values, runtime: Values): unknown {
 }
 
 /** The context of `node` under `parent` for one call (`runtime` = the call's values). */
-export function nodeContext(parent: Context, node: JsonObject, runtime: Values): Context {
-  const args = stringList(node["args"]) ?? parent.args;
-  const rawDefaults = node["defaults"];
+export const nodeContext = (parent: Context, node: JsonObject, runtime: Values): Context =>
+  contextOf(parent, stringList(node["args"]), isObject(node["defaults"]) ? node["defaults"] : undefined, runtime);
+
+/** The context of a node declaring `ownArgs` (a list of strings) and `rawDefaults` (an object)
+ * under `parent`, for one call. */
+export function contextOf(parent: Context, ownArgs: readonly string[] | undefined, rawDefaults: JsonObject | undefined, runtime: Values): Context {
+  const args = ownArgs ?? parent.args;
   const cache = parent.cache;
-  if (!isObject(rawDefaults)) return args === parent.args ? parent : { args, defaults: parent.defaults, cache };
+  if (rawDefaults === undefined) return args === parent.args ? parent : { args, defaults: parent.defaults, cache };
   const own = ownDefaultsOf(rawDefaults, cache);
   let values: Record<string, unknown> | undefined;
   for (const ref of own.references) {

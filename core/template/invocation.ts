@@ -60,6 +60,6 @@ export function invocationOf(leaf: CompiledLeaf, scope: Scope, place: Place, lab
   return E.right({ command: expandExecutable(command, place), args });
 }
 
-/** invocationOf for a leaf text, compiled once through the cache. */
+/** invocationOf for a leaf text. */
 export const buildInvocation = (text: string, scope: Scope, place: Place, label?: string): E.Either<TemplateFailure, Invocation> =>
   invocationOf(compileLeaf(text), scope, place, label);

@@ -1,7 +1,7 @@
 // The tool a recipe becomes: its name, description, argument surface and parameter schema, with
 // the config and source digest it was compiled from. Discovery picks which recipes become tools;
 // compiling, the argument checks and the hosts read these types from here.
-import type { ArgType, Json, JsonObject, RecipeConfig, RecipeFormat } from "../model.js";
+import type { ArgType, Json, RecipeConfig, RecipeFormat } from "../model.js";
 
 /** The public argument surface of a tool: one source for schema, validation and usage hints. */
 export interface ArgSurface {
@@ -23,6 +23,14 @@ export interface ArgSurface {
 export const argTypeOf = (surface: Pick<ArgSurface, "types">, name: string): ArgType | undefined =>
   Object.hasOwn(surface.types, name) ? surface.types[name] : undefined;
 
+/** Why a compiled recipe is not a tool: it loads, but cannot be offered (the message says why). */
+export interface NotATool {
+  readonly _tag: "NotATool";
+  readonly message: string;
+}
+
+/** A tool: a plain value made by compiling a recipe (core/compile/tool.ts). The JSON schema of its
+ *  parameters, as the agent sees it, is `toolSchema(tool)` (core/args/schema.ts). */
 export interface ToolSpec {
   readonly name: string;
   readonly description: string;
@@ -30,8 +38,6 @@ export interface ToolSpec {
   readonly format: RecipeFormat;
   readonly async: boolean;
   readonly surface: ArgSurface;
-  /** JSON schema of the tool's parameters, as the agent sees it */
-  readonly parameters: JsonObject;
   readonly promptSnippet: string;
   readonly config: RecipeConfig;
   /** sha256 of the very bytes the tool was compiled from, when discovery was given a digest

@@ -1,5 +1,5 @@
 // Running a whole template graph: the root node with no stdin, and the evidence of the run.
-import type { Json } from "../../core/model.js";
+import type { ProgramNode } from "../../core/tool/program.js";
 import { createContextCache, rootContext } from "../../core/template/context.js";
 import type { Values } from "../../core/template/substitute.js";
 import { execNode } from "./node.js";
@@ -52,13 +52,14 @@ class RunState implements Run {
 
 export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], continued: [], softQuorum: undefined, labelled: new Map() });
 
-/** Executes `template` with `runtime` values (the call's, already normalized). Never rejects for
- * a template problem: that comes back as an `error` execution naming the step. */
-export async function executeTemplate(template: Json, runtime: Values, options: ExecuteOptions): Promise<Execution> {
+/** Executes `program` (a template's, core/tool/program.ts) with `runtime` values (the call's,
+ * already normalized). Never rejects for a template problem: that comes back as an `error`
+ * execution naming the step. */
+export async function executeTemplate(program: ProgramNode, runtime: Values, options: ExecuteOptions): Promise<Execution> {
   const trace = emptyTrace();
   const run = new RunState(options, runtime, trace);
   try {
-    const result = await execNode(template, rootContext(options.contextCache ?? createContextCache()), undefined, run, true);
+    const result = await execNode(program, rootContext(options.contextCache ?? createContextCache()), undefined, run, true);
     return { kind: "done", result, trace };
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;

@@ -1,20 +1,13 @@
 // Group retry: the whole node again, up to N times, with `recover` between failed attempts
 // (docs/templates.md, "How a template runs").
 import * as E from "fp-ts/lib/Either.js";
-import type { Json, JsonObject } from "../../core/model.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import { resolveFailure } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
-import { isObject } from "../../core/template/graph.js";
+import type { ObjectNode, ProgramNode } from "../../core/tool/program.js";
 import type { ExecNode } from "./parallel.js";
 import { widest } from "./results.js";
 import type { NodeResult, Run } from "./types.js";
-
-/** The node one attempt runs: without the controls that belong to the loop. */
-function attemptNode(node: JsonObject): JsonObject {
-  const { delay: _d, recover: _r, retry: _t, ...rest } = node;
-  return rest;
-}
 
 /** `run` with a list of its own for the steps that fail while their sequence goes on. */
 function scopedRun(run: Run): Run {
@@ -29,14 +22,11 @@ function scopedRun(run: Run): Run {
   };
 }
 
-/** `recover` as a node; it stops the run unless it says otherwise. */
-function recoverNode(recover: Json): JsonObject {
-  if (isObject(recover)) return recover["failure"] === undefined ? { ...recover, failure: "root" } : recover;
-  return { failure: "root", template: recover };
-}
-
+/** `attempt`: the node without its loop controls (core/tool/program.ts attemptOf); `recover`: what
+ * runs between failed attempts. */
 export async function runGroupRetry(
-  node: JsonObject,
+  attempt: ObjectNode,
+  recover: ProgramNode | undefined,
   attempts: number,
   failure: FailureScope,
   parent: Context,
@@ -45,8 +35,6 @@ export async function runGroupRetry(
   run: Run,
   exec: ExecNode,
 ): Promise<NodeResult> {
-  const attempt = attemptNode(node);
-  const recover = node["recover"];
   let last: NodeResult | undefined;
   const commands: string[] = [];
   for (let i = 1; i <= attempts; i += 1) {
@@ -61,12 +49,11 @@ export async function runGroupRetry(
       break;
     }
     if (recover === undefined) continue;
-    const healer = recoverNode(recover);
-    const healed = await exec(healer, context, last.stdout, scoped, false);
+    const healed = await exec(recover, context, last.stdout, scoped, false);
     commands.push(...healed.commands);
     if (healed.code !== 0) {
       run.continued.push(...scoped.continued);
-      const own = resolveFailure(healer["failure"]);
+      const own = resolveFailure(recover.kind === "object" ? recover.failure : undefined);
       const scope = widest(healed.scope, healed.critical ? "root" : undefined, E.isRight(own) ? own.right : undefined, failure);
       return { ...healed, commands, scope, critical: scope === "root" };
     }

@@ -4,7 +4,7 @@ import { captureDirIn } from "./captures.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Invocation as ProcessInvocation } from "../../adapters/process/ProcessRunner.js";
 import type { Json } from "../../core/model.js";
-import { compileLeaf } from "../../core/template/compile.js";
+import type { CompiledLeaf } from "../../core/template/compile.js";
 import { resolveRetry, resolveTimeout } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
 import { controlScope, leafScope } from "../../core/template/context.js";
@@ -34,14 +34,14 @@ export function hasReviewMarker(stdout: string): boolean {
 const unwrap = <A>(r: E.Either<TemplateFailure, A>, step: string): A => must(r, step);
 
 export async function runLeaf(
-  template: string,
+  leaf: CompiledLeaf,
   label: string | undefined,
   context: Context,
   controls: LeafControls,
   stdin: Uint8Array | undefined,
   run: Run,
 ): Promise<NodeResult> {
-  const step = label ?? template;
+  const step = label ?? leaf.text;
   const { options, runtime } = run;
   // absent controls (the usual case) need no scope and no resolution
   let timeout: number | undefined;
@@ -51,7 +51,7 @@ export async function runLeaf(
     timeout = unwrap(resolveTimeout(controls.timeout, scope), step);
     retry = unwrap(resolveRetry(controls.retry, scope), step);
   }
-  const invocation = unwrap(invocationOf(compileLeaf(template), leafScope(context, runtime), options.place), step);
+  const invocation = unwrap(invocationOf(leaf, leafScope(context, runtime), options.place), step);
   const command = renderInvocation(invocation);
   const request: { -readonly [K in keyof ProcessInvocation]: ProcessInvocation[K] } = {
     command: invocation.command,

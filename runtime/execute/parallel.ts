@@ -1,12 +1,11 @@
 // A parallel node: every branch gets the same stdin, at most `concurrency` run at once, and the
 // results are joined in array order (docs/templates.md, "How a template runs").
 import * as E from "fp-ts/lib/Either.js";
-import type { Json, JsonObject } from "../../core/model.js";
+import type { ObjectNode, ProgramNode } from "../../core/tool/program.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import { resolveConcurrency, resolveFailure, resolveMinSuccessful } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
 import { controlScope } from "../../core/template/context.js";
-import { isObject } from "../../core/template/graph.js";
 import { QUORUM_NOT_MET, lastChars, renderCommands } from "../../core/template/report.js";
 import { appendLine } from "./leaf.js";
 import { EMPTY_BYTES, bytesOf, synthetic, text, widest } from "./results.js";
@@ -14,7 +13,7 @@ import type { BranchReport, NodeResult, Run, SoftQuorum } from "./types.js";
 import { must, TemplateError } from "./types.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
 
-export type ExecNode = (node: Json, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean) => Promise<NodeResult>;
+export type ExecNode = (node: ProgramNode, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean) => Promise<NodeResult>;
 
 export const ALL_UNUSABLE = "all parallel branches failed or produced empty output";
 const EVIDENCE_CHARS = 1000;
@@ -22,8 +21,8 @@ const EVIDENCE_CHARS = 1000;
 export const fanoutMessage = (n: number, max: number): string =>
   `Command template parallel fanout ${n} exceeds limit ${max}; set PI_ACTORS_MAX_PARALLEL_BRANCHES to override intentionally.`;
 
-const branchLabel = (branch: Json, index: number): string =>
-  isObject(branch) && typeof branch["label"] === "string" ? branch["label"] : `branch ${index + 1}`;
+const branchLabel = (branch: ProgramNode, index: number): string =>
+  branch.kind === "object" && branch.label !== undefined ? branch.label : `branch ${index + 1}`;
 
 const status = (r: NodeResult): BranchReport["status"] => (r.code === 0 ? "done" : r.killed ? "timeout" : "failed");
 
@@ -80,29 +79,29 @@ async function pool<T>(count: number, width: number, job: (index: number) => Pro
 }
 
 export async function runParallel(
-  node: JsonObject,
-  branches: readonly Json[],
+  node: ObjectNode,
+  branches: readonly ProgramNode[],
   context: Context,
   stdin: Uint8Array | undefined,
   run: Run,
   exec: ExecNode,
 ): Promise<NodeResult> {
   const n = branches.length;
-  const step = typeof node["label"] === "string" ? node["label"] : undefined;
+  const step = node.label;
   if (n > run.fanoutLimit) throw new TemplateError(fanoutMessage(n, run.fanoutLimit), step);
   const scope = controlScope(context, run.runtime);
   const check = <A>(r: E.Either<TemplateFailure, A>): A => must(r, step);
-  const concurrency = check(resolveConcurrency(node["concurrency"], scope, n));
-  const minimum = check(resolveMinSuccessful(node["min_successful"], scope, n));
-  const own = check(resolveFailure(node["failure"]));
+  const concurrency = check(resolveConcurrency(node.concurrency, scope, n));
+  const minimum = check(resolveMinSuccessful(node.min_successful, scope, n));
+  const own = check(resolveFailure(node.failure));
 
-  const results = await pool(n, concurrency, (i) => exec(branches[i] as Json, context, stdin, run, false));
+  const results = await pool(n, concurrency, (i) => exec(branches[i]!, context, stdin, run, false));
   const reports: BranchReport[] = [];
   const sections: string[] = [];
   const stderrs: string[] = [];
   let rootFailure: NodeResult | undefined;
   results.forEach((r, i) => {
-    const branch = branches[i] as Json;
+    const branch = branches[i]!;
     // a skipped branch contributes empty output (not the stdin it would pass on in a sequence)
     const stdout = r.skipped ? EMPTY_BYTES : r.stdout;
     const report = branchReport(branchLabel(branch, i), r, stdout);
@@ -111,7 +110,7 @@ export async function runParallel(
     if (r.stderr !== "") stderrs.push(r.stderr);
     if (r.code !== 0) {
       run.trace.nonCritical.push({ code: r.code, command: report.command, killed: r.killed });
-      const branchFailure = isObject(branch) ? resolveFailure(branch["failure"]) : E.right<string, FailureScope>("continue");
+      const branchFailure = branch.kind === "object" ? resolveFailure(branch.failure) : E.right<string, FailureScope>("continue");
       const effective = widest(r.scope, r.critical ? "root" : undefined, E.isRight(branchFailure) ? branchFailure.right : undefined, own);
       if (effective === "root" && rootFailure === undefined) rootFailure = r;
     }

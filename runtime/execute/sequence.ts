@@ -1,12 +1,11 @@
 // A sequence: each step's complete stdout is the next step's stdin; a failed step stops the run,
 // the sequence, or nothing, by its scope (docs/templates.md, "How a template runs").
 import * as E from "fp-ts/lib/Either.js";
-import type { Json } from "../../core/model.js";
+import type { ProgramNode } from "../../core/tool/program.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import { resolveFailure } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
 import { NO_STEPS } from "../../core/template/validate.js";
-import { isObject } from "../../core/template/graph.js";
 import { firstLine, renderCommands } from "../../core/template/report.js";
 import type { ExecNode } from "./parallel.js";
 import { EMPTY_BYTES, synthetic, widest, withStdout } from "./results.js";
@@ -16,14 +15,14 @@ import { TemplateError } from "./types.js";
 export const incompleteStdin = (file: string): string =>
   `incomplete pipeline stdin: complete stdout unavailable; capture path unreadable: ${file}`;
 
-const stepFailure = (step: Json): FailureScope | undefined => {
-  if (!isObject(step)) return undefined;
-  const r = resolveFailure(step["failure"]);
+const stepFailure = (step: ProgramNode): FailureScope | undefined => {
+  if (step.kind !== "object") return undefined;
+  const r = resolveFailure(step.failure);
   return E.isRight(r) ? r.right : undefined;
 };
 
 export async function runSequence(
-  steps: readonly Json[],
+  steps: readonly ProgramNode[],
   own: FailureScope,
   context: Context,
   stdin: Uint8Array | undefined,
@@ -37,7 +36,7 @@ export async function runSequence(
   let input = stdin;
   let last: NodeResult | undefined;
   for (let i = 0; i < steps.length; i += 1) {
-    const step = steps[i] as Json;
+    const step = steps[i]!;
     const r = await exec(step, context, input, run, false);
     commands.push(...r.commands);
     if (r.code !== 0) {

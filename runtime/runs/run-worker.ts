@@ -22,6 +22,7 @@ import { authored, type Values } from "../../core/template/substitute.js";
 import { executeTemplate } from "../execute/execute.js";
 import { reportExecution } from "../execute/report.js";
 import { readRunSpec, RUN_FILES, type RunResult, type RunSpec } from "./store.js";
+import { programOf } from "../../core/tool/program.js";
 
 const STDOUT = 1;
 const STDERR = 2;
@@ -94,7 +95,7 @@ async function main(runDir: string | undefined): Promise<number> {
     }
     runner = confinedRunner(runner, spec.sandbox);
   }
-  const execution = await executeTemplate(spec.template, runtimeValues(spec), {
+  const execution = await executeTemplate(programOf(spec.template), runtimeValues(spec), {
     runner,
     place: { cwd: spec.cwd, home: spec.home },
     signal: abort.signal,

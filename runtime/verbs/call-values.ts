@@ -7,10 +7,10 @@ import { checkCallParams, readableNames } from "../../core/args/call-check.js";
 import { compileArgNormalizer, type ArgNormalizer } from "../../core/args/normalize.js";
 import type { ToolSpec } from "../../core/tool/types.js";
 import { setOwn } from "../../core/recipe/own.js";
-import { compileLeaf } from "../../core/template/compile.js";
 import { createContextCache, type ContextCache } from "../../core/template/context.js";
 import { leaves } from "../../core/template/graph.js";
 import { authored, type Origin, type Values } from "../../core/template/substitute.js";
+import { programOf, type ProgramNode } from "../../core/tool/program.js";
 
 /** What a tool revision needs on every call, computed once. */
 export interface PreparedTool {
@@ -27,6 +27,8 @@ export interface PreparedTool {
   readonly authoredOrigins: Map<string, Origin>;
   /** the template's parsed defaults, kept across the calls of this revision */
   readonly contextCache: ContextCache;
+  /** the template as the program execution walks, its leaves split into words once */
+  readonly program: ProgramNode;
 }
 
 // Keyed by the ToolSpec object, which discovery makes once per file revision.
@@ -38,9 +40,7 @@ export function prepareTool(tool: ToolSpec): PreparedTool {
   const authoredValues: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(tool.config.values ?? {})) setOwn(authoredValues, k, v);
   for (const [k, v] of Object.entries(tool.surface.defaults)) setOwn(authoredValues, k, v);
-  // parse every leaf now, so that calls only walk compiled words
   const texts = leaves(tool.config.template).map((leaf) => leaf.text);
-  for (const text of texts) compileLeaf(text);
   const authoredKeys = Object.keys(authoredValues);
   const known = readableNames(texts, tool.surface, authoredKeys);
   const normalizers = new Map(Object.entries(tool.surface.types).map(([name, type]) => [name, valueNormalizer(type)] as const));
@@ -52,6 +52,7 @@ export function prepareTool(tool: ToolSpec): PreparedTool {
     normalize: compileArgNormalizer(tool.surface),
     authoredOrigins: new Map(),
     contextCache: createContextCache(),
+    program: programOf(tool.config.template),
   };
   prepared.set(tool, hit);
   return hit;

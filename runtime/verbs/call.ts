@@ -91,7 +91,8 @@ export async function runChecked(
   } else {
     const template: Json = tool.config.template;
     const confined = sandbox === undefined ? ctx : { ...ctx, runner: confinedRunner(ctx.runner ?? nodeProcessRunner, sandbox) };
-    const execution = await executeTemplate(template, values.right.runtime, executeOptions(confined, prepareTool(tool).contextCache));
+    const prepared = prepareTool(tool);
+    const execution = await executeTemplate(prepared.program, values.right.runtime, executeOptions(confined, prepared.contextCache));
     if (execution.kind === "error" && execution.argument) result = usageHint(tool, execution.message);
     else {
       const reported = reportNow(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot });

@@ -12,6 +12,7 @@ import { agentPaths } from "../agent-paths.js";
 import { inspectRun } from "../runs/control.js";
 import { runFacts } from "../runs/facts.js";
 import { runsRootOf } from "../runs/store.js";
+import { toolSchema } from "../../core/args/schema.js";
 
 const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
 
@@ -37,7 +38,7 @@ function inspectTool(discovery: Discovery, name: string, env: Readonly<Record<st
     description: tool.description,
     args: surface.names,
     required: surface.required,
-    parameters: tool.parameters,
+    parameters: toolSchema(tool),
     template: tool.config.template,
     ...(policy === undefined ? {} : { sandbox: { network: policy.network, write: policy.write, read_deny: policy.readDeny } }),
   });

@@ -1,6 +1,7 @@
 // `pi-recipes schema <tool>`: the JSON parameter schema the agent sees for one tool.
 import { failure, success, type CommandResult } from "../../core/result.js";
 import type { Discovery } from "../../core/discovery/types.js";
+import { toolSchema as schemaOf } from "../../core/args/schema.js";
 
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
@@ -18,11 +19,12 @@ export function whyNotATool(discovery: Discovery, name: string): string {
 export function toolSchema(discovery: Discovery, name: string): CommandResult {
   const tool = discovery.tools.find((t) => t.name === name);
   if (tool === undefined) return failure(whyNotATool(discovery, name), { tool: name });
-  return success(JSON.stringify(tool.parameters, null, 2), {
+  const parameters = schemaOf(tool);
+  return success(JSON.stringify(parameters, null, 2), {
     tool: tool.name,
     path: tool.path,
     format: tool.format,
     description: tool.description,
-    parameters: tool.parameters,
+    parameters,
   });
 }

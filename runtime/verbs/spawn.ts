@@ -18,6 +18,7 @@ import { readSnapshot } from "../recipe-snapshot.js";
 import { executeOptions, runTool, type CallContext } from "./call.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
+import { programOf } from "../../core/tool/program.js";
 
 /** A spawn's context: a call's, plus where an inline template is captured as a draft. */
 export interface SpawnContext extends CallContext {
@@ -77,7 +78,7 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   if (E.isLeft(normalized)) return failure(normalized.left, { tool: "spawn", template, error: normalized.left });
   // captured at launch, not on success: a failing first attempt is still worth a review
   const capture = ctx.captureDraft?.({ template, values });
-  const execution = await executeTemplate(template, normalized.right, executeOptions(ctx));
+  const execution = await executeTemplate(programOf(template), normalized.right, executeOptions(ctx));
   return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot }), capture);
 }
 
@@ -90,7 +91,7 @@ async function spawnEntry(entry: RecipeEntry, values: Readonly<Record<string, un
   const compiled = entry.compiled;
   if (compiled.kind === "problem" || compiled.disabled) return failure(blocked(entry), { path: entry.path });
   const tool = toolOf(compiled);
-  if (E.isLeft(tool)) return failure(`Recipe ${entry.id} could not be run: ${tool.left}`, { path: entry.path });
+  if (E.isLeft(tool)) return failure(`Recipe ${entry.id} could not be run: ${tool.left.message}`, { path: entry.path });
   // the digest discovery took of the bytes it compiled: launch accounting checks the file against it
   return runTool(entry.sourceSha256 === undefined ? tool.right : { ...tool.right, sourceSha256: entry.sourceSha256 }, values, ctx);
 }

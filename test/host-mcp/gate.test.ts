@@ -17,7 +17,7 @@ function fakeRegistry(initial: Record<string, string>) {
   };
   set(initial);
   const spec = (name: string): ToolSpec =>
-    ({ name, description: `${name} tool`, path: `/r/${name}.json`, parameters: { type: "object" }, config: { template: tools.get(name) } }) as unknown as ToolSpec;
+    ({ name, description: `${name} tool`, path: `/r/${name}.json`, surface: { names: [], required: [], types: {}, defaults: {} }, config: { template: tools.get(name) } }) as unknown as ToolSpec;
   const discovery = (): Discovery =>
     ({ tools: [...tools.keys()].sort().map(spec), active: new Map(), entries: [], diagnostics: [], drafts: [] }) as unknown as Discovery;
   const registry: GateRegistry = {
@@ -68,13 +68,13 @@ describe("the call gate", () => {
     if (first.kind !== "changed") throw new Error(`expected a rejection, got ${first.kind}`);
     expect(first.text).toBe(changedText(first.tool));
     expect(first.text).toContain('Tool "a" changed since your last tools/list');
-    expect(first.text).toContain('input schema: {"type":"object"}');
+    expect(first.text).toContain('input schema: {"additionalProperties":false,"properties":{},"required":[],"type":"object"}');
     // the whole rejection, line by line, as the client shows it to the model
     expect(first.text.split("\n")).toEqual([
       'Tool "a" changed since your last tools/list (its recipe /r/a.json was edited), so the call was not run.',
       "Check the new definition below (or list tools again) and retry.",
       "description: a tool",
-      'input schema: {"type":"object"}',
+      'input schema: {"additionalProperties":false,"properties":{},"required":[],"type":"object"}',
     ]);
     expect(gate.check("a").kind).toBe("run");
     // a further change is rejected again

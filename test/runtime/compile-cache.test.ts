@@ -10,6 +10,7 @@ import { agentPaths } from "../../runtime/agent-paths.js";
 import { beginCompileCache, compileCachePath } from "../../runtime/compile-cache.js";
 import { readSnapshot } from "../../runtime/recipe-snapshot.js";
 import { cacheBox, nextTick, type CacheBox } from "../support/compile-cache-box.js";
+import { CACHE_FORMAT } from "../../runtime/compile-cache-file.js";
 
 let box: CacheBox;
 beforeEach(() => {
@@ -78,7 +79,7 @@ describe("the compile cache", () => {
     const torn = box.cached();
     expect(torn.reads).toBe(1);
     expect(torn.discovery).toEqual(box.plain());
-    expect(cacheHeader()).toMatchObject({ format: "pi-recipes-compile-cache/3" });
+    expect(cacheHeader()).toMatchObject({ format: CACHE_FORMAT });
   });
 
   it("a cache cut short after its header is ignored and rebuilt", async () => {
@@ -202,7 +203,7 @@ describe("the compile cache", () => {
     expect(tool(b, "w2")?.description).toBe("two, edited");
     second.finish();
     first.finish();
-    expect(cacheHeader()).toMatchObject({ format: "pi-recipes-compile-cache/3" });
+    expect(cacheHeader()).toMatchObject({ format: CACHE_FORMAT });
     // the first writer's older compile of w2 is what the file holds now: its identity no longer matches
     expect(tool(box.cached().discovery, "w2")?.description).toBe("two, edited");
     expect(box.cached().discovery).toEqual(box.plain());

@@ -8,6 +8,7 @@ import { toolOf } from "../../../core/compile/tool.js";
 import { draftEntry } from "../../../core/discovery/drafts.js";
 import { formatOfPath, idOfPath } from "../../../core/recipe/posix.js";
 import { ROOT, type Files, contextOf } from "../recipe/imports-support.js";
+import { toolSchema } from "../../../core/args/schema.js";
 
 function compile(files: Files, path: string, digest?: string): CompiledRecipe {
   const ctx = contextOf(files);
@@ -36,12 +37,16 @@ describe("compileRecipe", () => {
     expect(c.warnings[1]?.text).toBe('placeholder {mode} is not declared in "args"; add it so the tool\'s schema is complete');
     expect(c.diagnostics).toEqual(c.warnings.map((w) => `Recipe ${path}: ${w.text}`));
     const tool = toolOf(c);
-    expect(E.isRight(tool) && tool.right.parameters).toEqual({
+    expect(E.isRight(tool) && toolSchema(tool.right)).toEqual({
       additionalProperties: false,
       properties: { dir: expect.any(Object), mode: expect.any(Object) },
       required: ["dir"],
       type: "object",
     });
+    // a plain value: every property is data (no getter), and a structured copy is equal to it
+    if (E.isLeft(tool)) throw new Error("expected a tool");
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(tool.right))) expect([key, d.get]).toEqual([key, undefined]);
+    expect(structuredClone(tool.right)).toEqual(tool.right);
   });
 
   it("with recipe args, names the root node declares elsewhere are warned of too, once each", () => {

@@ -9,6 +9,7 @@ import { nodeProcessRunner } from "../../../adapters/process/node-runner.js";
 import { executeTemplate, type Execution } from "../../../runtime/execute/execute.js";
 import { reportExecution } from "../../../runtime/execute/report.js";
 import type { ExecuteOptions } from "../../../runtime/execute/types.js";
+import { programOf } from "../../../core/tool/program.js";
 
 export interface Sandbox {
   readonly dir: string;
@@ -50,7 +51,7 @@ export const options = (box: Sandbox, extra: Partial<ExecuteOptions> = {}): Exec
 });
 
 export async function run(box: Sandbox, template: Json, values: Values = {}, extra: Partial<ExecuteOptions> = {}): Promise<{ execution: Execution; result: CommandResult }> {
-  const execution = await executeTemplate(template, values, options(box, extra));
+  const execution = await executeTemplate(programOf(template), values, options(box, extra));
   const result = await reportExecution(execution, { tool: "my-tool", template, graph: template, tmpRoot: join(box.agent, "tmp", "pi-recipes") });
   return { execution, result };
 }
