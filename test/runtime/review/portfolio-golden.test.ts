@@ -275,7 +275,7 @@ describe("review.reset", () => {
     // activation fails (a tool edited after approval): the plan leaves every recipe as it was
     await fs.writeFile(`${ROOT}/tool_05.json`, JSON.stringify({ template: "echo edited" }));
     expect(await activate(fs)).toMatchObject({ outcome: "failed", phase: "processing_failed" });
-    // the reference refuses this reset (its journal could be waiting); here no journal can be, so it leads on
+    // a reset here is safe: no journal can be waiting after a failed activation, so it leads on to a new cycle
     expect(await withCtx(fs, (ctx) => controlPortfolioReview(ctx, "review.reset"))).toMatchObject({ changed: true, previous_phase: "processing_failed", phase: "idle" });
     expect(await exists(fs, toolStatePath(paths))).toBe(false);
     expect(await text(fs, `${ROOT}/tool_00.json`)).toBe(recipeText(0));
