@@ -49,7 +49,7 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   const onIdle = (): void => {
     if (reviewing) return;
     reviewing = true;
-    const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
+    const active = async (): Promise<number> => (await runFacts(session.fs, runsRootOf(session.paths.tmpRoot))).active_runs.length;
     void idleCycle(session.paths, reviewPolicy(env), active, packagedRoot)
       .then(() => idlePortfolioCycle(session.paths, reviewPolicy(env), active, packagedRoot))
       .finally(() => (reviewing = false));

@@ -10,6 +10,7 @@ import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import { factsOf } from "../core/views/registry-summary.js";
 import type { RuntimeContext } from "./verbs/status.js";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
@@ -72,7 +73,7 @@ async function gatherReviews(paths: AgentPaths) {
 export async function inspectWithUsage(
   discovery: Discovery,
   params: Readonly<Record<string, unknown>>,
-  runtime: RuntimeContext & { readonly paths: AgentPaths },
+  runtime: RuntimeContext & { readonly paths: AgentPaths; readonly fs: FileSystem },
 ): Promise<CommandResult> {
   const usage = showsUsage(params) ? await usageLookup(runtime.paths, discovery) : undefined;
   const reviews = showsReviews(params) ? await gatherReviews(runtime.paths) : undefined;

@@ -67,6 +67,9 @@ export interface FileSystem {
   readonly capabilities: FsCapabilities;
   /** regular files only: a FIFO, socket or device fails at once with EINVAL, never blocks */
   readFile(path: string): Promise<Uint8Array>;
+  /** up to `length` bytes of a regular file from byte `position` on (fewer at its end, none past
+   *  it): a part of a file that may be large or still growing, such as a log's last lines */
+  readAt(path: string, position: number, length: number): Promise<Uint8Array>;
   /** a string is written as UTF-8 */
   writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<void>;
   open(path: string, flag: OpenFlag, mode?: number): Promise<FileHandle>;

@@ -288,6 +288,21 @@ export function fileSystemContract(name: string, makeFs: () => Promise<ContractE
       });
     });
 
+    describe("readAt", () => {
+      it("reads a part of a file: fewer bytes at its end, none past it", async () => {
+        await fs.writeFile(at("log"), "0123456789");
+        expect(text(await fs.readAt(at("log"), 2, 3))).toBe("234");
+        expect(text(await fs.readAt(at("log"), 7, 10))).toBe("789");
+        expect(text(await fs.readAt(at("log"), 12, 4))).toBe("");
+        expect(text(await fs.readAt(at("log"), 0, 0))).toBe("");
+      });
+      it("fails with ENOENT for a missing file and EISDIR for a folder", async () => {
+        await expectCode(fs.readAt(at("missing"), 0, 4), "ENOENT", "readAt");
+        await fs.mkdir(at("d"));
+        await expectCode(fs.readAt(at("d"), 0, 4), "EISDIR", "readAt");
+      });
+    });
+
     describe("derived helpers", () => {
       it("writeFileAtomic replaces content and leaves no temp behind", async () => {
         await fs.writeFile(at("r.json"), "old");
