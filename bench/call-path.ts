@@ -10,6 +10,7 @@ import { makeProcessRunner, type ProcessResult } from "../adapters/process/Proce
 import { openRegistry } from "../runtime/registry.js";
 import { launch } from "../runtime/launch.js";
 import { fmt, median } from "./stats.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
 
 const TARGET_US = 5;
 const encoder = new TextEncoder();
@@ -45,7 +46,7 @@ export async function benchCallPath(baseDir: string): Promise<string[]> {
   const tool = registry.discover().tools.find((t) => t.name === "typed");
   if (tool === undefined) throw new Error("the typed bench tool did not load");
   const signal = new AbortController().signal;
-  const ctx = { paths: { cwd: baseDir, home: baseDir, tmpRoot: join(baseDir, "tmp") }, runner: instant, signal };
+  const ctx = { paths: { cwd: baseDir, home: baseDir, tmpRoot: join(baseDir, "tmp") }, fs: makeNodeFileSystem(), runner: instant, signal };
   const params = { file: "a.txt", count: 3, speed: 2.5, dry_run: true, mode: "fix" };
   const batch = 2000;
   for (let i = 0; i < batch; i++) await launch(undefined, tool, params, ctx); // warm-up

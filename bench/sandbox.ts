@@ -7,6 +7,7 @@ import { probeBubblewrap } from "../adapters/process/bwrap.js";
 import { launch } from "../runtime/launch.js";
 import { openRegistry } from "../runtime/registry.js";
 import { fmt, median } from "./stats.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
 
 const TARGET_MS = 15;
 const ROUNDS = 40;
@@ -25,7 +26,7 @@ export async function benchSandbox(baseDir: string): Promise<string[]> {
   const open = tools.find((t) => t.name === "open");
   const boxed = tools.find((t) => t.name === "boxed");
   if (open === undefined || boxed === undefined) throw new Error("the sandbox bench tools did not load");
-  const ctx = { paths: { cwd: work, home: work, tmpRoot: join(baseDir, "tmp-sandbox") } };
+  const ctx = { paths: { cwd: work, home: work, tmpRoot: join(baseDir, "tmp-sandbox") }, fs: makeNodeFileSystem() };
   const time = async (tool: typeof open): Promise<number> => {
     const t0 = process.hrtime.bigint();
     const r = await launch(undefined, tool, {}, ctx);

@@ -53,7 +53,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
   // the review boundary: no call in flight over every client's session, and no run active
   const callsInFlight = new Set<Promise<unknown>>();
-  const onIdle = idleReviews(session.paths, env, session.packagedRoot);
+  const onIdle = idleReviews(session.fs, session.paths, env, session.packagedRoot);
   const handler = createHttpHandler({
     log,
     limits: options.limits,

@@ -29,7 +29,7 @@ export interface RecipeServerOptions {
   /** the registry, its ledger and its launch path; the caller opens and closes it */
   readonly session: LiveSession;
   /** the runner and limits of calls; the paths, the signal and the accounting are the server's */
-  readonly call?: Omit<CallContext, "signal" | "paths" | "launch">;
+  readonly call?: Omit<CallContext, "signal" | "paths" | "launch" | "fs">;
   readonly name?: string;
   readonly version?: string;
   readonly heartbeatMs?: number;
@@ -150,7 +150,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
     // register_tool refreshes under its locks, so the list_changed goes out before it answers
     if (name === REGISTER_TOOL) return toToolResult(await session.register(args, () => void live.refresh()));
-    if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths }));
+    if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths, fs: session.fs }));
     if (name === MESSAGE) {
       return toToolResult(
         await message(args, {
@@ -165,6 +165,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
             return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
           },
           runsRoot: runsRootOf(live.paths.tmpRoot),
+          fs: session.fs,
         }),
       );
     }

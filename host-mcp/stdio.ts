@@ -44,7 +44,7 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   const recovered = await withNodeReviews(session.paths, packagedRoot, (ctx) => runCycle(ctx)).catch((e: unknown) => ({ error: String(e) }));
   if ("error" in recovered && recovered.error !== undefined) log(`draft review recovery: ${recovered.error}`);
   // one review cycle at a time, when no call is in flight and no run is active
-  const onIdle = idleReviews(session.paths, env, packagedRoot);
+  const onIdle = idleReviews(session.fs, session.paths, env, packagedRoot);
   const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle });
 
   let finish: (code: number) => void = () => undefined;

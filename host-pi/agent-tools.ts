@@ -8,6 +8,7 @@ import { planLocks } from "../core/register/plan-register.js";
 import { INSPECT, MESSAGE, REGISTER_TOOL, SPAWN, type VerbTool } from "../runtime/verb-tools.js";
 import { message } from "../runtime/verbs/message.js";
 import { spawn } from "../runtime/verbs/spawn.js";
+import { runsRootOf } from "../runtime/runs/store.js";
 import { nodeDraftCapturer, reviewControlFor } from "../runtime/review/host.js";
 import type { HostSession } from "./session.js";
 import { runRecipeTool } from "./recipe-tools.js";
@@ -53,7 +54,7 @@ export function agentTools(session: () => HostSession): PiTool[] {
       const s = session();
       const name = toolTarget(params["target"]);
       if (name !== undefined) s.live.refresh(toolFiles(s, name));
-      return toPiResult(await inspectWithUsage(s.live.current().discovery, params, { ...s.runtime, paths: s.paths }));
+      return toPiResult(await inspectWithUsage(s.live.current().discovery, params, { ...s.runtime, paths: s.paths, fs: s.session.fs }));
     }),
     piTool(MESSAGE, async (_id, params, signal, _onUpdate, ctx: ExtensionContext) => {
       const s = session();
@@ -65,6 +66,8 @@ export function agentTools(session: () => HostSession): PiTool[] {
           invokeTool: (tool, args) => runRecipeTool(s.recipes, tool, args, signal, ctx),
           env: s.env,
           reviewControl: reviewControlFor(s.paths, s.packagedRoot),
+          runsRoot: runsRootOf(s.paths.tmpRoot),
+          fs: s.session.fs,
         }),
       );
     }),

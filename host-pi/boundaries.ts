@@ -6,12 +6,15 @@
 // Both are also announced on Pi's shared event bus, so another extension can observe them.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { AgentPaths } from "../runtime/agent-paths.js";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
 
 export const BEFORE_DISCOVERY_EVENT = "pi-recipes:before-discovery";
 export const IDLE_EVENT = "pi-recipes:idle";
 
 export interface BoundaryContext {
   readonly paths: AgentPaths;
+  /** the host's file system, the one its runtime session uses */
+  readonly fs: FileSystem;
   /** the effective PI_ACTORS_AUTOMATIC_REVIEW policy at session start */
   readonly automaticReview: boolean;
   readonly pi: ExtensionAPI;

@@ -62,7 +62,7 @@ export const activateReviews =
 export const reviewWhenIdle =
   (policy: () => ReviewPolicy, packagedRoot: string | undefined): BoundaryStep =>
   async (b: BoundaryContext) => {
-    const active = (): number => runFacts(runsRootOf(b.paths.tmpRoot)).active_runs.length;
+    const active = async (): Promise<number> => (await runFacts(b.fs, runsRootOf(b.paths.tmpRoot))).active_runs.length;
     await idleCycle(b.paths, policy(), active, packagedRoot);
     // then the tool portfolio, when 36 tools are eligible (a draft promoted just now counts)
     await idlePortfolioCycle(b.paths, policy(), active, packagedRoot);

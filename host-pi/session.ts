@@ -3,6 +3,7 @@
 // session, so nothing outlives it).
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
 import { agentPaths, packageInfo, type AgentPaths } from "../runtime/agent-paths.js";
@@ -67,7 +68,9 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
   const paths = agentPaths(env, ctx.cwd);
   const automaticReview = automaticReviewPolicy(env);
   const hooks = options.boundaries ?? {};
-  const boundaryOf = (c: ExtensionContext): BoundaryContext => ({ paths, automaticReview, pi, ctx: c });
+  // the host's adapters, built once here and handed to the boundary steps and the runtime session
+  const fs = options.fs ?? makeNodeFileSystem();
+  const boundaryOf = (c: ExtensionContext): BoundaryContext => ({ paths, fs, automaticReview, pi, ctx: c });
   const report = (errors: readonly string[]): void => {
     for (const e of errors) notify(ctx, `pi-recipes boundary step failed: ${e}`, "error");
   };
@@ -88,7 +91,7 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
     ...(options.packagedRoot === undefined ? {} : { packagedRoot: options.packagedRoot }),
     ...(options.watcher === undefined ? {} : { watcher: options.watcher }),
     ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
-    ...(options.fs === undefined ? {} : { fs: options.fs }),
+    fs,
     ...(options.scan === undefined ? {} : { scan: options.scan }),
     onWatchError: () => {
       if (!watcherFailed) notify(ctx, WATCHER_FAILED, "warning");

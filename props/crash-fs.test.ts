@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { Volume } from "memfs";
-import { isAtomicTempName, readText, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
+import { isAtomicTempName, readText, writeFileAtomic, writeFileAtomicExclusive, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeMemFileSystem, type MemFileSystem } from "../adapters/fs/memfs.js";
 import { CrashDisk, countMutations, exploreCrashes, isSimulatedCrash, makeCrashingFileSystem, recoverView, SimulatedCrash } from "./support/crash-fs.js";
 import { numRuns } from "./support/runs.js";
@@ -223,6 +223,76 @@ describe("writeFileAtomic under a crash at every mutation", () => {
       expect(n).toBe(5);
     },
   );
+});
+
+describe("writeFileAtomicExclusive under a crash at every mutation", () => {
+  // what a create-only writer may leave at the target after any crash: what was there before
+  // (never replaced), or nothing, or the whole new file; a write that returned is durable and
+  // leaves no temp; a target that existed fails the write with EEXIST and keeps its bytes.
+  // The harness counts a crash in the writer's best-effort temp cleanup as a completed run.
+  const explore = (old: string | undefined, next: string, seed: number | undefined, write: (fs: FileSystem) => Promise<void>): Promise<number> => {
+    const files: Record<string, string> = { [`${DIR}/other.json`]: "{}" };
+    if (old !== undefined) files[TARGET] = old;
+    return exploreCrashes({
+      setup: () => seeded(files),
+      run: async (fs) => {
+        try {
+          await write(fs);
+        } catch (e) {
+          if (old !== undefined && (e as { code?: unknown }).code === "EEXIST") return;
+          throw e;
+        }
+      },
+      ...(seed === undefined ? {} : { seed }),
+      check: async (view, k, trace, { completed }) => {
+        const context = `k=${k} ${trace.join(" | ")}`;
+        const names = await listing(view);
+        const strays = names.filter((n) => n !== "x.json" && n !== "other.json");
+        expect(strays.every(isAtomicTempName), `${context}: strays ${strays.join()}`).toBe(true);
+        const content = await read(view, TARGET);
+        if (old !== undefined) expect(content, `${context}: an existing file was replaced`).toBe(old);
+        else expect([undefined, next], `${context}: content`).toContain(content);
+        if (completed) {
+          expect(content, context).toBe(old ?? next);
+          // a refused write removes its temp without a folder fsync: a crash may bring the temp
+          // back (a recognised stray, checked above), never anything at the target
+          if (old === undefined) expect(names, context).toEqual(["other.json", "x.json"]);
+        }
+      },
+    });
+  };
+
+  test.prop([fc.option(contentArb, { nil: undefined }), contentArb, fc.option(fc.integer({ min: 0, max: 2 ** 30 }), { nil: undefined })], { numRuns: numRuns(30) })(
+    "never replaces an existing file, leaves none or the whole new one, and a complete write is durable without a temp",
+    async (old, next, seed) => {
+      const n = await explore(old, next, seed, (fs) => writeFileAtomicExclusive(fs, TARGET, next));
+      // open wx, write, sync, link, then unlink the temp and fsyncDir; a taken name: the failed
+      // link and the temp's removal
+      expect(n).toBe(old === undefined ? 6 : 5);
+    },
+  );
+
+  it("catches a create-only writer that renames (it replaces an existing file)", async () => {
+    const renaming = async (fs: FileSystem): Promise<void> => {
+      const h = await fs.open(`${DIR}/.x.json.1.tmp`, "wx");
+      await h.write('{"v":"new"}');
+      await h.sync();
+      await h.close();
+      await fs.rename(`${DIR}/.x.json.1.tmp`, TARGET);
+      await fs.fsyncDir(DIR);
+    };
+    await expect(explore('{"v":"old"}', '{"v":"new"}', undefined, renaming)).rejects.toThrow(/an existing file was replaced/);
+  });
+
+  it("catches a create-only writer that links an unsynced temp (a crash leaves an empty target)", async () => {
+    const unsynced = async (fs: FileSystem): Promise<void> => {
+      await fs.writeFile(`${DIR}/.x.json.1.tmp`, '{"v":"new"}', { flag: "wx" });
+      await fs.link(`${DIR}/.x.json.1.tmp`, TARGET);
+      await fs.unlink(`${DIR}/.x.json.1.tmp`);
+      await fs.fsyncDir(DIR);
+    };
+    await expect(explore(undefined, '{"v":"new"}', undefined, unsynced)).rejects.toThrow(/content/);
+  });
 });
 
 // Negative controls: the same exploration must catch writers that are not crash-safe.

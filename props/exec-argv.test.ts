@@ -10,6 +10,7 @@ import { openRegistry } from "../runtime/registry.js";
 import { callTool, type CallContext } from "../runtime/verbs/call.js";
 import { numRuns } from "./support/runs.js";
 import { unaccountedLaunch } from "../runtime/verbs/call.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
 
 const nasty = fc.constantFrom(
   " ", "\t", "\n", "'", '"', "\\", ";", "$", "`", "|", "&", "*", "~", "-", "--flag", "{", "}", "{secret}", "{x}", "$(id)", "${HOME}", "é", "😀", "日本",
@@ -33,7 +34,7 @@ beforeAll(() => {
   writeFileSync(join(recipes, "echo_argv.json"), JSON.stringify({ defaults: { secret: "s3cr3t" }, template: `${join(dir, "argv")} %s\\n {x}` }));
   const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: join(dir, "agent") }, cwd: dir, home: dir, packagedRoot: null });
   discovery = registry.discover();
-  ctx = { paths: registry.paths, launch: unaccountedLaunch };
+  ctx = { paths: registry.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch };
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -59,10 +59,11 @@ export interface RuntimeSession {
   discovery(): Discovery;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;
-  /** the one launch path: validate, account, execute (runtime/launch.ts) */
-  launch(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: Omit<CallContext, "launch">): Promise<CommandResult>;
-  /** the call context of this session's launches: accounted in its ledger */
-  callContext(extra?: Omit<CallContext, "launch" | "paths">): CallContext;
+  /** the one launch path: validate, account, execute (runtime/launch.ts), through this session's
+   *  file system */
+  launch(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: Omit<CallContext, "launch" | "fs">): Promise<CommandResult>;
+  /** the call context of this session's launches: accounted in its ledger, on its file system */
+  callContext(extra?: Omit<CallContext, "launch" | "paths" | "fs">): CallContext;
   /** register_tool with this session's ports; `refresh` runs after a write, still under the locks */
   register(params: RegisterParams, refresh?: () => void): Promise<CommandResult>;
   close(): Promise<void>;
@@ -104,8 +105,8 @@ function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<vo
     ...b,
     discovery,
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery }),
-    launch: (tool, params, ctx) => launch(b.ledger, tool, params, ctx, onRejected),
-    callContext: (extra = {}) => accountedContext(b.ledger, { paths: b.paths, ...extra }, onRejected),
+    launch: (tool, params, ctx) => launch(b.ledger, tool, params, { ...ctx, fs: b.fs }, onRejected),
+    callContext: (extra = {}) => accountedContext(b.ledger, { paths: b.paths, fs: b.fs, ...extra }, onRejected),
     register: (params, refresh) =>
       registerTool(params, {
         paths: b.paths,

@@ -10,6 +10,7 @@ import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import { factsOf } from "../core/views/registry-summary.js";
 import type { RuntimeContext } from "./verbs/status.js";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
@@ -27,7 +28,7 @@ const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
   (params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews";
 
 /** Usage per entry: the ledger's when one exists, zeros for user recipes without launches yet. */
-export async function usageLookup(paths: AgentPaths, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
+export async function usageLookup(fs: FileSystem, paths: AgentPaths, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
   const zero = (entry: RecipeEntry): JsonObject | undefined => (entry.mutableUsage ? ZERO : undefined);
   // a recipe that still carries pi-actors' own `usage` object and has no ledger yet shows those
   // launches (seeding starts its lineage from them), not "never launched"
@@ -36,8 +37,6 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
     if (carried === undefined) return zero(entry);
     return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
   };
-  const { makeNodeFileSystem } = await import("../adapters/fs/node.js");
-  const fs = makeNodeFileSystem();
   if (!(await fs.stat(ledgerPaths(paths.recipeRoot).usageRoot).then(() => true, () => false))) return carriedOrZero;
   // the ledger's code (locks, the store, folding) loads only when there is a ledger to read
   const [{ makeFileLock }, { closeLedger, loadUsage, openLedger }] = await Promise.all([
@@ -56,9 +55,8 @@ export async function usageLookup(paths: AgentPaths, discovery: Discovery): Prom
 /** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
  *  in launch logs are folded first, so a lineage a launch created is counted (as the usage views
  *  fold before they read). */
-async function gatherReviews(paths: AgentPaths) {
-  const [{ makeNodeFileSystem }, reviews] = await Promise.all([import("../adapters/fs/node.js"), import("./review/reviews-view.js")]);
-  const fs = makeNodeFileSystem();
+async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
+  const reviews = await import("./review/reviews-view.js");
   if (await fs.stat(ledgerPaths(paths.recipeRoot).usageRoot).then(() => true, () => false)) {
     const [{ makeFileLock }, { closeLedger, foldPending, openLedger }] = await Promise.all([import("../adapters/lock/file-lock.js"), import("./ledger/index.js")]);
     const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
@@ -72,9 +70,9 @@ async function gatherReviews(paths: AgentPaths) {
 export async function inspectWithUsage(
   discovery: Discovery,
   params: Readonly<Record<string, unknown>>,
-  runtime: RuntimeContext & { readonly paths: AgentPaths },
+  runtime: RuntimeContext & { readonly paths: AgentPaths; readonly fs: FileSystem },
 ): Promise<CommandResult> {
-  const usage = showsUsage(params) ? await usageLookup(runtime.paths, discovery) : undefined;
-  const reviews = showsReviews(params) ? await gatherReviews(runtime.paths) : undefined;
+  const usage = showsUsage(params) ? await usageLookup(runtime.fs, runtime.paths, discovery) : undefined;
+  const reviews = showsReviews(params) ? await gatherReviews(runtime.fs, runtime.paths) : undefined;
   return inspect(discovery, params, { ...runtime, ...(usage === undefined ? {} : { usage }), ...(reviews === undefined ? {} : { reviews }) });
 }

@@ -67,6 +67,9 @@ export interface FileSystem {
   readonly capabilities: FsCapabilities;
   /** regular files only: a FIFO, socket or device fails at once with EINVAL, never blocks */
   readFile(path: string): Promise<Uint8Array>;
+  /** up to `length` bytes of a regular file from byte `position` on (fewer at its end, none past
+   *  it): a part of a file that may be large or still growing, such as a log's last lines */
+  readAt(path: string, position: number, length: number): Promise<Uint8Array>;
   /** a string is written as UTF-8 */
   writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<void>;
   open(path: string, flag: OpenFlag, mode?: number): Promise<FileHandle>;
@@ -245,6 +248,38 @@ export async function writeFileAtomic(fs: FileSystem, path: string, data: Uint8A
     await fs.rm(temp).catch(() => undefined);
     throw e;
   }
+  await fs.fsyncDir(dir);
+}
+
+/**
+ * Creates `path` with `data` only if nothing is there yet, so that a reader or a crash sees no
+ * file or the whole file, never a part: write a temp in the same folder, fsync it, hard-link it
+ * to the target (link refuses an existing name with EEXIST, so an existing file is never
+ * replaced), remove the temp, fsync the folder. On EEXIST (or any failure) the temp is removed
+ * and the existing file is untouched; the error says `link` when the target already existed.
+ * A crash may leave the temp behind (a dot-temp that `cleanStrayTemps` removes), never a short
+ * target.
+ */
+export async function writeFileAtomicExclusive(fs: FileSystem, path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): Promise<void> {
+  const dir = dirname(path);
+  const { temp, handle } = await openTemp(fs, path, options);
+  try {
+    try {
+      await handle.write(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.link(temp, path);
+  } catch (e) {
+    // best effort: the failure to report is the one that brought us here
+    await fs.rm(temp).catch(() => undefined);
+    throw e;
+  }
+  // The target is in place; the temp is a second name of the same file. Failing to remove it
+  // does not undo the write, so it is reported like any other failure after the fact would be:
+  // the caller learns the folder still holds a stray temp.
+  await fs.unlink(temp);
   await fs.fsyncDir(dir);
 }
 

@@ -85,6 +85,12 @@ export function makeMemFileSystem(vol: Volume = new Volume()): MemFileSystem {
     capabilities,
     vol,
     readFile: (path) => guardFs("readFile", path, async () => (await p.readFile(path)) as Uint8Array),
+    readAt: (path, position, length) =>
+      guardFs("readAt", path, async () => {
+        if (!(await p.stat(path)).isFile()) throw errno("EISDIR", `EISDIR: readAt '${path}' is not a regular file`);
+        const bytes = (await p.readFile(path)) as Uint8Array;
+        return bytes.slice(Math.min(position, bytes.length), Math.min(position + Math.max(0, length), bytes.length));
+      }),
     writeFile: (path, data, options = {}) =>
       guardFs("writeFile", path, () => p.writeFile(path, data, { flag: options.flag ?? "w", ...(options.mode === undefined ? {} : { mode: options.mode }) })),
     open: (path, flag: OpenFlag, mode) => guardFs("open", path, async () => wrapHandle(path, (await p.open(path, flag, mode)) as MemHandle)),

@@ -55,6 +55,26 @@ async function readRegularFile(path: string): Promise<Uint8Array> {
   }
 }
 
+/** `length` bytes from `position` (fewer at the end); regular files only, as readRegularFile. */
+async function readRegularAt(path: string, position: number, length: number): Promise<Uint8Array> {
+  const h = await nfs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = await h.stat();
+    if (st.isDirectory()) throw Object.assign(new Error(`illegal operation on a directory, read '${path}'`), { code: "EISDIR" });
+    if (!st.isFile()) throw Object.assign(new Error(`not a regular file (a FIFO, socket or device): '${path}'`), { code: "EINVAL" });
+    const buffer = new Uint8Array(Math.max(0, length));
+    let read = 0;
+    while (read < buffer.length) {
+      const { bytesRead } = await h.read(buffer, read, buffer.length - read, position + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    await h.close();
+  }
+}
+
 export function makeNodeFileSystem(): FileSystem {
   const capabilities: FsCapabilities = {
     strictRename: true,
@@ -66,6 +86,7 @@ export function makeNodeFileSystem(): FileSystem {
     name: "node",
     capabilities,
     readFile: (path) => guardFs("readFile", path, () => readRegularFile(path)),
+    readAt: (path, position, length) => guardFs("readAt", path, () => readRegularAt(path, position, length)),
     writeFile: (path, data, options = {}) =>
       guardFs("writeFile", path, () => nfs.writeFile(path, data, { flag: options.flag ?? "w", ...(options.mode === undefined ? {} : { mode: options.mode }) })),
     open: (path, flag: OpenFlag, mode) => guardFs("open", path, async () => wrapHandle(path, await nfs.open(path, flag, mode))),

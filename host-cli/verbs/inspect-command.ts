@@ -17,9 +17,13 @@ export const inspectVerb: CliVerb = {
   run: async (cmd) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const [{ openRegistry }, { inspectWithUsage }] = await Promise.all([import("../../runtime/registry.js"), import("../../runtime/usage-view.js")]);
+    const [{ openRegistry }, { inspectWithUsage }, { makeNodeFileSystem }] = await Promise.all([
+      import("../../runtime/registry.js"),
+      import("../../runtime/usage-view.js"),
+      import("../../adapters/fs/node.js"),
+    ]);
     const registry = openRegistry();
     const discovery = registry.discover();
-    return result(await inspectWithUsage(discovery, cmd.params, { paths: registry.paths }));
+    return result(await inspectWithUsage(discovery, cmd.params, { paths: registry.paths, fs: makeNodeFileSystem() }));
   },
 };

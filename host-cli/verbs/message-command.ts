@@ -27,6 +27,7 @@ export const messageVerb: CliVerb = {
           env: session.env,
           reviewControl: reviewControlFor(session.paths, session.packagedRoot),
           runsRoot: runsRootOf(session.paths.tmpRoot),
+          fs: session.fs,
         }),
       );
     } finally {

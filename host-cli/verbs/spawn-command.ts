@@ -26,7 +26,7 @@ export const spawnVerb: CliVerb = {
         const outcome = await spawn(session.registry(), cmd.params, { ...session.callContext(), captureDraft: nodeDraftCapturer(session.paths) });
         // the command's work is done: the boundary where a configured reviewer may run a cycle
         if (typeof outcome.details["draft_recipe"] === "string") {
-          const active = (): number => runFacts(runsRootOf(session.paths.tmpRoot)).active_runs.length;
+          const active = async (): Promise<number> => (await runFacts(session.fs, runsRootOf(session.paths.tmpRoot))).active_runs.length;
           await idleCycle(session.paths, reviewPolicy(session.env), active, session.packagedRoot);
         }
         return result(outcome);

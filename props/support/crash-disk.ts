@@ -140,8 +140,11 @@ export class CrashDisk {
   /** a mutation that may create `path`; `fresh`: a new inode (not a link to an existing one) */
   async create<A>(path: string, label: string, fresh: boolean, run: () => Promise<A>): Promise<A> {
     const before = this.node(path);
-    if (before !== undefined) this.dirtying(path);
+    // a create that fails (EEXIST from `wx` or link) wrote nothing: the existing file keeps its
+    // durable bytes; one that succeeds over an existing file (a truncating write) dirtied it
+    const durable = before !== undefined && before.kind === "file" && !this.dirty.has(before.ino) ? before : undefined;
     const result = await run();
+    if (durable !== undefined && !this.dirty.has(durable.ino)) this.dirty.set(durable.ino, durable.bytes ?? EMPTY);
     const after = this.node(path);
     if (before === undefined && after !== undefined) {
       if (fresh && after.kind === "file") this.dirty.set(after.ino, EMPTY);

@@ -47,6 +47,7 @@ export function makeCrashingFileSystem(inner: MemFileSystem, options: CrashOptio
       await disk.powerFail();
     },
     readFile: view.readFile,
+    readAt: view.readAt,
     writeFile: view.writeFile,
     open: view.open,
     rename: view.rename,

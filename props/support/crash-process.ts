@@ -59,6 +59,7 @@ export function processView(disk: CrashDisk, name: string): ProcessView {
       dead = true;
     },
     readFile: (path) => read("readFile", () => inner.readFile(path)),
+    readAt: (path, position, length) => read("readAt", () => inner.readAt(path, position, length)),
     writeFile: (path, data, opts = {}) =>
       mutate(`writeFile ${path}`, () =>
         disk.create(path, `writeFile ${path}`, true, async () => {

@@ -1,8 +1,8 @@
 // Where overflowing command output is spilled: under the agent's tmp dir, one folder per command,
 // created only when a stream outgrows its in-memory tail. Folders older than a day are removed when
 // a tool runs (checked at most hourly), so spills neither litter the OS temp dir nor grow without bound.
-import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import { randomIds, systemClock, type Clock, type Ids } from "../../adapters/clock/Clock.js";
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -43,15 +43,20 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const lastPruned = new Map<string, number>();
 
 /** Removes capture folders older than a day, at most once an hour per root and process (it runs on
- * the call path); never throws (a missing root is the normal case). */
-export function pruneCaptures(root: string, clock: Clock = systemClock): void {
+ * the call path); never rejects (a missing root is the normal case). Undefined when it is not due,
+ * so that a call does not wait on a promise for nothing. */
+export function pruneCaptures(fs: FileSystem, root: string, clock: Clock = systemClock): Promise<void> | undefined {
   const now = clock.now();
   const last = lastPruned.get(root);
-  if (last !== undefined && now - last < PRUNE_EVERY_MS) return;
+  if (last !== undefined && now - last < PRUNE_EVERY_MS) return undefined;
   lastPruned.set(root, now);
+  return removeOld(fs, root, now);
+}
+
+async function removeOld(fs: FileSystem, root: string, now: number): Promise<void> {
   let names: string[];
   try {
-    names = readdirSync(root);
+    names = (await fs.readdir(root)).map((e) => e.name);
   } catch {
     return;
   }
@@ -59,7 +64,7 @@ export function pruneCaptures(root: string, clock: Clock = systemClock): void {
     if (!name.startsWith("capture-")) continue;
     const path = join(root, name);
     try {
-      if (now - statSync(path).mtimeMs > MAX_AGE_MS) rmSync(path, { recursive: true, force: true });
+      if (now - (await fs.stat(path)).mtimeMs > MAX_AGE_MS) await fs.rm(path, { recursive: true, force: true });
     } catch {
       // another process pruned it first
     }

@@ -65,7 +65,7 @@ export async function runLeaf(
   if (options.killGraceMs !== undefined) request.killGraceMs = options.killGraceMs;
   if (options.capturesRoot !== undefined) request.spillDir = captureDirIn(options.capturesRoot);
   const { result } = await options.runner.runWithRetry(request, retry ?? 1);
-  let out = result.stdoutTruncated ? await fromProcess(result, command) : fromCapture(result, command);
+  let out = result.stdoutTruncated ? await fromProcess(options.fs, result, command) : fromCapture(result, command);
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why
     out = { ...out, stderr: appendLine(out.stderr, `${step}: timed out after ${timeout ?? 0} ms`) };

@@ -1,8 +1,9 @@
 // From a finished run to what the agent sees: the text, truncated with the full body saved under
 // `<agent>/tmp/pi-recipes/outputs/`, and the details object (docs/templates.md, "How a template
 // runs").
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { hasCode, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { randomIds } from "../../adapters/clock/Clock.js";
 import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
@@ -15,28 +16,43 @@ import type { Execution } from "./execute.js";
 import { text } from "./results.js";
 import type { BranchReport, NodeResult, Trace } from "./types.js";
 
-export interface ReportTarget {
+interface ReportOf {
   /** the tool name (or `spawn`), also the saved file's prefix */
   readonly tool: string;
   /** what ran: the recipe path for a recipe, the inline template otherwise */
   readonly template: Json;
   /** the graph, for warnings and to tell one-step templates from many */
   readonly graph: Json;
-  /** `<agent>/tmp/pi-recipes`; absent: a truncated output is not saved */
-  readonly tmpRoot?: string;
 }
+
+/** Where a truncated output's full text is saved: `<tmpRoot>/outputs/`, written through `fs`;
+ *  without a tmpRoot it is not saved. */
+export type ReportTarget = ReportOf & ({ readonly tmpRoot: string; readonly fs: FileSystem } | { readonly tmpRoot?: undefined });
 
 /** Characters a file name can safely hold; the rest (hyphens included) become `_`. */
 export const sanitizeFilePart = (name: string): string => name.replace(/[^A-Za-z0-9_]/g, "_") || "tool";
+
+/** A new folder `<prefix><random id>` of this call's own (mkdir is the atomic claim). */
+async function freshDir(fs: FileSystem, prefix: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const dir = `${prefix}${randomIds.next()}`;
+    try {
+      await fs.mkdir(dir);
+      return dir;
+    } catch (e) {
+      if (!hasCode(e, "EEXIST") || attempt >= 8) throw e;
+    }
+  }
+}
 
 async function saveFullOutput(target: ReportTarget, kind: string, body: string): Promise<string | undefined> {
   if (target.tmpRoot === undefined) return undefined;
   try {
     const outputs = join(target.tmpRoot, "outputs");
-    await mkdir(outputs, { recursive: true });
-    const dir = await mkdtemp(join(outputs, "tool-output-"));
+    await target.fs.mkdir(outputs, { recursive: true });
+    const dir = await freshDir(target.fs, join(outputs, "tool-output-"));
     const file = join(dir, `${sanitizeFilePart(target.tool)}-${kind}.txt`);
-    await writeFile(file, body);
+    await target.fs.writeFile(file, body, { flag: "wx" });
     return file;
   } catch {
     return undefined;

@@ -1,5 +1,5 @@
 // Building node results: from a finished process, for a skipped node, and derived ones.
-import { readFile } from "node:fs/promises";
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { ProcessResult } from "../../adapters/process/ProcessRunner.js";
 import type { FailureScope } from "../../core/template/controls.js";
 import type { NodeResult } from "./types.js";
@@ -22,14 +22,14 @@ export function widest(...scopes: readonly (FailureScope | undefined)[]): Failur
 
 /** A finished process as a node result; an overflowed stdout is read back complete from its
  * spill file, because the next step, a join or `accept_output` needs all of it. */
-export async function fromProcess(r: ProcessResult, command: string): Promise<NodeResult> {
+export async function fromProcess(fs: FileSystem, r: ProcessResult, command: string): Promise<NodeResult> {
   let stdout = r.stdout;
   let unreadable: string | undefined;
   if (r.stdoutTruncated) {
     if (r.stdoutFile === undefined) unreadable = "(no capture file)";
     else {
       try {
-        stdout = new Uint8Array(await readFile(r.stdoutFile));
+        stdout = await fs.readFile(r.stdoutFile);
       } catch {
         unreadable = r.stdoutFile;
       }

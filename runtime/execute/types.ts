@@ -1,5 +1,6 @@
 // What the graph interpreter passes around: the outcome of one node, the branch evidence of
 // parallel nodes, and the per-run environment.
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
@@ -82,6 +83,8 @@ export interface Trace {
 
 export interface ExecuteOptions {
   readonly runner: ProcessRunner;
+  /** where an overflowed output is read back from (the host's file system) */
+  readonly fs: FileSystem;
   readonly place: Place;
   /** the children's environment; absent: this process's */
   readonly env?: Readonly<Record<string, string>>;

@@ -22,12 +22,12 @@ export async function activateAtBoundary(paths: AgentPaths, packagedRoot: string
 export async function idlePortfolioCycle(
   paths: AgentPaths,
   policy: ReviewPolicy,
-  activeRuns: () => number,
+  activeRuns: () => number | Promise<number>,
   packagedRoot?: string,
 ): Promise<PortfolioCycleReport | { readonly skipped: string }> {
   if (!policy.enabled) return { skipped: "policy_off" };
   if (policy.reviewer === undefined) return { skipped: "no_reviewer" };
-  if (activeRuns() > 0) return { skipped: "runs_active" };
+  if ((await activeRuns()) > 0) return { skipped: "runs_active" };
   try {
     return await withNodeReviews(paths, packagedRoot, (ctx) => runPortfolioCycle(ctx, { reviewer: policy.reviewer! }));
   } catch (e) {

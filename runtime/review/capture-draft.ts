@@ -10,7 +10,7 @@ import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
 import { labelsAsWritten } from "../../core/compile/compile-template.js";
 import { secretReason } from "../../core/review/unsafe.js";
-import { hasCode, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { hasCode, writeFileAtomicExclusive, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { closeLedger, openLedger, seedObserved } from "../ledger/index.js";
@@ -60,24 +60,18 @@ export async function captureDraft(ctx: CaptureContext, input: InlineDraft): Pro
   const secret = secretReason(recipe, labelsAsWritten(loaded.right));
   if (secret !== undefined) return { captured: false, reason: `touches secrets (${secret})` };
   await ensureDir(ctx.fs, ctx.paths.draftRoot);
-  // exclusive create: a draft of another run with the same id is never overwritten
+  // create-only: a draft of another run with the same id is never overwritten, and a crash
+  // leaves no draft or the whole draft, never a short one that reviews would then read
   let path = "";
   for (let n = 1; ; n++) {
     path = join(ctx.paths.draftRoot, `${n === 1 ? runId : `${runId}-${n}`}.json`);
     try {
-      await ctx.fs.writeFile(path, text, { flag: "wx" });
+      await writeFileAtomicExclusive(ctx.fs, path, text);
       break;
     } catch (e) {
-      if (!hasCode(e, "EEXIST") || n >= 100) throw e;
+      if (!(hasCode(e, "EEXIST") && e.syscall === "link") || n >= 100) throw e;
     }
   }
-  const handle = await ctx.fs.open(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await ctx.fs.fsyncDir(ctx.paths.draftRoot);
   const key = pathKey(ctx.paths.recipeRoot, path);
   if (key === undefined) return { captured: true, path, diagnostics: [] };
   const name = key.slice(key.lastIndexOf("/") + 1).replace(/\.json$/, "");

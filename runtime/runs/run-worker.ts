@@ -11,7 +11,9 @@
 // The commands run in process groups of their own (the ProcessRunner's rule), so the
 // supervisor's SIGTERM to our group would miss them: SIGTERM here aborts the run instead, and
 // the runner ends each command's group before we exit.
-import { writeSync } from "node:fs";
+//
+// This file is a process entry, so it is its own composition root: it builds the node file
+// system and process runner it runs with, as a host does, and hands them down.
 import { join } from "node:path";
 import { writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
@@ -24,13 +26,15 @@ import { reportExecution } from "../execute/report.js";
 import { readRunSpec, RUN_FILES, type RunResult, type RunSpec } from "./store.js";
 import { programOf } from "../../core/tool/program.js";
 
-const STDOUT = 1;
-const STDERR = 2;
+const STDOUT = process.stdout;
+const STDERR = process.stderr;
+// Our stdout and stderr are the run's log files (the supervisor opened them), and writes to a
+// file are synchronous in Node, so what is written is in the log before we exit. A log that
+// cannot be written reports an error event: it must not end the run.
+for (const stream of [STDOUT, STDERR]) stream.on("error", () => undefined);
 
-function write(fd: number, data: Uint8Array | string): void {
-  const bytes = typeof data === "string" ? Buffer.from(data) : data;
-  let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+function write(stream: NodeJS.WriteStream, data: Uint8Array | string): void {
+  stream.write(data);
 }
 
 /** Copies live stdout to stdout.log; a log we cannot write must not change the run's outcome. */
@@ -77,12 +81,12 @@ async function main(runDir: string | undefined): Promise<number> {
     write(STDERR, "usage: run-worker <runDir>\n");
     return 2;
   }
-  const spec = readRunSpec(runDir);
+  const fs = makeNodeFileSystem();
+  const spec = await readRunSpec(fs, runDir);
   if (spec === undefined) {
     write(STDERR, `cannot read ${join(runDir, RUN_FILES.spec)}\n`);
     return 1;
   }
-  const fs = makeNodeFileSystem();
   const abort = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
 
@@ -97,6 +101,7 @@ async function main(runDir: string | undefined): Promise<number> {
   }
   const execution = await executeTemplate(programOf(spec.template), runtimeValues(spec), {
     runner,
+    fs,
     place: { cwd: spec.cwd, home: spec.home },
     signal: abort.signal,
     killGraceMs: spec.kill_grace_ms,
@@ -105,7 +110,7 @@ async function main(runDir: string | undefined): Promise<number> {
     ...(spec.max_parallel_branches === undefined ? {} : { maxParallelBranches: spec.max_parallel_branches }),
   });
   // a truncated final output is saved in the run's own folder, so it ages out with the run
-  const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: runDir });
+  const report = await reportExecution(execution, { tool: spec.tool, template: spec.path, graph: spec.template, tmpRoot: runDir, fs });
   let code: number;
   if (execution.kind === "done") code = execution.result.code;
   else {

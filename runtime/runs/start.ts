@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { systemClock, type Clock } from "../../adapters/clock/Clock.js";
 import { hasCode, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
-import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { startSupervised } from "../../adapters/process/detached.js";
 import { DEFAULT_KILL_GRACE_MS } from "../../adapters/process/ProcessRunner.js";
 import { RUN_PARAMS } from "../../core/args/call-check.js";
@@ -33,8 +32,8 @@ export interface RunStartOptions {
   readonly maxParallelBranches?: number;
   /** the time of the run's record and generated id, and of pruning; default the system clock */
   readonly clock?: Clock;
-  /** the run store's files; default the node file system */
-  readonly fs?: FileSystem;
+  /** the run store's files */
+  readonly fs: FileSystem;
 }
 
 /** The supervisor gives the worker this much longer than the worker gives its commands, so a
@@ -92,7 +91,7 @@ async function claimRunId(fs: FileSystem, launch: AsyncLaunch, runsRoot: string,
 export async function startRun(launch: AsyncLaunch, options: RunStartOptions): Promise<CommandResult> {
   const { tool } = launch;
   const clock = options.clock ?? systemClock;
-  const fs = options.fs ?? makeNodeFileSystem();
+  const { fs } = options;
   const now = clock.now();
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(launch.values)) if (!RUN_PARAMS.includes(k)) values[k] = v;
@@ -112,7 +111,7 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
   try {
     await fs.mkdir(options.runsRoot, { recursive: true });
     await fs.chmod?.(options.runsRoot, 0o700);
-    pruneRuns(options.runsRoot, { now });
+    await pruneRuns(fs, options.runsRoot, { now });
     const claimed = await claimRunId(fs, launch, options.runsRoot, now);
     if ("error" in claimed) return failure(claimed.error, { tool: tool.name, path: tool.path, run_id: requestedRunId(launch.params) ?? null });
     runId = claimed.id;
@@ -161,7 +160,7 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
     await writeJson(fs, join(runDir, RUN_FILES.status), status).catch(() => undefined);
     return failure(`Async run ${runId} of ${tool.name} could not start: ${started.error}`, base);
   }
-  const view: RunView = readRun(options.runsRoot, runId) ?? {
+  const view: RunView = (await readRun(fs, options.runsRoot, runId)) ?? {
     run_id: runId,
     tool: tool.name,
     status: started.status.status,
@@ -194,6 +193,7 @@ export const asyncRunStarter =
 export function defaultAsyncStarter(ctx: Omit<CallContext, "launch">): (launch: AsyncLaunch) => Promise<CommandResult> {
   return asyncRunStarter({
     runsRoot: runsRootOf(ctx.paths.tmpRoot),
+    fs: ctx.fs,
     cwd: ctx.paths.cwd,
     home: ctx.paths.home,
     tmpRoot: ctx.paths.tmpRoot,

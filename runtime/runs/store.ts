@@ -6,9 +6,10 @@
 //                appended step by step (both kept whether the run finishes, fails or is killed)
 //   result.json  the text the call would have answered in the foreground (once finished)
 //
-// Reads are synchronous: the files are small and `inspect` is synchronous in every host.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+// Every read goes through the FileSystem port the host built, so the store runs over memfs and
+// the crash harness in tests as it does over the disk.
 import { join } from "node:path";
+import { type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { recordedCommand, recordedSupervisor, runGroupIsOurs } from "../../adapters/process/recorded.js";
 import { checkIdentity } from "../../adapters/process/identity.js";
 import type { Json } from "../../core/model.js";
@@ -61,16 +62,20 @@ export interface RunResult {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function readJson(path: string): unknown {
+const decoder = new TextDecoder("utf-8");
+
+/** The file's JSON; undefined when it is missing, unreadable or not (yet) valid JSON: a run's
+ *  files are written while it is being created and read by anyone at any time. */
+async function readJson(fs: FileSystem, path: string): Promise<unknown> {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as unknown;
+    return JSON.parse(decoder.decode(await fs.readFile(path))) as unknown;
   } catch {
     return undefined;
   }
 }
 
-export function readRunSpec(runDir: string): RunSpec | undefined {
-  const v = readJson(join(runDir, RUN_FILES.spec));
+export async function readRunSpec(fs: FileSystem, runDir: string): Promise<RunSpec | undefined> {
+  const v = await readJson(fs, join(runDir, RUN_FILES.spec));
   if (!isRecord(v) || typeof v["run_id"] !== "string" || typeof v["tool"] !== "string" || !isRecord(v["values"])) return undefined;
   if (typeof v["cwd"] !== "string" || typeof v["home"] !== "string" || typeof v["tmp_root"] !== "string" || !Array.isArray(v["authored"])) return undefined;
   return v as unknown as RunSpec;
@@ -93,11 +98,11 @@ function staleRunning(status: Record<string, unknown>): boolean {
 }
 
 /** The run as its files tell it now; undefined when there is no such run (or no valid id). */
-export function readRun(runsRoot: string, runId: string): RunView | undefined {
+export async function readRun(fs: FileSystem, runsRoot: string, runId: string): Promise<RunView | undefined> {
   if (runIdProblem(runId) !== undefined) return undefined;
   const dir = runDirOf(runsRoot, runId);
-  const spec = readRunSpec(dir);
-  const status = readJson(join(dir, RUN_FILES.status));
+  const spec = await readRunSpec(fs, dir);
+  const status = await readJson(fs, join(dir, RUN_FILES.status));
   if (spec === undefined && !isRecord(status)) return undefined;
   const s = isRecord(status) ? status : {};
   let state: RunState = STATES.includes(String(s["status"])) ? (s["status"] as RunState) : "running";
@@ -107,7 +112,7 @@ export function readRun(runsRoot: string, runId: string): RunView | undefined {
     state = "failed";
     error ??= "the run's supervisor ended without recording an exit";
   }
-  const result = readJson(join(dir, RUN_FILES.result));
+  const result = await readJson(fs, join(dir, RUN_FILES.result));
   const correlation = str(s["correlation_id"]) ?? spec?.correlation_id;
   const signal = str(s["signal"]);
   return {
@@ -146,13 +151,12 @@ const timeOf = (iso: string | null): number | undefined => {
 };
 
 /** Every folder of the runs root that could be a run, newest first. */
-export function listRuns(runsRoot: string): RunEntry[] {
-  if (!existsSync(runsRoot)) return [];
+export async function listRuns(fs: FileSystem, runsRoot: string): Promise<RunEntry[]> {
   let names: string[];
   try {
-    names = readdirSync(runsRoot);
+    names = (await fs.readdir(runsRoot)).map((e) => e.name);
   } catch {
-    return [];
+    return []; // no runs root yet (the usual case before the first async run), or not readable
   }
   const entries: RunEntry[] = [];
   for (const name of names) {
@@ -160,13 +164,13 @@ export function listRuns(runsRoot: string): RunEntry[] {
     const dir = runDirOf(runsRoot, name);
     let mtimeMs: number;
     try {
-      const st = statSync(dir);
-      if (!st.isDirectory()) continue;
+      const st = await fs.stat(dir);
+      if (st.kind !== "dir") continue;
       mtimeMs = st.mtimeMs;
     } catch {
       continue; // removed while we looked
     }
-    const run = readRun(runsRoot, name);
+    const run = await readRun(fs, runsRoot, name);
     const timeMs = (run === undefined ? undefined : timeOf(run.ended_at) ?? timeOf(run.started_at)) ?? mtimeMs;
     entries.push({ run_id: name, dir, run, timeMs });
   }

@@ -1,5 +1,5 @@
 // The last lines of a log that may be large and still growing: only its end is read.
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 
 export const DEFAULT_TAIL_LINES = 40;
 export const MAX_TAIL_LINES = 1000;
@@ -7,35 +7,26 @@ export const MAX_TAIL_LINES = 1000;
 const TAIL_WINDOW_BYTES = 256 * 1024;
 
 /** The last `lines` lines of `path` (no trailing empty line); [] when it is missing or empty. */
-export function tailLines(path: string, lines: number): string[] {
-  let fd: number;
+export async function tailLines(fs: FileSystem, path: string, lines: number): Promise<string[]> {
+  let bytes: Uint8Array;
+  let cut: boolean;
   try {
-    fd = openSync(path, "r");
-  } catch {
-    return [];
-  }
-  try {
-    const size = fstatSync(fd).size;
+    const size = (await fs.stat(path)).size;
     const length = Math.min(size, TAIL_WINDOW_BYTES);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const n = readSync(fd, buffer, read, length - read, size - length + read);
-      if (n === 0) break;
-      read += n;
-    }
-    let text = buffer.subarray(0, read).toString("utf8");
-    // a window that starts mid-file starts mid-line (perhaps mid-character): drop that piece
-    if (length < size) text = text.slice(text.indexOf("\n") + 1);
-    const all = text.split("\n");
-    if (all[all.length - 1] === "") all.pop();
-    return all.slice(-lines);
+    bytes = await fs.readAt(path, size - length, length);
+    cut = length < size;
   } catch {
     return [];
-  } finally {
-    closeSync(fd);
   }
+  let text = decoder.decode(bytes);
+  // a window that starts mid-file starts mid-line (perhaps mid-character): drop that piece
+  if (cut) text = text.slice(text.indexOf("\n") + 1);
+  const all = text.split("\n");
+  if (all[all.length - 1] === "") all.pop();
+  return all.slice(-lines);
 }
+
+const decoder = new TextDecoder("utf-8");
 
 /** `lines=` as given (a number, or a numeric text from a host): 1..MAX, default 40. */
 export function tailLinesParam(value: unknown): number | { readonly error: string } {

@@ -1,6 +1,7 @@
 // What a recipe-tool call is given: the context a host passes to runtime/verbs/call.ts, and what
 // an `async: true` call hands to its starter (runtime/runs/start.ts). A module of its own so that
 // the starter can name these types without importing call.ts, which imports the starter.
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import type { ToolSpec } from "../../core/tool/types.js";
 import type { CommandResult } from "../../core/result.js";
@@ -22,6 +23,8 @@ export interface AsyncLaunch {
 export interface CallContext {
   /** where commands run and where truncated outputs are saved */
   readonly paths: { readonly cwd: string; readonly home: string; readonly tmpRoot: string };
+  /** the host's file system: spilled outputs, saved outputs, the run store */
+  readonly fs: FileSystem;
   readonly runner?: ProcessRunner;
   readonly env?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;

@@ -35,6 +35,7 @@ export { assembleValues, type Assembled } from "./call-values.js";
 export function executeOptions(ctx: Omit<CallContext, "launch">, contextCache?: ContextCache): ExecuteOptions {
   const options: { -readonly [K in keyof ExecuteOptions]: ExecuteOptions[K] } = {
     runner: ctx.runner ?? nodeProcessRunner,
+    fs: ctx.fs,
     place: ctx.paths,
     capturesRoot: capturesRootOf(ctx.paths.tmpRoot),
   };
@@ -69,7 +70,8 @@ export async function runChecked(
 ): Promise<CommandResult> {
   const values = assemble(tool, params, ctx.injected, tool.async);
   if (E.isLeft(values)) return usageHint(tool, values.left);
-  pruneCaptures(capturesRootOf(ctx.paths.tmpRoot));
+  const pruning = pruneCaptures(ctx.fs, capturesRootOf(ctx.paths.tmpRoot));
+  if (pruning !== undefined) await pruning;
   // a sandboxed recipe runs confined or not at all (docs/sandbox.md)
   let sandbox: PreparedSandbox | undefined;
   if (toolPolicy(tool) !== undefined) {
@@ -95,7 +97,7 @@ export async function runChecked(
     const execution = await executeTemplate(prepared.program, values.right.runtime, executeOptions(confined, prepared.contextCache));
     if (execution.kind === "error" && execution.argument) result = usageHint(tool, execution.message);
     else {
-      const reported = reportNow(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot });
+      const reported = reportNow(execution, { tool: tool.name, template: tool.path, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs });
       result = reported instanceof Promise ? await reported : reported;
     }
   }

@@ -13,6 +13,7 @@ import { inspectRun } from "../runs/control.js";
 import { runFacts } from "../runs/facts.js";
 import { runsRootOf } from "../runs/store.js";
 import { toolSchema } from "../../core/args/schema.js";
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 
 const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
 
@@ -44,7 +45,8 @@ function inspectTool(discovery: Discovery, name: string, env: Readonly<Record<st
   });
 }
 
-export function inspect(discovery: Discovery, params: Params, runtime: RuntimeContext = {}): CommandResult {
+/** The reading views; `runtime.fs` is the host's file system (the run store is read through it). */
+export async function inspect(discovery: Discovery, params: Params, runtime: RuntimeContext & { readonly fs: FileSystem }): Promise<CommandResult> {
   const bad = unknownKeys("inspect", params, ["target", "view", "verbose", "lines"]);
   if (bad !== undefined) return bad;
   const target = optionalString(params, "target");
@@ -62,9 +64,10 @@ export function inspect(discovery: Discovery, params: Params, runtime: RuntimeCo
     });
   }
   const runsRoot = (): string => runsRootOf((runtime.paths ?? agentPaths(runtime.env ?? process.env)).tmpRoot);
-  if (target.startsWith("run:") && target.length > 4) return inspectRun(runsRoot(), target.slice(4), typeof view === "string" ? view : undefined, params["lines"]);
+  if (target.startsWith("run:") && target.length > 4) return inspectRun(runtime.fs, runsRoot(), target.slice(4), typeof view === "string" ? view : undefined, params["lines"]);
   if (target.startsWith("tool:") && isRuntimeActor(target.slice(5))) {
-    const withRuns: RuntimeContext = { runs: () => runFacts(runsRoot()), ...runtime };
+    const runs = runtime.runs === undefined && view === "triage" ? await runFacts(runtime.fs, runsRoot()) : undefined;
+    const withRuns: RuntimeContext = { ...(runs === undefined ? {} : { runs: () => runs }), ...runtime };
     return inspectRuntime(discovery, { view: typeof view === "string" ? view : undefined, verbose: verbose === true }, withRuns);
   }
   if (target.startsWith("tool:") && target.length > 5) return inspectTool(discovery, target.slice(5), runtime.env ?? process.env);

@@ -9,9 +9,8 @@ import { isRuntimeActor } from "../../core/views/tool-status.js";
 import { isError, optionalBool, unknownKeys, type Params } from "./verb-params.js";
 import { whyNotATool } from "./schema.js";
 import { automaticReviewPolicy } from "./status.js";
-import { agentPaths } from "../agent-paths.js";
 import { messageRun } from "../runs/control.js";
-import { runsRootOf } from "../runs/store.js";
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 
 export type ReviewScope = "draft" | "tool";
 export type ReviewAction = "review.retry" | "review.reset";
@@ -33,8 +32,10 @@ export interface MessageContext {
   /** the review admission state; absent until automatic reviews exist: no state to control */
   readonly reviewControl?: (action: ReviewAction, scope: ReviewScope) => Promise<ReviewControlResult>;
   readonly env?: NodeJS.ProcessEnv;
-  /** where async runs live (`run:<id>` destinations); default: `<agent>/tmp/pi-recipes/runs` of `env` */
-  readonly runsRoot?: string;
+  /** where async runs live (`run:<id>` destinations): `<agent>/tmp/pi-recipes/runs` */
+  readonly runsRoot: string;
+  /** the host's file system, the run store's */
+  readonly fs: FileSystem;
 }
 
 // `from`, `summary`, `correlation_id`, `metadata` and `reply_to` are accepted from callers that
@@ -146,7 +147,7 @@ export async function message(params: Params, ctx: MessageContext): Promise<Comm
   if (isError(verbose)) return failure(verbose.error);
   const address = to.trim();
   if (address.startsWith("run:") && address.length > 4) {
-    return messageRun(ctx.runsRoot ?? runsRootOf(agentPaths(ctx.env ?? process.env).tmpRoot), address.slice(4), type.trim());
+    return messageRun(ctx.fs, ctx.runsRoot, address.slice(4), type.trim());
   }
   if (!address.startsWith("tool:") || address.length === 5) return failure(UNSUPPORTED_DESTINATION(address), { to: address, type });
   const name = address.slice(5);

@@ -79,7 +79,7 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   // captured at launch, not on success: a failing first attempt is still worth a review
   const capture = ctx.captureDraft?.({ template, values });
   const execution = await executeTemplate(programOf(template), normalized.right, executeOptions(ctx));
-  return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot }), capture);
+  return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs }), capture);
 }
 
 function blocked(entry: RecipeEntry): string {

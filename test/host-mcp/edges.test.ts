@@ -13,6 +13,7 @@ import { runCli } from "../support/cli.js";
 import { startHttpServer } from "./http-harness.js";
 import { unaccountedLaunch, type CallContext } from "../../runtime/verbs/call.js";
 import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir, type Connected } from "./harness.js";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 
 let agent: AgentDir | undefined;
 let mcp: Connected | undefined;
@@ -115,7 +116,7 @@ describe("launch accounting is not optional", () => {
     const paths = { cwd: "/", home: "/", tmpRoot: "/tmp" };
     // @ts-expect-error every launch path must say how its launches are accounted
     const unaccounted: CallContext = { paths };
-    const accounted: CallContext = { paths, launch: unaccountedLaunch };
+    const accounted: CallContext = { paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch };
     expect(typeof accounted.launch).toBe("function");
     expect(unaccounted.paths).toBe(paths);
   });

@@ -8,6 +8,7 @@ import { createPiRecipesExtension, IDLE_EVENT, type BoundaryContext } from "../.
 import { IdleBoundary } from "../../host-pi/boundaries.js";
 import { agentPaths } from "../../runtime/agent-paths.js";
 import { call, makeSandbox, say, startPi, waitUntil, type PiRun, type PiSandbox } from "./sdk-harness.js";
+import { makeMemFileSystem } from "../../adapters/fs/memfs.js";
 
 let sandbox: PiSandbox;
 let pi: PiRun | undefined;
@@ -78,7 +79,7 @@ test("the idle boundary waits while a run is active and is void once a new run s
   const fired: number[] = [];
   const ctx = { isIdle: () => !busy, hasPendingMessages: () => false } as unknown as ExtensionContext;
   const pi = { events: { emit: () => undefined } } as unknown as ExtensionAPI;
-  const boundary = (c: ExtensionContext): BoundaryContext => ({ paths: agentPaths({}, "/"), automaticReview: true, pi, ctx: c });
+  const boundary = (c: ExtensionContext): BoundaryContext => ({ paths: agentPaths({}, "/"), fs: makeMemFileSystem(), automaticReview: true, pi, ctx: c });
   const idle = new IdleBoundary({ activeRuns: () => runs, onIdle: [() => void fired.push(Date.now())] }, boundary, () => undefined);
 
   idle.turnEnded(ctx);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findOnPath, probeBubblewrap } from "../../adapters/process/bwrap.js";
 import { readRun, runsRootOf } from "../../runtime/runs/store.js";
 import { cliNodeArgs, repoRoot, type CliRun } from "../support/cli.js";
-import { finished, waitFor } from "./runs/support.js";
+import { finished, nodeFs, waitFor } from "./runs/support.js";
 import { connect, makeAgentDir } from "../host-mcp/harness.js";
 
 // each test runs the real CLI several times; on a loaded 2-core machine one run can take seconds
@@ -296,7 +296,7 @@ describe("sandbox: async runs", () => {
       await waitFor("the setsid child to start", () => (processesRunning(sleepFor(seconds)).length > 0 ? true : undefined));
       const kill = runCli(["message", "to=run:sbx-kill", "type=control.kill"], env, work);
       expect(kill.stdout).toContain("status=killed");
-      expect(readRun(runsRoot, "sbx-kill")?.status).toBe("killed");
+      expect((await readRun(nodeFs, runsRoot, "sbx-kill"))?.status).toBe("killed");
       expect(await goneWithin(sleepFor(seconds), 3000)).toBe(true);
     } finally {
       reap(sleepFor(seconds));

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  FsError, cleanStrayTemps, exists, fsyncFile, isAtomicTempName, readJson, readText, writeFileAtomic,
+  FsError, cleanStrayTemps, exists, fsyncFile, isAtomicTempName, readJson, readText, writeFileAtomic, writeFileAtomicExclusive,
   type FileSystem, type FsErrorCode, type FsOperation,
 } from "../../../adapters/fs/FileSystem.js";
 
@@ -288,6 +288,21 @@ export function fileSystemContract(name: string, makeFs: () => Promise<ContractE
       });
     });
 
+    describe("readAt", () => {
+      it("reads a part of a file: fewer bytes at its end, none past it", async () => {
+        await fs.writeFile(at("log"), "0123456789");
+        expect(text(await fs.readAt(at("log"), 2, 3))).toBe("234");
+        expect(text(await fs.readAt(at("log"), 7, 10))).toBe("789");
+        expect(text(await fs.readAt(at("log"), 12, 4))).toBe("");
+        expect(text(await fs.readAt(at("log"), 0, 0))).toBe("");
+      });
+      it("fails with ENOENT for a missing file and EISDIR for a folder", async () => {
+        await expectCode(fs.readAt(at("missing"), 0, 4), "ENOENT", "readAt");
+        await fs.mkdir(at("d"));
+        await expectCode(fs.readAt(at("d"), 0, 4), "EISDIR", "readAt");
+      });
+    });
+
     describe("derived helpers", () => {
       it("writeFileAtomic replaces content and leaves no temp behind", async () => {
         await fs.writeFile(at("r.json"), "old");
@@ -334,6 +349,42 @@ export function fileSystemContract(name: string, makeFs: () => Promise<ContractE
         expect(await names(fs, env.root)).toEqual(["r.json"]);
         expect(await readText(fs, at("r.json"))).toBe("old");
         await expectCode(writeFileAtomic(fs, at("missing", "r.json"), "x"), "ENOENT", "open");
+      });
+      it("writeFileAtomicExclusive creates a new file whole and leaves no temp behind", async () => {
+        await writeFileAtomicExclusive(fs, at("d.json"), '{"v":1}', { mode: 0o600 });
+        expect(await readJson(fs, at("d.json"))).toEqual({ v: 1 });
+        expect((await fs.stat(at("d.json"))).nlink).toBe(1);
+        expect(await names(fs, env.root)).toEqual(["d.json"]);
+      });
+      it("writeFileAtomicExclusive never replaces an existing file: EEXIST from link, the old bytes kept, no temp left", async () => {
+        await fs.writeFile(at("d.json"), "old");
+        await expectCode(writeFileAtomicExclusive(fs, at("d.json"), "new"), "EEXIST", "link");
+        expect(await readText(fs, at("d.json"))).toBe("old");
+        expect(await names(fs, env.root)).toEqual(["d.json"]);
+        // a folder or a symlink at the name is not replaced either
+        await fs.mkdir(at("dir"));
+        await fs.symlink(at("nowhere"), at("dangling"));
+        await expectCode(writeFileAtomicExclusive(fs, at("dir"), "new"), "EEXIST", "link");
+        await expectCode(writeFileAtomicExclusive(fs, at("dangling"), "new"), "EEXIST", "link");
+        expect(await names(fs, env.root)).toEqual(["d.json", "dangling", "dir"]);
+        expect(await fs.readlink(at("dangling"))).toBe(at("nowhere"));
+      });
+      it("writeFileAtomicExclusive syncs the temp before the link and the folder after the temp is gone", async () => {
+        const log: string[] = [];
+        const rel = (p: string): string => p.slice(env.root.length + 1) || ".";
+        const recording: FileSystem = {
+          ...fs,
+          open: async (p, flag, mode) => {
+            log.push(`open ${rel(p)} ${flag}`);
+            const h = await fs.open(p, flag, mode);
+            return { write: (d) => (log.push("write"), h.write(d)), sync: () => (log.push("sync"), h.sync()), close: () => (log.push("close"), h.close()) };
+          },
+          link: (a, b) => (log.push(`link ${rel(a)} ${rel(b)}`), fs.link(a, b)),
+          unlink: (p) => (log.push(`unlink ${rel(p)}`), fs.unlink(p)),
+          fsyncDir: (p) => (log.push(`fsyncDir ${rel(p)}`), fs.fsyncDir(p)),
+        };
+        await writeFileAtomicExclusive(recording, at("d.json"), "{}", { tempId: () => "t1" });
+        expect(log).toEqual(["open .d.json.t1.tmp wx", "write", "sync", "close", "link .d.json.t1.tmp d.json", "unlink .d.json.t1.tmp", "fsyncDir ."]);
       });
       it("cleanStrayTemps removes only temp files", async () => {
         await fs.writeFile(at(".a.json.123-4.tmp"), "t");

@@ -8,6 +8,7 @@ import { callTool } from "../../../runtime/verbs/call.js";
 import { spawn } from "../../../runtime/verbs/spawn.js";
 import { sandbox, type Sandbox } from "./support.js";
 import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 
 let box: Sandbox;
 beforeEach(() => {
@@ -18,7 +19,7 @@ afterEach(() => box.cleanup());
 const registry = () => openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
 const inline = (template: Json, values: Record<string, unknown> = {}) => {
   const r = registry();
-  return spawn(r, { template, values }, { paths: r.paths, killGraceMs: 200, launch: unaccountedLaunch });
+  return spawn(r, { template, values }, { paths: r.paths, killGraceMs: 200, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
 };
 
 describe("bad input", () => {
@@ -58,7 +59,7 @@ describe("bad input", () => {
     writeFileSync(join(box.dir, "b.json"), JSON.stringify({ imports: { a: join(root, "a.json") }, template: { name: "a" } }));
     writeFileSync(join(root, "a.json"), JSON.stringify({ imports: { b: join(box.dir, "b.json") }, template: { name: "b" } }));
     const reg = registry();
-    const r = await callTool(reg.discover(), "a", {}, { paths: reg.paths, launch: unaccountedLaunch });
+    const r = await callTool(reg.discover(), "a", {}, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
     expect(r.ok).toBe(false);
     expect(r.text).toContain(join(root, "a.json"));
     expect(r.text).toContain("Cyclic recipe import");
@@ -70,25 +71,25 @@ describe("bad input", () => {
     writeFileSync(join(packaged, "worker.json"), JSON.stringify({ template: "printf fallback" }));
     writeFileSync(join(box.agent, "recipes", "worker.json"), JSON.stringify({ disabled: true, template: "printf user" }));
     const reg = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: packaged });
-    const r = await spawn(reg, { recipe: "worker" }, { paths: reg.paths, launch: unaccountedLaunch });
+    const r = await spawn(reg, { recipe: "worker" }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
     const active = join(box.agent, "recipes", "worker.json");
     expect(r.text).toBe(
       `Template recipe is disabled: ${active} reason=shadowed_disabled active_path=${active} blocked_fallback=${join(packaged, "worker.json")} hint=inspect_recipes_doctor`,
     );
     expect(r.details).toMatchObject({ reason: "shadowed_disabled", hint: "inspect_recipes_doctor", original_error: `Template recipe is disabled: ${active}` });
     // by path there is no enrichment, and a healthy override is quiet
-    const byPath = await spawn(reg, { file: active }, { paths: reg.paths, launch: unaccountedLaunch });
+    const byPath = await spawn(reg, { file: active }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
     expect(byPath.text).toBe(`Template recipe is disabled: ${active}`);
     writeFileSync(active, JSON.stringify({ template: "printf user" }));
-    expect((await spawn(reg, { recipe: "worker" }, { paths: reg.paths, launch: unaccountedLaunch })).text).toBe("user");
-    expect((await spawn(reg, { file: join(packaged, "worker.json") }, { paths: reg.paths, launch: unaccountedLaunch })).text).toBe("fallback");
+    expect((await spawn(reg, { recipe: "worker" }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch })).text).toBe("user");
+    expect((await spawn(reg, { file: join(packaged, "worker.json") }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch })).text).toBe("fallback");
   });
 
   it("spawn arguments are checked", async () => {
     const reg = registry();
-    expect((await spawn(reg, {}, { paths: reg.paths, launch: unaccountedLaunch })).text).toMatch(/^spawn requires exactly one of/);
-    expect((await spawn(reg, { template: "true", nope: 1 }, { paths: reg.paths, launch: unaccountedLaunch })).ok).toBe(false);
-    expect((await spawn(reg, { template: "printf {x}", values: "[1]" }, { paths: reg.paths, launch: unaccountedLaunch })).text).toBe("spawn values must be a JSON object");
-    expect((await spawn(reg, { template: "printf {x}", values: { x: "hi" } }, { paths: reg.paths, launch: unaccountedLaunch })).text).toBe("hi");
+    expect((await spawn(reg, {}, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch })).text).toMatch(/^spawn requires exactly one of/);
+    expect((await spawn(reg, { template: "true", nope: 1 }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch })).ok).toBe(false);
+    expect((await spawn(reg, { template: "printf {x}", values: "[1]" }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch })).text).toBe("spawn values must be a JSON object");
+    expect((await spawn(reg, { template: "printf {x}", values: { x: "hi" } }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch })).text).toBe("hi");
   });
 });

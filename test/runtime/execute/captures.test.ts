@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { counterIds, fixedClock } from "../../../adapters/clock/Clock.js";
 import { captureDirIn, pruneCaptures } from "../../../runtime/execute/captures.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
+
+const nodeFs = makeNodeFileSystem();
 
 const DAY = 24 * 60 * 60 * 1000;
 let root: string;
@@ -21,7 +24,7 @@ const capture = (ageMs: number, now: number): string => {
 };
 
 describe("capture folders", () => {
-  it("are named uniquely under the root and pruned after a day, at most hourly", () => {
+  it("are named uniquely under the root and pruned after a day, at most hourly", async () => {
     root = mkdtempSync(join(tmpdir(), "pi-recipes-captures-"));
     const now = Date.now();
     // the same instant, and the real ids: still two names
@@ -29,20 +32,20 @@ describe("capture folders", () => {
     expect(captureDirIn(root, at(now), counterIds("x"))).toBe(join(root, `capture-${now}-x1`));
     const old = capture(DAY + 60_000, now);
     const fresh = capture(60_000, now);
-    pruneCaptures(root, at(now));
+    await pruneCaptures(nodeFs, root, at(now));
     expect(existsSync(old)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
     const later = capture(2 * DAY, now);
-    pruneCaptures(root, at(now + 10 * 60_000)); // within the hour: not checked again
+    await pruneCaptures(nodeFs, root, at(now + 10 * 60_000)); // within the hour: not checked again
     expect(existsSync(later)).toBe(true);
-    pruneCaptures(root, at(now + 61 * 60_000));
+    await pruneCaptures(nodeFs, root, at(now + 61 * 60_000));
     expect(existsSync(later)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
   });
 
-  it("a missing root is not an error", () => {
+  it("a missing root is not an error", async () => {
     root = join(tmpdir(), `pi-recipes-captures-missing-${process.pid}`);
-    expect(() => pruneCaptures(root)).not.toThrow();
+    await expect(Promise.resolve(pruneCaptures(nodeFs, root))).resolves.toBeUndefined();
     // and it is not created either
     expect(existsSync(root)).toBe(false);
   });

@@ -7,6 +7,7 @@ import { openRegistry } from "../../../runtime/registry.js";
 import { callTool } from "../../../runtime/verbs/call.js";
 import { sandbox, type Sandbox } from "./support.js";
 import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 
 let box: Sandbox;
 let root: string;
@@ -23,7 +24,7 @@ const write = (path: string, value: unknown): void => {
 
 async function call(name: string, params: Record<string, unknown> = {}) {
   const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
-  return callTool(registry.discover(), name, params, { paths: registry.paths, launch: unaccountedLaunch });
+  return callTool(registry.discover(), name, params, { paths: registry.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
 }
 
 describe("imports and delegation through real processes", () => {

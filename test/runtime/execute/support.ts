@@ -10,6 +10,9 @@ import { executeTemplate, type Execution } from "../../../runtime/execute/execut
 import { reportExecution } from "../../../runtime/execute/report.js";
 import type { ExecuteOptions } from "../../../runtime/execute/types.js";
 import { programOf } from "../../../core/tool/program.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
+
+const nodeFs = makeNodeFileSystem();
 
 export interface Sandbox {
   readonly dir: string;
@@ -45,6 +48,7 @@ export const recorder = (name: string, out: string, code = 0): string =>
 
 export const options = (box: Sandbox, extra: Partial<ExecuteOptions> = {}): ExecuteOptions => ({
   runner: nodeProcessRunner,
+  fs: nodeFs,
   place: { cwd: box.dir, home: box.dir },
   killGraceMs: 200,
   ...extra,
@@ -52,6 +56,6 @@ export const options = (box: Sandbox, extra: Partial<ExecuteOptions> = {}): Exec
 
 export async function run(box: Sandbox, template: Json, values: Values = {}, extra: Partial<ExecuteOptions> = {}): Promise<{ execution: Execution; result: CommandResult }> {
   const execution = await executeTemplate(programOf(template), values, options(box, extra));
-  const result = await reportExecution(execution, { tool: "my-tool", template, graph: template, tmpRoot: join(box.agent, "tmp", "pi-recipes") });
+  const result = await reportExecution(execution, { tool: "my-tool", template, graph: template, tmpRoot: join(box.agent, "tmp", "pi-recipes"), fs: nodeFs });
   return { execution, result };
 }

@@ -7,6 +7,7 @@ import { openRegistry } from "../../../runtime/registry.js";
 import { callTool, type CallContext } from "../../../runtime/verbs/call.js";
 import { sandbox, type Sandbox } from "./support.js";
 import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 
 let box: Sandbox;
 beforeEach(() => {
@@ -18,7 +19,7 @@ afterEach(() => box.cleanup());
 function call(recipe: string, body: unknown, params: Record<string, unknown>, ctx: Partial<CallContext> = {}) {
   writeFileSync(join(box.agent, "recipes", `${recipe}.json`), JSON.stringify(body));
   const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
-  return callTool(registry.discover(), recipe, params, { paths: registry.paths, killGraceMs: 200, launch: unaccountedLaunch, ...ctx });
+  return callTool(registry.discover(), recipe, params, { paths: registry.paths, killGraceMs: 200, fs: makeNodeFileSystem(), launch: unaccountedLaunch, ...ctx });
 }
 
 describe("recipe values < tool defaults < call params", () => {
@@ -95,7 +96,7 @@ describe("recipe values < tool defaults < call params", () => {
     const unknown = await call("present", { template: "true" }, {});
     expect(unknown.ok).toBe(true);
     const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
-    const ctx = { paths: registry.paths, launch: unaccountedLaunch };
+    const ctx = { paths: registry.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch };
     expect((await callTool(registry.discover(), "missing", {}, ctx)).text).toMatch(/^Unknown tool: missing\./);
     writeFileSync(join(box.agent, "recipes", "off.json"), JSON.stringify({ disabled: true, template: "true" }));
     writeFileSync(join(box.agent, "recipes", "broken.json"), "{ nope");

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupAlive } from "../../../adapters/process/group.js";
 import { readRun } from "../../../runtime/runs/store.js";
 import { runCli } from "../../support/cli.js";
-import { finished, runBox, waitFor, type RunBox } from "./support.js";
+import { finished, nodeFs, runBox, waitFor, type RunBox } from "./support.js";
 
 let box: RunBox;
 beforeAll(() => {
@@ -35,7 +35,7 @@ describe("pi-recipes async runs", () => {
     expect(call.stdout.split("\n")[0]).toMatch(/^run cli-1 tool=slow_echo status=running exit=- started=\S+ ended=- pid=\d+$/);
     expect(call.stdout).toContain("next: inspect target=run:cli-1 view=status");
     // the CLI process has exited; the run has not finished
-    expect(readRun(box.runsRoot, "cli-1")?.status).toBe("running");
+    expect((await readRun(nodeFs, box.runsRoot, "cli-1"))?.status).toBe("running");
 
     const run = await finished(box.runsRoot, "cli-1");
     expect(run).toMatchObject({ status: "succeeded", exit_code: 0 });
@@ -51,11 +51,11 @@ describe("pi-recipes async runs", () => {
   it("message to=run:<id> type=control.kill stops a running run", async () => {
     const call = runCli(["call", "sleeper", "run_id=cli-kill"], box.env);
     expect(call.status).toBe(0);
-    await waitFor("the sleep to start", () => (readRun(box.runsRoot, "cli-kill")?.pgid ?? undefined));
+    await waitFor("the sleep to start", async () => ((await readRun(nodeFs, box.runsRoot, "cli-kill"))?.pgid ?? undefined));
     const kill = runCli(["message", "to=run:cli-kill", "type=control.kill"], box.env);
     expect(kill.status).toBe(0);
     expect(kill.stdout.split("\n")[0]).toBe("to=run:cli-kill type=control.kill message=sent delivered=true status=killed");
-    const run = readRun(box.runsRoot, "cli-kill")!;
+    const run = (await readRun(nodeFs, box.runsRoot, "cli-kill"))!;
     expect(run.status).toBe("killed");
     expect(groupAlive(run.pgid!)).toBe(false);
     expect(existsSync(join(run.run_dir, "result.json")) ? readFileSync(join(run.run_dir, "result.json"), "utf8") : "").not.toContain('"ok": true');

@@ -12,7 +12,7 @@ import { message } from "../../../runtime/verbs/message.js";
 import { openRegistry } from "../../../runtime/registry.js";
 import { pruneRuns } from "../../../runtime/runs/prune.js";
 import { readRun } from "../../../runtime/runs/store.js";
-import { finished, runBox, runIdOf, sleep, waitFor, type RunBox } from "./support.js";
+import { finished, nodeFs, runBox, runIdOf, sleep, waitFor, type RunBox } from "./support.js";
 
 const NS_LAST_PID = "/proc/sys/kernel/ns_last_pid";
 
@@ -42,7 +42,7 @@ afterAll(() => box.cleanup());
 const notUsed = (): never => {
   throw new Error("not used");
 };
-const kill = (id: string) => message({ to: `run:${id}`, type: "control.kill" }, { discovery: notUsed, invokeTool: notUsed, env: box.env });
+const kill = (id: string) => message({ to: `run:${id}`, type: "control.kill" }, { discovery: notUsed, invokeTool: notUsed, env: box.env, fs: nodeFs, runsRoot: box.runsRoot });
 const statusOf = (runDir: string): Record<string, unknown> => JSON.parse(readFileSync(join(runDir, "status.json"), "utf8")) as Record<string, unknown>;
 
 /** A detached `sleep 30` in a process group of its own: a stranger the run must not touch. */
@@ -58,7 +58,7 @@ async function holdRun(): Promise<{ id: string; runDir: string; supervisor: numb
   const pidfile = join(box.dir, `hold-${Date.now()}.pid`);
   const id = runIdOf(await box.call("hold", { pidfile }));
   await waitFor("the command to start", () => (existsSync(pidfile) && readFileSync(pidfile, "utf8").trim() !== "" ? true : undefined));
-  const run = readRun(box.runsRoot, id)!;
+  const run = (await readRun(nodeFs, box.runsRoot, id))!;
   const status = statusOf(run.run_dir);
   return { id, runDir: run.run_dir, supervisor: status["supervisor_pid"] as number, pgid: status["pgid"] as number };
 }
@@ -112,7 +112,7 @@ describe("a run's pids are checked before they are signalled", () => {
     expect(isAlive(run.supervisor)).toBe(true);
     expect(isAlive(run.pgid)).toBe(true);
     // the run is not shown as running any more: its processes are gone, whatever has their pids
-    expect(readRun(box.runsRoot, run.id)!.status).not.toBe("running");
+    expect((await readRun(nodeFs, box.runsRoot, run.id))!.status).not.toBe("running");
   }, 60_000);
 
   it("a record naming live unrelated processes with other start times is not signalled", async () => {
@@ -123,7 +123,7 @@ describe("a run's pids are checked before they are signalled", () => {
     // the run's record now names two live strangers, with the start times the run recorded
     const status = statusOf(run.runDir);
     writeFileSync(join(run.runDir, "status.json"), JSON.stringify({ ...status, status: "running", supervisor_pid: a.pid, pid: b.pid, pgid: b.pid }));
-    expect(readRun(box.runsRoot, run.id)!.status).not.toBe("running");
+    expect((await readRun(nodeFs, box.runsRoot, run.id))!.status).not.toBe("running");
 
     await kill(run.id);
     await sleep(300);
@@ -135,9 +135,9 @@ describe("a run's pids are checked before they are signalled", () => {
 describe("an async run's stdout", () => {
   it("reaches stdout.log as it is printed: tail shows the first line while the run still runs", async () => {
     const id = runIdOf(await box.call("slow_lines"));
-    const inspectTail = () => inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null }).discover(), { target: `run:${id}`, view: "tail" }, { env: box.env });
-    const during = await waitFor("the first line in the tail", () => {
-      const tail = inspectTail();
+    const inspectTail = () => inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null }).discover(), { target: `run:${id}`, view: "tail" }, { env: box.env, fs: nodeFs });
+    const during = await waitFor("the first line in the tail", async () => {
+      const tail = await inspectTail();
       return tail.text.includes("first") ? tail : undefined;
     });
     expect(during.text).toContain("status=running");
@@ -154,7 +154,7 @@ describe("an async run's stdout", () => {
     const saved = result.details.fullOutputPath;
     expect(saved?.startsWith(`${run.run_dir}/`)).toBe(true);
     expect(readFileSync(saved!, "utf8")).toContain("\n5000");
-    expect(pruneRuns(box.runsRoot, { now: Date.now() + 8 * 24 * 60 * 60 * 1000 })).toContain(id);
+    expect((await pruneRuns(nodeFs, box.runsRoot, { now: Date.now() + 8 * 24 * 60 * 60 * 1000 }))).toContain(id);
     expect(existsSync(saved!)).toBe(false);
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { inspect } from "../../../runtime/verbs/inspect.js";
 import { message } from "../../../runtime/verbs/message.js";
 import { openRegistry } from "../../../runtime/registry.js";
 import { readRun, readRunSpec } from "../../../runtime/runs/store.js";
-import { finished, runBox, runIdOf, waitFor, type RunBox } from "./support.js";
+import { finished, nodeFs, runBox, runIdOf, waitFor, type RunBox } from "./support.js";
 
 let box: RunBox;
 beforeAll(() => {
@@ -37,7 +37,7 @@ beforeAll(() => {
 afterAll(() => box.cleanup());
 
 const inspectRun = (id: string, extra: Record<string, unknown> = {}) =>
-  inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null }).discover(), { target: `run:${id}`, ...extra }, { env: box.env });
+  inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null }).discover(), { target: `run:${id}`, ...extra }, { env: box.env, fs: nodeFs });
 
 describe("async runs", () => {
   it("answer at once with the run id, then run the whole template graph to success", async () => {
@@ -60,12 +60,12 @@ describe("async runs", () => {
     const status = JSON.parse(readFileSync(join(run.run_dir, "status.json"), "utf8")) as Record<string, unknown>;
     expect(status).toMatchObject({ run_id: id, tool: "pipeline", status: "succeeded", exit_code: 0 });
 
-    const tail = inspectRun(id, { view: "tail", lines: 3 });
+    const tail = (await inspectRun(id, { view: "tail", lines: 3 }));
     expect(tail.ok).toBe(true);
     expect(tail.text).toContain(`run ${id} tool=pipeline status=succeeded exit=0`);
     expect(tail.text).toContain("--- stdout (last 3 lines) ---");
     expect(tail.text).toContain("--- stderr (1 line) ---\nstep3-warning");
-    const status2 = inspectRun(id);
+    const status2 = (await inspectRun(id));
     expect(status2.text).toContain("result:\n--- branch: left status: done ---");
   });
 
@@ -74,7 +74,7 @@ describe("async runs", () => {
     const run = await finished(box.runsRoot, id);
     expect(run).toMatchObject({ status: "failed", exit_code: 3 });
     expect(readFileSync(run.stderr_path, "utf8")).toBe("bad\n");
-    expect(inspectRun(id).text.split("\n")[0]).toMatch(new RegExp(`^run ${id} tool=fails status=failed exit=3 started=\\S+ ended=\\S+ pid=\\d+$`));
+    expect((await inspectRun(id)).text.split("\n")[0]).toMatch(new RegExp(`^run ${id} tool=fails status=failed exit=3 started=\\S+ ended=\\S+ pid=\\d+$`));
   });
 
   it("take the caller's run_id, refuse a taken or unsafe one, keep correlation_id and strip the run parameters", async () => {
@@ -82,7 +82,7 @@ describe("async runs", () => {
     expect(first.ok).toBe(true);
     expect(first.details["run_id"]).toBe("my-run.1");
     expect(first.text).toContain("correlation_id: flow-7");
-    const spec = readRunSpec(join(box.runsRoot, "my-run.1"));
+    const spec = (await readRunSpec(nodeFs, join(box.runsRoot, "my-run.1")));
     expect(spec?.values).toEqual({ word: "hi" });
     const run = await finished(box.runsRoot, "my-run.1");
     expect(run).toMatchObject({ status: "succeeded", correlation_id: "flow-7" });
@@ -122,16 +122,16 @@ describe("async runs", () => {
       const text = existsSync(pidfile) ? readFileSync(pidfile, "utf8").trim() : "";
       return text === "" ? undefined : Number(text);
     });
-    const before = readRun(box.runsRoot, id)!;
+    const before = (await readRun(nodeFs, box.runsRoot, id))!;
     expect(before.status).toBe("running");
     expect(isAlive(sleeper)).toBe(true);
     const supervisor = (JSON.parse(readFileSync(join(before.run_dir, "status.json"), "utf8")) as { supervisor_pid: number }).supervisor_pid;
 
-    const ctx = { discovery: () => { throw new Error("not used"); }, invokeTool: () => { throw new Error("not used"); }, env: box.env };
+    const ctx = { discovery: () => { throw new Error("not used"); }, invokeTool: () => { throw new Error("not used"); }, env: box.env, fs: nodeFs, runsRoot: box.runsRoot };
     const killed = await message({ to: `run:${id}`, type: "control.kill" }, ctx);
     expect(killed.ok).toBe(true);
     expect(killed.text.split("\n")[0]).toBe(`to=run:${id} type=control.kill message=sent delivered=true status=killed`);
-    const run = readRun(box.runsRoot, id)!;
+    const run = (await readRun(nodeFs, box.runsRoot, id))!;
     expect(run.status).toBe("killed");
     expect(run.exit_code).not.toBe(0);
     expect(groupAlive(run.pgid!)).toBe(false);

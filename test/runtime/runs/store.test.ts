@@ -10,7 +10,7 @@ import { inspectRun, messageRun } from "../../../runtime/runs/control.js";
 import { listRuns, readRun } from "../../../runtime/runs/store.js";
 import { tailLines, tailLinesParam } from "../../../runtime/runs/tail.js";
 import { runFacts } from "../../../runtime/runs/facts.js";
-import { finished, runBox, runIdOf, type RunBox } from "./support.js";
+import { finished, nodeFs, runBox, runIdOf, type RunBox } from "./support.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse("2026-06-10T12:00:00.000Z");
@@ -37,14 +37,14 @@ const deadPid = (): number => spawnSync("true").pid ?? 999_999;
 const left = (): string[] => readdirSync(box.runsRoot).sort();
 
 describe("run ids", () => {
-  it("accept plain names and refuse anything that could leave the runs folder", () => {
+  it("accept plain names and refuse anything that could leave the runs folder", async () => {
     for (const ok of ["a", "my-run.1", "pipeline-1780000000000", "A_b-C.d", "x".repeat(128)]) expect(runIdProblem(ok)).toBeUndefined();
     for (const bad of ["", ".", "..", "../x", "a/b", "a\\b", "a..b", ".hidden", "-x", "a b", "x".repeat(129), "a\0b"]) {
       expect(runIdProblem(bad)).toMatch(/^Invalid run_id/);
     }
   });
 
-  it("take the trimmed run_id, or make <tool>-<ms> safe for any tool name", () => {
+  it("take the trimmed run_id, or make <tool>-<ms> safe for any tool name", async () => {
     expect(requestedRunId({ run_id: "  r1 " })).toBe("r1");
     expect(requestedRunId({ run_id: 42 })).toBe("42");
     expect(requestedRunId({ run_id: "   " })).toBeUndefined();
@@ -57,16 +57,16 @@ describe("run ids", () => {
 });
 
 describe("pruning", () => {
-  it("keeps at most `keep` finished runs, the newest, and never a running one", () => {
+  it("keeps at most `keep` finished runs, the newest, and never a running one", async () => {
     fakeRun("new", "succeeded", 1000);
     fakeRun("mid", "failed", 2000);
     fakeRun("old", "killed", 3000);
     fakeRun("busy", "running", 10 * DAY);
-    expect(pruneRuns(box.runsRoot, { now: NOW, keep: 1 }).sort()).toEqual(["mid", "old"]);
+    expect((await pruneRuns(nodeFs, box.runsRoot, { now: NOW, keep: 1 })).sort()).toEqual(["mid", "old"]);
     expect(left()).toEqual(["busy", "new"]);
   });
 
-  it("removes finished runs older than 7 days, and half-made folders only once they are that old", () => {
+  it("removes finished runs older than 7 days, and half-made folders only once they are that old", async () => {
     fakeRun("week-old", "succeeded", 7 * DAY + 1);
     fakeRun("six-days", "succeeded", 6 * DAY);
     fakeRun("running-for-weeks", "running", 30 * DAY);
@@ -74,15 +74,15 @@ describe("pruning", () => {
     mkdirSync(join(box.runsRoot, "abandoned"));
     const longAgo = (NOW - 8 * DAY) / 1000;
     utimesSync(join(box.runsRoot, "abandoned"), longAgo, longAgo);
-    expect(pruneRuns(box.runsRoot, { now: NOW }).sort()).toEqual(["abandoned", "week-old"]);
+    expect((await pruneRuns(nodeFs, box.runsRoot, { now: NOW })).sort()).toEqual(["abandoned", "week-old"]);
     expect(left()).toEqual(["being-made", "running-for-weeks", "six-days"]);
   });
 
-  it("treats a 'running' run whose supervisor and group are gone as failed (stale), so it can go", () => {
+  it("treats a 'running' run whose supervisor and group are gone as failed (stale), so it can go", async () => {
     fakeRun("lost", "running", 9 * DAY, { supervisor_pid: deadPid() });
-    const run = readRun(box.runsRoot, "lost")!;
+    const run = (await readRun(nodeFs, box.runsRoot, "lost"))!;
     expect(run).toMatchObject({ status: "failed", stale: true, error: "the run's supervisor ended without recording an exit" });
-    expect(pruneRuns(box.runsRoot, { now: NOW, keep: 0 })).toEqual(["lost"]);
+    expect((await pruneRuns(nodeFs, box.runsRoot, { now: NOW, keep: 0 }))).toEqual(["lost"]);
   });
 
   it("happens at every start", async () => {
@@ -95,21 +95,21 @@ describe("pruning", () => {
 });
 
 describe("reading runs", () => {
-  it("lists runs newest first and gives triage the running and failed ones", () => {
+  it("lists runs newest first and gives triage the running and failed ones", async () => {
     fakeRun("a", "succeeded", 5000);
     fakeRun("b", "failed", 3000);
     fakeRun("c", "running", 0);
-    expect(listRuns(box.runsRoot).map((e) => e.run_id)).toEqual(["c", "b", "a"]);
-    const facts = runFacts(box.runsRoot);
+    expect((await listRuns(nodeFs, box.runsRoot)).map((e) => e.run_id)).toEqual(["c", "b", "a"]);
+    const facts = (await runFacts(nodeFs, box.runsRoot));
     expect(facts.active_runs).toEqual([{ run: "c", recipe: "t", status: "running" }]);
     expect(facts.recent_failed_runs).toEqual([{ run: "b", recipe: "t", status: "failed" }]);
   });
 
-  it("tails the last lines of a log, reading only its end", () => {
+  it("tails the last lines of a log, reading only its end", async () => {
     const log = join(box.dir, "big.log");
     writeFileSync(log, Array.from({ length: 50_000 }, (_, i) => `line ${i}`).join("\n") + "\n");
-    expect(tailLines(log, 3)).toEqual(["line 49997", "line 49998", "line 49999"]);
-    expect(tailLines(join(box.dir, "missing.log"), 3)).toEqual([]);
+    expect((await tailLines(nodeFs, log, 3))).toEqual(["line 49997", "line 49998", "line 49999"]);
+    expect((await tailLines(nodeFs, join(box.dir, "missing.log"), 3))).toEqual([]);
     expect(tailLinesParam(undefined)).toBe(40);
     expect(tailLinesParam("80")).toBe(80);
     expect(tailLinesParam(5000)).toBe(1000);
@@ -119,12 +119,12 @@ describe("reading runs", () => {
 
   it("answers unknown runs, unsafe ids and unknown views with errors", async () => {
     fakeRun("done", "succeeded", 1000);
-    expect(inspectRun(box.runsRoot, "nope", undefined, undefined).text).toBe(`Unknown run: nope (no run under ${box.runsRoot})`);
-    expect(inspectRun(box.runsRoot, "../x", "status", undefined).text).toMatch(/^Invalid run_id "\.\.\/x"/);
-    expect(inspectRun(box.runsRoot, "done", "messages", undefined).text).toBe("Unknown run view: messages. Use view=status or view=tail [lines=N].");
-    expect(inspectRun(box.runsRoot, "done", "tail", "many").ok).toBe(false);
-    expect((await messageRun(box.runsRoot, "nope", "control.kill")).text).toBe(`Unknown run: nope (no run under ${box.runsRoot})`);
-    const finishedKill = await messageRun(box.runsRoot, "done", "control.kill");
+    expect((await inspectRun(nodeFs, box.runsRoot, "nope", undefined, undefined)).text).toBe(`Unknown run: nope (no run under ${box.runsRoot})`);
+    expect((await inspectRun(nodeFs, box.runsRoot, "../x", "status", undefined)).text).toMatch(/^Invalid run_id "\.\.\/x"/);
+    expect((await inspectRun(nodeFs, box.runsRoot, "done", "messages", undefined)).text).toBe("Unknown run view: messages. Use view=status or view=tail [lines=N].");
+    expect((await inspectRun(nodeFs, box.runsRoot, "done", "tail", "many")).ok).toBe(false);
+    expect((await (await messageRun(nodeFs, box.runsRoot, "nope", "control.kill"))).text).toBe(`Unknown run: nope (no run under ${box.runsRoot})`);
+    const finishedKill = await (await messageRun(nodeFs, box.runsRoot, "done", "control.kill"));
     expect(finishedKill.ok).toBe(true);
     expect(finishedKill.details).toMatchObject({ sent: false, reason: "run_succeeded" });
   });

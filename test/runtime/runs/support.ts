@@ -8,6 +8,7 @@ import { callTool, type CallContext } from "../../../runtime/verbs/call.js";
 import type { RunView } from "../../../core/views/run-views.js";
 import type { CommandResult } from "../../../core/result.js";
 import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 
 export interface RunBox {
   readonly dir: string;
@@ -34,7 +35,7 @@ export function runBox(): RunBox {
     recipe: (name, body) => writeFileSync(join(agent, "recipes", `${name}.json`), JSON.stringify(body)),
     call: (name, params = {}, ctx = {}) => {
       const r = registry();
-      return callTool(r.discover(), name, params, { paths: r.paths, killGraceMs: 500, launch: unaccountedLaunch, ...ctx });
+      return callTool(r.discover(), name, params, { paths: r.paths, killGraceMs: 500, fs: makeNodeFileSystem(), launch: unaccountedLaunch, ...ctx });
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
@@ -42,10 +43,13 @@ export function runBox(): RunBox {
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+/** The file system the run store is read through in these tests: the real one, as the runs are real. */
+export const nodeFs = makeNodeFileSystem();
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
@@ -54,8 +58,8 @@ export async function waitFor<T>(what: string, probe: () => T | undefined, timeo
 
 /** The run once it is no longer running. */
 export const finished = (runsRoot: string, runId: string, timeoutMs?: number): Promise<RunView> =>
-  waitFor(`run ${runId} to end`, () => {
-    const run = readRun(runsRoot, runId);
+  waitFor(`run ${runId} to end`, async () => {
+    const run = await readRun(nodeFs, runsRoot, runId);
     return run !== undefined && run.status !== "running" ? run : undefined;
   }, timeoutMs);
 

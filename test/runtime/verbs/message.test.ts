@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { success, failure } from "../../../core/result.js";
 import { bodyToParams, message, type MessageContext } from "../../../runtime/verbs/message.js";
 import { inspect } from "../../../runtime/verbs/inspect.js";
+import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { buildDiscovery } from "../../support/views-discovery.js";
 
 const discovery = buildDiscovery([
@@ -19,6 +20,8 @@ function ctx(extra: Partial<MessageContext> = {}): MessageContext & { calls: unk
       return params["fail"] === true ? failure("\nboom") : success(`\nran ${name}`, { ok: 1 });
     },
     env: {},
+    fs: makeMemFileSystem(),
+    runsRoot: "/agent/tmp/pi-recipes/runs",
     ...extra,
   };
 }
@@ -97,18 +100,19 @@ describe("message to=tool:pi-actors", () => {
 });
 
 describe("inspect target=tool:pi-actors", () => {
-  const runtime = { env: { PI_ACTORS_AUTOMATIC_REVIEW: "0" }, entrypoint: "/x/dist/host-cli/main.js", gitCommit: null, packagedRoot: null };
+  // an empty run store (memfs): no active runs
+  const runtime = { env: { PI_ACTORS_AUTOMATIC_REVIEW: "0" }, entrypoint: "/x/dist/host-cli/main.js", gitCommit: null, packagedRoot: null, fs: makeMemFileSystem() };
 
-  it("status by default, triage on request, anything else is an error", () => {
-    const status = inspect(discovery, { target: "tool:pi-actors" }, runtime);
+  it("status by default, triage on request, anything else is an error", async () => {
+    const status = await inspect(discovery, { target: "tool:pi-actors" }, runtime);
     expect(status.text).toMatch(/^pi-recipes version=\S+ mode=dist automatic_review=false reviewer=\S+ path=\S+ entrypoint=\/x\/dist\/host-cli\/main.js recipes=\S+ sandbox_all=off sandbox=(bubblewrap \d\S*|none \(.+\))$/);
     expect(status.details).toMatchObject({ automatic_recipe_review: false, mode: "dist", entrypoint: "/x/dist/host-cli/main.js" });
-    const triage = inspect(discovery, { target: "tool:pi-actors", view: "triage" }, runtime);
+    const triage = await inspect(discovery, { target: "tool:pi-actors", view: "triage" }, runtime);
     expect(triage.text).toMatch(/^triage version=\S+ mode=dist active_runs=0 other_runs=0 invalid_recipes=1 /);
-    expect(inspect(discovery, { target: "tool:pi-actors", view: "doctor" }, runtime)).toMatchObject({
+    expect(await inspect(discovery, { target: "tool:pi-actors", view: "doctor" }, runtime)).toMatchObject({
       ok: false,
       text: "inspect tool:pi-actors supports view=status or view=triage.",
     });
-    expect(JSON.parse(inspect(discovery, { target: "tool:pi-actors", verbose: true }, runtime).text)).toMatchObject({ mode: "dist" });
+    expect(JSON.parse((await inspect(discovery, { target: "tool:pi-actors", verbose: true }, runtime)).text)).toMatchObject({ mode: "dist" });
   });
 });
