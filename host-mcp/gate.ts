@@ -13,10 +13,10 @@
 // (the list_changed notification still goes out). A tool the client was never shown (registered
 // after its last list) cannot be stale and runs.
 import type * as E from "fp-ts/lib/Either.js";
-import type { Discovery } from "../core/discovery/types.js";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { whyNotATool } from "../runtime/verbs/schema.js";
-import { toolSchema } from "../core/args/schema.js";
+import { toolSchema } from "../core/args/parameters-schema.js";
 
 export type GateVerdict =
   | { readonly kind: "run"; readonly tool: ToolSpec }

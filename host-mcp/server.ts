@@ -13,7 +13,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
@@ -23,7 +23,7 @@ import { errorResult, toToolResult } from "./tool-result.js";
 import { BUILTIN_TOOLS, INSPECT, MESSAGE, recipeTool, REGISTER_TOOL } from "./tool-list.js";
 import { message } from "../runtime/verbs/message.js";
 import { runsRootOf } from "../runtime/runs/store.js";
-import { toolSchema } from "../core/args/schema.js";
+import { toolSchema } from "../core/args/parameters-schema.js";
 
 export interface RecipeServerOptions {
   /** the registry, its ledger and its launch path; the caller opens and closes it */

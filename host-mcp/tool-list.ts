@@ -3,10 +3,10 @@
 // async result names it), described once for every host in runtime/verb-tools.ts. Those names
 // are reserved, so no recipe can take them.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { toolPolicy } from "../runtime/call-sandbox.js";
 import { INSPECT as INSPECT_VERB, MESSAGE as MESSAGE_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
-import { toolSchema } from "../core/args/schema.js";
+import { toolSchema } from "../core/args/parameters-schema.js";
 
 export const REGISTER_TOOL = REGISTER_VERB.name;
 export const INSPECT = INSPECT_VERB.name;

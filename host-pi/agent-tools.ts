@@ -10,7 +10,7 @@ import { message } from "../runtime/verbs/message.js";
 import { spawn } from "../runtime/verbs/spawn.js";
 import { runsRootOf } from "../runtime/runs/store.js";
 import { nodeDraftCapturer, reviewControlFor } from "../runtime/review/host.js";
-import type { HostSession } from "./session.js";
+import type { HostSession } from "./pi-session.js";
 import { runRecipeTool } from "./recipe-tools.js";
 import { toPiResult, type PiTool } from "./pi-tool.js";
 

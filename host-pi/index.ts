@@ -5,10 +5,10 @@ import { fileURLToPath } from "node:url";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { agentTools } from "./agent-tools.js";
 import { publishTool } from "./pi-tool.js";
-import { openHostSession, type HostOptions, type HostSession } from "./session.js";
+import { openHostSession, type HostOptions, type HostSession } from "./pi-session.js";
 
 export { BEFORE_DISCOVERY_EVENT, IDLE_EVENT, type BoundaryContext, type BoundaryHooks, type BoundaryStep } from "./boundaries.js";
-export { TOOLS_CHANGED_EVENT } from "./session.js";
+export { TOOLS_CHANGED_EVENT } from "./pi-session.js";
 export { TOOLS_CHANGED_MESSAGE } from "./next-run.js";
 
 export type PiRecipesOptions = Partial<HostOptions>;

@@ -5,14 +5,14 @@
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { failure, type CommandResult } from "../core/result.js";
 import type { LiveSession } from "../runtime/session.js";
 import { whyNotATool } from "../runtime/verbs/schema.js";
 import { toPiResult, type PiTool } from "./pi-tool.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { withOutputLines } from "../runtime/execute/output-lines.js";
-import { toolSchema } from "../core/args/schema.js";
+import { toolSchema } from "../core/args/parameters-schema.js";
 
 export interface RecipeRuntime {
   /** the registry, its ledger and the one launch path */

@@ -2,10 +2,10 @@
 // deleted ones are deactivated, since Pi's extension API has no way to unregister a tool; a
 // deleted tool that comes back is registered and activated again.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import type { Discovery } from "../core/discovery/types.js";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { publishTool, type PiTool } from "./pi-tool.js";
-import { toolSchema } from "../core/args/schema.js";
+import { toolSchema } from "../core/args/parameters-schema.js";
 
 export interface SyncOutcome {
   readonly published: readonly string[];

@@ -5,7 +5,7 @@ import { analyzeArgs } from "../test/support/template-reads.js";
 import { isValidDefault, normalizeArgValue, parseArgType, formatArgType } from "../core/args/arg-type.js";
 import { parseArgsShorthand, parseDeclaration } from "../core/args/declarations.js";
 import { normalizeArgs } from "../core/args/normalize.js";
-import { parametersSchema } from "../core/args/schema.js";
+import { parametersSchema } from "../core/args/parameters-schema.js";
 import { formatUsageHint } from "../core/args/usage-hint.js";
 import { findPlaceholders, parsePlaceholder } from "../core/template/placeholder.js";
 import type { ArgType, JsonObject } from "../core/model.js";

@@ -9,7 +9,7 @@ import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeMemFileSystem, type MemFileSystem } from "../adapters/fs/memfs.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { agentPaths } from "../runtime/agent-paths.js";
-import { openReviews } from "../runtime/review/context.js";
+import { openReviews } from "../runtime/review/review-context.js";
 import { readState, runCycle } from "../runtime/review/cycle.js";
 import type { Reviewer } from "../runtime/review/reviewer.js";
 import { closeLedger } from "../runtime/ledger/index.js";

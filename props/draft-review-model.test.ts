@@ -12,7 +12,7 @@ import { agentPaths } from "../runtime/agent-paths.js";
 import { closeLedger } from "../runtime/ledger/index.js";
 import { registerTool } from "../runtime/register.js";
 import { captureDraft } from "../runtime/review/capture-draft.js";
-import { BATCH_FILE, batchDir, openReviews, statePath } from "../runtime/review/context.js";
+import { BATCH_FILE, batchDir, openReviews, statePath } from "../runtime/review/review-context.js";
 import { runCycle } from "../runtime/review/cycle.js";
 import type { Reviewer } from "../runtime/review/reviewer.js";
 import { makeCrashingFileSystem, recoverView } from "./support/crash-fs.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import type { Discovery } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
 import { openRegistry } from "../runtime/registry.js";
 import { callTool, type CallContext } from "../runtime/verbs/call.js";
 import { numRuns } from "./support/runs.js";

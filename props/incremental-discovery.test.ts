@@ -4,7 +4,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { createDiscoveryMemo, discover } from "../core/discovery/discover.js";
-import type { Discovery } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
 import { file } from "../test/support/snapshot.js";
 import { numRuns } from "./support/runs.js";

@@ -12,7 +12,7 @@ import { makeMemFileSystem, type MemFileSystem } from "../adapters/fs/memfs.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { ProcessProbe } from "../adapters/lock/owner.js";
-import type { RecipeEntry } from "../core/discovery/types.js";
+import type { RecipeEntry } from "../core/discovery/discovery-result.js";
 import { LedgerIndex, LedgerRecord } from "../core/ledger/codec.js";
 import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
 import { ledgerFileName } from "../core/ledger/keys.js";

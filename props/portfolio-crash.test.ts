@@ -19,7 +19,7 @@ import { discoverThroughFs } from "../runtime/fs-discovery.js";
 import { closeLedger, seedLineages } from "../runtime/ledger/index.js";
 import { withStore } from "../runtime/ledger/ledger-store.js";
 import { activatePortfolio, type ActivationFaults } from "../runtime/review/activate.js";
-import { openReviews, type ReviewContext } from "../runtime/review/context.js";
+import { openReviews, type ReviewContext } from "../runtime/review/review-context.js";
 import { readApproved, readToolState, runPortfolioCycle } from "../runtime/review/portfolio-cycle.js";
 import type { Reviewer } from "../runtime/review/reviewer.js";
 import { rollbackTool } from "../runtime/review/rollback.js";

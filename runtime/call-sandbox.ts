@@ -4,7 +4,7 @@
 // bubblewrap is missing or cannot start, the call is refused with one line saying what to install.
 import * as E from "fp-ts/lib/Either.js";
 import { prepareSandbox, probeBubblewrap, type Availability, type PreparedSandbox } from "../adapters/process/bwrap.js";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { declaredPolicy, resolveSandbox, type SandboxMode, type SandboxPolicy } from "../core/sandbox/policy.js";
 import type { Place } from "../core/template/invocation.js";
 import { EMPTY_VALUES, scopeOf, type Values } from "../core/template/substitute.js";

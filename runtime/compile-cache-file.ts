@@ -12,8 +12,8 @@
 // not parse, is no cache at all. A config text that does not parse is damaged: the caller answers
 // it as a miss (see `servedCompile`).
 import type { CompiledConfig, CompiledProblem, CompiledRecipe, RecipeSource } from "../core/compile/compile-recipe.js";
-import type { ConfigFacts } from "../core/discovery/types.js";
-import type { ArgSurface } from "../core/tool/types.js";
+import type { ConfigFacts } from "../core/discovery/discovery-result.js";
+import type { ArgSurface } from "../core/tool/tool-spec.js";
 import type { RecipeConfig } from "../core/model.js";
 
 export const CACHE_FORMAT = "pi-recipes-compile-cache/4";

@@ -25,7 +25,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import { configFacts } from "../core/discovery/types.js";
+import { configFacts } from "../core/discovery/discovery-result.js";
 import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Entry, type Held, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";

@@ -2,7 +2,7 @@
 // register_tool lists, and what a crash test sees in a recovered memfs volume.
 import { discover } from "../core/discovery/discover.js";
 import { recipeFileName } from "../core/discovery/paths.js";
-import type { Discovery } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
 import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "./agent-paths.js";

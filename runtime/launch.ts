@@ -8,7 +8,7 @@
 // the launch (reload and retry) when the file no longer holds those bytes. So a file edited
 // between discovery and launch is never run or counted under the wrong source, and no host reads
 // the recipe file a second time just to learn what the tool was loaded from.
-import type { ToolSpec } from "../core/tool/types.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 import type { CommandResult } from "../core/result.js";

@@ -5,8 +5,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import { createDiscoveryMemo, discover } from "../core/discovery/discover.js";
 import { diffDiscoveries } from "../core/discovery/tool-set-change.js";
-import type { Discovery } from "../core/discovery/types.js";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { chokidarWatcher } from "../adapters/watch/chokidar-watcher.js";
 import type { RecipeRootWatch, Watcher, WatchEvent, WatchMode } from "../adapters/watch/Watcher.js";

@@ -1,6 +1,6 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
 import { discover } from "../core/discovery/discover.js";
-import type { Discovery } from "../core/discovery/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { SnapshotFile } from "../core/model.js";
 import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";

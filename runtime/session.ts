@@ -9,8 +9,8 @@
 // Live (`openLiveSession`, Pi and MCP): at open, ledger recovery, stray-temp cleanup, the live
 // registry with its watcher, lineage seeding; at close, the watcher stopped and the launch logs
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
-import type { Discovery } from "../core/discovery/types.js";
-import type { ToolSpec } from "../core/tool/types.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";

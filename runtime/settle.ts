@@ -14,7 +14,7 @@ import { closeLedger, openLedger, recoverLedger } from "./ledger/index.js";
 import { ledgerPaths } from "./ledger/ledger-paths.js";
 import { recoverRegisterJournals, registerJournalDir } from "./register-journal.js";
 import { decodeState } from "../core/review/admission.js";
-import { openReviews, statePath } from "./review/context.js";
+import { openReviews, statePath } from "./review/review-context.js";
 import { readJsonOrUndefined } from "./review/files.js";
 
 export interface SettleContext {

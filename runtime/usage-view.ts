@@ -2,7 +2,7 @@
 // (a write under the ledger lock), so it is done only for the views that show usage or count
 // what depends on it: status, summary and doctor (their recommendations include "no recorded
 // launches", and every view must give the same count), and any verbose view.
-import type { Discovery, RecipeEntry } from "../core/discovery/types.js";
+import type { Discovery, RecipeEntry } from "../core/discovery/discovery-result.js";
 import type { JsonObject } from "../core/model.js";
 import { ledgerPaths } from "./ledger/ledger-paths.js";
 import { lockRootOf, type AgentPaths } from "./agent-paths.js";
@@ -56,7 +56,7 @@ export async function usageLookup(fs: FileSystem, paths: AgentPaths, discovery: 
  *  in launch logs are folded first, so a lineage a launch created is counted (as the usage views
  *  fold before they read). */
 async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
-  const reviews = await import("./review/reviews-view.js");
+  const reviews = await import("./review/gather-reviews.js");
   if (await fs.stat(ledgerPaths(paths.recipeRoot).usageRoot).then(() => true, () => false)) {
     const [{ makeFileLock }, { closeLedger, foldPending, openLedger }] = await Promise.all([import("../adapters/lock/file-lock.js"), import("./ledger/index.js")]);
     const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });

@@ -2,7 +2,7 @@
 // which names a tool takes, their types, which are required, and the tool-level defaults.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
-import type { ArgSurface } from "../tool/types.js";
+import type { ArgSurface } from "../tool/tool-spec.js";
 import { isObject } from "../template/graph.js";
 import { eachPlaceholder, isIdentifier, isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 import { parseArgType } from "./arg-type.js";

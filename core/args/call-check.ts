@@ -1,7 +1,7 @@
 // The call-time checks that come before typed normalization: every given name must be one the
 // tool takes (a typo like `fiel` would otherwise surface later as a missing `file`), and an
 // object given where text is expected is refused rather than becoming `[object Object]`.
-import { argTypeOf, type ArgSurface } from "../tool/types.js";
+import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { eachPlaceholder } from "../template/placeholder.js";
 import { didYouMean } from "../suggest.js";
 

@@ -1,7 +1,7 @@
 // Typed normalization of tool-call values before substitution.
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType } from "../model.js";
-import type { ArgSurface } from "../tool/types.js";
+import type { ArgSurface } from "../tool/tool-spec.js";
 import { MISMATCH, mismatchMessage, valueNormalizer } from "./arg-type.js";
 
 export type ArgNormalizer = (values: Readonly<Record<string, unknown>>) => E.Either<string, Record<string, unknown>>;

@@ -1,9 +1,9 @@
 // The usage hint appended to argument errors of tool calls: the error, then an example call with
 // every argument, then which are required and which optional.
 import type { Json } from "../model.js";
-import { argTypeOf, type ArgSurface } from "../tool/types.js";
+import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { sampleArgValue } from "./arg-type.js";
-import { shownDefault } from "./schema.js";
+import { shownDefault } from "./parameters-schema.js";
 
 
 /** The example call: required names first, then optional ones, each with the tool's default or a

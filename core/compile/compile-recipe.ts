@@ -14,7 +14,7 @@
 // would say; its risk labels and warnings come from its template as written.
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
-import type { ArgSurface } from "../tool/types.js";
+import type { ArgSurface } from "../tool/tool-spec.js";
 import { problemDiagnostic } from "../discovery/problem.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";

@@ -4,7 +4,7 @@
 // recipe file; spawn and run reports use it for an inline template.
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
-import { argTypeOf, type ArgSurface } from "../tool/types.js";
+import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { type ArgInput, repeatSafetyOf, surfaceNames, surfaceOf } from "../args/analysis.js";
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import type { RecipeConfig } from "../model.js";

@@ -1,9 +1,9 @@
 // The tool a compiled recipe becomes: one plain value (name, description, argument surface,
 // config, source digest), made only from the compile result. Its parameter schema is a pure
-// function of it (`toolSchema` in core/args/schema.ts), built by a host when it publishes the
+// function of it (`toolSchema` in core/args/parameters-schema.ts), built by a host when it publishes the
 // tool, so a listing of many tools builds none.
 import * as E from "fp-ts/lib/Either.js";
-import type { NotATool, ToolSpec } from "../tool/types.js";
+import type { NotATool, ToolSpec } from "../tool/tool-spec.js";
 import type { RecipeConfig } from "../model.js";
 import type { CompiledConfig } from "./compile-recipe.js";
 

@@ -5,8 +5,8 @@ import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, SourceListing } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import type { BucketMemo, Candidate, Group, LoadedRecipe } from "./pass-records.js";
-import type { RecipeEntry } from "./types.js";
-import type { ToolSpec } from "../tool/types.js";
+import type { RecipeEntry } from "./discovery-result.js";
+import type { ToolSpec } from "../tool/tool-spec.js";
 import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "./diagnostic-texts.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

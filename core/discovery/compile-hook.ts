@@ -5,7 +5,7 @@
 // as it is.
 import type { SnapshotFile } from "../model.js";
 import type { CompiledRecipe, RecipeSource } from "../compile/compile-recipe.js";
-import type { ConfigFacts } from "./types.js";
+import type { ConfigFacts } from "./discovery-result.js";
 
 export interface StoredCompile {
   readonly compiled: CompiledRecipe;

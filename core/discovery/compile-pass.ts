@@ -14,7 +14,7 @@ import { type CandidateCache, createCandidateCache } from "./candidates.js";
 import { draftEntry } from "./drafts.js";
 import { basename, recipeFileName } from "./paths.js";
 import type { Candidate, LoadedRecipe, Reads, Resolution } from "./pass-records.js";
-import { configFacts, type DraftEntry } from "./types.js";
+import { configFacts, type DraftEntry } from "./discovery-result.js";
 
 const NO_READS: Reads = [];
 

@@ -10,7 +10,7 @@ import type { CompileHook } from "./compile-hook.js";
 import { beginPass, createDiscoveryMemo, type DiscoveryMemo } from "./compile-pass.js";
 import { basename, recipeFileName } from "./paths.js";
 import { patchResolution, resolveAll } from "./resolution.js";
-import type { Discovery } from "./types.js";
+import type { Discovery } from "./discovery-result.js";
 import { compareText } from "../text-order.js";
 
 export { createDiscoveryMemo, type DiscoveryMemo, type PassStats } from "./compile-pass.js";

@@ -2,7 +2,7 @@
 // to decide on it (validity, diagnostics, risk labels, a preview of its template).
 import type { SnapshotFile } from "../model.js";
 import type { CompiledRecipe } from "../compile/compile-recipe.js";
-import type { DraftEntry } from "./types.js";
+import type { DraftEntry } from "./discovery-result.js";
 
 const PREVIEW_LIMIT = 120;
 

@@ -5,8 +5,8 @@
 import type * as E from "fp-ts/lib/Either.js";
 import type { RecipeFormat, SnapshotFile, SourceListing } from "../model.js";
 import type { CompiledRecipe } from "../compile/compile-recipe.js";
-import type { NotATool, ToolSpec } from "../tool/types.js";
-import type { ConfigFacts, Discovery, RecipeEntry } from "./types.js";
+import type { NotATool, ToolSpec } from "../tool/tool-spec.js";
+import type { ConfigFacts, Discovery, RecipeEntry } from "./discovery-result.js";
 
 export interface Candidate {
   readonly id: string;

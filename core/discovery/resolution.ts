@@ -8,8 +8,8 @@ import { candidatesOf, replaceCandidates } from "./candidates.js";
 import type { BucketMemo, Candidate, Group, Resolution, Slot } from "./pass-records.js";
 import type { Pass } from "./compile-pass.js";
 import { PatchedMap } from "./patched-map.js";
-import type { RecipeEntry } from "./types.js";
-import type { ToolSpec } from "../tool/types.js";
+import type { RecipeEntry } from "./discovery-result.js";
+import type { ToolSpec } from "../tool/tool-spec.js";
 import { compareText } from "../text-order.js";
 
 

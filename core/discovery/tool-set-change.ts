@@ -1,6 +1,6 @@
 // What changed between two discoveries, as a live registry reports it to its listeners.
-import type { Discovery } from "./types.js";
-import type { ToolSpec } from "../tool/types.js";
+import type { Discovery } from "./discovery-result.js";
+import type { ToolSpec } from "../tool/tool-spec.js";
 import { toolFingerprint } from "./fingerprint.js";
 
 export interface ToolSetDiff {

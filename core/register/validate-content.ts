@@ -3,7 +3,7 @@
 // discovery would then report as invalid.
 import * as E from "fp-ts/lib/Either.js";
 import type { RecipeConfig, RecipeProblem, SnapshotFile } from "../model.js";
-import type { ArgSurface } from "../tool/types.js";
+import type { ArgSurface } from "../tool/tool-spec.js";
 import { compileRecipe } from "../compile/compile-recipe.js";
 import { warningTexts } from "../compile/recipe-warning.js";
 import type { ResolveContext } from "../recipe/imports.js";

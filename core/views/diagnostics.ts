@@ -4,7 +4,7 @@
 // id or path that happens to contain "invalid" or "eval" cannot change the severity of an
 // unrelated message; the word lists are the last resort for texts of unknown origin.
 import type { Severity } from "../model.js";
-import type { Discovery, RecipeEntry } from "../discovery/types.js";
+import type { Discovery, RecipeEntry } from "../discovery/discovery-result.js";
 import { compareText } from "./compact-text.js";
 import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
 import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "../discovery/diagnostic-texts.js";

@@ -3,7 +3,7 @@
 // `diagnostics`, which existing agents read) and the current ones (`name`, `format`,
 // `shadowed_by`, `errors`), so either reader finds what it expects.
 import type { JsonObject, RecipeFormat, Severity } from "../model.js";
-import type { ConfigFacts, Discovery, DraftEntry, RecipeEntry } from "../discovery/types.js";
+import type { ConfigFacts, Discovery, DraftEntry, RecipeEntry } from "../discovery/discovery-result.js";
 import { compareText, templatePreview, VIEW_LIMITS } from "./compact-text.js";
 import { diagnosticDetails, diagnosticOwners, diagnosticSeverity, diagnosticTags, type DiagnosticDetail, type DiagnosticTag } from "./diagnostics.js";
 import { recommendations, remediations, type Recommendation, type Remediation } from "./remediations.js";

@@ -1,7 +1,7 @@
 // Doctor remediations and cleanup recommendations: what an operator
 // could do about each entry. Advisory only; nothing here changes a file.
 import type { JsonObject, Severity } from "../model.js";
-import type { Discovery, RecipeEntry } from "../discovery/types.js";
+import type { Discovery, RecipeEntry } from "../discovery/discovery-result.js";
 import { compareText } from "./compact-text.js";
 import { warningDiagnostic } from "../compile/recipe-warning.js";
 import { declaredPolicy, type SandboxMode } from "../sandbox/policy.js";

@@ -1,7 +1,7 @@
 // `inspect target=recipes view=...`: one entry point that
 // builds the registry summary and renders the requested view, compact or verbose.
 import type { JsonObject } from "../model.js";
-import type { Discovery, RecipeEntry } from "../discovery/types.js";
+import type { Discovery, RecipeEntry } from "../discovery/discovery-result.js";
 import { failure, success, type CommandResult } from "../result.js";
 import { doctorText } from "./doctor.js";
 import { buildRecipesSummary, type RecipesView } from "./registry-summary.js";

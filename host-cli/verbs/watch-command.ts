@@ -1,6 +1,6 @@
 // `pi-recipes watch`: follows the recipe root and prints each change of the tool set as it
 // happens, one line per change (`--json`: JSON lines), until SIGINT or SIGTERM.
-import type { Discovery } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSetChange } from "../../runtime/live-registry.js";
 import { expectPositional, usageError, type CliVerb } from "./cli-verb.js";
 

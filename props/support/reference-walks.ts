@@ -5,7 +5,7 @@
 import type { RecipeWarning } from "../../core/compile/recipe-warning.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../../core/model.js";
-import type { ArgSurface } from "../../core/tool/types.js";
+import type { ArgSurface } from "../../core/tool/tool-spec.js";
 import {
   type ArgInput, type GraphFacts, emptyGraphFacts, noteNodeControls, noteNodeDefaults, repeatSafetyOf, scanText, surfaceOf,
 } from "../../core/args/analysis.js";

@@ -2,9 +2,9 @@
 import type { ProgramNode } from "../../core/tool/program.js";
 import { createContextCache, rootContext } from "../../core/template/context.js";
 import type { Values } from "../../core/template/substitute.js";
-import { execNode } from "./node.js";
-import type { ExecuteOptions, NodeResult, Run, Trace } from "./types.js";
-import { TemplateError } from "./types.js";
+import { execNode } from "./run-node.js";
+import type { ExecuteOptions, NodeResult, Run, Trace } from "./run-state.js";
+import { TemplateError } from "./run-state.js";
 
 export const DEFAULT_MAX_PARALLEL_BRANCHES = 64;
 

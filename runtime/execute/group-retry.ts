@@ -7,7 +7,7 @@ import type { Context } from "../../core/template/context.js";
 import type { ObjectNode, ProgramNode } from "../../core/tool/program.js";
 import type { ExecNode } from "./parallel.js";
 import { widest } from "./results.js";
-import type { NodeResult, Run } from "./types.js";
+import type { NodeResult, Run } from "./run-state.js";
 
 /** `run` with a list of its own for the steps that fail while their sequence goes on. */
 function scopedRun(run: Run): Run {

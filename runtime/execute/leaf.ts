@@ -11,8 +11,8 @@ import { controlScope, leafScope } from "../../core/template/context.js";
 import { invocationOf } from "../../core/template/invocation.js";
 import { renderInvocation } from "../../core/template/report.js";
 import { fromCapture, fromProcess, text } from "./results.js";
-import type { NodeResult, Run } from "./types.js";
-import { must } from "./types.js";
+import type { NodeResult, Run } from "./run-state.js";
+import { must } from "./run-state.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
 
 export const REVIEW_MARKER = "ACTOR_REVIEW_RESULT";

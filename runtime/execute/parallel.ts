@@ -9,8 +9,8 @@ import { controlScope } from "../../core/template/context.js";
 import { QUORUM_NOT_MET, lastChars, renderCommands } from "../../core/template/report.js";
 import { appendLine } from "./leaf.js";
 import { EMPTY_BYTES, bytesOf, synthetic, text, widest } from "./results.js";
-import type { BranchReport, NodeResult, Run, SoftQuorum } from "./types.js";
-import { must, TemplateError } from "./types.js";
+import type { BranchReport, NodeResult, Run, SoftQuorum } from "./run-state.js";
+import { must, TemplateError } from "./run-state.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
 
 export type ExecNode = (node: ProgramNode, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean) => Promise<NodeResult>;

@@ -2,7 +2,7 @@
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { ProcessResult } from "../../adapters/process/ProcessRunner.js";
 import type { FailureScope } from "../../core/template/controls.js";
-import type { NodeResult } from "./types.js";
+import type { NodeResult } from "./run-state.js";
 
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder("utf-8");

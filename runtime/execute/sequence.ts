@@ -9,8 +9,8 @@ import { NO_STEPS } from "../../core/template/validate.js";
 import { firstLine, renderCommands } from "../../core/template/report.js";
 import type { ExecNode } from "./parallel.js";
 import { EMPTY_BYTES, synthetic, widest, withStdout } from "./results.js";
-import type { NodeResult, Run } from "./types.js";
-import { TemplateError } from "./types.js";
+import type { NodeResult, Run } from "./run-state.js";
+import { TemplateError } from "./run-state.js";
 
 export const incompleteStdin = (file: string): string =>
   `incomplete pipeline stdin: complete stdout unavailable; capture path unreadable: ${file}`;

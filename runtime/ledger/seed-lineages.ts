@@ -1,7 +1,7 @@
 // Zero-call lineage for every active user recipe discovery found (no launch is fabricated), a
 // new revision for one whose executable content changed, and an unambiguous external rename or
 // move followed by fingerprint. Cheap when nothing changed: one read of the index, no lock.
-import type { Discovery, RecipeEntry } from "../../core/discovery/types.js";
+import type { Discovery, RecipeEntry } from "../../core/discovery/discovery-result.js";
 import type { RecipeConfig } from "../../core/model.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { relocationCandidates } from "../../core/ledger/fold.js";

@@ -1,7 +1,7 @@
 // Ledger usage for the inspect views: fold what is pending, read the ledgers of the entries, and
 // answer `usage(entry)` synchronously as core/views/summary.ts asks.
 import type { JsonObject } from "../../core/model.js";
-import type { RecipeEntry } from "../../core/discovery/types.js";
+import type { RecipeEntry } from "../../core/discovery/discovery-result.js";
 import type { LedgerRecord } from "../../core/ledger/codec.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { usageSummary } from "../../core/ledger/usage-summary.js";

@@ -20,7 +20,7 @@ import { seedLineages, sha256Bytes, withRootFence } from "../ledger/index.js";
 import { isoAt } from "../ledger/ledger-context.js";
 import { foldLocked } from "../ledger/fold-logs.js";
 import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
-import { isoNow, type ReviewContext } from "./context.js";
+import { isoNow, type ReviewContext } from "./review-context.js";
 import { readJsonOrUndefined, writeJson } from "./files.js";
 import { readApproved, readToolState, toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
 

@@ -6,7 +6,7 @@ import { lockRootOf, type AgentPaths } from "../agent-paths.js";
 import { closeLedger } from "../ledger/index.js";
 import { automaticReviewPolicy } from "../verbs/status.js";
 import { captureDraft, type DraftCaptured, type InlineDraft } from "./capture-draft.js";
-import { openReviews, type ReviewContext } from "./context.js";
+import { openReviews, type ReviewContext } from "./review-context.js";
 import { controlReview, runCycle, type CycleReport } from "./cycle.js";
 import { controlPortfolioReview } from "./portfolio-cycle.js";
 import { configuredReviewer, REVIEWER_ENV, type Reviewer } from "./reviewer.js";

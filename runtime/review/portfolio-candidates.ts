@@ -8,7 +8,7 @@ import { loadRecipe } from "../../core/recipe/load.js";
 import { discoverThroughFs } from "../fs-discovery.js";
 import { readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import { seedLineages, sha256Bytes } from "../ledger/index.js";
-import type { ReviewContext } from "./context.js";
+import type { ReviewContext } from "./review-context.js";
 
 export interface ToolCandidates {
   readonly tools: readonly ToolCandidate[];

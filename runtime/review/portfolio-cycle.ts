@@ -18,7 +18,7 @@ import {
 } from "../../core/review/tool-admission.js";
 import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../agent-paths.js";
-import { isoNow, type ReviewContext } from "./context.js";
+import { isoNow, type ReviewContext } from "./review-context.js";
 import { durableChain, fileSha, readJsonOrUndefined, writeJson } from "./files.js";
 import { listToolCandidates } from "./portfolio-candidates.js";
 import type { Reviewer } from "./reviewer.js";

@@ -16,7 +16,7 @@ import { isoAt } from "../ledger/ledger-context.js";
 import { sha256Bytes, withRootFence } from "../ledger/index.js";
 import { foldLocked } from "../ledger/fold-logs.js";
 import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
-import type { ReviewContext } from "./context.js";
+import type { ReviewContext } from "./review-context.js";
 import { fileSha, readJsonOrUndefined } from "./files.js";
 
 export type RollbackResult =

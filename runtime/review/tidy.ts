@@ -7,7 +7,7 @@
 //   or was reset keeps what an operator may want to look at) and the one the state names.
 import { join } from "node:path";
 import { hasCode, type FileSystem } from "../../adapters/fs/FileSystem.js";
-import { BATCH_FILE, EVIDENCE_FILE, reviewRoot, type ReviewContext } from "./context.js";
+import { BATCH_FILE, EVIDENCE_FILE, reviewRoot, type ReviewContext } from "./review-context.js";
 import { readJsonOrUndefined } from "./files.js";
 
 export const KEEP_BATCHES = 5;

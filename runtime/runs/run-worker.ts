@@ -22,7 +22,7 @@ import { confinedRunner, isPreparedSandbox } from "../../adapters/process/bwrap.
 import { makeProcessRunner, type ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { authored, type Values } from "../../core/template/substitute.js";
 import { executeTemplate } from "../execute/execute.js";
-import { reportExecution } from "../execute/report.js";
+import { reportExecution } from "../execute/execution-report.js";
 import { readRunSpec, RUN_FILES, type RunResult, type RunSpec } from "./store.js";
 import { programOf } from "../../core/tool/program.js";
 

@@ -3,7 +3,7 @@
 // the starter can name these types without importing call.ts, which imports the starter.
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { ProcessRunner } from "../../adapters/process/ProcessRunner.js";
-import type { ToolSpec } from "../../core/tool/types.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import type { CommandResult } from "../../core/result.js";
 import type { Values } from "../../core/template/substitute.js";
 import type { PreparedSandbox } from "../../adapters/process/bwrap.js";

@@ -5,7 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { MISMATCH, valueNormalizer } from "../../core/args/arg-type.js";
 import { checkCallParams, readableNames } from "../../core/args/call-check.js";
 import { compileArgNormalizer, type ArgNormalizer } from "../../core/args/normalize.js";
-import type { ToolSpec } from "../../core/tool/types.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { setOwn } from "../../core/recipe/own.js";
 import { createContextCache, type ContextCache } from "../../core/template/context.js";
 import { leaves } from "../../core/template/graph.js";

@@ -1,6 +1,6 @@
 // `inspect target=... view=... [verbose=true]`: read-only views of the registry.
 import { failure, success, type CommandResult } from "../../core/result.js";
-import type { Discovery } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { inspectRecipes } from "../../core/views/summary.js";
 import { sandboxMode, toolPolicy } from "../call-sandbox.js";
 import { describePolicy } from "../../core/sandbox/policy.js";
@@ -12,7 +12,7 @@ import { agentPaths } from "../agent-paths.js";
 import { inspectRun } from "../runs/control.js";
 import { runFacts } from "../runs/facts.js";
 import { runsRootOf } from "../runs/store.js";
-import { toolSchema } from "../../core/args/schema.js";
+import { toolSchema } from "../../core/args/parameters-schema.js";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 
 const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";

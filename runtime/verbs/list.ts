@@ -2,7 +2,7 @@
 // registry's errors (a recipe that failed to load, a root that cannot be read), so that a broken
 // file is never silently missing from the list.
 import { success, type CommandResult } from "../../core/result.js";
-import type { Discovery } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { diagnosticSeverity, diagnosticTags } from "../../core/views/diagnostics.js";
 
 export function listTools(discovery: Discovery): CommandResult {

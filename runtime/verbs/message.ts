@@ -3,7 +3,7 @@
 // recipe is no route, even if a host still shows its stale definition), and `tool:pi-actors`
 // takes the automatic-review controls: `review.retry` gives a parked batch fresh attempts,
 // `review.reset` forgets a finished one (see `control` in core/review/admission.ts).
-import type { Discovery } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
 import { isError, optionalBool, unknownKeys, type Params } from "./verb-params.js";

@@ -1,7 +1,7 @@
 // `pi-recipes schema <tool>`: the JSON parameter schema the agent sees for one tool.
 import { failure, success, type CommandResult } from "../../core/result.js";
-import type { Discovery } from "../../core/discovery/types.js";
-import { toolSchema as schemaOf } from "../../core/args/schema.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
+import { toolSchema as schemaOf } from "../../core/args/parameters-schema.js";
 
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {

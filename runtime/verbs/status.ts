@@ -1,11 +1,11 @@
 // `inspect target=tool:pi-actors view=status|triage`: which registry code is live and what needs
 // attention. Gathers the facts core's views render: the package manifest, the entrypoint the
 // host loaded, the git commit of the package root, the automatic-review policy, the runs.
-import type { RecipeEntry } from "../../core/discovery/types.js";
+import type { RecipeEntry } from "../../core/discovery/discovery-result.js";
 import type { JsonObject } from "../../core/model.js";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { Discovery } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { buildRecipesSummary } from "../../core/views/registry-summary.js";
 import {

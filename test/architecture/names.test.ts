@@ -14,17 +14,7 @@ const SOURCE_DIRS = ["core", "runtime", "adapters", "host-cli", "host-mcp", "hos
 const SHARED_ON_PURPOSE = new Set(["index.ts"]);
 
 /** name → the files that still share it */
-const STILL_SHARED: Readonly<Record<string, readonly string[]>> = {
-  "candidates.ts": ["core/discovery/candidates.ts", "runtime/review/candidates.ts"],
-  "context.ts": ["core/template/context.ts", "runtime/review/context.ts"],
-  "execute.ts": ["runtime/execute/execute.ts", "runtime/review/execute.ts"],
-  "node.ts": ["adapters/fs/node.ts", "runtime/execute/node.ts"],
-  "report.ts": ["core/template/report.ts", "runtime/execute/report.ts"],
-  "reviews-view.ts": ["core/review/reviews-view.ts", "runtime/review/reviews-view.ts"],
-  "schema.ts": ["core/args/schema.ts", "runtime/verbs/schema.ts"],
-  "session.ts": ["host-pi/session.ts", "runtime/session.ts"],
-  "types.ts": ["core/discovery/types.ts", "core/tool/types.ts", "runtime/execute/types.ts"],
-};
+const STILL_SHARED: Readonly<Record<string, readonly string[]>> = {};
 
 function files(dir: string, keep: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import type { Discovery } from "../../core/discovery/types.js";
-import type { ToolSpec } from "../../core/tool/types.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { changedText, makeCallGate, removedText, type GateRegistry } from "../../host-mcp/gate.js";
 
 // A registry whose tool set the test swaps: each swap is a generation, and `fence` rejects a tool

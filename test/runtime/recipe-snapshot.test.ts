@@ -7,7 +7,7 @@ import * as nodeFs from "node:fs";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
 import { extraReader, readFileEntry } from "../../runtime/recipe-snapshot.js";
-import { toolSchema } from "../../core/args/schema.js";
+import { toolSchema } from "../../core/args/parameters-schema.js";
 
 let base: string;
 let agent: string;

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import * as nodeFs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Discovery } from "../../core/discovery/types.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
 import type { CompileCacheOptions } from "../../runtime/compile-cache.js";

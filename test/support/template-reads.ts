@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { ArgInput } from "../../core/args/analysis.js";
 import { argInputOf, compileTemplate } from "../../core/compile/compile-template.js";
 import type { RecipeWarning } from "../../core/compile/recipe-warning.js";
-import type { ArgSurface } from "../../core/tool/types.js";
+import type { ArgSurface } from "../../core/tool/tool-spec.js";
 import type { Json } from "../../core/model.js";
 import { recipeRiskLabels, type RiskLabel } from "../../core/risk/risk-labels.js";
 

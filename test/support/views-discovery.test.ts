@@ -5,7 +5,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { discover } from "../../core/discovery/discover.js";
-import type { RecipeEntry } from "../../core/discovery/types.js";
+import type { RecipeEntry } from "../../core/discovery/discovery-result.js";
 import { buildDiscovery, type EntrySpec } from "./views-discovery.js";
 import { root, snapshot } from "./snapshot.js";
 

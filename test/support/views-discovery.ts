@@ -3,8 +3,8 @@
 // real discovery so view tests only depend on the Discovery contract. views-discovery.test.ts checks
 // the model against the real discovery.
 import type { JsonObject, RecipeConfig, RecipeFormat, RecipeProblem } from "../../core/model.js";
-import type { Discovery, DraftEntry, RecipeEntry } from "../../core/discovery/types.js";
-import type { ToolSpec } from "../../core/tool/types.js";
+import type { Discovery, DraftEntry, RecipeEntry } from "../../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import type { CompiledRecipe } from "../../core/compile/compile-recipe.js";
 import { analyzeArgs, optionInjectionArgs, riskLabels, taggedBoundaryWarnings, trustedBoundaryWarnings } from "./template-reads.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeArgs } from "../../support/template-reads.js";
-import { parametersSchema } from "../../../core/args/schema.js";
+import { parametersSchema } from "../../../core/args/parameters-schema.js";
 
 describe("parametersSchema", () => {
   it("inline-first recipe gives the documented schema, plus each default typed", () => {

@@ -5,7 +5,7 @@ import { formatUsageHint } from "../../../core/args/usage-hint.js";
 import { resolveNumericControl } from "../../../core/template/controls.js";
 import { invalidTemplate, isArgumentFailure } from "../../../core/template/failure.js";
 import { scopeOf, substituteText } from "../../../core/template/substitute.js";
-import type { ArgSurface } from "../../../core/tool/types.js";
+import type { ArgSurface } from "../../../core/tool/tool-spec.js";
 
 describe("formatUsageHint", () => {
   it("check_tool: a required file and an enum with a default, exactly", () => {

@@ -8,7 +8,7 @@ import { toolOf } from "../../../core/compile/tool.js";
 import { draftEntry } from "../../../core/discovery/drafts.js";
 import { formatOfPath, idOfPath } from "../../../core/recipe/posix.js";
 import { ROOT, type Files, contextOf } from "../recipe/imports-support.js";
-import { toolSchema } from "../../../core/args/schema.js";
+import { toolSchema } from "../../../core/args/parameters-schema.js";
 
 function compile(files: Files, path: string, digest?: string): CompiledRecipe {
   const ctx = contextOf(files);

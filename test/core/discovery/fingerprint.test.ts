@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { discover } from "../../../core/discovery/discover.js";
 import { toolFingerprint } from "../../../core/discovery/fingerprint.js";
 import { diffDiscoveries } from "../../../core/discovery/tool-set-change.js";
-import type { Discovery } from "../../../core/discovery/types.js";
-import type { ToolSpec } from "../../../core/tool/types.js";
+import type { Discovery } from "../../../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../../../core/tool/tool-spec.js";
 import { snapshot, userRoot } from "../../support/snapshot.js";
 
 const toolsOf = (files: Record<string, string | object>): Discovery => discover(snapshot([userRoot(files)]));

@@ -5,7 +5,7 @@
 // source each comes from.
 import { describe, expect, it } from "vitest";
 import { createDiscoveryMemo, discover } from "../../../core/discovery/discover.js";
-import type { Discovery } from "../../../core/discovery/types.js";
+import type { Discovery } from "../../../core/discovery/discovery-result.js";
 import type { SnapshotFile, SourceListing } from "../../../core/model.js";
 import { file, root, snapshot, userRoot } from "../../support/snapshot.js";
 

@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { executableContent, executableFingerprint } from "../../../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
 import type { RecipeConfig, RecipeFormat } from "../../../core/model.js";
-import type { ToolSpec } from "../../../core/tool/types.js";
+import type { ToolSpec } from "../../../core/tool/tool-spec.js";
 import { toolFingerprint } from "../../../core/discovery/fingerprint.js";
 import { createHash } from "node:crypto";
 

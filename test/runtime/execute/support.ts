@@ -7,8 +7,8 @@ import type { CommandResult } from "../../../core/result.js";
 import type { Values } from "../../../core/template/substitute.js";
 import { nodeProcessRunner } from "../../../adapters/process/node-runner.js";
 import { executeTemplate, type Execution } from "../../../runtime/execute/execute.js";
-import { reportExecution } from "../../../runtime/execute/report.js";
-import type { ExecuteOptions } from "../../../runtime/execute/types.js";
+import { reportExecution } from "../../../runtime/execute/execution-report.js";
+import type { ExecuteOptions } from "../../../runtime/execute/run-state.js";
 import { programOf } from "../../../core/tool/program.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 

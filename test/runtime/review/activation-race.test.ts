@@ -14,7 +14,7 @@ import { makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { agentPaths, lockRootOf } from "../../../runtime/agent-paths.js";
 import { closeLedger } from "../../../runtime/ledger/index.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
-import { openReviews } from "../../../runtime/review/context.js";
+import { openReviews } from "../../../runtime/review/review-context.js";
 import { repoRoot, runCli, runCliJson } from "../../support/cli.js";
 import { approvedPortfolio } from "../../support/portfolio.js";
 

@@ -8,10 +8,10 @@ import { makeMemFileSystem, type MemFileSystem } from "../../../adapters/fs/memf
 import type { Lock } from "../../../adapters/lock/Lock.js";
 import { agentPaths } from "../../../runtime/agent-paths.js";
 import { closeLedger } from "../../../runtime/ledger/index.js";
-import { batchDir, openReviews, REPLY_FILE } from "../../../runtime/review/context.js";
+import { batchDir, openReviews, REPLY_FILE } from "../../../runtime/review/review-context.js";
 import { controlReview, readState, runCycle, type CycleReport } from "../../../runtime/review/cycle.js";
 import type { Reviewer } from "../../../runtime/review/reviewer.js";
-import { gatherReviews } from "../../../runtime/review/reviews-view.js";
+import { gatherReviews } from "../../../runtime/review/gather-reviews.js";
 import { idleCycle } from "../../../runtime/review/host.js";
 
 const paths = agentPaths({ PI_CODING_AGENT_DIR: "/agent" }, "/", "/home");

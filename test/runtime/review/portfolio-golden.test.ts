@@ -17,7 +17,7 @@ import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
 import { closeLedger, foldPending, recordLaunch, seedLineages, sha256Bytes } from "../../../runtime/ledger/index.js";
 import { withStore } from "../../../runtime/ledger/ledger-store.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
-import { openReviews, statePath, type ReviewContext } from "../../../runtime/review/context.js";
+import { openReviews, statePath, type ReviewContext } from "../../../runtime/review/review-context.js";
 import { controlReview } from "../../../runtime/review/cycle.js";
 import { controlPortfolioReview, readToolState, runPortfolioCycle, toolReviewDir, toolStatePath } from "../../../runtime/review/portfolio-cycle.js";
 import type { Reviewer } from "../../../runtime/review/reviewer.js";

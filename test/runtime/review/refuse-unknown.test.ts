@@ -12,7 +12,7 @@ import { validateDecisions } from "../../../core/review/decide.js";
 import { contentGroupOf } from "../../../core/review/projection.js";
 import { agentPaths } from "../../../runtime/agent-paths.js";
 import { closeLedger } from "../../../runtime/ledger/index.js";
-import { batchDir, openReviews, statePath } from "../../../runtime/review/context.js";
+import { batchDir, openReviews, statePath } from "../../../runtime/review/review-context.js";
 import { readState, runCycle } from "../../../runtime/review/cycle.js";
 import type { Reviewer } from "../../../runtime/review/reviewer.js";
 

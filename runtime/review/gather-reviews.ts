@@ -7,7 +7,7 @@ import { draftReviewDetails, LINEAGE_LIMIT, reviewsDetails } from "../../core/re
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { ledgerPaths } from "../ledger/index.js";
-import { batchDir, EVIDENCE_FILE, statePath } from "./context.js";
+import { batchDir, EVIDENCE_FILE, statePath } from "./review-context.js";
 import { readJsonOrUndefined } from "./files.js";
 import { decodeToolState } from "../../core/review/tool-admission.js";
 import { toolReviewDetails } from "../../core/review/tool-reviews-view.js";

@@ -14,7 +14,7 @@ import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
 import type { Execution } from "./execute.js";
 import { text } from "./results.js";
-import type { BranchReport, NodeResult, Trace } from "./types.js";
+import type { BranchReport, NodeResult, Trace } from "./run-state.js";
 
 interface ReportOf {
   /** the tool name (or `spawn`), also the saved file's prefix */

@@ -30,7 +30,7 @@ export interface NotATool {
 }
 
 /** A tool: a plain value made by compiling a recipe (core/compile/tool.ts). The JSON schema of its
- *  parameters, as the agent sees it, is `toolSchema(tool)` (core/args/schema.ts). */
+ *  parameters, as the agent sees it, is `toolSchema(tool)` (core/args/parameters-schema.ts). */
 export interface ToolSpec {
   readonly name: string;
   readonly description: string;

@@ -1,7 +1,7 @@
 // The JSON schema of a tool's parameters as the agent sees it: one property per argument of the
 // surface, typed by its declaration, with the required names listed.
 import type { Json, JsonObject } from "../model.js";
-import { argTypeOf, type ArgSurface, type ToolSpec } from "../tool/types.js";
+import { argTypeOf, type ArgSurface, type ToolSpec } from "../tool/tool-spec.js";
 import { argSchemaProperty, typedArgValue } from "./arg-type.js";
 
 /** The default a caller gets when it leaves `name` out: a tool-level default, else one written in

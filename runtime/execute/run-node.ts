@@ -12,8 +12,8 @@ import { runLeaf, type LeafControls } from "./leaf.js";
 import { fanoutMessage, runParallel } from "./parallel.js";
 import { EMPTY_BYTES, skippedResult, synthetic, withStdout } from "./results.js";
 import { runSequence } from "./sequence.js";
-import type { NodeResult, Run } from "./types.js";
-import { must, TemplateError } from "./types.js";
+import type { NodeResult, Run } from "./run-state.js";
+import { must, TemplateError } from "./run-state.js";
 
 export const ABORTED = "command template run aborted";
 

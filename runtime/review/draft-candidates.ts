@@ -12,7 +12,7 @@ import { discoverThroughFs } from "../fs-discovery.js";
 import { readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import { seedObserved } from "../ledger/index.js";
 import { sha256Bytes } from "../ledger/index.js";
-import type { ReviewContext } from "./context.js";
+import type { ReviewContext } from "./review-context.js";
 
 export interface Candidates {
   readonly drafts: readonly DraftCandidate[];

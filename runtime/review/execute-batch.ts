@@ -12,7 +12,7 @@ import { planFaults } from "../../core/review/plan-check.js";
 import { canonicalLockPath } from "../../adapters/lock/canonical-path.js";
 import { PlanFailed, recoverJournals, runPlan } from "../../runtime/journal/index.js";
 import { promoteLineage } from "../ledger/index.js";
-import { QUARANTINE_DIR, type ReviewContext } from "./context.js";
+import { QUARANTINE_DIR, type ReviewContext } from "./review-context.js";
 import { exists, fileSha } from "./files.js";
 
 export type Outcome = "promoted" | "discarded" | "skipped_source_changed" | "skipped_source_moved" | "skipped_target_taken" | "pending";

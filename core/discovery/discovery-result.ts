@@ -1,7 +1,7 @@
 // The result of discovery: every entry found, which one wins each id, and the tool set.
 import type { RecipeConfig, RecipeFormat, RecipeProblem } from "../model.js";
 import type { CompiledRecipe } from "../compile/compile-recipe.js";
-import type { ToolSpec } from "../tool/types.js";
+import type { ToolSpec } from "../tool/tool-spec.js";
 
 export interface RecipeEntry {
   readonly id: string;
