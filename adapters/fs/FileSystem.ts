@@ -233,22 +233,8 @@ const TEMP_ATTEMPTS = 8;
  * by the file, not written through.
  */
 export async function writeFileAtomic(fs: FileSystem, path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): Promise<void> {
-  const dir = dirname(path);
-  const { temp, handle } = await openTemp(fs, path, options);
-  try {
-    try {
-      await handle.write(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, path);
-  } catch (e) {
-    // best effort: the failure to report is the one that brought us here
-    await fs.rm(temp).catch(() => undefined);
-    throw e;
-  }
-  await fs.fsyncDir(dir);
+  await placeSyncedTemp(fs, path, data, options, (temp) => fs.rename(temp, path));
+  await fs.fsyncDir(dirname(path));
 }
 
 /**
@@ -261,7 +247,20 @@ export async function writeFileAtomic(fs: FileSystem, path: string, data: Uint8A
  * target.
  */
 export async function writeFileAtomicExclusive(fs: FileSystem, path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): Promise<void> {
-  const dir = dirname(path);
+  const temp = await placeSyncedTemp(fs, path, data, options, (t) => fs.link(t, path));
+  // The target is in place; the temp is a second name of the same file. Failing to remove it
+  // does not undo the write, so it is reported like any other failure after the fact would be:
+  // the caller learns the folder still holds a stray temp.
+  await fs.unlink(temp);
+  await fs.fsyncDir(dirname(path));
+}
+
+/**
+ * Writes `data` to a fresh temp beside `path`, fsyncs and closes it, then hands it to `place`
+ * (rename over the target, or link to it). On any failure the temp is removed and the failure
+ * rethrown. Returns the temp's name.
+ */
+async function placeSyncedTemp(fs: FileSystem, path: string, data: Uint8Array | string, options: AtomicWriteOptions, place: (temp: string) => Promise<void>): Promise<string> {
   const { temp, handle } = await openTemp(fs, path, options);
   try {
     try {
@@ -270,17 +269,13 @@ export async function writeFileAtomicExclusive(fs: FileSystem, path: string, dat
     } finally {
       await handle.close();
     }
-    await fs.link(temp, path);
+    await place(temp);
   } catch (e) {
     // best effort: the failure to report is the one that brought us here
     await fs.rm(temp).catch(() => undefined);
     throw e;
   }
-  // The target is in place; the temp is a second name of the same file. Failing to remove it
-  // does not undo the write, so it is reported like any other failure after the fact would be:
-  // the caller learns the folder still holds a stray temp.
-  await fs.unlink(temp);
-  await fs.fsyncDir(dir);
+  return temp;
 }
 
 async function openTemp(fs: FileSystem, path: string, options: AtomicWriteOptions): Promise<{ temp: string; handle: FileHandle }> {
