@@ -5,29 +5,9 @@
 // callers (a p90 far above the median) or stays off their latency.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeProcessRunner, type ProcessResult } from "../adapters/process/ProcessRunner.js";
+import { instantRunner as instant } from "./instant-runner.js";
 import { openSession } from "../runtime/session.js";
-import { fmt } from "./stats.js";
-
-const OUT = new TextEncoder().encode("ok\n");
-const instant = makeProcessRunner("instant", async (): Promise<ProcessResult> => ({
-  code: 0,
-  pid: 1,
-  killed: false,
-  timedOut: false,
-  stdout: OUT,
-  stderr: new Uint8Array(0),
-  stdoutBytes: OUT.length,
-  stderrBytes: 0,
-  stdoutTruncated: false,
-  stderrTruncated: false,
-  durationMs: 0,
-}));
-
-const quantile = (xs: readonly number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
+import { fmt, quantile } from "./stats.js";
 
 export async function benchCallLaunch(baseDir: string): Promise<string[]> {
   const agentDir = join(baseDir, "agent-call-launch");

@@ -6,29 +6,13 @@
 // operation of its own, measured by the `ledger` rows.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeProcessRunner, type ProcessResult } from "../adapters/process/ProcessRunner.js";
+import { instantRunner as instant } from "./instant-runner.js";
 import { openRegistry } from "../runtime/registry.js";
 import { launch } from "../runtime/launch.js";
 import { fmt, median } from "./stats.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 
 const TARGET_US = 5;
-const encoder = new TextEncoder();
-const OUT = encoder.encode("ok\n");
-
-const instant = makeProcessRunner("instant", async (): Promise<ProcessResult> => ({
-  code: 0,
-  pid: 1,
-  killed: false,
-  timedOut: false,
-  stdout: OUT,
-  stderr: new Uint8Array(0),
-  stdoutBytes: OUT.length,
-  stderrBytes: 0,
-  stdoutTruncated: false,
-  stderrTruncated: false,
-  durationMs: 0,
-}));
 
 export async function benchCallPath(baseDir: string): Promise<string[]> {
   const agentDir = join(baseDir, "agent-call");

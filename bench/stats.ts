@@ -5,6 +5,12 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/** The sample at quantile `q` (0..1) of `xs`: the nearest rank, never interpolated. */
+export function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
 export function timeRuns(runs: number, fn: () => void): number {
   const samples: number[] = [];
   fn(); // warm-up
