@@ -10,63 +10,20 @@
 // reasonable time; the code path is the one a 36-tool portfolio takes
 // (test/runtime/review/portfolio.test.ts, the CLI test).
 import { describe, expect, it } from "vitest";
-import { Volume } from "memfs";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
-import { makeMemFileSystem, type MemFileSystem } from "../adapters/fs/memfs.js";
-import type { Lock } from "../adapters/lock/Lock.js";
-import { agentPaths } from "../runtime/agent-paths.js";
+import type { MemFileSystem } from "../adapters/fs/memfs.js";
 import { discoverThroughFs } from "../runtime/fs-discovery.js";
-import { closeLedger, seedLineages } from "../runtime/ledger/index.js";
-import { withStore } from "../runtime/ledger/ledger-store.js";
+import { seedLineages } from "../runtime/ledger/index.js";
 import { activatePortfolio, type ActivationFaults } from "../runtime/review/activate.js";
-import { openReviews, type ReviewContext } from "../runtime/review/review-context.js";
 import { readApproved, readToolState, runPortfolioCycle } from "../runtime/review/portfolio-cycle.js";
 import type { Reviewer } from "../runtime/review/reviewer.js";
 import { rollbackTool } from "../runtime/review/rollback.js";
+import { approvedVolume, freshVolume, name, nextCommand, paths, recipeText, ROOT, scripted, SIZE, text, withCtx } from "./support/portfolio-volume.js";
 import { cloneVolume, exploreCrashes, makeCrashingFileSystem, recoverView, SimulatedCrash, type CrashingFileSystem } from "./support/crash-fs.js";
 
-const paths = agentPaths({ PI_CODING_AGENT_DIR: "/agent" }, "/", "/home");
-const ROOT = paths.recipeRoot;
-const inProcess: Lock = {
-  acquire: async (path) => ({ path, canonicalPath: path, release: async () => undefined }),
-  withLock: async (_path, fn) => fn(),
-};
-const name = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
-const recipeText = (i: number): string => `${JSON.stringify({ description: `Tool ${i === 3 ? 2 : i}`, template: `echo ${i === 3 ? 2 : i}` })}\n`;
-const SIZE = 6;
 const BEFORE = Array.from({ length: SIZE }, (_, i) => name(i));
 const AFTER = ["renamed_tool", "tool_03", ...BEFORE.slice(4)].sort();
 
-async function withCtx<A>(fs: FileSystem, run: (ctx: ReviewContext) => Promise<A>): Promise<A> {
-  const ctx = openReviews({ fs, lock: inProcess, paths, now: () => Date.UTC(2026, 0, 1), newId: () => "review-1" });
-  try {
-    return await run(ctx);
-  } finally {
-    await closeLedger(ctx.ledger);
-  }
-}
-
-/** tool_00 → renamed_tool, tool_01 demoted, tool_02 + tool_03 merged into tool_03, the rest kept */
-const scripted: Reviewer = {
-  describe: "scripted",
-  review: async (input) => {
-    const p = JSON.parse(input.slice(input.indexOf("\n{\n") + 1)) as { reviewId: string; tools: { tool: string; sha256: string }[] };
-    const special: Record<number, object> = { 0: { action: "evolve", target: "renamed_tool" }, 1: { action: "demote" }, 2: { action: "merge", target: "tool_04" }, 3: { action: "merge", target: "tool_04" } };
-    const decisions = p.tools.map((t, i) => ({ source: t.tool, sha256: t.sha256, action: "keep", rationale: "r", ...special[i] }));
-    return `TOOL_REVIEW_RESULT\n${JSON.stringify({ reviewId: p.reviewId, decisions })}`;
-  },
-};
-
-async function approvedVolume(): Promise<MemFileSystem> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < SIZE; i++) files[`${ROOT}/${name(i)}.json`] = recipeText(i);
-  const fs = makeMemFileSystem(Volume.fromJSON(files) as Volume);
-  await withCtx(fs, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths))));
-  expect((await withCtx(fs, (ctx) => runPortfolioCycle(ctx, { reviewer: scripted, portfolioSize: SIZE }))).phase).toBe("approved");
-  return fs;
-}
-
-const text = async (fs: FileSystem, p: string): Promise<string | undefined> => fs.readFile(p).then((b) => new TextDecoder().decode(b), () => undefined);
 const toolNames = async (fs: FileSystem): Promise<string[]> =>
   (await fs.readdir(ROOT)).filter((e) => e.kind === "file" && e.name.endsWith(".json")).map((e) => e.name.slice(0, -5)).sort();
 
@@ -96,8 +53,6 @@ async function side(fs: FileSystem): Promise<"before" | "after"> {
 
 const activate = (faults?: ActivationFaults) => (fs: FileSystem) => withCtx(fs, (ctx) => activatePortfolio(ctx, faults)).then(() => undefined);
 
-/** the next command of any kind: it opens the ledger store, which settles a pending plan */
-const nextCommand = (fs: FileSystem) => withCtx(fs, (ctx) => withStore(ctx.ledger, async () => undefined));
 
 /**
  * The activation property's violations (an empty list: it holds). After a crash, the next
@@ -173,12 +128,6 @@ describe("portfolio activation under crashes", () => {
   }, 900_000);
 });
 
-/** the six tools, no lineage yet: the capture seeds them */
-function freshVolume(): MemFileSystem {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < SIZE; i++) files[`${ROOT}/${name(i)}.json`] = recipeText(i);
-  return makeMemFileSystem(Volume.fromJSON(files) as Volume);
-}
 
 /**
  * The capture-and-approval property's violations (an empty list: it holds). A cycle (seeding,

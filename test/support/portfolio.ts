@@ -13,7 +13,8 @@ import type { Reviewer } from "../../runtime/review/reviewer.js";
 export const toolName = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
 const recipe = (i: number): string => JSON.stringify({ description: `Tool ${i === 3 ? 2 : i}`, template: `printf t${i === 3 ? 2 : i}` });
 
-const scripted: Reviewer = {
+/** tool_00 → renamed_tool, tool_01 demoted, tool_02 + tool_03 merged into tool_03, the rest kept */
+export const scriptedPortfolioReviewer: Reviewer = {
   describe: "scripted",
   review: async (input) => {
     const p = JSON.parse(input.slice(input.indexOf("\n{\n") + 1)) as { reviewId: string; tools: { tool: string; sha256: string }[] };
@@ -31,7 +32,7 @@ export async function approvedPortfolio(agentDir: string): Promise<string> {
   return withNodeReviews(paths, undefined, async (ctx) => {
     // every lineage seeded at once: the portfolio follows the names (occurrence tool_01 is tool_00 …)
     await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, paths));
-    return (await runPortfolioCycle(ctx, { reviewer: scripted })).phase;
+    return (await runPortfolioCycle(ctx, { reviewer: scriptedPortfolioReviewer })).phase;
   });
 }
 

@@ -6,53 +6,21 @@
 // separate lineage step; reset leading on instead of being refused), the test says what it checks.
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { Volume } from "memfs";
 import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
-import { makeMemFileSystem, type MemFileSystem } from "../../../adapters/fs/memfs.js";
-import type { Lock } from "../../../adapters/lock/Lock.js";
+import type { MemFileSystem } from "../../../adapters/fs/memfs.js";
 import { executableFingerprint } from "../../../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
-import { agentPaths } from "../../../runtime/agent-paths.js";
 import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
-import { closeLedger, foldPending, recordLaunch, seedLineages, sha256Bytes } from "../../../runtime/ledger/index.js";
-import { withStore } from "../../../runtime/ledger/ledger-store.js";
+import { foldPending, recordLaunch, seedLineages, sha256Bytes } from "../../../runtime/ledger/index.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
-import { openReviews, statePath, type ReviewContext } from "../../../runtime/review/review-context.js";
+import { statePath } from "../../../runtime/review/review-context.js";
 import { controlReview } from "../../../runtime/review/cycle.js";
 import { controlPortfolioReview, readToolState, runPortfolioCycle, toolReviewDir, toolStatePath } from "../../../runtime/review/portfolio-cycle.js";
-import type { Reviewer } from "../../../runtime/review/reviewer.js";
 import { rollbackTool } from "../../../runtime/review/rollback.js";
 import { cloneVolume, countMutations, makeCrashingFileSystem, recoverView } from "../../../props/support/crash-fs.js";
+import { approvedVolume, name, nextCommand, paths, recipeText, ROOT, scripted, SIZE, text, withCtx } from "../../../props/support/portfolio-volume.js";
 
-const paths = agentPaths({ PI_CODING_AGENT_DIR: "/agent" }, "/", "/home");
-const ROOT = paths.recipeRoot;
-const SIZE = 6;
-const inProcess: Lock = {
-  acquire: async (path) => ({ path, canonicalPath: path, release: async () => undefined }),
-  withLock: async (_path, fn) => fn(),
-};
-const name = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
-const recipeText = (i: number): string => `${JSON.stringify({ description: `Tool ${i === 3 ? 2 : i}`, template: `echo ${i === 3 ? 2 : i}` })}\n`;
 const QUARANTINE = `${toolReviewDir(paths, "review-1")}/quarantine`;
-
-async function withCtx<A>(fs: FileSystem, run: (ctx: ReviewContext) => Promise<A>, id = "review-1"): Promise<A> {
-  const ctx = openReviews({ fs, lock: inProcess, paths, now: () => Date.UTC(2026, 0, 1), newId: () => id });
-  try {
-    return await run(ctx);
-  } finally {
-    await closeLedger(ctx.ledger);
-  }
-}
-
-const scripted: Reviewer = {
-  describe: "scripted",
-  review: async (input) => {
-    const p = JSON.parse(input.slice(input.indexOf("\n{\n") + 1)) as { reviewId: string; tools: { tool: string; sha256: string }[] };
-    const special: Record<number, object> = { 0: { action: "evolve", target: "renamed_tool" }, 1: { action: "demote" }, 2: { action: "merge", target: "tool_04" }, 3: { action: "merge", target: "tool_04" } };
-    const decisions = p.tools.map((t, i) => ({ source: t.tool, sha256: t.sha256, action: "keep", rationale: "r", ...special[i] }));
-    return `TOOL_REVIEW_RESULT\n${JSON.stringify({ reviewId: p.reviewId, decisions })}`;
-  },
-};
 
 async function launchOnce(fs: FileSystem, n: string): Promise<void> {
   const path = `${ROOT}/${n}.json`;
@@ -66,22 +34,13 @@ async function launchOnce(fs: FileSystem, n: string): Promise<void> {
 }
 
 /** six tools, seeded; each launched once when `launched`; the review approved */
-async function approvedVolume(launched = false): Promise<MemFileSystem> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < SIZE; i++) files[`${ROOT}/${name(i)}.json`] = recipeText(i);
-  const fs = makeMemFileSystem(Volume.fromJSON(files) as Volume);
-  await withCtx(fs, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths))));
-  if (launched) for (let i = 0; i < SIZE; i++) await launchOnce(fs, name(i));
-  expect((await withCtx(fs, (ctx) => runPortfolioCycle(ctx, { reviewer: scripted, portfolioSize: SIZE }))).phase).toBe("approved");
-  return fs;
-}
+const approved = (launched = false): Promise<MemFileSystem> =>
+  approvedVolume(launched ? async (fs) => { for (let i = 0; i < SIZE; i++) await launchOnce(fs, name(i)); } : undefined);
 
-const text = async (fs: FileSystem, p: string): Promise<string | undefined> => fs.readFile(p).then((b) => new TextDecoder().decode(b), () => undefined);
 const json = async (fs: FileSystem, p: string): Promise<Record<string, unknown>> => JSON.parse((await text(fs, p))!) as Record<string, unknown>;
 const exists = async (fs: FileSystem, p: string): Promise<boolean> => fs.lstat(p).then(() => true, () => false);
 const ledgerOf = (fs: FileSystem, n: string): Promise<Record<string, unknown>> => json(fs, `${paths.usageRoot}/recipes/${n}.json`);
 const activate = (fs: FileSystem) => withCtx(fs, (ctx) => activatePortfolio(ctx));
-const nextCommand = (fs: FileSystem) => withCtx(fs, (ctx) => withStore(ctx.ledger, async () => undefined));
 
 /** a process that exits (as with `process.exit`) right before `path` would be renamed into place or removed */
 class Exited extends Error {}
@@ -96,7 +55,7 @@ const exitingBefore = (fs: FileSystem, path: string): FileSystem =>
 
 describe("activation crash matrix", () => {
   it("a crash before the plan is durable leaves tool_00 and tool_01 as they were; after it, the next command finishes the activation (G41)", async () => {
-    const base = await approvedVolume();
+    const base = await approved();
     const n = await countMutations(async (f) => void (await activate(f)), cloneVolume(base.vol));
     const sides: string[] = [];
     for (let k = 0; k <= n; k++) {
@@ -124,7 +83,7 @@ describe("activation crash matrix", () => {
   });
 
   it("a journal altered on disk is kept aside and not replayed; activation then runs afresh from the untouched recipes (G41)", async () => {
-    const base = await approvedVolume();
+    const base = await approved();
     const journals = `${paths.usageRoot}/journal`;
     // crash right after the activation's journal became durable, before its steps ran
     const n = await countMutations(async (f) => void (await activate(f)), cloneVolume(base.vol));
@@ -155,7 +114,7 @@ describe("activation crash matrix", () => {
 
 describe("an activation interrupted after its plan", () => {
   it("a process exiting before the state says completed leaves the quarantine; the next boundary completes it and the lineage holds the review (G43)", async () => {
-    const fs = await approvedVolume();
+    const fs = await approved();
     await expect(withCtx(exitingBefore(fs, toolStatePath(paths)), (ctx) => activatePortfolio(ctx))).rejects.toThrow(Exited);
     expect((await withCtx(fs, readToolState))?.phase).toBe("approved");
     expect((await fs.readdir(QUARANTINE)).length).toBe(1);
@@ -167,7 +126,7 @@ describe("an activation interrupted after its plan", () => {
   });
 
   it("a process exiting after the state says completed but before the quarantine is removed: the next boundary removes it (G43)", async () => {
-    const fs = await approvedVolume();
+    const fs = await approved();
     await expect(withCtx(exitingBefore(fs, QUARANTINE), (ctx) => activatePortfolio(ctx))).rejects.toThrow(Exited);
     expect((await withCtx(fs, readToolState))?.phase).toBe("completed");
     expect((await fs.readdir(QUARANTINE)).length).toBe(1);
@@ -179,7 +138,7 @@ describe("an activation interrupted after its plan", () => {
 
 describe("lineage finalization", () => {
   it("keep records the epoch, evolve keeps the count, merge sums it, demote marks the draft; snapshots per survivor; a repeat changes nothing (G47)", async () => {
-    const fs = await approvedVolume(true);
+    const fs = await approved(true);
     expect(await activate(fs)).toMatchObject({ outcome: "activated" });
     const kept = await ledgerOf(fs, "tool_04");
     expect(kept).toMatchObject({ review_epochs: ["review-1"], lifetime_calls: 1 });
@@ -199,7 +158,7 @@ describe("lineage finalization", () => {
   });
 
   it("a snapshot already in the revision's slot is overwritten with the reviewed bytes and the new review id (G47b)", async () => {
-    const fs = await approvedVolume();
+    const fs = await approved();
     const slot = `${paths.usageRoot}/revisions/tool_04/1.json`;
     await fs.mkdir(`${paths.usageRoot}/revisions/tool_04`, { recursive: true });
     await fs.writeFile(slot, JSON.stringify({ type: "recipe_revision_snapshot", lineage_name: "tool_04", revision: 33, review_id: "older-review", content: { text: "old" } }));
@@ -210,7 +169,7 @@ describe("lineage finalization", () => {
 
 describe("snapshot rollback refusals", () => {
   async function activated(): Promise<MemFileSystem> {
-    const fs = await approvedVolume();
+    const fs = await approved();
     await activate(fs);
     await fs.writeFile(`${ROOT}/renamed_tool.json`, `${JSON.stringify({ description: "Tool 0", template: "echo changed" })}\n`);
     await withCtx(fs, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths))));
@@ -266,7 +225,7 @@ describe("snapshot rollback refusals", () => {
 
 describe("review.reset", () => {
   it("a failed draft review is forgotten; a tool review whose activation failed is forgotten too and a new cycle captures again (G63)", async () => {
-    const fs = await approvedVolume();
+    const fs = await approved();
     await fs.mkdir(`${paths.usageRoot}/reviews/draft`, { recursive: true });
     await fs.writeFile(statePath(paths), JSON.stringify({ phase: "failed", batchId: "batch-1", batchSha256: "x", sources: [], attempts: 3, updatedAt: "2026-01-01T00:00:00.000Z" }));
     expect(await withCtx(fs, (ctx) => controlReview(ctx, "review.reset"))).toMatchObject({ changed: true });
