@@ -55,6 +55,30 @@ const activate = (faults?: ActivationFaults) => (fs: FileSystem) => withCtx(fs, 
 
 
 /**
+ * The violations a crash exploration finds, one line each: a check that failed after the crash at
+ * operation k (and, nested, at a recovery's operation), or the exploration's own refusal of a
+ * recovery that is not idempotent.
+ */
+function violationLog() {
+  const violations: string[] = [];
+  const firstLine = (e: unknown): string => (e instanceof Error ? e.message.split("\n")[0]! : String(e));
+  return {
+    violations,
+    crashed: (k: number, info: { recoveryCrashAt?: number }, e: unknown): void => {
+      violations.push(`crash at ${k}${info.recoveryCrashAt === undefined ? "" : `, recovery crash at ${info.recoveryCrashAt}`}: ${firstLine(e)}`);
+    },
+    explore: async (x: Parameters<typeof exploreCrashes>[0]): Promise<number> => {
+      try {
+        return await exploreCrashes(x);
+      } catch (e) {
+        violations.push(firstLine(e));
+        return 0;
+      }
+    },
+  };
+}
+
+/**
  * The activation property's violations (an empty list: it holds). After a crash, the next
  * command (whatever it is) finds every recipe and lineage on one side, and the acknowledged
  * activation on the after side; the next activation then always finishes, and a cycle runs.
@@ -64,7 +88,8 @@ async function activationViolations(options: { fs?: (fs: FileSystem) => FileSyst
   const wrap = options.fs ?? ((fs: FileSystem) => fs);
   const run = (fs: FileSystem) => activate(options.faults)(wrap(fs));
   const recover = (fs: FileSystem) => nextCommand(wrap(fs));
-  const violations: string[] = [];
+  const found = violationLog();
+  const violations = found.violations;
   const check = async (view: MemFileSystem, k: number, _trace: readonly string[], info: { completed: boolean; recoveryCrashAt?: number }) => {
     try {
       const now = await side(view);
@@ -76,18 +101,10 @@ async function activationViolations(options: { fs?: (fs: FileSystem) => FileSyst
       // a later cycle runs (and finds nothing eligible: every tool's revision was just reviewed)
       expect(await withCtx(view, (ctx) => runPortfolioCycle(ctx, { capture: true, portfolioSize: SIZE }))).toMatchObject({ phase: "completed", eligible: { eligible: 0 } });
     } catch (e) {
-      violations.push(`crash at ${k}${info.recoveryCrashAt === undefined ? "" : `, recovery crash at ${info.recoveryCrashAt}`}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+      found.crashed(k, info, e);
     }
   };
-  const explore = async (x: Parameters<typeof exploreCrashes>[0]): Promise<number> => {
-    try {
-      return await exploreCrashes(x);
-    } catch (e) {
-      // the exploration itself refuses a recovery that is not idempotent
-      violations.push(e instanceof Error ? e.message.split("\n")[0]! : String(e));
-      return 0;
-    }
-  };
+  const explore = found.explore;
   const n = await explore({ setup: () => cloneVolume(base.vol), seed: 5, run, recover, nested: false, check });
   if (violations.length === 0) expect(n).toBeGreaterThan(60);
   // a sample of crash points whose recovery is itself crashed at every one of its operations
@@ -160,7 +177,8 @@ async function approvalViolations(options: { fs?: (fs: FileSystem) => FileSystem
     await nextCommand(wrap(fs));
     await cycle(wrap(fs));
   };
-  const violations: string[] = [];
+  const found = violationLog();
+  const violations = found.violations;
   const check = async (view: MemFileSystem, k: number, _trace: readonly string[], info: { completed: boolean; recoveryCrashAt?: number }) => {
     try {
       if (info.completed) expect(askedInRecovery, "an acknowledged approval was asked for again").toBe(0);
@@ -173,17 +191,10 @@ async function approvalViolations(options: { fs?: (fs: FileSystem) => FileSystem
       expect((await withCtx(view, readToolState))?.phase).toBe("completed");
       expect(await withCtx(view, (ctx) => runPortfolioCycle(ctx, { capture: true, portfolioSize: SIZE }))).toMatchObject({ phase: "completed", eligible: { eligible: 0 } });
     } catch (e) {
-      violations.push(`crash at ${k}${info.recoveryCrashAt === undefined ? "" : `, recovery crash at ${info.recoveryCrashAt}`}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+      found.crashed(k, info, e);
     }
   };
-  const explore = async (x: Parameters<typeof exploreCrashes>[0]): Promise<number> => {
-    try {
-      return await exploreCrashes(x);
-    } catch (e) {
-      violations.push(e instanceof Error ? e.message.split("\n")[0]! : String(e));
-      return 0;
-    }
-  };
+  const explore = found.explore;
   const base = freshVolume();
   const n = await explore({ setup: () => cloneVolume(base.vol), seed: 11, run, recover, nested: false, check });
   if (violations.length === 0) expect(n).toBeGreaterThan(30);
