@@ -15,29 +15,41 @@ import { agentPaths, lockRootOf } from "../../../runtime/agent-paths.js";
 import { closeLedger } from "../../../runtime/ledger/index.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
 import { openReviews } from "../../../runtime/review/review-context.js";
-import { repoRoot, runCli, runCliJson } from "../../support/cli.js";
+import { cliNodeArgs, repoRoot, runCli, runCliJson } from "../../support/cli.js";
 import { approvedPortfolio } from "../../support/portfolio.js";
 
 let agent: string;
 beforeAll(() => void (agent = mkdtempSync(join(tmpdir(), "pi-recipes-race-"))));
 afterAll(() => rmSync(agent, { recursive: true, force: true }));
 
-const tsxLoader = join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs");
+interface Racer {
+  readonly result: Promise<{ status: number | null; out: string }>;
+  /** what the process has printed so far, and whether it has ended */
+  readonly seen: () => { out: string; ended: boolean };
+}
 
 /** `pi-recipes call <tool>` as a child process that runs alongside this one */
-function callAsync(tool: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; out: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", `file://${tsxLoader}`, join(repoRoot, "host-cli", "main.ts"), "call", tool], { cwd: repoRoot, env: { ...process.env, ...env } });
-    let out = "";
+function callAsync(tool: string, env: NodeJS.ProcessEnv): Racer {
+  let out = "";
+  let ended = false;
+  const result = new Promise<{ status: number | null; out: string }>((done, fail) => {
+    const child = spawn(process.execPath, [...cliNodeArgs(), "call", tool], { cwd: repoRoot, env: { ...process.env, ...env } });
     child.stdout.on("data", (b: Buffer) => (out += b.toString()));
     child.stderr.on("data", (b: Buffer) => (out += b.toString()));
     child.on("error", fail);
-    child.on("close", (status) => done({ status, out }));
+    child.on("close", (status) => {
+      ended = true;
+      done({ status, out });
+    });
   });
+  return { result, seen: () => ({ out, ended }) };
 }
 
-const until = async (what: string, ok: () => boolean, ms = 30_000): Promise<void> => {
+/** waits for `ok`; a racing process that ends first fails at once, with what it printed */
+const until = async (what: string, ok: () => boolean, racer?: Racer, ms = 90_000): Promise<void> => {
   for (const end = Date.now() + ms; !ok(); ) {
+    const seen = racer?.seen();
+    if (seen?.ended === true) throw new Error(`the racing launch ended before ${what}: ${seen.out}`);
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -82,11 +94,11 @@ describe("a launch racing activation", () => {
         return false;
       }
     };
-    await until("the racing launch to withdraw behind the fence", withdrawn);
+    await until("the racing launch to withdraw behind the fence", withdrawn, call);
     resume();
 
     expect(await activation).toMatchObject({ outcome: "activated", phase: "completed" });
-    const raced = await call;
+    const raced = await call.result;
     expect(raced.out).toContain(`Recipe launch rejected because its source changed during activation: ${tool00}. Reload recipe tools and retry.`);
     expect(raced.out).not.toContain("t0");
     expect(raced.status).not.toBe(0);
