@@ -19,13 +19,13 @@ import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
 import { agentPaths, lockRootOf, packageInfo, type AgentPaths } from "./agent-paths.js";
-import { accountedContext, launch, type OnRejected } from "./launch.js";
+import { ledgerLaunchCheck, type OnRejected } from "./accounting.js";
 import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
 import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
 import { registerTool, type RegisterParams } from "./register.js";
 import { openRegistry, type Registry } from "./registry.js";
 import { cleanStrayRecipeTemps } from "./startup.js";
-import type { CallContext } from "./verbs/call.js";
+import { runChecked, type CallContext } from "./verbs/call.js";
 
 export interface SessionOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -59,8 +59,8 @@ export interface RuntimeSession {
   discovery(): Discovery;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;
-  /** the one launch path: validate, account, execute (runtime/launch.ts), through this session's
-   *  file system */
+  /** the one launch path: validate (runtime/verbs/call.ts), account in this session's ledger
+   *  (runtime/accounting.ts), then run (runtime/launch.ts), through this session's file system */
   launch(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: Omit<CallContext, "launch" | "fs">): Promise<CommandResult>;
   /** the call context of this session's launches: accounted in its ledger, on its file system */
   callContext(extra?: Omit<CallContext, "launch" | "paths" | "fs">): CallContext;
@@ -101,12 +101,13 @@ function base(options: SessionOptions): Base {
 }
 
 function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected): RuntimeSession {
+  const check = ledgerLaunchCheck(b.ledger, onRejected);
   return {
     ...b,
     discovery,
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery }),
-    launch: (tool, params, ctx) => launch(b.ledger, tool, params, { ...ctx, fs: b.fs }, onRejected),
-    callContext: (extra = {}) => accountedContext(b.ledger, { paths: b.paths, fs: b.fs, ...extra }, onRejected),
+    launch: (tool, params, ctx) => runChecked(tool, params, { ...ctx, fs: b.fs }, check),
+    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, ...extra, launch: check }),
     register: (params, refresh) =>
       registerTool(params, {
         paths: b.paths,

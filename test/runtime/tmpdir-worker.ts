@@ -3,7 +3,8 @@
 // its own TMPDIR. argv[2] is a JSON job; one JSON line per update and one summary line go to stdout.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { accountLaunch } from "../../runtime/launch.js";
+import * as E from "fp-ts/lib/Either.js";
+import { accountLaunch } from "../../runtime/accounting.js";
 import { openSession } from "../../runtime/session.js";
 
 export interface TmpdirJob {
@@ -47,8 +48,8 @@ async function launch(): Promise<number> {
       const tool = fresh.discovery().tools.find((t) => t.name === "shared");
       if (tool === undefined) throw new Error("tool shared not discovered");
       const check = await accountLaunch(fresh.ledger, tool);
-      if (check.ok && check.diagnostic !== undefined) throw new Error(check.diagnostic);
-      if (check.ok) return attempt;
+      if (E.isRight(check) && check.right.diagnostic !== undefined) throw new Error(check.right.diagnostic);
+      if (E.isRight(check)) return attempt;
     } finally {
       await fresh.close();
     }
