@@ -13,8 +13,7 @@ import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import type { ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
@@ -27,14 +26,18 @@ import { openRegistry, type Registry } from "./registry.js";
 import { cleanStrayRecipeTemps } from "./startup.js";
 import { runChecked, type CallContext } from "./verbs/call.js";
 
+/** What a host gives a session. The file system and the scan port are the host's (its entry file
+ *  builds them once: node adapters, or memfs in tests); the rest has defaults. */
 export interface SessionOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly home?: string;
+  /** the agent-dir paths, already computed (hostPorts); when given, env, cwd and home are not read for them */
+  readonly paths?: AgentPaths;
   /** the packaged component root; `null`: none (tests) */
   readonly packagedRoot?: string | null;
-  readonly fs?: FileSystem;
-  readonly scan?: ScanPort;
+  readonly fs: FileSystem;
+  readonly scan: ScanPort;
   readonly lock?: Lock;
 }
 
@@ -73,31 +76,50 @@ export interface LiveSession extends RuntimeSession {
   readonly live: LiveRegistry;
 }
 
-interface Base {
+/** A host's ports and place: what a session is opened over, and what a host's steps before the
+ *  session (an activation at start-up, settling a pending plan) use, so that nothing is built or
+ *  computed twice. */
+export interface HostPorts {
   readonly paths: AgentPaths;
   readonly env: NodeJS.ProcessEnv;
   readonly packagedRoot: string | undefined;
   readonly fs: FileSystem;
   readonly scan: ScanPort;
   readonly lock: Lock;
+}
+
+/** The agent-dir paths, the packaged root and the lock of a host, computed once from its options. */
+export function hostPorts(options: SessionOptions): HostPorts {
+  const env = options.env ?? process.env;
+  const paths = options.paths ?? agentPaths(env, options.cwd ?? process.cwd(), options.home);
+  const { fs } = options;
+  return {
+    paths,
+    env,
+    packagedRoot: options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot,
+    fs,
+    scan: options.scan,
+    lock: options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }),
+  };
+}
+
+/** The options that open a session over ports already built. */
+export const overPorts = (ports: HostPorts): SessionOptions => ({
+  env: ports.env,
+  paths: ports.paths,
+  packagedRoot: ports.packagedRoot ?? null,
+  fs: ports.fs,
+  scan: ports.scan,
+  lock: ports.lock,
+});
+
+interface Base extends HostPorts {
   readonly ledger: LedgerContext;
 }
 
 function base(options: SessionOptions): Base {
-  const env = options.env ?? process.env;
-  const paths = agentPaths(env, options.cwd ?? process.cwd(), options.home);
-  const fs = options.fs ?? makeNodeFileSystem();
-  const lock = options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
-  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
-  return {
-    paths,
-    env,
-    packagedRoot,
-    fs,
-    scan: options.scan ?? makeNodeScanPort(),
-    lock,
-    ledger: openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot }),
-  };
+  const ports = hostPorts(options);
+  return { ...ports, ledger: openLedger({ fs: ports.fs, lock: ports.lock, recipeRoot: ports.paths.recipeRoot, usageRoot: ports.paths.usageRoot }) };
 }
 
 function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected): RuntimeSession {
@@ -121,7 +143,7 @@ function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<vo
 }
 
 /** A session for one command: nothing is read until `discovery()` is first called. */
-export function openSession(options: SessionOptions = {}): RuntimeSession {
+export function openSession(options: SessionOptions): RuntimeSession {
   const b = base(options);
   const registry = openRegistry({
     paths: b.paths,
@@ -133,7 +155,7 @@ export function openSession(options: SessionOptions = {}): RuntimeSession {
 }
 
 /** A session that keeps its tool set current until it is closed. */
-export async function openLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
+export async function openLiveSession(options: LiveSessionOptions): Promise<LiveSession> {
   const b = base(options);
   const log = options.log ?? ((): void => undefined);
   const report = (what: string) => (e: unknown): void => log(`${what}: ${e instanceof Error ? e.message : String(e)}`);
