@@ -17,7 +17,7 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, lockRootOf, packageInfo, type AgentPaths } from "./agent-paths.js";
+import { agentPlace, lockRootOf, type AgentPaths } from "./agent-paths.js";
 import { ledgerLaunchCheck, type OnRejected } from "./accounting.js";
 import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
 import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
@@ -91,12 +91,12 @@ export interface HostPorts {
 /** The agent-dir paths, the packaged root and the lock of a host, computed once from its options. */
 export function hostPorts(options: SessionOptions): HostPorts {
   const env = options.env ?? process.env;
-  const paths = options.paths ?? agentPaths(env, options.cwd ?? process.cwd(), options.home);
+  const { paths, packagedRoot } = agentPlace({ ...options, env });
   const { fs } = options;
   return {
     paths,
     env,
-    packagedRoot: options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot,
+    packagedRoot,
     fs,
     scan: options.scan,
     lock: options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }),
