@@ -20,7 +20,7 @@ import type { Watcher } from "../adapters/watch/Watcher.js";
 import { agentPlace, lockRootOf, type AgentPaths } from "./agent-paths.js";
 import { ledgerLaunchCheck, type OnRejected } from "./accounting.js";
 import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
-import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
+import type { LiveRegistry } from "./live-registry.js";
 import { registerTool, type RegisterParams } from "./register.js";
 import { openRegistry, type Registry } from "./registry.js";
 import { cleanStrayRecipeTemps } from "./startup.js";
@@ -166,6 +166,9 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
   // recovery before anything reads the store or the recipe folders
   tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
   await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock, report: log }).catch(report("start-up cleanup"));
+  // loaded by a live session only: a one-shot session (every CLI verb) has no live registry and no
+  // watcher (docs/performance.md)
+  const { openLiveRegistry } = await import("./live-registry.js");
   const live = openLiveRegistry({
     paths: b.paths,
     scan: b.scan,
