@@ -3,6 +3,8 @@
 // session closed (its launch log closed, and whatever fold the close does). Each iteration is one
 // CLI call's worth of work; the median and the 90th percentile show whether a fold lands on some
 // callers (a p90 far above the median) or stays off their latency.
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { instantRunner as instant } from "./instant-runner.js";
@@ -19,7 +21,7 @@ export async function benchCallLaunch(baseDir: string): Promise<string[]> {
   const pending = (): number => (existsSync(launches) ? readdirSync(launches).length : 0);
   const one = async (): Promise<{ ms: number }> => {
     const t0 = process.hrtime.bigint();
-    const session = openSession({ env, cwd: baseDir, home: baseDir, packagedRoot: null });
+    const session = openSession({ env, cwd: baseDir, home: baseDir, packagedRoot: null, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
     try {
       const tool = session.discovery().tools.find((t) => t.name === "count_lines");
       if (tool === undefined) throw new Error("the call-launch bench tool did not load");

@@ -1,6 +1,6 @@
 // The cost of one typed call besides its process: argument validation and normalization,
 // resolution of the template, result reporting, with a runner that answers at once. Measured
-// over many calls in one process; the target is per call. The calls go through `launch`, the one
+// over many calls in one process; the target is per call. The calls go through `runChecked`, the one
 // path every host takes (CLI, Pi, MCP), with an abort signal as the hosts pass one; only the
 // usage ledger is left out (no ledger: every launch may run), because its accounting is a file
 // operation of its own, measured by the `ledger` rows.
@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { instantRunner as instant } from "./instant-runner.js";
 import { openRegistry } from "../runtime/registry.js";
-import { launch } from "../runtime/launch.js";
+import { runChecked, unaccountedLaunch } from "../runtime/verbs/call.js";
 import { fmt, median } from "./stats.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 
@@ -33,14 +33,14 @@ export async function benchCallPath(baseDir: string): Promise<string[]> {
   const ctx = { paths: { cwd: baseDir, home: baseDir, tmpRoot: join(baseDir, "tmp") }, fs: makeNodeFileSystem(), runner: instant, signal };
   const params = { file: "a.txt", count: 3, speed: 2.5, dry_run: true, mode: "fix" };
   const batch = 2000;
-  for (let i = 0; i < batch; i++) await launch(undefined, tool, params, ctx); // warm-up
+  for (let i = 0; i < batch; i++) await runChecked(tool, params, ctx, unaccountedLaunch); // warm-up
   const samples: number[] = [];
   const cpuSamples: number[] = [];
   for (let round = 0; round < 15; round++) {
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < batch; i++) {
-      const r = await launch(undefined, tool, params, ctx);
+      const r = await runChecked(tool, params, ctx, unaccountedLaunch);
       if (!r.ok) throw new Error(`the typed bench call failed: ${r.text}`);
     }
     samples.push(Number(process.hrtime.bigint() - t0) / 1e3 / batch);

@@ -1,10 +1,10 @@
-// The cost of confinement: the same one-step call (`true`) through `launch` with the real process
+// The cost of confinement: the same one-step call (`true`) through `runChecked` (the call every host launch makes) with the real process
 // runner, unconfined and with `sandbox: true` (bubblewrap), interleaved so both see the same load.
 // The row is the difference of the medians per call; the target is under 15 ms on 2 cores.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { probeBubblewrap } from "../adapters/process/bwrap.js";
-import { launch } from "../runtime/launch.js";
+import { runChecked, unaccountedLaunch } from "../runtime/verbs/call.js";
 import { openRegistry } from "../runtime/registry.js";
 import { fmt, median } from "./stats.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
@@ -29,7 +29,7 @@ export async function benchSandbox(baseDir: string): Promise<string[]> {
   const ctx = { paths: { cwd: work, home: work, tmpRoot: join(baseDir, "tmp-sandbox") }, fs: makeNodeFileSystem() };
   const time = async (tool: typeof open): Promise<number> => {
     const t0 = process.hrtime.bigint();
-    const r = await launch(undefined, tool, {}, ctx);
+    const r = await runChecked(tool, {}, ctx, unaccountedLaunch);
     if (!r.ok) throw new Error(`the ${tool.name} bench call failed: ${r.text}`);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };

@@ -3,13 +3,12 @@
 // now, as Pi does after a foreground turn, and only while no run is active. Without a configured
 // reviewer (the common case) nothing more is loaded or read. Never fails the command: a review's
 // outcome, failures included, is evidence in `inspect target=recipes view=reviews`.
-import type { FileSystem } from "../adapters/fs/FileSystem.js";
-import type { AgentPaths } from "../runtime/agent-paths.js";
+import type { ReviewPorts } from "../runtime/review/host.js";
 
 /** the variable that names the reviewer command (runtime/verbs/status.ts REVIEWER_ENV) */
 const REVIEWER = "PI_RECIPES_REVIEWER";
 
-export async function portfolioCycleAfterCommand(session: { readonly fs: FileSystem; readonly paths: AgentPaths; readonly env: NodeJS.ProcessEnv; readonly packagedRoot: string | undefined }): Promise<void> {
+export async function portfolioCycleAfterCommand(session: ReviewPorts & { readonly env: NodeJS.ProcessEnv }): Promise<void> {
   if ((session.env[REVIEWER] ?? "").trim() === "") return;
   const [{ idlePortfolioCycle }, { reviewPolicy }, { runFacts }, { runsRootOf }] = await Promise.all([
     import("../runtime/review/boundary.js"),
@@ -18,5 +17,5 @@ export async function portfolioCycleAfterCommand(session: { readonly fs: FileSys
     import("../runtime/runs/store.js"),
   ]);
   const active = async (): Promise<number> => (await runFacts(session.fs, runsRootOf(session.paths.tmpRoot))).active_runs.length;
-  await idlePortfolioCycle(session.paths, reviewPolicy(session.env), active, session.packagedRoot);
+  await idlePortfolioCycle(session, reviewPolicy(session.env), active);
 }

@@ -5,7 +5,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
 import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
 import { enableCompileCache } from "./node-compile-cache.js";
-import { agentPaths, lockRootOf, packageInfo } from "../runtime/agent-paths.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
+import { packageInfo } from "../runtime/agent-paths.js";
+import type { HostPorts } from "../runtime/session.js";
+import type { CliHost } from "./verbs/cli-verb.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
 import { runVerb, unknownVerb, usageText, verbHelp, type VerbOutcome } from "./verbs.js";
@@ -27,9 +31,8 @@ function usageError(error: string, verb?: string): number {
 // empty answer is not mistaken for an empty registry.
 const READS_REGISTRY = new Set(["inspect", "schema", "list", "call", "spawn", "message", "register_tool"]);
 
-function noteMissingAgentDir(verb: string): void {
+function noteMissingAgentDir(verb: string, { paths }: HostPorts): void {
   if (!READS_REGISTRY.has(verb)) return;
-  const paths = agentPaths(process.env, process.cwd());
   if (existsSync(paths.agentDir)) return;
   const from = process.env["PI_CODING_AGENT_DIR"] ? "PI_CODING_AGENT_DIR" : "the default, ~/.pi/agent";
   process.stderr.write(`pi-recipes: note: no agent directory at ${paths.agentDir} (from ${from}); recipes are read from ${paths.recipeRoot}\n`);
@@ -37,19 +40,21 @@ function noteMissingAgentDir(verb: string): void {
 
 // A plan a killed command left pending is settled before the verb reads anything, read-only verbs
 // included (runtime/settle.ts); the folder check keeps a fresh agent dir untouched.
-async function settlePending(verb: string): Promise<void> {
+async function settlePending(verb: string, ports: HostPorts): Promise<void> {
   if (!READS_REGISTRY.has(verb) && verb !== "review") return;
-  const paths = agentPaths(process.env, process.cwd());
-  if (!existsSync(paths.usageRoot)) return;
-  const [{ settlePendingPlans }, { makeNodeFileSystem }, { makeFileLock }] = await Promise.all([
-    import("../runtime/settle.js"),
-    import("../adapters/fs/node.js"),
-    import("../adapters/lock/file-lock.js"),
-  ]);
-  const fs = makeNodeFileSystem();
-  const lock = makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
-  for (const note of await settlePendingPlans({ paths, fs, lock, packagedRoot: packageInfo().packagedRecipeRoot }))
+  if (!existsSync(ports.paths.usageRoot)) return;
+  const { settlePendingPlans } = await import("../runtime/settle.js");
+  const { paths, fs, lock, packagedRoot } = ports;
+  for (const note of await settlePendingPlans({ paths, fs, lock, ...(packagedRoot === undefined ? {} : { packagedRoot }) }))
     process.stderr.write(`pi-recipes: note: ${note}\n`);
+}
+
+// The command's adapters (the node file system and scan port), its agent-dir paths, packaged root
+// and lock: built once here, for the steps before the verb and for the verb's runtime session.
+async function cliHost(): Promise<CliHost> {
+  const { hostPorts, openSession, overPorts } = await import("../runtime/session.js");
+  const ports = hostPorts({ env: process.env, cwd: process.cwd(), fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
+  return { ports, openSession: () => Promise.resolve(openSession(overPorts(ports))) };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -74,9 +79,14 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(text);
     return 0;
   }
-  noteMissingAgentDir(cmd.verb);
-  await settlePending(cmd.verb);
-  return finish(cmd, await runVerb(cmd));
+  let host: Promise<CliHost> | undefined;
+  const hostOnce = (): Promise<CliHost> => (host ??= cliHost());
+  if (READS_REGISTRY.has(cmd.verb) || cmd.verb === "review") {
+    const { ports } = await hostOnce();
+    noteMissingAgentDir(cmd.verb, ports);
+    await settlePending(cmd.verb, ports);
+  }
+  return finish(cmd, await runVerb(cmd, hostOnce));
 }
 
 async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<number> {

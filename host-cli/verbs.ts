@@ -2,7 +2,7 @@
 import { didYouMean } from "../core/suggest.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { VERB_NAMES, loadAllVerbs, loadVerb } from "./verbs/index.js";
-import type { VerbOutcome } from "./verbs/cli-verb.js";
+import type { CliHost, VerbOutcome } from "./verbs/cli-verb.js";
 
 export type { VerbOutcome } from "./verbs/cli-verb.js";
 
@@ -35,7 +35,7 @@ export async function verbHelp(name: string): Promise<string | undefined> {
 
 export const unknownVerb = (name: string): string => `unknown verb "${name}".${didYouMean(name, [...VERB_NAMES, "help"])}`;
 
-export async function runVerb(cmd: ParsedCommandLine): Promise<VerbOutcome> {
+export async function runVerb(cmd: ParsedCommandLine, host: () => Promise<CliHost>): Promise<VerbOutcome> {
   const verb = await loadVerb(cmd.verb);
-  return verb === undefined ? { kind: "usage", error: unknownVerb(cmd.verb), unknownVerb: true } : verb.run(cmd);
+  return verb === undefined ? { kind: "usage", error: unknownVerb(cmd.verb), unknownVerb: true } : verb.run(cmd, await host());
 }

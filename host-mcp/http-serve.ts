@@ -5,8 +5,10 @@
 // the runtime session is closed (watcher stopped, launches folded into the ledgers).
 import { createServer, type Server as NodeHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
-import { openLiveSession } from "../runtime/session.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
+import { packageInfo } from "../runtime/agent-paths.js";
+import { hostPorts, openLiveSession, overPorts } from "../runtime/session.js";
 import { activateAtBoundary } from "../runtime/review/boundary.js";
 import { isLoopback, requestGuard } from "./auth.js";
 import { idleReviews } from "./idle-reviews.js";
@@ -45,15 +47,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   const pkg = packageInfo();
 
   // recovery, clean-up, watcher and lineage seeding, once for every client
-  const agentDirExisted = agentDirExists(env, cwd);
+  // the server's adapters, paths, packaged root and lock, built once for its start-up steps and its session
+  const ports = hostPorts({ env, cwd, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
+  const agentDirExisted = agentDirExists(ports.paths);
   // an approved tool portfolio review is carried out before the tool set is read
-  const activation = await activateAtBoundary(agentPaths(env, cwd), packageInfo().packagedRecipeRoot);
+  const activation = await activateAtBoundary(ports);
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
-  const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
+  const session = await openLiveSession({ ...overPorts(ports), onWatchError: (e) => log(`watcher: ${e.message}`), log });
   for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
   // the review boundary: no call in flight over every client's session, and no run active
   const callsInFlight = new Set<Promise<unknown>>();
-  const onIdle = idleReviews(session.fs, session.paths, env, session.packagedRoot);
+  const onIdle = idleReviews(session, env);
   const handler = createHttpHandler({
     log,
     limits: options.limits,

@@ -2,7 +2,7 @@
 // recipes come from. A client that starts the server without passing the environment it meant
 // (no PI_CODING_AGENT_DIR) otherwise gets an empty registry with no hint why.
 import { existsSync } from "node:fs";
-import { agentPaths, type AgentPaths } from "../runtime/agent-paths.js";
+import type { AgentPaths } from "../runtime/agent-paths.js";
 
 export interface Serving {
   readonly paths: AgentPaths;
@@ -33,4 +33,4 @@ export function servingLines({ paths, env, packagedRoot, agentDirExisted, tools 
 }
 
 /** Whether the agent dir the session will serve exists now: ask before opening the session. */
-export const agentDirExists = (env: NodeJS.ProcessEnv, cwd: string): boolean => existsSync(agentPaths(env, cwd).agentDir);
+export const agentDirExists = (paths: AgentPaths): boolean => existsSync(paths.agentDir);

@@ -4,10 +4,12 @@
 // (their process groups killed), the session is closed (watcher stopped, launches folded into
 // the ledgers) and the process ends, leaving nothing behind.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { agentPaths, packageInfo } from "../runtime/agent-paths.js";
-import { openLiveSession } from "../runtime/session.js";
+import { makeNodeFileSystem } from "../adapters/fs/node.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
+import { packageInfo } from "../runtime/agent-paths.js";
+import { hostPorts, openLiveSession, overPorts } from "../runtime/session.js";
 import { activateAtBoundary } from "../runtime/review/boundary.js";
-import { withNodeReviews } from "../runtime/review/host.js";
+import { withReviews } from "../runtime/review/host.js";
 import { runCycle } from "../runtime/review/cycle.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createRecipeServer } from "./server.js";
@@ -33,18 +35,19 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   const pkg = packageInfo();
 
   // recovery, clean-up, watcher and lineage seeding; closing it folds this session's launches
-  const agentDirExisted = agentDirExists(env, cwd);
+  // the server's adapters, paths, packaged root and lock, built once for its start-up steps and its session
+  const ports = hostPorts({ env, cwd, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
+  const agentDirExisted = agentDirExists(ports.paths);
   // an approved tool portfolio review is carried out before the tool set is read
-  const activation = await activateAtBoundary(agentPaths(env, cwd), packageInfo().packagedRecipeRoot);
+  const activation = await activateAtBoundary(ports);
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
-  const session = await openLiveSession({ env, cwd, onWatchError: (e) => log(`watcher: ${e.message}`), log });
+  const session = await openLiveSession({ ...overPorts(ports), onWatchError: (e) => log(`watcher: ${e.message}`), log });
   for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
   // a draft review batch a crash interrupted is finished before serving
-  const packagedRoot = session.packagedRoot;
-  const recovered = await withNodeReviews(session.paths, packagedRoot, (ctx) => runCycle(ctx)).catch((e: unknown) => ({ error: String(e) }));
+  const recovered = await withReviews(session, (ctx) => runCycle(ctx)).catch((e: unknown) => ({ error: String(e) }));
   if ("error" in recovered && recovered.error !== undefined) log(`draft review recovery: ${recovered.error}`);
   // one review cycle at a time, when no call is in flight and no run is active
-  const onIdle = idleReviews(session.fs, session.paths, env, packagedRoot);
+  const onIdle = idleReviews(session, env);
   const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle });
 
   let finish: (code: number) => void = () => undefined;

@@ -9,7 +9,7 @@ import { INSPECT, MESSAGE, REGISTER_TOOL, SPAWN, type VerbTool } from "../runtim
 import { message } from "../runtime/verbs/message.js";
 import { spawn } from "../runtime/verbs/spawn.js";
 import { runsRootOf } from "../runtime/runs/store.js";
-import { nodeDraftCapturer, reviewControlFor } from "../runtime/review/host.js";
+import { draftCapturer, reviewControlFor } from "../runtime/review/host.js";
 import type { HostSession } from "./pi-session.js";
 import { runRecipeTool } from "./recipe-tools.js";
 import { toPiResult, type PiTool } from "./pi-tool.js";
@@ -65,7 +65,7 @@ export function agentTools(session: () => HostSession): PiTool[] {
           discovery: () => s.live.current().discovery,
           invokeTool: (tool, args) => runRecipeTool(s.recipes, tool, args, signal, ctx),
           env: s.env,
-          reviewControl: reviewControlFor(s.paths, s.packagedRoot),
+          reviewControl: reviewControlFor(s.session),
           runsRoot: runsRootOf(s.paths.tmpRoot),
           fs: s.session.fs,
         }),
@@ -76,7 +76,7 @@ export function agentTools(session: () => HostSession): PiTool[] {
       // a recipe spawned by name or file is a launch like any other: accounted (runtime/launch.ts)
       const ctx = s.session.callContext(signal === undefined ? {} : { signal });
       // an inline template is captured as a draft (runtime/review/capture-draft.ts)
-      return toPiResult(await spawn(s.registryView(), params, { ...ctx, captureDraft: nodeDraftCapturer(s.paths) }));
+      return toPiResult(await spawn(s.registryView(), params, { ...ctx, captureDraft: draftCapturer(s.session) }));
     }),
   ];
 }

@@ -4,6 +4,7 @@
 // - an event once the foreground turn has ended and no run is active (reviewer launches belong
 //   there: never while the agent or another actor works).
 // Both are also announced on Pi's shared event bus, so another extension can observe them.
+import type { Lock } from "../adapters/lock/Lock.js";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { AgentPaths } from "../runtime/agent-paths.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
@@ -13,8 +14,9 @@ export const IDLE_EVENT = "pi-recipes:idle";
 
 export interface BoundaryContext {
   readonly paths: AgentPaths;
-  /** the host's file system, the one its runtime session uses */
+  /** the host's file system and lock, the ones its runtime session uses */
   readonly fs: FileSystem;
+  readonly lock: Lock;
   /** the effective PI_ACTORS_AUTOMATIC_REVIEW policy at session start */
   readonly automaticReview: boolean;
   readonly pi: ExtensionAPI;

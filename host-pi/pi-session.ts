@@ -4,12 +4,12 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import type { ScanPort } from "../adapters/fs/scan.js";
+import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, packageInfo, type AgentPaths } from "../runtime/agent-paths.js";
+import type { AgentPaths } from "../runtime/agent-paths.js";
 import type { LiveRegistry, ToolSetChange } from "../runtime/live-registry.js";
 import type { Registry } from "../runtime/registry.js";
-import { openLiveSession, type LiveSession } from "../runtime/session.js";
+import { hostPorts, openLiveSession, overPorts, type LiveSession } from "../runtime/session.js";
 import { automaticReviewPolicy, type RuntimeContext } from "../runtime/verbs/status.js";
 import { activateReviews, piReviewPolicy, recoverReviews, reviewWhenIdle } from "./reviews.js";
 import type { ReviewPolicy } from "../runtime/review/host.js";
@@ -65,19 +65,26 @@ const notify = (ctx: ExtensionContext, text: string, level: "info" | "warning" |
 
 export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, options: HostOptions): Promise<HostSession> {
   const env = options.env ?? process.env;
-  const paths = agentPaths(env, ctx.cwd);
+  // the host's adapters, paths, packaged root and lock, built once here and handed to the boundary
+  // steps and the runtime session
+  const ports = hostPorts({
+    env,
+    cwd: ctx.cwd,
+    fs: options.fs ?? makeNodeFileSystem(),
+    scan: options.scan ?? makeNodeScanPort(),
+    ...(options.packagedRoot === undefined ? {} : { packagedRoot: options.packagedRoot }),
+  });
+  const { paths, fs, lock } = ports;
   const automaticReview = automaticReviewPolicy(env);
   const hooks = options.boundaries ?? {};
-  // the host's adapters, built once here and handed to the boundary steps and the runtime session
-  const fs = options.fs ?? makeNodeFileSystem();
-  const boundaryOf = (c: ExtensionContext): BoundaryContext => ({ paths, fs, automaticReview, pi, ctx: c });
+  const boundaryOf = (c: ExtensionContext): BoundaryContext => ({ paths, fs, lock, automaticReview, pi, ctx: c });
   const report = (errors: readonly string[]): void => {
     for (const e of errors) notify(ctx, `pi-recipes boundary step failed: ${e}`, "error");
   };
 
   // the safe boundary before discovery: whatever runs here may still move recipe files (an
   // interrupted draft review batch is finished first)
-  const packaged = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
+  const packaged = ports.packagedRoot;
   pi.events.emit(BEFORE_DISCOVERY_EVENT, { automaticReview });
   report(await runSteps([recoverReviews(packaged), activateReviews(packaged), ...(hooks.beforeDiscovery ?? [])], boundaryOf(ctx)));
   const modelOf = (): string | undefined => (ctx.model === undefined ? undefined : `${ctx.model.provider}/${ctx.model.id}`);
@@ -86,13 +93,9 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
   let watcherFailed = false;
   // recovery, stray-temp cleanup, the live registry and its watcher, lineage seeding
   const session = await openLiveSession({
-    env,
-    cwd: ctx.cwd,
-    ...(options.packagedRoot === undefined ? {} : { packagedRoot: options.packagedRoot }),
+    ...overPorts(ports),
     ...(options.watcher === undefined ? {} : { watcher: options.watcher }),
     ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
-    fs,
-    ...(options.scan === undefined ? {} : { scan: options.scan }),
     onWatchError: () => {
       if (!watcherFailed) notify(ctx, WATCHER_FAILED, "warning");
       watcherFailed = true;

@@ -5,7 +5,7 @@
 import { rm, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { BoundaryContext, BoundaryStep } from "./boundaries.js";
-import { idleCycle, reviewPolicy, withNodeReviews, type ReviewPolicy } from "../runtime/review/host.js";
+import { idleCycle, reviewPolicy, withReviews, type ReviewPolicy, type ReviewPorts } from "../runtime/review/host.js";
 import { runCycle } from "../runtime/review/cycle.js";
 import { activateAtBoundary, idlePortfolioCycle } from "../runtime/review/boundary.js";
 import { piReviewerArgv, runReviewerProcess, type Reviewer } from "../runtime/review/reviewer.js";
@@ -39,12 +39,15 @@ export function piReviewer(paths: AgentPaths, model: () => string | undefined): 
 export const piReviewPolicy = (env: NodeJS.ProcessEnv, paths: AgentPaths, model: () => string | undefined): ReviewPolicy =>
   reviewPolicy(env, piReviewer(paths, model));
 
+/** The review ports of a boundary: the host's own, as its session holds them. */
+const portsOf = (b: BoundaryContext, packagedRoot: string | undefined): ReviewPorts => ({ paths: b.paths, fs: b.fs, lock: b.lock, packagedRoot });
+
 /** Before discovery: finish or clean up a batch a crash interrupted (whatever the policy says:
  *  this is consistency, not scheduling). */
 export const recoverReviews =
   (packagedRoot: string | undefined): BoundaryStep =>
   async (b: BoundaryContext) => {
-    const report = await withNodeReviews(b.paths, packagedRoot, (ctx) => runCycle(ctx));
+    const report = await withReviews(portsOf(b, packagedRoot), (ctx) => runCycle(ctx));
     if (report.phase === "processing_failed" && report.error !== undefined) throw new Error(`draft review recovery: ${report.error}`);
   };
 
@@ -53,7 +56,7 @@ export const recoverReviews =
 export const activateReviews =
   (packagedRoot: string | undefined): BoundaryStep =>
   async (b: BoundaryContext) => {
-    const report = await activateAtBoundary(b.paths, packagedRoot);
+    const report = await activateAtBoundary(portsOf(b, packagedRoot));
     if ("error" in report && report.error !== undefined) throw new Error(`tool review activation: ${report.error}`);
   };
 
@@ -63,7 +66,7 @@ export const reviewWhenIdle =
   (policy: () => ReviewPolicy, packagedRoot: string | undefined): BoundaryStep =>
   async (b: BoundaryContext) => {
     const active = async (): Promise<number> => (await runFacts(b.fs, runsRootOf(b.paths.tmpRoot))).active_runs.length;
-    await idleCycle(b.paths, policy(), active, packagedRoot);
+    await idleCycle(portsOf(b, packagedRoot), policy(), active);
     // then the tool portfolio, when 36 tools are eligible (a draft promoted just now counts)
-    await idlePortfolioCycle(b.paths, policy(), active, packagedRoot);
+    await idlePortfolioCycle(portsOf(b, packagedRoot), policy(), active);
   };

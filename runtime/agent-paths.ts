@@ -29,6 +29,32 @@ export function agentPaths(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   };
 }
 
+/** What a place is given: the environment, working folder and home the paths derive from (or the
+ *  paths themselves, already derived), and the packaged component root (`null`: none, for tests). */
+export interface PlaceOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly home?: string;
+  readonly paths?: AgentPaths;
+  readonly packagedRoot?: string | null;
+}
+
+/** Where a host's registry lives: its agent-dir paths and its packaged component root. */
+export interface AgentPlace {
+  readonly paths: AgentPaths;
+  readonly packagedRoot: string | undefined;
+}
+
+/** The one derivation of a host's place: given paths win, else $PI_CODING_AGENT_DIR or the
+ *  default under `home`; the packaged root defaults to the installed package's `recipes/`. Every
+ *  host and the sessions, registries and views it opens take their place from here
+ *  (test/architecture/place-once.test.ts). */
+export function agentPlace(options: PlaceOptions = {}): AgentPlace {
+  const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
+  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
+  return { paths, packagedRoot };
+}
+
 /**
  * The lock files of a recipe root. They live inside it, beside the data they guard, rather than
  * in the OS temp folder (which differs between processes under systemd PrivateTmp or a sandbox)

@@ -10,7 +10,7 @@ import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { chokidarWatcher } from "../adapters/watch/chokidar-watcher.js";
 import type { RecipeRootWatch, Watcher, WatchEvent, WatchMode } from "../adapters/watch/Watcher.js";
-import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
+import { agentPlace, type AgentPaths } from "./agent-paths.js";
 import { type EntryKindOf, openLiveFiles } from "./live-files.js";
 import { sha256Of, type RegistryOptions } from "./registry.js";
 
@@ -70,8 +70,7 @@ function findTool(tools: readonly ToolSpec[], name: string): ToolSpec | undefine
 const asError = (u: unknown): Error => (u instanceof Error ? u : new Error(String(u)));
 
 export function openLiveRegistry(options: LiveRegistryOptions = {}): LiveRegistry {
-  const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
-  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
+  const { paths, packagedRoot } = agentPlace(options);
   const files = openLiveFiles({
     scan: options.scan ?? makeNodeScanPort(),
     paths,

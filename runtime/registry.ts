@@ -3,7 +3,7 @@ import { discover } from "../core/discovery/discover.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { SnapshotFile } from "../core/model.js";
 import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
-import { agentPaths, packageInfo, type AgentPaths } from "./agent-paths.js";
+import { agentPlace, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./recipe-snapshot.js";
 import { beginCompileCache, type CompileCacheOptions } from "./compile-cache.js";
 import { sha256Bytes } from "./crypto-sha256.js";
@@ -33,9 +33,8 @@ export const sha256Of = (file: SnapshotFile): string | undefined =>
   file.bytes === undefined ? undefined : sha256Bytes(file.bytes);
 
 export function openRegistry(options: RegistryOptions = {}): Registry {
-  const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
+  const { paths, packagedRoot } = agentPlace(options);
   const scan = options.scan ?? makeNodeScanPort();
-  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
   return {
     paths,
     packagedRoot,

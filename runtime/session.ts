@@ -13,28 +13,31 @@ import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import type { ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
-import { agentPaths, lockRootOf, packageInfo, type AgentPaths } from "./agent-paths.js";
-import { accountedContext, launch, type OnRejected } from "./launch.js";
+import { agentPlace, lockRootOf, type AgentPaths } from "./agent-paths.js";
+import { ledgerLaunchCheck, type OnRejected } from "./accounting.js";
 import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
-import { openLiveRegistry, type LiveRegistry } from "./live-registry.js";
+import type { LiveRegistry } from "./live-registry.js";
 import { registerTool, type RegisterParams } from "./register.js";
 import { openRegistry, type Registry } from "./registry.js";
 import { cleanStrayRecipeTemps } from "./startup.js";
-import type { CallContext } from "./verbs/call.js";
+import { runChecked, type CallContext } from "./verbs/call.js";
 
+/** What a host gives a session. The file system and the scan port are the host's (its entry file
+ *  builds them once: node adapters, or memfs in tests); the rest has defaults. */
 export interface SessionOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly home?: string;
+  /** the agent-dir paths, already computed (hostPorts); when given, env, cwd and home are not read for them */
+  readonly paths?: AgentPaths;
   /** the packaged component root; `null`: none (tests) */
   readonly packagedRoot?: string | null;
-  readonly fs?: FileSystem;
-  readonly scan?: ScanPort;
+  readonly fs: FileSystem;
+  readonly scan: ScanPort;
   readonly lock?: Lock;
 }
 
@@ -59,8 +62,8 @@ export interface RuntimeSession {
   discovery(): Discovery;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;
-  /** the one launch path: validate, account, execute (runtime/launch.ts), through this session's
-   *  file system */
+  /** the one launch path: validate (runtime/verbs/call.ts), account in this session's ledger
+   *  (runtime/accounting.ts), then run (runtime/launch.ts), through this session's file system */
   launch(tool: ToolSpec, params: Readonly<Record<string, unknown>>, ctx: Omit<CallContext, "launch" | "fs">): Promise<CommandResult>;
   /** the call context of this session's launches: accounted in its ledger, on its file system */
   callContext(extra?: Omit<CallContext, "launch" | "paths" | "fs">): CallContext;
@@ -73,40 +76,60 @@ export interface LiveSession extends RuntimeSession {
   readonly live: LiveRegistry;
 }
 
-interface Base {
+/** A host's ports and place: what a session is opened over, and what a host's steps before the
+ *  session (an activation at start-up, settling a pending plan) use, so that nothing is built or
+ *  computed twice. */
+export interface HostPorts {
   readonly paths: AgentPaths;
   readonly env: NodeJS.ProcessEnv;
   readonly packagedRoot: string | undefined;
   readonly fs: FileSystem;
   readonly scan: ScanPort;
   readonly lock: Lock;
-  readonly ledger: LedgerContext;
 }
 
-function base(options: SessionOptions): Base {
+/** The agent-dir paths, the packaged root and the lock of a host, computed once from its options. */
+export function hostPorts(options: SessionOptions): HostPorts {
   const env = options.env ?? process.env;
-  const paths = agentPaths(env, options.cwd ?? process.cwd(), options.home);
-  const fs = options.fs ?? makeNodeFileSystem();
-  const lock = options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) });
-  const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
+  const { paths, packagedRoot } = agentPlace({ ...options, env });
+  const { fs } = options;
   return {
     paths,
     env,
     packagedRoot,
     fs,
-    scan: options.scan ?? makeNodeScanPort(),
-    lock,
-    ledger: openLedger({ fs, lock, recipeRoot: paths.recipeRoot, usageRoot: paths.usageRoot }),
+    scan: options.scan,
+    lock: options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }),
   };
 }
 
+/** The options that open a session over ports already built. */
+export const overPorts = (ports: HostPorts): SessionOptions => ({
+  env: ports.env,
+  paths: ports.paths,
+  packagedRoot: ports.packagedRoot ?? null,
+  fs: ports.fs,
+  scan: ports.scan,
+  lock: ports.lock,
+});
+
+interface Base extends HostPorts {
+  readonly ledger: LedgerContext;
+}
+
+function base(options: SessionOptions): Base {
+  const ports = hostPorts(options);
+  return { ...ports, ledger: openLedger({ fs: ports.fs, lock: ports.lock, recipeRoot: ports.paths.recipeRoot, usageRoot: ports.paths.usageRoot }) };
+}
+
 function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected): RuntimeSession {
+  const check = ledgerLaunchCheck(b.ledger, onRejected);
   return {
     ...b,
     discovery,
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery }),
-    launch: (tool, params, ctx) => launch(b.ledger, tool, params, { ...ctx, fs: b.fs }, onRejected),
-    callContext: (extra = {}) => accountedContext(b.ledger, { paths: b.paths, fs: b.fs, ...extra }, onRejected),
+    launch: (tool, params, ctx) => runChecked(tool, params, { ...ctx, fs: b.fs }, check),
+    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, ...extra, launch: check }),
     register: (params, refresh) =>
       registerTool(params, {
         paths: b.paths,
@@ -120,7 +143,7 @@ function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<vo
 }
 
 /** A session for one command: nothing is read until `discovery()` is first called. */
-export function openSession(options: SessionOptions = {}): RuntimeSession {
+export function openSession(options: SessionOptions): RuntimeSession {
   const b = base(options);
   const registry = openRegistry({
     paths: b.paths,
@@ -132,7 +155,7 @@ export function openSession(options: SessionOptions = {}): RuntimeSession {
 }
 
 /** A session that keeps its tool set current until it is closed. */
-export async function openLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
+export async function openLiveSession(options: LiveSessionOptions): Promise<LiveSession> {
   const b = base(options);
   const log = options.log ?? ((): void => undefined);
   const report = (what: string) => (e: unknown): void => log(`${what}: ${e instanceof Error ? e.message : String(e)}`);
@@ -143,6 +166,9 @@ export async function openLiveSession(options: LiveSessionOptions = {}): Promise
   // recovery before anything reads the store or the recipe folders
   tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
   await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock, report: log }).catch(report("start-up cleanup"));
+  // loaded by a live session only: a one-shot session (every CLI verb) has no live registry and no
+  // watcher (docs/performance.md)
+  const { openLiveRegistry } = await import("./live-registry.js");
   const live = openLiveRegistry({
     paths: b.paths,
     scan: b.scan,

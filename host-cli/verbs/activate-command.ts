@@ -1,14 +1,18 @@
-import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const activateVerb: CliVerb = {
   name: "activate",
   usage: ["activate                                     carry out an approved tool portfolio review now (renames, demotions, merges, lineages)"],
   examples: ["review scope=tool --scripted reply.txt", "activate", "inspect target=recipes view=reviews"],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
     const { activateNow } = await import("../../runtime/verbs/lifecycle.js");
-    return result(await activateNow(cmd.params, { paths: agentPaths(process.env), env: process.env, packagedRoot: packageInfo().packagedRecipeRoot }));
+    const session = await host.openSession();
+    try {
+      return result(await activateNow(cmd.params, session));
+    } finally {
+      await session.close();
+    }
   },
 };

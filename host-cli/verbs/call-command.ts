@@ -14,11 +14,10 @@ export const callVerb: CliVerb = {
   name: "call",
   usage: ["call <tool> [key=value ...] [--stream]  run a tool in the foreground (exit 1 when it fails); --stream shows its output as it runs (default on a terminal)"],
   examples: ["call word_count file=README.md", "call recent_commits count=3 --json"],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name, then key=value arguments");
     if (bad !== undefined) return bad;
-    const { openSession } = await import("../../runtime/session.js");
-    const session = openSession();
+    const session = await host.openSession();
     const outcome = await callOnce(cmd, session);
     // the command's work is done and its launch folded: the boundary where a reviewer may run
     await portfolioCycleAfterCommand(session);

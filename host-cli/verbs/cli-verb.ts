@@ -1,7 +1,15 @@
 // A CLI verb: how it reads its command line and what it runs. Verbs are thin: they translate the
 // command line onto runtime functions, which every host shares.
 import type { CommandResult } from "../../core/result.js";
+import type { HostPorts, RuntimeSession } from "../../runtime/session.js";
 import type { ParsedCommandLine } from "../argv.js";
+
+/** What the command gives its verb: its ports and place, built once by host-cli/main.ts, and the
+ *  runtime session over them, which every verb that reads the registry opens (and closes). */
+export interface CliHost {
+  readonly ports: HostPorts;
+  openSession(): Promise<RuntimeSession>;
+}
 
 export type VerbOutcome =
   | { readonly kind: "result"; readonly result: CommandResult }
@@ -16,7 +24,7 @@ export interface CliVerb {
   readonly usage: readonly string[];
   /** example command lines (without `pi-recipes`), shown by `pi-recipes <verb> --help` */
   readonly examples?: readonly string[];
-  run(cmd: ParsedCommandLine): VerbOutcome | Promise<VerbOutcome>;
+  run(cmd: ParsedCommandLine, host: CliHost): VerbOutcome | Promise<VerbOutcome>;
 }
 
 export const result = (r: CommandResult): VerbOutcome => ({ kind: "result", result: r });

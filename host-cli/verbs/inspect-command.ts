@@ -14,16 +14,14 @@ export const inspectVerb: CliVerb = {
     "inspect target=tool:word_count",
     "inspect target=run:<run id> view=tail lines=40",
   ],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const [{ openRegistry }, { inspectWithUsage }, { makeNodeFileSystem }] = await Promise.all([
-      import("../../runtime/registry.js"),
-      import("../../runtime/usage-view.js"),
-      import("../../adapters/fs/node.js"),
-    ]);
-    const registry = openRegistry();
-    const discovery = registry.discover();
-    return result(await inspectWithUsage(discovery, cmd.params, { paths: registry.paths, fs: makeNodeFileSystem() }));
+    const [session, { inspectWithUsage }] = await Promise.all([host.openSession(), import("../../runtime/usage-view.js")]);
+    try {
+      return result(await inspectWithUsage(session.discovery(), cmd.params, { paths: session.paths, fs: session.fs }));
+    } finally {
+      await session.close();
+    }
   },
 };

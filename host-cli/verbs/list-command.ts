@@ -4,11 +4,15 @@ export const listVerb: CliVerb = {
   name: "list",
   usage: ["list                      the registered tools"],
   examples: ["list", "list --json"],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "") ?? (Object.keys(cmd.params).length > 0 ? usageError("list takes no arguments") : undefined);
     if (bad !== undefined) return bad;
     // the registry loads here, not with the usage lines (cli-verb.ts)
-    const [{ openRegistry }, { listTools }] = await Promise.all([import("../../runtime/registry.js"), import("../../runtime/verbs/list.js")]);
-    return result(listTools(openRegistry().discover()));
+    const [session, { listTools }] = await Promise.all([host.openSession(), import("../../runtime/verbs/list.js")]);
+    try {
+      return result(listTools(session.discovery()));
+    } finally {
+      await session.close();
+    }
   },
 };

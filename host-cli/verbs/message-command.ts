@@ -8,16 +8,15 @@ export const messageVerb: CliVerb = {
     "message to=run:<id> type=control.kill                   stop an async run (its whole process group)",
   ],
   examples: [`message to=tool:word_count type=call body='{"file":"README.md"}'`, "message to=run:<run id> type=control.kill"],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const [{ message }, { runsRootOf }, { reviewControlFor }, { openSession }] = await Promise.all([
+    const [{ message }, { runsRootOf }, { reviewControlFor }] = await Promise.all([
       import("../../runtime/verbs/message.js"),
       import("../../runtime/runs/store.js"),
       import("../../runtime/review/host.js"),
-      import("../../runtime/session.js"),
     ]);
-    const session = openSession();
+    const session = await host.openSession();
     try {
       return result(
         await message(cmd.params, {
@@ -25,7 +24,7 @@ export const messageVerb: CliVerb = {
           // the tool runs as `call` runs it: through the one launch path, accounted
           invokeTool: (name, params) => callIn(session, name, params),
           env: session.env,
-          reviewControl: reviewControlFor(session.paths, session.packagedRoot),
+          reviewControl: reviewControlFor(session),
           runsRoot: runsRootOf(session.paths.tmpRoot),
           fs: session.fs,
         }),

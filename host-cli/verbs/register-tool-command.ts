@@ -26,11 +26,11 @@ export const registerToolVerb: CliVerb = {
     "register_tool name=word_count description=Words update=true",
     "register_tool name=word_count template=null",
   ],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const [{ openSession }, { cleanStrayRecipeTemps }] = await Promise.all([import("../../runtime/session.js"), import("../../runtime/startup.js")]);
-    const session = openSession();
+    const { cleanStrayRecipeTemps } = await import("../../runtime/startup.js");
+    const session = await host.openSession();
     try {
       await cleanStrayRecipeTemps(session);
       return result(await session.register(asParams(cmd.params)));

@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { agentPaths, packageInfo } from "../../runtime/agent-paths.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const reviewVerb: CliVerb = {
@@ -9,17 +8,14 @@ export const reviewVerb: CliVerb = {
     "review scope=tool [--scripted FILE]           run one tool portfolio review now (36 tools; says how many are eligible)",
   ],
   examples: ["review", "review --scripted reply.txt", "review scope=tool --scripted portfolio-reply.txt", "inspect target=recipes view=reviews"],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const { reviewNow } = await import("../../runtime/verbs/review.js");
-    return result(
-      await reviewNow(cmd.params, {
-        paths: agentPaths(process.env),
-        env: process.env,
-        packagedRoot: packageInfo().packagedRecipeRoot,
-        readFile: (p) => readFile(p, "utf8"),
-      }),
-    );
+    const [session, { reviewNow }] = await Promise.all([host.openSession(), import("../../runtime/verbs/review.js")]);
+    try {
+      return result(await reviewNow(cmd.params, { ...session, readFile: (p) => readFile(p, "utf8") }));
+    } finally {
+      await session.close();
+    }
   },
 };

@@ -8,26 +8,25 @@ export const spawnVerb: CliVerb = {
     "spawn file=<recipe path>|recipe=<name> [values={...}]",
   ],
   examples: [`spawn template="echo {x}" values='{"x":"hi"}'`, `spawn recipe=word_count values='{"file":"README.md"}'`],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const [{ openSession }, { spawn }, { idleCycle, nodeDraftCapturer, reviewPolicy }, { runFacts }, { runsRootOf }] = await Promise.all([
-      import("../../runtime/session.js"),
+    const [{ spawn }, { idleCycle, draftCapturer, reviewPolicy }, { runFacts }, { runsRootOf }] = await Promise.all([
       import("../../runtime/verbs/spawn.js"),
       import("../../runtime/review/host.js"),
       import("../../runtime/runs/facts.js"),
       import("../../runtime/runs/store.js"),
     ]);
     // a recipe launched by name or file is a launch like any other: it is counted (runtime/launch.ts)
-    const session = openSession();
+    const session = await host.openSession();
     const done = await (async () => {
       try {
         // an inline template is captured as a draft (runtime/review/capture-draft.ts)
-        const outcome = await spawn(session.registry(), cmd.params, { ...session.callContext(), captureDraft: nodeDraftCapturer(session.paths) });
+        const outcome = await spawn(session.registry(), cmd.params, { ...session.callContext(), captureDraft: draftCapturer(session) });
         // the command's work is done: the boundary where a configured reviewer may run a cycle
         if (typeof outcome.details["draft_recipe"] === "string") {
           const active = async (): Promise<number> => (await runFacts(session.fs, runsRootOf(session.paths.tmpRoot))).active_runs.length;
-          await idleCycle(session.paths, reviewPolicy(session.env), active, session.packagedRoot);
+          await idleCycle(session, reviewPolicy(session.env), active);
         }
         return result(outcome);
       } finally {

@@ -38,14 +38,21 @@ export const watchVerb: CliVerb = {
   name: "watch",
   usage: ["watch                     print each change of the tool set as it happens, until interrupted"],
   examples: ["watch", "watch --json"],
-  run: async (cmd) => {
+  run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
     if (Object.keys(cmd.params).length > 0) return usageError("watch takes no arguments");
     const signal = untilSignal();
     const out = (line: string): void => void process.stdout.write(line + "\n");
     const { openLiveRegistry } = await import("../../runtime/live-registry.js");
-    const live = openLiveRegistry({ onError: (e) => process.stderr.write(`pi-recipes watch: ${e.message}\n`) });
+    // the session's ports and place; the live registry follows the roots, and nothing is launched
+    const session = await host.openSession();
+    const live = openLiveRegistry({
+      paths: session.paths,
+      scan: session.scan,
+      packagedRoot: session.packagedRoot ?? null,
+      onError: (e) => process.stderr.write(`pi-recipes watch: ${e.message}\n`),
+    });
     await live.start();
     const { discovery, generation } = live.current();
     let seen = discovery;
@@ -73,6 +80,7 @@ export const watchVerb: CliVerb = {
     });
     await signal;
     await live.close();
+    await session.close();
     return { kind: "exit", code: 0 };
   },
 };

@@ -2,17 +2,16 @@
 // the tool set is read (Pi's session_start, an MCP server's start), and one portfolio cycle when
 // the host is idle (after a foreground turn, with no run active). Neither throws: a review must
 // never cost a host its tools; failures are evidence in `inspect target=recipes view=reviews`.
-import type { AgentPaths } from "../agent-paths.js";
 import { activatePortfolio, type ActivationReport } from "./activate.js";
-import { withNodeReviews, type ReviewPolicy } from "./host.js";
+import { withReviews, type ReviewPolicy, type ReviewPorts } from "./host.js";
 import { runPortfolioCycle, type PortfolioCycleReport } from "./portfolio-cycle.js";
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Carries out an approved portfolio plan, if any; run it before the recipe root is read. */
-export async function activateAtBoundary(paths: AgentPaths, packagedRoot: string | undefined): Promise<ActivationReport | { readonly error: string }> {
+export async function activateAtBoundary(ports: ReviewPorts): Promise<ActivationReport | { readonly error: string }> {
   try {
-    return await withNodeReviews(paths, packagedRoot, (ctx) => activatePortfolio(ctx));
+    return await withReviews(ports, (ctx) => activatePortfolio(ctx));
   } catch (e) {
     return { error: message(e) };
   }
@@ -20,16 +19,15 @@ export async function activateAtBoundary(paths: AgentPaths, packagedRoot: string
 
 /** One portfolio cycle when the policy allows it, a reviewer exists and no run is active. */
 export async function idlePortfolioCycle(
-  paths: AgentPaths,
+  ports: ReviewPorts,
   policy: ReviewPolicy,
   activeRuns: () => number | Promise<number>,
-  packagedRoot?: string,
 ): Promise<PortfolioCycleReport | { readonly skipped: string }> {
   if (!policy.enabled) return { skipped: "policy_off" };
   if (policy.reviewer === undefined) return { skipped: "no_reviewer" };
   if ((await activeRuns()) > 0) return { skipped: "runs_active" };
   try {
-    return await withNodeReviews(paths, packagedRoot, (ctx) => runPortfolioCycle(ctx, { reviewer: policy.reviewer! }));
+    return await withReviews(ports, (ctx) => runPortfolioCycle(ctx, { reviewer: policy.reviewer! }));
   } catch (e) {
     return { skipped: `error: ${message(e)}` };
   }

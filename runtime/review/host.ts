@@ -1,8 +1,9 @@
-// What a host needs for drafts and automatic review, on the real file system: a draft capturer
-// for spawn, the effective policy and reviewer, and one cycle run when the host is idle.
-import { makeNodeFileSystem } from "../../adapters/fs/node.js";
-import { makeFileLock } from "../../adapters/lock/file-lock.js";
-import { lockRootOf, type AgentPaths } from "../agent-paths.js";
+// What a host needs for drafts and automatic review: a draft capturer for spawn, the effective
+// policy and reviewer, and one cycle run when the host is idle. All of it runs over the host's own
+// file system and lock (its session's), never over adapters of its own.
+import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import type { Lock } from "../../adapters/lock/Lock.js";
+import type { AgentPaths } from "../agent-paths.js";
 import { closeLedger } from "../ledger/index.js";
 import { automaticReviewPolicy } from "../verbs/status.js";
 import { captureDraft, type DraftCaptured, type InlineDraft } from "./capture-draft.js";
@@ -11,9 +12,16 @@ import { controlReview, runCycle, type CycleReport } from "./cycle.js";
 import { controlPortfolioReview } from "./portfolio-cycle.js";
 import { configuredReviewer, REVIEWER_ENV, type Reviewer } from "./reviewer.js";
 
-export function nodeDraftCapturer(paths: AgentPaths): (draft: InlineDraft) => Promise<DraftCaptured> {
-  const fs = makeNodeFileSystem();
-  return (draft) => captureDraft({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), paths, now: Date.now }, draft);
+/** The host's place and ports, as its session holds them (a RuntimeSession is one). */
+export interface ReviewPorts {
+  readonly paths: AgentPaths;
+  readonly fs: FileSystem;
+  readonly lock: Lock;
+  readonly packagedRoot?: string | undefined;
+}
+
+export function draftCapturer(ports: ReviewPorts): (draft: InlineDraft) => Promise<DraftCaptured> {
+  return (draft) => captureDraft({ fs: ports.fs, lock: ports.lock, paths: ports.paths, now: Date.now }, draft);
 }
 
 export interface ReviewPolicy {
@@ -31,9 +39,9 @@ export function reviewPolicy(env: NodeJS.ProcessEnv = process.env, hostReviewer?
   return { enabled, describe, ...(reviewer === undefined ? {} : { reviewer }) };
 }
 
-export async function withNodeReviews<A>(paths: AgentPaths, packagedRoot: string | undefined, run: (ctx: ReviewContext) => Promise<A>): Promise<A> {
-  const fs = makeNodeFileSystem();
-  const ctx = openReviews({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) });
+export async function withReviews<A>(ports: ReviewPorts, run: (ctx: ReviewContext) => Promise<A>): Promise<A> {
+  const { fs, lock, paths, packagedRoot } = ports;
+  const ctx = openReviews({ fs, lock, paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) });
   try {
     return await run(ctx);
   } finally {
@@ -47,25 +55,24 @@ export async function withNodeReviews<A>(paths: AgentPaths, packagedRoot: string
  * returned, never thrown: a review must not break the host.
  */
 export async function idleCycle(
-  paths: AgentPaths,
+  ports: ReviewPorts,
   policy: ReviewPolicy,
   activeRuns: () => number | Promise<number>,
-  packagedRoot?: string,
 ): Promise<CycleReport | { readonly skipped: string }> {
   if (!policy.enabled) return { skipped: "policy_off" };
   if (policy.reviewer === undefined) return { skipped: "no_reviewer" };
   if ((await activeRuns()) > 0) return { skipped: "runs_active" };
   try {
-    return await withNodeReviews(paths, packagedRoot, (ctx) => runCycle(ctx, { reviewer: policy.reviewer! }));
+    return await withReviews(ports, (ctx) => runCycle(ctx, { reviewer: policy.reviewer! }));
   } catch (e) {
     return { skipped: `error: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
 
 /** review.retry / review.reset as `message to=tool:pi-actors` delivers them, for either scope. */
-export function reviewControlFor(paths: AgentPaths, packagedRoot?: string, afterChange?: () => Promise<unknown>) {
+export function reviewControlFor(ports: ReviewPorts, afterChange?: () => Promise<unknown>) {
   return async (action: "review.retry" | "review.reset", scope: "draft" | "tool") => {
-    const outcome = await withNodeReviews(paths, packagedRoot, (ctx): Promise<{ readonly changed: boolean; readonly phase: string; readonly next?: unknown }> =>
+    const outcome = await withReviews(ports, (ctx): Promise<{ readonly changed: boolean; readonly phase: string; readonly next?: unknown }> =>
       scope === "tool" ? controlPortfolioReview(ctx, action) : controlReview(ctx, action),
     );
     if (outcome.changed && afterChange !== undefined) await afterChange().catch(() => undefined);

@@ -21,7 +21,9 @@ import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { confinedRunner, isPreparedSandbox } from "../../adapters/process/bwrap.js";
 import { makeProcessRunner, type ProcessRunner } from "../../adapters/process/ProcessRunner.js";
 import { authored, type Values } from "../../core/template/substitute.js";
-import { executeTemplate } from "../execute/execute.js";
+import * as E from "fp-ts/lib/Either.js";
+import { accountedEarlier } from "../accounting.js";
+import { launch } from "../launch.js";
 import { reportExecution } from "../execute/execution-report.js";
 import { readRunSpec, RUN_FILES, type RunResult, type RunSpec } from "./store.js";
 import { programOf } from "../../core/tool/program.js";
@@ -87,6 +89,13 @@ async function main(runDir: string | undefined): Promise<number> {
     write(STDERR, `cannot read ${join(runDir, RUN_FILES.spec)}\n`);
     return 1;
   }
+  // the launch was accounted by the process that started the run; a record that does not say so
+  // did not come through the launch path, and nothing of it runs
+  const accounted = accountedEarlier(spec.accounting);
+  if (E.isLeft(accounted)) {
+    write(STDERR, `${spec.tool}: ${join(runDir, RUN_FILES.spec)} ${accounted.left}: nothing ran\n`);
+    return 1;
+  }
   const abort = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
 
@@ -99,7 +108,7 @@ async function main(runDir: string | undefined): Promise<number> {
     }
     runner = confinedRunner(runner, spec.sandbox);
   }
-  const execution = await executeTemplate(programOf(spec.template), runtimeValues(spec), {
+  const execution = await launch(accounted.right, programOf(spec.template), runtimeValues(spec), {
     runner,
     fs,
     place: { cwd: spec.cwd, home: spec.home },

@@ -136,6 +136,7 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
     ...(correlation === undefined ? {} : { correlation_id: correlation }),
     created_at: new Date(now).toISOString(),
     ...(launch.sandbox === undefined ? {} : { sandbox: launch.sandbox }),
+    accounting: launch.accounted.record,
   };
   const base = { tool: tool.name, path: tool.path, async: true, run_id: runId, run_dir: runDir };
   try {

@@ -50,6 +50,9 @@ export interface RunSpec {
   readonly created_at: string;
   /** present: every step runs in this sandbox, and a worker that cannot read it runs nothing */
   readonly sandbox?: unknown;
+  /** how the starting process accounted the launch (runtime/accounting.ts); a worker runs no
+   *  record without it. Optional here so that the views still read records written before it. */
+  readonly accounting?: string;
 }
 
 /** `result.json`, written by the worker when the run ends on its own. */

@@ -7,6 +7,7 @@ import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import type { CommandResult } from "../../core/result.js";
 import type { Values } from "../../core/template/substitute.js";
 import type { PreparedSandbox } from "../../adapters/process/bwrap.js";
+import type { Accounted, LaunchCheck } from "../accounting.js";
 
 export interface AsyncLaunch {
   readonly tool: ToolSpec;
@@ -18,6 +19,8 @@ export interface AsyncLaunch {
   readonly runtime: Values;
   /** the sandbox every step of the run must run in (the recipe's policy, resolved for this call) */
   readonly sandbox?: PreparedSandbox;
+  /** the proof that the launch was accounted; the run's record keeps how */
+  readonly accounted: Accounted;
 }
 
 export interface CallContext {
@@ -37,8 +40,8 @@ export interface CallContext {
   /** launch accounting: called once the arguments are valid, before anything runs; a rejection
    * (the source changed since the tool was loaded) stops the call. Required, so that no launch
    * path can forget the accounting: a host without a ledger says so with `unaccountedLaunch`
-   * (runtime/verbs/call.ts). */
+   * (runtime/accounting.ts). Its proof is what runtime/launch.ts requires to run anything. */
   readonly launch: (tool: ToolSpec) => Promise<LaunchCheck>;
 }
 
-export type LaunchCheck = { readonly ok: true; readonly diagnostic?: string } | { readonly ok: false; readonly rejected: string };
+export type { LaunchCheck } from "../accounting.js";

@@ -8,7 +8,7 @@ import { isError, optionalBool, optionalString, unknownKeys, type Params } from 
 import { whyNotATool } from "./schema.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
 import { inspectRuntime, type RuntimeContext } from "./status.js";
-import { agentPaths } from "../agent-paths.js";
+import { agentPlace } from "../agent-paths.js";
 import { inspectRun } from "../runs/control.js";
 import { runFacts } from "../runs/facts.js";
 import { runsRootOf } from "../runs/store.js";
@@ -63,7 +63,7 @@ export async function inspect(discovery: Discovery, params: Params, runtime: Run
       sandboxMode: sandboxMode(runtime.env ?? process.env),
     });
   }
-  const runsRoot = (): string => runsRootOf((runtime.paths ?? agentPaths(runtime.env ?? process.env)).tmpRoot);
+  const runsRoot = (): string => runsRootOf(agentPlace(runtime).paths.tmpRoot);
   if (target.startsWith("run:") && target.length > 4) return inspectRun(runtime.fs, runsRoot(), target.slice(4), typeof view === "string" ? view : undefined, params["lines"]);
   if (target.startsWith("tool:") && isRuntimeActor(target.slice(5))) {
     const runs = runtime.runs === undefined && view === "triage" ? await runFacts(runtime.fs, runsRoot()) : undefined;

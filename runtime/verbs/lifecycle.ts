@@ -6,23 +6,21 @@
 //   rollback tool=<name> revision=<n>    restore a tool's revision from its snapshot
 // None of them is an agent tool. See docs/lifecycle.md.
 import { failure, success, type CommandResult } from "../../core/result.js";
-import type { AgentPaths } from "../agent-paths.js";
 import { activatePortfolio } from "../review/activate.js";
-import { reviewPolicy, withNodeReviews } from "../review/host.js";
+import { reviewPolicy, withReviews, type ReviewPorts } from "../review/host.js";
 import { runPortfolioCycle } from "../review/portfolio-cycle.js";
 import type { Reviewer } from "../review/reviewer.js";
 import { rollbackTool } from "../review/rollback.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 
-export interface LifecycleVerbContext {
-  readonly paths: AgentPaths;
+/** The host's ports (its session's) and environment. */
+export interface LifecycleVerbContext extends ReviewPorts {
   readonly env: NodeJS.ProcessEnv;
-  readonly packagedRoot?: string;
 }
 
 export async function reviewToolsNow(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext): Promise<CommandResult> {
   const policy = reviewer ?? reviewPolicy(ctx.env).reviewer;
-  const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => runPortfolioCycle(r, policy === undefined ? { capture: true } : { reviewer: policy }));
+  const report = await withReviews(ctx, (r) => runPortfolioCycle(r, policy === undefined ? { capture: true } : { reviewer: policy }));
   const did = report.steps.length === 0 ? "nothing to do" : report.steps.join(",");
   const eligible = report.eligible === undefined ? "" : ` eligible=${report.eligible.eligible}/${report.eligible.needed}`;
   const why =
@@ -42,7 +40,7 @@ export async function reviewToolsNow(reviewer: Reviewer | undefined, ctx: Lifecy
 export async function activateNow(params: Params, ctx: LifecycleVerbContext): Promise<CommandResult> {
   const bad = unknownKeys("activate", params, []);
   if (bad !== undefined) return bad;
-  const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => activatePortfolio(r));
+  const report = await withReviews(ctx, (r) => activatePortfolio(r));
   const actions = report.actions === undefined ? "" : ` ${Object.entries(report.actions).map(([k, v]) => `${k}=${v}`).join(" ")}`;
   const text = `activation outcome=${report.outcome} phase=${report.phase}${report.reviewId === undefined ? "" : ` review_id=${report.reviewId}`}${actions}` +
     (report.error === undefined ? "" : `\nlast_error: ${report.error}\nnext: fix the cause, then message to=tool:pi-actors type=review.retry body={"scope":"tool"} (or review.reset)`);
@@ -58,7 +56,7 @@ export async function rollbackNow(params: Params, ctx: LifecycleVerbContext): Pr
   if (typeof tool !== "string" || tool === "") return failure("rollback requires tool=<name>");
   if (typeof revisionText !== "string" || !/^[1-9][0-9]{0,8}$/.test(revisionText)) return failure("rollback requires revision=<n> (a positive integer)");
   const revision = Number(revisionText);
-  const r = await withNodeReviews(ctx.paths, ctx.packagedRoot, (c) => rollbackTool(c, tool, revision));
+  const r = await withReviews(ctx, (c) => rollbackTool(c, tool, revision));
   if (!r.ok) return failure(r.error);
   const text = r.changed
     ? `rolled back tool=${r.tool} to revision ${r.restored_revision}: now revision ${r.revision} (revision_calls restart at 0; lifetime_calls kept)`

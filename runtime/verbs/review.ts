@@ -3,18 +3,14 @@
 // when twelve drafts are eligible. The reply comes from the scripted file when given, else from
 // the configured reviewer.
 import { failure, success, type CommandResult } from "../../core/result.js";
-import type { AgentPaths } from "../agent-paths.js";
 import { runCycle } from "../review/cycle.js";
 import { BATCH_SIZE } from "../../core/review/batch.js";
-import { reviewPolicy, withNodeReviews } from "../review/host.js";
+import { reviewPolicy, withReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
-import { reviewToolsNow } from "./lifecycle.js";
+import { reviewToolsNow, type LifecycleVerbContext } from "./lifecycle.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 
-export interface ReviewVerbContext {
-  readonly paths: AgentPaths;
-  readonly env: NodeJS.ProcessEnv;
-  readonly packagedRoot?: string;
+export interface ReviewVerbContext extends LifecycleVerbContext {
   readonly readFile: (path: string) => Promise<string>;
 }
 
@@ -34,7 +30,7 @@ export async function reviewNow(params: Params, ctx: ReviewVerbContext): Promise
     }
   } else reviewer = reviewPolicy(ctx.env).reviewer;
   if (scope === "tool") return reviewToolsNow(reviewer, ctx);
-  const report = await withNodeReviews(ctx.paths, ctx.packagedRoot, (r) => runCycle(r, reviewer === undefined ? { capture: true } : { reviewer }));
+  const report = await withReviews(ctx, (r) => runCycle(r, reviewer === undefined ? { capture: true } : { reviewer }));
   // a capture that found too few drafts says so, not just "nothing to do"
   const few = report.eligible === undefined ? "" : ` (${report.eligible} draft${report.eligible === 1 ? "" : "s"}, a batch needs ${BATCH_SIZE})`;
   const did = (report.steps.length === 0 ? "nothing to do" : report.steps.join(",")) + few;

@@ -10,12 +10,13 @@ import { toolOf } from "../../core/compile/tool.js";
 import type { Discovery, RecipeEntry } from "../../core/discovery/discovery-result.js";
 import type { Json } from "../../core/model.js";
 import { failure, type CommandResult } from "../../core/result.js";
-import { executeTemplate } from "../execute/execute.js";
+import { unaccounted } from "../accounting.js";
+import { executeOptions, launch } from "../launch.js";
 import { errorText, reportExecution } from "../execute/execution-report.js";
 import type { Registry } from "../registry.js";
 import { sha256Of } from "../registry.js";
 import { readSnapshot } from "../recipe-snapshot.js";
-import { executeOptions, runTool, type CallContext } from "./call.js";
+import { runTool, type CallContext } from "./call.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
 import { programOf } from "../../core/tool/program.js";
@@ -78,7 +79,8 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   if (E.isLeft(normalized)) return failure(normalized.left, { tool: "spawn", template, error: normalized.left });
   // captured at launch, not on success: a failing first attempt is still worth a review
   const capture = ctx.captureDraft?.({ template, values });
-  const execution = await executeTemplate(programOf(template), normalized.right, executeOptions(ctx));
+  // an inline template is no recipe file: there is nothing to count (it is captured as a draft)
+  const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(ctx));
   return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs }), capture);
 }
 

@@ -12,7 +12,7 @@ import {
   automaticReviewEnabled, runtimeStatus, runtimeStatusText, UNKNOWN_RUNTIME_VIEW, type RuntimeFacts,
 } from "../../core/views/tool-status.js";
 import { buildTriage, noRuns, triageText, type RunFacts } from "../../core/views/triage.js";
-import { agentPaths, packageInfo, type AgentPaths } from "../agent-paths.js";
+import { agentPlace, packageInfo, type AgentPaths } from "../agent-paths.js";
 import type { ReviewsDetails } from "../../core/views/render.js";
 import { sandboxInUse, sandboxMode } from "../call-sandbox.js";
 
@@ -73,9 +73,8 @@ export const automaticReviewPolicy = (env: NodeJS.ProcessEnv = process.env): boo
 
 export function runtimeFacts(ctx: RuntimeContext = {}): RuntimeFacts {
   const env = ctx.env ?? process.env;
-  const paths = ctx.paths ?? agentPaths(env);
+  const { paths, packagedRoot: packaged } = agentPlace({ ...ctx, env });
   const pkg = packageInfo();
-  const packaged = ctx.packagedRoot === null ? undefined : ctx.packagedRoot ?? pkg.packagedRecipeRoot;
   const git = ctx.gitCommit === null ? undefined : ctx.gitCommit ?? gitCommitOf(pkg.root);
   return {
     packageName: pkg.name,

@@ -9,6 +9,7 @@ import { IdleBoundary } from "../../host-pi/boundaries.js";
 import { agentPaths } from "../../runtime/agent-paths.js";
 import { call, makeSandbox, say, startPi, waitUntil, type PiRun, type PiSandbox } from "./sdk-harness.js";
 import { makeMemFileSystem } from "../../adapters/fs/memfs.js";
+import { makeFileLock } from "../../adapters/lock/file-lock.js";
 
 let sandbox: PiSandbox;
 let pi: PiRun | undefined;
@@ -79,7 +80,8 @@ test("the idle boundary waits while a run is active and is void once a new run s
   const fired: number[] = [];
   const ctx = { isIdle: () => !busy, hasPendingMessages: () => false } as unknown as ExtensionContext;
   const pi = { events: { emit: () => undefined } } as unknown as ExtensionAPI;
-  const boundary = (c: ExtensionContext): BoundaryContext => ({ paths: agentPaths({}, "/"), fs: makeMemFileSystem(), automaticReview: true, pi, ctx: c });
+  const fs = makeMemFileSystem();
+  const boundary = (c: ExtensionContext): BoundaryContext => ({ paths: agentPaths({}, "/"), fs, lock: makeFileLock({ fs, lockRoot: "/.locks" }), automaticReview: true, pi, ctx: c });
   const idle = new IdleBoundary({ activeRuns: () => runs, onIdle: [() => void fired.push(Date.now())] }, boundary, () => undefined);
 
   idle.turnEnded(ctx);

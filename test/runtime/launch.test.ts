@@ -4,6 +4,7 @@
 // MCP, whose watcher already read it) and the ledger's one source check. The source digest
 // travels on the tool, so nothing is read again to account the launch. And an MCP session, once
 // closed, leaves folded, exact ledgers behind.
+import { makeNodeScanPort } from "../../adapters/fs/scan.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as nodeFs from "node:fs";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
@@ -103,7 +104,7 @@ describe("a launch reads the recipe file only to compile it and to check it", ()
   });
 
   it("CLI: a file changed after discovery is refused with the reload-and-retry text and not counted", async () => {
-    const session = openSession({ env, cwd: sandbox.cwd, packagedRoot: null });
+    const session = openSession({ env, cwd: sandbox.cwd, packagedRoot: null, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
     try {
       const tool = session.discovery().tools.find((t) => t.name === "greet")!;
       writeFileSync(recipe, JSON.stringify({ ...GREET, template: "echo changed {who}" }));

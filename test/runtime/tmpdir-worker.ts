@@ -1,9 +1,12 @@
 // A child process for the TMPDIR isolation test: it updates and launches through runtime sessions,
 // exactly as the hosts do (ports, locks and ledger from the agent paths of its environment), with
 // its own TMPDIR. argv[2] is a JSON job; one JSON line per update and one summary line go to stdout.
+import { makeNodeScanPort } from "../../adapters/fs/scan.js";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { accountLaunch } from "../../runtime/launch.js";
+import * as E from "fp-ts/lib/Either.js";
+import { accountLaunch } from "../../runtime/accounting.js";
 import { openSession } from "../../runtime/session.js";
 
 export interface TmpdirJob {
@@ -22,7 +25,7 @@ export interface UpdateLog {
 }
 
 const job = JSON.parse(process.argv[2] ?? "{}") as TmpdirJob;
-const session = openSession({ env: process.env, packagedRoot: null });
+const session = openSession({ env: process.env, packagedRoot: null, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
 const recipe = join(session.paths.recipeRoot, "shared.json");
 
 async function update(kind: "update" | "merge", tag: string): Promise<void> {
@@ -42,13 +45,13 @@ async function update(kind: "update" | "merge", tag: string): Promise<void> {
  *  between is resolved again. */
 async function launch(): Promise<number> {
   for (let attempt = 1; ; attempt++) {
-    const fresh = openSession({ env: process.env, packagedRoot: null });
+    const fresh = openSession({ env: process.env, packagedRoot: null, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
     try {
       const tool = fresh.discovery().tools.find((t) => t.name === "shared");
       if (tool === undefined) throw new Error("tool shared not discovered");
       const check = await accountLaunch(fresh.ledger, tool);
-      if (check.ok && check.diagnostic !== undefined) throw new Error(check.diagnostic);
-      if (check.ok) return attempt;
+      if (E.isRight(check) && check.right.diagnostic !== undefined) throw new Error(check.right.diagnostic);
+      if (E.isRight(check)) return attempt;
     } finally {
       await fresh.close();
     }

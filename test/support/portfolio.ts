@@ -6,7 +6,10 @@ import { join } from "node:path";
 import { agentPaths } from "../../runtime/agent-paths.js";
 import { discoverThroughFs } from "../../runtime/fs-discovery.js";
 import { seedLineages } from "../../runtime/ledger/index.js";
-import { withNodeReviews } from "../../runtime/review/host.js";
+import { withReviews } from "../../runtime/review/host.js";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
+import { makeFileLock } from "../../adapters/lock/file-lock.js";
+import { lockRootOf } from "../../runtime/agent-paths.js";
 import { runPortfolioCycle } from "../../runtime/review/portfolio-cycle.js";
 import type { Reviewer } from "../../runtime/review/reviewer.js";
 
@@ -29,7 +32,8 @@ export async function approvedPortfolio(agentDir: string): Promise<string> {
   mkdirSync(root, { recursive: true });
   for (let i = 0; i < 36; i++) writeFileSync(join(root, `${toolName(i)}.json`), recipe(i));
   const paths = agentPaths({ PI_CODING_AGENT_DIR: agentDir }, agentDir);
-  return withNodeReviews(paths, undefined, async (ctx) => {
+  const fs = makeNodeFileSystem();
+  return withReviews({ paths, fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }) }, async (ctx) => {
     // every lineage seeded at once: the portfolio follows the names (occurrence tool_01 is tool_00 …)
     await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, paths));
     return (await runPortfolioCycle(ctx, { reviewer: scriptedPortfolioReviewer })).phase;

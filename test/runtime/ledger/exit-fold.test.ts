@@ -2,6 +2,7 @@
 // a `pi-recipes call` process does) closes its launch log, and an exiting launch folds the pending
 // logs once enough of them wait and the store lock is free, so many launches leave a bounded
 // number of files and every launch is counted exactly once.
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,7 +34,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One `pi-recipes call tally`, minus the process: a one-shot session, the call, the close. */
 async function cliLaunch(): Promise<void> {
-  const session = openSession({ env: { PI_CODING_AGENT_DIR: registry.paths.agentDir }, cwd: dir, home: dir, packagedRoot: null });
+  const session = openSession({ env: { PI_CODING_AGENT_DIR: registry.paths.agentDir }, cwd: dir, home: dir, packagedRoot: null, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
   try {
     const r = await callTool(session.discovery(), "tally", {}, session.callContext());
     if (!r.ok) throw new Error(r.text);

@@ -144,8 +144,8 @@ describe("a review cycle", () => {
 
   it("is scheduled only with the policy on, a reviewer, and no active run", async () => {
     const r = promoteFirst("x");
-    expect(await idleCycle(paths, { enabled: false, describe: "", reviewer: r }, () => 0)).toEqual({ skipped: "policy_off" });
-    expect(await idleCycle(paths, { enabled: true, describe: "" }, () => 0)).toEqual({ skipped: "no_reviewer" });
-    expect(await idleCycle(paths, { enabled: true, describe: "", reviewer: r }, () => 1)).toEqual({ skipped: "runs_active" });
+    expect(await idleCycle({ paths, fs: volume(), lock: inProcess }, { enabled: false, describe: "", reviewer: r }, () => 0)).toEqual({ skipped: "policy_off" });
+    expect(await idleCycle({ paths, fs: volume(), lock: inProcess }, { enabled: true, describe: "" }, () => 0)).toEqual({ skipped: "no_reviewer" });
+    expect(await idleCycle({ paths, fs: volume(), lock: inProcess }, { enabled: true, describe: "", reviewer: r }, () => 1)).toEqual({ skipped: "runs_active" });
   });
 });

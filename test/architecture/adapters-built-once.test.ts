@@ -1,0 +1,49 @@
+// Adapters are built by the hosts (docs/ARCHITECTURE.md, "Adapters are built by the session"): the
+// node file system and the node scan port are constructed only in a process's entry file (the
+// CLI's main, the MCP servers' stdio and HTTP entries, the Pi session, the async run worker) and
+// handed down through the runtime session; no runtime module builds its own behind its caller's
+// back. The few that still fall back to one are listed here, and the list only shrinks (a listed
+// place that no longer builds one fails the test too).
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const SOURCE_DIRS = ["core", "runtime", "host-cli", "host-mcp", "host-pi"];
+
+/** The entry files of the processes: each is its own composition root. */
+const ENTRIES: readonly string[] = ["host-cli/main.ts", "host-mcp/http-serve.ts", "host-mcp/stdio.ts", "host-pi/pi-session.ts", "runtime/runs/run-worker.ts"];
+
+/** Still building one of their own: `openRegistry` and `openLiveRegistry` fall back to a scan
+ *  port for the tests that open a registry without a session; `packageInfo` reads the installed
+ *  package's manifest, which a test's in-memory file system does not hold. */
+const STILL_BUILDING: readonly string[] = ["runtime/agent-paths.ts", "runtime/live-registry.ts", "runtime/registry.ts"];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
+  );
+}
+
+/** The files (relative) whose code calls a node adapter constructor. */
+export function builders(files: readonly { readonly name: string; readonly text: string }[]): string[] {
+  return files
+    .filter((f) => /\bmakeNode(FileSystem|ScanPort)\s*\(/.test(f.text.replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "")))
+    .map((f) => f.name)
+    .sort();
+}
+
+describe("node adapters", () => {
+  it("are built only in the processes' entry files (and the listed places not yet routed)", () => {
+    const files = SOURCE_DIRS.flatMap((d) => sources(join(repo, d))).map((f) => ({ name: relative(repo, f), text: readFileSync(f, "utf8") }));
+    expect(files.length).toBeGreaterThan(100);
+    expect(builders(files)).toEqual([...ENTRIES, ...STILL_BUILDING].sort());
+  });
+
+  it("catches a module that builds its own (the check itself can fail)", () => {
+    const own = { name: "runtime/review/host.ts", text: "const fs = makeNodeFileSystem();" };
+    const typed = { name: "runtime/session.ts", text: 'import type { ScanPort } from "../adapters/fs/scan.js"; // makeNodeScanPort() lives there' };
+    expect(builders([own, typed])).toEqual(["runtime/review/host.ts"]);
+  });
+});
