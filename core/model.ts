@@ -3,6 +3,9 @@
 import type { FieldName, FieldValues } from "./recipe/fields.js";
 import type { Json, JsonObject } from "./json.js";
 
+/** The largest recipe file (or import) read, in bytes: a bigger one is a problem, not read. */
+export const RECIPE_SIZE_LIMIT = 1048576;
+
 /** What the runtime read for one file. `bytes` is absent when the file was too large to read
  * (size over the limit) or could not be read (then `readError` says why). */
 export interface SnapshotFile {

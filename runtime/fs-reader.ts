@@ -2,8 +2,7 @@
 // the core asks, the reader answers from what it has and notes what it lacked; the runtime
 // fetches those files and asks again until nothing is missing (imports and references are found
 // only by resolving, so the set of files a decision needs is learned while deciding).
-import type { SnapshotFile } from "../core/model.js";
-import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
+import { RECIPE_SIZE_LIMIT, type SnapshotFile } from "../core/model.js";
 import { hasCode, isFsError, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { aFolder, notRegularFile, nulInPath, unreadable } from "./recipe-snapshot.js";
 

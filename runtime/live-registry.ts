@@ -3,7 +3,7 @@
 // A generation number fences calls: a call resolved against a definition that has changed since
 // is refused, so that it is never run against a file it did not see.
 import * as E from "fp-ts/lib/Either.js";
-import { createDiscoveryMemo, discover } from "../core/discovery/discover.js";
+import { createDiscoveryMemo, discoverWith } from "../core/discovery/discover-with.js";
 import { diffDiscoveries } from "../core/discovery/tool-set-change.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
@@ -13,6 +13,7 @@ import type { RecipeRootWatch, Watcher, WatchEvent, WatchMode } from "../adapter
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
 import { type EntryKindOf, openLiveFiles } from "./live-files.js";
 import { sha256Of, type RegistryOptions } from "./registry.js";
+import { compileStep } from "./compile-step.js";
 
 export interface ToolSetChange {
   readonly generation: number;
@@ -78,7 +79,7 @@ export function openLiveRegistry(options: LiveRegistryOptions = {}): LiveRegistr
     ...(options.entryKind === undefined ? {} : { entryKind: options.entryKind }),
   });
   const memo = createDiscoveryMemo();
-  const run = (): Discovery => discover(files.snapshot(), { digest: sha256Of, memo });
+  const run = (): Discovery => discoverWith(compileStep, files.snapshot(), { digest: sha256Of, memo });
 
   let discovery = run();
   let generation = 0;

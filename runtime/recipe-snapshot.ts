@@ -1,7 +1,6 @@
 // Reading the recipe roots into a snapshot for the pure discovery in core.
-import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
+import { RECIPE_SIZE_LIMIT, type RegistrySnapshot, type SnapshotFile, type SourceListing } from "../core/model.js";
 import { recipeFileName } from "../core/discovery/paths.js";
-import { RECIPE_SIZE_LIMIT } from "../core/recipe/load.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
 import type { CompileHook } from "../core/discovery/compile-hook.js";

@@ -1,12 +1,14 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
-import { discover } from "../core/discovery/discover.js";
+import { discoverWith } from "../core/discovery/discover-with.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { SnapshotFile } from "../core/model.js";
 import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./recipe-snapshot.js";
-import { beginCompileCache, type CompileCacheOptions } from "./compile-cache.js";
+import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
 import { sha256Bytes } from "./crypto-sha256.js";
+import { compileStep } from "./compile-step.js";
+import { installedPackagedCompiles, packagedCompileHook, withPackagedCompiles } from "./packaged-compiles.js";
 
 export interface RegistryOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -19,6 +21,9 @@ export interface RegistryOptions {
   readonly packagedRoot?: string | null;
   /** the verified compile cache in `<recipe root>/.cache` (runtime/compile-cache.ts); default on */
   readonly compileCache?: boolean | CompileCacheOptions;
+  /** the packaged component's compiles prepared by the build (runtime/packaged-compiles.ts): the
+   *  file, default this install's; `null` compiles every packaged recipe */
+  readonly packagedCompiles?: string | null;
 }
 
 export interface Registry {
@@ -41,11 +46,18 @@ export function openRegistry(options: RegistryOptions = {}): Registry {
     scan,
     discover: () => {
       const request = { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) };
-      const cache = options.compileCache === false ? undefined
-        : beginCompileCache(scan, { ...paths, ...request }, options.compileCache === true ? {} : options.compileCache);
-      if (cache === undefined) return discover(readSnapshot(scan, request), { digest: sha256Of });
+      if (options.compileCache === false) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of });
+      const cacheOptions = options.compileCache === true ? {} : options.compileCache ?? {};
+      const cache = beginCompileCache(scan, { ...paths, ...request }, cacheOptions);
+      // the packaged component as the build compiled it, when no cache entry serves it
+      const preparedFile = options.packagedCompiles === undefined ? installedPackagedCompiles() : options.packagedCompiles;
+      const prepared = packagedRoot === undefined || preparedFile === null ? undefined
+        : packagedCompileHook(scan, preparedFile, packagedRoot, () => cacheOptions.version ?? codeVersion());
+      const hook = prepared === undefined ? cache?.hook : withPackagedCompiles(cache?.hook, prepared);
+      const using = hook === undefined ? {} : { compiled: hook };
+      if (cache === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of, ...using });
       try {
-        return discover(readSnapshot(scan, request, cache), { digest: sha256Of, compiled: cache.hook });
+        return discoverWith(compileStep, readSnapshot(scan, request, cache), { digest: sha256Of, ...using });
       } finally {
         cache.finish();
       }

@@ -4,15 +4,18 @@
 // The per-file output of `tsc` stays beside the bundles: the bench, the run worker and the
 // supervisor run from it, and module-relative paths point into it (see `moduleUrl` below).
 import { createHash } from "node:crypto";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRIES = ["host-cli/main.ts", "host-pi/index.ts"];
-// `node scripts/bundle.mjs [outdir]`: dist/ unless told (the bundle test builds elsewhere)
+// `node scripts/bundle.mjs [outdir] [metafile]`: dist/ unless told (the bundle test builds
+// elsewhere); with a metafile path, esbuild's account of which source module went into which output
+// file is written there (the bundle test maps the files a process loaded back to modules)
 const outdir = resolve(root, process.argv[2] ?? "dist");
+const metafile = process.argv[3] === undefined ? undefined : resolve(root, process.argv[3]);
 
 // Code that finds files next to itself (`new URL("./supervisor.mjs", import.meta.url)`, the
 // package.json walk-up, the run worker) must keep seeing its own place in dist/, not the chunk it
@@ -87,6 +90,42 @@ const lazyLibraries = {
   },
 };
 
+// Our own code a warm start never runs, yet which would be most of what it loads: the compile step
+// (runtime/compile-step.ts), with everything it brings (the recipe decoder, io-ts, the template
+// checks). A process whose recipes the compile cache serves compiles nothing, so the module is an
+// entry of its own (chunks/<name>.js) and every import of it gets a stand-in that loads that entry
+// with a synchronous require the first time one of its functions is called (discovery is
+// synchronous; Node 20.19 and later require an ES module). The entry shares the chunks of the
+// modules both sides use, so each module still exists once in the process. Only functions can be
+// offered: the stand-in lists their names, and an import of another name fails the build.
+const LAZY_MODULES = [{ module: "runtime/compile-step.ts", out: "chunks/compile-step", names: ["compileStep"] }];
+const lazyModuleAt = new Map(LAZY_MODULES.map((m) => [join(root, m.module), m]));
+const lazyOwnModules = {
+  name: "lazy-own-modules",
+  setup(b) {
+    const base = LAZY_MODULES.map((m) => m.module.slice(m.module.lastIndexOf("/") + 1).replace(/\.ts$/, "")).join("|");
+    b.onResolve({ filter: new RegExp(`/(${base})\\.js$`) }, (args) => {
+      if (args.kind === "entry-point") return undefined;
+      const target = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
+      return lazyModuleAt.has(target) ? { path: target, namespace: "lazy-module" } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: "lazy-module" }, (args) => {
+      const { out, names } = lazyModuleAt.get(args.path);
+      return {
+        loader: "js",
+        resolveDir: root,
+        contents: [
+          'import { createRequire } from "node:module";',
+          "let loaded;",
+          // every entry and chunk sits two folders below the package root (see moduleUrl)
+          `const real = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(`../${out}.js`)}));`,
+          ...names.map((name) => `export function ${name}(...args) { return real().${name}(...args); }`),
+        ].join("\n"),
+      };
+    });
+  },
+};
+
 // The compile cache (runtime/compile-cache.ts) belongs to the code that wrote it: a hash of every
 // source file the bundle is made of names this build, so another build never reads its cache.
 async function buildId() {
@@ -98,11 +137,12 @@ async function buildId() {
   return hash.digest("hex").slice(0, 16);
 }
 
+const buildIdentity = await buildId();
 // chunk names carry content hashes: drop the previous build's before writing this one's
 await rm(join(outdir, "chunks"), { recursive: true, force: true });
-await build({
+const bundled = await build({
   absWorkingDir: root,
-  entryPoints: ENTRIES,
+  entryPoints: [...ENTRIES, ...LAZY_MODULES.map((m) => ({ in: m.module, out: m.out }))],
   outdir,
   outbase: ".",
   entryNames: "[dir]/[name]",
@@ -116,11 +156,13 @@ await build({
   external: ["@mariozechner/pi-coding-agent"],
   // bundled CommonJS (fp-ts, io-ts, ajv) calls require() for Node built-ins
   banner: { js: 'import { createRequire as __piRecipesRequire } from "node:module"; const require = __piRecipesRequire(import.meta.url);' },
-  plugins: [moduleUrl, esModules, lazyLibraries],
-  define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(await buildId()) },
+  plugins: [moduleUrl, esModules, lazyLibraries, lazyOwnModules],
+  define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(buildIdentity) },
   logLevel: "warning",
   legalComments: "none",
+  metafile: metafile !== undefined,
 });
+if (metafile !== undefined) await writeFile(metafile, JSON.stringify(bundled.metafile));
 // the libraries the stand-ins load (see LAZY_LIBRARIES above), each file one object of the
 // modules it holds, so a first use reads one file rather than resolving a library's many
 for (const lib of LAZY_LIBRARIES) {
@@ -139,4 +181,19 @@ for (const lib of LAZY_LIBRARIES) {
     logLevel: "warning",
     legalComments: "none",
   });
+}
+
+// The packaged component compiled once, here, rather than by every process that finds no compile
+// cache to serve it (runtime/packaged-compiles.ts says when a prepared compile is used). It is
+// compiled by this build's own code (the per-file output of `tsc` in the same folder) and named
+// with the version the bundle's compile cache uses, so another build never uses it.
+{
+  const { preparePackagedCompiles, packagedCompilesFile } = await import(pathToFileURL(join(outdir, "runtime", "packaged-compiles.js")).href);
+  const { compileRecipe } = await import(pathToFileURL(join(outdir, "core", "compile", "compile-recipe.js")).href);
+  const { version } = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
+  const packagedRoot = join(root, "recipes");
+  const files = [];
+  for (const entry of (await readdir(packagedRoot, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1)))
+    if (entry.isFile() && !entry.name.startsWith(".")) files.push({ name: entry.name, bytes: await readFile(join(packagedRoot, entry.name)) });
+  await writeFile(packagedCompilesFile(outdir), preparePackagedCompiles(packagedRoot, files, compileRecipe, `${version}+${buildIdentity}`));
 }

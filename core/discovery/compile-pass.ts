@@ -4,8 +4,12 @@
 // reused while all of them are the very same objects. The runtime keeps unchanged files as the
 // same objects, so identity is the whole test: no clock, no hashing. The memo is a value the
 // caller owns: two registries never share one.
+//
+// The compile step itself is handed in (`CompileStep`), never imported here: a pass whose every
+// file a compile cache serves runs without the compile code, which the runtime then need not load
+// (runtime/compile-step.ts).
 import type { RegistrySnapshot, SnapshotFile } from "../model.js";
-import { compileRecipe, type CompileContext, type CompiledRecipe, type RecipeSource } from "../compile/compile-recipe.js";
+import type { CompileContext, CompiledRecipe, RecipeSource } from "../compile/compile-recipe.js";
 import { toolOf } from "../compile/tool.js";
 import { problemDiagnostic } from "./problem.js";
 import { toolNameProblem } from "../register/name.js";
@@ -17,6 +21,9 @@ import type { Candidate, LoadedRecipe, Reads, Resolution } from "./pass-records.
 import { configFacts, type DraftEntry } from "./discovery-result.js";
 
 const NO_READS: Reads = [];
+
+/** The one compile step, `compileRecipe` of core/compile/compile-recipe.ts, as a pass is given it. */
+export type CompileStep = (source: RecipeSource, ctx: CompileContext) => CompiledRecipe;
 
 interface DraftRecord {
   readonly reads: Reads;
@@ -62,7 +69,7 @@ export interface Pass {
 }
 
 export function beginPass(
-  memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined, hook?: CompileHook,
+  compileRecipe: CompileStep, memoIn: DiscoveryMemo, snapshot: RegistrySnapshot, digest?: (file: SnapshotFile) => string | undefined, hook?: CompileHook,
 ): Pass {
   const memo = memoIn as MemoState;
   const key = contextKey(snapshot);

@@ -1,55 +1,11 @@
-// Discovery: from a snapshot of recipe files to entries, winners, tools and diagnostics
-// Pure: the runtime reads the files, this decides.
-//
-// Stages, each reusable from an earlier pass when the caller keeps a memo: ordering the
-// candidates (candidates.ts), compiling each file (compile-pass.ts, which calls
-// core/compile/compile-recipe.ts), resolving each id's bucket (buckets.ts)
-// and assembling the result (resolution.ts), which after an edit only patches the last one.
-import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../model.js";
-import type { CompileHook } from "./compile-hook.js";
-import { beginPass, createDiscoveryMemo, type DiscoveryMemo } from "./compile-pass.js";
-import { basename, recipeFileName } from "./paths.js";
-import { patchResolution, resolveAll } from "./resolution.js";
+// Discovery with the one compile step linked in (core/compile/compile-recipe.ts): for callers
+// that load the compile code anyway. The runtime calls ./discover-with.ts with a compile step it
+// loads on the first file that needs compiling (runtime/compile-step.ts).
+import type { RegistrySnapshot } from "../model.js";
+import { compileRecipe } from "../compile/compile-recipe.js";
+import { discoverWith, type DiscoverOptions } from "./discover-with.js";
 import type { Discovery } from "./discovery-result.js";
-import { compareText } from "../text-order.js";
 
-export { createDiscoveryMemo, type DiscoveryMemo, type PassStats } from "./compile-pass.js";
+export { createDiscoveryMemo, discoverWith, type CompileStep, type DiscoverOptions, type DiscoveryMemo, type PassStats } from "./discover-with.js";
 
-function rootDiagnostics(sources: readonly SourceListing[]): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const source of sources) {
-    if (source.kind !== "root" || !source.present || seen.has(source.root)) continue;
-    seen.add(source.root);
-    if (source.error !== undefined) out.push(`Failed to inspect recipe root ${source.root}: ${source.error}`);
-    if (source.rootMode === undefined) continue;
-    if (source.rootMode & 0o002) out.push(`Recipe root is world-writable; review permissions: ${source.root}`);
-    if (source.rootMode & 0o020) out.push(`Recipe root is group-writable; review ownership and permissions: ${source.root}`);
-  }
-  return out;
-}
-
-export interface DiscoverOptions {
-  /** sha256 (or any fingerprint) of a file's bytes: draft fingerprints, and the source digest a
-   *  tool carries for launch accounting */
-  readonly digest?: (file: SnapshotFile) => string | undefined;
-  /** Work remembered from earlier passes over the same registry: a file is loaded again only when
-   *  its SnapshotFile object, or one its resolution read, is not the one seen before. */
-  readonly memo?: DiscoveryMemo;
-  /** earlier compiles the runtime has verified as current (a compile cache) */
-  readonly compiled?: CompileHook;
-}
-
-export function discover(snapshot: RegistrySnapshot, options: DiscoverOptions = {}): Discovery {
-  const pass = beginPass(options.memo ?? createDiscoveryMemo(), snapshot, options.digest, options.compiled);
-  const prev = pass.resolution;
-  const resolution =
-    (prev === undefined ? undefined : patchResolution(prev, snapshot.sources, pass)) ??
-    resolveAll(snapshot.sources, rootDiagnostics(snapshot.sources), pass);
-  const drafts = [...snapshot.drafts]
-    .filter((f) => recipeFileName(basename(f.path)) !== undefined)
-    .sort((a, b) => compareText(a.path, b.path))
-    .map((f) => pass.draft(f));
-  pass.finish(resolution);
-  return { ...resolution.result, drafts };
-}
+export const discover = (snapshot: RegistrySnapshot, options: DiscoverOptions = {}): Discovery => discoverWith(compileRecipe, snapshot, options);

@@ -1,10 +1,10 @@
 // One recipe file's bytes -> a validated RecipeConfig or the problem that prevents it. Never throws.
 import * as E from "fp-ts/lib/Either.js";
-import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
+import { RECIPE_SIZE_LIMIT, type RecipeConfig, type RecipeFormat, type RecipeProblem, type SnapshotFile } from "../model.js";
 import { decodeRecipeObject } from "./decode.js";
 import { compileMarkdown } from "./markdown.js";
 
-export const RECIPE_SIZE_LIMIT = 1048576;
+export { RECIPE_SIZE_LIMIT } from "../model.js";
 
 const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
 const invalid = (message: string): RecipeProblem => ({ kind: "invalid", message });

@@ -3,7 +3,7 @@
 // --help without a registry. Built into a scratch folder inside the package, so the real dist/ is
 // left alone and the package root is still found by walking up.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,8 @@ import { repoRoot } from "../support/cli.js";
 import { finished, runBox, type RunBox } from "../runtime/runs/support.js";
 
 const out = join(repoRoot, "node_modules", ".cache", `bundle-test-${process.pid}`);
+// esbuild's account of the source modules in each output file (scripts/bundle.mjs writes it when asked)
+const metafile = join(out, "..", `bundle-test-${process.pid}-meta.json`);
 let box: RunBox;
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
@@ -24,16 +26,25 @@ function step(cmd: string, args: readonly string[]): void {
 }
 
 // Every file a process loads, ES module or CommonJS: a preloaded module registers a loader hook
-// that writes each ES module's URL to a log, and at exit adds what `require` has cached (the hook
-// does not see `require` on Node 20). Returns the paths of the files from the package itself.
+// that writes each ES module's URL to a log, notes every file `require` is asked for (an ES module
+// a stand-in requires, see scripts/bundle.mjs: neither the hook nor the require cache sees it on
+// Node 20), and at exit adds what `require` has cached. Returns the paths of the files from the
+// package itself; modulesIn() adds what those import.
 function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): { files: string[]; stdout: string } {
   const log = join(out, `loaded-${Math.random().toString(36).slice(2)}.log`);
   const hook = `import { appendFileSync } from "node:fs";
 export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }`;
-  const preload = `import { register, createRequire } from "node:module";
+  const preload = `import Module, { register, createRequire } from "node:module";
 import { appendFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  try {
+    appendFileSync(${JSON.stringify(log)}, pathToFileURL(Module._resolveFilename(request, parent, isMain)).href + "\\n");
+  } catch {}
+  return load.apply(this, arguments);
+};
 process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(${JSON.stringify(join(out, "x.js"))}).cache).map((f) => pathToFileURL(f).href + "\\n").join("")));`;
   const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(out, "host-cli", "main.js"), ...args], {
     env: { ...process.env, ...env },
@@ -44,7 +55,9 @@ process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(crea
   if (r.status !== 0) throw new Error(`pi-recipes ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
   const urls = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith(`file:`));
   rmSync(log);
-  return { files: [...new Set(urls.map((u) => fileURLToPath(u)))].filter((f) => f.startsWith(out)), stdout: r.stdout };
+  // the loader reports real paths: node_modules may be a symbolic link (a git worktree's)
+  const real = realpathSync(out);
+  return { files: [...new Set(urls.map((u) => fileURLToPath(u)))].filter((f) => f.startsWith(real)).map((f) => join(out, f.slice(real.length))), stdout: r.stdout };
 }
 
 // the yaml library's own code, however it is bundled: one of its string literals
@@ -56,7 +69,7 @@ beforeAll(() => {
   mkdirSync(out, { recursive: true });
   step(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", out]);
   step(process.execPath, ["scripts/copy-assets.mjs", out]);
-  step(process.execPath, ["scripts/bundle.mjs", out]);
+  step(process.execPath, ["scripts/bundle.mjs", out, metafile]);
   box = runBox();
   box.recipe("shout", { description: "Shout a word", args: ["word"], template: ["echo {word}", "tr a-z A-Z"] });
   box.recipe("later", { description: "Echo later", async: true, args: ["word"], template: "echo {word}" });
@@ -64,7 +77,30 @@ beforeAll(() => {
 afterAll(() => {
   box?.cleanup();
   rmSync(out, { recursive: true, force: true });
+  rmSync(metafile, { force: true });
 });
+
+/** The source modules (paths from the package root, libraries by their node_modules path) that the
+ *  files `files` of the bundle hold, with every file they import statically (which is loaded with
+ *  them, whether or not the loader hook saw it). */
+function modulesIn(files: readonly string[]): string[] {
+  type Output = { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] };
+  const meta = JSON.parse(readFileSync(metafile, "utf8")) as { outputs: Record<string, Output> };
+  const outputs = new Map(Object.entries(meta.outputs).map(([path, o]) => [join(repoRoot, path), o]));
+  const loaded = new Set<string>();
+  const visit = (file: string): void => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const i of outputs.get(file)?.imports ?? []) if (i.kind === "import-statement") visit(join(repoRoot, i.path));
+  };
+  files.forEach(visit);
+  return [...loaded].flatMap((f) => Object.keys(outputs.get(f)?.inputs ?? {})).map((m) => m.replace(/^(\.\.\/)+[^/]+\/node_modules\//, "node_modules/"));
+}
+
+// The compile step and what only it needs: the recipe decoder (core/recipe/), the template checks,
+// io-ts; the YAML parser and ajv come as files of their own (chunks/yaml.cjs, chunks/ajv.cjs).
+const isCompileCode = (module: string): boolean =>
+  /^core\/recipe\/|^core\/compile\/(compile-recipe|compile-template|template-survey)\.ts$|node_modules\/(io-ts|yaml|ajv)\//.test(module);
 
 describe("the bundled build", () => {
   it("has one file per entry point, with the verbs in chunks beside it", () => {
@@ -142,6 +178,47 @@ describe("the bundled build", () => {
     expect(mcp.files.some((f) => /\/chunks\/stdio-[A-Z0-9]+\.js$/.test(f))).toBe(true);
     expect(mcp.files.filter(holdsAjv)).toEqual([]);
     expect(readdirSync(join(out, "chunks")).map((n) => join(out, "chunks", n)).filter(holdsAjv)).toEqual([join(out, "chunks", "ajv.cjs")]);
+  });
+
+  it("a list whose recipes the compile cache serves loads no compile code, no YAML parser and no ajv", () => {
+    const warm = runBox();
+    try {
+      warm.recipe("greet", { description: "Greet someone", args: ["who"], template: "echo hello {who}" });
+      // the first list compiles and fills the cache; a second settles an entry whose file was
+      // written in the pass's own clock tick (checked by content once, then trusted)
+      for (let i = 0; i < 2; i++) expect(run(["list"], warm.env).stdout).toContain("greet");
+      const listed = loadedFiles(["list"], warm.env);
+      expect(listed.stdout).toContain("greet");
+      expect(listed.files.length).toBeGreaterThan(3);
+      expect(modulesIn(listed.files).filter(isCompileCode)).toEqual([]);
+      expect(listed.files.filter((f) => holdsYaml(f) || holdsAjv(f))).toEqual([]);
+
+      // the detector, on the same build: without the cache the list compiles, and loads the code
+      rmSync(join(warm.agent, "recipes", ".cache"), { recursive: true, force: true });
+      const cold = loadedFiles(["list"], warm.env);
+      expect(cold.stdout).toContain("greet");
+      expect(modulesIn(cold.files)).toEqual(expect.arrayContaining(["core/compile/compile-recipe.ts", "core/recipe/load.ts"]));
+    } finally {
+      warm.cleanup();
+    }
+  });
+
+  it("the packaged component is compiled by the build: a list on an empty agent dir compiles nothing", () => {
+    const env = { PI_CODING_AGENT_DIR: join(box.dir, "no-agent-yet") };
+    // no recipe root, so no compile cache: the build's compiles of recipes/ are all there is
+    const listed = loadedFiles(["list"], env);
+    expect(modulesIn(listed.files).filter(isCompileCode)).toEqual([]);
+    const summary = run(["inspect", "target=recipes", "view=summary"], env);
+    expect(summary.status).toBe(0);
+    expect(summary.stdout).toContain("components: git_status");
+    // and the detector: the same list without the build's compiles compiles the packaged recipe
+    const prepared = join(out, "packaged-compiles.json");
+    renameSync(prepared, `${prepared}.aside`);
+    try {
+      expect(modulesIn(loadedFiles(["list"], env).files)).toContain("core/compile/compile-recipe.ts");
+    } finally {
+      renameSync(`${prepared}.aside`, prepared);
+    }
   });
 
   it("list and call run a recipe", () => {

@@ -1,0 +1,102 @@
+// The packaged component compiled by the build: a registry serves a packaged recipe from the
+// prepared file only for the bytes, the code version and (moved to its own) root it was compiled
+// for, and what it serves is what compiling the file there gives.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compileRecipe } from "../../core/compile/compile-recipe.js";
+import type { Discovery } from "../../core/discovery/discovery-result.js";
+import { openRegistry } from "../../runtime/registry.js";
+import { packagedCompilesFile, preparePackagedCompiles } from "../../runtime/packaged-compiles.js";
+
+const VERSION = "test+1";
+let dir: string;
+let buildRoot: string;
+let installRoot: string;
+let prepared: string;
+
+const recipes: Readonly<Record<string, unknown>> = {
+  "echo_word.json": { description: "Echo a word", args: ["word"], template: "echo {word}" },
+  // a trusted-boundary warning: its diagnostic names the file, so the path must move with it
+  "shell_line.json": { description: "Run through a shell", args: ["line"], template: "bash -c {line}" },
+  "broken.json": { description: "no template" },
+  // reads another file: depends on the machine's roots, never prepared
+  "uses_echo.json": { description: "Echo through an import", imports: { e: "echo_word.json" }, template: { name: "e", values: { word: "hi" } } },
+};
+
+function writeRoot(root: string): void {
+  mkdirSync(root, { recursive: true });
+  for (const [name, body] of Object.entries(recipes)) writeFileSync(join(root, name), JSON.stringify(body));
+}
+
+/** the build's step: prepare the compiles of `root` into `file` */
+function prepare(root: string, file: string, version = VERSION): void {
+  const files = readdirSync(root).sort().map((name) => ({ name, bytes: readFileSync(join(root, name)) }));
+  writeFileSync(file, preparePackagedCompiles(root, files, compileRecipe, version));
+}
+
+/** the prepared file with one entry's description changed: shows whether the entry was used */
+function tamper(file: string, name: string, description: string): void {
+  const p = JSON.parse(readFileSync(file, "utf8")) as { entries: Record<string, { compiled: { config: { description: string } } }> };
+  p.entries[name]!.compiled.config.description = description;
+  writeFileSync(file, JSON.stringify(p));
+}
+
+function discovery(packagedCompiles: string | null, version = VERSION): Discovery {
+  const agent = join(dir, "agent");
+  return openRegistry({
+    env: { PI_CODING_AGENT_DIR: agent },
+    packagedRoot: installRoot,
+    packagedCompiles,
+    compileCache: packagedCompiles === null ? false : { version },
+  }).discover();
+}
+
+const description = (d: Discovery, id: string): string | undefined => d.entries.find((e) => e.id === id && e.path.startsWith(installRoot))?.facts?.description;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-packaged-compiles-"));
+  buildRoot = join(dir, "build", "recipes");
+  installRoot = join(dir, "elsewhere", "node_modules", "pi-recipes", "recipes");
+  writeRoot(buildRoot);
+  cpSync(buildRoot, installRoot, { recursive: true });
+  prepared = packagedCompilesFile(join(dir, "build"));
+  prepare(buildRoot, prepared);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the packaged component compiled by the build", () => {
+  it("serves what compiling the files in their installed root gives (paths moved to that root)", () => {
+    const served = discovery(prepared);
+    expect(served).toEqual(discovery(null));
+    const shell = served.entries.find((e) => e.id === "shell_line");
+    expect(shell?.path).toBe(join(installRoot, "shell_line.json"));
+    expect(served.diagnostics.some((d) => d.includes(join(installRoot, "shell_line.json")))).toBe(true);
+    expect(JSON.stringify(served.entries)).not.toContain(buildRoot);
+  });
+
+  it("is used for the bytes it was compiled from, and only for them", () => {
+    tamper(prepared, "echo_word.json", "from the prepared file");
+    expect(description(discovery(prepared), "echo_word")).toBe("from the prepared file");
+    writeFileSync(join(installRoot, "echo_word.json"), JSON.stringify({ description: "edited after the build", args: ["word"], template: "echo {word}" }));
+    expect(description(discovery(prepared), "echo_word")).toBe("edited after the build");
+  });
+
+  it("is not used by another version of the code, nor when it is torn", () => {
+    tamper(prepared, "echo_word.json", "from the prepared file");
+    expect(description(discovery(prepared, "other+2"), "echo_word")).toBe("Echo a word");
+    const text = readFileSync(prepared, "utf8");
+    writeFileSync(prepared, text.slice(0, text.length - 10));
+    expect(description(discovery(prepared), "echo_word")).toBe("Echo a word");
+    rmSync(prepared);
+    expect(discovery(prepared)).toEqual(discovery(null));
+  });
+
+  it("holds no recipe whose compile read another file", () => {
+    const entries = Object.keys((JSON.parse(readFileSync(prepared, "utf8")) as { entries: object }).entries);
+    expect(entries.sort()).toEqual(["broken.json", "echo_word.json", "shell_line.json"]);
+    // and the importing recipe still resolves through the installed root
+    expect(discovery(prepared).entries.find((e) => e.id === "uses_echo")?.path).toBe(join(installRoot, "uses_echo.json"));
+  });
+});
