@@ -32,7 +32,6 @@ const STILL_STRING_ERRORS: readonly string[] = [
   "core/args/arg-type.ts",
   "core/args/declarations.ts",
   "core/args/normalize.ts",
-  "core/recipe/markdown.ts",
   "core/review/portfolio-decide.ts",
   "core/review/portfolio-lineage.ts",
   "core/review/reply.ts",
