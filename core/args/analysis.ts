@@ -9,6 +9,7 @@ import { parseArgType } from "./arg-type.js";
 import { setOwn } from "../recipe/own.js";
 import { compact } from "../compact.js";
 import { parseDeclaration, storedDefaults } from "./declarations.js";
+import { FIELD } from "../recipe/fields.js";
 
 export interface ArgInput {
   /** the recipe's explicit `args` declarations */
@@ -19,7 +20,7 @@ export interface ArgInput {
   readonly template: Json;
 }
 
-const CONTROL_TEXT_FIELDS = ["timeout", "delay", "retry", "repeat"] as const;
+const CONTROL_TEXT_FIELDS = [FIELD.timeout, FIELD.delay, FIELD.retry, FIELD.repeat] as const;
 const BARE_WHEN = /^!?\s*([A-Za-z_][A-Za-z0-9_-]*)$/;
 
 const stringList = (v: Json | undefined): readonly string[] | undefined =>
@@ -122,7 +123,7 @@ export function noteNodeControls(node: JsonObject, facts: GraphFacts): void {
     const v = node[field];
     if (typeof v === "string") scanText(v, facts);
   }
-  const when = node["when"];
+  const when = node[FIELD.when];
   if (typeof when === "string") {
     const bare = BARE_WHEN.exec(when.trim());
     if (bare !== null && bare[1] !== undefined) declare(facts, bare[1], BOOL, true);

@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject, RecipeConfig } from "../model.js";
 import type { RecipeError } from "./recipe-error.js";
-import { hasOwn, isPlainObject } from "./fields.js";
+import { FIELD, hasOwn, isPlainObject } from "./fields.js";
 import { isEmpty, overlay, setOwn } from "./own.js";
 import type { ImportRecord } from "./references.js";
 
@@ -111,7 +111,7 @@ function walkKey(node: JsonObject, key: string, env: ExpandEnv): E.Either<Recipe
 
 function walkObject(original: JsonObject, env: ExpandEnv): E.Either<RecipeError, Walked> {
   // `recover` is a command template too: expanded here, so a broken one fails at load time, not after the failure it was to handle
-  const withRecover = walkKey(original, "recover", env);
+  const withRecover = walkKey(original, FIELD.recover, env);
   if (E.isLeft(withRecover)) return withRecover;
   const node = withRecover.right;
   if (isImportNode(node)) {

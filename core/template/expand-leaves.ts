@@ -8,6 +8,7 @@ import { isObject } from "./graph.js";
 import { expandRepeat, repeatCount } from "./repeat.js";
 import type { Values } from "./substitute.js";
 import { EMPTY_VALUES } from "./substitute.js";
+import { FIELD } from "../recipe/fields.js";
 
 
 export interface ExpandedLeaf {
@@ -53,7 +54,7 @@ export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, lim
     }
     if (!isObject(node)) return undefined;
     const ctx = nodeContext(context, node, runtime);
-    const count = repeatCount(node["repeat"], controlScope(ctx, runtime));
+    const count = repeatCount(node[FIELD.repeat], controlScope(ctx, runtime));
     if (E.isLeft(count)) return { _tag: "Repeat", failure: count.left };
     if (typeof count.right === "number") {
       if (count.right > limit) return tooMany;
@@ -67,7 +68,7 @@ export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, lim
       const err = walk(t, ctx);
       if (err !== undefined) return err;
     }
-    return walk(node["recover"], ctx);
+    return walk(node[FIELD.recover], ctx);
   };
   const err = walk(template, rootContext());
   return err === undefined ? E.right(out) : E.left(err);
