@@ -6,6 +6,7 @@
 import type { ArgType, RecipeProblem } from "../model.js";
 import { argKindLabel, mismatchMessage } from "../args/arg-type.js";
 import { type Declaration, unknownTypeMessage } from "../args/declarations.js";
+import { FIELD } from "./fields.js";
 import { type MarkdownError, markdownErrorText } from "./markdown.js";
 
 export type RecipeError =
@@ -91,15 +92,15 @@ export function recipeProblem(e: RecipeError): RecipeProblem {
     case "DelegateDisabled":
       return failed(`Template recipe is disabled: ${e.target}`);
     case "InvalidTemplate":
-      return invalidField("template", e.message);
+      return invalidField(FIELD.template, e.message);
     case "ArgWithoutName":
-      return invalidField("args", `field "args" has an entry without a name: ${JSON.stringify(e.token)}`);
+      return invalidField(FIELD.args, `field "args" has an entry without a name: ${JSON.stringify(e.token)}`);
     case "UnknownArgType":
-      return invalidField("args", unknownTypeMessage(e.declaration));
+      return invalidField(FIELD.args, unknownTypeMessage(e.declaration));
     case "InvalidDefault":
-      return invalidField("args", `field "args": Invalid default for ${e.name}:${argKindLabel(e.type)}`);
+      return invalidField(FIELD.args, `field "args": Invalid default for ${e.name}:${argKindLabel(e.type)}`);
     case "DefaultMismatch":
-      return invalidField("defaults", `field "defaults.${e.name}": ${mismatchMessage(e.name, e.type)}`);
+      return invalidField(FIELD.defaults, `field "defaults.${e.name}": ${mismatchMessage(e.name, e.type)}`);
     case "Thrown":
       return failed(e.message);
   }
