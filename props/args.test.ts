@@ -3,7 +3,7 @@ import { fc, test } from "@fast-check/vitest";
 import * as E from "fp-ts/lib/Either.js";
 import { analyzeArgs } from "../test/support/template-reads.js";
 import { isValidDefault, normalizeArgValue, parseArgType, formatArgType } from "../core/args/arg-type.js";
-import { parseArgsShorthand, parseDeclaration } from "../core/args/declarations.js";
+import { parseArgsShorthand, parseDeclaration, shorthandErrorText } from "../core/args/declarations.js";
 import { normalizeArgs } from "../core/args/normalize.js";
 import { parametersSchema } from "../core/args/parameters-schema.js";
 import { formatUsageHint } from "../core/args/usage-hint.js";
@@ -154,7 +154,7 @@ describe("declaration properties", () => {
   test.prop([fc.array(declarationArb, { minLength: 1, maxLength: 5 }), fc.nat()])("a repeated name is reported as a duplicate", (decls, i) => {
     const dup = decls[i % decls.length];
     if (dup === undefined) return;
-    const r = parseArgsShorthand([...decls, { ...dup, default: undefined }].map(declarationText).join(","));
+    const r = E.mapLeft(shorthandErrorText)(parseArgsShorthand([...decls, { ...dup, default: undefined }].map(declarationText).join(",")));
     expect(r).toSatisfy((e: E.Either<string, unknown>) => E.isLeft(e) && e.left.startsWith("Duplicate argument name(s): ") && e.left.includes(dup.name));
   });
 });

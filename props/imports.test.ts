@@ -4,6 +4,7 @@ import { describe, expect } from "vitest";
 import type { Json, SnapshotFile } from "../core/model.js";
 import { type ResolveContext, recipeDependencies, resolveRecipe } from "../core/recipe/imports.js";
 import { loadRecipe } from "../core/recipe/load.js";
+import { recipeProblem } from "../core/recipe/recipe-error.js";
 
 const AGENT = "/agent";
 const ROOT = `${AGENT}/recipes`;
@@ -106,7 +107,7 @@ describe("resolveRecipe over random import graphs", () => {
     const { result } = resolveRoot(nodes);
     expect(E.isLeft(result)).toBe(reachableCycle(nodes));
     if (E.isRight(result)) return;
-    const message = result.left.message ?? "";
+    const message = recipeProblem(result.left).message ?? "";
     expect(message.startsWith(CYCLE)).toBe(true);
     const chain = message.slice(CYCLE.length).split(" -> ").map((p) => Number(/n(\d+)\.json$/.exec(p)?.[1]));
     expect(chain[0]).toBe(0);
@@ -118,8 +119,9 @@ describe("resolveRecipe over random import graphs", () => {
   test.prop([graph(true)])("terminates and never throws with missing and invalid recipes in the graph", (nodes) => {
     const { ctx, config, result } = resolveRoot(nodes);
     if (E.isLeft(result)) {
-      expect(result.left.kind).toBe("failed");
-      expect(result.left.message).toMatch(/^(Cyclic recipe import|Recipe import not found|Template recipe must define template): /);
+      const shown = recipeProblem(result.left);
+      expect(shown.kind).toBe("failed");
+      expect(shown.message).toMatch(/^(Cyclic recipe import|Recipe import not found|Template recipe must define template): /);
     }
     for (const p of recipeDependencies(config, pathOf(0), ctx)) expect(p).toMatch(/^\/agent\/recipes\/n\d+\.json$/);
   });

@@ -4,7 +4,8 @@ import { describe, expect } from "vitest";
 import type { Json, RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../core/model.js";
 import { decodeRecipeObject } from "../core/recipe/decode.js";
 import { FIELD_ORDER } from "../core/recipe/fields.js";
-import { loadRecipe } from "../core/recipe/load.js";
+import { loadRecipe as loadTagged } from "../core/recipe/load.js";
+import { recipeProblem } from "../core/recipe/recipe-error.js";
 import { defaultsOf, jsonRecipe, markdownRecipe, recipeSample, type RecipeSample } from "./support/recipes.js";
 
 const PATH = "/agent/recipes/p.json";
@@ -12,6 +13,9 @@ const fileOf = (bytes: Uint8Array): SnapshotFile => ({ path: PATH, size: bytes.l
 const encode = (text: string) => new TextEncoder().encode(text);
 const format = fc.constantFrom<RecipeFormat>("json", "md");
 const recipeName = fc.string({ minLength: 1, maxLength: 20 });
+
+/** loadRecipe with its error as the problem a caller shows */
+const loadRecipe = (...args: Parameters<typeof loadTagged>): E.Either<RecipeProblem, RecipeConfig> => E.mapLeft(recipeProblem)(loadTagged(...args));
 
 /** The contract every caller relies on: a config carrying the given name, or a problem that says something. */
 function wellFormed(result: E.Either<RecipeProblem, RecipeConfig>, name: string): void {

@@ -9,6 +9,7 @@ import { parseArgType } from "./arg-type.js";
 import { setOwn } from "../recipe/own.js";
 import { compact } from "../compact.js";
 import { parseDeclaration, storedDefaults } from "./declarations.js";
+import { FIELD } from "../recipe/fields.js";
 
 export interface ArgInput {
   /** the recipe's explicit `args` declarations */
@@ -19,7 +20,7 @@ export interface ArgInput {
   readonly template: Json;
 }
 
-const CONTROL_TEXT_FIELDS = ["timeout", "delay", "retry", "repeat"] as const;
+const CONTROL_TEXT_FIELDS = [FIELD.timeout, FIELD.delay, FIELD.retry, FIELD.repeat] as const;
 const BARE_WHEN = /^!?\s*([A-Za-z_][A-Za-z0-9_-]*)$/;
 
 const stringList = (v: Json | undefined): readonly string[] | undefined =>
@@ -122,7 +123,7 @@ export function noteNodeControls(node: JsonObject, facts: GraphFacts): void {
     const v = node[field];
     if (typeof v === "string") scanText(v, facts);
   }
-  const when = node["when"];
+  const when = node[FIELD.when];
   if (typeof when === "string") {
     const bare = BARE_WHEN.exec(when.trim());
     if (bare !== null && bare[1] !== undefined) declare(facts, bare[1], BOOL, true);
@@ -217,11 +218,20 @@ const LENGTH_REF = /^(?:\{([A-Za-z_][A-Za-z0-9_-]*)\.length\}|([A-Za-z_][A-Za-z0
 export const REPEAT_SAFETY_ERROR =
   "Command template repeat must be a positive integer or {array.length} with an array argument/default.";
 
+/** A string `repeat` that cannot be trusted to be a count: `repeat` is the text as written. */
+export interface UnsafeRepeat {
+  readonly _tag: "UnsafeRepeat";
+  readonly repeat: string;
+}
+
+/** The text of an unsafe repeat (fixed: recipes and agents match on it). */
+export const unsafeRepeatText = (_e: UnsafeRepeat): string => REPEAT_SAFETY_ERROR;
+
 /** Every string `repeat` must be digits or `{name.length}` over a name declared `:array` in the
  * explicit `args` or given an array default; an inline `{name:array}` is not enough, because
  * nothing else guarantees the value reaches the repeat as an array. `texts` and `facts` come from
  * the template survey. */
-export function repeatSafetyOf(input: ArgInput, texts: readonly string[], facts: GraphFacts): E.Either<string, void> {
+export function repeatSafetyOf(input: ArgInput, texts: readonly string[], facts: GraphFacts): E.Either<UnsafeRepeat, void> {
   if (texts.length === 0) return E.right(undefined);
   const arrays = new Set(facts.arrayDefaults);
   for (const token of explicitArgs(input) ?? []) {
@@ -233,7 +243,7 @@ export function repeatSafetyOf(input: ArgInput, texts: readonly string[], facts:
     if (DIGITS.test(text)) continue;
     const m = LENGTH_REF.exec(text);
     const name = m?.[1] ?? m?.[2];
-    if (name === undefined || !isIdentifier(name) || !arrays.has(name)) return E.left(REPEAT_SAFETY_ERROR);
+    if (name === undefined || !isIdentifier(name) || !arrays.has(name)) return E.left({ _tag: "UnsafeRepeat", repeat: text });
   }
   return E.right(undefined);
 }

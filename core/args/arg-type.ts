@@ -207,9 +207,19 @@ export function valueNormalizer(type: ArgType): (value: unknown) => unknown {
 
 export const mismatchMessage = (name: string, type: ArgType): string => `Argument ${name} must ${describe(type).mismatch(type)}`;
 
-export function normalizeArgValue(name: string, type: ArgType, value: unknown): E.Either<string, unknown> {
+/** A call value that does not fit its argument's type. */
+export interface ArgMismatch {
+  readonly _tag: "ArgMismatch";
+  readonly name: string;
+  readonly type: ArgType;
+}
+
+/** The text of a mismatch, as the agent reads it. */
+export const argMismatchText = (e: ArgMismatch): string => mismatchMessage(e.name, e.type);
+
+export function normalizeArgValue(name: string, type: ArgType, value: unknown): E.Either<ArgMismatch, unknown> {
   const r = normalizeRaw(type, value);
-  return r === MISMATCH ? E.left(mismatchMessage(name, type)) : E.right(r);
+  return r === MISMATCH ? E.left({ _tag: "ArgMismatch", name, type }) : E.right(r);
 }
 
 /** The JSON schema property the agent sees; `undefined` type means an untyped (string) argument. */

@@ -83,10 +83,31 @@ export interface ParsedArgs {
   readonly types: ReadonlyMap<string, ArgType>;
 }
 
+/** Why an `args` shorthand cannot be stored. */
+export type ShorthandError =
+  | { readonly _tag: "NoName"; readonly item: string }
+  | { readonly _tag: "InvalidDefault"; readonly name: string; readonly type: ArgType }
+  | { readonly _tag: "UnknownType"; readonly declaration: Declaration }
+  | { readonly _tag: "Duplicates"; readonly names: readonly string[] };
+
+/** The text of a shorthand error, as register_tool answers it. */
+export function shorthandErrorText(e: ShorthandError): string {
+  switch (e._tag) {
+    case "NoName":
+      return `Invalid argument declaration: ${e.item}`;
+    case "InvalidDefault":
+      return `Invalid default for ${e.name}:${argKindLabel(e.type)}`;
+    case "UnknownType":
+      return unknownTypeMessage(e.declaration);
+    case "Duplicates":
+      return `Duplicate argument name(s): ${e.names.join(", ")}`;
+  }
+}
+
 /** The register_tool `args` shorthand, e.g. `file:path, lang=ru, mode:enum(a,b)=a`.
  * `""` is an explicit empty list. Errors: the first unknown type or invalid default, else all
  * duplicates. */
-export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
+export function parseArgsShorthand(text: string): E.Either<ShorthandError, ParsedArgs> {
   const declarations: string[] = [];
   const names: string[] = [];
   const defaults: Record<string, string> = {};
@@ -94,13 +115,11 @@ export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
   const duplicates: string[] = [];
   for (const item of splitDeclarationList(text)) {
     const d = parseDeclaration(item);
-    if (d.name === "") return E.left(`Invalid argument declaration: ${item}`);
-    if (d.default !== undefined && !isValidDefault(d.type, d.default)) {
-      return E.left(`Invalid default for ${d.name}:${argKindLabel(d.type)}`);
-    }
+    if (d.name === "") return E.left({ _tag: "NoName", item });
+    if (d.default !== undefined && !isValidDefault(d.type, d.default)) return E.left({ _tag: "InvalidDefault", name: d.name, type: d.type });
     // an unknown type would be stored as a string argument without a word: refuse it as a
     // recipe file declaring it is refused
-    if (hasUnknownType(d)) return E.left(unknownTypeMessage(d));
+    if (hasUnknownType(d)) return E.left({ _tag: "UnknownType", declaration: d });
     if (names.includes(d.name)) {
       if (!duplicates.includes(d.name)) duplicates.push(d.name);
       continue;
@@ -110,7 +129,7 @@ export function parseArgsShorthand(text: string): E.Either<string, ParsedArgs> {
     if (d.default !== undefined) setOwn(defaults, d.name, d.default);
     if (d.typeText !== undefined) types.set(d.name, d.type);
   }
-  if (duplicates.length > 0) return E.left(`Duplicate argument name(s): ${duplicates.join(", ")}`);
+  if (duplicates.length > 0) return E.left({ _tag: "Duplicates", names: duplicates });
   return E.right({ declarations, names, defaults, types });
 }
 

@@ -2,9 +2,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType } from "../model.js";
 import type { ArgSurface } from "../tool/tool-spec.js";
-import { MISMATCH, mismatchMessage, valueNormalizer } from "./arg-type.js";
+import { type ArgMismatch, MISMATCH, valueNormalizer } from "./arg-type.js";
 
-export type ArgNormalizer = (values: Readonly<Record<string, unknown>>) => E.Either<string, Record<string, unknown>>;
+export type ArgNormalizer = (values: Readonly<Record<string, unknown>>) => E.Either<ArgMismatch, Record<string, unknown>>;
 
 interface TypedName {
   readonly name: string;
@@ -14,12 +14,12 @@ interface TypedName {
 
 // Reported in the call's key order, so the message does not depend on declaration order;
 // `failed` is the value already found not to fit, which the loop meets at the latest.
-function firstMismatch(typed: readonly TypedName[], values: Readonly<Record<string, unknown>>, failed: TypedName): string {
+function firstMismatch(typed: readonly TypedName[], values: Readonly<Record<string, unknown>>, failed: TypedName): ArgMismatch {
   for (const key of Object.keys(values)) {
     const t = typed.find((x) => x.name === key);
-    if (t !== undefined && t.normalize(values[key]) === MISMATCH) return mismatchMessage(key, t.type);
+    if (t !== undefined && t.normalize(values[key]) === MISMATCH) return { _tag: "ArgMismatch", name: key, type: t.type };
   }
-  return mismatchMessage(failed.name, failed.type);
+  return { _tag: "ArgMismatch", name: failed.name, type: failed.type };
 }
 
 /** Compiles the normalizer of one surface; it runs on every tool call, so per-type work is done
@@ -46,6 +46,6 @@ export function compileArgNormalizer(surface: Pick<ArgSurface, "types">): ArgNor
 export function normalizeArgs(
   surface: Pick<ArgSurface, "types">,
   values: Readonly<Record<string, unknown>>,
-): E.Either<string, Record<string, unknown>> {
+): E.Either<ArgMismatch, Record<string, unknown>> {
   return compileArgNormalizer(surface)(values);
 }

@@ -13,16 +13,18 @@
 // resolved and its template is not checked, because it is reported as disabled whatever they
 // would say; its risk labels and warnings come from its template as written.
 import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
 import type { ArgSurface } from "../tool/tool-spec.js";
 import { problemDiagnostic } from "../discovery/problem.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { checkArgs } from "../recipe/check.js";
+import { type RecipeError, recipeProblem } from "../recipe/recipe-error.js";
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import { authoringWarnings } from "../recipe/lint.js";
 import { argInputOf, compileTemplate, type CompiledTemplate } from "./compile-template.js";
-import { surveyTemplate } from "./template-survey.js";
+import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
 import { warningDiagnostic, type RecipeWarning } from "./recipe-warning.js";
 import { RUN_PARAMS } from "../args/call-check.js";
 
@@ -75,20 +77,30 @@ export type CompiledRecipe = CompiledProblem | CompiledConfig;
 const NO_TEXTS: readonly string[] = Object.freeze([]);
 const NO_LABELS: readonly RiskLabel[] = Object.freeze([]);
 
-const invalidTemplate = (message: string): RecipeProblem => ({ kind: "invalid", field: "template", message });
-
-/** The resolved and checked config with its one template survey, or the problem. Written as
- * plain branches: it runs for every recipe of every discovery without a cache. */
-function resolveAndCheck(loaded: RecipeConfig, path: string, ctx: ResolveContext): RecipeProblem | { config: RecipeConfig; template: CompiledTemplate } {
-  const resolved = resolveRecipe(loaded, path, ctx);
-  if (E.isLeft(resolved)) return resolved.left;
-  const survey = surveyTemplate(resolved.right.template);
-  if (survey.error !== undefined) return invalidTemplate(survey.error);
-  const checked = checkArgs(resolved.right);
-  if (E.isLeft(checked)) return checked.left;
-  const config = checked.right;
-  return { config, template: compileTemplate(config.template, argInputOf(config), survey, descriptionsOf(config)) };
+interface Compiled {
+  readonly config: RecipeConfig;
+  readonly template: CompiledTemplate;
 }
+
+/** The template's one survey, or its first structural error. */
+const surveyed = (config: RecipeConfig): E.Either<RecipeError, TemplateSurvey> => {
+  const survey = surveyTemplate(config.template);
+  return survey.error === undefined ? E.right(survey) : E.left({ _tag: "InvalidTemplate", message: survey.error });
+};
+
+/** The resolved and checked config with its one template survey, or the error. */
+const resolveAndCheck = (loaded: RecipeConfig, path: string, ctx: ResolveContext): E.Either<RecipeError, Compiled> =>
+  pipe(
+    resolveRecipe(loaded, path, ctx),
+    E.bindTo("resolved"),
+    E.bind("survey", ({ resolved }) => surveyed(resolved)),
+    E.bind("config", ({ resolved }) => checkArgs(resolved)),
+    E.map(({ config, survey }) => ({ config, template: compileTemplate(config.template, argInputOf(config), survey, descriptionsOf(config)) })),
+  );
+
+/** A disabled recipe as written: reported as disabled whatever its imports or template would say. */
+const asWritten = (loaded: RecipeConfig): Compiled =>
+  ({ config: loaded, template: compileTemplate(loaded.template, argInputOf(loaded), undefined, descriptionsOf(loaded)) });
 
 /** The recipe's `arg_descriptions`, with those of the recipes it delegates to or imports for the
  * arguments it does not describe itself (core/recipe/imports.ts). */
@@ -103,14 +115,16 @@ const reservedAsyncArg = (name: string): string =>
   `Argument ${name} is reserved in an async recipe (${RUN_PARAMS.join(", ")} steer the run and never reach the template); rename it.`;
 
 export function compileRecipe(source: RecipeSource, ctx: CompileContext): CompiledRecipe {
+  return pipe(
+    loadRecipe(source.file, source.id, source.format),
+    E.chain((loaded) => (loaded.disabled === true ? E.right(asWritten(loaded)) : resolveAndCheck(loaded, source.file.path, ctx))),
+    E.match<RecipeError, Compiled, CompiledRecipe>((error) => problemOf(source, recipeProblem(error)), (compiled) => compiledConfig(source, ctx, compiled)),
+  );
+}
+
+/** The compile result of a recipe that loaded (and, unless disabled, resolved and checked). */
+function compiledConfig(source: RecipeSource, ctx: CompileContext, { config, template }: Compiled): CompiledConfig {
   const path = source.file.path;
-  const loaded = loadRecipe(source.file, source.id, source.format);
-  if (E.isLeft(loaded)) return problemOf(source, loaded.left);
-  const compiled = loaded.right.disabled === true
-    ? { config: loaded.right, template: compileTemplate(loaded.right.template, argInputOf(loaded.right), undefined, descriptionsOf(loaded.right)) }
-    : resolveAndCheck(loaded.right, path, ctx);
-  if (!("config" in compiled)) return problemOf(source, compiled);
-  const { config, template } = compiled;
   // trusted-boundary warnings of the template, then authoring mistakes (an unknown field, an
   // undeclared placeholder, an unclosed brace, an output naming no step)
   const authoring = authoringWarnings(config, template.placeholderNames, template.surface.names);

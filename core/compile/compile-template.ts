@@ -5,7 +5,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
-import { type ArgInput, repeatSafetyOf, surfaceNames, surfaceOf } from "../args/analysis.js";
+import { type ArgInput, repeatSafetyOf, surfaceNames, surfaceOf, unsafeRepeatText } from "../args/analysis.js";
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import type { RecipeConfig } from "../model.js";
 import { surveyTemplate, type TemplateSurvey } from "./template-survey.js";
@@ -50,7 +50,7 @@ export function compileTemplate(
     ? { placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings }
     : { error: survey.error, placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings };
   if (survey.errorStep !== undefined) compiled.errorStep = survey.errorStep;
-  if (E.isLeft(safe)) compiled.repeatProblem = safe.left;
+  if (E.isLeft(safe)) compiled.repeatProblem = unsafeRepeatText(safe.left);
   return compiled;
 }
 

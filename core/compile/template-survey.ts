@@ -13,6 +13,7 @@ import { leafWarnings } from "../risk/warnings.js";
 import { shellSyntaxWarnings } from "../risk/shell-syntax.js";
 import { freeTextWords } from "../risk/option-injection.js";
 import type { RecipeWarning } from "./recipe-warning.js";
+import { FIELD } from "../recipe/fields.js";
 
 export interface TemplateSurvey {
   /** the first structural error in document order (control values of a node before its children) */
@@ -81,10 +82,10 @@ export function surveyTemplate(template: Json): TemplateSurvey {
     fail(controlProblem(node));
     const own = typeof node["label"] === "string" ? node["label"] : label;
     noteNodeDefaults(node, facts);
-    const repeat = node["repeat"];
+    const repeat = node[FIELD.repeat];
     if (typeof repeat === "string") (repeats ??= []).push(repeat);
     walk(node["template"], own);
-    if (node["recover"] !== undefined) walk(node["recover"], own);
+    if (node[FIELD.recover] !== undefined) walk(node[FIELD.recover], own);
     noteNodeControls(node, facts);
   };
   walk(template, undefined);

@@ -1,6 +1,7 @@
 // The `imports` field: alias -> binding, checked before anything is loaded.
 import * as E from "fp-ts/lib/Either.js";
-import type { JsonObject, RecipeProblem } from "../model.js";
+import type { JsonObject } from "../model.js";
+import type { RecipeError } from "./recipe-error.js";
 import { isPlainObject } from "./fields.js";
 
 export interface ImportBinding {
@@ -16,24 +17,22 @@ const EMPTY: JsonObject = {};
 
 const NO_BINDINGS: E.Either<never, readonly ImportBinding[]> = E.right(Object.freeze([]));
 
-const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
-
 const objectOr = (value: unknown): JsonObject => (isPlainObject(value) ? (value as JsonObject) : EMPTY);
 
 /** The bindings in declaration order, or the first problem with one of them. */
-export function parseBindings(imports: JsonObject | undefined): E.Either<RecipeProblem, readonly ImportBinding[]> {
+export function parseBindings(imports: JsonObject | undefined): E.Either<RecipeError, readonly ImportBinding[]> {
   if (imports === undefined) return NO_BINDINGS;
   const out: ImportBinding[] = [];
   for (const alias of Object.keys(imports)) {
-    if (!ALIAS.test(alias)) return E.left(failed(`Invalid recipe import alias: ${alias}`));
+    if (!ALIAS.test(alias)) return E.left({ _tag: "ImportAlias", alias });
     const binding = imports[alias];
     if (typeof binding === "string") {
       out.push({ alias, from: binding.trim(), defaults: EMPTY, values: EMPTY });
       continue;
     }
-    if (!isPlainObject(binding)) return E.left(failed(`Recipe import must be a string or object: ${alias}`));
+    if (!isPlainObject(binding)) return E.left({ _tag: "ImportNotBinding", alias });
     const from = binding["from"];
-    if (typeof from !== "string" || from.trim() === "") return E.left(failed(`Recipe import must define from: ${alias}`));
+    if (typeof from !== "string" || from.trim() === "") return E.left({ _tag: "ImportWithoutFrom", alias });
     out.push({ alias, from: from.trim(), defaults: objectOr(binding["defaults"]), values: objectOr(binding["values"]) });
   }
   return E.right(out);

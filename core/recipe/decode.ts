@@ -20,6 +20,7 @@ import {
   jsonFault,
   kindOf,
   locateFailure,
+  FIELD,
 } from "./fields.js";
 
 export const NOT_AN_OBJECT = "JSON recipe must be an object";
@@ -95,12 +96,12 @@ export function templateEnvelope(raw: JsonObject): Json {
 }
 
 type Unusable = { readonly kind: "unusable"; readonly what: string; readonly at: readonly (string | number)[] }
-  | { readonly kind: "repeat"; readonly at: readonly (string | number)[] };
+  | { readonly kind: typeof FIELD.repeat; readonly at: readonly (string | number)[] };
 
 const isImportNode = (node: JsonObject): boolean => typeof node["name"] === "string" && !hasOwn(node, "template");
 
 const badRepeat = (node: JsonObject): boolean => {
-  const repeat = node["repeat"];
+  const repeat = node[FIELD.repeat];
   return typeof repeat === "number" && !(Number.isInteger(repeat) && repeat > 0);
 };
 
@@ -123,7 +124,7 @@ function findUnusable(node: Json): Unusable | undefined {
   if (isPlainObject(node)) {
     const object = node as JsonObject;
     if (isImportNode(object)) return undefined;
-    if (badRepeat(object)) return { kind: "repeat", at: HERE };
+    if (badRepeat(object)) return { kind: FIELD.repeat, at: HERE };
     if (!hasOwn(object, "template")) return { kind: "unusable", what: "object without template", at: HERE };
     const inner = findUnusable(object["template"] as Json);
     return inner === undefined ? undefined : { ...inner, at: ["template", ...inner.at] };
@@ -139,12 +140,12 @@ function checkTemplate(raw: JsonObject, envelope: Json): RecipeProblem | undefin
   // a wrapped envelope is usable exactly when the raw template is; check that one so that
   // locations read as the author wrote them
   const found = wrapped
-    ? badRepeat(envelope as JsonObject) ? ({ kind: "repeat", at: [] } as const) : findUnusable(template)
+    ? badRepeat(envelope as JsonObject) ? ({ kind: FIELD.repeat, at: [] } as const) : findUnusable(template)
     : findUnusable(envelope);
   if (found === undefined) return undefined;
-  if (found.kind === "repeat") {
-    const fromTopLevel = found.at.length === 0 && !(isPlainObject(template) && hasOwn(template, "repeat"));
-    return { kind: "failed", message: BAD_REPEAT, field: fromTopLevel ? "repeat" : "template" };
+  if (found.kind === FIELD.repeat) {
+    const fromTopLevel = found.at.length === 0 && !(isPlainObject(template) && hasOwn(template, FIELD.repeat));
+    return { kind: "failed", message: BAD_REPEAT, field: fromTopLevel ? FIELD.repeat : "template" };
   }
   const where = found.at.length === 0 ? "" : ` at ${formatPath("template", found.at)}`;
   return invalid(`${UNUSABLE_TEMPLATE} (got ${found.what}${where})`, "template");

@@ -2,8 +2,9 @@
 // recipe references in string leaves. Expanded content comes from already resolved recipes,
 // so it is placed as is and never walked again.
 import * as E from "fp-ts/lib/Either.js";
-import type { Json, JsonObject, RecipeConfig, RecipeProblem } from "../model.js";
-import { hasOwn, isPlainObject } from "./fields.js";
+import type { Json, JsonObject, RecipeConfig } from "../model.js";
+import type { RecipeError } from "./recipe-error.js";
+import { FIELD, hasOwn, isPlainObject } from "./fields.js";
 import { isEmpty, overlay, setOwn } from "./own.js";
 import type { ImportRecord } from "./references.js";
 
@@ -17,7 +18,7 @@ export interface ImportedRecipe extends ImportRecord {
 export interface ExpandEnv {
   readonly imports: ReadonlyMap<string, ImportedRecipe>;
   /** the resolved recipe a template string delegates to, or undefined when the string is a command */
-  readonly delegate: (text: string) => E.Either<RecipeProblem, RecipeConfig | undefined>;
+  readonly delegate: (text: string) => E.Either<RecipeError, RecipeConfig | undefined>;
   /** told of each import placed in the graph */
   readonly placed?: (imported: ImportedRecipe) => void;
 }
@@ -78,7 +79,7 @@ interface Walked {
   readonly target?: RecipeConfig;
 }
 
-function walk(node: Json, env: ExpandEnv): E.Either<RecipeProblem, Json> {
+function walk(node: Json, env: ExpandEnv): E.Either<RecipeError, Json> {
   if (typeof node === "string") {
     const target = env.delegate(node);
     if (E.isLeft(target)) return target;
@@ -98,7 +99,7 @@ function walk(node: Json, env: ExpandEnv): E.Either<RecipeProblem, Json> {
 }
 
 /** A copy of `node` with `key` walked, or `node` itself when nothing there changed. */
-function walkKey(node: JsonObject, key: string, env: ExpandEnv): E.Either<RecipeProblem, JsonObject> {
+function walkKey(node: JsonObject, key: string, env: ExpandEnv): E.Either<RecipeError, JsonObject> {
   if (!hasOwn(node, key)) return E.right(node);
   const walked = walk(node[key] as Json, env);
   if (E.isLeft(walked)) return walked;
@@ -108,15 +109,15 @@ function walkKey(node: JsonObject, key: string, env: ExpandEnv): E.Either<Recipe
   return E.right(out);
 }
 
-function walkObject(original: JsonObject, env: ExpandEnv): E.Either<RecipeProblem, Walked> {
+function walkObject(original: JsonObject, env: ExpandEnv): E.Either<RecipeError, Walked> {
   // `recover` is a command template too: expanded here, so a broken one fails at load time, not after the failure it was to handle
-  const withRecover = walkKey(original, "recover", env);
+  const withRecover = walkKey(original, FIELD.recover, env);
   if (E.isLeft(withRecover)) return withRecover;
   const node = withRecover.right;
   if (isImportNode(node)) {
     const alias = node["name"] as string;
     const imported = env.imports.get(alias);
-    if (imported === undefined) return E.left({ kind: "failed", message: `Unknown recipe import: ${alias}` });
+    if (imported === undefined) return E.left({ _tag: "UnknownImport", alias });
     env.placed?.(imported);
     return E.right({ value: placeTemplate(imported.template, node, importDefaults(imported, node)) });
   }
@@ -129,7 +130,7 @@ function walkObject(original: JsonObject, env: ExpandEnv): E.Either<RecipeProble
 }
 
 /** Expands a recipe's template envelope; reports the target when the envelope itself delegates. */
-export function expandTemplate(envelope: Json, env: ExpandEnv): E.Either<RecipeProblem, Expanded> {
+export function expandTemplate(envelope: Json, env: ExpandEnv): E.Either<RecipeError, Expanded> {
   if (typeof envelope === "string") {
     const target = env.delegate(envelope);
     if (E.isLeft(target)) return target;

@@ -226,6 +226,12 @@ export type FieldName = keyof typeof RECIPE_FIELDS;
 export type FieldValues = { -readonly [K in FieldName]?: (typeof RECIPE_FIELDS)[K] extends FieldSpec<infer A> ? A : never };
 export const FIELD_ORDER = Object.keys(RECIPE_FIELDS) as FieldName[];
 
+/** Each field's name as a constant of its own literal type, for code that must name a field
+ * (`node[FIELD.when]`, `resolveNumericControl(FIELD.delay, ...)`): a field name is written as a
+ * string only in the table above, so renaming or removing a row breaks every use at compile time
+ * (test/architecture/field-names.test.ts keeps it so). */
+export const FIELD: { readonly [K in FieldName]: K } = Object.freeze(Object.fromEntries(FIELD_ORDER.map((k) => [k, k])) as { [K in FieldName]: K });
+
 /** The keys of a decoded or resolved config, in their order: `name`, the table's, `raw`. */
 export const CONFIG_KEYS: readonly string[] = ["name", ...FIELD_ORDER, "raw"];
 

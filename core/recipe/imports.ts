@@ -1,7 +1,8 @@
 // Resolving a loaded recipe against the files it refers to: imports are loaded recursively,
 // import references substituted, import nodes expanded and recipe references delegated. Pure: files come from an injected reader.
 import * as E from "fp-ts/lib/Either.js";
-import type { RecipeConfig, RecipeProblem, SnapshotFile } from "../model.js";
+import { pipe } from "fp-ts/lib/function.js";
+import type { RecipeConfig, SnapshotFile } from "../model.js";
 import { type ImportBinding, parseBindings } from "./bindings.js";
 import { decodeRecipeObject } from "./decode.js";
 import { type ExpandEnv, type ImportedRecipe, expandTemplate } from "./expand.js";
@@ -10,6 +11,7 @@ import { dirname, formatOfPath, idOfPath, resolveAgainst } from "./posix.js";
 import { overlay, setOwn } from "./own.js";
 import { substituteReferences } from "./references.js";
 import { type PathContext, recipeReference, resolveRecipePath } from "./resolve-path.js";
+import type { RecipeError } from "./recipe-error.js";
 import { finishConfig } from "./resolved-config.js";
 
 export const IMPORT_DEPTH_LIMIT = 32;
@@ -46,8 +48,6 @@ interface Session {
   touched: Set<string> | undefined;
 }
 
-const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
-
 const NO_STACK: readonly string[] = Object.freeze([]);
 
 function session(ctx: ResolveContext): Session {
@@ -58,19 +58,22 @@ function session(ctx: ResolveContext): Session {
   return { ctx, paths, base: NO_STACK, done: undefined, touched: undefined };
 }
 
-const chain = (path: string, stack: readonly string[]): string => [...stack, path].join(" -> ");
+const cycle = (path: string, stack: readonly string[]): RecipeError | undefined =>
+  stack.includes(path) ? { _tag: "ImportCycle", chain: [...stack, path] } : undefined;
 
-const cycle = (path: string, stack: readonly string[]): RecipeProblem | undefined =>
-  stack.includes(path) ? failed(`Cyclic recipe import: ${chain(path, stack)}`) : undefined;
+const tooDeep = (path: string, stack: readonly string[]): RecipeError | undefined =>
+  stack.length >= IMPORT_DEPTH_LIMIT ? { _tag: "ImportTooDeep", chain: [...stack, path], limit: IMPORT_DEPTH_LIMIT } : undefined;
 
-const tooDeep = (path: string, stack: readonly string[]): RecipeProblem | undefined =>
-  stack.length >= IMPORT_DEPTH_LIMIT ? failed(`Recipe import depth exceeds limit ${IMPORT_DEPTH_LIMIT}: ${chain(path, stack)}`) : undefined;
+/** A missing file and a file that is not a recipe look the same to the recipe that names it
+ * (the caller words that for its context); only a failure to load it otherwise is its own error. */
+const notARecipe = (e: RecipeError): boolean =>
+  e._tag === "NotUtf8" || e._tag === "JsonSyntax" || e._tag === "Markdown" || (e._tag === "Decode" && e.problem.kind === "invalid");
 
 /**
  * Loads and resolves the recipe at `path` on behalf of the recipes in `stack`. Right(undefined)
  * means the file is missing or is not a valid recipe; the caller words that for its context.
  */
-function loadDependency(s: Session, path: string, stack: readonly string[]): E.Either<RecipeProblem, Resolved | undefined> {
+function loadDependency(s: Session, path: string, stack: readonly string[]): E.Either<RecipeError, Resolved | undefined> {
   (s.touched ??= new Set()).add(path);
   const cyclic = cycle(path, stack);
   if (cyclic !== undefined) return E.left(cyclic);
@@ -81,92 +84,131 @@ function loadDependency(s: Session, path: string, stack: readonly string[]): E.E
   if (deep !== undefined) return E.left(deep);
   const file = s.ctx.readFile(path);
   if (file === undefined) return E.right(undefined);
-  const loaded = loadRecipe(file, idOfPath(path), formatOfPath(path));
-  if (E.isLeft(loaded)) return loaded.left.kind === "invalid" ? E.right(undefined) : loaded;
-  return resolveAt(s, loaded.right, path, stack);
+  return pipe(
+    loadRecipe(file, idOfPath(path), formatOfPath(path)),
+    E.match(
+      (e): E.Either<RecipeError, Resolved | undefined> => (notARecipe(e) ? E.right(undefined) : E.left(e)),
+      (config) => resolveAt(s, config, path, stack),
+    ),
+  );
 }
 
-const NO_IMPORTS: E.Either<never, { imports: ReadonlyMap<string, ImportedRecipe>; height: number }> = E.right({ imports: new Map(), height: 0 });
+interface Imports {
+  readonly imports: ReadonlyMap<string, ImportedRecipe>;
+  /** the longest chain of recipe files the imports load */
+  readonly height: number;
+}
 
-function loadImports(
-  s: Session, bindings: readonly ImportBinding[], dir: string, stack: () => readonly string[],
-): E.Either<RecipeProblem, { imports: ReadonlyMap<string, ImportedRecipe>; height: number }> {
+const NO_IMPORTS: E.Either<never, Imports> = E.right({ imports: new Map(), height: 0 });
+
+/** One import binding loaded and resolved, as the importing recipe sees it. */
+function loadImport(s: Session, binding: ImportBinding, dir: string, stack: readonly string[]): E.Either<RecipeError, { imported: ImportedRecipe; height: number }> {
+  const file = resolveRecipePath(binding.from, dir, s.paths);
+  return pipe(
+    loadDependency(s, file, stack),
+    E.chain(E.fromNullable<RecipeError>({ _tag: "ImportNotFound", alias: binding.alias })),
+    E.map(({ config, height }) => {
+      const imported: ImportedRecipe = {
+        name: config.name,
+        file,
+        defaults: overlay(config.defaults, binding.defaults),
+        values: binding.values,
+        template: config.template,
+      };
+      return { imported: config.arg_descriptions === undefined ? imported : { ...imported, descriptions: config.arg_descriptions }, height };
+    }),
+  );
+}
+
+/** The imports in declaration order; the first that fails stops the rest (none is loaded after it). */
+function loadImports(s: Session, bindings: readonly ImportBinding[], dir: string, stack: () => readonly string[]): E.Either<RecipeError, Imports> {
   if (bindings.length === 0) return NO_IMPORTS;
   const imports = new Map<string, ImportedRecipe>();
   let height = 0;
   for (const binding of bindings) {
-    const file = resolveRecipePath(binding.from, dir, s.paths);
-    const dep = loadDependency(s, file, stack());
-    if (E.isLeft(dep)) return dep;
-    if (dep.right === undefined) return E.left(failed(`Recipe import not found: ${binding.alias}`));
-    height = Math.max(height, dep.right.height);
-    const { config } = dep.right;
-    const imported: ImportedRecipe = {
-      name: config.name,
-      file,
-      defaults: overlay(config.defaults, binding.defaults),
-      values: binding.values,
-      template: config.template,
-    };
-    imports.set(binding.alias, config.arg_descriptions === undefined ? imported : { ...imported, descriptions: config.arg_descriptions });
+    const one = loadImport(s, binding, dir, stack());
+    if (E.isLeft(one)) return one;
+    height = Math.max(height, one.right.height);
+    imports.set(binding.alias, one.right.imported);
   }
   return E.right({ imports, height });
 }
 
 /** The config with import references substituted through its raw object and validated again. */
-function substituted(config: RecipeConfig, path: string, imports: ReadonlyMap<string, ImportedRecipe>): E.Either<RecipeProblem, RecipeConfig> {
+function substituted(config: RecipeConfig, path: string, imports: ReadonlyMap<string, ImportedRecipe>): E.Either<RecipeError, RecipeConfig> {
   if (imports.size === 0) return E.right(config);
-  const raw = substituteReferences(config.raw, imports);
-  if (E.isLeft(raw)) return raw;
-  if (raw.right === config.raw) return E.right(config);
-  return decodeRecipeObject(raw.right, path, config.name);
+  return pipe(
+    substituteReferences(config.raw, imports),
+    E.chain((raw) =>
+      raw === config.raw
+        ? E.right(config)
+        : pipe(decodeRecipeObject(raw, path, config.name), E.mapLeft((problem): RecipeError => ({ _tag: "Decode", problem })))),
+  );
 }
 
-function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readonly string[]): E.Either<RecipeProblem, Resolved> {
+/** What the expansion of one recipe's template learns from the recipes it places. */
+interface Placing {
+  /** the longest chain of recipe files loaded so far */
+  height: number;
+  /** the argument descriptions of every recipe whose template is placed in this one (the first
+   * one placed wins), for the arguments they bring along */
+  borrowed: Record<string, string> | undefined;
+}
+
+function borrow(placing: Placing, descriptions: Readonly<Record<string, string>> | undefined): void {
+  if (descriptions === undefined) return;
+  for (const key of Object.keys(descriptions)) {
+    if (placing.borrowed === undefined || !Object.hasOwn(placing.borrowed, key)) setOwn((placing.borrowed ??= {}), key, descriptions[key]!);
+  }
+}
+
+/** The recipe a template string delegates to (resolved), undefined when the string is a command. */
+function delegateTarget(s: Session, text: string, dir: string, stack: () => readonly string[], placing: Placing): E.Either<RecipeError, RecipeConfig | undefined> {
+  const target = recipeReference(text, dir, s.paths);
+  if (target === undefined) return E.right(undefined);
+  return pipe(
+    loadDependency(s, target, stack()),
+    E.chain(E.fromNullable<RecipeError>({ _tag: "DelegateWithoutTemplate", target })),
+    E.filterOrElse((dep) => dep.config.disabled !== true, (): RecipeError => ({ _tag: "DelegateDisabled", target })),
+    E.map((dep) => {
+      placing.height = Math.max(placing.height, dep.height);
+      borrow(placing, dep.config.arg_descriptions);
+      return dep.config;
+    }),
+  );
+}
+
+function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readonly string[]): E.Either<RecipeError, Resolved> {
   // the stack of what this recipe loads, made when it loads something
   let innerStack: readonly string[] | undefined;
   const inner = (): readonly string[] => (innerStack ??= [...stack, path]);
   const dir = dirname(path);
-  const bindings = parseBindings(config.imports);
-  if (E.isLeft(bindings)) return bindings;
-  const loaded = loadImports(s, bindings.right, dir, inner);
-  if (E.isLeft(loaded)) return loaded;
-  let height = loaded.right.height;
-  const current = substituted(config, path, loaded.right.imports);
-  if (E.isLeft(current)) return current;
-
-  // the argument descriptions of every recipe whose template is placed in this one (the first
-  // one placed wins), for the arguments they bring along
-  let borrowed: Record<string, string> | undefined;
-  const borrow = (descriptions: Readonly<Record<string, string>> | undefined): void => {
-    if (descriptions === undefined) return;
-    for (const key of Object.keys(descriptions)) if (borrowed === undefined || !Object.hasOwn(borrowed, key)) setOwn((borrowed ??= {}), key, descriptions[key]!);
-  };
-  const env: ExpandEnv = {
-    imports: loaded.right.imports,
-    delegate: (text) => {
-      const target = recipeReference(text, dir, s.paths);
-      if (target === undefined) return E.right(undefined);
-      const dep = loadDependency(s, target, inner());
-      if (E.isLeft(dep)) return dep;
-      if (dep.right === undefined) return E.left(failed(`Template recipe must define template: ${target}`));
-      if (dep.right.config.disabled === true) return E.left(failed(`Template recipe is disabled: ${target}`));
-      height = Math.max(height, dep.right.height);
-      borrow(dep.right.config.arg_descriptions);
-      return E.right(dep.right.config);
-    },
-    placed: (imported) => borrow(imported.descriptions),
-  };
-  const expanded = expandTemplate(current.right.template, env);
-  if (E.isLeft(expanded)) return expanded;
-  const unchanged = current.right === config && expanded.right.template === config.template && expanded.right.delegatedTo === undefined && borrowed === undefined;
-  const resolved = unchanged ? config : finishConfig(config, current.right, expanded.right.template, expanded.right.delegatedTo, borrowed);
-  const result: Resolved = { config: resolved, height: height + 1 };
-  if (stack !== s.base) (s.done ??= new Map()).set(path, result);
-  return E.right(result);
+  return pipe(
+    parseBindings(config.imports),
+    E.chain((bindings) => loadImports(s, bindings, dir, inner)),
+    E.bindTo("loaded"),
+    E.bind("current", ({ loaded }) => substituted(config, path, loaded.imports)),
+    E.bind("placing", ({ loaded }) => E.right<RecipeError, Placing>({ height: loaded.height, borrowed: undefined })),
+    E.bind("expanded", ({ loaded, current, placing }) => {
+      const env: ExpandEnv = {
+        imports: loaded.imports,
+        delegate: (text) => delegateTarget(s, text, dir, inner, placing),
+        placed: (imported) => borrow(placing, imported.descriptions),
+      };
+      return expandTemplate(current.template, env);
+    }),
+    E.map(({ current, expanded, placing }) => {
+      const { borrowed } = placing;
+      const unchanged = current === config && expanded.template === config.template && expanded.delegatedTo === undefined && borrowed === undefined;
+      const resolved = unchanged ? config : finishConfig(config, current, expanded.template, expanded.delegatedTo, borrowed);
+      const result: Resolved = { config: resolved, height: placing.height + 1 };
+      if (stack !== s.base) (s.done ??= new Map()).set(path, result);
+      return result;
+    }),
+  );
 }
 
-function run(config: RecipeConfig, path: string, s: Session): E.Either<RecipeProblem, RecipeConfig> {
+function run(config: RecipeConfig, path: string, s: Session): E.Either<RecipeError, RecipeConfig> {
   const at = resolveAgainst(s.ctx.cwd, path);
   const stack = s.ctx.stack ?? NO_STACK;
   s.base = stack;
@@ -176,16 +218,16 @@ function run(config: RecipeConfig, path: string, s: Session): E.Either<RecipePro
     return E.map((r: Resolved) => r.config)(resolveAt(s, config, at, stack));
   } catch (e) {
     // a last guard: one hostile recipe graph must never take discovery down
-    return E.left(failed(e instanceof Error && e.message !== "" ? e.message : "unexpected error"));
+    return E.left({ _tag: "Thrown", message: e instanceof Error && e.message !== "" ? e.message : "unexpected error" });
   }
 }
 
 /**
  * The recipe at `path` (already loaded with `loadRecipe`) with its imports, import references,
- * import nodes and recipe references resolved. Every problem is a returned `failed` problem with
- * the fixed text existing agents match on, except a substituted field of the wrong type (`invalid`). Never throws.
+ * import nodes and recipe references resolved. Every problem is a returned error
+ * (./recipe-error.ts words it); never throws.
  */
-export function resolveRecipe(config: RecipeConfig, path: string, ctx: ResolveContext): E.Either<RecipeProblem, RecipeConfig> {
+export function resolveRecipe(config: RecipeConfig, path: string, ctx: ResolveContext): E.Either<RecipeError, RecipeConfig> {
   return run(config, path, session(ctx));
 }
 

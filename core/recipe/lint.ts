@@ -4,7 +4,7 @@ import type { Json, RecipeConfig } from "../model.js";
 import { parseDeclaration } from "../args/declarations.js";
 import { isObject } from "../template/graph.js";
 import { closest } from "../suggest.js";
-import { RECIPE_FIELDS } from "./fields.js";
+import { FIELD, RECIPE_FIELDS } from "./fields.js";
 import type { RecipeWarning } from "../compile/recipe-warning.js";
 
 /** A field a recipe may hold besides the ones the loader decodes: `name` (ignored: the file name
@@ -18,7 +18,7 @@ export function labelsIn(node: Json | undefined, out: Set<string> = new Set()): 
   else if (isObject(node)) {
     if (typeof node["label"] === "string") out.add(node["label"]);
     labelsIn(node["template"], out);
-    labelsIn(node["recover"], out);
+    labelsIn(node[FIELD.recover], out);
   }
   return out;
 }
@@ -30,7 +30,7 @@ function outputsIn(node: Json | undefined, out: string[] | undefined): string[] 
   } else if (isObject(node)) {
     if (typeof node["output"] === "string" && node["output"] !== "") (out ??= []).push(node["output"]);
     out = outputsIn(node["template"], out);
-    out = outputsIn(node["recover"], out);
+    out = outputsIn(node[FIELD.recover], out);
   }
   return out;
 }
@@ -45,7 +45,7 @@ function unclosedIn(node: Json | undefined, out: string[] | undefined): string[]
     for (let i = 0; i < node.length; i++) out = unclosedIn(node[i], out);
   } else if (isObject(node)) {
     out = unclosedIn(node["template"], out);
-    out = unclosedIn(node["recover"], out);
+    out = unclosedIn(node[FIELD.recover], out);
   }
   return out;
 }
@@ -76,7 +76,7 @@ export function authoringWarnings(config: RecipeConfig, placeholderNames: readon
       if (!declares(args, name)) (texts ??= []).push(`placeholder {${name}} is not declared in "args"; add it so the tool's schema is complete`);
     }
   }
-  const descriptions = config.raw["arg_descriptions"];
+  const descriptions = config.raw[FIELD.arg_descriptions];
   if (isObject(descriptions)) {
     for (const key of Object.keys(descriptions)) {
       if (!argNames.includes(key)) (texts ??= []).push(`"arg_descriptions" names "${key}", which is not an argument of this recipe`);

@@ -1,13 +1,12 @@
 // One recipe file's bytes -> a validated RecipeConfig or the problem that prevents it. Never throws.
 import * as E from "fp-ts/lib/Either.js";
-import { RECIPE_SIZE_LIMIT, type RecipeConfig, type RecipeFormat, type RecipeProblem, type SnapshotFile } from "../model.js";
+import { pipe } from "fp-ts/lib/function.js";
+import { RECIPE_SIZE_LIMIT, type RecipeConfig, type RecipeFormat, type SnapshotFile } from "../model.js";
 import { decodeRecipeObject } from "./decode.js";
 import { compileMarkdown } from "./markdown.js";
+import type { RecipeError } from "./recipe-error.js";
 
 export { RECIPE_SIZE_LIMIT } from "../model.js";
-
-const failed = (message: string): RecipeProblem => ({ kind: "failed", message });
-const invalid = (message: string): RecipeProblem => ({ kind: "invalid", message });
 
 // fatal: a replacement character silently changing a command is worse than refusing the file
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -35,14 +34,8 @@ export function invalidUtf8Offset(bytes: Uint8Array): number {
   return -1;
 }
 
-function decodeText(bytes: Uint8Array): E.Either<RecipeProblem, string> {
-  try {
-    return E.right(utf8.decode(bytes));
-  } catch {
-    const at = invalidUtf8Offset(bytes);
-    return E.left(invalid(at < 0 ? "file is not valid UTF-8 text" : `file is not valid UTF-8 text (invalid byte at offset ${at})`));
-  }
-}
+const decodeText = (bytes: Uint8Array): E.Either<RecipeError, string> =>
+  E.tryCatch(() => utf8.decode(bytes), (): RecipeError => ({ _tag: "NotUtf8", offset: invalidUtf8Offset(bytes) }));
 
 /** ` (line L column C)` for an engine message that names a character position. */
 export function lineAndColumn(text: string, message: string): string {
@@ -71,28 +64,35 @@ export function jsonSyntaxMessage(message: string): string {
   return /^[[\]{}:,"]$/.test(token) ? `Unexpected token '${token}': not valid JSON` : "Unexpected character: not valid JSON";
 }
 
-function parseJson(text: string): E.Either<RecipeProblem, unknown> {
-  try {
-    return E.right(JSON.parse(text) as unknown);
-  } catch (e) {
-    // the engine's message (less any quoted file text), plus where that is in the file
-    const message = jsonSyntaxMessage(e instanceof Error ? e.message : String(e));
-    return E.left(invalid(message + lineAndColumn(text, message)));
+const parseJson = (text: string): E.Either<RecipeError, unknown> =>
+  E.tryCatch(
+    () => JSON.parse(text) as unknown,
+    (e): RecipeError => {
+      // the engine's message (less any quoted file text), plus where that is in the file
+      const message = jsonSyntaxMessage(e instanceof Error ? e.message : String(e));
+      return { _tag: "JsonSyntax", message: message + lineAndColumn(text, message) };
+    },
+  );
+
+/** The file's bytes, unless it is too large or could not be read. */
+function bytesOf(file: SnapshotFile): E.Either<RecipeError, Uint8Array> {
+  if (file.size > RECIPE_SIZE_LIMIT || (file.bytes !== undefined && file.bytes.length > RECIPE_SIZE_LIMIT)) {
+    return E.left({ _tag: "TooLarge", path: file.path, limit: RECIPE_SIZE_LIMIT });
   }
+  if (file.readError !== undefined && file.readError !== "") return E.left({ _tag: "ReadFailed", message: file.readError });
+  return file.bytes === undefined ? E.left({ _tag: "Unreadable", path: file.path }) : E.right(file.bytes);
 }
 
-function load(file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeProblem, RecipeConfig> {
-  if (file.size > RECIPE_SIZE_LIMIT || (file.bytes !== undefined && file.bytes.length > RECIPE_SIZE_LIMIT)) {
-    return E.left(failed(`Recipe file exceeds size limit ${RECIPE_SIZE_LIMIT} bytes: ${file.path}`));
-  }
-  if (file.readError !== undefined && file.readError !== "") return E.left(failed(file.readError));
-  if (file.bytes === undefined) return E.left(failed(`Recipe file could not be read: ${file.path}`));
-  const text = decodeText(file.bytes);
-  if (E.isLeft(text)) return text;
-  const raw = format === "md" ? E.mapLeft(invalid)(compileMarkdown(text.right)) : parseJson(text.right);
-  if (E.isLeft(raw)) return raw;
-  return decodeRecipeObject(raw.right, file.path, name);
-}
+const rawRecipe = (format: RecipeFormat) => (text: string): E.Either<RecipeError, unknown> =>
+  format === "md" ? pipe(compileMarkdown(text), E.mapLeft((error): RecipeError => ({ _tag: "Markdown", error }))) : parseJson(text);
+
+const load = (file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, RecipeConfig> =>
+  pipe(
+    bytesOf(file),
+    E.chain(decodeText),
+    E.chain(rawRecipe(format)),
+    E.chain((raw) => pipe(decodeRecipeObject(raw, file.path, name), E.mapLeft((problem): RecipeError => ({ _tag: "Decode", problem })))),
+  );
 
 function thrownMessage(e: unknown): string {
   try {
@@ -108,10 +108,10 @@ function thrownMessage(e: unknown): string {
  * file never overrides it). Every expected problem is a returned value; the catch is a last
  * guard so that one hostile file can never take the registry down.
  */
-export function loadRecipe(file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeProblem, RecipeConfig> {
+export function loadRecipe(file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, RecipeConfig> {
   try {
     return load(file, name, format);
   } catch (e) {
-    return E.left(failed(thrownMessage(e)));
+    return E.left({ _tag: "Thrown", message: thrownMessage(e) });
   }
 }

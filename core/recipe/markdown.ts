@@ -50,6 +50,31 @@ function isClosingFence(line: string, ticks: number): boolean {
   return trimmed.length >= ticks && /^`+$/.test(trimmed);
 }
 
+/** Why a Markdown file holds no recipe object. */
+export type MarkdownError =
+  | { readonly _tag: "NoFrontmatter" }
+  | { readonly _tag: "UnclosedFrontmatter" }
+  | { readonly _tag: "BadFrontmatter"; readonly line: number; readonly column: number; readonly message: string }
+  | { readonly _tag: "NoFence" };
+
+/** The text of a Markdown error (fixed texts existing agents match on). */
+export function markdownErrorText(e: MarkdownError): string {
+  switch (e._tag) {
+    case "NoFrontmatter":
+      return MD_NO_FRONTMATTER;
+    case "UnclosedFrontmatter":
+      return MD_UNCLOSED_FRONTMATTER;
+    case "BadFrontmatter":
+      return `${MD_BAD_FRONTMATTER} (line ${e.line} column ${e.column}): ${e.message}`;
+    case "NoFence":
+      return MD_NO_FENCE;
+  }
+}
+
+const NO_FRONTMATTER: MarkdownError = { _tag: "NoFrontmatter" };
+const UNCLOSED_FRONTMATTER: MarkdownError = { _tag: "UnclosedFrontmatter" };
+const NO_FENCE: MarkdownError = { _tag: "NoFence" };
+
 function parseJson(text: string): E.Either<undefined, Json> {
   try {
     return E.right(JSON.parse(text) as Json);
@@ -58,22 +83,22 @@ function parseJson(text: string): E.Either<undefined, Json> {
   }
 }
 
-/** The raw recipe object of a Markdown file, or the reason it has none (fixed texts existing agents match on). */
-export function compileMarkdown(text: string): E.Either<string, JsonObject> {
+/** The raw recipe object of a Markdown file, or the reason it has none. */
+export function compileMarkdown(text: string): E.Either<MarkdownError, JsonObject> {
   const lines = text.split(/\r?\n/);
-  if ((lines[0] ?? "").trim() !== "---") return E.left(MD_NO_FRONTMATTER);
+  if ((lines[0] ?? "").trim() !== "---") return E.left(NO_FRONTMATTER);
   let end = 1;
   while (end < lines.length && (lines[end] ?? "").trim() !== "---") end++;
-  if (end >= lines.length) return E.left(MD_UNCLOSED_FRONTMATTER);
+  if (end >= lines.length) return E.left(UNCLOSED_FRONTMATTER);
   const parsed = parseFrontmatter(lines.slice(1, end).join("\n"), 2);
   if (E.isLeft(parsed)) {
     const { line, column, message } = parsed.left;
-    return E.left(`${MD_BAD_FRONTMATTER} (line ${line} column ${column}): ${message}`);
+    return E.left({ _tag: "BadFrontmatter", line, column, message });
   }
   const frontmatter = parsed.right;
   const fence = selectFence(lines.slice(end + 1));
-  if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right(frontmatter) : E.left(MD_NO_FENCE);
-  if (fence.body === "") return E.left(MD_NO_FENCE);
+  if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right(frontmatter) : E.left(NO_FENCE);
+  if (fence.body === "") return E.left(NO_FENCE);
   const declaredJson = JSON_WORDS.some((w) => fence.info.includes(w));
   if (declaredJson || /^[{["]/.test(fence.body)) {
     const parsed = parseJson(fence.body);
@@ -83,7 +108,7 @@ export function compileMarkdown(text: string): E.Either<string, JsonObject> {
       if (isPlainObject(value) && hasOwn(value, "template")) return E.right({ ...frontmatter, ...(value as JsonObject) });
       return E.right({ ...frontmatter, template: value });
     }
-    if (declaredJson) return E.left(MD_NO_FENCE);
+    if (declaredJson) return E.left(NO_FENCE);
   }
   return E.right({ ...frontmatter, template: fence.body });
 }

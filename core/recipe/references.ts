@@ -1,7 +1,8 @@
 // Import references `{alias.name}`, `{alias.file}`, `{alias.defaults.k}`, `{alias.values.k}` with
 // `=fallback` and `?yes:no` forms, substituted through a whole raw recipe.
 import * as E from "fp-ts/lib/Either.js";
-import type { Json, JsonObject, RecipeProblem } from "../model.js";
+import type { Json, JsonObject } from "../model.js";
+import type { RecipeError } from "./recipe-error.js";
 import { hasOwn, isPlainObject } from "./fields.js";
 import { setOwn } from "./own.js";
 
@@ -65,13 +66,13 @@ type Evaluated = { readonly untouched: true } | { readonly untouched: false; rea
 
 const UNTOUCHED: Evaluated = { untouched: true };
 
-function evaluate(expr: string, imports: ReadonlyMap<string, ImportRecord>): E.Either<RecipeProblem, Evaluated> {
+function evaluate(expr: string, imports: ReadonlyMap<string, ImportRecord>): E.Either<RecipeError, Evaluated> {
   const opAt = expr.search(/[=?]/);
   const ref = opAt < 0 ? expr : expr.slice(0, opAt);
   const found = lookup(ref, imports);
   if (!found.known) return E.right(UNTOUCHED);
   if (opAt < 0) {
-    if (found.value === undefined) return E.left({ kind: "failed", message: `Unknown recipe import reference: ${ref}` });
+    if (found.value === undefined) return E.left({ _tag: "UnknownImportReference", reference: ref });
     return E.right({ untouched: false, value: found.value });
   }
   const rest = expr.slice(opAt + 1);
@@ -88,7 +89,7 @@ function evaluate(expr: string, imports: ReadonlyMap<string, ImportRecord>): E.E
 const stringify = (v: Json | undefined): string =>
   v === undefined || v === null ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
 
-function substituteString(text: string, imports: ReadonlyMap<string, ImportRecord>): E.Either<RecipeProblem, Json> {
+function substituteString(text: string, imports: ReadonlyMap<string, ImportRecord>): E.Either<RecipeError, Json> {
   if (!text.includes("{")) return E.right(text);
   const whole = WHOLE_TOKEN.exec(text);
   if (whole !== null) {
@@ -98,7 +99,7 @@ function substituteString(text: string, imports: ReadonlyMap<string, ImportRecor
     if (result.right.untouched) return E.right(text);
     return E.right(result.right.value === undefined ? "" : result.right.value);
   }
-  let problem: RecipeProblem | undefined;
+  let problem: RecipeError | undefined;
   const out = text.replace(TOKEN, (token, expr: string) => {
     if (problem !== undefined) return token;
     const result = evaluate(expr, imports);
@@ -112,7 +113,7 @@ function substituteString(text: string, imports: ReadonlyMap<string, ImportRecor
 }
 
 /** `value` with every import reference in every string substituted; unchanged parts keep their identity. */
-export function substituteReferences(value: Json, imports: ReadonlyMap<string, ImportRecord>): E.Either<RecipeProblem, Json> {
+export function substituteReferences(value: Json, imports: ReadonlyMap<string, ImportRecord>): E.Either<RecipeError, Json> {
   if (imports.size === 0) return E.right(value);
   if (typeof value === "string") return substituteString(value, imports);
   if (Array.isArray(value)) {

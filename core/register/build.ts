@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject } from "../model.js";
-import { parseArgsShorthand, type ParsedArgs } from "../args/declarations.js";
+import { parseArgsShorthand, shorthandErrorText, type ParsedArgs } from "../args/declarations.js";
 import { isPlainObject } from "../recipe/fields.js";
 import { setOwn } from "../recipe/own.js";
 import type { RegisterInput } from "./params.js";
@@ -27,7 +27,7 @@ function defaultsOf(input: RegisterInput, shorthand: Readonly<Record<string, str
  */
 export function buildRecipe(input: RegisterInput, template: Json | undefined, base: JsonObject | undefined): E.Either<RecipeInputError, JsonObject> {
   const shorthand: E.Either<RecipeInputError, ParsedArgs | undefined> =
-    input.args === undefined ? E.right(undefined) : pipe(parseArgsShorthand(input.args), E.mapLeft((message) => ({ _tag: "ArgsShorthand", message })));
+    input.args === undefined ? E.right(undefined) : pipe(parseArgsShorthand(input.args), E.mapLeft((e) => ({ _tag: "ArgsShorthand", message: shorthandErrorText(e) })));
   const stored = base?.["description"];
   const description = (input.description ?? (typeof stored === "string" ? stored : "")).trim();
   const body = template ?? base?.["template"];

@@ -6,7 +6,7 @@ import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject, RecipeFormat, SnapshotFile } from "../model.js";
 import { hasOwn, isPlainObject, jsonFault } from "../recipe/fields.js";
 import { jsonSyntaxMessage, RECIPE_SIZE_LIMIT } from "../recipe/load.js";
-import { compileMarkdown } from "../recipe/markdown.js";
+import { compileMarkdown, markdownErrorText } from "../recipe/markdown.js";
 import { setOwn } from "../recipe/own.js";
 
 const LEADING = ["description", "async", "args", "defaults", "values"] as const;
@@ -79,7 +79,7 @@ const readable = (file: SnapshotFile): E.Either<StoredReadError, Uint8Array> => 
 const decodeUtf8 = (bytes: Uint8Array): E.Either<StoredReadError, string> => E.tryCatch(() => utf8.decode(bytes), (): StoredReadError => ({ _tag: "NotUtf8" }));
 
 function rawObjectOf(text: string, format: RecipeFormat): E.Either<StoredReadError, JsonObject> {
-  if (format === "md") return pipe(compileMarkdown(text), E.mapLeft((message): StoredReadError => ({ _tag: "Markdown", message })));
+  if (format === "md") return pipe(compileMarkdown(text), E.mapLeft((error): StoredReadError => ({ _tag: "Markdown", message: markdownErrorText(error) })));
   return pipe(
     E.tryCatch(
       () => JSON.parse(text) as unknown,

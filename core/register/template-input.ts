@@ -5,7 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json } from "../model.js";
 import { isPlainObject, jsonFault } from "../recipe/fields.js";
-import { expandLeaves } from "../template/expand-leaves.js";
+import { expandLeaves, expansionErrorText } from "../template/expand-leaves.js";
 import type { RecipeInputError } from "./texts.js";
 
 export type TemplateIntent = { readonly kind: "delete" } | { readonly kind: "set"; readonly template: Json };
@@ -25,7 +25,7 @@ export function checkTemplateInput(value: unknown): E.Either<RecipeInputError, T
     if (emptySequence(value)) return E.left({ _tag: "SequenceEmpty" });
     return pipe(
       expandLeaves(value as Json),
-      E.bimap((message): RecipeInputError => ({ _tag: "TemplateExpansion", message }), (): TemplateIntent => ({ kind: "set", template: value as Json })),
+      E.bimap((e): RecipeInputError => ({ _tag: "TemplateExpansion", message: expansionErrorText(e) }), (): TemplateIntent => ({ kind: "set", template: value as Json })),
     );
   }
   return E.left({ _tag: "TemplateKind" });

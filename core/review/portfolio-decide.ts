@@ -11,6 +11,7 @@ import type { Json, JsonObject } from "../model.js";
 import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
 import { isToolName } from "./names.js";
+import { objectAfterMarker, type ReplyError } from "./reply.js";
 import { contentGroups, recipeDigest, TOOL_REVIEW_MARKER, type Portfolio, type PortfolioTool } from "./portfolio.js";
 
 /** A reviewer's stdout above this is refused before parsing; so is a plan above it. */
@@ -19,20 +20,8 @@ export const APPROVAL_LIMIT = 16 * 1024 * 1024;
 export type ToolAction = "keep" | "evolve" | "demote" | "merge";
 export const TOOL_ACTIONS: ReadonlySet<string> = new Set(["keep", "evolve", "demote", "merge"]);
 
-export function parsePortfolioReply(stdout: string): E.Either<string, JsonObject> {
-  if (stdout.length > APPROVAL_LIMIT) return E.left("Tool reviewer output exceeds the approval limit.");
-  const at = stdout.lastIndexOf(TOOL_REVIEW_MARKER);
-  if (at < 0) return E.left("Tool reviewer output marker is missing.");
-  const payload = stdout.slice(at + TOOL_REVIEW_MARKER.length).trim();
-  if (!payload.startsWith("{") || !payload.endsWith("}")) return E.left("Tool reviewer output must end with one JSON object.");
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch (e) {
-    return E.left(`Tool reviewer output must end with one JSON object (${e instanceof Error ? e.message : String(e)}).`);
-  }
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? E.right(value as JsonObject) : E.left("Tool reviewer result must be an object.");
-}
+export const parsePortfolioReply = (stdout: string): E.Either<ReplyError, JsonObject> =>
+  stdout.length > APPROVAL_LIMIT ? E.left({ _tag: "TooLarge" }) : objectAfterMarker(stdout, TOOL_REVIEW_MARKER);
 
 export interface ToolDecision {
   readonly tool: PortfolioTool;

@@ -32,12 +32,30 @@ const union = (a: readonly string[], b: readonly string[], limit: number): strin
   return out;
 };
 
-export function portfolioLineage(snapshot: LedgerSnapshot, plan: ApprovalPlan, roots: LineageRoots, at: string): E.Either<string, LineageOutcome> {
+/** Why an approval plan cannot be carried out on the lineages (the plan names something the
+ * ledgers or the recipe root do not have). */
+export type LineageError =
+  | { readonly _tag: "MissingSource"; readonly name: string }
+  | { readonly _tag: "InvalidTarget"; readonly name: string }
+  | { readonly _tag: "InvalidMergeGroup"; readonly lineage: string };
+
+export function lineageErrorText(e: LineageError): string {
+  switch (e._tag) {
+    case "MissingSource":
+      return `Missing tool review lineage source: ${e.name}`;
+    case "InvalidTarget":
+      return `Invalid tool review target: ${e.name}`;
+    case "InvalidMergeGroup":
+      return `Invalid merge lineage group: ${e.lineage}`;
+  }
+}
+
+export function portfolioLineage(snapshot: LedgerSnapshot, plan: ApprovalPlan, roots: LineageRoots, at: string): E.Either<LineageError, LineageOutcome> {
   const w = new Working(snapshot);
   const keys = new Map<PlanSource, string>();
   for (const s of plan.sources) {
     const key = roots.keyOf(s.path);
-    if (key === undefined || w.lookup(key) === undefined) return E.left(`Missing tool review lineage source: ${s.name}`);
+    if (key === undefined || w.lookup(key) === undefined) return E.left({ _tag: "MissingSource", name: s.name });
     keys.set(s, key);
   }
   const survivors = new Map<string, { id: string; record: LedgerRecord; source: PlanSource }>();
@@ -55,7 +73,7 @@ export function portfolioLineage(snapshot: LedgerSnapshot, plan: ApprovalPlan, r
       continue;
     }
     const toKey = s.to === undefined ? undefined : roots.keyOf(s.to);
-    if (toKey === undefined) return E.left(`Invalid tool review target: ${s.name}`);
+    if (toKey === undefined) return E.left({ _tag: "InvalidTarget", name: s.name });
     const moved = w.relocate(key, toKey, s.lineage, at, s.action === "demote" ? "demoted" : "renamed");
     const record =
       s.action === "demote"
@@ -68,12 +86,12 @@ export function portfolioLineage(snapshot: LedgerSnapshot, plan: ApprovalPlan, r
   for (const s of plan.sources) if (s.action === "merge") groups.set(s.lineage, [...(groups.get(s.lineage) ?? []), s]);
   for (const [name, members] of groups) {
     const survivor = members.find((m) => m.move !== "quarantine");
-    if (survivor === undefined || members.length < 2) return E.left(`Invalid merge lineage group: ${name}`);
+    if (survivor === undefined || members.length < 2) return E.left({ _tag: "InvalidMergeGroup", lineage: name });
     const records = members.map((m) => w.lookup(keys.get(m)!)!.record);
     let target: { id: string; record: LedgerRecord; key: string };
     if (survivor.move === "rename") {
       const toKey = survivor.to === undefined ? undefined : roots.keyOf(survivor.to);
-      if (toKey === undefined) return E.left(`Invalid tool review target: ${survivor.name}`);
+      if (toKey === undefined) return E.left({ _tag: "InvalidTarget", name: survivor.name });
       const moved = w.relocate(keys.get(survivor)!, toKey, name, at, "renamed");
       target = { ...moved, key: toKey };
     } else {

@@ -3,6 +3,7 @@
 // to the batch, and the reviewer returns them verbatim.
 import type { Json, JsonObject } from "../model.js";
 import type { Batch, BatchDraft } from "./batch.js";
+import { FIELD } from "../recipe/fields.js";
 
 export interface TemplateShape {
   readonly kind: "command" | "sequence" | "parallel" | "object" | "invalid";
@@ -24,11 +25,11 @@ export function templateShape(t: Json | undefined): TemplateShape {
     const inner = o["template"];
     const kids = inner === undefined ? [] : Array.isArray(inner) ? (inner as readonly Json[]).map(templateShape) : [templateShape(inner)];
     return {
-      kind: o["parallel"] === true ? "parallel" : "object",
+      kind: o[FIELD.parallel] === true ? "parallel" : "object",
       branches: kids.length,
-      conditional: "when" in o,
-      repeat: "repeat" in o,
-      retry: "retry" in o,
+      conditional: FIELD.when in o,
+      repeat: FIELD.repeat in o,
+      retry: FIELD.retry in o,
       nodes: 1 + kids.reduce((n, k) => n + k.nodes, 0),
     };
   }
@@ -40,11 +41,11 @@ const length = (v: Json | undefined): number => (Array.isArray(v) ? v.length : 0
 
 /** A recipe's value-free contract: counts and the template's shape, never a value. */
 export function contract(recipe: JsonObject): JsonObject {
-  const mailbox = recipe["mailbox"];
+  const mailbox = recipe[FIELD.mailbox];
   const box = typeof mailbox === "object" && mailbox !== null && !Array.isArray(mailbox) ? (mailbox as JsonObject) : {};
   return {
     argument_count: length(recipe["args"]),
-    artifact_count: keyCount(recipe["artifacts"]),
+    artifact_count: keyCount(recipe[FIELD.artifacts]),
     async: recipe["async"] === true,
     default_count: keyCount(recipe["defaults"]),
     import_count: keyCount(recipe["imports"]),

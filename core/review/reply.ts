@@ -5,16 +5,43 @@ import type { JsonObject } from "../model.js";
 
 export const REVIEW_MARKER = "DRAFT_REVIEW_RESULT";
 
-export function parseReply(stdout: string): E.Either<string, JsonObject> {
-  const at = stdout.lastIndexOf(REVIEW_MARKER);
-  if (at < 0) return E.left("Draft reviewer output marker is missing.");
-  const payload = stdout.slice(at + REVIEW_MARKER.length).trim();
-  if (!payload.startsWith("{") || !payload.endsWith("}")) return E.left("Draft reviewer output must end with one JSON object.");
+/** Why a reviewer's reply holds no result (the draft and the portfolio reviewer alike). */
+export type ReplyError =
+  /** the reply is larger than a plan may be (portfolio reviews) */
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "NoMarker" }
+  /** what follows the marker is not one JSON object; `syntax` is the JSON engine's message */
+  | { readonly _tag: "NotOneObject"; readonly syntax?: string }
+  /** the JSON after the marker is not an object */
+  | { readonly _tag: "NotAnObject" };
+
+/** The text of a reply error for the reviewer that replied ("Draft" or "Tool"). */
+export function replyErrorText(reviewer: "Draft" | "Tool", e: ReplyError): string {
+  switch (e._tag) {
+    case "TooLarge":
+      return `${reviewer} reviewer output exceeds the approval limit.`;
+    case "NoMarker":
+      return `${reviewer} reviewer output marker is missing.`;
+    case "NotOneObject":
+      return e.syntax === undefined ? `${reviewer} reviewer output must end with one JSON object.` : `${reviewer} reviewer output must end with one JSON object (${e.syntax}).`;
+    case "NotAnObject":
+      return `${reviewer} reviewer result must be an object.`;
+  }
+}
+
+/** The one JSON object after the last `marker` line of a reply. */
+export function objectAfterMarker(stdout: string, marker: string): E.Either<ReplyError, JsonObject> {
+  const at = stdout.lastIndexOf(marker);
+  if (at < 0) return E.left({ _tag: "NoMarker" });
+  const payload = stdout.slice(at + marker.length).trim();
+  if (!payload.startsWith("{") || !payload.endsWith("}")) return E.left({ _tag: "NotOneObject" });
   let value: unknown;
   try {
     value = JSON.parse(payload);
   } catch (e) {
-    return E.left(`Draft reviewer output must end with one JSON object (${e instanceof Error ? e.message : String(e)}).`);
+    return E.left({ _tag: "NotOneObject", syntax: e instanceof Error ? e.message : String(e) });
   }
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? E.right(value as JsonObject) : E.left("Draft reviewer result must be an object.");
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? E.right(value as JsonObject) : E.left({ _tag: "NotAnObject" });
 }
+
+export const parseReply = (stdout: string): E.Either<ReplyError, JsonObject> => objectAfterMarker(stdout, REVIEW_MARKER);

@@ -4,7 +4,7 @@ import type { Placeholder } from "./placeholder.js";
 import { eachPlaceholder, findPlaceholders, isIdentifier, parsePlaceholder } from "./placeholder.js";
 import { splitWordsDetailed } from "./split.js";
 import type { CompiledExpression } from "./expression.js";
-import { compileExpression } from "./expression.js";
+import { compileExpression, expressionErrorText } from "./expression.js";
 
 export interface CompiledPlaceholder {
   readonly content: string;
@@ -57,7 +57,7 @@ function placeholderProblem(content: string): string | undefined {
   let expression: CompiledExpression | undefined;
   if (placeholder.kind === "padded") expression = compileExpression(placeholder.expr === "" ? content : placeholder.expr);
   else if (placeholder.kind === "expression") expression = compileExpression(placeholder.expr);
-  return expression !== undefined && !expression.ok ? `Invalid command template expression: ${expression.text}` : undefined;
+  return expression?._tag === "SyntaxError" ? expressionErrorText({ _tag: "InvalidExpression", text: expression.text }) : undefined;
 }
 
 function compileTokenUncached(text: string): CompiledToken {

@@ -6,8 +6,9 @@ import { resolveContent, substituteText, valueOf } from "./substitute.js";
 import { isTruthy } from "./truthy.js";
 import { type TemplateFailure, invalidTemplate } from "./failure.js";
 import { isIdentifier } from "./placeholder.js";
+import { FIELD } from "../recipe/fields.js";
 
-export type NumericControl = "delay" | "timeout" | "retry" | "concurrency" | "min_successful";
+export type NumericControl = typeof FIELD.delay | typeof FIELD.timeout | typeof FIELD.retry | typeof FIELD.concurrency | typeof FIELD.min_successful;
 export type FailureScope = "continue" | "branch" | "root";
 
 export const FAILURE_SCOPES: readonly FailureScope[] = ["continue", "branch", "root"];
@@ -31,11 +32,11 @@ export function resolveNumericControl(field: NumericControl, value: unknown, sco
 
 /** Milliseconds to wait before the node (undefined or 0: no wait). */
 export const resolveDelay = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
-  resolveNumericControl("delay", value, scope);
+  resolveNumericControl(FIELD.delay, value, scope);
 
 /** Milliseconds before the process is killed (undefined or 0: no timeout). */
 export const resolveTimeout = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
-  resolveNumericControl("timeout", value, scope);
+  resolveNumericControl(FIELD.timeout, value, scope);
 
 const positiveInteger = (field: NumericControl, value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
   E.chain((n: number | undefined) =>
@@ -43,15 +44,15 @@ const positiveInteger = (field: NumericControl, value: unknown, scope: Scope): E
   )(resolveNumericControl(field, value, scope));
 
 /** Attempts, an integer ≥ 1. */
-export const resolveRetry = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> => positiveInteger("retry", value, scope);
+export const resolveRetry = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> => positiveInteger(FIELD.retry, value, scope);
 
 /** Branches run at once: an integer ≥ 1, capped at the branch count; all of them when unset. */
 export const resolveConcurrency = (value: unknown, scope: Scope, branches: number): E.Either<TemplateFailure, number> =>
-  E.map((n: number | undefined) => (n === undefined ? branches : Math.min(n, branches)))(positiveInteger("concurrency", value, scope));
+  E.map((n: number | undefined) => (n === undefined ? branches : Math.min(n, branches)))(positiveInteger(FIELD.concurrency, value, scope));
 
 /** The quorum of usable branches: an integer from 0 to the branch count. */
 export function resolveMinSuccessful(value: unknown, scope: Scope, branches: number): E.Either<TemplateFailure, number | undefined> {
-  const r = resolveNumericControl("min_successful", value, scope);
+  const r = resolveNumericControl(FIELD.min_successful, value, scope);
   if (E.isLeft(r) || r.right === undefined) return r;
   const m = r.right;
   if (!Number.isInteger(m)) return E.left(invalidTemplate("Command template min_successful must be a non-negative integer."));

@@ -3,10 +3,12 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../model.js";
 import { controlScope, type Context, nodeContext, rootContext } from "./context.js";
+import type { TemplateFailure } from "./failure.js";
 import { isObject } from "./graph.js";
 import { expandRepeat, repeatCount } from "./repeat.js";
 import type { Values } from "./substitute.js";
 import { EMPTY_VALUES } from "./substitute.js";
+import { FIELD } from "../recipe/fields.js";
 
 
 export interface ExpandedLeaf {
@@ -18,12 +20,26 @@ export interface ExpandedLeaf {
 
 export const DEFAULT_LEAF_LIMIT = 10_000;
 
+/** Why a template cannot be expanded: more leaves than the limit, or a `repeat` that is no count. */
+export type ExpansionError =
+  | { readonly _tag: "TooManyCommands"; readonly limit: number }
+  | { readonly _tag: "Repeat"; readonly failure: TemplateFailure };
+
+export function expansionErrorText(e: ExpansionError): string {
+  switch (e._tag) {
+    case "TooManyCommands":
+      return `Command template expands to more than ${e.limit} commands.`;
+    case "Repeat":
+      return e.failure.message;
+  }
+}
+
 /** Every leaf (including `recover` leaves) with its context, repeats expanded; `when` and
  * `delay` are not evaluated. A `{name.length}` repeat without a value counts as no repeat. */
-export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, limit: number = DEFAULT_LEAF_LIMIT): E.Either<string, readonly ExpandedLeaf[]> {
+export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, limit: number = DEFAULT_LEAF_LIMIT): E.Either<ExpansionError, readonly ExpandedLeaf[]> {
   const out: ExpandedLeaf[] = [];
-  const tooMany = `Command template expands to more than ${limit} commands.`;
-  const walk = (node: Json | undefined, context: Context): string | undefined => {
+  const tooMany: ExpansionError = { _tag: "TooManyCommands", limit };
+  const walk = (node: Json | undefined, context: Context): ExpansionError | undefined => {
     if (typeof node === "string") {
       if (out.length >= limit) return tooMany;
       out.push({ text: node, label: undefined, context });
@@ -38,8 +54,8 @@ export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, lim
     }
     if (!isObject(node)) return undefined;
     const ctx = nodeContext(context, node, runtime);
-    const count = repeatCount(node["repeat"], controlScope(ctx, runtime));
-    if (E.isLeft(count)) return count.left.message;
+    const count = repeatCount(node[FIELD.repeat], controlScope(ctx, runtime));
+    if (E.isLeft(count)) return { _tag: "Repeat", failure: count.left };
     if (typeof count.right === "number") {
       if (count.right > limit) return tooMany;
       return walk(expandRepeat(node, count.right), ctx);
@@ -52,7 +68,7 @@ export function expandLeaves(template: Json, runtime: Values = EMPTY_VALUES, lim
       const err = walk(t, ctx);
       if (err !== undefined) return err;
     }
-    return walk(node["recover"], ctx);
+    return walk(node[FIELD.recover], ctx);
   };
   const err = walk(template, rootContext());
   return err === undefined ? E.right(out) : E.left(err);

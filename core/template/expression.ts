@@ -10,10 +10,25 @@ type Node =
   | { readonly kind: "binary"; readonly op: Operator; readonly left: Node; readonly right: Node };
 
 export type CompiledExpression =
-  | { readonly ok: true; readonly text: string; readonly root: Node }
+  | { readonly _tag: "Parsed"; readonly text: string; readonly root: Node }
   /** Syntax error. A missing variable met before the error point is reported instead of the
    * syntax error (the error an author sees first when reading left to right): `names` keeps them. */
-  | { readonly ok: false; readonly text: string; readonly names: readonly string[] };
+  | { readonly _tag: "SyntaxError"; readonly text: string; readonly names: readonly string[] };
+
+/** Why an expression has no value: its text does not parse or divides by zero, or a variable
+ * is missing or not an integer. */
+export type ExpressionError =
+  | { readonly _tag: "InvalidExpression"; readonly text: string }
+  | { readonly _tag: "InvalidVariable"; readonly name: string };
+
+export function expressionErrorText(e: ExpressionError): string {
+  switch (e._tag) {
+    case "InvalidExpression":
+      return `Invalid command template expression: ${e.text}`;
+    case "InvalidVariable":
+      return `Invalid command template expression variable: ${e.name}`;
+  }
+}
 
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 const isIdentStart = (c: string): boolean => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_";
@@ -72,8 +87,8 @@ export function compileExpression(text: string): CompiledExpression {
     return left;
   };
   const root = sum();
-  if (failed || i !== src.length) return { ok: false, text, names };
-  return { ok: true, text, root };
+  if (failed || i !== src.length) return { _tag: "SyntaxError", text, names };
+  return { _tag: "Parsed", text, root };
 }
 
 const isIntegerText = (t: string): boolean => {
@@ -83,21 +98,21 @@ const isIntegerText = (t: string): boolean => {
   return true;
 };
 
-export const invalidExpression = (text: string): string => `Invalid command template expression: ${text}`;
-export const invalidVariable = (name: string): string => `Invalid command template expression variable: ${name}`;
+const invalidExpression = (text: string): ExpressionError => ({ _tag: "InvalidExpression", text });
+const invalidVariable = (name: string): ExpressionError => ({ _tag: "InvalidVariable", name });
 
 /** Looks a variable up: undefined when absent; otherwise its text must be an integer. */
 export type ExpressionLookup = (name: string) => unknown;
 
-function variable(name: string, lookup: ExpressionLookup): number | string {
+function variable(name: string, lookup: ExpressionLookup): number | ExpressionError {
   const v = lookup(name);
   if (v === undefined) return invalidVariable(name);
   const t = typeof v === "number" ? String(v) : typeof v === "string" ? v : undefined;
   return t !== undefined && isIntegerText(t) ? Number(t) : invalidVariable(name);
 }
 
-// Returns the number, or the error text.
-function walk(node: Node, lookup: ExpressionLookup, text: string): number | string {
+// Returns the number, or the error.
+function walk(node: Node, lookup: ExpressionLookup, text: string): number | ExpressionError {
   switch (node.kind) {
     case "number":
       return node.value;
@@ -105,9 +120,9 @@ function walk(node: Node, lookup: ExpressionLookup, text: string): number | stri
       return variable(node.name, lookup);
     case "binary": {
       const l = walk(node.left, lookup, text);
-      if (typeof l === "string") return l;
+      if (typeof l !== "number") return l;
       const r = walk(node.right, lookup, text);
-      if (typeof r === "string") return r;
+      if (typeof r !== "number") return r;
       switch (node.op) {
         case "+": return l + r;
         case "-": return l - r;
@@ -121,19 +136,19 @@ function walk(node: Node, lookup: ExpressionLookup, text: string): number | stri
 }
 
 /** The value of a compiled expression; `/` truncates toward zero. */
-export function evaluateCompiled(c: CompiledExpression, lookup: ExpressionLookup): E.Either<string, number> {
-  if (!c.ok) {
+export function evaluateCompiled(c: CompiledExpression, lookup: ExpressionLookup): E.Either<ExpressionError, number> {
+  if (c._tag === "SyntaxError") {
     for (const name of c.names) {
       const v = variable(name, lookup);
-      if (typeof v === "string") return E.left(v);
+      if (typeof v !== "number") return E.left(v);
     }
     return E.left(invalidExpression(c.text));
   }
   const r = walk(c.root, lookup, c.text);
-  return typeof r === "string" ? E.left(r) : E.right(r);
+  return typeof r === "number" ? E.right(r) : E.left(r);
 }
 
-export const evaluateExpression = (text: string, lookup: ExpressionLookup): E.Either<string, number> =>
+export const evaluateExpression = (text: string, lookup: ExpressionLookup): E.Either<ExpressionError, number> =>
   evaluateCompiled(compileExpression(text), lookup);
 
 /** Zero-padded decimal text of at least `width` characters; the sign stays in front (`-01`, not

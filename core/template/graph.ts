@@ -1,5 +1,6 @@
 // Walking a command-template graph without executing it.
 import type { Json, JsonObject } from "../model.js";
+import { FIELD } from "../recipe/fields.js";
 
 export const isObject = (v: unknown): v is JsonObject =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -16,7 +17,7 @@ export function leaves(template: Json | undefined, label?: string): Leaf[] {
   if (Array.isArray(template)) return template.flatMap((t: Json) => leaves(t, label));
   if (isObject(template)) {
     const own = typeof template["label"] === "string" ? template["label"] : label;
-    return [...leaves(template["template"], own), ...leaves(template["recover"], own)];
+    return [...leaves(template["template"], own), ...leaves(template[FIELD.recover], own)];
   }
   return [];
 }

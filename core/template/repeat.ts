@@ -7,6 +7,7 @@ import type { Scope } from "./substitute.js";
 import { valueOf } from "./substitute.js";
 import { padNumber } from "./expression.js";
 import { type TemplateFailure, invalidTemplate } from "./failure.js";
+import { FIELD } from "../recipe/fields.js";
 
 
 const REPEAT_LENGTH = /^\{?([A-Za-z_][A-Za-z0-9_-]*)\.length\}?$/;
@@ -60,9 +61,9 @@ export function repeatCopy(node: JsonObject, index: number, count: number): Json
  * `concurrency`, `min_successful` and `failure`) when the node is parallel. */
 export function expandRepeat(node: JsonObject, count: number): JsonObject {
   const template = Array.from({ length: count }, (_u, i) => repeatCopy(node, i, count));
-  if (node["parallel"] !== true) return { template };
+  if (node[FIELD.parallel] !== true) return { template };
   const carried: Record<string, Json> = {};
-  for (const key of ["concurrency", "min_successful", "failure"] as const) {
+  for (const key of [FIELD.concurrency, FIELD.min_successful, FIELD.failure] as const) {
     const v = node[key];
     if (v !== undefined) carried[key] = v;
   }

@@ -9,7 +9,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { type TemplateFailure, invalidTemplate, missingValue } from "./failure.js";
 import type { CompiledPlaceholder, CompiledToken } from "./compile.js";
 import { compileToken } from "./compile.js";
-import { evaluateCompiled, padNumber } from "./expression.js";
+import { evaluateCompiled, expressionErrorText, padNumber } from "./expression.js";
 import { isTruthy, textOf } from "./truthy.js";
 
 export type Values = Readonly<Record<string, unknown>>;
@@ -75,7 +75,7 @@ const invalid = (message: string): Failure => new Failure(invalidTemplate(messag
 /** A padded or expression placeholder, whose expression compilePlaceholder always compiles. */
 function evaluate(p: CompiledPlaceholder, scope: Scope): string | Failure {
   const r = evaluateCompiled(p.expression!, (name) => valueOf(scope, name));
-  if (E.isLeft(r)) return invalid(r.left);
+  if (E.isLeft(r)) return invalid(expressionErrorText(r.left));
   return p.placeholder.kind === "padded" ? padNumber(r.right, p.placeholder.width) : String(r.right);
 }
 

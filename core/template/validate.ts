@@ -13,6 +13,7 @@ import type { TemplateFailure } from "./failure.js";
 import {
   resolveConcurrency, resolveFailure, resolveMinSuccessful, resolveNumericControl, resolveRetry,
 } from "./controls.js";
+import { FIELD } from "../recipe/fields.js";
 
 export const NO_STEPS = "Tool template produced no command steps.";
 
@@ -39,38 +40,38 @@ const leftOf = (r: E.Either<TemplateFailure, unknown>): string | undefined => (E
 /** The first control value of an object node that can never be valid, checked without values;
  * a placeholder-valued control is left to the call, except `repeat`, whose forms are closed. */
 export function controlProblem(node: JsonObject): string | undefined {
-  const failure = node["failure"];
+  const failure = node[FIELD.failure];
   if (failure !== undefined) {
     const r = leftOf(resolveFailure(failure));
     if (r !== undefined) return r;
   }
-  const delay = node["delay"];
+  const delay = node[FIELD.delay];
   if (delay !== undefined && literal(delay)) {
-    const r = leftOf(resolveNumericControl("delay", delay, EMPTY_SCOPE));
+    const r = leftOf(resolveNumericControl(FIELD.delay, delay, EMPTY_SCOPE));
     if (r !== undefined) return r;
   }
-  const timeout = node["timeout"];
+  const timeout = node[FIELD.timeout];
   if (timeout !== undefined && literal(timeout)) {
-    const r = leftOf(resolveNumericControl("timeout", timeout, EMPTY_SCOPE));
+    const r = leftOf(resolveNumericControl(FIELD.timeout, timeout, EMPTY_SCOPE));
     if (r !== undefined) return r;
   }
-  const retry = node["retry"];
+  const retry = node[FIELD.retry];
   if (retry !== undefined && literal(retry)) {
     const r = leftOf(resolveRetry(retry, EMPTY_SCOPE));
     if (r !== undefined) return r;
   }
-  const concurrency = node["concurrency"];
+  const concurrency = node[FIELD.concurrency];
   if (concurrency !== undefined && literal(concurrency)) {
     const r = leftOf(resolveConcurrency(concurrency, EMPTY_SCOPE, Number.POSITIVE_INFINITY));
     if (r !== undefined) return r;
   }
-  const minSuccessful = node["min_successful"];
+  const minSuccessful = node[FIELD.min_successful];
   if (minSuccessful !== undefined && literal(minSuccessful)) {
     const t = node["template"];
-    const branches = Array.isArray(t) && node["repeat"] === undefined ? t.length : Number.POSITIVE_INFINITY;
+    const branches = Array.isArray(t) && node[FIELD.repeat] === undefined ? t.length : Number.POSITIVE_INFINITY;
     const r = leftOf(resolveMinSuccessful(minSuccessful, EMPTY_SCOPE, branches));
     if (r !== undefined) return r;
   }
-  const repeat = node["repeat"];
+  const repeat = node[FIELD.repeat];
   return repeat === undefined ? undefined : leftOf(repeatCount(repeat, EMPTY_SCOPE));
 }

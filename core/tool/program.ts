@@ -6,6 +6,7 @@ import type { Json, JsonObject } from "../json.js";
 import { compileLeaf, type CompiledLeaf } from "../template/compile.js";
 import { isObject } from "../template/graph.js";
 import { repeatDefaults } from "../template/repeat.js";
+import { FIELD } from "../recipe/fields.js";
 
 /** One command: a string of the template. */
 export interface LeafNode {
@@ -79,14 +80,15 @@ function labelsOf(node: ProgramNode | undefined, out: Set<string>): Set<string> 
 
 /** `recover` as a node: it stops the run unless it says otherwise. */
 function recoverNode(recover: Json): JsonObject {
-  if (isObject(recover)) return recover["failure"] === undefined ? { ...recover, failure: "root" } : recover;
+  if (isObject(recover)) return recover[FIELD.failure] === undefined ? { ...recover, failure: "root" } : recover;
   return { failure: "root", template: recover };
 }
 
 function objectNode(node: JsonObject): ObjectNode {
   const template = node["template"];
   const body = template === undefined ? EMPTY : programOf(template);
-  const recover = node["recover"] === undefined ? undefined : programOf(recoverNode(node["recover"]));
+  const recoverField = node[FIELD.recover];
+  const recover = recoverField === undefined ? undefined : programOf(recoverNode(recoverField));
   const label = text(node["label"]);
   const labels = labelsOf(body, new Set());
   return {
@@ -97,16 +99,16 @@ function objectNode(node: JsonObject): ObjectNode {
     labels,
     args: stringList(node["args"]),
     defaults: isObject(node["defaults"]) ? node["defaults"] : undefined,
-    parallel: node["parallel"] === true,
-    delay: node["delay"],
-    when: node["when"],
-    failure: node["failure"],
-    repeat: node["repeat"],
-    retry: node["retry"],
-    timeout: node["timeout"],
-    accept_output: node["accept_output"],
-    concurrency: node["concurrency"],
-    min_successful: node["min_successful"],
+    parallel: node[FIELD.parallel] === true,
+    delay: node[FIELD.delay],
+    when: node[FIELD.when],
+    failure: node[FIELD.failure],
+    repeat: node[FIELD.repeat],
+    retry: node[FIELD.retry],
+    timeout: node[FIELD.timeout],
+    accept_output: node[FIELD.accept_output],
+    concurrency: node[FIELD.concurrency],
+    min_successful: node[FIELD.min_successful],
     recover,
     body,
   };

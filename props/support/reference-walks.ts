@@ -7,7 +7,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Json } from "../../core/model.js";
 import type { ArgSurface } from "../../core/tool/tool-spec.js";
 import {
-  type ArgInput, type GraphFacts, emptyGraphFacts, noteNodeControls, noteNodeDefaults, repeatSafetyOf, scanText, surfaceOf,
+  type ArgInput, type GraphFacts, emptyGraphFacts, noteNodeControls, noteNodeDefaults, repeatSafetyOf, scanText, unsafeRepeatText, surfaceOf,
 } from "../../core/args/analysis.js";
 import { isObject, leaves } from "../../core/template/graph.js";
 import { compileLeaf, placeholderParts } from "../../core/template/compile.js";
@@ -27,7 +27,7 @@ function checkLeaf(text: string): string | undefined {
   for (const word of leaf.words) {
     for (const p of placeholderParts(word)) {
       if (p.placeholder.kind === "unknown") return `Invalid command template placeholder: {${p.content}}`;
-      if (p.expression !== undefined && !p.expression.ok) return `Invalid command template expression: ${p.expression.text}`;
+      if (p.expression !== undefined && p.expression._tag === "SyntaxError") return `Invalid command template expression: ${p.expression.text}`;
     }
   }
   return undefined;
@@ -104,7 +104,7 @@ function repeatTexts(node: Json | undefined, out: string[]): string[] {
  * because nothing else guarantees the value reaches the repeat as an array. */
 export const checkRepeatSafety = (input: ArgInput): E.Either<string, void> => {
   const texts = repeatTexts(input.template, []);
-  return texts.length === 0 ? E.right(undefined) : repeatSafetyOf(input, texts, graphFacts(input.template));
+  return texts.length === 0 ? E.right(undefined) : E.mapLeft(unsafeRepeatText)(repeatSafetyOf(input, texts, graphFacts(input.template)));
 };
 
 

@@ -11,7 +11,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
 import type { StepInput } from "../../core/journal/plan.js";
 import { pathKey } from "../../core/ledger/keys.js";
-import { portfolioLineage } from "../../core/review/portfolio-lineage.js";
+import { lineageErrorText, portfolioLineage } from "../../core/review/portfolio-lineage.js";
 import { snapshotOf, snapshotPath } from "../../core/review/snapshot.js";
 import { toolFailed, toolMoved, type ToolReviewState } from "../../core/review/tool-admission.js";
 import { discoverThroughFs } from "../fs-discovery.js";
@@ -76,7 +76,7 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       const keys = plan.sources.flatMap((s) => [s.path, ...(s.to === undefined ? [] : [s.to])]).flatMap((p) => keyOf(p) ?? []);
       const ledgers = await readLedgers(ctx.ledger, keys.flatMap((k) => index.paths[k]?.ledger ?? []));
       const lineage = portfolioLineage({ index, ledgers, missing: new Set() }, plan, { keyOf }, at);
-      if (E.isLeft(lineage)) throw new Error(lineage.left);
+      if (E.isLeft(lineage)) throw new Error(lineageErrorText(lineage.left));
       const files: StepInput[] = [];
       plan.sources.forEach((s, i) => {
         if (s.move === "rename") files.push({ op: "rename", from: s.path, to: s.to!, before: { hash: s.sha256 }, replaced: null });

@@ -8,6 +8,7 @@ import type { Json, JsonObject } from "../../core/model.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
+import { recipeProblem } from "../../core/recipe/recipe-error.js";
 import { labelsAsWritten } from "../../core/compile/compile-template.js";
 import { secretReason } from "../../core/review/unsafe.js";
 import { hasCode, writeFileAtomicExclusive, type FileSystem } from "../../adapters/fs/FileSystem.js";
@@ -56,7 +57,7 @@ export async function captureDraft(ctx: CaptureContext, input: InlineDraft): Pro
   const text = `${JSON.stringify(recipe, null, 2)}\n`;
   const bytes = new TextEncoder().encode(text);
   const loaded = loadRecipe({ path: join(ctx.paths.draftRoot, `${runId}.json`), size: bytes.length, mtimeMs: at, birthtimeMs: at, bytes }, runId, "json");
-  if (E.isLeft(loaded)) return { captured: false, reason: `not a valid recipe: ${loaded.left.message}` };
+  if (E.isLeft(loaded)) return { captured: false, reason: `not a valid recipe: ${recipeProblem(loaded.left).message}` };
   const secret = secretReason(recipe, labelsAsWritten(loaded.right));
   if (secret !== undefined) return { captured: false, reason: `touches secrets (${secret})` };
   await ensureDir(ctx.fs, ctx.paths.draftRoot);

@@ -10,7 +10,7 @@ import { tidyReviews } from "./tidy.js";
 import { batchSha256, captureBatch, eligibleDrafts, type Batch } from "../../core/review/batch.js";
 import { planOf, validateDecisions, type ExecutionPlan } from "../../core/review/decide.js";
 import { project, REVIEW_INSTRUCTIONS } from "../../core/review/projection.js";
-import { parseReply } from "../../core/review/reply.js";
+import { parseReply, replyErrorText } from "../../core/review/reply.js";
 import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
 import { listCandidates } from "./draft-candidates.js";
 import { BATCH_FILE, batchDir, EVIDENCE_FILE, isoNow, PROJECTION_FILE, QUARANTINE_DIR, REPLY_FILE, statePath, type ReviewContext } from "./review-context.js";
@@ -144,7 +144,7 @@ async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer
     await ensureDir(ctx.fs, dir);
     await writeFileAtomic(ctx.fs, join(dir, REPLY_FILE), reply);
     const parsed = parseReply(reply);
-    if (E.isLeft(parsed)) return fail("result_parse", parsed.left);
+    if (E.isLeft(parsed)) return fail("result_parse", replyErrorText("Draft", parsed.left));
     const decisions = validateDecisions(batch, parsed.right);
     if (E.isLeft(decisions)) return fail("result_validation", decisions.left.join("; "));
     await writeJson(ctx.fs, join(dir, DECISIONS_FILE), planOf(batch, decisions.right, ctx.paths.recipeRoot));

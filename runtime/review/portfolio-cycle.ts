@@ -6,6 +6,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
 import { approvalSha256, approve, parsePortfolioReply, validatePortfolioDecisions, type ApprovalPlan } from "../../core/review/portfolio-decide.js";
+import { replyErrorText } from "../../core/review/reply.js";
 import { capturePortfolio, eligibilityCount, portfolioReviewerInput, portfolioSha256, projectPortfolio, type Portfolio } from "../../core/review/portfolio.js";
 import {
   decodeToolState,
@@ -108,7 +109,7 @@ async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Revi
   }
   await writeFileAtomic(ctx.fs, join(dir, TOOL_REPLY_FILE), reply);
   const parsed = parsePortfolioReply(reply);
-  if (E.isLeft(parsed)) return fail("failed", "result_parse", parsed.left);
+  if (E.isLeft(parsed)) return fail("failed", "result_parse", replyErrorText("Tool", parsed.left));
   const decisions = validatePortfolioDecisions(portfolio, parsed.right);
   if (E.isLeft(decisions)) return fail("failed", "result_validation", decisions.left.join("; "));
   // what the files hold now: a tool changed since the capture, or a target that appeared, stops it.

@@ -2,7 +2,7 @@
 // normalized by type. This runs on every call, so what depends only on the tool revision is worked
 // out once and kept with it, and a call builds its value layer in one pass.
 import * as E from "fp-ts/lib/Either.js";
-import { MISMATCH, valueNormalizer } from "../../core/args/arg-type.js";
+import { MISMATCH, argMismatchText, valueNormalizer } from "../../core/args/arg-type.js";
 import { checkCallParams, readableNames } from "../../core/args/call-check.js";
 import { compileArgNormalizer, type ArgNormalizer } from "../../core/args/normalize.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
@@ -133,7 +133,7 @@ function mismatch(prep: PreparedTool, params: Readonly<Record<string, unknown>>,
   for (const k of Object.keys(params)) setOwn(merged, k, params[k]);
   if (injected !== undefined) for (const k of Object.keys(injected)) setOwn(merged, k, injected[k]);
   const normalized = prep.normalize(merged);
-  return E.isLeft(normalized) ? normalized : E.left("");
+  return E.isLeft(normalized) ? E.left(argMismatchText(normalized.left)) : E.left("");
 }
 
 // An Origin is immutable: the wrapper of an unchanged authored value is shared by the calls.

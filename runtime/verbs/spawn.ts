@@ -4,6 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { resolve } from "node:path";
 import { normalizeArgs } from "../../core/args/normalize.js";
+import { argMismatchText } from "../../core/args/arg-type.js";
 import { discover } from "../../core/discovery/discover.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { toolOf } from "../../core/compile/tool.js";
@@ -76,7 +77,10 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
     return failure(errorText(compiled.error, step, template), { tool: "spawn", template, error: compiled.error, ...(step === undefined ? {} : { step }) });
   }
   const normalized = normalizeArgs(compiled.surface, values);
-  if (E.isLeft(normalized)) return failure(normalized.left, { tool: "spawn", template, error: normalized.left });
+  if (E.isLeft(normalized)) {
+    const error = argMismatchText(normalized.left);
+    return failure(error, { tool: "spawn", template, error });
+  }
   // captured at launch, not on success: a failing first attempt is still worth a review
   const capture = ctx.captureDraft?.({ template, values });
   // an inline template is no recipe file: there is nothing to count (it is captured as a draft)

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
 import {
-  argSchemaProperty, canonicalDeclaration, formatArgType, isValidDefault, normalizeArgValue, parseArgType, sampleArgValue, typedArgValue,
+  argMismatchText, argSchemaProperty, canonicalDeclaration, formatArgType, isValidDefault, normalizeArgValue, parseArgType, sampleArgValue, typedArgValue,
 } from "../../../core/args/arg-type.js";
 import type { ArgType } from "../../../core/model.js";
 
@@ -80,7 +80,8 @@ describe("sampleArgValue", () => {
 });
 
 describe("normalizeArgValue", () => {
-  const norm = (t: ArgType, v: unknown) => normalizeArgValue("x", t, v);
+  // the mismatch as the text the agent reads
+  const norm = (t: ArgType, v: unknown) => E.mapLeft(argMismatchText)(normalizeArgValue("x", t, v));
   it("null and undefined become empty text for every type", () => {
     expect(norm({ kind: "int" }, null)).toEqual(E.right(""));
     expect(norm(checkFix, undefined)).toEqual(E.right(""));

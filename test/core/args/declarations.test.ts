@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { normalizeStoredArgs, parseArgsShorthand, parseDeclaration, splitDeclarationList } from "../../../core/args/declarations.js";
+import { normalizeStoredArgs, parseArgsShorthand as parseTagged, parseDeclaration, shorthandErrorText, splitDeclarationList } from "../../../core/args/declarations.js";
+
+/** the shorthand's error as the text register_tool answers */
+const parseArgsShorthand = (text: string) => E.mapLeft(shorthandErrorText)(parseTagged(text));
 
 const right = <A>(e: E.Either<string, A>): A => {
   if (E.isLeft(e)) throw new Error(`expected Right, got Left(${e.left})`);

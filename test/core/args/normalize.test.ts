@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { normalizeArgs } from "../../../core/args/normalize.js";
+import { normalizeArgs as normalizeTagged } from "../../../core/args/normalize.js";
+import { argMismatchText } from "../../../core/args/arg-type.js";
 import { analyzeArgs } from "../../support/template-reads.js";
 import type { ArgType } from "../../../core/model.js";
+
+/** the mismatch as the text the agent reads */
+const normalizeArgs = (...args: Parameters<typeof normalizeTagged>) => E.mapLeft(argMismatchText)(normalizeTagged(...args));
 
 const g29Types = new Map<string, ArgType>([
   ["request_timeout", { kind: "int" }],

@@ -4,6 +4,7 @@ import type { RecipeConfig, RecipeProblem, SnapshotFile } from "../../../core/mo
 import { type ResolveContext, resolveRecipe } from "../../../core/recipe/imports.js";
 import { loadRecipe } from "../../../core/recipe/load.js";
 import { formatOfPath, idOfPath } from "../../../core/recipe/posix.js";
+import { recipeProblem } from "../../../core/recipe/recipe-error.js";
 
 export const AGENT = "/home/u/.pi/agent";
 export const ROOT = `${AGENT}/recipes`;
@@ -28,7 +29,8 @@ export function resolvePath(files: Files, path: string, extra: Partial<ResolveCo
   if (file === undefined) throw new Error(`test setup: no file ${path}`);
   const loaded = loadRecipe(file, idOfPath(path), formatOfPath(path));
   if (E.isLeft(loaded)) throw new Error(`test setup: ${path} does not load: ${JSON.stringify(loaded.left)}`);
-  return resolveRecipe(loaded.right, path, ctx);
+  // the problem a caller shows
+  return E.mapLeft(recipeProblem)(resolveRecipe(loaded.right, path, ctx));
 }
 
 export function resolved(files: Files, path: string, extra: Partial<ResolveContext> = {}): RecipeConfig {

@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { RECIPE_SIZE_LIMIT, invalidUtf8Offset, loadRecipe } from "../../../core/recipe/load.js";
+import { RECIPE_SIZE_LIMIT, invalidUtf8Offset, loadRecipe as loadTagged } from "../../../core/recipe/load.js";
+import { recipeProblem } from "../../../core/recipe/recipe-error.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../../../core/model.js";
 
 const ROOT = "/home/u/.pi/agent/recipes";
@@ -10,6 +11,8 @@ const fileOf = (name: string, content: string | Uint8Array, extra: Partial<Snaps
 };
 const formatOf = (name: string): RecipeFormat => (name.endsWith(".md") ? "md" : "json");
 const idOf = (name: string) => name.replace(/\.(json|md)$/, "");
+/** loadRecipe with its error as the problem a caller shows */
+const loadRecipe = (...args: Parameters<typeof loadTagged>): E.Either<RecipeProblem, RecipeConfig> => E.mapLeft(recipeProblem)(loadTagged(...args));
 const load = (name: string, content: string | Uint8Array, extra: Partial<SnapshotFile> = {}) =>
   loadRecipe(fileOf(name, content, extra), idOf(name), formatOf(name));
 const config = (name: string, content: string): RecipeConfig => {

@@ -1,16 +1,17 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { compileMarkdown } from "../../../core/recipe/markdown.js";
+import { compileMarkdown, markdownErrorText } from "../../../core/recipe/markdown.js";
 
 const ok = (text: string) => {
   const r = compileMarkdown(text);
-  if (E.isLeft(r)) throw new Error(`expected a recipe, got: ${r.left}`);
+  if (E.isLeft(r)) throw new Error(`expected a recipe, got: ${markdownErrorText(r.left)}`);
   return r.right;
 };
 const reason = (text: string) => {
   const r = compileMarkdown(text);
   if (E.isRight(r)) throw new Error(`expected a reason, got: ${JSON.stringify(r.right)}`);
-  return r.left;
+  // the text an agent reads
+  return markdownErrorText(r.left);
 };
 const NO_FENCE = "Markdown recipe has no executable recipe/template fence";
 

@@ -2,6 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../core/model.js";
 import { type ImportRecord, substituteReferences } from "../../../core/recipe/references.js";
+import { recipeProblem } from "../../../core/recipe/recipe-error.js";
 
 const base: ImportRecord = {
   name: "base",
@@ -10,7 +11,8 @@ const base: ImportRecord = {
   values: { target: "docs", empty: "" },
 };
 const imports = new Map([["base", base]]);
-const sub = (value: Json) => substituteReferences(value, imports);
+// the error as the problem a caller shows
+const sub = (value: Json) => E.mapLeft(recipeProblem)(substituteReferences(value, imports));
 const ok = (value: Json) => {
   const r = sub(value);
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));

@@ -5,7 +5,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../../core/model.js";
-import { approvalSha256, approve, parsePortfolioReply, validatePortfolioDecisions, type ApprovalPlan } from "../../../core/review/portfolio-decide.js";
+import { approvalSha256, approve, parsePortfolioReply as parseTagged, validatePortfolioDecisions, type ApprovalPlan } from "../../../core/review/portfolio-decide.js";
+import { replyErrorText } from "../../../core/review/reply.js";
+
 import {
   capturePortfolio,
   contentGroups,
@@ -18,6 +20,9 @@ import {
   type Portfolio,
   type ToolCandidate,
 } from "../../../core/review/portfolio.js";
+
+/** the reply's error as the text the review records */
+const parsePortfolioReply = (stdout: string) => E.mapLeft((e: Parameters<typeof replyErrorText>[1]) => replyErrorText("Tool", e))(parseTagged(stdout));
 
 const name = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
 const tool = (i: number, extra: Partial<ToolCandidate> = {}): ToolCandidate => ({

@@ -5,10 +5,14 @@ import { describe, expect, it } from "vitest";
 import { captureBatch, eligibleDrafts, type DraftCandidate } from "../../../core/review/batch.js";
 import { planOf, validateDecisions } from "../../../core/review/decide.js";
 import { contentGroupOf, project } from "../../../core/review/projection.js";
-import { parseReply } from "../../../core/review/reply.js";
+import { parseReply as parseTagged, replyErrorText } from "../../../core/review/reply.js";
+
 import { findUnsafe } from "../../../core/review/unsafe.js";
 import { isToolName, toolNameFor } from "../../../core/review/names.js";
 import { control, decodeState, failed, isParked } from "../../../core/review/admission.js";
+
+/** the reply's error as the text the review records */
+const parseReply = (stdout: string) => E.mapLeft((e: Parameters<typeof replyErrorText>[1]) => replyErrorText("Draft", e))(parseTagged(stdout));
 
 const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => ({
   path: `/r/drafts/draft_${String(i).padStart(2, "0")}.json`,

@@ -30,7 +30,7 @@ describe("compile once (leaf → words → parts)", () => {
   it("compiles expressions and padded forms up front", () => {
     const [p] = placeholderParts(compileToken("{_(index+1)}"));
     expect(p?.placeholder.kind).toBe("padded");
-    expect(p?.expression?.ok).toBe(true);
+    expect(p?.expression?._tag).toBe("Parsed");
     const [q] = placeholderParts(compileToken("{n-2}"));
     expect(q?.placeholder.kind).toBe("expression");
     expect(q?.asName).toBe(true);

@@ -5,7 +5,7 @@ import type { Json, JsonObject } from "../../../core/model.js";
 import { leafScope, nodeContext, rootContext } from "../../../core/template/context.js";
 
 const ROOT_CONTEXT = rootContext();
-import { expandLeaves } from "../../../core/template/expand-leaves.js";
+import { expandLeaves, expansionErrorText } from "../../../core/template/expand-leaves.js";
 import { expandRepeat, repeatCopy, repeatDefaults, resolveRepeat } from "../../../core/template/repeat.js";
 import { validateTemplate } from "../../support/template-reads.js";
 import type { ExpandedLeaf } from "../../../core/template/expand-leaves.js";
@@ -16,7 +16,7 @@ const place = { home: "/h", cwd: "/w" };
 
 function leavesOf(template: Json, runtime: Record<string, unknown> = {}): readonly ExpandedLeaf[] {
   const r = expandLeaves(template, runtime);
-  if (E.isLeft(r)) throw new Error(r.left);
+  if (E.isLeft(r)) throw new Error(expansionErrorText(r.left));
   return r.right;
 }
 
@@ -149,7 +149,7 @@ describe("repeat", () => {
 
   it("static expansion treats an unresolved {name.length} as no repeat, and is bounded", () => {
     expect(argvOf({ repeat: "{items.length}", template: "once" })).toEqual([["once"]]);
-    expect(expandLeaves({ repeat: "999999999", template: "x" })).toEqual(E.left("Command template expands to more than 10000 commands."));
+    expect(E.mapLeft(expansionErrorText)(expandLeaves({ repeat: "999999999", template: "x" }))).toEqual(E.left("Command template expands to more than 10000 commands."));
   });
 
   it("recover leaves follow the template's leaves", () => {

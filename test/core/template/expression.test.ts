@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { compileExpression, evaluateCompiled, evaluateExpression, padNumber } from "../../../core/template/expression.js";
+import { compileExpression, evaluateCompiled, evaluateExpression, expressionErrorText, padNumber } from "../../../core/template/expression.js";
 
 const values = (v: Record<string, unknown>) => (name: string): unknown => (Object.hasOwn(v, name) ? v[name] : undefined);
-const ev = (expr: string, v: Record<string, unknown> = {}) => evaluateExpression(expr, values(v));
+// the error as the text a failed call shows
+const ev = (expr: string, v: Record<string, unknown> = {}) => E.mapLeft(expressionErrorText)(evaluateExpression(expr, values(v)));
 
 describe("integer expressions", () => {
   it("precedence, parentheses, truncating division, remainder, left associativity", () => {

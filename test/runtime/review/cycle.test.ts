@@ -73,7 +73,7 @@ async function reviewedNotExecuted(target: string): Promise<MemFileSystem> {
   const batch = JSON.parse(new TextDecoder().decode(await fs.readFile(`${batchDir(paths, "batch-1")}/batch.json`)));
   const reply = await promoteFirst(target).review(reviewerInput(batch));
   const parsed = parseReply(reply);
-  if (parsed._tag === "Left") throw new Error(parsed.left);
+  if (parsed._tag === "Left") throw new Error(parsed.left._tag);
   const decisions = validateDecisions(batch, parsed.right);
   if (decisions._tag === "Left") throw new Error(decisions.left.join("; "));
   await writeJson(fs, `${batchDir(paths, "batch-1")}/decisions.json`, planOf(batch, decisions.right, paths.recipeRoot));
