@@ -18,15 +18,14 @@
 // - writers replace the file atomically (write a temp, rename), so readers need no lock; two
 //   processes writing at once lose one's additions, never correctness.
 //
-// The file's layout (runtime/compile-cache-file.ts) keeps a recipe's config, most of the bytes,
-// unparsed until something reads it; a stored config that turns out damaged then is a miss.
+// A served compile result is a plain value made from the file's one parse
+// (runtime/compile-cache-file.ts), equal to a fresh compile of the same bytes.
 import * as nodeFs from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
+import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import { configFacts } from "../core/discovery/discovery-result.js";
-import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Entry, type Held, type Id } from "./compile-cache-file.js";
+import { cacheText, checkedEntry, entryOf, readCacheBytes, servedCompile, type Entry, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
@@ -132,8 +131,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     bytes = undefined;
   }
   const parsed = bytes === undefined ? undefined : readCacheBytes(bytes, version, contextKey);
-  let old = parsed?.entries ?? {};
-  const body = parsed?.body ?? new Uint8Array(0);
+  let old: Readonly<Record<string, unknown>> = parsed ?? {};
   let changed = parsed === undefined;
 
   // This pass's start on the file system's clock: the mtime of the temp file the new cache will
@@ -166,7 +164,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     return id;
   };
   const candidates = new WeakMap<SnapshotFile, Entry>();
-  let next: Record<string, Held> = {};
+  let next: Record<string, Entry> = {};
   let kept = 0;
 
   const stamps = new Map<string, bigint>();
@@ -182,7 +180,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     const stat = r.value;
     const id = toId(stat);
     observed.set(p, id);
-    const e = checkedEntry(old[p], body);
+    const e = checkedEntry(old[p]);
     if (e === undefined || e.id !== id) return readFileEntry(scan, p);
     if (statOlderThan(stat, stampOf(e.t))) {
       // a file the scan port would read in one go reports no times: look the same
@@ -208,7 +206,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   };
 
   const hook: CompileHook = {
-    lookup(source, compile) {
+    lookup(source) {
       const f = source.file;
       const e = candidates.get(f);
       if (e === undefined) return undefined;
@@ -219,15 +217,10 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
         // a dependency written in the entry's own tick is not trusted on identity: compile again
         if (was !== identityNow(dep) || (was !== null && !olderThan(was, t))) return undefined;
       }
-      next[f.path] = { entry: e, body };
+      next[f.path] = e;
       kept++;
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
-      const stored: { -readonly [K in keyof StoredCompile]: StoredCompile[K] } = {
-        compiled: servedCompile(e, body, source, compile),
-        readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep),
-      };
-      if (e.f !== undefined) stored.facts = e.f;
-      return stored;
+      return { compiled: servedCompile(e, f.path), readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep) };
     },
     store(f, stored) {
       const id = observed.get(f.path);
@@ -236,7 +229,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       const compiled = stored.compiled;
       // discovery digested the bytes already when it was given a digest function
       const sha = (compiled.kind === "recipe" ? compiled.sourceSha256 : undefined) ?? sha256Bytes(f.bytes);
-      next[f.path] = heldOf(id, sha, String(start), deps, context.cwd, compiled, configFacts);
+      next[f.path] = entryOf(id, sha, String(start), deps, context.cwd, compiled);
       changed = true;
     },
   };
@@ -245,8 +238,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     try {
       write();
     } finally {
-      // the served results outlive the pass (their configs are parsed when read); what only the
-      // pass needed is let go, not kept alive by them
+      // what only the pass needed is let go
       old = {};
       next = {};
       observed = new Map();
@@ -261,7 +253,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     if (!changed && kept !== Object.keys(old).length) changed = true;
     try {
       if (changed) {
-        const bytes = cacheBytes(version, contextKey, next);
+        const bytes = Buffer.from(cacheText(version, contextKey, next));
         for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
       }
       fs.closeSync(fd);

@@ -95,41 +95,41 @@ describe("the compile cache", () => {
     expect(box.cached().reads).toBe(0);
   });
 
-  it("a stored config that does not parse is a miss: the file is compiled afresh, nothing crashes", async () => {
-    const path = box.write("d.json", { description: "damaged", template: "echo {x}", defaults: { x: "1" } });
+  it("an entry whose stored config or argument surface is not of the stored shape is a miss: the file is compiled afresh", async () => {
+    const c = box.write("c.json", { description: "config", template: "echo {x}", defaults: { x: "1" } });
+    const s = box.write("s.json", { description: "surface", args: ["n:int"], template: "echo {n}", defaults: { n: "2" } });
     box.cached();
-    await nextTick(box.dir, [path]);
+    await nextTick(box.dir, [c, s]);
     box.cached();
-    // the config texts follow the header: break the one there is, keeping every length
-    const text = cacheText();
-    const nl = text.indexOf("\n");
-    writeFileSync(compileCachePath(box.root), text.slice(0, nl + 1) + "#" + text.slice(nl + 2));
+    expect(box.cached().reads).toBe(0);
+    const header = cacheHeader() as { entries: Record<string, { r: { config: unknown; surface: { types: unknown } } }> };
+    header.entries[c]!.r.config = "not a config";
+    header.entries[s]!.r.surface.types = ["not", "types"];
+    writeFileSync(compileCachePath(box.root), JSON.stringify(header) + "\n");
     const damaged = box.cached();
-    // the header was whole, so the listing itself was served without a read
-    expect(damaged.reads).toBe(0);
-    expect(tool(damaged.discovery, "d")?.description).toBe("damaged");
-    // reading the config finds the damage and compiles the file instead
-    expect(tool(damaged.discovery, "d")?.config.template).toEqual(tool(box.plain(), "d")?.config.template);
+    // each damaged entry is a miss: its file is read and compiled again, nothing crashes
+    expect(damaged.reads).toBe(2);
+    expect(tool(damaged.discovery, "s")?.surface.types).toEqual({ n: { kind: "int" } });
     expect(damaged.discovery).toEqual(box.plain());
   });
 
-  it("a stored argument surface that does not parse is a miss as well", async () => {
-    const path = box.write("s.json", { description: "surface", args: ["n:int"], template: "echo {n}", defaults: { n: "2" } });
+  it("a served tool is a plain value: a structured clone equals it, and so does a fresh compile", async () => {
+    const paths = [
+      box.write("p.json", { description: "plain", args: ["n:int", "mode:enum(a,b)"], arg_descriptions: { n: "how many" }, template: ["echo {n}", { label: "two", template: "echo {mode=a}" }] }),
+      box.write("q.md", "---\ndescription: markdown\nargs: file:path\n---\n\n```template\nwc -w {file}\n```\n"),
+    ];
     box.cached();
-    await nextTick(box.dir, [path]);
+    await nextTick(box.dir, paths);
     box.cached();
-    const text = cacheText();
-    const nl = text.indexOf("\n");
-    // the entry's `b`: where its config text starts, and the config's length (the surface follows)
-    const entry = cacheHeader().entries[path] as { b: [number, number, number] };
-    const at = nl + 1 + entry.b[0] + entry.b[1];
-    writeFileSync(compileCachePath(box.root), text.slice(0, at) + "#" + text.slice(at + 1));
-    const damaged = box.cached();
-    expect(damaged.reads).toBe(0);
-    // the names are at hand; the types come from compiling the file again
-    expect(tool(damaged.discovery, "s")?.surface.names).toEqual(["n"]);
-    expect(tool(damaged.discovery, "s")?.surface.types).toEqual({ n: { kind: "int" } });
-    expect(damaged.discovery).toEqual(box.plain());
+    const warm = box.cached();
+    expect(warm.reads).toBe(0);
+    expect(warm.discovery.tools.length).toBe(2);
+    for (const t of warm.discovery.tools) {
+      // no getter, proxy or class instance: what a structured clone copies is all there is
+      expect(structuredClone(t)).toStrictEqual(t);
+      expect(Object.keys(t.config)).toEqual(Object.keys(tool(box.plain(), t.name)!.config));
+    }
+    expect(warm.discovery).toStrictEqual(box.plain());
   });
 
   it("a foreign file, or entries that are not entries, are ignored", () => {
