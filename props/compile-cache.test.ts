@@ -51,7 +51,7 @@ function text(k: number, variant: number, md: boolean): string {
 describe("the compile cache against discovery without it", () => {
   test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: numRuns(60) })(
     "every step of a random sequence discovers exactly what a cacheless discovery does",
-    (ops, blindCtime) => {
+    async (ops, blindCtime) => {
       const box = cacheBox();
       // one fixed time for all forced mtimes: rewrites of equal size are then indistinguishable
       // by size and mtime. With ctime blinded the forced time is in the future (a file system
@@ -88,7 +88,7 @@ describe("the compile cache against discovery without it", () => {
             case "check":
               break;
           }
-          const served = box.cached({}, blindCtime).discovery;
+          const served = (await box.cached({}, blindCtime)).discovery;
           expect(served).toStrictEqual(box.plain());
           for (const t of served.tools) expect(structuredClone(t)).toStrictEqual(t);
         }

@@ -15,8 +15,9 @@ export interface CompileCacheSession {
   /** files outside the listings, read with their identity noted */
   readExtra(path: string): SnapshotFile | undefined;
   readonly hook: CompileHook;
-  /** writes the cache when this pass changed it */
-  finish(): void;
+  /** writes the cache when this pass changed it; never rejects (a cache not written only costs
+   *  the next pass time) */
+  finish(): Promise<void>;
 }
 
 export interface SnapshotRequest {

@@ -15,7 +15,7 @@ export interface CacheBox {
   write(name: string, body: unknown): string;
   /** discovery through the cache; `reads` is how many files it opened to read. `blindCtime`
    *  reports every ctime as 0, as if each write landed in the same tick as the one before. */
-  cached(options?: CompileCacheOptions, blindCtime?: boolean): { discovery: Discovery; reads: number };
+  cached(options?: CompileCacheOptions, blindCtime?: boolean): Promise<{ discovery: Discovery; reads: number }>;
   /** discovery without the cache: what the cache must reproduce */
   plain(): Discovery;
   cleanup(): void;
@@ -36,7 +36,7 @@ export function cacheBox(): CacheBox {
       writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
       return path;
     },
-    cached(options = {}, blindCtime = false) {
+    async cached(options = {}, blindCtime = false) {
       let reads = 0;
       const scan: ScanPort = {
         listDir: (p) => base.listDir(p),
@@ -46,11 +46,15 @@ export function cacheBox(): CacheBox {
           return r.ok && blindCtime ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
         },
         readBounded: (p, limit, o) => {
-          reads++;
+          // recipe files only: the cache file itself is read through the same port
+          if (!p.startsWith(join(root, ".cache"))) reads++;
           return base.readBounded(p, limit, o);
         },
       };
-      const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).discover();
+      const registry = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options });
+      const discovery = registry.discover();
+      // the cache file is written after discovery returns: the next pass must find it
+      await registry.settled();
       return { discovery, reads };
     },
     plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false }).discover(),
