@@ -18,8 +18,9 @@
 // - the cache file names the code that wrote it (package version and a build hash) and the
 //   context paths resolution depends on; another version, a torn or a foreign file is ignored
 //   and replaced;
-// - writers replace the file atomically (write a temp, rename), so readers need no lock; two
-//   processes writing at once lose one's additions, never correctness.
+// - writers replace the file atomically (write a temp, rename: adapters/fs/replace-file-sync.ts)
+//   at the end of the pass, so readers need no lock; two processes writing at once lose one's
+//   additions, never correctness.
 //
 // A served compile result is a plain value made from the file's one parse
 // (runtime/compile-cache-file.ts), equal to a fresh compile of the same bytes.
@@ -29,8 +30,7 @@ import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
 import { cacheText, checkedEntry, entryOf, readCacheBytes, servedCompile, type Entry, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
-import { writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
-import { makeNodeFileSystem } from "../adapters/fs/node.js";
+import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
 import { readFailedWith, readFileEntry, type CompileCacheSession } from "./recipe-snapshot.js";
@@ -49,8 +49,8 @@ export interface CompileContext {
 export interface CompileCacheOptions {
   /** the code version the cache belongs to; default the package version and a build hash */
   readonly version?: string;
-  /** where the cache file is written (read through the scan port); default the node adapter */
-  readonly fs?: FileSystem;
+  /** how the cache file is written (it is read through the scan port); default the node adapter */
+  readonly writer?: ReplaceFileSync;
 }
 
 // the largest cache file read: some 1,100 bytes a recipe, so room for far more than 100,000
@@ -232,7 +232,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     },
   };
 
-  const finish = async (): Promise<void> => {
+  const finish = (): void => {
     // entries of files that were not listed this time are dropped
     if (!changed && kept !== Object.keys(old).length) changed = true;
     const entries = next;
@@ -241,11 +241,8 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     next = {};
     observed = new Map();
     if (!changed || start === undefined) return;
-    const text = cacheText(version, contextKey, entries);
-    const fs = options.fs ?? makeNodeFileSystem();
     try {
-      await fs.mkdir(dir, { recursive: true });
-      await writeFileAtomic(fs, path, text, { mode: 0o600 });
+      (options.writer ?? makeNodeReplaceFileSync()).replaceFileSync(path, Buffer.from(cacheText(version, contextKey, entries)), 0o600);
     } catch {
       // a cache that cannot be written only costs the next process time
     }

@@ -15,9 +15,9 @@ export interface CompileCacheSession {
   /** files outside the listings, read with their identity noted */
   readExtra(path: string): SnapshotFile | undefined;
   readonly hook: CompileHook;
-  /** writes the cache when this pass changed it; never rejects (a cache not written only costs
-   *  the next pass time) */
-  finish(): Promise<void>;
+  /** writes the cache when this pass changed it (a cache not written only costs the next pass
+   *  time) */
+  finish(): void;
 }
 
 export interface SnapshotRequest {

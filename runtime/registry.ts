@@ -29,25 +29,17 @@ export interface Registry {
   discover(): Discovery;
 }
 
-export interface OpenedRegistry extends Registry {
-  /** settles when the compile-cache writes of the discoveries so far are done (they run after
-   *  the discovery has returned; a process does not exit before they end) */
-  settled(): Promise<void>;
-}
-
 export const sha256Of = (file: SnapshotFile): string | undefined =>
   file.bytes === undefined ? undefined : sha256Bytes(file.bytes);
 
-export function openRegistry(options: RegistryOptions = {}): OpenedRegistry {
+export function openRegistry(options: RegistryOptions = {}): Registry {
   const paths = options.paths ?? agentPaths(options.env ?? process.env, options.cwd ?? process.cwd(), options.home);
   const scan = options.scan ?? makeNodeScanPort();
   const packagedRoot = options.packagedRoot === null ? undefined : options.packagedRoot ?? packageInfo().packagedRecipeRoot;
-  let writes: Promise<void> = Promise.resolve();
   return {
     paths,
     packagedRoot,
     scan,
-    settled: () => writes,
     discover: () => {
       const request = { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) };
       const cache = options.compileCache === false ? undefined
@@ -56,8 +48,7 @@ export function openRegistry(options: RegistryOptions = {}): OpenedRegistry {
       try {
         return discover(readSnapshot(scan, request, cache), { digest: sha256Of, compiled: cache.hook });
       } finally {
-        const written = cache.finish();
-        writes = writes.then(() => written);
+        cache.finish();
       }
     },
   };

@@ -206,8 +206,8 @@ describe("the compile cache", () => {
     const b = discover(readSnapshot(scan, { paths }, second), { compiled: second.hook });
     expect(tool(a, "w2")?.description).toBe("two");
     expect(tool(b, "w2")?.description).toBe("two, edited");
-    await second.finish();
-    await first.finish();
+    second.finish();
+    first.finish();
     expect(cacheHeader()).toMatchObject({ format: CACHE_FORMAT });
     // the first writer's older compile of w2 is what the file holds now: its identity no longer matches
     expect(tool((await box.cached()).discovery, "w2")?.description).toBe("two, edited");

@@ -54,10 +54,7 @@ export function cacheBox(): CacheBox {
           return base.readBounded(p, limit, o);
         },
       };
-      const registry = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options });
-      const discovery = registry.discover();
-      // the cache file is written after discovery returns: the next pass must find it
-      await registry.settled();
+      const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).discover();
       return { discovery, reads };
     },
     plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false }).discover(),
