@@ -1,6 +1,7 @@
 // Random edit / rename / delete / import-change sequences on a real recipe root, including
 // rewrites that keep the size and force the same mtime (edits inside one timestamp tick): after
-// every step, discovery through the compile cache is exactly discovery without it.
+// every step, discovery through the compile cache is exactly discovery without it, and every tool
+// it serves is a plain value (a structured clone of it is equal to it, key order included).
 import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
@@ -18,7 +19,7 @@ type Op =
   | { readonly kind: "check" };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant("write" as const), k: fc.nat(3), variant: fc.nat(5), md: fc.boolean() }),
+  fc.record({ kind: fc.constant("write" as const), k: fc.nat(3), variant: fc.nat(6), md: fc.boolean() }),
   fc.record({ kind: fc.constant("sameTick" as const), k: fc.nat(3), future: fc.boolean() }),
   fc.record({ kind: fc.constant("rename" as const), k: fc.nat(3), j: fc.nat(3) }),
   fc.record({ kind: fc.constant("delete" as const), k: fc.nat(3) }),
@@ -34,6 +35,13 @@ function text(k: number, variant: number, md: boolean): string {
     : variant === 2 ? { description: `d${k}`, imports: { part: other }, template: [`echo I${k}`, { name: "part" }] }
     : variant === 3 ? { description: `d${k}`, imports: { part: other }, template: [{ name: "part" }, `echo J${k}`] }
     : variant === 4 ? { description: `d${k}`, template: other }
+    : variant === 5 ? {
+        description: `d${k}`,
+        args: ["n:int", "mode:enum(a,b)", "dry:bool"],
+        arg_descriptions: { n: "how many" },
+        defaults: { mode: "a" },
+        template: [`echo R${k} {n}`, { label: "two", retry: 2, template: "echo {mode} {dry} {out=o.txt}" }],
+      }
     : undefined;
   if (body === undefined) return "{ not json";
   if (!md) return JSON.stringify(body);
@@ -43,7 +51,7 @@ function text(k: number, variant: number, md: boolean): string {
 describe("the compile cache against discovery without it", () => {
   test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: numRuns(60) })(
     "every step of a random sequence discovers exactly what a cacheless discovery does",
-    (ops, blindCtime) => {
+    async (ops, blindCtime) => {
       const box = cacheBox();
       // one fixed time for all forced mtimes: rewrites of equal size are then indistinguishable
       // by size and mtime. With ctime blinded the forced time is in the future (a file system
@@ -80,7 +88,9 @@ describe("the compile cache against discovery without it", () => {
             case "check":
               break;
           }
-          expect(box.cached({}, blindCtime).discovery).toEqual(box.plain());
+          const served = (await box.cached({}, blindCtime)).discovery;
+          expect(served).toStrictEqual(box.plain());
+          for (const t of served.tools) expect(structuredClone(t)).toStrictEqual(t);
         }
       } finally {
         box.cleanup();

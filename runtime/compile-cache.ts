@@ -8,26 +8,29 @@
 //   targets, and the bare-name probes that found nothing;
 // - "racily clean" files are not trusted on identity alone: a file written in the same
 //   timestamp tick as the pass that compiled it could be rewritten within that tick with the
-//   same size and times. Each pass takes the time of the file system's own clock when it starts
-//   (the mtime of a file it creates then); an entry is trusted on identity only when the file's
-//   mtime and ctime are strictly older than that time, and is otherwise checked against the
-//   sha256 of the content it was compiled from (then re-stamped, so the check is needed once);
+//   same size and times. Each pass takes a time of the file system's own clock from before its
+//   first read (the newest ctime of the recipe root, the cache folder and the cache file); an
+//   entry is trusted on identity only when the file's mtime and ctime are strictly older than
+//   that time, and is otherwise checked against the sha256 of the content it was compiled from
+//   (then re-stamped, or, when the pass's clock is not yet newer than the file, the cache is
+//   written again so that the next pass's clock is: a file edited in place is checked by content
+//   in at most two passes);
 // - the cache file names the code that wrote it (package version and a build hash) and the
 //   context paths resolution depends on; another version, a torn or a foreign file is ignored
 //   and replaced;
-// - writers replace the file atomically (write a temp, rename), so readers need no lock; two
-//   processes writing at once lose one's additions, never correctness.
+// - writers replace the file atomically (write a temp, rename: adapters/fs/replace-file-sync.ts)
+//   at the end of the pass, so readers need no lock; two processes writing at once lose one's
+//   additions, never correctness.
 //
-// The file's layout (runtime/compile-cache-file.ts) keeps a recipe's config, most of the bytes,
-// unparsed until something reads it; a stored config that turns out damaged then is a miss.
-import * as nodeFs from "node:fs";
+// A served compile result is a plain value made from the file's one parse
+// (runtime/compile-cache-file.ts), equal to a fresh compile of the same bytes.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
+import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import { configFacts } from "../core/discovery/discovery-result.js";
-import { cacheBytes, checkedEntry, heldOf, readCacheBytes, servedCompile, type Entry, type Held, type Id } from "./compile-cache-file.js";
+import { cacheText, checkedEntry, entryOf, readCacheBytes, servedCompile, type Entry, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
+import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
 import { readFailedWith, readFileEntry, type CompileCacheSession } from "./recipe-snapshot.js";
@@ -43,13 +46,15 @@ export interface CompileContext {
   readonly packagedRoot?: string;
 }
 
-type WriteFs = Pick<typeof nodeFs, "readFileSync" | "writeSync" | "openSync" | "fstatSync" | "closeSync" | "renameSync" | "unlinkSync" | "mkdirSync">;
-
 export interface CompileCacheOptions {
   /** the code version the cache belongs to; default the package version and a build hash */
   readonly version?: string;
-  readonly fs?: WriteFs;
+  /** how the cache file is written (it is read through the scan port); default the node adapter */
+  readonly writer?: ReplaceFileSync;
 }
+
+// the largest cache file read: some 1,100 bytes a recipe, so room for far more than 100,000
+const MAX_CACHE_BYTES = 1 << 30;
 
 const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
 const NO_PATHS: readonly string[] = [];
@@ -91,7 +96,7 @@ let versionMemo: string | undefined;
 /** The package version and a hash of the code that compiles recipes: injected by the bundle
  *  (scripts/bundle.mjs), else a hash of the names, sizes and times of the core modules beside
  *  this one and of this module (unbundled runs: tests, the per-file build). */
-export function codeVersion(): string {
+export function codeVersion(scan: ScanPort): string {
   if (versionMemo !== undefined) return versionMemo;
   let build: string;
   if (typeof __PI_RECIPES_BUILD_ID__ === "string") build = __PI_RECIPES_BUILD_ID__;
@@ -99,13 +104,15 @@ export function codeVersion(): string {
     const self = fileURLToPath(import.meta.url);
     const here = dirname(self);
     const stamp = (p: string): string => {
-      const st = nodeFs.statSync(p, { bigint: true });
-      return `${p}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+      const st = scan.identity?.(p);
+      return st?.ok === true ? `${p}:${st.value.size}:${st.value.mtimeNs}:${st.value.ctimeNs}` : `${p}:?`;
     };
     const parts: string[] = [stamp(self)];
     const walk = (dir: string): void => {
-      for (const d of nodeFs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-        if (d.isDirectory()) walk(join(dir, d.name));
+      const listed = scan.listDir(dir);
+      if (!listed.ok) return;
+      for (const d of [...listed.value].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (d.kind === "dir") walk(join(dir, d.name));
         else if (/\.(ts|js)$/.test(d.name)) parts.push(stamp(join(dir, d.name)));
       }
     };
@@ -119,41 +126,26 @@ export function codeVersion(): string {
 export function beginCompileCache(scan: ScanPort, context: CompileContext, options: CompileCacheOptions = {}): CompileCacheSession | undefined {
   const identity = scan.identity?.bind(scan);
   if (identity === undefined) return undefined;
-  const fs = options.fs ?? nodeFs;
-  const version = options.version ?? codeVersion();
+  const version = options.version ?? codeVersion(scan);
   const contextKey = JSON.stringify([context.agentDir, context.recipeRoot, context.home, context.packagedRoot ?? null]);
   const dir = compileCacheDir(context.recipeRoot);
   const path = compileCachePath(context.recipeRoot);
 
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = fs.readFileSync(path);
-  } catch {
-    bytes = undefined;
-  }
+  const read = scan.readBounded(path, MAX_CACHE_BYTES, { stat: true });
+  const bytes = read.ok ? read.value.bytes : undefined;
   const parsed = bytes === undefined ? undefined : readCacheBytes(bytes, version, contextKey);
-  let old = parsed?.entries ?? {};
-  const body = parsed?.body ?? new Uint8Array(0);
+  let old: Readonly<Record<string, unknown>> = parsed ?? {};
   let changed = parsed === undefined;
 
-  // This pass's start on the file system's clock: the mtime of the temp file the new cache will
-  // be written into. Without one (a read-only root) the pass only reads the cache.
-  let temp: { readonly path: string; readonly fd: number } | undefined;
+  // This pass's start on the file system's own clock, read before any recipe file is: the newest
+  // change time (ctime) of the recipe root, the cache folder and the cache file. The kernel sets a
+  // ctime to its clock at each change (no call can set it), so each is a reading of that clock in
+  // the past, and the newest of them is no later than this pass's reads. Without one (no recipe
+  // root) the pass only reads the cache.
   let start: bigint | undefined;
-  const tempPath = join(dir, `.compile.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  for (let attempt = 0; attempt < 2 && temp === undefined; attempt++) {
-    try {
-      const fd = fs.openSync(tempPath, "wx", 0o600);
-      temp = { path: tempPath, fd };
-      start = fs.fstatSync(fd, { bigint: true }).mtimeNs;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) break;
-      try {
-        fs.mkdirSync(dir);
-      } catch {
-        break;
-      }
-    }
+  for (const p of [context.recipeRoot, dir, path]) {
+    const r = identity(p);
+    if (r.ok && (start === undefined || r.value.ctimeNs > start)) start = r.value.ctimeNs;
   }
 
   let observed = new Map<string, Id | null>();
@@ -166,7 +158,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     return id;
   };
   const candidates = new WeakMap<SnapshotFile, Entry>();
-  let next: Record<string, Held> = {};
+  let next: Record<string, Entry> = {};
   let kept = 0;
 
   const stamps = new Map<string, bigint>();
@@ -182,7 +174,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     const stat = r.value;
     const id = toId(stat);
     observed.set(p, id);
-    const e = checkedEntry(old[p], body);
+    const e = checkedEntry(old[p]);
     if (e === undefined || e.id !== id) return readFileEntry(scan, p);
     if (statOlderThan(stat, stampOf(e.t))) {
       // a file the scan port would read in one go reports no times: look the same
@@ -194,8 +186,12 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     }
     // racily clean: the content decides
     const f = readFileEntry(scan, p);
-    if (f.bytes !== undefined && sha256Bytes(f.bytes) === e.sha)
-      candidates.set(f, start !== undefined && statOlderThan(stat, start) ? ((changed = true), { ...e, t: String(start) }) : e);
+    if (f.bytes !== undefined && sha256Bytes(f.bytes) === e.sha) {
+      // re-stamped when its times are older than this pass; otherwise the cache is written again
+      // all the same, so that the next pass reads a newer clock (the rewritten file's ctime)
+      candidates.set(f, start !== undefined && statOlderThan(stat, start) ? { ...e, t: String(start) } : e);
+      changed = true;
+    }
     return f;
   };
 
@@ -208,7 +204,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   };
 
   const hook: CompileHook = {
-    lookup(source, compile) {
+    lookup(source) {
       const f = source.file;
       const e = candidates.get(f);
       if (e === undefined) return undefined;
@@ -219,15 +215,10 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
         // a dependency written in the entry's own tick is not trusted on identity: compile again
         if (was !== identityNow(dep) || (was !== null && !olderThan(was, t))) return undefined;
       }
-      next[f.path] = { entry: e, body };
+      next[f.path] = e;
       kept++;
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
-      const stored: { -readonly [K in keyof StoredCompile]: StoredCompile[K] } = {
-        compiled: servedCompile(e, body, source, compile),
-        readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep),
-      };
-      if (e.f !== undefined) stored.facts = e.f;
-      return stored;
+      return { compiled: servedCompile(e, f.path), readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep) };
     },
     store(f, stored) {
       const id = observed.get(f.path);
@@ -236,44 +227,24 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       const compiled = stored.compiled;
       // discovery digested the bytes already when it was given a digest function
       const sha = (compiled.kind === "recipe" ? compiled.sourceSha256 : undefined) ?? sha256Bytes(f.bytes);
-      next[f.path] = heldOf(id, sha, String(start), deps, context.cwd, compiled, configFacts);
+      next[f.path] = entryOf(id, sha, String(start), deps, context.cwd, compiled);
       changed = true;
     },
   };
 
   const finish = (): void => {
-    try {
-      write();
-    } finally {
-      // the served results outlive the pass (their configs are parsed when read); what only the
-      // pass needed is let go, not kept alive by them
-      old = {};
-      next = {};
-      observed = new Map();
-    }
-  };
-
-  const write = (): void => {
-    if (temp === undefined) return;
-    const { fd, path: tmp } = temp;
-    temp = undefined;
     // entries of files that were not listed this time are dropped
     if (!changed && kept !== Object.keys(old).length) changed = true;
+    const entries = next;
+    // what only the pass needed is let go
+    old = {};
+    next = {};
+    observed = new Map();
+    if (!changed || start === undefined) return;
     try {
-      if (changed) {
-        const bytes = cacheBytes(version, contextKey, next);
-        for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
-      }
-      fs.closeSync(fd);
-      if (changed) fs.renameSync(tmp, path);
-      else fs.unlinkSync(tmp);
+      (options.writer ?? makeNodeReplaceFileSync()).replaceFileSync(path, Buffer.from(cacheText(version, contextKey, entries)), 0o600);
     } catch {
       // a cache that cannot be written only costs the next process time
-      try {
-        fs.unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
     }
   };
 

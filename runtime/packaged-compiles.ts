@@ -119,10 +119,10 @@ function readPrepared(scan: ScanPort, file: string, root: string, version: strin
  *  handed to `cache` as if just compiled, so the next process finds it there. */
 export function withPackagedCompiles(cache: CompileHook | undefined, prepared: CompileHook): CompileHook {
   return {
-    lookup(source, compile) {
-      const hit = cache?.lookup(source, compile);
+    lookup(source) {
+      const hit = cache?.lookup(source);
       if (hit !== undefined) return hit;
-      const served = prepared.lookup(source, compile);
+      const served = prepared.lookup(source);
       if (served !== undefined) cache?.store(source.file, served);
       return served;
     },

@@ -14,7 +14,8 @@ export interface CompileCacheSession {
   /** files outside the listings, read with their identity noted */
   readExtra(path: string): SnapshotFile | undefined;
   readonly hook: CompileHook;
-  /** writes the cache when this pass changed it */
+  /** writes the cache when this pass changed it (a cache not written only costs the next pass
+   *  time) */
   finish(): void;
 }
 

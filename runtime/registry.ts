@@ -52,7 +52,7 @@ export function openRegistry(options: RegistryOptions = {}): Registry {
       // the packaged component as the build compiled it, when no cache entry serves it
       const preparedFile = options.packagedCompiles === undefined ? installedPackagedCompiles() : options.packagedCompiles;
       const prepared = packagedRoot === undefined || preparedFile === null ? undefined
-        : packagedCompileHook(scan, preparedFile, packagedRoot, () => cacheOptions.version ?? codeVersion());
+        : packagedCompileHook(scan, preparedFile, packagedRoot, () => cacheOptions.version ?? codeVersion(scan));
       const hook = prepared === undefined ? cache?.hook : withPackagedCompiles(cache?.hook, prepared);
       const using = hook === undefined ? {} : { compiled: hook };
       if (cache === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of, ...using });

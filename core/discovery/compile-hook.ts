@@ -5,20 +5,14 @@
 // as it is.
 import type { SnapshotFile } from "../model.js";
 import type { CompiledRecipe, RecipeSource } from "../compile/compile-recipe.js";
-import type { ConfigFacts } from "./discovery-result.js";
 
 export interface StoredCompile {
   readonly compiled: CompiledRecipe;
   /** every path the resolution asked for, in order (found or not) */
   readonly readPaths: readonly string[];
-  /** the config's listed fields (types.ts ConfigFacts), kept apart so that a stored config can
-   *  stay unparsed until something needs the whole of it */
-  readonly facts?: ConfigFacts;
 }
 
 export interface CompileHook {
-  /** `compile` compiles a source afresh: a store whose stored config turns out to be damaged when
-   *  it is finally parsed answers with that compile's config instead (a miss, never a crash) */
-  lookup(source: RecipeSource, compile: (source: RecipeSource) => CompiledRecipe): StoredCompile | undefined;
+  lookup(source: RecipeSource): StoredCompile | undefined;
   store(file: SnapshotFile, stored: StoredCompile): void;
 }

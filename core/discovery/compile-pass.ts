@@ -116,7 +116,6 @@ export function beginPass(
       reads = undefined;
     }
   };
-  const compileFresh = (source: RecipeSource): CompiledRecipe => compileRecipe(source, digesting);
   const readsOf = (paths: readonly string[]): Reads => (paths.length === 0 ? NO_READS : paths.map((p) => [p, listed().get(p)] as const));
   const unchanged = (r: Reads): boolean => r.length === 0 || r.every(([path, seen]) => listed().get(path) === seen);
 
@@ -133,7 +132,7 @@ export function beginPass(
         return was;
       }
       // a compile the runtime verified as current (its compile cache) is taken as it is
-      const stored = hook?.lookup(candidate, compileFresh);
+      const stored = hook?.lookup(candidate);
       if (stored !== undefined) reused++;
       else loadedPaths.push(candidate.file.path);
       // a file whose name no MCP client or model API accepts is never exposed as a tool
@@ -143,7 +142,7 @@ export function beginPass(
         : badName === undefined ? tracked(() => compileRecipe(candidate, digesting))
         : { value: namedProblem(candidate, badName), reads: NO_READS };
       if (stored === undefined) hook?.store(candidate.file, { compiled, readPaths: used.map(([p]) => p) });
-      const facts = compiled.kind !== "recipe" ? undefined : stored?.facts ?? configFacts(compiled.config);
+      const facts = compiled.kind !== "recipe" ? undefined : configFacts(compiled.config);
       const tool = compiled.kind === "recipe" && !compiled.disabled ? toolOf(compiled, facts) : undefined;
       const record: { -readonly [K in keyof LoadedRecipe]: LoadedRecipe[K] } = { file: candidate.file, reads: used, compiled };
       if (facts !== undefined) record.facts = facts;

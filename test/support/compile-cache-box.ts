@@ -14,8 +14,9 @@ export interface CacheBox {
   readonly root: string;
   write(name: string, body: unknown): string;
   /** discovery through the cache; `reads` is how many files it opened to read. `blindCtime`
-   *  reports every ctime as 0, as if each write landed in the same tick as the one before. */
-  cached(options?: CompileCacheOptions, blindCtime?: boolean): { discovery: Discovery; reads: number };
+   *  reports every recipe file's ctime as 0, as if each write landed in the same tick as the one
+   *  before. */
+  cached(options?: CompileCacheOptions, blindCtime?: boolean): Promise<{ discovery: Discovery; reads: number }>;
   /** discovery without the cache: what the cache must reproduce */
   plain(): Discovery;
   cleanup(): void;
@@ -36,17 +37,20 @@ export function cacheBox(): CacheBox {
       writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
       return path;
     },
-    cached(options = {}, blindCtime = false) {
+    async cached(options = {}, blindCtime = false) {
       let reads = 0;
       const scan: ScanPort = {
         listDir: (p) => base.listDir(p),
         statPath: (p) => base.statPath(p),
         identity: (p) => {
           const r = base.identity!(p);
-          return r.ok && blindCtime ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
+          // recipe files only: the cache's clock (the ctimes of the root, the cache folder and the
+          // cache file) stays real, as a file system's own clock is
+          return r.ok && blindCtime && r.value.isFile && !p.startsWith(join(root, ".cache")) ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
         },
         readBounded: (p, limit, o) => {
-          reads++;
+          // recipe files only: the cache file itself is read through the same port
+          if (!p.startsWith(join(root, ".cache"))) reads++;
           return base.readBounded(p, limit, o);
         },
       };
