@@ -27,6 +27,8 @@ import { rootChanged, stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-
 
 export const ACTIVATED_FILE = "activated.json";
 export const TOOL_QUARANTINE_DIR = "quarantine";
+/** the kind of the activation's journal plan (the view tells a pending one by it) */
+export const ACTIVATION_KIND = "tool-review-activation";
 
 export interface ActivationReport {
   /** none: nothing approved; activated: this call carried the plan out; completed: it was
@@ -111,7 +113,7 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       }
       await runSteps(ctx.fs, ctx.ledger.paths.journals, {
         id: newPlanId(ctx.now()),
-        kind: "tool-review-activation",
+        kind: ACTIVATION_KIND,
         phases: [[...files, ...ledgerWrites, ...snapshots, record], ...rest],
       });
     }),
