@@ -78,6 +78,11 @@ describe("reply grammar", () => {
     expect(E.isLeft(parseReply(`DRAFT_REVIEW_RESULT\n${JSON.stringify(obj)}\ntrailing`))).toBe(true);
     expect(parseReply("DRAFT_REVIEW_RESULT [1]")).toEqual(E.left("Draft reviewer output must end with one JSON object."));
   });
+
+  it("an object that is not JSON is refused with the parser's reason", () => {
+    const r = parseReply('thinking\nDRAFT_REVIEW_RESULT\n{"batchId": "b-1", decisions: []}');
+    expect(E.isLeft(r) && r.left).toMatch(/^Draft reviewer output must end with one JSON object \(.*JSON.*\)\.$/);
+  });
 });
 
 describe("decision validation", () => {
