@@ -21,7 +21,7 @@ import { isoAt } from "../ledger/ledger-context.js";
 import { foldLocked } from "../ledger/fold-logs.js";
 import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import { isoNow, type ReviewContext } from "./review-context.js";
-import { readJsonOrUndefined, writeJson } from "./files.js";
+import { exists, readJsonOrUndefined, writeJson } from "./files.js";
 import { readApproved, readToolState, toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
 import { rootChanged, stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-guard.js";
 
@@ -80,6 +80,14 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
         const b = await ctx.fs.readFile(s.path).catch(() => undefined);
         if (b === undefined || sha256Bytes(b) !== s.sha256) throw new Error(`Reviewed tool changed after approval: ${s.name}`);
         bytes.set(s.path, b);
+      }
+      // a file that appeared at a target since approval is someone's: the plan never replaces it,
+      // nor puts a tool beside the .md or .json of the same name (the two would shadow each other)
+      const sourcePaths = new Set(plan.sources.map((s) => s.path));
+      for (const { to } of plan.sources) {
+        if (to === undefined) continue;
+        const stem = to.replace(/\.(json|md)$/, "");
+        for (const p of [to, `${stem}.json`, `${stem}.md`]) if (!sourcePaths.has(p) && (await exists(ctx.fs, p))) throw new Error(`Tool review target appeared after approval: ${p}`);
       }
       const { index } = await readIndex(ctx.ledger);
       const keyOf = (p: string): string | undefined => pathKey(ctx.paths.recipeRoot, p);

@@ -128,11 +128,19 @@ describe("activation refused before its plan", () => {
     await appeared.writeFile(`${ROOT}/renamed_tool.json`, squatter);
     const r = await activate(appeared);
     expect(r).toMatchObject({ outcome: "failed", phase: "processing_failed" });
-    expect(r.error).toContain(`${ROOT}/renamed_tool.json`);
+    expect(r.error).toBe(`Tool review target appeared after approval: ${ROOT}/renamed_tool.json`);
     expect(await journalFiles(appeared)).toEqual([]);
     expect(await text(appeared, `${ROOT}/renamed_tool.json`)).toBe(squatter);
     expect(await text(appeared, `${ROOT}/tool_00.json`)).toBe(recipeText(0));
     expect(await text(appeared, `${ROOT}/tool_01.json`)).toBe(recipeText(1));
+
+    // the .md of the target's name: the renamed tool would shadow it (or it the tool)
+    const beside = await approved();
+    await beside.mkdir(paths.draftRoot, { recursive: true });
+    await beside.writeFile(`${paths.draftRoot}/tool_01.md`, "```sh\necho mine\n```\n");
+    expect(await activate(beside)).toMatchObject({ outcome: "failed", error: `Tool review target appeared after approval: ${paths.draftRoot}/tool_01.md` });
+    expect(await journalFiles(beside)).toEqual([]);
+    expect(await text(beside, `${ROOT}/tool_01.json`)).toBe(recipeText(1));
   });
 });
 
