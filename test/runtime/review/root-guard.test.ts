@@ -1,8 +1,7 @@
 // Which paths a review's plan may touch, on real files: strictly below the recipe root, through
-// real folders only. The reference's containment case (G45) is stated for Windows paths too
-// (drive letters, case-insensitive); this registry runs on POSIX paths, where the same rules are:
-// a file in the root is inside, the root itself and a sibling whose name starts like the root's
-// are not, nor is a path on another tree.
+// real folders only. The registry runs on POSIX paths (drive letters and case-insensitive names
+// do not arise), where containment means: a file in the root is inside; the root itself, a
+// sibling whose name starts like the root's, and a path on another tree are not (G45).
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
