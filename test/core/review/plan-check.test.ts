@@ -34,4 +34,8 @@ describe("planFaults", () => {
       "unknown plan action at item 5: undefined",
     ]);
   });
+
+  it("an item that is not an object is an unknown action at an unknown position", () => {
+    expect(planFaults(plan(null as unknown as object, "promote" as unknown as object))).toEqual(["unknown plan action at item ?: undefined", "unknown plan action at item ?: undefined"]);
+  });
 });
