@@ -145,7 +145,7 @@ describe("unsafe scan", () => {
 });
 
 describe("tool names for drafts", () => {
-  it.each([["My Draft.v2", "My_Draft_v2"], ["run-1767225600000", "run-1767225600000"], ["...", "draft"], ["Ünïcode name", "n_code_name"], ["two  spaces..dots", "two_spaces_dots"], ["x".repeat(80), "x".repeat(64)]])("%s → %s", (stem, name) => {
+  it.each([["My Draft.v2", "My_Draft_v2"], ["run-1767225600000", "run-1767225600000"], ["...", "draft"], ["Ünïcode name", "n_code_name"], ["two  spaces..dots", "two_spaces_dots"], ["__name -_", "name"], ["x".repeat(80), "x".repeat(64)]])("%s → %s", (stem, name) => {
     expect(toolNameFor(stem)).toBe(name);
     expect(isToolName(toolNameFor(stem))).toBe(true);
   });
