@@ -75,7 +75,8 @@ describe("reply grammar", () => {
     const obj = { batchId: "b-1", decisions: [] };
     expect(parseReply(`analysis\nDRAFT_REVIEW_RESULT\n${JSON.stringify(obj)}`)).toEqual(E.right(obj));
     expect(parseReply(JSON.stringify(obj))).toEqual(E.left("Draft reviewer output marker is missing."));
-    expect(E.isLeft(parseReply(`DRAFT_REVIEW_RESULT\n${JSON.stringify(obj)}\ntrailing`))).toBe(true);
+    expect(parseReply(`DRAFT_REVIEW_RESULT\n${JSON.stringify(obj)}\ntrailing`)).toEqual(E.left("Draft reviewer output must end with one JSON object."));
+    expect(parseReply(`DRAFT_REVIEW_RESULT\nhere it is: ${JSON.stringify(obj)}`)).toEqual(E.left("Draft reviewer output must end with one JSON object."));
     expect(parseReply("DRAFT_REVIEW_RESULT [1]")).toEqual(E.left("Draft reviewer output must end with one JSON object."));
   });
 
