@@ -15,4 +15,16 @@ describe("the tool review's view of a failure", () => {
     expect(over).toMatchObject({ failed_stage: `${"s".repeat(239)}…`, last_error: `${"e".repeat(499)}…` });
     expect(toolReviewDetails(undefined, undefined)).toEqual({ phase: "idle" });
   });
+
+  it("evidence appears only with an activation record whose actions are counts by kind", () => {
+    const approved = decodeToolState({ phase: "approved", reviewId: "r-1", portfolioSha256: "s", approvedSha256: "a", tools: 36, updatedAt: "t" })!;
+    expect(toolReviewDetails(approved, undefined)).not.toHaveProperty("evidence");
+    for (const actions of [undefined, null, "keep", ["keep"]]) expect(toolReviewDetails(approved, { actions } as never)).not.toHaveProperty("evidence");
+    expect(toolReviewDetails(approved, { actions: { keep: 35, evolve: 1 }, at: "2026-01-01T00:00:00.000Z" })["evidence"]).toEqual({
+      actions: { keep: 35, evolve: 1 },
+      activated_at: "2026-01-01T00:00:00.000Z",
+      lineage_phase: "committed",
+    });
+    expect(toolReviewDetails(approved, { actions: { keep: 36 } }, true)["evidence"]).toEqual({ actions: { keep: 36 }, activated_at: null, lineage_phase: "pending" });
+  });
 });
