@@ -55,10 +55,9 @@ export interface Batch {
   readonly activeTools: readonly string[];
 }
 
-const sortKey = (path: string): string => {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  return base.endsWith(".md") ? `${base.slice(0, -3)}.json\u0001` : base;
-};
+// every draft sits directly in the drafts folder, so two drafts' paths differ in their file names
+// only: a path sorts as its name does (a `.md` right after the `.json` of the same stem)
+const sortKey = (path: string): string => (path.endsWith(".md") ? `${path.slice(0, -3)}.json\u0001` : path);
 
 export const byFileName = (a: { path: string }, b: { path: string }): number => {
   const ka = sortKey(a.path);

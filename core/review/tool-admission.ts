@@ -24,6 +24,9 @@ export interface ToolReviewState extends FailureRecord {
   readonly tools: number;
   /** the digest of approved.json, once approved: activation runs only that plan */
   readonly approvedSha256?: string;
+  /** the real path of the recipe root the portfolio was captured in: approval and activation
+   *  write nowhere else (runtime/review/root-guard.ts) */
+  readonly root?: string;
 }
 
 const PHASES: ReadonlySet<string> = new Set(["captured", "failed", "approved", "processing_failed", "completed"]);
@@ -47,6 +50,7 @@ export function decodeToolState(raw: unknown): ToolReviewState | undefined {
     processingAttempts: int(o["processingAttempts"]),
     updatedAt: typeof o["updatedAt"] === "string" ? o["updatedAt"] : "",
     ...text("approvedSha256"),
+    ...text("root"),
     ...text("failedStage"),
     ...text("lastError"),
     ...text("nextAction"),

@@ -7,9 +7,15 @@ import type { ToolReviewState } from "./tool-admission.js";
 
 const cut = (text: string, limit: number): string => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
 
-export function toolReviewDetails(state: ToolReviewState | undefined, activated: JsonObject | undefined): JsonObject & { readonly phase: string } {
+/**
+ * `activated` is the activation record; `activationPending` says whether the journal plan that
+ * wrote it (the files, the lineages and the record, in one plan) still waits to be finished by
+ * the next command's recovery: the lineages are then `pending`, else `committed`.
+ */
+export function toolReviewDetails(state: ToolReviewState | undefined, activated: JsonObject | undefined, activationPending = false): JsonObject & { readonly phase: string } {
   if (state === undefined) return { phase: "idle" };
   const actions = activated?.["actions"];
+  const lineagePhase = activationPending ? "pending" : "committed";
   return {
     phase: state.phase,
     review_id: state.reviewId,
@@ -20,6 +26,6 @@ export function toolReviewDetails(state: ToolReviewState | undefined, activated:
     ...(state.failedStage === undefined ? {} : { failed_stage: cut(state.failedStage, 240) }),
     ...(state.lastError === undefined ? {} : { last_error: cut(state.lastError, 500) }),
     ...(state.nextAction === undefined ? {} : { next_action: cut(state.nextAction, 500) }),
-    ...(typeof actions === "object" && actions !== null && !Array.isArray(actions) ? { evidence: { actions: actions as JsonObject, activated_at: activated?.["at"] ?? null } } : {}),
+    ...(typeof actions === "object" && actions !== null && !Array.isArray(actions) ? { evidence: { actions: actions as JsonObject, activated_at: activated?.["at"] ?? null, lineage_phase: lineagePhase } } : {}),
   };
 }

@@ -21,11 +21,14 @@ import { isoAt } from "../ledger/ledger-context.js";
 import { foldLocked } from "../ledger/fold-logs.js";
 import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import { isoNow, type ReviewContext } from "./review-context.js";
-import { readJsonOrUndefined, writeJson } from "./files.js";
+import { exists, readJsonOrUndefined, writeJson } from "./files.js";
 import { readApproved, readToolState, toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
+import { rootChanged, stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-guard.js";
 
 export const ACTIVATED_FILE = "activated.json";
 export const TOOL_QUARANTINE_DIR = "quarantine";
+/** the kind of the activation's journal plan (the view tells a pending one by it) */
+export const ACTIVATION_KIND = "tool-review-activation";
 
 export interface ActivationReport {
   /** none: nothing approved; activated: this call carried the plan out; completed: it was
@@ -47,6 +50,11 @@ const write = (ctx: ReviewContext, s: ToolReviewState): Promise<void> => writeJs
 
 const base = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 
+async function sameRoot(ctx: ReviewContext, state: ToolReviewState): Promise<void> {
+  const moved = state.root === undefined ? undefined : await rootChanged(ctx.fs, ctx.paths.recipeRoot, state.root, "activation");
+  if (moved !== undefined) throw new Error(moved);
+}
+
 /** Runs the plan's one journal plan unless its activation record shows it already ran. */
 async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: ActivationFaults): Promise<Record<string, number>> {
   const plan = await readApproved(ctx, state);
@@ -59,6 +67,8 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
   await withStore(ctx.ledger, async () => undefined);
   const done = (await readJsonOrUndefined(ctx.fs, marker)) as { approvedSha256?: string } | undefined;
   if (done?.approvedSha256 === state.approvedSha256) return actions;
+  // nothing is written (not even a seeded lineage) into a root that is not the one captured
+  await sameRoot(ctx, state);
   // the lineages must know every tool's current content first (a revision is recorded by seeding)
   await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot));
   const at = isoAt(ctx.now());
@@ -70,6 +80,14 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
         const b = await ctx.fs.readFile(s.path).catch(() => undefined);
         if (b === undefined || sha256Bytes(b) !== s.sha256) throw new Error(`Reviewed tool changed after approval: ${s.name}`);
         bytes.set(s.path, b);
+      }
+      // a file that appeared at a target since approval is someone's: the plan never replaces it,
+      // nor puts a tool beside the .md or .json of the same name (the two would shadow each other)
+      const sourcePaths = new Set(plan.sources.map((s) => s.path));
+      for (const { to } of plan.sources) {
+        if (to === undefined) continue;
+        const stem = to.replace(/\.(json|md)$/, "");
+        for (const p of [to, `${stem}.json`, `${stem}.md`]) if (!sourcePaths.has(p) && (await exists(ctx.fs, p))) throw new Error(`Tool review target appeared after approval: ${p}`);
       }
       const { index } = await readIndex(ctx.ledger);
       const keyOf = (p: string): string | undefined => pathKey(ctx.paths.recipeRoot, p);
@@ -91,6 +109,11 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       }
       const record: StepInput = { op: "write", path: marker, before: await currentState(ctx.fs, marker), content: `${JSON.stringify({ reviewId: plan.reviewId, approvedSha256: state.approvedSha256, at, actions })}\n` };
       const [ledgerWrites = [], ...rest] = await commitSteps(ctx.ledger, lineage.right.plan);
+      // and again right before the plan is written, inside the fence: every path it touches
+      // lies in the captured root's own folders
+      await sameRoot(ctx, state);
+      const link = await symlinkBelowRoot(ctx.fs, ctx.paths.recipeRoot, stepPaths([...files, ...ledgerWrites, ...snapshots, record, ...rest.flat()]));
+      if (link !== undefined) throw new Error(symlinkOnPlan(ctx.paths.recipeRoot, link, "activation"));
       if (faults.lineageFirst === true) {
         await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "broken-lineage-first", phases: [ledgerWrites, ...rest] });
         await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now() + 1), kind: "broken-files-after", phases: [[...files, ...snapshots, record]] });
@@ -98,7 +121,7 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       }
       await runSteps(ctx.fs, ctx.ledger.paths.journals, {
         id: newPlanId(ctx.now()),
-        kind: "tool-review-activation",
+        kind: ACTIVATION_KIND,
         phases: [[...files, ...ledgerWrites, ...snapshots, record], ...rest],
       });
     }),

@@ -11,7 +11,7 @@ import { batchDir, EVIDENCE_FILE, statePath } from "./review-context.js";
 import { readJsonOrUndefined } from "./files.js";
 import { decodeToolState } from "../../core/review/tool-admission.js";
 import { toolReviewDetails } from "../../core/review/tool-reviews-view.js";
-import { ACTIVATED_FILE } from "./activate.js";
+import { ACTIVATED_FILE, ACTIVATION_KIND } from "./activate.js";
 import { toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
 
 const MAX_BYTES = 1024 * 1024;
@@ -26,6 +26,19 @@ async function small(fs: FileSystem, path: string): Promise<JsonObject | undefin
   return typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as JsonObject) : undefined;
 }
 
+/** Whether an activation's journal plan waits in the ledger store's journal folder (a crash
+ *  interrupted it; the next command that opens the store finishes it). Only each journal's head
+ *  is read: the plan's kind comes before its steps. */
+async function activationPending(fs: FileSystem, paths: AgentPaths): Promise<boolean> {
+  const dir = ledgerPaths(paths.recipeRoot).journals;
+  const names = (await fs.readdir(dir).catch(() => [])).filter((e) => e.kind === "file" && e.name.endsWith(".journal.json")).map((e) => e.name).sort().slice(0, LINEAGE_LIMIT);
+  for (const n of names) {
+    const head = new TextDecoder().decode(await fs.readAt(join(dir, n), 0, 1024).catch(() => new Uint8Array()));
+    if (new RegExp(`"kind":\\s*"${ACTIVATION_KIND}"`).test(head)) return true;
+  }
+  return false;
+}
+
 /** The tool review's state, its activation record and the retained revision snapshots. */
 async function gatherToolReview(fs: FileSystem, paths: AgentPaths) {
   const state = decodeToolState(await small(fs, toolStatePath(paths)));
@@ -34,7 +47,8 @@ async function gatherToolReview(fs: FileSystem, paths: AgentPaths) {
   let revisionSnapshots = 0;
   const dirs = (await fs.readdir(rings).catch(() => [])).filter((e) => e.kind === "dir").map((e) => e.name).sort().slice(0, LINEAGE_LIMIT);
   for (const d of dirs) revisionSnapshots += (await fs.readdir(join(rings, d)).catch(() => [])).filter((e) => e.kind === "file" && e.name.endsWith(".json")).length;
-  return { tool: toolReviewDetails(state, activated), revisionSnapshots };
+  const pending = activated === undefined ? false : await activationPending(fs, paths);
+  return { tool: toolReviewDetails(state, activated, pending), revisionSnapshots };
 }
 
 export async function gatherReviews(fs: FileSystem, paths: AgentPaths) {

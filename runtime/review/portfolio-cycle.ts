@@ -22,6 +22,7 @@ import type { AgentPaths } from "../agent-paths.js";
 import { isoNow, type ReviewContext } from "./review-context.js";
 import { durableChain, fileSha, readJsonOrUndefined, writeJson } from "./files.js";
 import { listToolCandidates } from "./portfolio-candidates.js";
+import { realRoot, rootChanged } from "./root-guard.js";
 import type { Reviewer } from "./reviewer.js";
 
 export const toolReviewRoot = (paths: AgentPaths): string => join(paths.usageRoot, "reviews", "tool");
@@ -73,6 +74,7 @@ async function capture(ctx: ReviewContext, steps: string[], size: number | undef
   const eligible = size === undefined ? eligibilityCount(tools) : { ...eligibilityCount(tools), needed: size };
   const portfolio = capturePortfolio(tools, activeTools, ctx.newId(), isoNow(ctx), size);
   if (portfolio === undefined) return { eligible };
+  const root = await realRoot(ctx.fs, ctx.paths.recipeRoot);
   const dir = toolReviewDir(ctx.paths, portfolio.reviewId);
   await durableChain(ctx.fs, dir, ctx.paths.recipeRoot);
   await writeJson(ctx.fs, join(dir, PORTFOLIO_FILE), portfolio);
@@ -85,6 +87,7 @@ async function capture(ctx: ReviewContext, steps: string[], size: number | undef
     attempts: 0,
     processingAttempts: 0,
     updatedAt: portfolio.createdAt,
+    ...(root === undefined ? {} : { root }),
   };
   await write(ctx, state);
   steps.push("captured");
@@ -112,6 +115,9 @@ async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Revi
   if (E.isLeft(parsed)) return fail("failed", "result_parse", replyErrorText("Tool", parsed.left));
   const decisions = validatePortfolioDecisions(portfolio, parsed.right);
   if (E.isLeft(decisions)) return fail("failed", "result_validation", decisions.left.join("; "));
+  // the folder captured is the folder approved: a root swapped meanwhile approves nothing
+  const moved = state.root === undefined ? undefined : await rootChanged(ctx.fs, ctx.paths.recipeRoot, state.root, "activation");
+  if (moved !== undefined) return fail("processing_failed", "approval", moved);
   // what the files hold now: a tool changed since the capture, or a target that appeared, stops it.
   // A first pass with nothing observed learns which paths approval looks at.
   const roots = { recipeRoot: ctx.paths.recipeRoot, draftRoot: ctx.paths.draftRoot };

@@ -18,6 +18,7 @@ import { foldLocked } from "../ledger/fold-logs.js";
 import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import type { ReviewContext } from "./review-context.js";
 import { fileSha, readJsonOrUndefined } from "./files.js";
+import { realRoot, rootChanged, stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-guard.js";
 
 export type RollbackResult =
   | { readonly ok: true; readonly tool: string; readonly path: string; readonly restored_revision: number; readonly revision: number; readonly changed: boolean }
@@ -31,6 +32,9 @@ const withExtension = (path: string, extension: string): string => {
 export async function rollbackTool(ctx: ReviewContext, tool: string, revision: number): Promise<RollbackResult> {
   if (!Number.isSafeInteger(revision) || revision < 1) return { ok: false, error: `revision must be a positive integer (got ${revision})` };
   try {
+    // the folder the rollback began in is the folder it writes: taken before anything is read
+    const root = await realRoot(ctx.fs, ctx.paths.recipeRoot);
+    if (root === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool} (the recipe root ${ctx.paths.recipeRoot} is missing)` };
     return await withRootFence(ctx.ledger, () =>
       withStore(ctx.ledger, async (): Promise<RollbackResult> => {
         await foldLocked(ctx.ledger);
@@ -74,6 +78,12 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
             : current === snap.snapshot.sha256
               ? []
               : [{ op: "write", path, before: { hash: current }, content: snap.bytes }];
+        // right before the plan is written: the same root, and nothing it touches (nor the
+        // snapshot it restores) behind a symlinked folder
+        const moved = await rootChanged(ctx.fs, ctx.paths.recipeRoot, root, "rollback");
+        if (moved !== undefined) return { ok: false, error: moved };
+        const link = await symlinkBelowRoot(ctx.fs, ctx.paths.recipeRoot, [at, ...stepPaths([...recipe, ...ledgerWrites, ...rest.flat()])]);
+        if (link !== undefined) return { ok: false, error: symlinkOnPlan(ctx.paths.recipeRoot, link, "rollback") };
         await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "revision-rollback", phases: [[...recipe, ...ledgerWrites], ...rest] });
         return { ok: true, tool, path: target, restored_revision: revision, revision: next.revision, changed: true };
       }),

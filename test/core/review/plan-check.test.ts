@@ -34,4 +34,9 @@ describe("planFaults", () => {
       "unknown plan action at item 5: undefined",
     ]);
   });
+
+  it("an item that is not an object is an unknown action at an unknown position", () => {
+    expect(planFaults(plan(null as unknown as object, "promote" as unknown as object))).toEqual(["unknown plan action at item ?: undefined", "unknown plan action at item ?: undefined"]);
+    expect(planFaults(plan(item(7, { action: "promote", target: null })))).toEqual(["promotion without a target at item 7"]);
+  });
 });

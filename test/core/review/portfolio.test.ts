@@ -138,6 +138,7 @@ describe("reply grammar", () => {
     expect(parsePortfolioReply(JSON.stringify(obj))).toEqual(E.left("Tool reviewer output marker is missing."));
     expect(parsePortfolioReply(`TOOL_REVIEW_RESULT\n${JSON.stringify(obj)}\ntrailing`)).toEqual(E.left("Tool reviewer output must end with one JSON object."));
     expect(parsePortfolioReply("TOOL_REVIEW_RESULT [1]")).toEqual(E.left("Tool reviewer output must end with one JSON object."));
+    expect(parsePortfolioReply(`TOOL_REVIEW_RESULT\nhere it is: ${JSON.stringify(obj)}`)).toEqual(E.left("Tool reviewer output must end with one JSON object."));
     expect(parsePortfolioReply("TOOL_REVIEW_RESULT {1}")).toMatchObject(E.left(expect.stringMatching(/^Tool reviewer output must end with one JSON object \(/)));
     expect(parsePortfolioReply(`TOOL_REVIEW_RESULT ${"x".repeat(16 * 1024 * 1024)}`)).toEqual(E.left("Tool reviewer output exceeds the approval limit."));
   });

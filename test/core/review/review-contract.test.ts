@@ -79,8 +79,14 @@ describe("reply grammar", () => {
     const obj = { batchId: "b-1", decisions: [] };
     expect(parseReply(`analysis\nDRAFT_REVIEW_RESULT\n${JSON.stringify(obj)}`)).toEqual(E.right(obj));
     expect(parseReply(JSON.stringify(obj))).toEqual(E.left("Draft reviewer output marker is missing."));
-    expect(E.isLeft(parseReply(`DRAFT_REVIEW_RESULT\n${JSON.stringify(obj)}\ntrailing`))).toBe(true);
+    expect(parseReply(`DRAFT_REVIEW_RESULT\n${JSON.stringify(obj)}\ntrailing`)).toEqual(E.left("Draft reviewer output must end with one JSON object."));
+    expect(parseReply(`DRAFT_REVIEW_RESULT\nhere it is: ${JSON.stringify(obj)}`)).toEqual(E.left("Draft reviewer output must end with one JSON object."));
     expect(parseReply("DRAFT_REVIEW_RESULT [1]")).toEqual(E.left("Draft reviewer output must end with one JSON object."));
+  });
+
+  it("an object that is not JSON is refused with the parser's reason", () => {
+    const r = parseReply('thinking\nDRAFT_REVIEW_RESULT\n{"batchId": "b-1", decisions: []}');
+    expect(E.isLeft(r) && r.left).toMatch(/^Draft reviewer output must end with one JSON object \(.*JSON.*\)\.$/);
   });
 });
 
@@ -144,7 +150,7 @@ describe("unsafe scan", () => {
 });
 
 describe("tool names for drafts", () => {
-  it.each([["My Draft.v2", "My_Draft_v2"], ["run-1767225600000", "run-1767225600000"], ["...", "draft"], ["Ünïcode name", "n_code_name"]])("%s → %s", (stem, name) => {
+  it.each([["My Draft.v2", "My_Draft_v2"], ["run-1767225600000", "run-1767225600000"], ["...", "draft"], ["Ünïcode name", "n_code_name"], ["two  spaces..dots", "two_spaces_dots"], ["__name -_", "name"], ["x".repeat(80), "x".repeat(64)]])("%s → %s", (stem, name) => {
     expect(toolNameFor(stem)).toBe(name);
     expect(isToolName(toolNameFor(stem))).toBe(true);
   });

@@ -89,6 +89,13 @@ describe("a review cycle", () => {
     expect(calls.n).toBe(3);
     const state = await withCtx(fs, readState);
     expect(state).toMatchObject({ phase: "failed", attempts: 3, failedStage: "review_run", lastError: "run missing" });
+    // the view names the command that retries it, for the draft scope
+    expect((await gatherReviews(fs, paths)).draft_review).toMatchObject({
+      phase: "failed",
+      failed_stage: "review_run",
+      last_error: "run missing",
+      next_action: 'message to=tool:pi-actors type=review.retry body={"scope":"draft"}',
+    });
     expect(await withCtx(fs, (ctx) => controlReview(ctx, "review.retry"))).toMatchObject({ changed: true, phase: "captured" });
     const ok = { n: 0 };
     expect((await cycle(fs, promoteFirst("first_tool", ok))).phase).toBe("completed");

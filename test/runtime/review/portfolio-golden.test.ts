@@ -112,6 +112,38 @@ describe("activation crash matrix", () => {
   });
 });
 
+describe("activation refused before its plan", () => {
+  const journals = `${paths.usageRoot}/journal`;
+  const journalFiles = async (fs: FileSystem): Promise<string[]> => (await fs.readdir(journals).catch(() => [])).map((e) => e.name);
+
+  it("a reviewed tool changed after approval, or a target that appeared: refused with the reason, no journal written, every recipe as it was (G44)", async () => {
+    const edited = await approved();
+    await edited.writeFile(`${ROOT}/tool_05.json`, JSON.stringify({ template: "echo edited" }));
+    expect(await activate(edited)).toMatchObject({ outcome: "failed", error: "Reviewed tool changed after approval: tool_05" });
+    expect(await journalFiles(edited)).toEqual([]);
+    expect(await text(edited, `${ROOT}/tool_00.json`)).toBe(recipeText(0));
+
+    const appeared = await approved();
+    const squatter = `${JSON.stringify({ template: "echo squatter" })}\n`;
+    await appeared.writeFile(`${ROOT}/renamed_tool.json`, squatter);
+    const r = await activate(appeared);
+    expect(r).toMatchObject({ outcome: "failed", phase: "processing_failed" });
+    expect(r.error).toBe(`Tool review target appeared after approval: ${ROOT}/renamed_tool.json`);
+    expect(await journalFiles(appeared)).toEqual([]);
+    expect(await text(appeared, `${ROOT}/renamed_tool.json`)).toBe(squatter);
+    expect(await text(appeared, `${ROOT}/tool_00.json`)).toBe(recipeText(0));
+    expect(await text(appeared, `${ROOT}/tool_01.json`)).toBe(recipeText(1));
+
+    // the .md of the target's name: the renamed tool would shadow it (or it the tool)
+    const beside = await approved();
+    await beside.mkdir(paths.draftRoot, { recursive: true });
+    await beside.writeFile(`${paths.draftRoot}/tool_01.md`, "```sh\necho mine\n```\n");
+    expect(await activate(beside)).toMatchObject({ outcome: "failed", error: `Tool review target appeared after approval: ${paths.draftRoot}/tool_01.md` });
+    expect(await journalFiles(beside)).toEqual([]);
+    expect(await text(beside, `${ROOT}/tool_01.json`)).toBe(recipeText(1));
+  });
+});
+
 describe("an activation interrupted after its plan", () => {
   it("a process exiting before the state says completed leaves the quarantine; the next boundary completes it and the lineage holds the review (G43)", async () => {
     const fs = await approved();

@@ -204,7 +204,7 @@ describe("activation", () => {
 });
 
 describe("snapshot rollback", () => {
-  it("restores revision 1's bytes: revision calls restart, lifetime calls go on; repeating it changes nothing", async () => {
+  it("restores revision 1's bytes: revision calls restart, lifetime calls go on; repeating it changes nothing (G48)", async () => {
     const fs = await approvedVolume();
     await withCtx(fs, activatePortfolio);
     const edited = JSON.stringify({ description: "Tool 0", template: "echo changed" });
