@@ -13,7 +13,8 @@ import { makeFileLock } from "../../../adapters/lock/file-lock.js";
 import { agentPaths, lockRootOf, type AgentPaths } from "../../../runtime/agent-paths.js";
 import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
 import { closeLedger, seedLineages } from "../../../runtime/ledger/index.js";
-import { withNodeReviews } from "../../../runtime/review/host.js";
+import { withReviews, type ReviewPorts } from "../../../runtime/review/host.js";
+import type { ReviewContext } from "../../../runtime/review/review-context.js";
 import { readToolState, runPortfolioCycle } from "../../../runtime/review/portfolio-cycle.js";
 import { openReviews } from "../../../runtime/review/review-context.js";
 import { rollbackTool } from "../../../runtime/review/rollback.js";
@@ -31,7 +32,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(top, { recursive: true, force: true }));
 
-const activate = () => activateNow({}, { paths, env: {} });
+/** the ports a host builds once: the real file system and the recipe root's file lock */
+const ports = (): ReviewPorts => {
+  const fs = makeNodeFileSystem();
+  return { paths, fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }) };
+};
+const withNodeReviews = <A,>(run: (ctx: ReviewContext) => Promise<A>): Promise<A> => withReviews(ports(), run);
+const activate = () => activateNow({}, { ...ports(), env: {} });
 const recipeFiles = (root: string): string[] => readdirSync(root).filter((n) => n.endsWith(".json")).sort();
 const read = (p: string): string => readFileSync(p, "utf8");
 
@@ -110,15 +117,15 @@ describe("activation refuses a swapped recipe root (G41)", () => {
 
   it("a root swapped between capture and the reviewer's reply: approval is refused (processing_failed at approval), no plan is written", async () => {
     thirtySixTools(agent);
-    const captured = await withNodeReviews(paths, undefined, async (ctx) => {
+    const captured = await withNodeReviews(async (ctx) => {
       await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, paths));
       return runPortfolioCycle(ctx, { capture: true });
     });
     expect(captured.phase).toBe("captured");
     const { copy } = swapRootForCopy();
-    const r = await withNodeReviews(paths, undefined, (ctx) => runPortfolioCycle(ctx, { reviewer: scriptedPortfolioReviewer }));
+    const r = await withNodeReviews((ctx) => runPortfolioCycle(ctx, { reviewer: scriptedPortfolioReviewer }));
     expect(r).toMatchObject({ phase: "processing_failed", error: `Invalid tool review transaction root: ${paths.recipeRoot} (it resolves to ${copy} now; the portfolio was captured in ${paths.recipeRoot})` });
-    expect(await withNodeReviews(paths, undefined, readToolState)).toMatchObject({ failedStage: "approval" });
+    expect(await withNodeReviews(readToolState)).toMatchObject({ failedStage: "approval" });
     expect(existsSync(join(copy, ".usage", "reviews", "tool", "reviews", captured.reviewId!, "approved.json"))).toBe(false);
   });
 });
@@ -130,7 +137,7 @@ describe("rollback refuses a swapped recipe root", () => {
     expect((await activate()).ok).toBe(true);
     const edited = `${JSON.stringify({ description: "Tool 0", template: "printf edited" })}\n`;
     writeFileSync(join(paths.recipeRoot, "renamed_tool.json"), edited);
-    await withNodeReviews(paths, undefined, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, paths))));
+    await withNodeReviews(async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, paths))));
     return edited;
   }
 
@@ -164,12 +171,12 @@ describe("rollback refuses a swapped recipe root", () => {
     const elsewhere = join(top, "revisions-elsewhere");
     renameSync(revisions, elsewhere);
     symlinkSync(elsewhere, revisions);
-    const r = await withNodeReviews(paths, undefined, (ctx) => rollbackTool(ctx, "renamed_tool", 1));
+    const r = await withNodeReviews((ctx) => rollbackTool(ctx, "renamed_tool", 1));
     expect(r).toEqual({ ok: false, error: `Invalid recipe revision rollback root: ${revisions} is a symlink below the recipe root ${paths.recipeRoot}; only the root's own folders are written` });
     expect(read(join(paths.recipeRoot, "renamed_tool.json"))).toBe(edited);
     // the same ring as a real folder again: the rollback goes through
     rmSync(revisions);
     renameSync(elsewhere, revisions);
-    expect(await withNodeReviews(paths, undefined, (ctx) => rollbackTool(ctx, "renamed_tool", 1))).toMatchObject({ ok: true, restored_revision: 1, changed: true });
+    expect(await withNodeReviews((ctx) => rollbackTool(ctx, "renamed_tool", 1))).toMatchObject({ ok: true, restored_revision: 1, changed: true });
   });
 });
