@@ -1,16 +1,22 @@
 // The shipped build: the bundled entry points (scripts/bundle.mjs over the tsc output) run the
 // CLI's verbs, find the run worker and the supervisor from inside their chunks, and answer
-// --help without a registry. Built into a scratch folder inside the package, so the real dist/ is
-// left alone and the package root is still found by walking up.
+// --help without a registry. The build is the one the package ships: this run's `npm pack`
+// tarball (its `prepare` script runs the build; test/support/packed-package.ts makes it once per
+// run), unpacked into a scratch folder inside the repository, so the package root is found by
+// walking up from dist/ and the dependencies are the repository's node_modules.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/cli.js";
+import { packedTarball } from "../support/packed-package.js";
 import { finished, runBox, type RunBox } from "../runtime/runs/support.js";
 
-const out = join(repoRoot, "node_modules", ".cache", `bundle-test-${process.pid}`);
+// not under node_modules/, which may be a symbolic link (a git worktree's): the files a process
+// loads are logged by their real paths, and must start with `out`
+const scratch = join(repoRoot, ".cache", "bundle-test", String(process.pid));
+const out = join(scratch, "package", "dist");
 let box: RunBox;
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
@@ -18,10 +24,6 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number 
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function step(cmd: string, args: readonly string[]): void {
-  const r = spawnSync(cmd, args, { cwd: repoRoot, encoding: "utf8", timeout: 180_000 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}${r.stdout}`);
-}
 
 // Every file a process loads, ES module or CommonJS: a preloaded module registers a loader hook
 // that writes each ES module's URL to a log, and at exit adds what `require` has cached (the hook
@@ -52,18 +54,19 @@ const holdsYaml = (file: string): boolean => readFileSync(file, "utf8").includes
 // and ajv's (bundled into the MCP SDK's chunk if it were imported eagerly)
 const holdsAjv = (file: string): boolean => readFileSync(file, "utf8").includes("ajv implementation error");
 
-beforeAll(() => {
-  mkdirSync(out, { recursive: true });
-  step(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", out]);
-  step(process.execPath, ["scripts/copy-assets.mjs", out]);
-  step(process.execPath, ["scripts/bundle.mjs", out]);
+beforeAll(async () => {
+  const tarball = await packedTarball();
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  const untar = spawnSync("tar", ["-xzf", tarball, "-C", scratch], { encoding: "utf8" });
+  if (untar.status !== 0) throw new Error(`tar -xzf ${tarball} failed: ${untar.stderr}`);
   box = runBox();
   box.recipe("shout", { description: "Shout a word", args: ["word"], template: ["echo {word}", "tr a-z A-Z"] });
   box.recipe("later", { description: "Echo later", async: true, args: ["word"], template: "echo {word}" });
-}, 240_000);
+}, 600_000);
 afterAll(() => {
   box?.cleanup();
-  rmSync(out, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("the bundled build", () => {
