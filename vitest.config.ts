@@ -1,16 +1,35 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/** The settings every test run shares (vitest.mutate.config.ts builds on these too). */
+export const common = {
+  include: ["test/**/*.test.ts", "props/**/*.test.ts"],
+  // limits that catch a hung test, not timing goals: many tests run real processes, and on a
+  // loaded 2-core machine one CLI run can take seconds
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  // two test files at a time, also on 2 cores (vitest's default there is one): most files spend
+  // their time waiting on the processes they start (docs/testing.md has the measurements)
+  maxWorkers: 2,
+  // builds the CLI from the current sources once; tests spawn it with plain node (test/support/cli.ts)
+  globalSetup: ["test/support/global-setup.ts"],
+};
+
+// The tests of the pure core (test/core: no files, no processes, no timers, no environment)
+// share their worker's module graph: a test file there then costs its tests, not a fresh import
+// of vitest and of the modules under test (docs/testing.md has the measurements). Every other
+// file gets a fresh graph of its own, vitest's default: they start processes, fake timers or
+// change the environment, which must not reach the next file.
+const SHARED_GRAPH = ["test/core/**/*.test.ts"];
+
+// (a project that extends the root adds its lists to the root's, so the lists live in the projects)
+const { include, globalSetup, ...limits } = common;
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "props/**/*.test.ts"],
-    // limits that catch a hung test, not timing goals: many tests run real processes, and on a
-    // loaded 2-core machine one CLI run can take seconds
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    // two test files at a time, also on 2 cores (vitest's default there is one): most files spend
-    // their time waiting on the processes they start (docs/testing.md has the measurements)
-    maxWorkers: 2,
-    // builds the CLI from the current sources once; tests spawn it with plain node (test/support/cli.ts)
-    globalSetup: ["test/support/global-setup.ts"],
+    ...limits,
+    projects: [
+      { extends: true, test: { name: "core", include: SHARED_GRAPH, isolate: false } },
+      { extends: true, test: { name: "isolated", include, exclude: [...configDefaults.exclude, ...SHARED_GRAPH], globalSetup } },
+    ],
   },
 });

@@ -6,7 +6,7 @@
 import { relative } from "node:path";
 import { defineConfig, mergeConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import base from "./vitest.config.js";
+import { common } from "./vitest.config.js";
 
 const PROP_RUNS = "25";
 
@@ -36,7 +36,7 @@ class QuickestFirst extends BaseSequencer {
 }
 
 export default mergeConfig(
-  base,
+  defineConfig({ test: common }),
   defineConfig({
     test: {
       exclude: ["**/node_modules/**", "test/package/**", "test/host-pi/pi-cli.test.ts", "test/scripts/bundle.test.ts"],

@@ -51,6 +51,14 @@ interface Pending {
   readonly folders: Set<string>;
 }
 
+/** a name's node; `bytes`: a file's content (read on first use), undefined for anything else */
+interface Node {
+  readonly ino: number;
+  readonly nlink: number;
+  readonly kind: string;
+  readonly bytes: Uint8Array | undefined;
+}
+
 /** mulberry32: small, seedable, good enough to pick crash outcomes */
 function generator(seed: number): (n: number) => number {
   let a = seed >>> 0;
@@ -81,18 +89,31 @@ export class CrashDisk {
     return this.inner.vol;
   }
 
-  private node(path: string): { ino: number; nlink: number; kind: string; bytes: Uint8Array | undefined } | undefined {
+  /** What is at `path` now (nothing: undefined); a file's bytes are read when asked for, as most
+   *  callers only need the inode or already know the bytes they would keep. */
+  private node(path: string): Node | undefined {
+    let st;
     try {
-      const st = this.vol.lstatSync(path);
-      const kind = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-      return { ino: Number(st.ino), nlink: Number(st.nlink), kind, bytes: st.isFile() ? new Uint8Array(this.vol.readFileSync(path) as Buffer) : undefined };
+      st = this.vol.lstatSync(path);
     } catch {
       return undefined;
     }
+    const kind = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+    const vol = this.vol;
+    let bytes: Uint8Array | undefined;
+    return {
+      ino: Number(st.ino),
+      nlink: Number(st.nlink),
+      kind,
+      get bytes() {
+        if (kind === "file" && bytes === undefined) bytes = new Uint8Array(vol.readFileSync(path) as Buffer);
+        return bytes;
+      },
+    };
   }
 
   /** the file at a name about to go; its inode's tracking ends with its last name */
-  private ghost(n: { ino: number; nlink: number; bytes: Uint8Array | undefined }): Ghost | undefined {
+  private ghost(n: Node): Ghost | undefined {
     if (n.bytes === undefined) return undefined;
     const ghost = { bytes: n.bytes, synced: this.dirty.get(n.ino) };
     if (n.nlink <= 1) this.dirty.delete(n.ino);
@@ -143,8 +164,10 @@ export class CrashDisk {
     // a create that fails (EEXIST from `wx` or link) wrote nothing: the existing file keeps its
     // durable bytes; one that succeeds over an existing file (a truncating write) dirtied it
     const durable = before !== undefined && before.kind === "file" && !this.dirty.has(before.ino) ? before : undefined;
+    // (its bytes are read now, before the write replaces them)
+    const durableBytes = durable === undefined ? undefined : (durable.bytes ?? EMPTY);
     const result = await run();
-    if (durable !== undefined && !this.dirty.has(durable.ino)) this.dirty.set(durable.ino, durable.bytes ?? EMPTY);
+    if (durable !== undefined && !this.dirty.has(durable.ino)) this.dirty.set(durable.ino, durableBytes!);
     const after = this.node(path);
     if (before === undefined && after !== undefined) {
       if (fresh && after.kind === "file") this.dirty.set(after.ino, EMPTY);
@@ -165,6 +188,8 @@ export class CrashDisk {
   async rename(from: string, to: string, label: string, run: () => Promise<void>): Promise<void> {
     const moved = this.node(from);
     const replaced = this.node(to);
+    // a replaced file's bytes are its ghost's: read them before the rename replaces them
+    if (replaced !== undefined && replaced.ino !== moved?.ino) void replaced.bytes;
     await run();
     if (moved === undefined) return;
     const ghost = replaced === undefined || replaced.ino === moved.ino ? undefined : this.ghost(replaced);
@@ -173,6 +198,8 @@ export class CrashDisk {
 
   async unlink(path: string, label: string, run: () => Promise<void>): Promise<void> {
     const gone = this.node(path);
+    // read before the name goes: they are the ghost's bytes
+    void gone?.bytes;
     await run();
     const ghost = gone === undefined ? undefined : this.ghost(gone);
     if (ghost !== undefined) this.record({ kind: "unlink", path, ghost }, label, [dirname(path)]);
@@ -238,9 +265,15 @@ export class CrashDisk {
     }
     this.pending.length = 0;
     for (const path of this.files("/")) {
+      const restoredBytes = restored.get(path);
+      if (restoredBytes !== undefined) {
+        this.vol.writeFileSync(path, restoredBytes);
+        continue;
+      }
+      // only a file whose data was not synced has a fate to apply
       const n = this.node(path)!;
-      const bytes = restored.get(path) ?? fate.get(n.ino)?.(n.bytes!);
-      if (bytes !== undefined) this.vol.writeFileSync(path, bytes);
+      const applyFate = fate.get(n.ino);
+      if (applyFate !== undefined) this.vol.writeFileSync(path, applyFate(n.bytes!));
     }
     this.dirty.clear();
   }

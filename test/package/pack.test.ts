@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, echoLast, makeSandbox, startPi } from "../host-pi/sdk-harness.js";
+import { packedTarball } from "../support/packed-package.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -26,11 +27,11 @@ const envFor = (dir: string): Record<string, string> => {
   return env;
 };
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "pi-recipes-pack-"));
-  // `npm pack` runs `prepare`, so the tarball holds whatever the build produces today
-  const packed = JSON.parse(execFileSync(npm, ["pack", "--json", "--pack-destination", work], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as { filename: string }[];
-  const tarball = join(work, packed[0]!.filename);
+  // `npm pack` runs `prepare`, so the tarball holds whatever the build produces today (made once
+  // per test run, test/support/packed-package.ts)
+  const tarball = await packedTarball();
   const app = join(work, "app");
   cpSync(join(REPO, "examples", "agent"), join(work, "agent"), { recursive: true });
   agentDir = join(work, "agent");

@@ -1,7 +1,8 @@
 // The shipped build: the bundled entry points (scripts/bundle.mjs over the tsc output) run the
 // CLI's verbs, find the run worker and the supervisor from inside their chunks, and answer
-// --help without a registry. Built into a scratch folder inside the package, so the real dist/ is
-// left alone and the package root is still found by walking up.
+// --help without a registry. Built the way `npm run build` builds (tsc, assets, bundle) into a
+// scratch folder inside the repository, with esbuild's metafile beside it, so the package root is
+// found by walking up from dist/ and the dependencies are the repository's node_modules.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,9 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/cli.js";
 import { finished, runBox, type RunBox } from "../runtime/runs/support.js";
 
-const out = join(repoRoot, "node_modules", ".cache", `bundle-test-${process.pid}`);
+// not under node_modules/, which may be a symbolic link (a git worktree's): the files a process
+// loads are logged by their real paths, and must start with `out`
+const scratch = join(repoRoot, ".cache", "bundle-test", String(process.pid));
+const out = join(scratch, "dist");
 // esbuild's account of the source modules in each output file (scripts/bundle.mjs writes it when asked)
-const metafile = join(out, "..", `bundle-test-${process.pid}-meta.json`);
+const metafile = join(scratch, "meta.json");
 let box: RunBox;
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
@@ -66,6 +70,7 @@ const holdsYaml = (file: string): boolean => readFileSync(file, "utf8").includes
 const holdsAjv = (file: string): boolean => readFileSync(file, "utf8").includes("ajv implementation error");
 
 beforeAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   step(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", out]);
   step(process.execPath, ["scripts/copy-assets.mjs", out]);
@@ -73,11 +78,10 @@ beforeAll(() => {
   box = runBox();
   box.recipe("shout", { description: "Shout a word", args: ["word"], template: ["echo {word}", "tr a-z A-Z"] });
   box.recipe("later", { description: "Echo later", async: true, args: ["word"], template: "echo {word}" });
-}, 240_000);
+}, 600_000);
 afterAll(() => {
   box?.cleanup();
-  rmSync(out, { recursive: true, force: true });
-  rmSync(metafile, { force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** The source modules (paths from the package root, libraries by their node_modules path) that the
