@@ -21,10 +21,10 @@ import { agentPlace, lockRootOf, type AgentPaths } from "./agent-paths.js";
 import { ledgerLaunchCheck, type OnRejected } from "./accounting.js";
 import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
 import type { LiveRegistry } from "./live-registry.js";
-import { registerTool, type RegisterParams } from "./register.js";
+import type { RegisterParams } from "./register.js";
 import { openRegistry, type Registry } from "./registry.js";
 import { cleanStrayRecipeTemps } from "./startup.js";
-import { runChecked, type CallContext } from "./verbs/call.js";
+import type { CallContext } from "./verbs/call.js";
 
 /** What a host gives a session. The file system and the scan port are the host's (its entry file
  *  builds them once: node adapters, or memfs in tests); the rest has defaults. */
@@ -128,10 +128,14 @@ function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<vo
     ...b,
     discovery,
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery }),
-    launch: (tool, params, ctx) => runChecked(tool, params, { ...ctx, fs: b.fs }, check),
+    // the call path (argument checks, execution) is loaded by a launch only: a session that only
+    // lists or inspects never loads it (docs/performance.md)
+    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { ...ctx, fs: b.fs }, check),
     callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, ...extra, launch: check }),
-    register: (params, refresh) =>
-      registerTool(params, {
+    // the register step (and the compile code it needs) is loaded by a register only, so a one-shot
+    // session that only lists compiles nothing it does not need (docs/performance.md)
+    register: async (params, refresh) =>
+      (await import("./register.js")).registerTool(params, {
         paths: b.paths,
         fs: b.fs,
         lock: b.lock,
