@@ -101,8 +101,8 @@ function modulesIn(files: readonly string[]): string[] {
   return [...loaded].flatMap((f) => Object.keys(outputs.get(f)?.inputs ?? {})).map((m) => m.replace(/^(\.\.\/)+[^/]+\/node_modules\//, "node_modules/"));
 }
 
-// The compile step and what only it needs: the recipe decoder (core/recipe/), the template checks,
-// io-ts; the YAML parser and ajv come as files of their own (chunks/yaml.cjs, chunks/ajv.cjs).
+// The compile step and what only it needs: the recipe decoder (core/recipe/), the template checks;
+// the YAML parser and ajv come as files of their own (chunks/yaml.cjs, chunks/ajv.cjs).
 // The field table (core/recipe/fields.ts, with the io-ts codecs its rows carry) is not counted: the
 // usage ledger, which every command settles, fingerprints a revision by the fields the table marks
 // executable (docs/performance.md says what splitting the flags from the codecs would save).
