@@ -7,12 +7,15 @@ import type { RecipeError } from "./recipe-error.js";
 import { FIELD, hasOwn, isPlainObject } from "./fields.js";
 import { isEmpty, overlay, setOwn } from "./own.js";
 import type { ImportRecord } from "./references.js";
+import type { SandboxField } from "../sandbox/field.js";
 
 export interface ImportedRecipe extends ImportRecord {
   /** the imported recipe's resolved template */
   readonly template: Json;
   /** the imported recipe's `arg_descriptions` */
   readonly descriptions?: Readonly<Record<string, string>>;
+  /** the imported recipe's own `sandbox` (as resolved): its commands run at least that confined */
+  readonly sandbox?: SandboxField;
 }
 
 export interface ExpandEnv {

@@ -13,6 +13,7 @@ import { substituteReferences } from "./references.js";
 import { type PathContext, recipeReference, resolveRecipePath } from "./resolve-path.js";
 import type { RecipeError } from "./recipe-error.js";
 import { finishConfig } from "./resolved-config.js";
+import { confinementOf, type Confining } from "./placed-sandbox.js";
 
 export const IMPORT_DEPTH_LIMIT = 32;
 
@@ -115,7 +116,8 @@ function loadImport(s: Session, binding: ImportBinding, dir: string, stack: read
         values: binding.values,
         template: config.template,
       };
-      return { imported: config.arg_descriptions === undefined ? imported : { ...imported, descriptions: config.arg_descriptions }, height };
+      const described = config.arg_descriptions === undefined ? imported : { ...imported, descriptions: config.arg_descriptions };
+      return { imported: config.sandbox === undefined ? described : { ...described, sandbox: config.sandbox }, height };
     }),
   );
 }
@@ -153,6 +155,9 @@ interface Placing {
   /** the argument descriptions of every recipe whose template is placed in this one (the first
    * one placed wins), for the arguments they bring along */
   borrowed: Record<string, string> | undefined;
+  /** the sandbox of every recipe whose commands are placed in this one (imports and delegation
+   * targets) that has one */
+  confining: Confining[];
 }
 
 function borrow(placing: Placing, descriptions: Readonly<Record<string, string>> | undefined): void {
@@ -173,6 +178,7 @@ function delegateTarget(s: Session, text: string, dir: string, stack: () => read
     E.map((dep) => {
       placing.height = Math.max(placing.height, dep.height);
       borrow(placing, dep.config.arg_descriptions);
+      if (dep.config.sandbox !== undefined) placing.confining.push({ from: target, field: dep.config.sandbox });
       return dep.config;
     }),
   );
@@ -188,19 +194,31 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
     E.chain((bindings) => loadImports(s, bindings, dir, inner)),
     E.bindTo("loaded"),
     E.bind("current", ({ loaded }) => substituted(config, path, loaded.imports)),
-    E.bind("placing", ({ loaded }) => E.right<RecipeError, Placing>({ height: loaded.height, borrowed: undefined })),
+    E.bind("placing", ({ loaded }) => E.right<RecipeError, Placing>({ height: loaded.height, borrowed: undefined, confining: [] })),
     E.bind("expanded", ({ loaded, current, placing }) => {
       const env: ExpandEnv = {
         imports: loaded.imports,
         delegate: (text) => delegateTarget(s, text, dir, inner, placing),
-        placed: (imported) => borrow(placing, imported.descriptions),
+        placed: (imported) => {
+          borrow(placing, imported.descriptions);
+          if (imported.sandbox !== undefined) placing.confining.push({ from: imported.file, field: imported.sandbox });
+        },
       };
       return expandTemplate(current.template, env);
     }),
-    E.map(({ current, expanded, placing }) => {
+    E.chain(({ current, expanded, placing }) => {
       const { borrowed } = placing;
-      const unchanged = current === config && expanded.template === config.template && expanded.delegatedTo === undefined && borrowed === undefined;
-      const resolved = unchanged ? config : finishConfig(config, current, expanded.template, expanded.delegatedTo, borrowed);
+      const unchanged = current === config && expanded.template === config.template && expanded.delegatedTo === undefined && borrowed === undefined && placing.confining.length === 0;
+      if (unchanged) return E.right({ resolved: config, placing });
+      // the recipes placed in this one keep their confinement: this recipe takes their sandbox
+      // when it has none of its own (nor a delegation target's), else its own must be as strict
+      const own = current.sandbox ?? expanded.delegatedTo?.sandbox;
+      return pipe(
+        confinementOf(own, placing.confining),
+        E.map((sandbox) => ({ resolved: finishConfig(config, sandbox === own || sandbox === undefined ? current : { ...current, sandbox }, expanded.template, expanded.delegatedTo, borrowed), placing })),
+      );
+    }),
+    E.map(({ resolved, placing }) => {
       const result: Resolved = { config: resolved, height: placing.height + 1 };
       if (stack !== s.base) (s.done ??= new Map()).set(path, result);
       return result;

@@ -36,6 +36,10 @@ export type RecipeError =
   | { readonly _tag: "UnknownImportReference"; readonly reference: string }
   | { readonly _tag: "DelegateWithoutTemplate"; readonly target: string }
   | { readonly _tag: "DelegateDisabled"; readonly target: string }
+  /** the recipe's own sandbox confines less than that of a recipe whose commands it runs */
+  | { readonly _tag: "SandboxWeakerThanPlaced"; readonly placed: string }
+  /** the recipe has no sandbox and the recipes whose commands it runs ask for different ones */
+  | { readonly _tag: "PlacedSandboxesDiffer"; readonly first: string; readonly other: string }
   // the resolved recipe
   /** the template's first structural error, worded by the template survey */
   | { readonly _tag: "InvalidTemplate"; readonly message: string }
@@ -91,6 +95,10 @@ export function recipeProblem(e: RecipeError): RecipeProblem {
       return failed(`Template recipe must define template: ${e.target}`);
     case "DelegateDisabled":
       return failed(`Template recipe is disabled: ${e.target}`);
+    case "SandboxWeakerThanPlaced":
+      return invalidField(FIELD.sandbox, `sandbox confines less than that of ${e.placed}, whose commands this recipe runs: give this recipe a sandbox at least as strict (no network where it has none, no other write path, every read_deny path), or none to take that one`);
+    case "PlacedSandboxesDiffer":
+      return invalidField(FIELD.sandbox, `the recipes whose commands this recipe runs ask for different sandboxes (${e.first} and ${e.other}): give this recipe a sandbox at least as strict as each`);
     case "InvalidTemplate":
       return invalidField(FIELD.template, e.message);
     case "ArgWithoutName":
