@@ -60,6 +60,14 @@ const esModules = {
 // Classes are called through a function that constructs the real class (`new LineCounter()`
 // then yields the library's own object); "default" is the CommonJS module's `default` export,
 // or the module itself.
+/** The first lines of a stand-in: `fn()` requires `file` (a path from the package root) once, on
+ *  its first call, and yields the export `pick` of it (`""`: the module itself). */
+const standInLoader = (fn, file, pick) => [
+  'import { createRequire } from "node:module";',
+  "let loaded;",
+  // every entry and chunk sits two folders below the package root (see moduleUrl)
+  `const ${fn} = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(`../${file}`)}))${pick};`,
+];
 const LAZY_LIBRARIES = [
   { file: "chunks/yaml.cjs", modules: { yaml: { parseDocument: "function", LineCounter: "class" } } },
   { file: "chunks/ajv.cjs", modules: { ajv: { default: "class" }, "ajv-formats": { default: "function" } } },
@@ -77,10 +85,7 @@ const lazyLibraries = {
         loader: "js",
         resolveDir: root,
         contents: [
-          'import { createRequire } from "node:module";',
-          "let loaded;",
-          // every entry and chunk sits two folders below the package root (see moduleUrl)
-          `const lib = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(`../${file}`)}))[${JSON.stringify(args.path)}];`,
+          ...standInLoader("lib", file, `[${JSON.stringify(args.path)}]`),
           ...Object.entries(names).map(([name, kind]) =>
             exported(name, kind === "class" ? `return new (${real(name)})(...args);` : `return ${real(name)}(...args);`),
           ),
@@ -115,10 +120,7 @@ const lazyOwnModules = {
         loader: "js",
         resolveDir: root,
         contents: [
-          'import { createRequire } from "node:module";',
-          "let loaded;",
-          // every entry and chunk sits two folders below the package root (see moduleUrl)
-          `const real = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(`../${out}.js`)}));`,
+          ...standInLoader("real", `${out}.js`, ""),
           ...names.map((name) => `export function ${name}(...args) { return real().${name}(...args); }`),
         ].join("\n"),
       };

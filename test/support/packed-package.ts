@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
 import { repoRoot } from "./cli.js";
+import { alive } from "./test-build.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -26,14 +27,6 @@ function packDir(): string {
   return join(tmpdir(), `pi-recipes-packed-${process.pid}`);
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
 
 type Result = { readonly tarball: string } | { readonly error: string };
 

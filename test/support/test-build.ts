@@ -17,7 +17,8 @@ const TEST_DIRS = ["test", "props"];
  *  (and its packaged recipes) by walking up from itself, as dist/ does. `.cache/` is ignored by git. */
 export const testBuildsDir = (repoRoot: string): string => join(repoRoot, ".cache", "test-build");
 
-const alive = (pid: number): boolean => {
+/** whether a process of this id runs (one of another user's counts) */
+export const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;
