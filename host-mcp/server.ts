@@ -150,7 +150,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
     // register_tool refreshes under its locks, so the list_changed goes out before it answers
     if (name === REGISTER_TOOL) return toToolResult(await session.register(args, () => void live.refresh()));
-    if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths, fs: session.fs }));
+    if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths, fs: session.fs, ledger: session.ledger }));
     if (name === MESSAGE) {
       return toToolResult(
         await message(args, {

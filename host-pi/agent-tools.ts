@@ -54,7 +54,7 @@ export function agentTools(session: () => HostSession): PiTool[] {
       const s = session();
       const name = toolTarget(params["target"]);
       if (name !== undefined) s.live.refresh(toolFiles(s, name));
-      return toPiResult(await inspectWithUsage(s.live.current().discovery, params, { ...s.runtime, paths: s.paths, fs: s.session.fs }));
+      return toPiResult(await inspectWithUsage(s.live.current().discovery, params, { ...s.runtime, paths: s.paths, fs: s.session.fs, ledger: s.session.ledger }));
     }),
     piTool(MESSAGE, async (_id, params, signal, _onUpdate, ctx: ExtensionContext) => {
       const s = session();

@@ -4,14 +4,14 @@
 // launches", and every view must give the same count), and any verbose view.
 import type { Discovery, RecipeEntry } from "../core/discovery/discovery-result.js";
 import type { JsonObject } from "../core/model.js";
-import { ledgerPaths } from "./ledger/ledger-paths.js";
-import { lockRootOf, type AgentPaths } from "./agent-paths.js";
+import type { AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import { factsOf } from "../core/views/registry-summary.js";
 import type { RuntimeContext } from "./verbs/status.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
+import { foldPending, loadUsage, type LedgerContext } from "./ledger/index.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
@@ -27,8 +27,12 @@ export const showsUsage = (params: Readonly<Record<string, unknown>>): boolean =
 const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
   (params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews";
 
-/** Usage per entry: the ledger's when one exists, zeros for user recipes without launches yet. */
-export async function usageLookup(fs: FileSystem, paths: AgentPaths, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
+const hasLedgers = (fs: FileSystem, ledger: LedgerContext): Promise<boolean> =>
+  fs.stat(ledger.paths.usageRoot).then(() => true, () => false);
+
+/** Usage per entry: the session's ledger's when one exists, zeros for user recipes without
+ *  launches yet. The ledger is the host session's (its file system, its lock, its usage folder). */
+export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
   const zero = (entry: RecipeEntry): JsonObject | undefined => (entry.mutableUsage ? ZERO : undefined);
   // a recipe that still carries pi-actors' own `usage` object and has no ledger yet shows those
   // launches (seeding starts its lineage from them), not "never launched"
@@ -37,32 +41,18 @@ export async function usageLookup(fs: FileSystem, paths: AgentPaths, discovery: 
     if (carried === undefined) return zero(entry);
     return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
   };
-  if (!(await fs.stat(ledgerPaths(paths.recipeRoot).usageRoot).then(() => true, () => false))) return carriedOrZero;
-  // the ledger's code (locks, the store, folding) loads only when there is a ledger to read
-  const [{ makeFileLock }, { closeLedger, loadUsage, openLedger }] = await Promise.all([
-    import("../adapters/lock/file-lock.js"),
-    import("./ledger/index.js"),
-  ]);
-  const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
-  try {
-    const { usageFor, ledgerFor } = await loadUsage(ledger, discovery.entries);
-    return (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry);
-  } finally {
-    await closeLedger(ledger);
-  }
+  if (!(await hasLedgers(fs, ledger))) return carriedOrZero;
+  const { usageFor, ledgerFor } = await loadUsage(ledger, discovery.entries);
+  return (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry);
 }
 
 /** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
  *  in launch logs are folded first, so a lineage a launch created is counted (as the usage views
  *  fold before they read). */
-async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
+async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerContext) {
   const reviews = await import("./review/gather-reviews.js");
-  if (await fs.stat(ledgerPaths(paths.recipeRoot).usageRoot).then(() => true, () => false)) {
-    const [{ makeFileLock }, { closeLedger, foldPending, openLedger }] = await Promise.all([import("../adapters/lock/file-lock.js"), import("./ledger/index.js")]);
-    const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }), recipeRoot: paths.recipeRoot });
-    // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now
-    await foldPending(ledger).catch(() => undefined).finally(() => closeLedger(ledger));
-  }
+  // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now
+  if (await hasLedgers(fs, ledger)) await foldPending(ledger).catch(() => undefined);
   return reviews.gatherReviews(fs, paths);
 }
 
@@ -70,9 +60,9 @@ async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
 export async function inspectWithUsage(
   discovery: Discovery,
   params: Readonly<Record<string, unknown>>,
-  runtime: RuntimeContext & { readonly paths: AgentPaths; readonly fs: FileSystem },
+  runtime: RuntimeContext & { readonly paths: AgentPaths; readonly fs: FileSystem; readonly ledger: LedgerContext },
 ): Promise<CommandResult> {
-  const usage = showsUsage(params) ? await usageLookup(runtime.fs, runtime.paths, discovery) : undefined;
-  const reviews = showsReviews(params) ? await gatherReviews(runtime.fs, runtime.paths) : undefined;
+  const usage = showsUsage(params) ? await usageLookup(runtime.fs, runtime.ledger, discovery) : undefined;
+  const reviews = showsReviews(params) ? await gatherReviews(runtime.fs, runtime.paths, runtime.ledger) : undefined;
   return inspect(discovery, params, { ...runtime, ...(usage === undefined ? {} : { usage }), ...(reviews === undefined ? {} : { reviews }) });
 }

@@ -19,7 +19,7 @@ export const inspectVerb: CliVerb = {
     if (bad !== undefined) return bad;
     const [session, { inspectWithUsage }] = await Promise.all([host.openSession(), import("../../runtime/usage-view.js")]);
     try {
-      return result(await inspectWithUsage(session.discovery(), cmd.params, { paths: session.paths, fs: session.fs }));
+      return result(await inspectWithUsage(session.discovery(), cmd.params, { paths: session.paths, fs: session.fs, ledger: session.ledger }));
     } finally {
       await session.close();
     }

@@ -25,7 +25,7 @@ describe("unsafe scan: what it finds", () => {
     expect(findUnsafe({ defaults: { [key]: 1 } })).toEqual({ reason: `${KEY}: ${key}`, secret: true });
   });
 
-  it.each([
+  const found: ReadonlyArray<readonly [string, { reason: string; secret: boolean }]> = [
     ["-----BEGIN RSA PRIVATE KEY-----", PRIVATE],
     ["-----BEGIN PRIVATE KEY-----", PRIVATE],
     [`AKIA${a(16)}`, CREDENTIAL],
@@ -55,7 +55,8 @@ describe("unsafe scan: what it finds", () => {
     ["dir C:\\temp\\x", TEMP],
     ["dir c:\\TMP\\x", TEMP],
     ["ls ~/.pi/agent/tmp/run", TEMP],
-  ])("%s", (template, finding) => expect(findUnsafe({ template })).toEqual(finding));
+  ];
+  it.each(found)("%s", (template, finding) => expect(findUnsafe({ template })).toEqual(finding));
 
   it("walks depth first and reports the first finding: lists, nested objects, rule order", () => {
     expect(findUnsafe({ steps: [{ run: "echo ok" }, { run: ["ls", "/tmp/x"] }] })).toEqual(TEMP);
