@@ -15,14 +15,15 @@ export interface ReviewState extends FailureRecord {
 }
 
 const PHASES: ReadonlySet<string> = new Set(["captured", "failed", "executing", "processing_failed", "completed"]);
-const int = (v: unknown): number => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : 0);
+/** a count as written, 0 for anything else (a negative or fractional count, a text) */
+const int = (v: unknown): number => (Number.isInteger(v) ? Math.max(0, v as number) : 0);
 
 /** The state, or undefined for a missing or unreadable file (idle). */
 export function decodeState(raw: unknown): ReviewState | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const o = raw as JsonObject;
   const { phase, batchId, batchSha256, sources, updatedAt } = o;
-  if (typeof phase !== "string" || !PHASES.has(phase) || typeof batchId !== "string" || !/^[A-Za-z0-9-]{1,80}$/.test(batchId)) return undefined;
+  if (!PHASES.has(phase as string) || typeof batchId !== "string" || !/^[A-Za-z0-9-]{1,80}$/.test(batchId)) return undefined;
   if (typeof batchSha256 !== "string" || !Array.isArray(sources) || !sources.every((s) => typeof s === "string")) return undefined;
   const text = (k: string): { [k: string]: string } => (typeof o[k] === "string" ? { [k]: o[k] as string } : {});
   return {
