@@ -16,7 +16,7 @@ export interface ReviewState extends FailureRecord {
 
 const PHASES: ReadonlySet<string> = new Set(["captured", "failed", "executing", "processing_failed", "completed"]);
 /** a count as written, 0 for anything else (a negative or fractional count, a text) */
-const int = (v: unknown): number => (Number.isInteger(v) ? Math.max(0, v as number) : 0);
+export const countOf = (v: unknown): number => (Number.isInteger(v) ? Math.max(0, v as number) : 0);
 
 /** The state, or undefined for a missing or unreadable file (idle). */
 export function decodeState(raw: unknown): ReviewState | undefined {
@@ -31,8 +31,8 @@ export function decodeState(raw: unknown): ReviewState | undefined {
     batchId,
     batchSha256,
     sources: sources as string[],
-    attempts: int(o["attempts"]),
-    processingAttempts: int(o["processingAttempts"]),
+    attempts: countOf(o["attempts"]),
+    processingAttempts: countOf(o["processingAttempts"]),
     updatedAt: typeof updatedAt === "string" ? updatedAt : "",
     ...text("failedStage"),
     ...text("lastError"),

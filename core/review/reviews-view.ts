@@ -1,11 +1,11 @@
 // `inspect target=recipes view=reviews`: bounded, read-only evidence of the automatic reviews. It
 // never starts anything. Texts are cut to 240 characters (errors and actions to 500).
 import type { JsonObject } from "../model.js";
+import { cutText as cut } from "./view-text.js";
 import type { ReviewState } from "./admission.js";
 
 export const LINEAGE_LIMIT = 100;
 
-const cut = (text: string, limit: number): string => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
 
 export interface LineageFact {
   readonly file: string;

@@ -10,7 +10,7 @@
 // forgets any terminal review (no journal of it can be pending: the engine finishes or undoes its
 // plan before the state moves on).
 import type { JsonObject } from "../model.js";
-import { failedReview, MAX_ATTEMPTS, type FailureRecord } from "./admission.js";
+import { countOf, failedReview, MAX_ATTEMPTS, type FailureRecord } from "./admission.js";
 
 export type ToolReviewPhase = "captured" | "failed" | "approved" | "processing_failed" | "completed";
 
@@ -30,14 +30,13 @@ export interface ToolReviewState extends FailureRecord {
 }
 
 const PHASES: ReadonlySet<string> = new Set(["captured", "failed", "approved", "processing_failed", "completed"]);
-const int = (v: unknown): number => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : 0);
 
 /** The state, or undefined for a missing or unreadable file (idle). */
 export function decodeToolState(raw: unknown): ToolReviewState | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const o = raw as JsonObject;
   const { phase, reviewId, portfolioSha256 } = o;
-  if (typeof phase !== "string" || !PHASES.has(phase) || typeof reviewId !== "string" || !/^[A-Za-z0-9-]{1,80}$/.test(reviewId)) return undefined;
+  if (!PHASES.has(phase as string) || typeof reviewId !== "string" || !/^[A-Za-z0-9-]{1,80}$/.test(reviewId)) return undefined;
   if (typeof portfolioSha256 !== "string") return undefined;
   const text = (k: string): { [k: string]: string } => (typeof o[k] === "string" ? { [k]: o[k] as string } : {});
   if (phase === "approved" && typeof o["approvedSha256"] !== "string") return undefined;
@@ -45,9 +44,9 @@ export function decodeToolState(raw: unknown): ToolReviewState | undefined {
     phase: phase as ToolReviewPhase,
     reviewId,
     portfolioSha256,
-    tools: int(o["tools"]),
-    attempts: int(o["attempts"]),
-    processingAttempts: int(o["processingAttempts"]),
+    tools: countOf(o["tools"]),
+    attempts: countOf(o["attempts"]),
+    processingAttempts: countOf(o["processingAttempts"]),
     updatedAt: typeof o["updatedAt"] === "string" ? o["updatedAt"] : "",
     ...text("approvedSha256"),
     ...text("root"),

@@ -3,9 +3,9 @@
 // Bounded and value-free like the rest of the view: texts cut to 240 characters (errors and
 // actions to 500), no recipe content.
 import type { JsonObject } from "../model.js";
+import { cutText as cut } from "./view-text.js";
 import type { ToolReviewState } from "./tool-admission.js";
 
-const cut = (text: string, limit: number): string => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
 
 /**
  * `activated` is the activation record; `activationPending` says whether the journal plan that

@@ -14,6 +14,11 @@ describe("tool review admission", () => {
     expect(decodeToolState({ phase: "captured", reviewId: "../x", portfolioSha256: "s" })).toBeUndefined();
     expect(decodeToolState({ phase: "approved", reviewId: "r", portfolioSha256: "s" })).toBeUndefined();
     expect(decodeToolState(JSON.parse(JSON.stringify(approved)))).toEqual(approved);
+    // a state written without its time reads with an empty one; counts that are not whole
+    // non-negative numbers read as 0
+    expect(decodeToolState({ phase: "captured", reviewId: "r", portfolioSha256: "s", tools: -3, attempts: 1.5 })).toStrictEqual({
+      phase: "captured", reviewId: "r", portfolioSha256: "s", tools: 0, attempts: 0, processingAttempts: 0, updatedAt: "",
+    });
   });
 
   it("three failures park a review; the failure names the retry action", () => {
