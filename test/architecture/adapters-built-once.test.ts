@@ -15,10 +15,9 @@ const SOURCE_DIRS = ["core", "runtime", "host-cli", "host-mcp", "host-pi"];
 /** The entry files of the processes: each is its own composition root. */
 const ENTRIES: readonly string[] = ["host-cli/main.ts", "host-mcp/http-serve.ts", "host-mcp/stdio.ts", "host-pi/pi-session.ts", "runtime/runs/run-worker.ts"];
 
-/** Still building one of their own: `openRegistry` and `openLiveRegistry` fall back to a scan
- *  port for the tests that open a registry without a session; `packageInfo` reads the installed
- *  package's manifest, which a test's in-memory file system does not hold. */
-const STILL_BUILDING: readonly string[] = ["runtime/agent-paths.ts", "runtime/live-registry.ts", "runtime/registry.ts"];
+/** Still building one of its own: `packageInfo` reads the installed package's manifest, which a
+ *  test's in-memory file system does not hold. */
+const STILL_BUILDING: readonly string[] = ["runtime/agent-paths.ts"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
