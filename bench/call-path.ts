@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { instantRunner as instant } from "./instant-runner.js";
 import { openRegistry } from "../runtime/registry.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { runChecked, unaccountedLaunch } from "../runtime/verbs/call.js";
 import { fmt, median } from "./stats.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
@@ -26,7 +27,7 @@ export async function benchCallPath(baseDir: string): Promise<string[]> {
       template: "tool --file {file} --count {count} --speed {speed} --dry-run {dry_run} --mode {mode}",
     }),
   );
-  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, compileCache: false });
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, compileCache: false, scan: makeNodeScanPort() });
   const tool = registry.discover().tools.find((t) => t.name === "typed");
   if (tool === undefined) throw new Error("the typed bench tool did not load");
   const signal = new AbortController().signal;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { chokidarWatcher } from "../adapters/watch/chokidar-watcher.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
 import { openLiveRegistry, type ToolSetChange } from "../runtime/live-registry.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { generateAgent, recipeText } from "./generate.js";
 import { fmt, median, timeRuns } from "./stats.js";
 
@@ -33,7 +34,7 @@ export async function benchRefresh(baseDir: string): Promise<string[]> {
         onChange(events);
       }, options),
   };
-  const live = openLiveRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, watcher: timed });
+  const live = openLiveRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, watcher: timed, scan: makeNodeScanPort() });
   const samples: number[] = [];
   const reread: number[] = [];
   const lost: string[] = [];

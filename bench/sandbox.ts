@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { probeBubblewrap } from "../adapters/process/bwrap.js";
 import { runChecked, unaccountedLaunch } from "../runtime/verbs/call.js";
 import { openRegistry } from "../runtime/registry.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { fmt, median } from "./stats.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 
@@ -21,7 +22,7 @@ export async function benchSandbox(baseDir: string): Promise<string[]> {
   mkdirSync(work, { recursive: true });
   writeFileSync(join(agentDir, "recipes", "open.json"), JSON.stringify({ description: "unconfined", template: "true" }));
   writeFileSync(join(agentDir, "recipes", "boxed.json"), JSON.stringify({ description: "confined", sandbox: true, template: "true" }));
-  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, compileCache: false });
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, packagedRoot: null, compileCache: false, scan: makeNodeScanPort() });
   const tools = registry.discover().tools;
   const open = tools.find((t) => t.name === "open");
   const boxed = tools.find((t) => t.name === "boxed");

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import { openRegistry } from "../runtime/registry.js";
+import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { callTool, type CallContext } from "../runtime/verbs/call.js";
 import { numRuns } from "./support/runs.js";
 import { unaccountedLaunch } from "../runtime/verbs/call.js";
@@ -32,7 +33,7 @@ beforeAll(() => {
   // each argument followed by a NUL, which no argument can contain: an exact, unambiguous record
   writeFileSync(join(dir, "argv"), "#!/bin/sh\nprintf '%s\\0' \"$@\"\n", { mode: 0o755 });
   writeFileSync(join(recipes, "echo_argv.json"), JSON.stringify({ defaults: { secret: "s3cr3t" }, template: `${join(dir, "argv")} %s\\n {x}` }));
-  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: join(dir, "agent") }, cwd: dir, home: dir, packagedRoot: null });
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: join(dir, "agent") }, cwd: dir, home: dir, packagedRoot: null, scan: makeNodeScanPort() });
   discovery = registry.discover();
   ctx = { paths: registry.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch };
 });

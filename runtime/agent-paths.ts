@@ -1,8 +1,7 @@
 // Where the registry lives: the agent dir is $PI_CODING_AGENT_DIR (absolute), else ~/.pi/agent.
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { makeNodeScanPort } from "../adapters/fs/scan.js";
+import { join, resolve } from "node:path";
+import { installedPackage } from "../adapters/fs/package-root.js";
 
 export interface AgentPaths {
   readonly agentDir: string;
@@ -71,27 +70,14 @@ export interface PackageInfo {
   readonly packagedRecipeRoot: string;
 }
 
+/** The installed pi-recipes package (adapters/fs/package-root.ts reads its manifest from the real
+ *  disk, once per process) and its packaged component root, the `recipes/` folder beside its
+ *  package.json. */
 let cached: PackageInfo | undefined;
-const MANIFEST_LIMIT = 1024 * 1024;
 
-/** The installed pi-recipes package, found by walking up from this module (source or dist). */
 export function packageInfo(): PackageInfo {
   if (cached !== undefined) return cached;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  // where this module is installed, read once per process: the real file system, not a port
-  // passed in (a test's in-memory file system does not hold the package)
-  const scan = makeNodeScanPort();
-  for (;;) {
-    const manifest = scan.readBounded(join(dir, "package.json"), MANIFEST_LIMIT);
-    if (manifest.ok && manifest.value.bytes !== undefined) {
-      const pkg = JSON.parse(new TextDecoder().decode(manifest.value.bytes)) as { name?: string; version?: string };
-      if (pkg.name === "pi-recipes") {
-        cached = { name: pkg.name, version: pkg.version ?? "0.0.0", root: dir, packagedRecipeRoot: join(dir, "recipes") };
-        return cached;
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("pi-recipes package.json not found above " + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
+  const pkg = installedPackage();
+  cached = { ...pkg, packagedRecipeRoot: join(pkg.root, "recipes") };
+  return cached;
 }

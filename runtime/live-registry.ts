@@ -7,7 +7,6 @@ import { createDiscoveryMemo, discoverWith } from "../core/discovery/discover-wi
 import { diffDiscoveries } from "../core/discovery/tool-set-change.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
-import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { chokidarWatcher } from "../adapters/watch/chokidar-watcher.js";
 import type { RecipeRootWatch, Watcher, WatchEvent, WatchMode } from "../adapters/watch/Watcher.js";
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
@@ -70,10 +69,10 @@ function findTool(tools: readonly ToolSpec[], name: string): ToolSpec | undefine
 
 const asError = (u: unknown): Error => (u instanceof Error ? u : new Error(String(u)));
 
-export function openLiveRegistry(options: LiveRegistryOptions = {}): LiveRegistry {
+export function openLiveRegistry(options: LiveRegistryOptions): LiveRegistry {
   const { paths, packagedRoot } = agentPlace(options);
   const files = openLiveFiles({
-    scan: options.scan ?? makeNodeScanPort(),
+    scan: options.scan,
     paths,
     ...(packagedRoot === undefined ? {} : { packagedRoot }),
     ...(options.entryKind === undefined ? {} : { entryKind: options.entryKind }),

@@ -2,7 +2,7 @@
 import { discoverWith } from "../core/discovery/discover-with.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { SnapshotFile } from "../core/model.js";
-import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import type { ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./recipe-snapshot.js";
 import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
@@ -16,7 +16,9 @@ export interface RegistryOptions {
   readonly home?: string;
   /** the agent-dir paths, computed once by the session; when given, env, cwd and home are not read */
   readonly paths?: AgentPaths;
-  readonly scan?: ScanPort;
+  /** how the roots are read: the host's scan port, built in its entry file and handed down (a
+   *  test builds its own) */
+  readonly scan: ScanPort;
   /** override the packaged component root (tests); `null` disables it */
   readonly packagedRoot?: string | null;
   /** the verified compile cache in `<recipe root>/.cache` (runtime/compile-cache.ts); default on */
@@ -37,9 +39,9 @@ export interface Registry {
 export const sha256Of = (file: SnapshotFile): string | undefined =>
   file.bytes === undefined ? undefined : sha256Bytes(file.bytes);
 
-export function openRegistry(options: RegistryOptions = {}): Registry {
+export function openRegistry(options: RegistryOptions): Registry {
   const { paths, packagedRoot } = agentPlace(options);
-  const scan = options.scan ?? makeNodeScanPort();
+  const scan = options.scan;
   return {
     paths,
     packagedRoot,

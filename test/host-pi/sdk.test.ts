@@ -8,6 +8,7 @@ import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
 import { openLedger, loadUsage } from "../../runtime/ledger/index.js";
 import { openRegistry } from "../../runtime/registry.js";
+import { makeNodeScanPort } from "../../adapters/fs/scan.js";
 import { call, echoLast, makeSandbox, offeredThenCall, say, startPi, type PiRun, type PiSandbox } from "./sdk-harness.js";
 
 const ENV_KEYS = ["PI_CODING_AGENT_DIR", "PI_ACTORS_AUTOMATIC_REVIEW"] as const;
@@ -197,7 +198,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     // both launches (the message route and the direct call) were counted in the recipe's lineage
     const fs = makeNodeFileSystem();
     const ledger = openLedger({ fs, lock: makeFileLock({ fs, lockRoot: join(sandbox.recipeRoot, ".locks") }), recipeRoot: sandbox.recipeRoot });
-    const discovery = openRegistry({ env: { PI_CODING_AGENT_DIR: sandbox.agentDir }, packagedRoot: null }).discover();
+    const discovery = openRegistry({ env: { PI_CODING_AGENT_DIR: sandbox.agentDir }, packagedRoot: null, scan: makeNodeScanPort() }).discover();
     const usage = await loadUsage(ledger, discovery.entries);
     expect(usage.usageFor(discovery.active.get("greet")!)).toMatchObject({ lifetime_calls: 2 });
     await ledger.log.close();

@@ -70,7 +70,7 @@ async function converge(name: string, act: () => Promise<unknown>, done: () => b
 
 /** the live view agrees with a fresh discovery of the same folders */
 function expectFresh(): void {
-  const fresh = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, home: agentDir, packagedRoot: null }).discover();
+  const fresh = openRegistry({ env: { PI_CODING_AGENT_DIR: agentDir }, home: agentDir, packagedRoot: null, scan: makeScanPort(nodeFs) }).discover();
   const now = live!.current().discovery;
   expect(now.tools.map((t) => [t.name, t.description, t.config.template])).toEqual(fresh.tools.map((t) => [t.name, t.description, t.config.template]));
   expect(now.diagnostics).toEqual(fresh.diagnostics);

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compileRecipe } from "../../core/compile/compile-recipe.js";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { openRegistry } from "../../runtime/registry.js";
+import { makeNodeScanPort } from "../../adapters/fs/scan.js";
 import { packagedCompilesFile, preparePackagedCompiles } from "../../runtime/packaged-compiles.js";
 
 const VERSION = "test+1";
@@ -50,6 +51,7 @@ function discovery(packagedCompiles: string | null, version = VERSION): Discover
     packagedRoot: installRoot,
     packagedCompiles,
     compileCache: packagedCompiles === null ? false : { version },
+    scan: makeNodeScanPort(),
   }).discover();
 }
 

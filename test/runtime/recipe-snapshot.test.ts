@@ -22,7 +22,7 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 const write = (path: string, value: unknown): void => writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
-const registry = (dir = agent) => openRegistry({ env: { PI_CODING_AGENT_DIR: dir }, packagedRoot: null });
+const registry = (dir = agent) => openRegistry({ env: { PI_CODING_AGENT_DIR: dir }, packagedRoot: null, scan: makeScanPort(nodeFs) });
 
 describe("listing the recipe root", () => {
   it("symlinked recipe files, other extensions and drafts/ are not entries", () => {

@@ -57,7 +57,7 @@ export function cacheBox(): CacheBox {
       const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).discover();
       return { discovery, reads };
     },
-    plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false }).discover(),
+    plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover(),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Json } from "../../../core/model.js";
 import { openRegistry } from "../../../runtime/registry.js";
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { callTool } from "../../../runtime/verbs/call.js";
 import { spawn } from "../../../runtime/verbs/spawn.js";
 import { sandbox, type Sandbox } from "./support.js";
@@ -16,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-const registry = () => openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
+const registry = () => openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null, scan: makeNodeScanPort() });
 const inline = (template: Json, values: Record<string, unknown> = {}) => {
   const r = registry();
   return spawn(r, { template, values }, { paths: r.paths, killGraceMs: 200, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
@@ -70,7 +71,7 @@ describe("bad input", () => {
     mkdirSync(packaged);
     writeFileSync(join(packaged, "worker.json"), JSON.stringify({ template: "printf fallback" }));
     writeFileSync(join(box.agent, "recipes", "worker.json"), JSON.stringify({ disabled: true, template: "printf user" }));
-    const reg = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: packaged });
+    const reg = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: packaged, scan: makeNodeScanPort() });
     const r = await spawn(reg, { recipe: "worker" }, { paths: reg.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
     const active = join(box.agent, "recipes", "worker.json");
     expect(r.text).toBe(

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRegistry } from "../../../runtime/registry.js";
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { callTool } from "../../../runtime/verbs/call.js";
 import { sandbox, type Sandbox } from "./support.js";
 import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
@@ -23,7 +24,7 @@ const write = (path: string, value: unknown): void => {
 };
 
 async function call(name: string, params: Record<string, unknown> = {}) {
-  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null, scan: makeNodeScanPort() });
   return callTool(registry.discover(), name, params, { paths: registry.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch });
 }
 

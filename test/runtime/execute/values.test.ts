@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openRegistry } from "../../../runtime/registry.js";
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { callTool, type CallContext } from "../../../runtime/verbs/call.js";
 import { sandbox, type Sandbox } from "./support.js";
 import { unaccountedLaunch } from "../../../runtime/verbs/call.js";
@@ -18,7 +19,7 @@ afterEach(() => box.cleanup());
 
 function call(recipe: string, body: unknown, params: Record<string, unknown>, ctx: Partial<CallContext> = {}) {
   writeFileSync(join(box.agent, "recipes", `${recipe}.json`), JSON.stringify(body));
-  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null, scan: makeNodeScanPort() });
   return callTool(registry.discover(), recipe, params, { paths: registry.paths, killGraceMs: 200, fs: makeNodeFileSystem(), launch: unaccountedLaunch, ...ctx });
 }
 
@@ -95,7 +96,7 @@ describe("recipe values < tool defaults < call params", () => {
   it("unknown, invalid and disabled tools are clear errors naming the file", async () => {
     const unknown = await call("present", { template: "true" }, {});
     expect(unknown.ok).toBe(true);
-    const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null });
+    const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: box.agent }, cwd: box.dir, home: box.dir, packagedRoot: null, scan: makeNodeScanPort() });
     const ctx = { paths: registry.paths, fs: makeNodeFileSystem(), launch: unaccountedLaunch };
     expect((await callTool(registry.discover(), "missing", {}, ctx)).text).toMatch(/^Unknown tool: missing\./);
     writeFileSync(join(box.agent, "recipes", "off.json"), JSON.stringify({ disabled: true, template: "true" }));

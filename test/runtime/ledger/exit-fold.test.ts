@@ -28,7 +28,7 @@ beforeEach(() => {
   const agent = join(dir, "agent");
   mkdirSync(join(agent, "recipes"), { recursive: true });
   writeFileSync(join(agent, "recipes", "tally.json"), JSON.stringify({ description: "Tally", template: "true" }));
-  registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agent }, cwd: dir, home: dir, packagedRoot: null });
+  registry = openRegistry({ env: { PI_CODING_AGENT_DIR: agent }, cwd: dir, home: dir, packagedRoot: null, scan: makeNodeScanPort() });
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

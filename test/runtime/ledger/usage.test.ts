@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openRegistry } from "../../../runtime/registry.js";
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { inspectRecipes } from "../../../core/views/summary.js";
 import { recordLaunch } from "../../../runtime/ledger/account-launch.js";
 import { seedLineages } from "../../../runtime/ledger/seed-lineages.js";
@@ -20,7 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => agent.cleanup());
 
-const discover = () => openRegistry({ env: { PI_CODING_AGENT_DIR: agent.dir }, packagedRoot: packaged }).discover();
+const discover = () => openRegistry({ env: { PI_CODING_AGENT_DIR: agent.dir }, packagedRoot: packaged, scan: makeNodeScanPort() }).discover();
 
 describe("seedLineages", () => {
   it("gives every active user recipe zero-call lineage, packaged components none, and is a no-op when current", async () => {

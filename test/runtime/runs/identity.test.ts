@@ -10,6 +10,7 @@ import { isAlive } from "../../../adapters/process/group.js";
 import { inspect } from "../../../runtime/verbs/inspect.js";
 import { message } from "../../../runtime/verbs/message.js";
 import { openRegistry } from "../../../runtime/registry.js";
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { pruneRuns } from "../../../runtime/runs/prune.js";
 import { readRun } from "../../../runtime/runs/store.js";
 import { finished, nodeFs, runBox, runIdOf, sleep, waitFor, type RunBox } from "./support.js";
@@ -135,7 +136,7 @@ describe("a run's pids are checked before they are signalled", () => {
 describe("an async run's stdout", () => {
   it("reaches stdout.log as it is printed: tail shows the first line while the run still runs", async () => {
     const id = runIdOf(await box.call("slow_lines"));
-    const inspectTail = () => inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null }).discover(), { target: `run:${id}`, view: "tail" }, { env: box.env, fs: nodeFs });
+    const inspectTail = () => inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null, scan: makeNodeScanPort() }).discover(), { target: `run:${id}`, view: "tail" }, { env: box.env, fs: nodeFs });
     const during = await waitFor("the first line in the tail", async () => {
       const tail = await inspectTail();
       return tail.text.includes("first") ? tail : undefined;

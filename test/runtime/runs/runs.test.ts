@@ -7,6 +7,7 @@ import { groupAlive, isAlive } from "../../../adapters/process/group.js";
 import { inspect } from "../../../runtime/verbs/inspect.js";
 import { message } from "../../../runtime/verbs/message.js";
 import { openRegistry } from "../../../runtime/registry.js";
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { readRun, readRunSpec } from "../../../runtime/runs/store.js";
 import { finished, nodeFs, runBox, runIdOf, waitFor, type RunBox } from "./support.js";
 
@@ -37,7 +38,7 @@ beforeAll(() => {
 afterAll(() => box.cleanup());
 
 const inspectRun = (id: string, extra: Record<string, unknown> = {}) =>
-  inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null }).discover(), { target: `run:${id}`, ...extra }, { env: box.env, fs: nodeFs });
+  inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null, scan: makeNodeScanPort() }).discover(), { target: `run:${id}`, ...extra }, { env: box.env, fs: nodeFs });
 
 describe("async runs", () => {
   it("answer at once with the run id, then run the whole template graph to success", async () => {

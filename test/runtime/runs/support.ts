@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openRegistry } from "../../../runtime/registry.js";
+import { makeNodeScanPort } from "../../../adapters/fs/scan.js";
 import { readRun, runsRootOf } from "../../../runtime/runs/store.js";
 import { callTool, type CallContext } from "../../../runtime/verbs/call.js";
 import type { RunView } from "../../../core/views/run-views.js";
@@ -26,7 +27,7 @@ export function runBox(): RunBox {
   const agent = join(dir, "agent");
   mkdirSync(join(agent, "recipes"), { recursive: true });
   const env = { PI_CODING_AGENT_DIR: agent };
-  const registry = () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null });
+  const registry = () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan: makeNodeScanPort() });
   return {
     dir,
     agent,
