@@ -73,8 +73,9 @@ export function moved(state: ReviewState, phase: ReviewPhase, at: string): Revie
   return { ...rest, phase, updatedAt: at };
 }
 
-/** A tick may still act on this batch; a parked one waits for review.retry or review.reset. */
-export const isParked = (s: ReviewState): boolean =>
+/** A tick may still act on this review; a parked one (three failures of its kind) waits for
+ *  review.retry or review.reset. The draft batch and the tool portfolio park alike. */
+export const isParked = (s: FailureRecord): boolean =>
   (s.phase === "failed" && s.attempts >= MAX_ATTEMPTS) || (s.phase === "processing_failed" && s.processingAttempts >= MAX_ATTEMPTS);
 
 export type ControlAction = "review.retry" | "review.reset";

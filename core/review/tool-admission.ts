@@ -10,7 +10,7 @@
 // forgets any terminal review (no journal of it can be pending: the engine finishes or undoes its
 // plan before the state moves on).
 import type { JsonObject } from "../model.js";
-import { countOf, failedReview, MAX_ATTEMPTS, type FailureRecord } from "./admission.js";
+import { countOf, failedReview, isParked, type FailureRecord } from "./admission.js";
 
 export type ToolReviewPhase = "captured" | "failed" | "approved" | "processing_failed" | "completed";
 
@@ -64,9 +64,8 @@ export function toolMoved(state: ToolReviewState, phase: ToolReviewPhase, at: st
   return { ...rest, ...extra, phase, updatedAt: at };
 }
 
-/** A failed review waits for review.retry once it failed three times. */
-export const isToolParked = (s: ToolReviewState): boolean =>
-  (s.phase === "failed" && s.attempts >= MAX_ATTEMPTS) || (s.phase === "processing_failed" && s.processingAttempts >= MAX_ATTEMPTS);
+/** A failed review waits for review.retry once it failed three times (as a draft batch does). */
+export const isToolParked: (s: ToolReviewState) => boolean = isParked;
 
 /** The phases a new capture may replace. */
 export const mayCapture = (s: ToolReviewState | undefined): boolean => s === undefined || s.phase === "completed";
