@@ -1,7 +1,8 @@
 // The JSON schema of a tool's parameters as the agent sees it: one property per argument of the
-// surface, typed by its declaration, with the required names listed.
+// surface, typed by its declaration, with the required names listed. The compile step builds it
+// once per tool (core/compile/tool.ts) and the tool value carries it to every host.
 import type { Json, JsonObject } from "../model.js";
-import { argTypeOf, type ArgSurface, type ToolSpec } from "../tool/tool-spec.js";
+import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { argSchemaProperty, typedArgValue } from "./arg-type.js";
 
 /** The default a caller gets when it leaves `name` out: a tool-level default, else one written in
@@ -37,7 +38,3 @@ export function parametersSchema(surface: ArgSurface, options: { readonly async:
   if (options.async) Object.assign(properties, ASYNC_PROPERTIES);
   return { additionalProperties: false, properties, required: [...surface.required], type: "object" };
 }
-
-/** The JSON schema of a tool's parameters, as the agent sees it: built from the tool value each
- *  time it is asked for (a host asks when it publishes the tool). */
-export const toolSchema = (tool: Pick<ToolSpec, "surface" | "async">): JsonObject => parametersSchema(tool.surface, tool);
