@@ -24,12 +24,19 @@ const ASYNC_PROPERTIES: JsonObject = {
 
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
   const properties: Record<string, Json> = {};
+  const { descriptions } = surface;
   for (const name of surface.names) {
     const base = argSchemaProperty(name, argTypeOf(surface, name));
-    const description = surface.descriptions !== undefined && Object.hasOwn(surface.descriptions, name) ? surface.descriptions[name] : undefined;
+    const description = descriptions !== undefined && Object.hasOwn(descriptions, name) ? descriptions[name] : undefined;
     const dflt = shownDefault(surface, name);
-    const value = description === undefined && dflt === undefined ? base
-      : { ...base, ...(description === undefined ? {} : { description }), ...(dflt === undefined ? {} : { default: dflt }) };
+    let value: JsonObject = base;
+    // an argument with its own description or a default gets a copy of the shared property
+    if (description !== undefined || dflt !== undefined) {
+      const own: Record<string, Json> = { ...base };
+      if (description !== undefined) own["description"] = description;
+      if (dflt !== undefined) own["default"] = dflt;
+      value = own;
+    }
     // defineProperty: an argument called `__proto__` must stay an ordinary property
     if (name === "__proto__") Object.defineProperty(properties, name, { value, enumerable: true, writable: true, configurable: true });
     else properties[name] = value;
