@@ -64,8 +64,8 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
   if (!Array.isArray(raw)) return E.left([...errors, "tool review decisions must be an array"]);
   const byId = new Map(p.tools.map((t) => [t.occurrence, t]));
   const groups = contentGroups(p);
-  const captured = new Map(p.tools.map((t) => [lower(t.name), t]));
-  const outside = new Set(p.activeTools.map(lower).filter((n) => !captured.has(n)));
+  // every name a target must avoid: the captured tools' and every other active tool's
+  const active = new Set([...p.tools.map((t) => t.name), ...p.activeTools].map(lower));
   const seen = new Set<string>();
   const accepted = new Map<string, ToolDecision>();
   const evolveTargets = new Set<string>();
@@ -104,7 +104,7 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
     } else if (action === "evolve") {
       if (target === undefined || !isToolName(target)) errors.push(`evolve requires a valid tool name target: ${id}`);
       else if (lower(target) === lower(t.name)) errors.push(`evolve must rename: ${id}`);
-      else if (captured.has(lower(target)) || outside.has(lower(target))) errors.push(`evolve target collides with active tool: ${String(rawTarget)}`);
+      else if (active.has(lower(target))) errors.push(`evolve target collides with active tool: ${String(rawTarget)}`);
       else if (evolveTargets.has(lower(target)) || merges.has(lower(target))) errors.push(`duplicate tool review target: ${String(rawTarget)}`);
       else evolveTargets.add(lower(target));
     } else if (action === "merge") {
@@ -126,7 +126,7 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
   for (const [key, g] of merges) {
     if (g.members.length < 2) errors.push(`merge target requires at least two sources: ${g.given}`);
     const member = g.members.some((m) => lower(m.name) === key);
-    if (!member && (captured.has(key) || outside.has(key))) errors.push(`merge target collides with unrelated active tool: ${g.given}`);
+    if (!member && active.has(key)) errors.push(`merge target collides with unrelated active tool: ${g.given}`);
     if (new Set(g.members.map((m) => recipeDigest(m.recipe))).size > 1) errors.push(`merge target recipes differ: ${g.given}`);
   }
   if (errors.length > 0) return E.left(errors);
@@ -163,11 +163,8 @@ export interface ApprovalRoots {
 /** What the runtime observed just before approving: each path's current bytes digest, if any. */
 export type Observed = (path: string) => string | undefined;
 
-const extension = (path: string): string => {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot < 0 ? "" : base.slice(dot);
-};
+// every path this reads is a tool's file or a target made from one, so it ends in `.json` or `.md`
+const extension = (path: string): string => path.slice(path.lastIndexOf("."));
 
 /**
  * The approval plan, or every reason there is none: a captured tool changed since the capture, a
