@@ -18,7 +18,6 @@ import { contentGroups, recipeDigest, TOOL_REVIEW_MARKER, type Portfolio, type P
 export const APPROVAL_LIMIT = 16 * 1024 * 1024;
 
 export type ToolAction = "keep" | "evolve" | "demote" | "merge";
-export const TOOL_ACTIONS: ReadonlySet<string> = new Set(["keep", "evolve", "demote", "merge"]);
 
 export const parsePortfolioReply = (stdout: string): E.Either<ReplyError, JsonObject> =>
   stdout.length > APPROVAL_LIMIT ? E.left({ _tag: "TooLarge" }) : objectAfterMarker(stdout, TOOL_REVIEW_MARKER);
