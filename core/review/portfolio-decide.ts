@@ -196,11 +196,14 @@ export function approve(p: Portfolio, digest: string, decisions: readonly ToolDe
       return { ...base, lineage: d.target!, move: "rename", to };
     }
     // merge: the member named like the target survives in place; with a new name, the first
-    // member (portfolio order) is renamed to it; every other member is quarantined
+    // member (portfolio order) is renamed to it, spelled as that member's decision wrote it;
+    // every other member is quarantined. Every member names the survivor's lineage, whatever
+    // the case its own decision wrote the target in: the lineage plan groups members by it.
     const members = decisions.filter((m) => m.action === "merge" && lower(m.target!) === lower(d.target!));
     const survivor = members.find((m) => lower(m.tool.name) === lower(d.target!));
     if (survivor !== undefined) return survivor === d ? { ...base, lineage: survivor.tool.name, move: "none" } : { ...base, lineage: survivor.tool.name, move: "quarantine" };
-    if (members[0] !== d) return { ...base, lineage: d.target!, move: "quarantine" };
+    const first = members[0]!;
+    if (first !== d) return { ...base, lineage: first.target!, move: "quarantine" };
     const to = `${roots.recipeRoot}/${d.target!}${extension(d.tool.path)}`;
     claim(to);
     return { ...base, lineage: d.target!, move: "rename", to };

@@ -185,6 +185,15 @@ describe("the approval plan", () => {
     ]);
   });
 
+  it("merge targets differing in case make one group: the renamed survivor and the quarantined members share its lineage", () => {
+    const plan = planOf(twins, { 0: { action: "merge", target: "Pair" }, 1: { action: "merge", target: "pair" }, 2: { action: "merge", target: "PAIR" } });
+    expect(plan.sources.slice(0, 3).map((s) => [s.move, s.lineage, s.to])).toEqual([
+      ["rename", "Pair", "/r/Pair.json"],
+      ["quarantine", "Pair", undefined],
+      ["quarantine", "Pair", undefined],
+    ]);
+  });
+
   it("a merge target naming a member in another case keeps that member in place", () => {
     const plan = planOf(twins, { 2: { action: "merge", target: "TOOL_03" }, 3: { action: "merge", target: "Tool_03" } });
     expect(plan.sources.slice(2, 4).map((s) => [s.move, s.lineage, s.to])).toEqual([
