@@ -16,7 +16,8 @@ export const areas = [
   { name: "locks", what: "locks and atomic writes", files: ["adapters/lock/**/*.ts", "adapters/fs/FileSystem.ts"] },
   { name: "gate", what: "the MCP stale-call gate", files: ["host-mcp/gate.ts"] },
   { name: "journal", what: "the journal engine", files: ["core/journal/**/*.ts", "runtime/journal/**/*.ts"] },
-  // not yet run: the automatic reviews (decisions, projections, plans and their execution)
+  // the automatic reviews (decisions, projections, plans and their execution): long areas, run a
+  // few files at a time (`npm run mutate -- core/review/decide.ts core/review/batch.ts`)
   { name: "review", what: "the automatic reviews' core", files: ["core/review/**/*.ts"] },
   { name: "reviewrt", what: "the automatic reviews' runtime", files: ["runtime/review/**/*.ts"] },
 ];

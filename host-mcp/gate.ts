@@ -16,7 +16,6 @@ import type * as E from "fp-ts/lib/Either.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { whyNotATool } from "../runtime/verbs/schema.js";
-import { toolSchema } from "../core/args/parameters-schema.js";
 
 export type GateVerdict =
   | { readonly kind: "run"; readonly tool: ToolSpec }
@@ -39,7 +38,7 @@ export const changedText = (tool: ToolSpec): string =>
     `Tool "${tool.name}" changed since your last tools/list (its recipe ${tool.path} was edited), so the call was not run.`,
     "Check the new definition below (or list tools again) and retry.",
     `description: ${tool.description}`,
-    `input schema: ${JSON.stringify(toolSchema(tool))}`,
+    `input schema: ${JSON.stringify(tool.schema)}`,
   ].join("\n");
 
 export interface CallGate {

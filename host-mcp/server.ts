@@ -23,7 +23,6 @@ import { errorResult, toToolResult } from "./tool-result.js";
 import { BUILTIN_TOOLS, INSPECT, MESSAGE, recipeTool, REGISTER_TOOL } from "./tool-list.js";
 import { message } from "../runtime/verbs/message.js";
 import { runsRootOf } from "../runtime/runs/store.js";
-import { toolSchema } from "../core/args/parameters-schema.js";
 
 export interface RecipeServerOptions {
   /** the registry, its ledger and its launch path; the caller opens and closes it */
@@ -160,7 +159,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
             const verdict = gate.check(tool);
             if (verdict.kind === "missing") return { ok: false, text: verdict.text, details: { tool, stale: true } };
             if (verdict.kind === "changed")
-              return { ok: false, text: verdict.text, details: { tool, stale: true, description: verdict.tool.description, parameters: toolSchema(verdict.tool) } };
+              return { ok: false, text: verdict.text, details: { tool, stale: true, description: verdict.tool.description, parameters: verdict.tool.schema } };
             const r = await callRecipe(verdict.tool, params, extra);
             return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
           },
@@ -174,7 +173,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
       case "missing":
         return errorResult(verdict.text, { tool: name, stale: true });
       case "changed":
-        return errorResult(verdict.text, { tool: name, stale: true, description: verdict.tool.description, parameters: toolSchema(verdict.tool) });
+        return errorResult(verdict.text, { tool: name, stale: true, description: verdict.tool.description, parameters: verdict.tool.schema });
       case "run":
         return callRecipe(verdict.tool, args, extra);
     }

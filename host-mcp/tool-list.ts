@@ -6,7 +6,6 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { toolPolicy } from "../runtime/call-sandbox.js";
 import { INSPECT as INSPECT_VERB, MESSAGE as MESSAGE_VERB, REGISTER_TOOL as REGISTER_VERB, type VerbTool } from "../runtime/verb-tools.js";
-import { toolSchema } from "../core/args/parameters-schema.js";
 
 export const REGISTER_TOOL = REGISTER_VERB.name;
 export const INSPECT = INSPECT_VERB.name;
@@ -29,6 +28,6 @@ export const BUILTIN_TOOLS: readonly Tool[] = [verbTool(REGISTER_VERB), verbTool
 export const recipeTool = (spec: ToolSpec): Tool => ({
   name: spec.name,
   description: spec.description,
-  inputSchema: toolSchema(spec) as Tool["inputSchema"],
+  inputSchema: spec.schema as Tool["inputSchema"],
   annotations: { title: spec.name, openWorldHint: toolPolicy(spec)?.network !== false },
 });

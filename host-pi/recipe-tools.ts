@@ -12,7 +12,6 @@ import { whyNotATool } from "../runtime/verbs/schema.js";
 import { toPiResult, type PiTool } from "./pi-tool.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { withOutputLines } from "../runtime/execute/output-lines.js";
-import { toolSchema } from "../core/args/parameters-schema.js";
 
 export interface RecipeRuntime {
   /** the registry, its ledger and the one launch path */
@@ -90,7 +89,7 @@ export function recipeTool(spec: ToolSpec, rt: RecipeRuntime): PiTool {
     name: spec.name,
     label: spec.name,
     description: spec.description,
-    parameters: toolSchema(spec),
+    parameters: spec.schema,
     promptSnippet: spec.promptSnippet,
     execute: async (_id, params, signal, onUpdate, ctx) => toPiResult(await runRecipeTool(rt, spec.name, params, signal, ctx, lineUpdates(onUpdate))),
   };

@@ -5,7 +5,6 @@ import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { publishTool, type PiTool } from "./pi-tool.js";
-import { toolSchema } from "../core/args/parameters-schema.js";
 
 export interface SyncOutcome {
   readonly published: readonly string[];
@@ -15,7 +14,7 @@ export interface SyncOutcome {
 /** What the agent sees of a tool; a change of anything else needs no new registration, since
  * every call resolves the recipe it runs anew. */
 const shownAs = (spec: ToolSpec): string =>
-  JSON.stringify([spec.description, toolSchema(spec), spec.promptSnippet]);
+  JSON.stringify([spec.description, spec.schema, spec.promptSnippet]);
 
 export class ToolSync {
   /** name → what Pi was last given for it, for tools that are live */

@@ -222,18 +222,29 @@ export function normalizeArgValue(name: string, type: ArgType, value: unknown): 
   return r === MISMATCH ? E.left({ _tag: "ArgMismatch", name, type }) : E.right(r);
 }
 
-/** The JSON schema property the agent sees; `undefined` type means an untyped (string) argument. */
-const schemaProperties = new Map<string, JsonObject>();
+/** The JSON schema property the agent sees; `undefined` type means an untyped (string) argument.
+ * Kept by the type's text (`""` for an untyped argument), then by the argument's name: a lookup
+ * builds no key string, since every discovery builds the schema of every tool. */
+const schemaProperties = new Map<string, Map<string, JsonObject>>();
+let schemaPropertyCount = 0;
 
 /** The JSON schema property of one argument. Shared and frozen: tools with the same argument
  * reuse one object instead of building thousands of identical ones. */
 export function argSchemaProperty(name: string, type: ArgType | undefined): JsonObject {
-  const key = `${name}\u0000${type === undefined ? "" : formatArgType(type)}`;
-  let property = schemaProperties.get(key);
+  const typeText = type === undefined ? "" : formatArgType(type);
+  let byName = schemaProperties.get(typeText);
+  let property = byName?.get(name);
   if (property === undefined) {
-    if (schemaProperties.size >= 8192) schemaProperties.clear();
+    // bounded: a process that meets very many argument names starts over rather than growing
+    if (schemaPropertyCount >= 8192) {
+      schemaProperties.clear();
+      schemaPropertyCount = 0;
+      byName = undefined;
+    }
+    if (byName === undefined) schemaProperties.set(typeText, (byName = new Map()));
     property = Object.freeze(buildSchemaProperty(name, type));
-    schemaProperties.set(key, property);
+    byName.set(name, property);
+    schemaPropertyCount++;
   }
   return property;
 }

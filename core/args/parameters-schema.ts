@@ -1,7 +1,8 @@
 // The JSON schema of a tool's parameters as the agent sees it: one property per argument of the
-// surface, typed by its declaration, with the required names listed.
+// surface, typed by its declaration, with the required names listed. The compile step builds it
+// once per tool (core/compile/tool.ts) and the tool value carries it to every host.
 import type { Json, JsonObject } from "../model.js";
-import { argTypeOf, type ArgSurface, type ToolSpec } from "../tool/tool-spec.js";
+import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { argSchemaProperty, typedArgValue } from "./arg-type.js";
 
 /** The default a caller gets when it leaves `name` out: a tool-level default, else one written in
@@ -23,12 +24,19 @@ const ASYNC_PROPERTIES: JsonObject = {
 
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
   const properties: Record<string, Json> = {};
+  const { descriptions } = surface;
   for (const name of surface.names) {
     const base = argSchemaProperty(name, argTypeOf(surface, name));
-    const description = surface.descriptions !== undefined && Object.hasOwn(surface.descriptions, name) ? surface.descriptions[name] : undefined;
+    const description = descriptions !== undefined && Object.hasOwn(descriptions, name) ? descriptions[name] : undefined;
     const dflt = shownDefault(surface, name);
-    const value = description === undefined && dflt === undefined ? base
-      : { ...base, ...(description === undefined ? {} : { description }), ...(dflt === undefined ? {} : { default: dflt }) };
+    let value: JsonObject = base;
+    // an argument with its own description or a default gets a copy of the shared property
+    if (description !== undefined || dflt !== undefined) {
+      const own: Record<string, Json> = { ...base };
+      if (description !== undefined) own["description"] = description;
+      if (dflt !== undefined) own["default"] = dflt;
+      value = own;
+    }
     // defineProperty: an argument called `__proto__` must stay an ordinary property
     if (name === "__proto__") Object.defineProperty(properties, name, { value, enumerable: true, writable: true, configurable: true });
     else properties[name] = value;
@@ -37,7 +45,3 @@ export function parametersSchema(surface: ArgSurface, options: { readonly async:
   if (options.async) Object.assign(properties, ASYNC_PROPERTIES);
   return { additionalProperties: false, properties, required: [...surface.required], type: "object" };
 }
-
-/** The JSON schema of a tool's parameters, as the agent sees it: built from the tool value each
- *  time it is asked for (a host asks when it publishes the tool). */
-export const toolSchema = (tool: Pick<ToolSpec, "surface" | "async">): JsonObject => parametersSchema(tool.surface, tool);

@@ -1,8 +1,9 @@
 // The tool a compiled recipe becomes: one plain value (name, description, argument surface,
-// config, source digest), made only from the compile result. Its parameter schema is a pure
-// function of it (`toolSchema` in core/args/parameters-schema.ts), built by a host when it publishes the
-// tool, so a listing of many tools builds none.
+// parameter schema, config, source digest), made only from the compile result. The schema is
+// built here, once per tool, from the surface and the async flag, so every host publishes the
+// same schema and none has to come back to the argument code to build it.
 import * as E from "fp-ts/lib/Either.js";
+import { parametersSchema } from "../args/parameters-schema.js";
 import type { NotATool, ToolSpec } from "../tool/tool-spec.js";
 import type { RecipeConfig } from "../model.js";
 import type { CompiledConfig } from "./compile-recipe.js";
@@ -25,6 +26,7 @@ export function toolOf(compiled: CompiledConfig, facts: Pick<RecipeConfig, "desc
     async,
     promptSnippet: `${async ? "Start async template recipe" : "Execute template recipe"}: ${name}`,
     surface: compiled.surface,
+    schema: parametersSchema(compiled.surface, { async }),
     config: compiled.config,
   };
   if (compiled.sourceSha256 !== undefined) tool.sourceSha256 = compiled.sourceSha256;

@@ -7,6 +7,7 @@ import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
 import { findUnsafe, secretReason } from "./unsafe.js";
 import { toolNameFor } from "./names.js";
+import { compareText } from "../text-order.js";
 
 export const BATCH_SIZE = 12;
 
@@ -59,18 +60,15 @@ export interface Batch {
 // only: a path sorts as its name does (a `.md` right after the `.json` of the same stem)
 const sortKey = (path: string): string => (path.endsWith(".md") ? `${path.slice(0, -3)}.json\u0001` : path);
 
-export const byFileName = (a: { path: string }, b: { path: string }): number => {
-  const ka = sortKey(a.path);
-  const kb = sortKey(b.path);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-};
+export const byFileName = (a: { path: string }, b: { path: string }): number => compareText(sortKey(a.path), sortKey(b.path));
 
 const count = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) && n >= 0 ? Math.floor(n) : 0);
 
 /** True when the draft may enter a batch. */
 export function isEligible(d: DraftCandidate): boolean {
-  if (d.recipe !== undefined && secretReason(d.recipe, d.riskLabels) !== undefined) return false;
-  if (d.riskLabels.includes("risk.secret_touching")) return false;
+  // a draft that does not load still carries its risk labels: the empty recipe holds no secret,
+  // so only the labels decide for it
+  if (secretReason(d.recipe ?? {}, d.riskLabels) !== undefined) return false;
   const u = d.usage;
   return !(u?.demoted_fingerprint !== undefined && u.demoted_fingerprint === u.fingerprint);
 }

@@ -70,7 +70,6 @@ export function validateDecisions(batch: Batch, reply: JsonObject): E.Either<rea
       continue;
     }
     seen.add(id);
-    const before = errors.length;
     if (item["sha256"] !== contentGroupOf(batch, d)) errors.push(`review draft changed: ${id}`);
     const rationale = item["rationale"];
     if (typeof rationale !== "string" || rationale.trim() === "") errors.push(`missing review rationale: ${id}`);
@@ -91,13 +90,14 @@ export function validateDecisions(batch: Batch, reply: JsonObject): E.Either<rea
         else taken.add(target.toLowerCase());
       }
     } else errors.push(`invalid review action: ${id}`);
-    if (errors.length === before)
-      accepted.push({
-        draft: d,
-        action: action as "promote" | "discard",
-        rationale: String(rationale),
-        ...(typeof item["target"] === "string" ? { target: item["target"] } : {}),
-      });
+    // kept whatever its faults: any fault makes the whole reply an error, so only a reply without
+    // faults ever reads this list
+    accepted.push({
+      draft: d,
+      action: action as "promote" | "discard",
+      rationale: String(rationale),
+      ...(typeof item["target"] === "string" ? { target: item["target"] } : {}),
+    });
   }
   for (const d of batch.drafts) if (!seen.has(d.occurrence)) errors.push(`missing review decision: ${d.occurrence}`);
   if (errors.length > 0) return E.left(errors);

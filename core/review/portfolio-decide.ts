@@ -18,7 +18,6 @@ import { contentGroups, recipeDigest, TOOL_REVIEW_MARKER, type Portfolio, type P
 export const APPROVAL_LIMIT = 16 * 1024 * 1024;
 
 export type ToolAction = "keep" | "evolve" | "demote" | "merge";
-export const TOOL_ACTIONS: ReadonlySet<string> = new Set(["keep", "evolve", "demote", "merge"]);
 
 export const parsePortfolioReply = (stdout: string): E.Either<ReplyError, JsonObject> =>
   stdout.length > APPROVAL_LIMIT ? E.left({ _tag: "TooLarge" }) : objectAfterMarker(stdout, TOOL_REVIEW_MARKER);
@@ -64,8 +63,8 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
   if (!Array.isArray(raw)) return E.left([...errors, "tool review decisions must be an array"]);
   const byId = new Map(p.tools.map((t) => [t.occurrence, t]));
   const groups = contentGroups(p);
-  const captured = new Map(p.tools.map((t) => [lower(t.name), t]));
-  const outside = new Set(p.activeTools.map(lower).filter((n) => !captured.has(n)));
+  // every name a target must avoid: the captured tools' and every other active tool's
+  const active = new Set([...p.tools.map((t) => t.name), ...p.activeTools].map(lower));
   const seen = new Set<string>();
   const accepted = new Map<string, ToolDecision>();
   const evolveTargets = new Set<string>();
@@ -104,7 +103,7 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
     } else if (action === "evolve") {
       if (target === undefined || !isToolName(target)) errors.push(`evolve requires a valid tool name target: ${id}`);
       else if (lower(target) === lower(t.name)) errors.push(`evolve must rename: ${id}`);
-      else if (captured.has(lower(target)) || outside.has(lower(target))) errors.push(`evolve target collides with active tool: ${String(rawTarget)}`);
+      else if (active.has(lower(target))) errors.push(`evolve target collides with active tool: ${String(rawTarget)}`);
       else if (evolveTargets.has(lower(target)) || merges.has(lower(target))) errors.push(`duplicate tool review target: ${String(rawTarget)}`);
       else evolveTargets.add(lower(target));
     } else if (action === "merge") {
@@ -126,7 +125,7 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
   for (const [key, g] of merges) {
     if (g.members.length < 2) errors.push(`merge target requires at least two sources: ${g.given}`);
     const member = g.members.some((m) => lower(m.name) === key);
-    if (!member && (captured.has(key) || outside.has(key))) errors.push(`merge target collides with unrelated active tool: ${g.given}`);
+    if (!member && active.has(key)) errors.push(`merge target collides with unrelated active tool: ${g.given}`);
     if (new Set(g.members.map((m) => recipeDigest(m.recipe))).size > 1) errors.push(`merge target recipes differ: ${g.given}`);
   }
   if (errors.length > 0) return E.left(errors);
@@ -163,11 +162,8 @@ export interface ApprovalRoots {
 /** What the runtime observed just before approving: each path's current bytes digest, if any. */
 export type Observed = (path: string) => string | undefined;
 
-const extension = (path: string): string => {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot < 0 ? "" : base.slice(dot);
-};
+// every path this reads is a tool's file or a target made from one, so it ends in `.json` or `.md`
+const extension = (path: string): string => path.slice(path.lastIndexOf("."));
 
 /**
  * The approval plan, or every reason there is none: a captured tool changed since the capture, a
@@ -200,11 +196,14 @@ export function approve(p: Portfolio, digest: string, decisions: readonly ToolDe
       return { ...base, lineage: d.target!, move: "rename", to };
     }
     // merge: the member named like the target survives in place; with a new name, the first
-    // member (portfolio order) is renamed to it; every other member is quarantined
+    // member (portfolio order) is renamed to it, spelled as that member's decision wrote it;
+    // every other member is quarantined. Every member names the survivor's lineage, whatever
+    // the case its own decision wrote the target in: the lineage plan groups members by it.
     const members = decisions.filter((m) => m.action === "merge" && lower(m.target!) === lower(d.target!));
     const survivor = members.find((m) => lower(m.tool.name) === lower(d.target!));
     if (survivor !== undefined) return survivor === d ? { ...base, lineage: survivor.tool.name, move: "none" } : { ...base, lineage: survivor.tool.name, move: "quarantine" };
-    if (members[0] !== d) return { ...base, lineage: d.target!, move: "quarantine" };
+    const first = members[0]!;
+    if (first !== d) return { ...base, lineage: first.target!, move: "quarantine" };
     const to = `${roots.recipeRoot}/${d.target!}${extension(d.tool.path)}`;
     claim(to);
     return { ...base, lineage: d.target!, move: "rename", to };

@@ -11,6 +11,7 @@ import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
 import { contentGroupNames, contract } from "./projection.js";
 import { findUnsafe, secretReason } from "./unsafe.js";
+import { compareText } from "../text-order.js";
 
 export const PORTFOLIO_SIZE = 36;
 
@@ -60,18 +61,15 @@ export interface Portfolio {
 export function ineligibility(c: ToolCandidate): string | undefined {
   if (!c.valid || c.recipe === undefined || c.recipe["template"] === undefined) return "invalid";
   if (c.usage === undefined) return "no_lineage";
-  if (c.riskLabels.includes("risk.secret_touching") || secretReason(c.recipe, c.riskLabels) !== undefined) return "sensitive";
+  // the secret-touching label counts as a secret finding
+  if (secretReason(c.recipe, c.riskLabels) !== undefined) return "sensitive";
   if (findUnsafe(c.recipe) !== undefined) return "unsafe";
   if (c.usage.reviewed_fingerprints.includes(c.usage.fingerprint)) return "reviewed";
   return undefined;
 }
 
-const byAge = (a: ToolCandidate, b: ToolCandidate): number => {
-  const fa = a.usage?.first_seen ?? "";
-  const fb = b.usage?.first_seen ?? "";
-  if (fa !== fb) return fa < fb ? -1 : 1;
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-};
+// only eligible tools are ordered, and an eligible tool has a lineage
+const byAge = (a: ToolCandidate, b: ToolCandidate): number => compareText(a.usage!.first_seen, b.usage!.first_seen) || compareText(a.name, b.name);
 
 export const eligibleTools = (candidates: readonly ToolCandidate[]): ToolCandidate[] =>
   candidates.filter((c) => ineligibility(c) === undefined).sort(byAge);
@@ -127,7 +125,7 @@ export function projectPortfolio(p: Portfolio): JsonObject {
     active_tool_count: p.activeTools.length,
     tools: p.tools.map((t) => ({
       tool: t.occurrence,
-      sha256: groups.get(t.occurrence) ?? "",
+      sha256: groups.get(t.occurrence)!,
       riskLabels: [...t.riskLabels],
       usage: { lifetime_calls: t.usage.lifetime_calls, revision: t.usage.revision, revision_calls: t.usage.revision_calls },
       contract: contract(t.recipe),

@@ -1,7 +1,7 @@
 // The tool a recipe becomes: its name, description, argument surface and parameter schema, with
 // the config and source digest it was compiled from. Discovery picks which recipes become tools;
 // compiling, the argument checks and the hosts read these types from here.
-import type { ArgType, Json, RecipeConfig, RecipeFormat } from "../model.js";
+import type { ArgType, Json, JsonObject, RecipeConfig, RecipeFormat } from "../model.js";
 
 /** The public argument surface of a tool: one source for schema, validation and usage hints. */
 export interface ArgSurface {
@@ -29,8 +29,8 @@ export interface NotATool {
   readonly message: string;
 }
 
-/** A tool: a plain value made by compiling a recipe (core/compile/tool.ts). The JSON schema of its
- *  parameters, as the agent sees it, is `toolSchema(tool)` (core/args/parameters-schema.ts). */
+/** A tool: a plain value made by compiling a recipe (core/compile/tool.ts), its parameter schema
+ *  included, so a host publishes what it was handed and never goes back to build anything. */
 export interface ToolSpec {
   readonly name: string;
   readonly description: string;
@@ -38,6 +38,11 @@ export interface ToolSpec {
   readonly format: RecipeFormat;
   readonly async: boolean;
   readonly surface: ArgSurface;
+  /** the JSON schema of the parameters as the agent sees it: one property per argument of
+   *  `surface`, typed, described, with its shown default; the required names; and for an async
+   *  tool the `run_id` and `correlation_id` that steer its detached run
+   *  (`parametersSchema` in core/args/parameters-schema.ts) */
+  readonly schema: JsonObject;
   readonly promptSnippet: string;
   readonly config: RecipeConfig;
   /** sha256 of the very bytes the tool was compiled from, when discovery was given a digest

@@ -12,7 +12,6 @@ import { agentPlace } from "../agent-paths.js";
 import { inspectRun } from "../runs/control.js";
 import { runFacts } from "../runs/facts.js";
 import { runsRootOf } from "../runs/store.js";
-import { toolSchema } from "../../core/args/parameters-schema.js";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 
 const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
@@ -39,7 +38,7 @@ function inspectTool(discovery: Discovery, name: string, env: Readonly<Record<st
     description: tool.description,
     args: surface.names,
     required: surface.required,
-    parameters: toolSchema(tool),
+    parameters: tool.schema,
     template: tool.config.template,
     ...(policy === undefined ? {} : { sandbox: { network: policy.network, write: policy.write, read_deny: policy.readDeny } }),
   });

@@ -1,7 +1,6 @@
 // `pi-recipes schema <tool>`: the JSON parameter schema the agent sees for one tool.
 import { failure, success, type CommandResult } from "../../core/result.js";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
-import { toolSchema as schemaOf } from "../../core/args/parameters-schema.js";
 
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
@@ -19,7 +18,7 @@ export function whyNotATool(discovery: Discovery, name: string): string {
 export function toolSchema(discovery: Discovery, name: string): CommandResult {
   const tool = discovery.tools.find((t) => t.name === name);
   if (tool === undefined) return failure(whyNotATool(discovery, name), { tool: name });
-  const parameters = schemaOf(tool);
+  const parameters = tool.schema;
   return success(JSON.stringify(parameters, null, 2), {
     tool: tool.name,
     path: tool.path,

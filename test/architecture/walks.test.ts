@@ -77,6 +77,11 @@ describe("the two walks of docs/ARCHITECTURE.md", () => {
     expect(call?.straight).toBe(true);
   });
 
+  it("the schema walk is straight", () => {
+    const schema = walks.map(parseWalk).find((w) => w.title.startsWith("A recipe file"));
+    expect(schema?.straight).toBe(true);
+  });
+
   it.each(walks.map(parseWalk).filter((w) => w.straight).map((w) => [w.title, w] as const))("%s: every step leads to the next, none comes back", (_title, walk) => {
     expect(walk.files.length).toBeGreaterThan(3);
     expect(returns(walk.files, importsOf)).toEqual([]);

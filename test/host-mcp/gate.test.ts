@@ -2,6 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
+import { parametersSchema } from "../../core/args/parameters-schema.js";
 import { changedText, makeCallGate, removedText, type GateRegistry } from "../../host-mcp/gate.js";
 
 // A registry whose tool set the test swaps: each swap is a generation, and `fence` rejects a tool
@@ -16,8 +17,9 @@ function fakeRegistry(initial: Record<string, string>) {
     tools = new Map(Object.entries(next));
   };
   set(initial);
+  const surface = { names: [], required: [], types: {}, defaults: {} };
   const spec = (name: string): ToolSpec =>
-    ({ name, description: `${name} tool`, path: `/r/${name}.json`, surface: { names: [], required: [], types: {}, defaults: {} }, config: { template: tools.get(name) } }) as unknown as ToolSpec;
+    ({ name, description: `${name} tool`, path: `/r/${name}.json`, surface, schema: parametersSchema(surface, { async: false }), config: { template: tools.get(name) } }) as unknown as ToolSpec;
   const discovery = (): Discovery =>
     ({ tools: [...tools.keys()].sort().map(spec), active: new Map(), entries: [], diagnostics: [], drafts: [] }) as unknown as Discovery;
   const registry: GateRegistry = {

@@ -7,7 +7,6 @@ import * as nodeFs from "node:fs";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
 import { extraReader, readFileEntry } from "../../runtime/recipe-snapshot.js";
-import { toolSchema } from "../../core/args/parameters-schema.js";
 
 let base: string;
 let agent: string;
@@ -112,7 +111,7 @@ describe("listing the recipe root", () => {
     });
     const tool = registry().discover().tools.find((t) => t.name === "validate_context");
     expect(tool?.surface.required).toEqual([]);
-    expect((tool === undefined ? undefined : toolSchema(tool))).toMatchObject({ properties: { path: { type: "string", description: "Path argument: path" } } });
+    expect(tool?.schema).toMatchObject({ properties: { path: { type: "string", description: "Path argument: path" } } });
   });
 });
 

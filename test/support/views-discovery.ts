@@ -112,7 +112,7 @@ export function buildDiscovery(
         format: e.format,
         async: config.async === true,
         surface: { names, required: names, types: {}, defaults: {} },
-        parameters: { type: "object" },
+        schema: { type: "object" },
         promptSnippet: "",
         config,
       };

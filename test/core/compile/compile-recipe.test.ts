@@ -8,7 +8,6 @@ import { toolOf } from "../../../core/compile/tool.js";
 import { draftEntry } from "../../../core/discovery/drafts.js";
 import { formatOfPath, idOfPath } from "../../../core/recipe/posix.js";
 import { ROOT, type Files, contextOf } from "../recipe/imports-support.js";
-import { toolSchema } from "../../../core/args/parameters-schema.js";
 
 function compile(files: Files, path: string, digest?: string): CompiledRecipe {
   const ctx = contextOf(files);
@@ -37,7 +36,7 @@ describe("compileRecipe", () => {
     expect(c.warnings[1]?.text).toBe('placeholder {mode} is not declared in "args"; add it so the tool\'s schema is complete');
     expect(c.diagnostics).toEqual(c.warnings.map((w) => `Recipe ${path}: ${w.text}`));
     const tool = toolOf(c);
-    expect(E.isRight(tool) && toolSchema(tool.right)).toEqual({
+    expect(E.isRight(tool) && tool.right.schema).toEqual({
       additionalProperties: false,
       properties: { dir: expect.any(Object), mode: expect.any(Object) },
       required: ["dir"],
@@ -47,6 +46,40 @@ describe("compileRecipe", () => {
     if (E.isLeft(tool)) throw new Error("expected a tool");
     for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(tool.right))) expect([key, d.get]).toEqual([key, undefined]);
     expect(structuredClone(tool.right)).toEqual(tool.right);
+  });
+
+  it("the tool carries the schema the model is shown: one property per argument with its type, description and default, the required names, and for an async tool the properties that steer its run", () => {
+    const path = `${ROOT}/count.json`;
+    const config = {
+      description: "Count",
+      args: ["file:path", "n:int", "mode:enum(words,lines)=words", "dry:bool"],
+      arg_descriptions: { file: "The file to count in" },
+      defaults: { n: "3" },
+      template: "wc {file} {n} {mode} {dry} {extra}",
+    };
+    const properties = {
+      file: { description: "The file to count in", type: "string" },
+      n: { description: "Int argument: n", type: "integer", default: 3 },
+      mode: { description: "Enum argument: mode", enum: ["words", "lines"], type: "string", default: "words" },
+      dry: { description: "Bool argument: dry", type: "boolean" },
+      extra: { description: "Argument: extra", type: "string" },
+    };
+    const foreground = toolOf(recipe(compile({ [path]: config }, path)));
+    expect(E.isRight(foreground) && foreground.right.schema).toStrictEqual({ additionalProperties: false, properties, required: ["file", "dry", "extra"], type: "object" });
+    const background = toolOf(recipe(compile({ [path]: { ...config, async: true } }, path)));
+    expect(E.isRight(background) && background.right.schema).toStrictEqual({
+      additionalProperties: false,
+      properties: {
+        ...properties,
+        run_id: { description: "Optional run id override for this async template recipe invocation.", type: "string" },
+        correlation_id: { description: "Optional workflow correlation id preserved in terminal follow-up delivery.", type: "string" },
+      },
+      required: ["file", "dry", "extra"],
+      type: "object",
+    });
+    // the schema travels with the tool as plain data: a structured copy of the tool keeps it
+    if (E.isLeft(background)) throw new Error("expected a tool");
+    expect(structuredClone(background.right).schema).toStrictEqual(background.right.schema);
   });
 
   it("with recipe args, names the root node declares elsewhere are warned of too, once each", () => {

@@ -256,3 +256,65 @@ describe("approval", () => {
     );
   });
 });
+
+describe("capture, exactly", () => {
+  it("a tool with no recipe or no template is invalid; validity is asked before the lineage, the lineage before secrets", () => {
+    const { recipe: _r, ...noRecipe } = tool(0);
+    expect(ineligibility(noRecipe)).toBe("invalid");
+    expect(ineligibility(tool(0, { recipe: { description: "d" } }))).toBe("invalid");
+    const { usage: _u, ...noLineage } = tool(0, { valid: false });
+    expect(ineligibility(noLineage)).toBe("invalid");
+    const { usage: _v, ...secretNoLineage } = tool(0, { riskLabels: ["risk.secret_touching"] });
+    expect(ineligibility(secretNoLineage)).toBe("no_lineage");
+    expect(ineligibility(tool(0, { recipe: { template: "cat ~/.aws/credentials /tmp/x" } }))).toBe("sensitive");
+  });
+
+  it("the oldest lineage comes first whatever the names; names order only equal ages", () => {
+    const aged = thirtySix.map((t, i) => ({ ...t, name: `z_${String(99 - i)}` }));
+    expect(capturePortfolio([...aged].reverse(), [], "r", "t")!.tools.map((t) => t.name)).toEqual(aged.map((t) => t.name));
+  });
+
+  it("records each tool exactly, with usage counts that are whole and never negative", () => {
+    const odd = tool(0, { riskLabels: ["risk.network"], usage: { ...tool(0).usage!, lifetime_calls: 1.5, revision: -1, revision_calls: 4 } });
+    const p = capturePortfolio([odd, ...thirtySix.slice(1)], ["b_tool", "a_tool", "b_tool"], "r-9", "2026-03-01T00:00:00.000Z")!;
+    expect(p.reviewId).toBe("r-9");
+    expect(p.createdAt).toBe("2026-03-01T00:00:00.000Z");
+    expect(p.activeTools).toEqual(["a_tool", "b_tool"]);
+    expect(p.tools[0]).toStrictEqual({
+      occurrence: "tool_01",
+      name: "tool_00",
+      path: "/r/tool_00.json",
+      sha256: "sha0",
+      riskLabels: ["risk.network"],
+      recipe: { description: "Tool 0", template: "echo 0" },
+      usage: { lifetime_calls: 0, revision: 0, revision_calls: 4, fingerprint: "f0" },
+    });
+    expect(p.tools.map((t) => t.occurrence).slice(8, 11)).toEqual(["tool_09", "tool_10", "tool_11"]);
+    const projected = projectPortfolio(p);
+    expect([projected["reviewId"], projected["createdAt"], projected["active_tool_count"]]).toEqual(["r-9", "2026-03-01T00:00:00.000Z", 2]);
+    expect((projected["tools"] as JsonObject[])[0]!["riskLabels"]).toEqual(["risk.network"]);
+  });
+
+  it("a smaller size captures that many tools", () => {
+    expect(capturePortfolio(thirtySix.slice(0, 3), [], "r", "t", 3)!.tools.map((t) => t.name)).toEqual(["tool_00", "tool_01", "tool_02"]);
+    expect(capturePortfolio(thirtySix.slice(0, 2), [], "r", "t", 3)).toBeUndefined();
+  });
+
+  it("the reviewer reads the instructions, a blank line, then the projection as indented JSON", () => {
+    const instructions = [
+      "You review a portfolio of 36 persistent tools (command templates agents call) and decide how the portfolio should evolve.",
+      "The JSON below describes each tool by structure and usage only. Treat tool ids and sha256 content groups as opaque and return them verbatim.",
+      "Make exactly one decision per tool. The actions are:",
+      '  "keep": the tool stays as it is;',
+      '  "evolve": the tool is renamed to "target" (its content stays unchanged);',
+      '  "demote": the tool leaves the tool set and becomes a draft again (its content stays unchanged);',
+      '  "merge": tools with the same content group become one tool named "target" (a new name, or the id of one of them to keep that one).',
+      "Never return recipe content. Do not run or change anything.",
+      'Each decision: {"source": <tool id>, "sha256": <content group>, "action", "rationale" (non-empty),',
+      '"assessment": {"lifetimeCalls": <usage.lifetime_calls>, "revisionCalls": <usage.revision_calls>}} and, for evolve and merge,',
+      '"target": a tool name matching ^[A-Za-z0-9_-]{1,64}$.',
+      'End your output with the line TOOL_REVIEW_RESULT followed by one JSON object: {"reviewId", "decisions": [...]}.',
+    ].join("\n");
+    expect(portfolioReviewerInput(portfolio)).toBe(`${instructions}\n\n${JSON.stringify(projectPortfolio(portfolio), null, 2)}\n`);
+  });
+});
