@@ -2,17 +2,9 @@
 // (occurrence ids, promotability, bounded usage, suggested names) and active tools it records.
 import { describe, expect, it } from "vitest";
 import { captureBatch, eligibleDrafts, isEligible, type DraftCandidate } from "../../../core/review/batch.js";
+import { draftCandidate } from "./fixtures.js";
 
-const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => ({
-  path: `/r/drafts/draft_${String(i).padStart(2, "0")}.json`,
-  stem: `draft_${String(i).padStart(2, "0")}`,
-  sha256: `sha${i}`,
-  valid: true,
-  riskLabels: [],
-  recipe: { description: `Draft ${i}`, template: `echo ${i}` },
-  usage: { lifetime_calls: 1, revision: 1, revision_calls: 1, fingerprint: `f${i}` },
-  ...extra,
-});
+const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => draftCandidate(i, extra);
 const twelve = Array.from({ length: 12 }, (_, i) => draft(i));
 const named = (path: string): DraftCandidate => draft(0, { path, stem: path.slice(3) });
 

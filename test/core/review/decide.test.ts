@@ -3,21 +3,13 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { captureBatch, type DraftCandidate } from "../../../core/review/batch.js";
+import { draftCandidate } from "./fixtures.js";
 import { planOf, validateDecisions, type Decision } from "../../../core/review/decide.js";
 import { contentGroupOf } from "../../../core/review/projection.js";
 import { sha256Hex } from "../../../core/ledger/sha256.js";
 import type { JsonObject } from "../../../core/model.js";
 
-const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => ({
-  path: `/r/drafts/draft_${String(i).padStart(2, "0")}.json`,
-  stem: `draft_${String(i).padStart(2, "0")}`,
-  sha256: `sha${i}`,
-  valid: true,
-  riskLabels: [],
-  recipe: { description: `Draft ${i}`, template: `echo ${i}` },
-  usage: { lifetime_calls: i, revision: 1, revision_calls: 1, fingerprint: `f${i}` },
-  ...extra,
-});
+const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => draftCandidate(i, extra, i);
 const twelve = Array.from({ length: 12 }, (_, i) => draft(i));
 const batchOf = (drafts: readonly DraftCandidate[], active: readonly string[] = []) => captureBatch(drafts, active, "b-1", "t")!;
 const batch = batchOf(twelve, ["existing_tool"]);

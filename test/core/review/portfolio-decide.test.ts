@@ -5,19 +5,10 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../../core/model.js";
 import { APPROVAL_LIMIT, approve, parsePortfolioReply, validatePortfolioDecisions, type ToolDecision } from "../../../core/review/portfolio-decide.js";
-import { capturePortfolio, contentGroups, type Portfolio, type ToolCandidate } from "../../../core/review/portfolio.js";
+import { capturePortfolio, type Portfolio, type ToolCandidate } from "../../../core/review/portfolio.js";
+import { portfolioReply, toolCandidate } from "./fixtures.js";
 
-const name = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
-const tool = (i: number, extra: Partial<ToolCandidate> = {}): ToolCandidate => ({
-  name: name(i),
-  path: `/r/${name(i)}.json`,
-  sha256: `sha${i}`,
-  valid: true,
-  riskLabels: [],
-  recipe: { description: `Tool ${i}`, template: `echo ${i}` },
-  usage: { lifetime_calls: i, revision: 1, revision_calls: i % 3, fingerprint: `f${i}`, first_seen: `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`, reviewed_fingerprints: [] },
-  ...extra,
-});
+const tool = (i: number, extra: Partial<ToolCandidate> = {}): ToolCandidate => toolCandidate(i, extra);
 const thirtySix = Array.from({ length: 36 }, (_, i) => tool(i));
 const portfolio = capturePortfolio(thirtySix, [...thirtySix.map((t) => t.name), "outside_tool"], "review-1", "t")!;
 const same = { description: "Same", template: "echo same" };
@@ -29,17 +20,7 @@ const twins = capturePortfolio(
   "t",
 )!;
 
-const reply = (p: Portfolio, overrides: Record<number, object> = {}): JsonObject => ({
-  reviewId: p.reviewId,
-  decisions: p.tools.map((t, i) => ({
-    source: t.occurrence,
-    sha256: contentGroups(p).get(t.occurrence) ?? "",
-    action: "keep",
-    rationale: "useful",
-    assessment: { lifetimeCalls: t.usage.lifetime_calls, revisionCalls: t.usage.revision_calls },
-    ...overrides[i],
-  })) as unknown as JsonObject[],
-});
+const reply = portfolioReply;
 const errorsOf = (p: Portfolio, r: JsonObject): readonly string[] => {
   const v = validatePortfolioDecisions(p, r);
   return E.isLeft(v) ? v.left : [];

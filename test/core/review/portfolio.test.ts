@@ -20,40 +20,16 @@ import {
   type Portfolio,
   type ToolCandidate,
 } from "../../../core/review/portfolio.js";
+import { portfolioDecisions, toolCandidate } from "./fixtures.js";
 
 /** the reply's error as the text the review records */
 const parsePortfolioReply = (stdout: string) => E.mapLeft((e: Parameters<typeof replyErrorText>[1]) => replyErrorText("Tool", e))(parseTagged(stdout));
 
-const name = (i: number): string => `tool_${String(i).padStart(2, "0")}`;
-const tool = (i: number, extra: Partial<ToolCandidate> = {}): ToolCandidate => ({
-  name: name(i),
-  path: `/r/${name(i)}.json`,
-  sha256: `sha${i}`,
-  valid: true,
-  riskLabels: [],
-  recipe: { description: `Tool ${i}`, template: `echo ${i}` },
-  usage: {
-    lifetime_calls: i,
-    revision: 1,
-    revision_calls: i % 3,
-    fingerprint: `f${i}`,
-    first_seen: `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`,
-    reviewed_fingerprints: [],
-  },
-  ...extra,
-});
+const tool = (i: number, extra: Partial<ToolCandidate> = {}): ToolCandidate => toolCandidate(i, extra);
 const thirtySix = Array.from({ length: 36 }, (_, i) => tool(i));
 const portfolio = capturePortfolio(thirtySix, [...thirtySix.map((t) => t.name), "outside_tool"], "review-1", "2026-02-01T00:00:00.000Z")!;
 
-const decisionsFor = (p: Portfolio, overrides: Record<number, object> = {}) =>
-  p.tools.map((t, i) => ({
-    source: t.occurrence,
-    sha256: contentGroups(p).get(t.occurrence) ?? "",
-    action: "keep",
-    rationale: "useful",
-    assessment: { lifetimeCalls: t.usage.lifetime_calls, revisionCalls: t.usage.revision_calls },
-    ...overrides[i],
-  }));
+const decisionsFor = portfolioDecisions;
 const reply = (p: Portfolio, overrides: Record<number, object> = {}): JsonObject => ({ reviewId: p.reviewId, decisions: decisionsFor(p, overrides) as unknown as JsonObject[] });
 
 describe("eligibility and capture", () => {

@@ -3,6 +3,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { captureBatch, eligibleDrafts, type DraftCandidate } from "../../../core/review/batch.js";
+import { draftCandidate } from "./fixtures.js";
 import { planOf, validateDecisions } from "../../../core/review/decide.js";
 import { contentGroupOf, project } from "../../../core/review/projection.js";
 import { parseReply as parseTagged, replyErrorText } from "../../../core/review/reply.js";
@@ -14,16 +15,7 @@ import { control, decodeState, failed, isParked } from "../../../core/review/adm
 /** the reply's error as the text the review records */
 const parseReply = (stdout: string) => E.mapLeft((e: Parameters<typeof replyErrorText>[1]) => replyErrorText("Draft", e))(parseTagged(stdout));
 
-const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => ({
-  path: `/r/drafts/draft_${String(i).padStart(2, "0")}.json`,
-  stem: `draft_${String(i).padStart(2, "0")}`,
-  sha256: `sha${i}`,
-  valid: true,
-  riskLabels: [],
-  recipe: { description: `Draft ${i}`, template: `echo ${i}` },
-  usage: { lifetime_calls: 1, revision: 1, revision_calls: 1, fingerprint: `f${i}` },
-  ...extra,
-});
+const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => draftCandidate(i, extra);
 const twelve = Array.from({ length: 12 }, (_, i) => draft(i));
 const batch = captureBatch(twelve, ["existing_tool"], "b-1", "2026-01-01T00:00:00.000Z")!;
 

@@ -46,19 +46,10 @@ describe("the lineages of the view", () => {
       former_names: ["a", "b", "c", "d", "e", "f"],
       review_epochs: [1, 2, 3, 4, 5, 6, 7],
     };
+    // every field but the name is shown as written, in this order
+    const { lineage_name: _name, former_names: _former, review_epochs: _epochs, ...shown } = record;
     expect(reviewsDetails(facts([{ file: "deploy.json", record }])).lineages).toStrictEqual([
-      {
-        name: "deploy",
-        current_path: "deploy.json",
-        lifetime_calls: 9,
-        revision: 7,
-        revision_calls: 2,
-        demoted_at: "t",
-        demoted_from_revision: 6,
-        rollback_of_revision: 3,
-        former_names: ["b", "c", "d", "e", "f"],
-        review_epochs: [3, 4, 5, 6, 7],
-      },
+      { name: "deploy", ...shown, former_names: ["b", "c", "d", "e", "f"], review_epochs: [3, 4, 5, 6, 7] },
     ]);
     expect(reviewsDetails(facts([{ file: "x.json", record: { lineage_name: "x", former_names: [], review_epochs: "1" } }])).lineages).toStrictEqual([{ name: "x" }]);
   });
