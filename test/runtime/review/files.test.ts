@@ -14,7 +14,7 @@ const volume = () =>
   makeMemFileSystem(
     Volume.fromJSON({ "/r/good.json": '{"a":1}', "/r/bad.json": "{nope", "/r/file.txt": "plain", "/r/sub/x": "x" }) as Volume,
   );
-const failing = (code: "EACCES" | "EIO", on: string) =>
+const failing = (code: "EACCES" | "EBUSY", on: string) =>
   interceptFs(volume(), async (name, args, call) => (name === on ? Promise.reject(new FsError(code, on as "lstat", String(args[0]), `${code}: ${on}`)) : call()));
 
 describe("readJsonOrUndefined", () => {
@@ -53,7 +53,7 @@ describe("fileSha", () => {
   });
 
   it("any other failure is an error", async () => {
-    await expect(fileSha(failing("EIO", "lstat"), "/r/good.json")).rejects.toThrow("EIO: lstat");
+    await expect(fileSha(failing("EBUSY", "lstat"), "/r/good.json")).rejects.toThrow("EBUSY: lstat");
   });
 });
 
