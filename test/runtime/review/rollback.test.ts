@@ -62,4 +62,26 @@ describe("rollbackTool", () => {
     expect(await rollback(fs)).toEqual({ ok: false, error: expect.stringMatching(/^Recipe revision rollback failed: Plan \S+ \(revision-rollback\) could not write its journal; nothing was changed: disk full$/) });
     expect(await text(base, TOOL)).toBe('{"template":"echo other"}');
   });
+
+  it("a .json revision of a tool that is a .md file now comes back as the .json, the .md goes and the lineage moves; an existing .json is never replaced", async () => {
+    const fs = await activated();
+    const MD = `${ROOT}/renamed_tool.md`;
+    await fs.unlink(TOOL);
+    await fs.writeFile(MD, "---\ndescription: Markdown\n---\n\n```template\necho md\n```\n");
+    // the lineage as a rename by hand leaves it once recorded: its file is the .md now
+    const ledger = `${paths.usageRoot}/recipes/renamed_tool.json`;
+    const index = `${paths.usageRoot}/index.json`;
+    await fs.writeFile(ledger, JSON.stringify({ ...JSON.parse((await text(fs, ledger))!), current_path: "renamed_tool.md" }));
+    const idx = JSON.parse((await text(fs, index))!) as { paths: Record<string, unknown> };
+    idx.paths["renamed_tool.md"] = idx.paths["renamed_tool.json"];
+    delete idx.paths["renamed_tool.json"];
+    await fs.writeFile(index, JSON.stringify(idx));
+    await fs.writeFile(TOOL, '{"template":"echo someone else"}');
+    expect(await rollback(fs)).toEqual({ ok: false, error: `Recipe revision rollback would replace another recipe file: ${TOOL} (renamed_tool is ${MD} now)` });
+    await fs.unlink(TOOL);
+    expect(await rollback(fs)).toMatchObject({ ok: true, tool: "renamed_tool", path: TOOL, restored_revision: 1, changed: true });
+    expect(await text(fs, TOOL)).toBe(recipeText(0));
+    expect(await text(fs, MD)).toBeUndefined();
+    expect(JSON.parse(await text(fs, ledger) ?? "{}")).toMatchObject({ current_path: "renamed_tool.json", rollback_of_revision: 1 });
+  });
 });
