@@ -9,7 +9,8 @@ export const LINEAGE_LIMIT = 100;
 
 export interface LineageFact {
   readonly file: string;
-  readonly record?: JsonObject;
+  /** the ledger record; undefined when it could not be read as a JSON object */
+  readonly record?: JsonObject | undefined;
 }
 
 function lineage(f: LineageFact): JsonObject {

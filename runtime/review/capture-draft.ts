@@ -3,10 +3,9 @@
 // operator can later make it a tool. A template that touches secrets is not captured; the spawn
 // result says why. Drafts are never tools.
 import * as E from "fp-ts/lib/Either.js";
-import { join } from "node:path";
+import { basename, join, relative } from "node:path";
 import type { Json, JsonObject } from "../../core/model.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
-import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
 import { recipeProblem } from "../../core/recipe/recipe-error.js";
 import { labelsAsWritten } from "../../core/compile/compile-template.js";
@@ -73,9 +72,10 @@ export async function captureDraft(ctx: CaptureContext, input: InlineDraft): Pro
       if (!(hasCode(e, "EEXIST") && e.syscall === "link") || n >= 100) throw e;
     }
   }
-  const key = pathKey(ctx.paths.recipeRoot, path);
-  if (key === undefined) return { captured: true, path, diagnostics: [] };
-  const name = key.slice(key.lastIndexOf("/") + 1).replace(/\.json$/, "");
+  // the draft folder lies in the recipe root (agent-paths.ts), so the draft's key is its path
+  // from the root, and its lineage is named after the file
+  const key = relative(ctx.paths.recipeRoot, path);
+  const name = basename(path, ".json");
   const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot, now: ctx.now });
   try {
     const seeded = await seedObserved(ledger, [{ key, name, fingerprint: executableFingerprint(loaded.right) }]);

@@ -2,10 +2,9 @@
 // bytes digest, whether it loads, its risk labels, its raw recipe and its lineage (seeded with
 // zero calls when it has none yet, so launch counts are always there to compare).
 import * as E from "fp-ts/lib/Either.js";
-import { join } from "node:path";
+import { relative } from "node:path";
 import type { DraftCandidate, LineageUsage } from "../../core/review/batch.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
-import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
 import type { Observation } from "../../core/ledger/seed.js";
 import { discoverThroughFs } from "../fs-discovery.js";
@@ -24,7 +23,7 @@ export interface Candidates {
 export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
   const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot);
   const promoted = await promotedKeys(ctx);
-  const found: Array<{ candidate: Omit<DraftCandidate, "usage">; key?: string; fingerprint?: string }> = [];
+  const found: Array<{ candidate: Omit<DraftCandidate, "usage">; key: string; fingerprint?: string }> = [];
   for (const entry of discovery.drafts) {
     let bytes: Uint8Array;
     try {
@@ -35,29 +34,25 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
     const sha256 = sha256Bytes(bytes);
     const loaded = loadRecipe({ path: entry.path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, entry.id, entry.format);
     const config = E.isRight(loaded) ? loaded.right : undefined;
-    // discovery read the file a moment earlier: trust its verdict only for the same bytes
-    const valid = entry.valid && config !== undefined && (entry.sha256 === undefined || entry.sha256 === sha256);
-    const key = pathKey(ctx.paths.recipeRoot, entry.path);
-    if (key !== undefined && promoted.has(key)) continue; // a tool already: never reviewed again
+    // valid: discovery compiled the draft without a problem and the bytes read here load. The
+    // verdict is discovery's, of its own read a moment earlier: discoverThroughFs digests
+    // nothing, so it cannot be matched to these bytes (the digest and recipe are of these).
+    const recipe = entry.valid ? config?.raw : undefined;
+    // the draft folder lies in the recipe root (agent-paths.ts): a draft's key is its path from it
+    const key = relative(ctx.paths.recipeRoot, entry.path);
+    if (promoted.has(key)) continue; // a tool already: never reviewed again
     found.push({
-      candidate: {
-        path: entry.path,
-        stem: entry.id,
-        sha256,
-        valid,
-        riskLabels: entry.risk_labels,
-        ...(valid && config !== undefined ? { recipe: config.raw } : {}),
-      },
-      ...(key === undefined ? {} : { key }),
+      candidate: { path: entry.path, stem: entry.id, sha256, valid: recipe !== undefined, riskLabels: entry.risk_labels, ...(recipe === undefined ? {} : { recipe }) },
+      key,
       ...(config === undefined ? {} : { fingerprint: executableFingerprint(config) }),
     });
   }
-  const observations: Observation[] = found.flatMap((f) => (f.key !== undefined && f.fingerprint !== undefined ? [{ key: f.key, name: f.candidate.stem, fingerprint: f.fingerprint }] : []));
+  const observations: Observation[] = found.flatMap((f) => (f.fingerprint === undefined ? [] : [{ key: f.key, name: f.candidate.stem, fingerprint: f.fingerprint }]));
   const seeded = await seedObserved(ctx.ledger, observations);
-  const usage = await usageByKey(ctx, found.flatMap((f) => (f.key === undefined ? [] : [f.key])));
+  const usage = await usageByKey(ctx, found.map((f) => f.key));
   return {
     drafts: found.map((f) => {
-      const u = f.key === undefined ? undefined : usage.get(f.key);
+      const u = usage.get(f.key);
       return u === undefined ? f.candidate : { ...f.candidate, usage: u };
     }),
     activeTools: discovery.tools.map((t) => t.name),
@@ -108,5 +103,3 @@ async function usageByKey(ctx: ReviewContext, keys: readonly string[]): Promise<
   }
   return out;
 }
-
-export const draftsDir = (ctx: ReviewContext): string => join(ctx.paths.draftRoot);

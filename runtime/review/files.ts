@@ -48,5 +48,7 @@ export async function exists(fs: FileSystem, path: string): Promise<boolean> {
  *  the review later wrote inside it. */
 export async function durableChain(fs: FileSystem, dir: string, top: string): Promise<void> {
   await ensureDir(fs, dir);
-  for (let d = dir; d !== top && d.startsWith(`${top}/`); d = dirname(d)) await fs.fsyncDir(dirname(d));
+  // strictly below `top`: the walk stops at `top` itself (which no `${top}/...` names) and never
+  // starts for a folder outside it
+  for (let d = dir; d.startsWith(`${top}/`); d = dirname(d)) await fs.fsyncDir(dirname(d));
 }

@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { decodeState } from "../../core/review/admission.js";
 import type { JsonObject } from "../../core/model.js";
 import { draftReviewDetails, LINEAGE_LIMIT, reviewsDetails } from "../../core/review/reviews-view.js";
-import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import { readJson, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { ledgerPaths } from "../ledger/index.js";
 import { batchDir, EVIDENCE_FILE, statePath } from "./review-context.js";
-import { readJsonOrUndefined } from "./files.js";
 import { decodeToolState } from "../../core/review/tool-admission.js";
 import { toolReviewDetails } from "../../core/review/tool-reviews-view.js";
 import { ACTIVATED_FILE, ACTIVATION_KIND } from "./activate.js";
@@ -16,14 +15,30 @@ import { toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
 
 const MAX_BYTES = 1024 * 1024;
 
+/** A JSON object file of at most MAX_BYTES; anything else (missing, unreadable, bigger, not
+ *  JSON, not an object) reads as absent. */
 async function small(fs: FileSystem, path: string): Promise<JsonObject | undefined> {
   try {
     if ((await fs.stat(path)).size > MAX_BYTES) return undefined;
+    const raw = await readJson(fs, path);
+    if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) return raw as JsonObject;
   } catch {
-    return undefined;
+    // as absent
   }
-  const raw = await readJsonOrUndefined(fs, path).catch(() => undefined);
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as JsonObject) : undefined;
+  return undefined;
+}
+
+/** The names of `dir`'s entries of `kind` whose names end in `suffix`, in name order; none when
+ *  the folder cannot be listed (it is missing, or not a folder). */
+async function listed(fs: FileSystem, dir: string, kind: "file" | "dir", suffix = ""): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir))
+      .filter((e) => e.kind === kind && e.name.endsWith(suffix))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
 }
 
 /** Whether an activation's journal plan waits in the ledger store's journal folder (a crash
@@ -31,8 +46,7 @@ async function small(fs: FileSystem, path: string): Promise<JsonObject | undefin
  *  is read: the plan's kind comes before its steps. */
 async function activationPending(fs: FileSystem, paths: AgentPaths): Promise<boolean> {
   const dir = ledgerPaths(paths.recipeRoot).journals;
-  const names = (await fs.readdir(dir).catch(() => [])).filter((e) => e.kind === "file" && e.name.endsWith(".journal.json")).map((e) => e.name).sort().slice(0, LINEAGE_LIMIT);
-  for (const n of names) {
+  for (const n of (await listed(fs, dir, "file", ".journal.json")).slice(0, LINEAGE_LIMIT)) {
     const head = new TextDecoder().decode(await fs.readAt(join(dir, n), 0, 1024).catch(() => new Uint8Array()));
     if (new RegExp(`"kind":\\s*"${ACTIVATION_KIND}"`).test(head)) return true;
   }
@@ -45,25 +59,18 @@ async function gatherToolReview(fs: FileSystem, paths: AgentPaths) {
   const activated = state === undefined ? undefined : await small(fs, join(toolReviewDir(paths, state.reviewId), ACTIVATED_FILE));
   const rings = join(paths.usageRoot, "revisions");
   let revisionSnapshots = 0;
-  const dirs = (await fs.readdir(rings).catch(() => [])).filter((e) => e.kind === "dir").map((e) => e.name).sort().slice(0, LINEAGE_LIMIT);
-  for (const d of dirs) revisionSnapshots += (await fs.readdir(join(rings, d)).catch(() => [])).filter((e) => e.kind === "file" && e.name.endsWith(".json")).length;
-  const pending = activated === undefined ? false : await activationPending(fs, paths);
-  return { tool: toolReviewDetails(state, activated, pending), revisionSnapshots };
+  for (const d of (await listed(fs, rings, "dir")).slice(0, LINEAGE_LIMIT)) revisionSnapshots += (await listed(fs, join(rings, d), "file", ".json")).length;
+  // read whether or not a record exists: only a record's evidence shows it
+  return { tool: toolReviewDetails(state, activated, await activationPending(fs, paths)), revisionSnapshots };
 }
 
 export async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
   const state = decodeState(await small(fs, statePath(paths)));
   const evidence = state === undefined ? undefined : await small(fs, join(batchDir(paths, state.batchId), EVIDENCE_FILE));
   const ledgers = ledgerPaths(paths.recipeRoot).ledgers;
-  const files = (await fs.readdir(ledgers).catch(() => []))
-    .filter((e) => e.kind === "file" && e.name.endsWith(".json") && !e.name.startsWith("."))
-    .map((e) => e.name)
-    .sort();
+  const files = (await listed(fs, ledgers, "file", ".json")).filter((name) => !name.startsWith("."));
   const lineages = [];
-  for (const file of files.slice(0, LINEAGE_LIMIT)) {
-    const record = await small(fs, join(ledgers, file));
-    lineages.push(record === undefined ? { file } : { file, record });
-  }
+  for (const file of files.slice(0, LINEAGE_LIMIT)) lineages.push({ file, record: await small(fs, join(ledgers, file)) });
   const tool = await gatherToolReview(fs, paths);
   return reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
 }

@@ -22,9 +22,13 @@ export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandid
   const seeded = await seedLineages(ctx.ledger, discovery);
   const found: Array<{ candidate: Omit<ToolCandidate, "usage">; key: string }> = [];
   for (const entry of discovery.entries) {
-    if (!entry.toolSource || !entry.mutableUsage || !entry.active || !entry.tool || entry.invalid || entry.disabled) continue;
+    // discovery exposes as a tool only the winner of its id in the user recipe root (the one
+    // source whose usage is counted), valid and enabled: a packaged recipe, a draft, a shadowed,
+    // invalid or disabled one never is. That root is listed one level deep, so every key is a
+    // file name of the root.
+    if (!entry.tool) continue;
     const key = pathKey(ctx.paths.recipeRoot, entry.path);
-    if (key === undefined || key.includes("/")) continue; // tools live directly in the root
+    if (key === undefined) continue;
     let bytes: Uint8Array;
     try {
       bytes = await ctx.fs.readFile(entry.path);
@@ -32,10 +36,12 @@ export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandid
       continue;
     }
     const sha256 = sha256Bytes(bytes);
+    // digest and recipe are both of the bytes just read; discovery here digests nothing (it sets
+    // no entry.sourceSha256), so a recipe is valid when those bytes load
     const loaded = loadRecipe({ path: entry.path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, entry.id, entry.format);
-    const valid = E.isRight(loaded) && (entry.sourceSha256 === undefined || entry.sourceSha256 === sha256);
+    const valid = E.isRight(loaded);
     found.push({
-      candidate: { name: entry.id, path: entry.path, sha256, valid, riskLabels: entry.riskLabels, ...(E.isRight(loaded) ? { recipe: loaded.right.raw } : {}) },
+      candidate: { name: entry.id, path: entry.path, sha256, valid, riskLabels: entry.riskLabels, ...(valid ? { recipe: loaded.right.raw } : {}) },
       key,
     });
   }

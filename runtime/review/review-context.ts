@@ -52,7 +52,6 @@ export const batchDir = (paths: AgentPaths, batchId: string): string => join(rev
 export const BATCH_FILE = "batch.json";
 export const PROJECTION_FILE = "projection.json";
 export const REPLY_FILE = "reply.txt";
-export const JOURNAL_FILE = "journal.json";
 export const EVIDENCE_FILE = "evidence.json";
 export const QUARANTINE_DIR = "quarantine";
 

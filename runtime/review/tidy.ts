@@ -33,8 +33,9 @@ async function sweepTemps(fs: FileSystem, dir: string): Promise<number> {
   return removed;
 }
 
-const isFinished = (evidence: unknown): boolean =>
-  typeof evidence === "object" && evidence !== null && (evidence as { garbageCollection?: { status?: unknown } }).garbageCollection?.status === "completed";
+/** evidence whose garbage collection completed; anything else read (none, null, a number, bad
+ *  JSON read as none) has no such status */
+const isFinished = (evidence: unknown): boolean => (evidence as { garbageCollection?: { status?: unknown } } | undefined)?.garbageCollection?.status === "completed";
 
 /** Sweeps temps and prunes finished batches beyond the newest few; `current` is never pruned.
  *  Returns what it did, for the cycle's steps. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { commandReviewer, configuredReviewer, piReviewerArgv } from "../../../runtime/review/reviewer.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commandReviewer, configuredReviewer, piReviewerArgv, runReviewerProcess, scriptedReviewer } from "../../../runtime/review/reviewer.js";
 import { reviewPolicy } from "../../../runtime/review/host.js";
 
 describe("reviewers", () => {
@@ -30,5 +30,79 @@ describe("reviewers", () => {
     expect(reviewPolicy({ PI_RECIPES_REVIEWER: "my-model --print" }).describe).toBe("command:my-model --print");
     for (const off of ["off", "FALSE", " 0 "]) expect(reviewPolicy({ PI_ACTORS_AUTOMATIC_REVIEW: off }).enabled).toBe(false);
     expect(reviewPolicy({ PI_ACTORS_AUTOMATIC_REVIEW: "on" }).enabled).toBe(true);
+  });
+});
+
+const node = (script: string): string[] => [process.execPath, "-e", script];
+
+describe("runReviewerProcess", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("an empty command line is refused before anything runs", async () => {
+    await expect(runReviewerProcess([], "x")).rejects.toThrow(/^reviewer command is empty$/);
+  });
+
+  it("a command that cannot start says so", async () => {
+    await expect(runReviewerProcess(["/nonexistent/reviewer"], "x")).rejects.toThrow(/^reviewer could not start: spawn \/nonexistent\/reviewer ENOENT$/);
+  });
+
+  it("a reviewer running past its time is killed, and the error says why", async () => {
+    await expect(runReviewerProcess(node("setTimeout(() => {}, 60000)"), "x", 300)).rejects.toThrow(/^reviewer was killed: it ran longer than 0.3 s$/);
+  });
+
+  it("a configured reviewer has ten minutes", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const outcome = commandReviewer(node("setTimeout(() => {}, 60000)").map((w) => JSON.stringify(w)).join(" ")).review("x").catch((e: Error) => e.message);
+    await vi.advanceTimersByTimeAsync(10 * 60 * 1000);
+    expect(await outcome).toBe("reviewer was killed: it ran longer than 600 s");
+  });
+
+  it("exactly 16 MiB of output is the reply; one byte more kills the reviewer", async () => {
+    const write = (n: number) => node(`process.stdout.write(Buffer.alloc(${n}, 97))`);
+    expect((await runReviewerProcess(write(16 * 1024 * 1024), "x")).length).toBe(16 * 1024 * 1024);
+    await expect(runReviewerProcess(write(16 * 1024 * 1024 + 1), "x")).rejects.toThrow(/^reviewer was killed: its output passed the limit of 16777216 bytes$/);
+  });
+
+  it("a failed exit names its code and the reviewer's stderr, trimmed and cut to 500 characters", async () => {
+    await expect(runReviewerProcess(node("process.stderr.write('  boom \\n'); process.exit(3)"), "x")).rejects.toThrow(/^reviewer exited with code 3: boom$/);
+    await expect(runReviewerProcess(node("process.exit(4)"), "x")).rejects.toThrow(/^reviewer exited with code 4$/);
+    const long = await runReviewerProcess(node("process.stderr.write('e'.repeat(600) + 'TAIL'); process.exit(1)"), "x").catch((e: Error) => e.message);
+    expect(long).toBe(`reviewer exited with code 1: ${"e".repeat(500)}`);
+  });
+
+  it("stderr is kept only until 4000 characters have arrived", async () => {
+    const script = "process.stderr.write(' '.repeat(4000)); setTimeout(() => { process.stderr.write('late'); process.exit(1) }, 200)";
+    await expect(runReviewerProcess(node(script), "x")).rejects.toThrow(/^reviewer exited with code 1$/);
+    const shorter = "process.stderr.write(' '.repeat(3999)); setTimeout(() => { process.stderr.write('late'); process.exit(1) }, 200)";
+    await expect(runReviewerProcess(node(shorter), "x")).rejects.toThrow(/^reviewer exited with code 1: late$/);
+  });
+
+  it("a reviewer killed by a signal names the signal", async () => {
+    await expect(runReviewerProcess(node("process.kill(process.pid, 'SIGTERM'); setTimeout(() => {}, 5000)"), "x")).rejects.toThrow(/^reviewer exited with SIGTERM$/);
+  });
+
+  it("a reviewer that exits without reading its input still succeeds", async () => {
+    expect(await runReviewerProcess(node("process.stdout.write('ok')"), "y".repeat(4 * 1024 * 1024))).toBe("ok");
+  });
+});
+
+describe("reviewer descriptions", () => {
+  it("a command reviewer is described by its line; the environment's line is trimmed, and a blank one is none", async () => {
+    expect(commandReviewer("my-model --print").describe).toBe("command:my-model --print");
+    expect(configuredReviewer({ PI_RECIPES_REVIEWER: "  my-model  " })?.describe).toBe("command:my-model");
+    expect(configuredReviewer({ PI_RECIPES_REVIEWER: "   " })).toBeUndefined();
+    expect(configuredReviewer({ PI_RECIPES_REVIEWER: "" })).toBeUndefined();
+  });
+
+  it("a scripted reviewer replies with its text and names its origin", async () => {
+    const r = scriptedReviewer("REPLY", "/tmp/reply.txt");
+    expect(r.describe).toBe("scripted: /tmp/reply.txt");
+    expect(await r.review("anything")).toBe("REPLY");
+  });
+
+  it("Pi's reviewer argv, exactly, with and without a model", () => {
+    const tail = ["@/in.md", "Review the attached draft batch as instructed in it."];
+    expect(piReviewerArgv("/in.md")).toEqual(["pi", "-p", "--no-tools", "--no-session", "-ne", ...tail]);
+    expect(piReviewerArgv("/in.md", "m/x")).toEqual(["pi", "-p", "--no-tools", "--no-session", "-ne", "--model", "m/x", ...tail]);
   });
 });

@@ -2,12 +2,14 @@
 // real folders only. The registry runs on POSIX paths (drive letters and case-insensitive names
 // do not arise), where containment means: a file in the root is inside; the root itself, a
 // sibling whose name starts like the root's, and a path on another tree are not (G45).
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { realRoot, rootChanged, symlinkBelowRoot, symlinkOnPlan } from "../../../runtime/review/root-guard.js";
+import { FsError } from "../../../adapters/fs/FileSystem.js";
+import { realRoot, rootChanged, stepPaths, symlinkBelowRoot, symlinkOnPlan } from "../../../runtime/review/root-guard.js";
+import { interceptFs } from "../../support/intercept-fs.js";
 
 const fs = makeNodeFileSystem();
 let top: string;
@@ -52,5 +54,50 @@ describe("a plan's paths and the recipe root (G45)", () => {
     rmSync(alias);
     expect(await realRoot(fs, alias)).toBeUndefined();
     expect(await rootChanged(fs, alias, root, "activation")).toBe(`Invalid tool review transaction root: ${alias} (it is missing now; the portfolio was captured in ${root})`);
+  });
+});
+
+describe("the guard's edges (G45)", () => {
+  const failing = (on: string) =>
+    interceptFs(fs, async (name, args, call) => (name === on ? Promise.reject(new FsError("EACCES", on as "lstat", String(args[0]), `EACCES: ${on}`)) : call()));
+
+  it("a root under a file or on a symlink loop has no real path; any other failure is an error", async () => {
+    writeFileSync(join(top, "file"), "x");
+    expect(await realRoot(fs, join(top, "file", "recipes"))).toBeUndefined();
+    symlinkSync(join(top, "loop"), join(top, "loop"));
+    expect(await realRoot(fs, join(top, "loop"))).toBeUndefined();
+    expect(await rootChanged(fs, join(top, "loop"), root, "activation")).toBe(`Invalid tool review transaction root: ${join(top, "loop")} (it is missing now; the portfolio was captured in ${root})`);
+    await expect(realRoot(failing("realpath"), root)).rejects.toThrow("EACCES: realpath");
+  });
+
+  it("a path through a file is no symlink; a failure to look at a path is an error", async () => {
+    writeFileSync(join(root, "tool.json"), "{}");
+    expect(await symlinkBelowRoot(fs, root, [join(root, "tool.json", "x")])).toBeUndefined();
+    await expect(symlinkBelowRoot(failing("lstat"), root, [join(root, "tool.json")])).rejects.toThrow("EACCES: lstat");
+  });
+
+  it("every path of the plan is looked at, those sharing folders too", async () => {
+    symlinkSync(top, join(root, "drafts", "link"));
+    expect(await symlinkBelowRoot(fs, root, [join(root, "drafts", "a.json"), join(root, "drafts", "link", "b.json")])).toBe(join(root, "drafts", "link"));
+    expect(await symlinkBelowRoot(fs, root, [join(root, "drafts", "link", "b.json"), join(root, "drafts", "link", "c.json")])).toBe(join(root, "drafts", "link"));
+  });
+
+  it("a symlink below the root is named for either use", () => {
+    expect(symlinkOnPlan(root, `${root}/drafts`, "rollback")).toBe(`Invalid recipe revision rollback root: ${root}/drafts is a symlink below the recipe root ${root}; only the root's own folders are written`);
+    expect(symlinkOnPlan(root, "/other/x", "rollback")).toBe(`Invalid recipe revision rollback root: /other/x is outside the recipe root ${root}`);
+    expect(symlinkOnPlan(root, `${root}/drafts`, "activation")).toBe(`Invalid tool review transaction root: ${root}/drafts is a symlink below the recipe root ${root}; only the root's own folders are written`);
+  });
+
+  it("a plan's paths: both ends of a rename or link, the path of anything else", () => {
+    const known = { hash: "h" } as never;
+    expect(
+      stepPaths([
+        { op: "rename", from: "/r/a", to: "/r/b", before: known, replaced: null },
+        { op: "link", from: "/r/c", to: "/r/d", before: known },
+        { op: "write", path: "/r/e", before: null, content: "x" },
+        { op: "unlink", path: "/r/f", before: known },
+        { op: "mkdir", path: "/r/g" },
+      ]),
+    ).toEqual(["/r/a", "/r/b", "/r/c", "/r/d", "/r/e", "/r/f", "/r/g"]);
   });
 });
