@@ -3,7 +3,8 @@
 // operator can later make it a tool. A template that touches secrets is not captured; the spawn
 // result says why. Drafts are never tools.
 import * as E from "fp-ts/lib/Either.js";
-import { basename, join, relative } from "node:path";
+import { join } from "node:path";
+import { lineageName, pathKey } from "../../core/ledger/keys.js";
 import type { Json, JsonObject } from "../../core/model.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../../core/recipe/load.js";
@@ -74,8 +75,8 @@ export async function captureDraft(ctx: CaptureContext, input: InlineDraft): Pro
   }
   // the draft folder lies in the recipe root (agent-paths.ts), so the draft's key is its path
   // from the root, and its lineage is named after the file
-  const key = relative(ctx.paths.recipeRoot, path);
-  const name = basename(path, ".json");
+  const key = pathKey(ctx.paths.recipeRoot, path)!;
+  const name = lineageName(key);
   const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot, now: ctx.now });
   try {
     const seeded = await seedObserved(ledger, [{ key, name, fingerprint: executableFingerprint(loaded.right) }]);

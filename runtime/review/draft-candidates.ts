@@ -2,7 +2,7 @@
 // bytes digest, whether it loads, its risk labels, its raw recipe and its lineage (seeded with
 // zero calls when it has none yet, so launch counts are always there to compare).
 import * as E from "fp-ts/lib/Either.js";
-import { relative } from "node:path";
+import { pathKey } from "../../core/ledger/keys.js";
 import type { DraftCandidate, LineageUsage } from "../../core/review/batch.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
 import { loadRecipe } from "../../core/recipe/load.js";
@@ -39,7 +39,7 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
     // nothing, so it cannot be matched to these bytes (the digest and recipe are of these).
     const recipe = entry.valid ? config?.raw : undefined;
     // the draft folder lies in the recipe root (agent-paths.ts): a draft's key is its path from it
-    const key = relative(ctx.paths.recipeRoot, entry.path);
+    const key = pathKey(ctx.paths.recipeRoot, entry.path)!;
     if (promoted.has(key)) continue; // a tool already: never reviewed again
     found.push({
       candidate: { path: entry.path, stem: entry.id, sha256, valid: recipe !== undefined, riskLabels: entry.risk_labels, ...(recipe === undefined ? {} : { recipe }) },
