@@ -47,7 +47,7 @@ async function listed(fs: FileSystem, dir: string, kind: "file" | "dir", suffix 
 async function activationPending(fs: FileSystem, paths: AgentPaths): Promise<boolean> {
   const dir = ledgerPaths(paths.recipeRoot).journals;
   for (const n of (await listed(fs, dir, "file", ".journal.json")).slice(0, LINEAGE_LIMIT)) {
-    const head = new TextDecoder().decode(await fs.readAt(join(dir, n), 0, 1024).catch(() => new Uint8Array()));
+    const head = new TextDecoder().decode(await fs.readAt(join(dir, n), 0, 1024).catch(() => undefined));
     if (new RegExp(`"kind":\\s*"${ACTIVATION_KIND}"`).test(head)) return true;
   }
   return false;

@@ -20,7 +20,8 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
   const [command, ...args] = argv;
   if (command === undefined) return Promise.reject(new Error("reviewer command is empty"));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+    // (stdin, stdout and stderr are pipes: spawn's default)
+    const child = spawn(command, args);
     const out: Buffer[] = [];
     let size = 0;
     let err = "";

@@ -43,7 +43,7 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         const ledgers = await readLedgers(ctx.ledger, ids);
         const found = [...ledgers].find(([, r]) => r.lineage_name === tool);
         if (found === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
-        const [id, record] = found;
+        const [, record] = found;
         const key = record.current_path;
         const path = join(ctx.paths.recipeRoot, key);
         const at = snapshotPath(ctx.paths.usageRoot, tool, revision);
@@ -60,15 +60,17 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         // (or the other way round) is written beside it and the current file goes, so the tool is
         // one recipe file again, and its lineage moves with it
         const target = withExtension(path, snap.snapshot.extension);
-        const targetKey = pathKey(ctx.paths.recipeRoot, target);
-        if (targetKey === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
-        if (target !== path && (await ctx.fs.lstat(target).then(() => true, () => false)))
+        // beside the lineage's file, whose key was checked above, with a .json or .md extension
+        // (snapshotBytes accepts no other): a key of the root too
+        const targetKey = pathKey(ctx.paths.recipeRoot, target)!;
+        if (target !== path && (await ctx.fs.lstat(target).catch(() => undefined)) !== undefined)
           return { ok: false, error: `Recipe revision rollback would replace another recipe file: ${target} (${tool} is ${path} now)` };
         if (target === path && current === snap.snapshot.sha256 && record.fingerprint === snap.snapshot.fingerprint && record.rollback_of_revision === revision)
           return { ok: true, tool, path, restored_revision: revision, revision: record.revision, changed: false };
         const when = isoAt(ctx.now());
         const w = new Working({ index, ledgers, missing: new Set() });
-        const base = target === path ? { id, record } : w.relocate(key, targetKey, record.lineage_name, when, "moved");
+        // to the revision's file: the same key gives the record back as it is (core/ledger/transitions.ts moved)
+        const base = w.relocate(key, targetKey, record.lineage_name, when, "moved");
         const next = rolledBack(base.record, { revision, fingerprint: snap.snapshot.fingerprint, at: when });
         w.put(targetKey, base.id, next);
         const [ledgerWrites = [], ...rest] = await commitSteps(ctx.ledger, w.plan());

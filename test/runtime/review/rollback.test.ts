@@ -84,4 +84,80 @@ describe("rollbackTool", () => {
     expect(await text(fs, MD)).toBeUndefined();
     expect(JSON.parse(await text(fs, ledger) ?? "{}")).toMatchObject({ current_path: "renamed_tool.json", rollback_of_revision: 1 });
   });
+
+  const LEDGER = `${paths.usageRoot}/recipes/renamed_tool.json`;
+  const INDEX = `${paths.usageRoot}/index.json`;
+  /** the lineage's ledger record, changed by hand */
+  async function editRecord(fs: FileSystem, change: Record<string, unknown>): Promise<void> {
+    await fs.writeFile(LEDGER, JSON.stringify({ ...JSON.parse((await text(fs, LEDGER))!), ...change }));
+  }
+  /** the lineage's index key moved to `key`, as a rename recorded by hand leaves it */
+  async function moveKey(fs: FileSystem, key: string): Promise<void> {
+    await editRecord(fs, { current_path: key });
+    const idx = JSON.parse((await text(fs, INDEX))!) as { paths: Record<string, unknown> };
+    idx.paths[key] = idx.paths["renamed_tool.json"];
+    delete idx.paths["renamed_tool.json"];
+    await fs.writeFile(INDEX, JSON.stringify(idx));
+  }
+
+  it("a lineage whose path leaves the recipe root is unavailable, and nothing outside is read", async () => {
+    const base = await activated();
+    await base.mkdir("/agent/elsewhere", { recursive: true });
+    await base.writeFile("/agent/elsewhere/outside.json", recipeText(0));
+    await moveKey(base, "../elsewhere/outside.json");
+    const read: string[] = [];
+    const fs = interceptFs(base, async (name, args, call) => ((name === "readFile" || name === "open") && read.push(String(args[0])), call()));
+    expect(await rollback(fs)).toEqual({ ok: false, error: "Recipe revision rollback lineage is unavailable: renamed_tool" });
+    expect(read.filter((p) => p.includes("elsewhere"))).toEqual([]);
+  });
+
+  it("bytes already the revision's are not written again: only the lineage records the rollback, in place", async () => {
+    const base = await activated();
+    const before = JSON.parse((await text(base, LEDGER))!) as { former_paths: unknown };
+    const touched: string[] = [];
+    const fs = interceptFs(base, async (name, args, call) => ((name === "rename" || name === "writeFile") && touched.push(String(args[1] ?? args[0])), call()));
+    expect(await rollback(fs)).toMatchObject({ ok: true, path: TOOL, changed: true });
+    expect(touched.filter((p) => p === TOOL)).toEqual([]);
+    expect(JSON.parse((await text(base, LEDGER))!)).toMatchObject({ current_path: "renamed_tool.json", former_paths: before.former_paths, rollback_of_revision: 1 });
+  });
+
+  it("a lineage whose recorded fingerprint is not the revision's is rolled back again, even with the revision's bytes", async () => {
+    const fs = await activated();
+    expect(await rollback(fs)).toMatchObject({ ok: true, changed: true });
+    await editRecord(fs, { fingerprint: "0".repeat(64) });
+    expect(await rollback(fs)).toMatchObject({ ok: true, changed: true });
+    expect(await rollback(fs)).toMatchObject({ ok: true, changed: false });
+  });
+
+  it("a .md file holding the very bytes of the .json revision still comes back as the .json", async () => {
+    const fs = await activated();
+    expect(await rollback(fs)).toMatchObject({ ok: true, changed: true });
+    const MD = `${ROOT}/renamed_tool.md`;
+    await fs.rename(TOOL, MD);
+    await moveKey(fs, "renamed_tool.md");
+    expect(await rollback(fs)).toMatchObject({ ok: true, path: TOOL, changed: true });
+    expect(await text(fs, TOOL)).toBe(recipeText(0));
+    expect(await text(fs, MD)).toBeUndefined();
+  });
+
+  it("a lineage file without an extension comes back as <name> plus the revision's extension", async () => {
+    const fs = await activated();
+    const BARE = `${ROOT}/renamed_tool`;
+    await fs.rename(TOOL, BARE);
+    await fs.writeFile(BARE, '{"template":"echo bare"}');
+    await moveKey(fs, "renamed_tool");
+    expect(await rollback(fs)).toMatchObject({ ok: true, path: TOOL, changed: true });
+    expect(await text(fs, TOOL)).toBe(recipeText(0));
+    expect(await text(fs, BARE)).toBeUndefined();
+  });
+
+  it("a symlinked folder on the plan's way (the ledgers' folder) is refused, naming it", async () => {
+    const fs = await activated();
+    const folder = `${paths.usageRoot}/recipes`;
+    await fs.rename(folder, `${folder}-real`);
+    await fs.symlink(`${folder}-real`, folder);
+    await fs.writeFile(TOOL, '{"template":"echo other"}');
+    expect(await rollback(fs)).toEqual({ ok: false, error: `Invalid recipe revision rollback root: ${folder} is a symlink below the recipe root ${ROOT}; only the root's own folders are written` });
+    expect(await text(fs, TOOL)).toBe('{"template":"echo other"}');
+  });
 });
