@@ -4,7 +4,7 @@
 // The per-file output of `tsc` stays beside the bundles: the bench, the run worker and the
 // supervisor run from it, and module-relative paths point into it (see `moduleUrl` below).
 import { createHash } from "node:crypto";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -165,6 +165,9 @@ const bundled = await build({
   metafile: metafile !== undefined,
 });
 if (metafile !== undefined) await writeFile(metafile, JSON.stringify(bundled.metafile));
+// the command's file is run by its #! line (the package's `bin`): it must be executable whatever
+// wrote it, since npm links an installed package's bin but not the bin of the project it builds in
+await chmod(join(outdir, "host-cli", "main.js"), 0o755);
 // the libraries the stand-ins load (see LAZY_LIBRARIES above), each file one object of the
 // modules it holds, so a first use reads one file rather than resolving a library's many
 for (const lib of LAZY_LIBRARIES) {

@@ -4,7 +4,7 @@
 // scratch folder inside the repository, with esbuild's metafile beside it, so the package root is
 // found by walking up from dist/ and the dependencies are the repository's node_modules.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,6 +113,8 @@ describe("the bundled build", () => {
   it("has one file per entry point, with the verbs in chunks beside it", () => {
     const main = readFileSync(join(out, "host-cli", "main.js"), "utf8");
     expect(main.startsWith("#!/usr/bin/env node\n")).toBe(true);
+    // run by its #! line as the package's bin (npx in a fresh clone runs it so): executable
+    expect(statSync(join(out, "host-cli", "main.js")).mode & 0o111).toBe(0o111);
     // the entry imports only shared helpers statically; every verb is a dynamic import
     expect(main).toMatch(/import\("\.\.\/chunks\/list-command-[A-Z0-9]+\.js"\)/);
     expect(readdirSync(join(out, "chunks")).some((n) => /^mcp-command-[A-Z0-9]+\.js$/.test(n))).toBe(true);
