@@ -100,6 +100,15 @@ describe("rollbackTool", () => {
     await fs.writeFile(INDEX, JSON.stringify(idx));
   }
 
+  /** the lineage moved to `key` (its file `from`): rolling back restores revision 1's .json and
+   *  removes `from` */
+  async function comesBackAsJson(fs: FileSystem, from: string, key: string): Promise<void> {
+    await moveKey(fs, key);
+    expect(await rollback(fs)).toMatchObject({ ok: true, path: TOOL, changed: true });
+    expect(await text(fs, TOOL)).toBe(recipeText(0));
+    expect(await text(fs, from)).toBeUndefined();
+  }
+
   it("a lineage whose path leaves the recipe root is unavailable, and nothing outside is read", async () => {
     const base = await activated();
     await base.mkdir("/agent/elsewhere", { recursive: true });
@@ -134,10 +143,7 @@ describe("rollbackTool", () => {
     expect(await rollback(fs)).toMatchObject({ ok: true, changed: true });
     const MD = `${ROOT}/renamed_tool.md`;
     await fs.rename(TOOL, MD);
-    await moveKey(fs, "renamed_tool.md");
-    expect(await rollback(fs)).toMatchObject({ ok: true, path: TOOL, changed: true });
-    expect(await text(fs, TOOL)).toBe(recipeText(0));
-    expect(await text(fs, MD)).toBeUndefined();
+    await comesBackAsJson(fs, MD, "renamed_tool.md");
   });
 
   it("a lineage file without an extension comes back as <name> plus the revision's extension", async () => {
@@ -145,10 +151,7 @@ describe("rollbackTool", () => {
     const BARE = `${ROOT}/renamed_tool`;
     await fs.rename(TOOL, BARE);
     await fs.writeFile(BARE, '{"template":"echo bare"}');
-    await moveKey(fs, "renamed_tool");
-    expect(await rollback(fs)).toMatchObject({ ok: true, path: TOOL, changed: true });
-    expect(await text(fs, TOOL)).toBe(recipeText(0));
-    expect(await text(fs, BARE)).toBeUndefined();
+    await comesBackAsJson(fs, BARE, "renamed_tool");
   });
 
   it("a symlinked folder on the plan's way (the ledgers' folder) is refused, naming it", async () => {
