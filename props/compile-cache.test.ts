@@ -1,7 +1,9 @@
 // Random edit / rename / delete / import-change sequences on a real recipe root, including
 // rewrites that keep the size and force the same mtime (edits inside one timestamp tick): after
-// every step, discovery through the compile cache is exactly discovery without it, and every tool
-// it serves is a plain value (a structured clone of it is equal to it, key order included).
+// every step, discovery through the compile cache is exactly discovery without it, `list` through
+// the list index (written by an earlier step) is exactly `list` of a discovery without either, and
+// every tool the cache serves is a plain value (a structured clone of it is equal to it, key order
+// included).
 import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
@@ -26,13 +28,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.constant({ kind: "check" as const }),
 );
 
-/** Recipe texts: the first two differ only in one letter (same size), the next import others. */
+/** Recipe texts: the first two have the same size and differ in what `list` shows (the second is
+ *  disabled, so it is no tool), the next import others. */
 function text(k: number, variant: number, md: boolean): string {
   const other = NAMES[(k + 1 + (variant % 2)) % NAMES.length]!;
+  if (variant < 2) {
+    const disabled = variant === 0 ? "false" : " true";
+    if (md) return `---\ndescription: d${k}\ndisabled: ${disabled}\n---\n\n\`\`\`template\necho ${variant === 0 ? "A" : "B"}${k} {x}\n\`\`\`\n`;
+    return `{"description":"d${k}","template":"echo ${variant === 0 ? "A" : "B"}${k} {x}","disabled":${disabled}}`;
+  }
   const body =
-    variant === 0 ? { description: `d${k}`, template: `echo A${k} {x}` }
-    : variant === 1 ? { description: `d${k}`, template: `echo B${k} {x}` }
-    : variant === 2 ? { description: `d${k}`, imports: { part: other }, template: [`echo I${k}`, { name: "part" }] }
+    variant === 2 ? { description: `d${k}`, imports: { part: other }, template: [`echo I${k}`, { name: "part" }] }
     : variant === 3 ? { description: `d${k}`, imports: { part: other }, template: [{ name: "part" }, `echo J${k}`] }
     : variant === 4 ? { description: `d${k}`, template: other }
     : variant === 5 ? {
@@ -48,7 +54,10 @@ function text(k: number, variant: number, md: boolean): string {
   return `---\ndescription: d${k}\n---\n\n\`\`\`template\n${typeof body.template === "string" ? body.template : "echo md"}\n\`\`\`\n`;
 }
 
-describe("the compile cache against discovery without it", () => {
+// steps whose list the list index answered: a property that never used it would prove nothing
+let answeredByIndex = 0;
+
+describe("the compile cache and the list index against discovery without them", () => {
   test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: numRuns(60) })(
     "every step of a random sequence discovers exactly what a cacheless discovery does",
     async (ops, blindCtime) => {
@@ -88,6 +97,10 @@ describe("the compile cache against discovery without it", () => {
             case "check":
               break;
           }
+          // the list index first: it was written by an earlier step, before this step's change
+          const listed = box.listed({}, blindCtime);
+          expect(listed.list).toStrictEqual(box.plainList());
+          if (listed.indexed) answeredByIndex++;
           const served = (await box.cached({}, blindCtime)).discovery;
           expect(served).toStrictEqual(box.plain());
           for (const t of served.tools) expect(structuredClone(t)).toStrictEqual(t);
@@ -97,4 +110,7 @@ describe("the compile cache against discovery without it", () => {
       }
     },
   );
+  test("the list index answered some of those steps", () => {
+    expect(answeredByIndex).toBeGreaterThan(0);
+  });
 });

@@ -59,9 +59,9 @@ const MAX_CACHE_BYTES = 1 << 30;
 const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
 const NO_PATHS: readonly string[] = [];
 
-const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
+export const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
 /** both times of `id` strictly older than `t` */
-const olderThan = (id: Id, t: bigint): boolean => {
+export const olderThan = (id: Id, t: bigint): boolean => {
   const parts = id.split(":");
   return BigInt(parts[3]!) < t && BigInt(parts[4]!) < t;
 };
@@ -248,5 +248,5 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     }
   };
 
-  return { file, readExtra, hook, finish };
+  return { file, readExtra, hook, finish, inputs: () => ({ start, observed }) };
 }

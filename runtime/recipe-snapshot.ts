@@ -17,6 +17,11 @@ export interface CompileCacheSession {
   /** writes the cache when this pass changed it (a cache not written only costs the next pass
    *  time) */
   finish(): void;
+  /** what the pass relied on, for the list index (runtime/list-index.ts): the pass's start on the
+   *  file system's clock (undefined without a recipe root), and the identity of every path it
+   *  looked at (a listed recipe file, an import, a probe that found nothing: null). Ask before
+   *  `finish`. */
+  inputs(): { readonly start: bigint | undefined; readonly observed: ReadonlyMap<string, string | null> };
 }
 
 export interface SnapshotRequest {
@@ -57,25 +62,35 @@ export function readFileEntry(scan: ScanPort, path: string, stat = false): Snaps
   return bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
 }
 
-/** Recipe files of one directory: entries named `*.json`/`*.md` that are not folders, symlinks
- *  or dot-files. A FIFO, socket or device so named is listed, as a file that cannot be read.
- *  Regular files go through `read` when given (the compile cache). */
+/** The recipe entries of one directory: entries named `*.json`/`*.md` that are not folders,
+ *  symlinks or dot-files (a FIFO, socket or device so named is listed, kind "other"), in the
+ *  order the directory gives them; `error` when the folder exists but cannot be listed. */
+export function listRecipeEntries(
+  scan: ScanPort, dir: string,
+): { present: boolean; entries: { readonly path: string; readonly kind: "file" | "other" }[]; error?: string } {
+  const listed = scan.listDir(dir);
+  if (!listed.ok) {
+    if (listed.code === "ENOENT") return { present: false, entries: [] };
+    const detail = listed.code === "ELOOP" ? `the path is a symbolic link loop (${listed.message})` : listed.message.startsWith(listed.code) ? listed.message : `${listed.code}: ${listed.message}`;
+    return { present: true, entries: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
+  }
+  const entries: { path: string; kind: "file" | "other" }[] = [];
+  for (const entry of listed.value) {
+    if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
+    entries.push({ path: dir + "/" + entry.name, kind: entry.kind });
+  }
+  return { present: true, entries };
+}
+
+/** Recipe files of one directory (listRecipeEntries). A FIFO, socket or device so named is a
+ *  file that cannot be read. Regular files go through `read` when given (the compile cache). */
 export function listRecipeDir(
   scan: ScanPort, dir: string, stat = false, read?: (path: string) => SnapshotFile,
 ): { present: boolean; files: SnapshotFile[]; error?: string } {
-  const listed = scan.listDir(dir);
-  if (!listed.ok) {
-    if (listed.code === "ENOENT") return { present: false, files: [] };
-    const detail = listed.code === "ELOOP" ? `the path is a symbolic link loop (${listed.message})` : listed.message.startsWith(listed.code) ? listed.message : `${listed.code}: ${listed.message}`;
-    return { present: true, files: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
-  }
-  const files: SnapshotFile[] = [];
-  for (const entry of listed.value) {
-    if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
-    const path = dir + "/" + entry.name;
-    files.push(read === undefined || entry.kind !== "file" ? readFileEntry(scan, path, stat) : read(path));
-  }
-  return { present: true, files };
+  const { present, entries, error } = listRecipeEntries(scan, dir);
+  if (error !== undefined) return { present, files: [], error };
+  const files = entries.map(({ path, kind }) => (read === undefined || kind !== "file" ? readFileEntry(scan, path, stat) : read(path)));
+  return { present, files };
 }
 
 function rootSource(scan: ScanPort, dir: string, tool: boolean, cache: CompileCacheSession | undefined): SourceListing {

@@ -19,6 +19,7 @@ import { registerJournalDir } from "./register-journal.js";
 import { discoverThroughFs } from "./fs-discovery.js";
 import { makeCachingReader, readRecipeFile, settle } from "./fs-reader.js";
 import { listTools } from "./verbs/list.js";
+import { toolListOf } from "../core/views/list-view.js";
 import { closeLedger, openLedger, promoteLineage, seedObserved } from "./ledger/index.js";
 import * as E from "fp-ts/lib/Either.js";
 import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
@@ -107,7 +108,7 @@ async function refreshed(ctx: RegisterContext, result: CommandResult): Promise<C
 async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandResult> {
   switch (plan.kind) {
     case "list":
-      return listTools(await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot));
+      return listTools(toolListOf(await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot)));
     case "answer":
       return plan.result;
     case "write": {

@@ -1,11 +1,14 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
 import { discoverWith } from "../core/discovery/discover-with.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
-import type { SnapshotFile } from "../core/model.js";
+import type { RegistrySnapshot, SnapshotFile } from "../core/model.js";
+import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot } from "./recipe-snapshot.js";
 import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
+import { listIndexText, readListIndex, writeListIndex, type ListInputs } from "./list-index.js";
+import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { sha256Bytes } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
 import { installedPackagedCompiles, packagedCompileHook, withPackagedCompiles } from "./packaged-compiles.js";
@@ -34,6 +37,9 @@ export interface Registry {
   readonly scan: ScanPort;
   /** a fresh discovery of the roots as they are now */
   discover(): Discovery;
+  /** what `list` shows of the roots as they are now: from the list index when it is current
+   *  (runtime/list-index.ts), else from a full discovery (given too), which writes the index */
+  toolList(): { readonly list: ToolList; readonly discovery?: Discovery };
 }
 
 export const sha256Of = (file: SnapshotFile): string | undefined =>
@@ -42,27 +48,53 @@ export const sha256Of = (file: SnapshotFile): string | undefined =>
 export function openRegistry(options: RegistryOptions): Registry {
   const { paths, packagedRoot } = agentPlace(options);
   const scan = options.scan;
+  const request = { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) };
+  const cacheOptions = options.compileCache === false ? undefined : options.compileCache === true ? {} : options.compileCache ?? {};
+  const version = (): string => cacheOptions?.version ?? codeVersion(scan);
+  const writer = (): ReplaceFileSync => cacheOptions?.writer ?? makeNodeReplaceFileSync();
+  // the paths resolution depends on: the list index belongs to them
+  const context = JSON.stringify([paths.agentDir, paths.recipeRoot, paths.home, paths.cwd, packagedRoot ?? null]);
+
+  /** One discovery pass; `seen` gets the snapshot and what the pass relied on (list-index.ts). */
+  const discover = (seen?: (discovery: Discovery, snapshot: RegistrySnapshot, inputs: ListInputs) => void): Discovery => {
+    if (cacheOptions === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of });
+    const cache = beginCompileCache(scan, { ...paths, ...request }, cacheOptions);
+    // the packaged component as the build compiled it, when no cache entry serves it
+    const preparedFile = options.packagedCompiles === undefined ? installedPackagedCompiles() : options.packagedCompiles;
+    const prepared = packagedRoot === undefined || preparedFile === null ? undefined
+      : packagedCompileHook(scan, preparedFile, packagedRoot, version);
+    const hook = prepared === undefined ? cache?.hook : withPackagedCompiles(cache?.hook, prepared);
+    const using = hook === undefined ? {} : { compiled: hook };
+    if (cache === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of, ...using });
+    try {
+      const snapshot = readSnapshot(scan, request, cache);
+      const discovery = discoverWith(compileStep, snapshot, { digest: sha256Of, ...using });
+      seen?.(discovery, snapshot, cache.inputs());
+      return discovery;
+    } finally {
+      cache.finish();
+    }
+  };
+
   return {
     paths,
     packagedRoot,
     scan,
-    discover: () => {
-      const request = { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) };
-      if (options.compileCache === false) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of });
-      const cacheOptions = options.compileCache === true ? {} : options.compileCache ?? {};
-      const cache = beginCompileCache(scan, { ...paths, ...request }, cacheOptions);
-      // the packaged component as the build compiled it, when no cache entry serves it
-      const preparedFile = options.packagedCompiles === undefined ? installedPackagedCompiles() : options.packagedCompiles;
-      const prepared = packagedRoot === undefined || preparedFile === null ? undefined
-        : packagedCompileHook(scan, preparedFile, packagedRoot, () => cacheOptions.version ?? codeVersion(scan));
-      const hook = prepared === undefined ? cache?.hook : withPackagedCompiles(cache?.hook, prepared);
-      const using = hook === undefined ? {} : { compiled: hook };
-      if (cache === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of, ...using });
-      try {
-        return discoverWith(compileStep, readSnapshot(scan, request, cache), { digest: sha256Of, ...using });
-      } finally {
-        cache.finish();
+    discover: () => discover(),
+    toolList: () => {
+      if (cacheOptions === undefined) {
+        const discovery = discover();
+        return { list: toolListOf(discovery), discovery };
       }
+      const indexed = readListIndex(scan, paths.recipeRoot, version(), context);
+      if (indexed !== undefined) return { list: indexed };
+      let list: ToolList | undefined;
+      const discovery = discover((found, snapshot, inputs) => {
+        list = toolListOf(found);
+        const text = listIndexText(version(), context, snapshot, inputs, list);
+        if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
+      });
+      return { list: list ?? toolListOf(discovery), discovery };
     },
   };
 }

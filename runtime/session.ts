@@ -11,6 +11,7 @@
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
+import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
@@ -60,6 +61,9 @@ export interface RuntimeSession {
   readonly ledger: LedgerContext;
   /** the tool set: the live registry's current one, or (one-shot) one discovery */
   discovery(): Discovery;
+  /** what `list` shows of the tool set: one-shot, from the list index when it is current
+   *  (runtime/list-index.ts), without a discovery */
+  toolList(): ToolList;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;
   /** the one launch path: validate (runtime/verbs/call.ts), account in this session's ledger
@@ -122,12 +126,15 @@ function base(options: SessionOptions): Base {
   return { ...ports, ledger: openLedger({ fs: ports.fs, lock: ports.lock, recipeRoot: ports.paths.recipeRoot, usageRoot: ports.paths.usageRoot }) };
 }
 
-function withLaunch(b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected): RuntimeSession {
+function withLaunch(
+  b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected, toolList = (): ToolList => toolListOf(discovery()),
+): RuntimeSession {
   const check = ledgerLaunchCheck(b.ledger, onRejected);
   return {
     ...b,
     discovery,
-    registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery }),
+    toolList,
+    registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery, toolList: () => ({ list: toolList() }) }),
     // the call path (argument checks, execution) is loaded by a launch only: a session that only
     // lists or inspects never loads it (docs/performance.md)
     launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { ...ctx, fs: b.fs }, check),
@@ -155,7 +162,13 @@ export function openSession(options: SessionOptions): RuntimeSession {
     packagedRoot: b.packagedRoot ?? null,
   });
   let discovered: Discovery | undefined;
-  return withLaunch(b, () => (discovered ??= registry.discover()), async () => void (await closeAndFoldIfFree(b.ledger)));
+  const toolList = (): ToolList => {
+    if (discovered !== undefined) return toolListOf(discovered);
+    const found = registry.toolList();
+    discovered = found.discovery;
+    return found.list;
+  };
+  return withLaunch(b, () => (discovered ??= registry.discover()), async () => void (await closeAndFoldIfFree(b.ledger)), undefined, toolList);
 }
 
 /** A session that keeps its tool set current until it is closed. */

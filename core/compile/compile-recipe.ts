@@ -13,6 +13,7 @@
 // resolved and its template is not checked, because it is reported as disabled whatever they
 // would say; its risk labels and warnings come from its template as written.
 import * as E from "fp-ts/lib/Either.js";
+import { bind, bindTo, chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
 import type { ArgSurface } from "../tool/tool-spec.js";
@@ -92,9 +93,9 @@ const surveyed = (config: RecipeConfig): E.Either<RecipeError, TemplateSurvey> =
 const resolveAndCheck = (loaded: RecipeConfig, path: string, ctx: ResolveContext): E.Either<RecipeError, Compiled> =>
   pipe(
     resolveRecipe(loaded, path, ctx),
-    E.bindTo("resolved"),
-    E.bind("survey", ({ resolved }) => surveyed(resolved)),
-    E.bind("config", ({ resolved }) => checkArgs(resolved)),
+    bindTo("resolved"),
+    bind("survey", ({ resolved }) => surveyed(resolved)),
+    bind("config", ({ resolved }) => checkArgs(resolved)),
     E.map(({ config, survey }) => ({ config, template: compileTemplate(config.template, argInputOf(config), survey, descriptionsOf(config)) })),
   );
 
@@ -117,7 +118,7 @@ const reservedAsyncArg = (name: string): string =>
 export function compileRecipe(source: RecipeSource, ctx: CompileContext): CompiledRecipe {
   return pipe(
     loadRecipe(source.file, source.id, source.format),
-    E.chain((loaded) => (loaded.disabled === true ? E.right(asWritten(loaded)) : resolveAndCheck(loaded, source.file.path, ctx))),
+    chain((loaded) => (loaded.disabled === true ? E.right(asWritten(loaded)) : resolveAndCheck(loaded, source.file.path, ctx))),
     E.match<RecipeError, Compiled, CompiledRecipe>((error) => problemOf(source, recipeProblem(error)), (compiled) => compiledConfig(source, ctx, compiled)),
   );
 }

@@ -2,7 +2,7 @@
 // entries, the bucket's diagnostics and the tool it exposes. The result is kept on the winning
 // candidate and reused while the bucket holds the same candidates with the same loaded recipes.
 import * as E from "fp-ts/lib/Either.js";
-import type { RecipeConfig, SourceListing } from "../model.js";
+import type { SourceListing } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import type { BucketMemo, Candidate, Group, LoadedRecipe } from "./pass-records.js";
 import type { RecipeEntry } from "./discovery-result.js";
@@ -11,19 +11,7 @@ import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedNa
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-// An entry's config is read from its compile result when asked (a compile cache parses a stored
-// config only then). One getter shared by every entry: a getter made per object would give every
-// entry its own hidden class, which V8 answers with a slow dictionary object.
-const ENTRY_CONFIG: PropertyDescriptor = {
-  get(this: RecipeEntry): RecipeConfig | undefined {
-    return this.compiled.kind === "recipe" ? this.compiled.config : undefined;
-  },
-  enumerable: true,
-  configurable: true,
-};
 const NONE: readonly string[] = [];
-
-
 
 // what a bucket reads of its members' source listings (a listing is rebuilt on every pass)
 const sameSource = (a: SourceListing, b: SourceListing): boolean => a.root === b.root && a.tool === b.tool && a.mutableUsage === b.mutableUsage;
@@ -79,7 +67,7 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
       tool: false,
       compiled,
     };
-    if (compiled.kind === "recipe") Object.defineProperty(entry, "config", ENTRY_CONFIG);
+    if (compiled.kind === "recipe") entry.config = compiled.config;
     if (recipe.facts !== undefined) entry.facts = recipe.facts;
     if (compiled.kind === "recipe" && compiled.sourceSha256 !== undefined) entry.sourceSha256 = compiled.sourceSha256;
     if (compiled.kind === "problem") entry.problem = compiled.problem;

@@ -35,13 +35,12 @@ export interface RecipeEntry {
   readonly tool: boolean;
   /** the compile result the fields above are read from */
   readonly compiled: CompiledRecipe;
-  /** the few config fields the listing views print (a loadable entry): read these rather than
-   *  `config`, which a compile cache may parse only when something asks for it */
+  /** the few config fields the listing views print (a loadable entry) */
   readonly facts?: ConfigFacts;
 }
 
 /** The config fields the registry's listings show for every entry: description, async, the
- *  imports table, the usage a recipe carries and its sandbox. Small, so a compile cache keeps them at hand. */
+ *  imports table, the usage a recipe carries and its sandbox. */
 export type ConfigFacts = Pick<RecipeConfig, "description" | "async" | "imports" | "usage" | "sandbox">;
 
 /** The facts of a config, without copying anything else. */

@@ -2,6 +2,7 @@
 // shape and the hash, so a torn or edited journal is recognised and never acted on.
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
+import { chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json } from "../model.js";
 import { canonicalJson } from "../ledger/canonical-json.js";
@@ -76,4 +77,4 @@ const checkHash = (record: t.TypeOf<typeof RecordCodec>): E.Either<JournalError,
 };
 
 /** The journal in a file's text, or why it cannot be trusted. */
-export const decodeJournal = (text: string): E.Either<JournalError, Journal> => pipe(parseJson(text), E.chain(decodeRecord), E.chain(checkHash));
+export const decodeJournal = (text: string): E.Either<JournalError, Journal> => pipe(parseJson(text), chain(decodeRecord), chain(checkHash));

@@ -1,6 +1,7 @@
 // A raw recipe object -> a validated RecipeConfig.
 // Imports and delegation are resolved by a later stage; here the object is checked and shaped.
 import * as E from "fp-ts/lib/Either.js";
+import { chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Errors } from "io-ts";
 import type { Json, JsonObject, RecipeConfig, RecipeProblem } from "../model.js";
@@ -206,5 +207,5 @@ function recipeObject(raw: unknown): E.Either<RecipeProblem, JsonObject> {
 const decodeObject = (raw: unknown, name: string): E.Either<RecipeProblem, RecipeConfig> =>
   pipe(
     recipeObject(raw),
-    E.chain((object) => pipe(decodeFields(object, name), E.chain((config) => withEnvelope(object, config)))),
+    chain((object) => pipe(decodeFields(object, name), chain((config) => withEnvelope(object, config)))),
   );

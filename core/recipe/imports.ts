@@ -1,6 +1,7 @@
 // Resolving a loaded recipe against the files it refers to: imports are loaded recursively,
 // import references substituted, import nodes expanded and recipe references delegated. Pure: files come from an injected reader.
 import * as E from "fp-ts/lib/Either.js";
+import { bind, bindTo, chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { RecipeConfig, SnapshotFile } from "../model.js";
 import { type ImportBinding, parseBindings } from "./bindings.js";
@@ -107,7 +108,7 @@ function loadImport(s: Session, binding: ImportBinding, dir: string, stack: read
   const file = resolveRecipePath(binding.from, dir, s.paths);
   return pipe(
     loadDependency(s, file, stack),
-    E.chain(E.fromNullable<RecipeError>({ _tag: "ImportNotFound", alias: binding.alias })),
+    chain(E.fromNullable<RecipeError>({ _tag: "ImportNotFound", alias: binding.alias })),
     E.map(({ config, height }) => {
       const imported: ImportedRecipe = {
         name: config.name,
@@ -141,7 +142,7 @@ function substituted(config: RecipeConfig, path: string, imports: ReadonlyMap<st
   if (imports.size === 0) return E.right(config);
   return pipe(
     substituteReferences(config.raw, imports),
-    E.chain((raw) =>
+    chain((raw) =>
       raw === config.raw
         ? E.right(config)
         : pipe(decodeRecipeObject(raw, path, config.name), E.mapLeft((problem): RecipeError => ({ _tag: "Decode", problem })))),
@@ -173,7 +174,7 @@ function delegateTarget(s: Session, text: string, dir: string, stack: () => read
   if (target === undefined) return E.right(undefined);
   return pipe(
     loadDependency(s, target, stack()),
-    E.chain(E.fromNullable<RecipeError>({ _tag: "DelegateWithoutTemplate", target })),
+    chain(E.fromNullable<RecipeError>({ _tag: "DelegateWithoutTemplate", target })),
     E.filterOrElse((dep) => dep.config.disabled !== true, (): RecipeError => ({ _tag: "DelegateDisabled", target })),
     E.map((dep) => {
       placing.height = Math.max(placing.height, dep.height);
@@ -191,11 +192,11 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
   const dir = dirname(path);
   return pipe(
     parseBindings(config.imports),
-    E.chain((bindings) => loadImports(s, bindings, dir, inner)),
-    E.bindTo("loaded"),
-    E.bind("current", ({ loaded }) => substituted(config, path, loaded.imports)),
-    E.bind("placing", ({ loaded }) => E.right<RecipeError, Placing>({ height: loaded.height, borrowed: undefined, confining: [] })),
-    E.bind("expanded", ({ loaded, current, placing }) => {
+    chain((bindings) => loadImports(s, bindings, dir, inner)),
+    bindTo("loaded"),
+    bind("current", ({ loaded }) => substituted(config, path, loaded.imports)),
+    bind("placing", ({ loaded }) => E.right<RecipeError, Placing>({ height: loaded.height, borrowed: undefined, confining: [] })),
+    bind("expanded", ({ loaded, current, placing }) => {
       const env: ExpandEnv = {
         imports: loaded.imports,
         delegate: (text) => delegateTarget(s, text, dir, inner, placing),
@@ -206,7 +207,7 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
       };
       return expandTemplate(current.template, env);
     }),
-    E.chain(({ current, expanded, placing }) => {
+    chain(({ current, expanded, placing }) => {
       const { borrowed } = placing;
       const unchanged = current === config && expanded.template === config.template && expanded.delegatedTo === undefined && borrowed === undefined && placing.confining.length === 0;
       if (unchanged) return E.right({ resolved: config, placing });

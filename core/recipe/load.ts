@@ -1,5 +1,6 @@
 // One recipe file's bytes -> a validated RecipeConfig or the problem that prevents it. Never throws.
 import * as E from "fp-ts/lib/Either.js";
+import { chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { RECIPE_SIZE_LIMIT, type RecipeConfig, type RecipeFormat, type SnapshotFile } from "../model.js";
 import { decodeRecipeObject } from "./decode.js";
@@ -89,9 +90,9 @@ const rawRecipe = (format: RecipeFormat) => (text: string): E.Either<RecipeError
 const load = (file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, RecipeConfig> =>
   pipe(
     bytesOf(file),
-    E.chain(decodeText),
-    E.chain(rawRecipe(format)),
-    E.chain((raw) => pipe(decodeRecipeObject(raw, file.path, name), E.mapLeft((problem): RecipeError => ({ _tag: "Decode", problem })))),
+    chain(decodeText),
+    chain(rawRecipe(format)),
+    chain((raw) => pipe(decodeRecipeObject(raw, file.path, name), E.mapLeft((problem): RecipeError => ({ _tag: "Decode", problem })))),
   );
 
 function thrownMessage(e: unknown): string {

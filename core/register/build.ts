@@ -2,6 +2,7 @@
 // starts from the stored raw object and replaces only what was given, so nothing the call did
 // not mention is lost: imports, async, object templates, unknown keys.
 import * as E from "fp-ts/lib/Either.js";
+import { chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject } from "../model.js";
 import { parseArgsShorthand, shorthandErrorText, type ParsedArgs } from "../args/declarations.js";
@@ -34,7 +35,7 @@ export function buildRecipe(input: RegisterInput, template: Json | undefined, ba
   return pipe(
     shorthand,
     E.filterOrElse((): boolean => description !== "", (): RecipeInputError => ({ _tag: "DescriptionRequired" })),
-    E.chain((parsed) => (body === undefined ? E.left({ _tag: "TemplateRequired" }) : E.right(assemble(input, base, description, body, parsed)))),
+    chain((parsed) => (body === undefined ? E.left({ _tag: "TemplateRequired" }) : E.right(assemble(input, base, description, body, parsed)))),
   );
 }
 

@@ -2,6 +2,7 @@
 // plus a newline, keys in a fixed order with `template` last; and the raw object of a stored
 // recipe read back for an update.
 import * as E from "fp-ts/lib/Either.js";
+import { chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json, JsonObject, RecipeFormat, SnapshotFile } from "../model.js";
 import { hasOwn, isPlainObject, jsonFault } from "../recipe/fields.js";
@@ -97,6 +98,6 @@ function rawObjectOf(text: string, format: RecipeFormat): E.Either<StoredReadErr
 export const storedRaw = (file: SnapshotFile, format: RecipeFormat): E.Either<StoredReadError, JsonObject> =>
   pipe(
     readable(file),
-    E.chain(decodeUtf8),
-    E.chain((text) => rawObjectOf(text, format)),
+    chain(decodeUtf8),
+    chain((text) => rawObjectOf(text, format)),
   );

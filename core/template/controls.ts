@@ -1,6 +1,7 @@
 // Control fields of a template node: the numeric ones, `when`
 // and `failure`, resolved against the node's control values (context defaults + runtime).
 import * as E from "fp-ts/lib/Either.js";
+import { chain } from "../either-steps.js";
 import type { Scope } from "./substitute.js";
 import { resolveContent, substituteText, valueOf } from "./substitute.js";
 import { isTruthy } from "./truthy.js";
@@ -39,7 +40,7 @@ export const resolveTimeout = (value: unknown, scope: Scope): E.Either<TemplateF
   resolveNumericControl(FIELD.timeout, value, scope);
 
 const positiveInteger = (field: NumericControl, value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
-  E.chain((n: number | undefined) =>
+  chain((n: number | undefined) =>
     n === undefined || (Number.isInteger(n) && n >= 1) ? E.right(n) : E.left(invalidTemplate(`Command template ${field} must be a positive integer.`)),
   )(resolveNumericControl(field, value, scope));
 

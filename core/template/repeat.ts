@@ -1,6 +1,7 @@
 // `repeat`: how many copies of a node run, and what each copy sees (`index`, `prev`, `next`,
 // `repeat` and their zero-padded forms). See docs/templates.md.
 import * as E from "fp-ts/lib/Either.js";
+import { chain } from "../either-steps.js";
 import type { Json, JsonObject } from "../model.js";
 import { isObject } from "./graph.js";
 import type { Scope } from "./substitute.js";
@@ -34,7 +35,7 @@ export function repeatCount(value: unknown, scope: Scope): E.Either<TemplateFail
 
 /** The copy count at execution time, where an unresolvable `{name.length}` is an error. */
 export const resolveRepeat = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
-  E.chain((n: number | "unresolved" | undefined) => (n === "unresolved" ? E.left(invalidTemplate(REPEAT_UNRESOLVED)) : E.right(n)))(repeatCount(value, scope));
+  chain((n: number | "unresolved" | undefined) => (n === "unresolved" ? E.left(invalidTemplate(REPEAT_UNRESOLVED)) : E.right(n)))(repeatCount(value, scope));
 
 const REPEAT_NAMES = ["index", "prev", "next", "repeat"] as const;
 

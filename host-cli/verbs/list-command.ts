@@ -10,7 +10,7 @@ export const listVerb: CliVerb = {
     // the registry loads here, not with the usage lines (cli-verb.ts)
     const [session, { listTools }] = await Promise.all([host.openSession(), import("../../runtime/verbs/list.js")]);
     try {
-      return result(listTools(session.discovery()));
+      return result(listTools(session.toolList()));
     } finally {
       await session.close();
     }

@@ -106,4 +106,13 @@ describe("errors are values of one kind", () => {
     );
     expect(good).toEqual({ okUnions: [], stringErrors: [] });
   });
+
+  it("core composes with core/either-steps.ts, not fp-ts's dual-dispatch chain/bind (docs/performance.md)", () => {
+    const DISPATCHING = /\bE\.(?:chain|chainW|flatMap|bind|bindW|bindTo|tap)\(/;
+    const offenders = sources(join(repo, "core"))
+      .filter((f) => DISPATCHING.test(readFileSync(f, "utf8")))
+      .map((f) => relative(repo, f));
+    expect(offenders).toEqual([]);
+    expect(DISPATCHING.test("pipe(x, E.chain(f))") && !DISPATCHING.test("pipe(x, chain(f))")).toBe(true);
+  });
 });

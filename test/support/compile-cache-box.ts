@@ -1,10 +1,12 @@
-// A real recipe root for compile-cache tests: discovery through the cache and without it (the
-// reference), a count of recipe files read, and a way to wait for the file-system clock.
+// A real recipe root for compile-cache tests: discovery (and `list` through the list index)
+// through the cache, and without it as what the cache must reproduce; a count of recipe files
+// read; and a way to wait for the file-system clock.
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodeFs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
+import { toolListOf, type ToolList } from "../../core/views/list-view.js";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
 import type { CompileCacheOptions } from "../../runtime/compile-cache.js";
@@ -17,8 +19,13 @@ export interface CacheBox {
    *  reports every recipe file's ctime as 0, as if each write landed in the same tick as the one
    *  before. */
   cached(options?: CompileCacheOptions, blindCtime?: boolean): Promise<{ discovery: Discovery; reads: number }>;
+  /** what `list` shows, through the list index (runtime/list-index.ts) and the cache, the same
+   *  scan as `cached`; `indexed` when the index answered (no discovery ran) */
+  listed(options?: CompileCacheOptions, blindCtime?: boolean): { list: ToolList; indexed: boolean; reads: number };
   /** discovery without the cache: what the cache must reproduce */
   plain(): Discovery;
+  /** what `list` shows of a discovery without the cache */
+  plainList(): ToolList;
   cleanup(): void;
 }
 
@@ -38,28 +45,39 @@ export function cacheBox(): CacheBox {
       return path;
     },
     async cached(options = {}, blindCtime = false) {
-      let reads = 0;
-      const scan: ScanPort = {
-        listDir: (p) => base.listDir(p),
-        statPath: (p) => base.statPath(p),
-        identity: (p) => {
-          const r = base.identity!(p);
-          // recipe files only: the cache's clock (the ctimes of the root, the cache folder and the
-          // cache file) stays real, as a file system's own clock is
-          return r.ok && blindCtime && r.value.isFile && !p.startsWith(join(root, ".cache")) ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
-        },
-        readBounded: (p, limit, o) => {
-          // recipe files only: the cache file itself is read through the same port
-          if (!p.startsWith(join(root, ".cache"))) reads++;
-          return base.readBounded(p, limit, o);
-        },
-      };
+      const { scan, reads } = counting(blindCtime);
       const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).discover();
-      return { discovery, reads };
+      return { discovery, reads: reads() };
+    },
+    listed(options = {}, blindCtime = false) {
+      const { scan, reads } = counting(blindCtime);
+      const found = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).toolList();
+      return { list: found.list, indexed: found.discovery === undefined, reads: reads() };
     },
     plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover(),
+    plainList: () => toolListOf(openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover()),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+
+  function counting(blindCtime: boolean): { scan: ScanPort; reads: () => number } {
+    let reads = 0;
+    const scan: ScanPort = {
+      listDir: (p) => base.listDir(p),
+      statPath: (p) => base.statPath(p),
+      identity: (p) => {
+        const r = base.identity!(p);
+        // recipe files only: the cache's clock (the ctimes of the root, the cache folder and the
+        // cache file) stays real, as a file system's own clock is
+        return r.ok && blindCtime && r.value.isFile && !p.startsWith(join(root, ".cache")) ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
+      },
+      readBounded: (p, limit, o) => {
+        // recipe files only: the cache file itself is read through the same port
+        if (!p.startsWith(join(root, ".cache"))) reads++;
+        return base.readBounded(p, limit, o);
+      },
+    };
+    return { scan, reads: () => reads };
+  }
 }
 
 /** Waits until the file-system clock has moved past every time of `paths` (and of `dir`): a file

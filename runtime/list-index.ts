@@ -1,0 +1,147 @@
+// The list index: what `pi-recipes list` shows (core/views/list-view.ts: the tool names and the
+// registry's errors), kept in `<recipe root>/.cache/list.json` together with everything the
+// discovery that made it relied on. A `list` whose inputs did not change answers from this one
+// small file: it lists the roots and looks at each path once (a stat, as the compile cache does),
+// but reads no recipe, parses no compile cache and resolves nothing.
+//
+// The index is used only when it provably describes the roots as they are now:
+//
+// - it was written by the same code (package version and build hash) for the same context (agent
+//   dir, recipe root, home, working directory, packaged root);
+// - every root lists the same recipe file names (folders, symlinks and dot-files left out, as
+//   discovery leaves them out), is present or absent as before, and has the same mode (a world-
+//   or group-writable root is an error of the list);
+// - every path the discovery looked at (each listed recipe file, each import or delegation target,
+//   each probe that found nothing) has the identity recorded: device, inode, size, mtime and ctime
+//   in nanoseconds, or still no regular file there;
+// - every recorded identity is strictly older than the writing pass's start on the file system's
+//   clock (runtime/compile-cache.ts explains the clock): a file rewritten within the tick in
+//   which the pass read it cannot look unchanged, since the index is not written at all when a
+//   file is that new.
+//
+// Anything else is a miss: the list comes from a full discovery (through the compile cache) and
+// the index is written again. A torn, foreign or damaged file is a miss too, and a root that cannot
+// be listed or a recipe name that is no regular file is never indexed (the full discovery reports
+// it each time). The file is replaced whole (write a temp, rename), so a reader needs no lock.
+import { join } from "node:path";
+import type { RegistrySnapshot } from "../core/model.js";
+import type { ToolList } from "../core/views/list-view.js";
+import type { ScanPort } from "../adapters/fs/scan.js";
+import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
+import { compileCacheDir, olderThan, toId } from "./compile-cache.js";
+import { listRecipeEntries } from "./recipe-snapshot.js";
+
+export const LIST_INDEX_FORMAT = "pi-recipes-list-index/1";
+
+export const listIndexPath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "list.json");
+
+// names, errors and identities of some 200 bytes a recipe: room for far more than 100,000
+const MAX_INDEX_BYTES = 1 << 28;
+const NEWLINE = 0x0a;
+
+interface IndexedRoot {
+  readonly dir: string;
+  readonly present: boolean;
+  /** the root folder's mode when present */
+  readonly mode: number | null;
+  /** the recipe file names listed, sorted */
+  readonly names: readonly string[];
+}
+
+interface IndexFile {
+  readonly format: string;
+  readonly version: string;
+  readonly context: string;
+  /** the writing pass's start on the file system's clock (ns) */
+  readonly t: string;
+  readonly roots: readonly IndexedRoot[];
+  /** every path the discovery looked at, with its identity then (null: no regular file) */
+  readonly paths: readonly (readonly [string, string | null])[];
+  readonly list: ToolList;
+}
+
+/** What the pass that discovered the list relied on (CompileCacheSession.inputs). */
+export interface ListInputs {
+  readonly start: bigint | undefined;
+  readonly observed: ReadonlyMap<string, string | null>;
+}
+
+const sortedNames = (paths: readonly string[]): string[] => paths.map((p) => p.slice(p.lastIndexOf("/") + 1)).sort();
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const isStrings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
+
+function parseIndex(bytes: Uint8Array): IndexFile | undefined {
+  // the writer ends the file with a newline: a file cut short has none there
+  if (bytes.length === 0 || bytes[bytes.length - 1] !== NEWLINE) return undefined;
+  try {
+    const x = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) as Partial<IndexFile> | null;
+    if (x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
+    if (!Array.isArray(x.roots) || !Array.isArray(x.paths) || x.list === undefined || !isStrings(x.list.names) || !isStrings(x.list.problems)) return undefined;
+    for (const r of x.roots as unknown[]) {
+      const root = r as Partial<IndexedRoot> | null;
+      if (root === null || typeof root.dir !== "string" || typeof root.present !== "boolean" || !(root.mode === null || typeof root.mode === "number") || !isStrings(root.names)) return undefined;
+    }
+    for (const p of x.paths as unknown[]) if (!Array.isArray(p) || typeof p[0] !== "string" || !(p[1] === null || typeof p[1] === "string")) return undefined;
+    return x as IndexFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The list the index holds, when it describes the roots as they are now (see above); else
+ *  undefined. */
+export function readListIndex(scan: ScanPort, recipeRoot: string, version: string, context: string): ToolList | undefined {
+  const identity = scan.identity?.bind(scan);
+  if (identity === undefined) return undefined;
+  const read = scan.readBounded(listIndexPath(recipeRoot), MAX_INDEX_BYTES);
+  if (!read.ok || read.value.bytes === undefined) return undefined;
+  const index = parseIndex(read.value.bytes);
+  if (index === undefined || index.version !== version || index.context !== context) return undefined;
+  const t = BigInt(index.t);
+  for (const root of index.roots) {
+    const listed = listRecipeEntries(scan, root.dir);
+    if (listed.error !== undefined || listed.present !== root.present) return undefined;
+    if (listed.entries.some((e) => e.kind !== "file") || !sameList(sortedNames(listed.entries.map((e) => e.path)), root.names)) return undefined;
+    if (root.present) {
+      const st = scan.statPath(root.dir);
+      if (!st.ok || st.value.mode !== root.mode) return undefined;
+    }
+  }
+  for (const [path, was] of index.paths) {
+    const r = identity(path);
+    const now = r.ok && r.value.isFile ? toId(r.value) : null;
+    if (now !== was || (was !== null && !olderThan(was, t))) return undefined;
+  }
+  return index.list;
+}
+
+/** The index for `list`, made from the discovery pass that read `snapshot`; undefined when that
+ *  pass cannot vouch for it (a root not listed, a recipe name that is no regular file, a file as
+ *  new as the pass). */
+export function listIndexText(version: string, context: string, snapshot: RegistrySnapshot, inputs: ListInputs, list: ToolList): string | undefined {
+  const { start, observed } = inputs;
+  if (start === undefined) return undefined;
+  const roots: IndexedRoot[] = [];
+  for (const source of snapshot.sources) {
+    if (source.kind !== "root" || source.error !== undefined) return undefined;
+    if (source.present && source.rootMode === undefined) return undefined;
+    if (source.files.some((f) => observed.get(f.path) == null)) return undefined;
+    roots.push({ dir: source.root, present: source.present, mode: source.rootMode ?? null, names: sortedNames(source.files.map((f) => f.path)) });
+  }
+  const paths: (readonly [string, string | null])[] = [];
+  for (const [path, id] of observed) {
+    if (id !== null && !olderThan(id, start)) return undefined;
+    paths.push([path, id]);
+  }
+  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, t: String(start), roots, paths, list };
+  return JSON.stringify(file) + "\n";
+}
+
+/** Writes the index; a failed write only costs the next `list` a full discovery. */
+export function writeListIndex(writer: ReplaceFileSync, recipeRoot: string, text: string): void {
+  try {
+    writer.replaceFileSync(listIndexPath(recipeRoot), Buffer.from(text), 0o600);
+  } catch {
+    // the next list discovers in full
+  }
+}
