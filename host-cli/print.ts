@@ -8,6 +8,9 @@ import { tableFor } from "./tables.js";
 
 /** Pieces of at least this many characters go to stdout in one write. */
 export const JSON_PIECE = 1 << 16;
+/** A list is stringified this many elements at a time: one `JSON.stringify` per element cost
+ *  several times the serialising itself over 10,000 recipes (docs/performance.md). */
+export const JSON_BATCH = 256;
 
 /** The one shape `--json` ever prints: `{"ok": bool, "text": string, "details": object}` on one line. */
 export function writeJson(ok: boolean, text: string, details: Readonly<Record<string, unknown>>, out: { write(chunk: string): unknown } = process.stdout): void {
@@ -31,8 +34,9 @@ export function writeJson(ok: boolean, text: string, details: Readonly<Record<st
     const value = details[key];
     if (Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function") {
       put(`${first ? "" : ","}${JSON.stringify(key)}:[`);
-      // a hole, undefined or a function is `null` in a list, as JSON.stringify writes it
-      for (let i = 0; i < value.length; i++) put(`${i === 0 ? "" : ","}${JSON.stringify(value[i] as unknown) ?? "null"}`);
+      // a batch is stringified as a list of its own, brackets cut off: holes, undefined and
+      // functions come out as `null`, as in one JSON.stringify of the whole list
+      for (let i = 0; i < value.length; i += JSON_BATCH) put(`${i === 0 ? "" : ","}${JSON.stringify(value.slice(i, i + JSON_BATCH)).slice(1, -1)}`);
       put("]");
     } else {
       const json = JSON.stringify(value);

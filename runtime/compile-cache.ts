@@ -160,6 +160,9 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   const candidates = new WeakMap<SnapshotFile, Entry>();
   let next: Record<string, Entry> = {};
   let kept = 0;
+  // whether a compile of this pass read any path (an import, a delegation target, a probe):
+  // its result may then depend on the working directory
+  let readPaths = false;
 
   const stamps = new Map<string, bigint>();
   const stampOf = (t: string): bigint => {
@@ -217,6 +220,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       }
       next[f.path] = e;
       kept++;
+      if (deps.length > 0) readPaths = true;
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
       return { compiled: servedCompile(e, f.path), readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep) };
     },
@@ -224,6 +228,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       const id = observed.get(f.path);
       if (start === undefined || id == null || f.bytes === undefined || f.readError !== undefined) return;
       const deps = stored.readPaths.map((dep) => [dep, identityNow(dep)] as const);
+      if (deps.length > 0) readPaths = true;
       const compiled = stored.compiled;
       // discovery digested the bytes already when it was given a digest function
       const sha = (compiled.kind === "recipe" ? compiled.sourceSha256 : undefined) ?? sha256Bytes(f.bytes);
@@ -248,5 +253,5 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     }
   };
 
-  return { file, readExtra, hook, finish, inputs: () => ({ start, observed }) };
+  return { file, readExtra, hook, finish, inputs: () => ({ start, observed, readPaths }) };
 }

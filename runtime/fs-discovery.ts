@@ -7,6 +7,7 @@ import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/mode
 import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { makeCachingReader, settle, type CachingReader } from "./fs-reader.js";
+import { sha256Bytes } from "./crypto-sha256.js";
 
 async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; error?: string }> {
   try {
@@ -37,7 +38,10 @@ async function rootSource(fs: FileSystem, reader: CachingReader, dir: string, to
   };
 }
 
-export async function discoverThroughFs(fs: FileSystem, paths: AgentPaths, packagedRoot?: string): Promise<Discovery> {
+/** `digested`: every compiled recipe carries the sha256 of the bytes it was compiled from
+ *  (`sourceSha256`) and every draft its `sha256`, so that a caller reading a file again can tell
+ *  whether it still holds what discovery judged. */
+export async function discoverThroughFs(fs: FileSystem, paths: AgentPaths, packagedRoot?: string, options: { readonly digested?: boolean } = {}): Promise<Discovery> {
   const reader = makeCachingReader(fs);
   const sources = [await rootSource(fs, reader, paths.recipeRoot, true)];
   if (packagedRoot !== undefined) sources.push(await rootSource(fs, reader, packagedRoot, false));
@@ -52,5 +56,5 @@ export async function discoverThroughFs(fs: FileSystem, paths: AgentPaths, packa
     readExtra: reader.readFile,
     ...(packagedRoot === undefined ? {} : { packagedRoot }),
   };
-  return settle(reader, () => discover(snapshot));
+  return settle(reader, () => discover(snapshot, options.digested === true ? { digest: (f) => (f.bytes === undefined ? undefined : sha256Bytes(f.bytes)) } : {}));
 }

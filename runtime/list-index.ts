@@ -7,7 +7,9 @@
 // The index is used only when it provably describes the roots as they are now:
 //
 // - it was written by the same code (package version and build hash) for the same context (agent
-//   dir, recipe root, home, working directory, packaged root);
+//   dir, recipe root, home, packaged root), and from the same working directory when any recipe's
+//   resolution read a path (an import path may be relative to it; a registry whose recipes read
+//   no other file answers the same from anywhere);
 // - every root lists the same recipe file names (folders, symlinks and dot-files left out, as
 //   discovery leaves them out), is present or absent as before, and has the same mode (a world-
 //   or group-writable root is an error of the list);
@@ -52,6 +54,8 @@ interface IndexFile {
   readonly format: string;
   readonly version: string;
   readonly context: string;
+  /** the working directory, when a recipe's resolution read a path */
+  readonly cwd?: string;
   /** the writing pass's start on the file system's clock (ns) */
   readonly t: string;
   readonly roots: readonly IndexedRoot[];
@@ -64,6 +68,8 @@ interface IndexFile {
 export interface ListInputs {
   readonly start: bigint | undefined;
   readonly observed: ReadonlyMap<string, string | null>;
+  /** a compile of the pass read a path (an import, a delegation target, a probe) */
+  readonly readPaths: boolean;
 }
 
 const sortedNames = (paths: readonly string[]): string[] => paths.map((p) => p.slice(p.lastIndexOf("/") + 1)).sort();
@@ -76,6 +82,7 @@ function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   try {
     const x = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) as Partial<IndexFile> | null;
     if (x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
+    if (!(x.cwd === undefined || typeof x.cwd === "string")) return undefined;
     if (!Array.isArray(x.roots) || !Array.isArray(x.paths) || x.list === undefined || !isStrings(x.list.names) || !isStrings(x.list.problems)) return undefined;
     for (const r of x.roots as unknown[]) {
       const root = r as Partial<IndexedRoot> | null;
@@ -90,13 +97,14 @@ function parseIndex(bytes: Uint8Array): IndexFile | undefined {
 
 /** The list the index holds, when it describes the roots as they are now (see above); else
  *  undefined. */
-export function readListIndex(scan: ScanPort, recipeRoot: string, version: string, context: string): ToolList | undefined {
+export function readListIndex(scan: ScanPort, recipeRoot: string, version: string, context: string, cwd: string): ToolList | undefined {
   const identity = scan.identity?.bind(scan);
   if (identity === undefined) return undefined;
   const read = scan.readBounded(listIndexPath(recipeRoot), MAX_INDEX_BYTES);
   if (!read.ok || read.value.bytes === undefined) return undefined;
   const index = parseIndex(read.value.bytes);
   if (index === undefined || index.version !== version || index.context !== context) return undefined;
+  if (index.cwd !== undefined && index.cwd !== cwd) return undefined;
   const t = BigInt(index.t);
   for (const root of index.roots) {
     const listed = listRecipeEntries(scan, root.dir);
@@ -118,7 +126,7 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
 /** The index for `list`, made from the discovery pass that read `snapshot`; undefined when that
  *  pass cannot vouch for it (a root not listed, a recipe name that is no regular file, a file as
  *  new as the pass). */
-export function listIndexText(version: string, context: string, snapshot: RegistrySnapshot, inputs: ListInputs, list: ToolList): string | undefined {
+export function listIndexText(version: string, context: string, cwd: string, snapshot: RegistrySnapshot, inputs: ListInputs, list: ToolList): string | undefined {
   const { start, observed } = inputs;
   if (start === undefined) return undefined;
   const roots: IndexedRoot[] = [];
@@ -133,7 +141,7 @@ export function listIndexText(version: string, context: string, snapshot: Regist
     if (id !== null && !olderThan(id, start)) return undefined;
     paths.push([path, id]);
   }
-  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, t: String(start), roots, paths, list };
+  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, ...(inputs.readPaths ? { cwd } : {}), t: String(start), roots, paths, list };
   return JSON.stringify(file) + "\n";
 }
 

@@ -19,9 +19,10 @@ export interface CompileCacheSession {
   finish(): void;
   /** what the pass relied on, for the list index (runtime/list-index.ts): the pass's start on the
    *  file system's clock (undefined without a recipe root), and the identity of every path it
-   *  looked at (a listed recipe file, an import, a probe that found nothing: null). Ask before
+   *  looked at (a listed recipe file, an import, a probe that found nothing: null), and whether
+   *  any compile read a path (its result may then depend on the working directory). Ask before
    *  `finish`. */
-  inputs(): { readonly start: bigint | undefined; readonly observed: ReadonlyMap<string, string | null> };
+  inputs(): { readonly start: bigint | undefined; readonly observed: ReadonlyMap<string, string | null>; readonly readPaths: boolean };
 }
 
 export interface SnapshotRequest {

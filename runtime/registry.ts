@@ -52,8 +52,9 @@ export function openRegistry(options: RegistryOptions): Registry {
   const cacheOptions = options.compileCache === false ? undefined : options.compileCache === true ? {} : options.compileCache ?? {};
   const version = (): string => cacheOptions?.version ?? codeVersion(scan);
   const writer = (): ReplaceFileSync => cacheOptions?.writer ?? makeNodeReplaceFileSync();
-  // the paths resolution depends on: the list index belongs to them
-  const context = JSON.stringify([paths.agentDir, paths.recipeRoot, paths.home, paths.cwd, packagedRoot ?? null]);
+  // the paths resolution depends on: the list index belongs to them (and to the working directory
+  // when a recipe read another file)
+  const context = JSON.stringify([paths.agentDir, paths.recipeRoot, paths.home, packagedRoot ?? null]);
 
   /** One discovery pass; `seen` gets the snapshot and what the pass relied on (list-index.ts). */
   const discover = (seen?: (discovery: Discovery, snapshot: RegistrySnapshot, inputs: ListInputs) => void): Discovery => {
@@ -86,12 +87,12 @@ export function openRegistry(options: RegistryOptions): Registry {
         const discovery = discover();
         return { list: toolListOf(discovery), discovery };
       }
-      const indexed = readListIndex(scan, paths.recipeRoot, version(), context);
+      const indexed = readListIndex(scan, paths.recipeRoot, version(), context, paths.cwd);
       if (indexed !== undefined) return { list: indexed };
       let list: ToolList | undefined;
       const discovery = discover((found, snapshot, inputs) => {
         list = toolListOf(found);
-        const text = listIndexText(version(), context, snapshot, inputs, list);
+        const text = listIndexText(version(), context, paths.cwd, snapshot, inputs, list);
         if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
       });
       return { list: list ?? toolListOf(discovery), discovery };

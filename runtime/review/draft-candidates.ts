@@ -21,7 +21,7 @@ export interface Candidates {
 }
 
 export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
-  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot);
+  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot, { digested: true });
   const promoted = await promotedKeys(ctx);
   const found: Array<{ candidate: Omit<DraftCandidate, "usage">; key: string; fingerprint?: string }> = [];
   for (const entry of discovery.drafts) {
@@ -32,11 +32,12 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
       continue; // gone since the listing: not a candidate this time
     }
     const sha256 = sha256Bytes(bytes);
+    // discovery's verdict (valid, risk labels) is of the bytes it read: a draft changed since is
+    // judged on its next listing, never with the verdict of other bytes
+    if (sha256 !== entry.sha256) continue;
     const loaded = loadRecipe({ path: entry.path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, entry.id, entry.format);
     const config = E.isRight(loaded) ? loaded.right : undefined;
-    // valid: discovery compiled the draft without a problem and the bytes read here load. The
-    // verdict is discovery's, of its own read a moment earlier: discoverThroughFs digests
-    // nothing, so it cannot be matched to these bytes (the digest and recipe are of these).
+    // valid: discovery compiled these very bytes without a problem
     const recipe = entry.valid ? config?.raw : undefined;
     // the draft folder lies in the recipe root (agent-paths.ts): a draft's key is its path from it
     const key = pathKey(ctx.paths.recipeRoot, entry.path)!;

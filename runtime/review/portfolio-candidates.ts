@@ -18,7 +18,7 @@ export interface ToolCandidates {
 }
 
 export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandidates> {
-  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot);
+  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot, { digested: true });
   const seeded = await seedLineages(ctx.ledger, discovery);
   const found: Array<{ candidate: Omit<ToolCandidate, "usage">; key: string }> = [];
   for (const entry of discovery.entries) {
@@ -36,8 +36,9 @@ export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandid
       continue;
     }
     const sha256 = sha256Bytes(bytes);
-    // digest and recipe are both of the bytes just read; discovery here digests nothing (it sets
-    // no entry.sourceSha256), so a recipe is valid when those bytes load
+    // discovery's verdict (a tool, its risk labels) is of the bytes it read: a tool changed since
+    // is judged on its next listing, never with the verdict of other bytes
+    if (sha256 !== entry.sourceSha256) continue;
     const loaded = loadRecipe({ path: entry.path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, entry.id, entry.format);
     const valid = E.isRight(loaded);
     found.push({

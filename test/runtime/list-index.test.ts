@@ -91,6 +91,31 @@ describe("the list index", () => {
     expect(box.listed()).toMatchObject({ indexed: false, list: { names: ["uses"], problems: [] } });
   });
 
+  it("belongs to its working directory once a recipe's resolution read a path, and to none before", async () => {
+    box = cacheBox();
+    const here = join(box.dir, "here");
+    const there = join(box.dir, "there");
+    mkdirSync(join(here, "parts"), { recursive: true });
+    mkdirSync(there);
+    writeFileSync(join(here, "parts", "part.json"), JSON.stringify({ template: "echo part" }));
+    box.write("alpha.json", { description: "a", template: "echo a" });
+    await settle();
+    // nothing read besides the recipes: one index serves every working directory
+    box.listed({}, false, here);
+    box.listed({}, false, here);
+    expect(box.listed({}, false, there)).toMatchObject({ indexed: true, list: box.plainList(there) });
+    // an import relative to the working directory: found from one folder, missing from the other
+    await settle();
+    box.write("uses.json", { description: "u", imports: { part: "parts/part.json" }, template: [{ name: "part" }] });
+    await settle();
+    for (let pass = 0; pass < 3; pass++) box.listed({}, false, here);
+    expect(box.listed({}, false, here)).toMatchObject({ indexed: true, list: { names: ["alpha", "uses"], problems: [] } });
+    const elsewhere = box.listed({}, false, there);
+    expect(elsewhere.indexed).toBe(false);
+    expect(elsewhere.list).toEqual(box.plainList(there));
+    expect(elsewhere.list.names).toEqual(["alpha"]);
+  });
+
   it("is not used when the root's mode changed (a group-writable root is reported)", async () => {
     box = cacheBox();
     box.write("alpha.json", { description: "a", template: "echo a" });

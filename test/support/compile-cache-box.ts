@@ -21,11 +21,11 @@ export interface CacheBox {
   cached(options?: CompileCacheOptions, blindCtime?: boolean): Promise<{ discovery: Discovery; reads: number }>;
   /** what `list` shows, through the list index (runtime/list-index.ts) and the cache, the same
    *  scan as `cached`; `indexed` when the index answered (no discovery ran) */
-  listed(options?: CompileCacheOptions, blindCtime?: boolean): { list: ToolList; indexed: boolean; reads: number };
+  listed(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): { list: ToolList; indexed: boolean; reads: number };
   /** discovery without the cache: what the cache must reproduce */
   plain(): Discovery;
   /** what `list` shows of a discovery without the cache */
-  plainList(): ToolList;
+  plainList(cwd?: string): ToolList;
   cleanup(): void;
 }
 
@@ -49,13 +49,13 @@ export function cacheBox(): CacheBox {
       const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).discover();
       return { discovery, reads: reads() };
     },
-    listed(options = {}, blindCtime = false) {
+    listed(options = {}, blindCtime = false, cwd = dir) {
       const { scan, reads } = counting(blindCtime);
-      const found = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).toolList();
+      const found = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).toolList();
       return { list: found.list, indexed: found.discovery === undefined, reads: reads() };
     },
     plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover(),
-    plainList: () => toolListOf(openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover()),
+    plainList: (cwd = dir) => toolListOf(openRegistry({ env, cwd, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover()),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 

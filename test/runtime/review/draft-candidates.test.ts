@@ -1,6 +1,6 @@
 // The drafts a draft review considers, in-process on an in-memory volume: each direct draft with
-// its digest, validity (discovery's compile verdict and a load of the bytes read), raw recipe and
-// lineage usage (seeded at zero calls), a promoted draft left out, and one that vanished.
+// its digest, validity (discovery's compile verdict of the very bytes read), raw recipe and
+// lineage usage (seeded at zero calls), a promoted draft left out, and one that vanished or changed.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Volume } from "memfs";
@@ -57,16 +57,24 @@ describe("listCandidates", () => {
     expect(drafts[1]!.usage).toStrictEqual(usage);
   });
 
-  it("a draft that vanished after discovery listed it is not a candidate", async () => {
+  it("a draft that vanished or changed after discovery listed it is not a candidate this time (discovery's verdict is of other bytes)", async () => {
     const path = `${DRAFTS}/good.json`;
     let reads = 0;
     await list(interceptFs(vol({ [path]: good }), async (name, args, call) => ((name === "readFile" && args[0] === path && reads++), call())));
-    const inner = vol({ [path]: good, [`${DRAFTS}/other.json`]: '{"template":"echo other"}' });
-    let seen = 0;
-    const fs = interceptFs(inner, async (name, args, call) => {
-      if (name === "readFile" && args[0] === path && ++seen === reads) await inner.unlink(path);
-      return call();
-    });
-    expect((await list(fs)).drafts.map((d) => d.stem)).toEqual(["other"]);
+    const after = async (change: (inner: FileSystem) => Promise<void>): Promise<string[]> => {
+      const inner = vol({ [path]: good, [`${DRAFTS}/other.json`]: '{"template":"echo other"}' });
+      let seen = 0;
+      const fs = interceptFs(inner, async (name, args, call) => {
+        if (name === "readFile" && args[0] === path && ++seen === reads) await change(inner);
+        return call();
+      });
+      return (await list(fs)).drafts.map((d) => d.stem);
+    };
+    expect(await after((inner) => inner.unlink(path))).toEqual(["other"]);
+    // a valid draft rewritten to one that does not even load, and one changed into another valid one
+    expect(await after((inner) => inner.writeFile(path, "{nope"))).toEqual(["other"]);
+    expect(await after((inner) => inner.writeFile(path, '{"template":"echo changed"}'))).toEqual(["other"]);
+    // read unchanged, it is one
+    expect(await after(async () => undefined)).toEqual(["good", "other"]);
   });
 });

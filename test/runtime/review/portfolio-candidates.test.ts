@@ -75,18 +75,17 @@ describe("listToolCandidates", () => {
     expect(tool).toStrictEqual({ name: "good", path: `${ROOT}/good.json`, recipe: { description: "Good", template: "echo good" }, riskLabels: [], sha256: sha(good), valid: true });
   });
 
-  it("a tool whose bytes changed since discovery is listed with the digest and recipe of the bytes read", async () => {
-    const changed = '{"template":"echo changed"}';
-    const fs = await changedAfterDiscovery((inner, path) => inner.writeFile(path, changed));
-    const [tool] = (await withCtx(fs, (ctx) => listToolCandidates(ctx))).tools;
-    expect(tool).toMatchObject({ name: "good", sha256: sha(changed), valid: true, recipe: { template: "echo changed" } });
-  });
-
-  it("one that no longer loads is invalid and carries no recipe; one that vanished is not listed, though its name is active", async () => {
-    const broken = await changedAfterDiscovery((inner, path) => inner.writeFile(path, "{nope"));
-    const [tool] = (await withCtx(broken, (ctx) => listToolCandidates(ctx))).tools;
-    expect(tool).toStrictEqual({ name: "good", path: `${ROOT}/good.json`, riskLabels: [], sha256: sha("{nope"), usage, valid: false });
-    const gone = await changedAfterDiscovery((inner, path) => inner.unlink(path));
-    expect(await withCtx(gone, (ctx) => listToolCandidates(ctx))).toStrictEqual({ activeTools: ["good"], diagnostics: [], tools: [] });
+  it("a tool whose bytes changed or vanished since discovery read it is not listed this time, though its name is active", async () => {
+    for (const change of [
+      (inner: FileSystem, path: string) => inner.writeFile(path, '{"template":"echo changed"}'),
+      (inner: FileSystem, path: string) => inner.writeFile(path, "{nope"),
+      (inner: FileSystem, path: string) => inner.unlink(path),
+    ]) {
+      const fs = await changedAfterDiscovery(change);
+      expect(await withCtx(fs, (ctx) => listToolCandidates(ctx))).toStrictEqual({ activeTools: ["good"], diagnostics: [], tools: [] });
+    }
+    // the same bytes read again: listed
+    const same = await changedAfterDiscovery(async () => undefined);
+    expect((await withCtx(same, (ctx) => listToolCandidates(ctx))).tools.map((t) => t.sha256)).toEqual([sha(good)]);
   });
 });
