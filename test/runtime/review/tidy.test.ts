@@ -131,6 +131,28 @@ describe("tidyReviews", () => {
     expect(await names(fs2, BATCHES)).toEqual(["b", "d", "e", "f", "g", "stray-file"]);
   });
 
+  it("orders by creation time whatever the ids and the listing order say; a tie goes to the greater id", async () => {
+    const files: Record<string, string> = {};
+    // ids run against creation time (a is the newest), and e and f tie at the cut
+    for (const [id, d] of [["a", 9], ["b", 8], ["c", 7], ["d", 6], ["e", 2], ["f", 2], ["g", 1]] as const) batch(files, id, day(d));
+    const fs = makeMemFileSystem(Volume.fromJSON(files) as Volume);
+    // the folder lists its entries in an order of its own (here: reversed)
+    const reversed = interceptFs(fs, async (name, args, call) => (name === "readdir" && args[0] === BATCHES ? [...((await call()) as unknown[])].reverse() : call()));
+    expect(await tidy(reversed)).toEqual(["pruned"]);
+    expect(await names(fs, BATCHES)).toEqual(["a", "b", "c", "d", "f"]);
+  });
+
+  it("a symlink among the batches is no batch: nothing is swept or pruned through it", async () => {
+    const files: Record<string, string> = { "/elsewhere/keep.tmp": "x", "/elsewhere/batch.json": JSON.stringify({ createdAt: day(1) }), "/elsewhere/evidence.json": done };
+    for (let i = 2; i <= 7; i++) batch(files, `b-${i}`, day(i));
+    const vol = Volume.fromJSON(files) as Volume;
+    vol.symlinkSync("/elsewhere", `${BATCHES}/linked`);
+    const fs = makeMemFileSystem(vol);
+    expect(await tidy(fs)).toEqual(["pruned"]);
+    expect(await names(fs, BATCHES)).toEqual(["b-3", "b-4", "b-5", "b-6", "b-7", "linked"]);
+    expect(await names(fs, "/elsewhere")).toEqual(["batch.json", "evidence.json", "keep.tmp"]);
+  });
+
   it("a batches path that is a file holds no batches; a folder it cannot list is an error", async () => {
     const fs = makeMemFileSystem(Volume.fromJSON({ [`${ROOT}/batches`]: "x", [`${ROOT}/a.tmp`]: "x" }) as Volume);
     expect(await tidy(fs)).toEqual(["swept"]);
