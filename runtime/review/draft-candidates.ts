@@ -61,8 +61,9 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
   };
 }
 
-/** Draft paths whose lineage was promoted: a former path of a lineage that now lives outside
- *  the drafts folder (register_tool draft= keeps the draft file and moves its lineage). */
+/** The former paths of every lineage that now lives outside the drafts folder: a draft key among
+ *  them is a draft whose lineage was promoted (register_tool draft= keeps the draft file and moves
+ *  its lineage). The caller asks only about draft keys. */
 async function promotedKeys(ctx: ReviewContext): Promise<ReadonlySet<string>> {
   const out = new Set<string>();
   try {
@@ -71,7 +72,7 @@ async function promotedKeys(ctx: ReviewContext): Promise<ReadonlySet<string>> {
       const ids = [...new Set(Object.values(index.paths).map((e) => e.ledger))];
       for (const record of (await readLedgers(ctx.ledger, ids)).values()) {
         if (record.current_path.startsWith("drafts/")) continue;
-        for (const former of record.former_paths) if (former.startsWith("drafts/")) out.add(former);
+        for (const former of record.former_paths) out.add(former);
       }
     });
   } catch {
