@@ -54,14 +54,20 @@ const NEWLINE = 0x0a;
 /** The entries of a cache file of this code and context; undefined for a torn, foreign or other
  *  version's file. */
 export function readCacheBytes(bytes: Uint8Array, version: string, context: string): Readonly<Record<string, unknown>> | undefined {
-  // the writer ends the file with a newline: a file cut short has none there
+  const u = parseJsonLine(bytes) as Partial<CacheFile> | null | undefined;
+  if (u === undefined || u === null || typeof u !== "object" || u.format !== CACHE_FORMAT || u.version !== version || u.context !== context) return undefined;
+  const entries = u.entries;
+  if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return undefined;
+  return entries;
+}
+
+/** The value of a file its writer wrote as one line of JSON ending in a newline (the compile
+ *  cache, the list index); undefined for a file cut short (no newline at its end) or one that does
+ *  not parse. */
+export function parseJsonLine(bytes: Uint8Array): unknown {
   if (bytes.length === 0 || bytes[bytes.length - 1] !== NEWLINE) return undefined;
   try {
-    const u = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) as Partial<CacheFile> | null;
-    if (u === null || typeof u !== "object" || u.format !== CACHE_FORMAT || u.version !== version || u.context !== context) return undefined;
-    const entries = u.entries;
-    if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return undefined;
-    return entries;
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) as unknown;
   } catch {
     return undefined;
   }

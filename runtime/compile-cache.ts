@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
 import { cacheText, checkedEntry, entryOf, readCacheBytes, servedCompile, type Entry, type Id } from "./compile-cache-file.js";
-import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
+import type { FileIdentity, ScanPort, ScanResult } from "../adapters/fs/scan.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
@@ -60,6 +60,8 @@ const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
 const NO_PATHS: readonly string[] = [];
 
 export const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
+/** the id of what a stat found: null for no regular file there (absent, a folder, unreadable) */
+export const idOf = (r: ScanResult<FileIdentity>): Id | null => (r.ok && r.value.isFile ? toId(r.value) : null);
 /** both times of `id` strictly older than `t` */
 export const olderThan = (id: Id, t: bigint): boolean => {
   const parts = id.split(":");
@@ -152,8 +154,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   const identityNow = (p: string): Id | null => {
     const seen = observed.get(p);
     if (seen !== undefined) return seen;
-    const r = identity(p);
-    const id = r.ok && r.value.isFile ? toId(r.value) : null;
+    const id = idOf(identity(p));
     observed.set(p, id);
     return id;
   };

@@ -7,7 +7,7 @@ import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/mode
 import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { makeCachingReader, settle, type CachingReader } from "./fs-reader.js";
-import { sha256Bytes } from "./crypto-sha256.js";
+import { sha256Of } from "./crypto-sha256.js";
 
 async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; error?: string }> {
   try {
@@ -56,5 +56,5 @@ export async function discoverThroughFs(fs: FileSystem, paths: AgentPaths, packa
     readExtra: reader.readFile,
     ...(packagedRoot === undefined ? {} : { packagedRoot }),
   };
-  return settle(reader, () => discover(snapshot, options.digested === true ? { digest: (f) => (f.bytes === undefined ? undefined : sha256Bytes(f.bytes)) } : {}));
+  return settle(reader, () => discover(snapshot, options.digested === true ? { digest: sha256Of } : {}));
 }

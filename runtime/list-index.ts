@@ -30,8 +30,9 @@ import type { RegistrySnapshot } from "../core/model.js";
 import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
-import { compileCacheDir, olderThan, toId } from "./compile-cache.js";
+import { compileCacheDir, idOf, olderThan } from "./compile-cache.js";
 import { listRecipeEntries } from "./recipe-snapshot.js";
+import { parseJsonLine } from "./compile-cache-file.js";
 
 export const LIST_INDEX_FORMAT = "pi-recipes-list-index/1";
 
@@ -39,7 +40,6 @@ export const listIndexPath = (recipeRoot: string): string => join(compileCacheDi
 
 // names, errors and identities of some 200 bytes a recipe: room for far more than 100,000
 const MAX_INDEX_BYTES = 1 << 28;
-const NEWLINE = 0x0a;
 
 interface IndexedRoot {
   readonly dir: string;
@@ -77,22 +77,16 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean => a.leng
 const isStrings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
 
 function parseIndex(bytes: Uint8Array): IndexFile | undefined {
-  // the writer ends the file with a newline: a file cut short has none there
-  if (bytes.length === 0 || bytes[bytes.length - 1] !== NEWLINE) return undefined;
-  try {
-    const x = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) as Partial<IndexFile> | null;
-    if (x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
-    if (!(x.cwd === undefined || typeof x.cwd === "string")) return undefined;
-    if (!Array.isArray(x.roots) || !Array.isArray(x.paths) || x.list === undefined || !isStrings(x.list.names) || !isStrings(x.list.problems)) return undefined;
-    for (const r of x.roots as unknown[]) {
-      const root = r as Partial<IndexedRoot> | null;
-      if (root === null || typeof root.dir !== "string" || typeof root.present !== "boolean" || !(root.mode === null || typeof root.mode === "number") || !isStrings(root.names)) return undefined;
-    }
-    for (const p of x.paths as unknown[]) if (!Array.isArray(p) || typeof p[0] !== "string" || !(p[1] === null || typeof p[1] === "string")) return undefined;
-    return x as IndexFile;
-  } catch {
-    return undefined;
+  const x = parseJsonLine(bytes) as Partial<IndexFile> | null | undefined;
+  if (x === undefined || x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
+  if (!(x.cwd === undefined || typeof x.cwd === "string")) return undefined;
+  if (!Array.isArray(x.roots) || !Array.isArray(x.paths) || typeof x.list !== "object" || x.list === null || !isStrings(x.list.names) || !isStrings(x.list.problems)) return undefined;
+  for (const r of x.roots as unknown[]) {
+    const root = r as Partial<IndexedRoot> | null;
+    if (root === null || typeof root.dir !== "string" || typeof root.present !== "boolean" || !(root.mode === null || typeof root.mode === "number") || !isStrings(root.names)) return undefined;
   }
+  for (const p of x.paths as unknown[]) if (!Array.isArray(p) || typeof p[0] !== "string" || !(p[1] === null || typeof p[1] === "string")) return undefined;
+  return x as IndexFile;
 }
 
 /** The list the index holds, when it describes the roots as they are now (see above); else
@@ -116,9 +110,7 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
     }
   }
   for (const [path, was] of index.paths) {
-    const r = identity(path);
-    const now = r.ok && r.value.isFile ? toId(r.value) : null;
-    if (now !== was || (was !== null && !olderThan(was, t))) return undefined;
+    if (idOf(identity(path)) !== was || (was !== null && !olderThan(was, t))) return undefined;
   }
   return index.list;
 }

@@ -11,7 +11,8 @@ import { chokidarWatcher } from "../adapters/watch/chokidar-watcher.js";
 import type { RecipeRootWatch, Watcher, WatchEvent, WatchMode } from "../adapters/watch/Watcher.js";
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
 import { type EntryKindOf, openLiveFiles } from "./live-files.js";
-import { sha256Of, type RegistryOptions } from "./registry.js";
+import type { RegistryOptions } from "./registry.js";
+import { sha256Of } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
 
 export interface ToolSetChange {

@@ -1,7 +1,7 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
 import { discoverWith } from "../core/discovery/discover-with.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
-import type { RegistrySnapshot, SnapshotFile } from "../core/model.js";
+import type { RegistrySnapshot } from "../core/model.js";
 import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
@@ -9,7 +9,7 @@ import { readSnapshot } from "./recipe-snapshot.js";
 import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
 import { listIndexText, readListIndex, writeListIndex, type ListInputs } from "./list-index.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
-import { sha256Bytes } from "./crypto-sha256.js";
+import { sha256Of } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
 import { installedPackagedCompiles, packagedCompileHook, withPackagedCompiles } from "./packaged-compiles.js";
 
@@ -42,9 +42,6 @@ export interface Registry {
   toolList(): { readonly list: ToolList; readonly discovery?: Discovery };
 }
 
-export const sha256Of = (file: SnapshotFile): string | undefined =>
-  file.bytes === undefined ? undefined : sha256Bytes(file.bytes);
-
 export function openRegistry(options: RegistryOptions): Registry {
   const { paths, packagedRoot } = agentPlace(options);
   const scan = options.scan;
@@ -56,8 +53,8 @@ export function openRegistry(options: RegistryOptions): Registry {
   // when a recipe read another file)
   const context = JSON.stringify([paths.agentDir, paths.recipeRoot, paths.home, packagedRoot ?? null]);
 
-  /** One discovery pass; `seen` gets the snapshot and what the pass relied on (list-index.ts). */
-  const discover = (seen?: (discovery: Discovery, snapshot: RegistrySnapshot, inputs: ListInputs) => void): Discovery => {
+  /** One discovery pass; `seen` gets the snapshot it read and what it relied on (list-index.ts). */
+  const discover = (seen?: (snapshot: RegistrySnapshot, inputs: ListInputs) => void): Discovery => {
     if (cacheOptions === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of });
     const cache = beginCompileCache(scan, { ...paths, ...request }, cacheOptions);
     // the packaged component as the build compiled it, when no cache entry serves it
@@ -70,7 +67,7 @@ export function openRegistry(options: RegistryOptions): Registry {
     try {
       const snapshot = readSnapshot(scan, request, cache);
       const discovery = discoverWith(compileStep, snapshot, { digest: sha256Of, ...using });
-      seen?.(discovery, snapshot, cache.inputs());
+      seen?.(snapshot, cache.inputs());
       return discovery;
     } finally {
       cache.finish();
@@ -83,19 +80,15 @@ export function openRegistry(options: RegistryOptions): Registry {
     scan,
     discover: () => discover(),
     toolList: () => {
-      if (cacheOptions === undefined) {
-        const discovery = discover();
-        return { list: toolListOf(discovery), discovery };
-      }
-      const indexed = readListIndex(scan, paths.recipeRoot, version(), context, paths.cwd);
+      // without the compile cache nothing is kept between processes: no index either
+      const indexed = cacheOptions === undefined ? undefined : readListIndex(scan, paths.recipeRoot, version(), context, paths.cwd);
       if (indexed !== undefined) return { list: indexed };
-      let list: ToolList | undefined;
-      const discovery = discover((found, snapshot, inputs) => {
-        list = toolListOf(found);
-        const text = listIndexText(version(), context, paths.cwd, snapshot, inputs, list);
-        if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
-      });
-      return { list: list ?? toolListOf(discovery), discovery };
+      let read: { snapshot: RegistrySnapshot; inputs: ListInputs } | undefined;
+      const discovery = discover((snapshot, inputs) => (read = { snapshot, inputs }));
+      const list = toolListOf(discovery);
+      const text = read === undefined ? undefined : listIndexText(version(), context, paths.cwd, read.snapshot, read.inputs, list);
+      if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
+      return { list, discovery };
     },
   };
 }

@@ -15,7 +15,7 @@ import { unaccounted } from "../accounting.js";
 import { executeOptions, launch } from "../launch.js";
 import { errorText, reportExecution } from "../execute/execution-report.js";
 import type { Registry } from "../registry.js";
-import { sha256Of } from "../registry.js";
+import { sha256Of } from "../crypto-sha256.js";
 import { readSnapshot } from "../recipe-snapshot.js";
 import { runTool, type CallContext } from "./call.js";
 import { unknownKeys, type Params } from "./verb-params.js";

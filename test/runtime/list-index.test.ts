@@ -138,6 +138,7 @@ describe("the list index", () => {
       text.replace('"names":["alpha"]', '"names":[7]'),
       `${JSON.stringify({ ...JSON.parse(text), list: { names: ["other"], problems: [] }, version: "0.0.0+other" })}\n`,
       "{}\n",
+      text.replace(/"list":\{[^}]*\}/, '"list":null'),
     ];
     for (const bad of damaged) {
       writeFileSync(path, bad);
