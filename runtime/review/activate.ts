@@ -91,7 +91,8 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       }
       const { index } = await readIndex(ctx.ledger);
       const keyOf = (p: string): string | undefined => pathKey(ctx.paths.recipeRoot, p);
-      const keys = plan.sources.flatMap((s) => [s.path, ...(s.to === undefined ? [] : [s.to])]).flatMap((p) => keyOf(p) ?? []);
+      // the lineage plan reads only the sources' ledgers (a target's key receives one of them)
+      const keys = plan.sources.flatMap((s) => keyOf(s.path) ?? []);
       const ledgers = await readLedgers(ctx.ledger, keys.flatMap((k) => index.paths[k]?.ledger ?? []));
       const lineage = portfolioLineage({ index, ledgers, missing: new Set() }, plan, { keyOf }, at);
       if (E.isLeft(lineage)) throw new Error(lineageErrorText(lineage.left));
@@ -115,8 +116,8 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       const link = await symlinkBelowRoot(ctx.fs, ctx.paths.recipeRoot, stepPaths([...files, ...ledgerWrites, ...snapshots, record, ...rest.flat()]));
       if (link !== undefined) throw new Error(symlinkOnPlan(ctx.paths.recipeRoot, link, "activation"));
       if (faults.lineageFirst === true) {
-        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "broken-lineage-first", phases: [ledgerWrites, ...rest] });
-        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now() + 1), kind: "broken-files-after", phases: [[...files, ...snapshots, record]] });
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: ACTIVATION_KIND, phases: [ledgerWrites, ...rest] });
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: ACTIVATION_KIND, phases: [[...files, ...snapshots, record]] });
         return;
       }
       await runSteps(ctx.fs, ctx.ledger.paths.journals, {

@@ -20,8 +20,6 @@ import type { Reviewer } from "./reviewer.js";
 
 export const DECISIONS_FILE = "decisions.json";
 
-const NO_REVIEWER: Reviewer = { describe: "none", review: () => Promise.reject(new Error("no reviewer configured")) };
-
 export interface CycleOptions {
   /** no reviewer: nothing new is captured or reviewed, only recovery and cleanup run */
   readonly reviewer?: Reviewer;
@@ -60,9 +58,9 @@ const counts = (outcomes: readonly ItemOutcome[]): Record<string, number> => {
 
 async function execute(ctx: ReviewContext, state: ReviewState, steps: string[]): Promise<ReviewState> {
   const dir = batchDir(ctx.paths, state.batchId);
-  const plan = await readPlan(ctx, state);
-  if (plan === undefined) return failed(state, "processing_failed", "transaction", `review decisions of batch ${state.batchId} are missing`, isoNow(ctx));
   try {
+    const plan = await readPlan(ctx, state);
+    if (plan === undefined) throw new Error(`review decisions of batch ${state.batchId} are missing`);
     const outcomes = await executePlan(ctx, dir, plan);
     const lineage = await moveLineages(ctx, plan, outcomes);
     await writeJson(ctx.fs, join(dir, EVIDENCE_FILE), {
@@ -123,7 +121,10 @@ async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState
 /** The text a reviewer gets: its instructions, then the projection. */
 export const reviewerInput = (batch: Batch): string => `${REVIEW_INSTRUCTIONS}\n\n${JSON.stringify(project(batch), null, 2)}\n`;
 
-async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer, steps: string[]): Promise<ReviewState> {
+/** Reviews a captured batch and executes its decisions. Decisions written before a crash are final:
+ *  they run without asking again, even with no reviewer; without one and without decisions the
+ *  batch waits as it is. */
+async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer | undefined, steps: string[]): Promise<ReviewState> {
   const dir = batchDir(ctx.paths, state.batchId);
   const at = (): string => isoNow(ctx);
   const fail = async (stage: string, error: string): Promise<ReviewState> => {
@@ -135,6 +136,7 @@ async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer
   const batch = (await readJsonOrUndefined(ctx.fs, join(dir, BATCH_FILE))) as Batch | undefined;
   if (batch === undefined || batchSha256(batch) !== state.batchSha256) return fail("review_state", `captured batch ${state.batchId} is missing or changed`);
   if ((await readPlan(ctx, state)) === undefined) {
+    if (reviewer === undefined) return state;
     let reply: string;
     try {
       reply = await reviewer.review(reviewerInput(batch));
@@ -172,9 +174,7 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
     }
   }
   const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isParked(state)));
-  // decisions written before a crash are executed even without a reviewer: they are final
-  if (reviewable && state !== undefined && (options.reviewer !== undefined || (await readPlan(ctx, state)) !== undefined))
-    state = await review(ctx, state, options.reviewer ?? NO_REVIEWER, steps);
+  if (reviewable && state !== undefined) state = await review(ctx, state, options.reviewer, steps);
   // cleanup comes only after `completed` is durable, and is repeated by any later cycle
   if (state?.phase === "completed") await collect(ctx, state, steps);
   steps.push(...(await tidyReviews(ctx, state?.batchId)));
@@ -200,7 +200,7 @@ export function controlReview(ctx: ReviewContext, action: ControlAction) {
       const state = await readState(ctx);
       const hasPlan = state !== undefined && (await exists(ctx.fs, join(batchDir(ctx.paths, state.batchId), DECISIONS_FILE)));
       const outcome = control(action, state, hasPlan, isoNow(ctx));
-      if (outcome.next === null) await ctx.fs.rm(statePath(ctx.paths), { force: true });
+      if (outcome.next === null) await ctx.fs.rm(statePath(ctx.paths));
       else if (outcome.next !== undefined) await write(ctx, outcome.next);
       return outcome;
     },

@@ -41,11 +41,13 @@ async function observe(ctx: ReviewContext, dir: string, item: PlanItem): Promise
   const at = await fileSha(ctx.fs, item.source);
   let source: SourceState;
   if (at === item.sha256) source = "original";
-  else if ((await fileSha(ctx.fs, quarantinePath(dir, item))) === item.sha256) source = at === undefined ? "quarantined" : "changed";
+  // already moved by an earlier round: a file saved at the draft's path since is a new draft,
+  // left alone, and the item stays done
+  else if ((await fileSha(ctx.fs, quarantinePath(dir, item))) === item.sha256) source = "quarantined";
   else source = at === undefined ? "gone" : "changed";
   if (item.target === undefined) return { item, source };
   const t = await fileSha(ctx.fs, item.target.path);
-  const target: TargetState = t === undefined && !(await exists(ctx.fs, item.target.path)) ? "absent" : t === item.target.sha256 ? "intended" : "other";
+  const target: TargetState = !(await exists(ctx.fs, item.target.path)) ? "absent" : t === item.target.sha256 ? "intended" : "other";
   return { item, source, target };
 }
 
@@ -74,7 +76,8 @@ async function remaining(ctx: ReviewContext, dir: string, observed: readonly Obs
   if (second.length === 0) return [];
   const folder = join(dir, QUARANTINE_DIR);
   if (!(await exists(ctx.fs, folder))) first.unshift({ op: "mkdir", path: folder });
-  return first.length === 0 ? [second] : [first, second];
+  // an empty first phase is fine: the engine runs no operation for it
+  return [first, second];
 }
 
 async function withTargetLocks<A>(ctx: ReviewContext, paths: readonly string[], run: () => Promise<A>): Promise<A> {
@@ -98,8 +101,7 @@ export async function executePlan(ctx: ReviewContext, dir: string, plan: Executi
   let observed: Observed[] = [];
   for (let round = 0; ; round++) {
     const recovered = await recoverJournals(ctx.fs, journals);
-    const aside = recovered.find((r) => r.outcome === "quarantined");
-    if (aside !== undefined && aside.outcome === "quarantined") throw new Error(`Draft review journal set aside (${aside.reason}): ${aside.quarantinedAs}`);
+    for (const r of recovered) if (r.outcome === "quarantined") throw new Error(`Draft review journal set aside (${r.reason}): ${r.quarantinedAs}`);
     observed = [];
     for (const item of plan.items) observed.push(await observe(ctx, dir, item));
     const phases = await remaining(ctx, dir, observed);

@@ -65,7 +65,7 @@ export const readToolState = async (ctx: ReviewContext): Promise<ToolReviewState
 /** The approved plan of the state, when its bytes still have the approved digest. */
 export async function readApproved(ctx: ReviewContext, state: ToolReviewState): Promise<ApprovalPlan | undefined> {
   const raw = (await readJsonOrUndefined(ctx.fs, join(toolReviewDir(ctx.paths, state.reviewId), APPROVED_FILE))) as ApprovalPlan | undefined;
-  if (raw === undefined || state.approvedSha256 === undefined) return undefined;
+  if (raw === undefined) return undefined;
   return raw.reviewId === state.reviewId && Array.isArray(raw.sources) && approvalSha256(raw) === state.approvedSha256 ? raw : undefined;
 }
 
@@ -167,7 +167,7 @@ export function controlPortfolioReview(ctx: ReviewContext, action: "review.retry
     toolStatePath(ctx.paths),
     async () => {
       const outcome = toolControl(action, await readToolState(ctx), isoNow(ctx));
-      if (outcome.next === null) await ctx.fs.rm(toolStatePath(ctx.paths), { force: true });
+      if (outcome.next === null) await ctx.fs.rm(toolStatePath(ctx.paths));
       else if (outcome.next !== undefined) await write(ctx, outcome.next);
       return outcome;
     },
