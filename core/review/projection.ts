@@ -76,7 +76,8 @@ export function project(batch: Batch): JsonObject {
     active_tool_count: batch.activeTools.length,
     drafts: batch.drafts.map((d) => ({
       draft: d.occurrence,
-      sha256: g.get(d.sha256) ?? "",
+      // every draft of the batch has its group: the groups are made from the batch's drafts
+      sha256: g.get(d.sha256)!,
       valid: d.valid,
       promotable: d.promotable,
       riskLabels: [...d.riskLabels],

@@ -11,9 +11,7 @@ export type ReplyError =
   | { readonly _tag: "TooLarge" }
   | { readonly _tag: "NoMarker" }
   /** what follows the marker is not one JSON object; `syntax` is the JSON engine's message */
-  | { readonly _tag: "NotOneObject"; readonly syntax?: string }
-  /** the JSON after the marker is not an object */
-  | { readonly _tag: "NotAnObject" };
+  | { readonly _tag: "NotOneObject"; readonly syntax?: string };
 
 /** The text of a reply error for the reviewer that replied ("Draft" or "Tool"). */
 export function replyErrorText(reviewer: "Draft" | "Tool", e: ReplyError): string {
@@ -24,8 +22,6 @@ export function replyErrorText(reviewer: "Draft" | "Tool", e: ReplyError): strin
       return `${reviewer} reviewer output marker is missing.`;
     case "NotOneObject":
       return e.syntax === undefined ? `${reviewer} reviewer output must end with one JSON object.` : `${reviewer} reviewer output must end with one JSON object (${e.syntax}).`;
-    case "NotAnObject":
-      return `${reviewer} reviewer result must be an object.`;
   }
 }
 
@@ -35,13 +31,12 @@ export function objectAfterMarker(stdout: string, marker: string): E.Either<Repl
   if (at < 0) return E.left({ _tag: "NoMarker" });
   const payload = stdout.slice(at + marker.length).trim();
   if (!payload.startsWith("{") || !payload.endsWith("}")) return E.left({ _tag: "NotOneObject" });
-  let value: unknown;
   try {
-    value = JSON.parse(payload);
+    // a JSON text that starts with `{` and parses is an object
+    return E.right(JSON.parse(payload) as JsonObject);
   } catch (e) {
     return E.left({ _tag: "NotOneObject", syntax: e instanceof Error ? e.message : String(e) });
   }
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? E.right(value as JsonObject) : E.left({ _tag: "NotAnObject" });
 }
 
 export const parseReply = (stdout: string): E.Either<ReplyError, JsonObject> => objectAfterMarker(stdout, REVIEW_MARKER);

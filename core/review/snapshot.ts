@@ -32,14 +32,13 @@ export interface RevisionSnapshot {
 }
 
 export function snapshotOf(input: { record: LedgerRecord; bytes: Uint8Array; path: string; sha256: string; reviewId: string; at: string }): RevisionSnapshot {
-  const name = input.path.slice(input.path.lastIndexOf("/") + 1);
-  const dot = name.lastIndexOf(".");
   return {
     type: SNAPSHOT_TYPE,
     lineage_name: input.record.lineage_name,
     revision: input.record.revision,
     fingerprint: input.record.fingerprint,
-    extension: dot < 0 ? "" : name.slice(dot),
+    // a tool's path always ends in `.json` or `.md`: its last dot starts the extension
+    extension: input.path.slice(input.path.lastIndexOf(".")),
     sha256: input.sha256,
     content: toBlob(input.bytes),
     review_id: input.reviewId,

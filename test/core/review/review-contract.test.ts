@@ -10,7 +10,7 @@ import { parseReply as parseTagged, replyErrorText } from "../../../core/review/
 
 import { findUnsafe } from "../../../core/review/unsafe.js";
 import { isToolName, toolNameFor } from "../../../core/review/names.js";
-import { control, decodeState, failed, isParked } from "../../../core/review/admission.js";
+import { control, decodeState, failed, isParked, moved } from "../../../core/review/admission.js";
 
 /** the reply's error as the text the review records */
 const parseReply = (stdout: string) => E.mapLeft((e: Parameters<typeof replyErrorText>[1]) => replyErrorText("Draft", e))(parseTagged(stdout));
@@ -170,6 +170,11 @@ describe("admission state and controls", () => {
     expect(control("review.reset", failed(captured, "failed", "review_run", "x", "t"), false, "t")).toMatchObject({ changed: true, phase: "idle", next: null });
     expect(control("review.reset", failed(captured, "processing_failed", "transaction", "x", "t"), true, "t")).toMatchObject({ changed: false, reason: "review_recovery_evidence_requires_retry" });
     expect(control("review.reset", captured, false, "t")).toMatchObject({ changed: false, reason: "review_state_not_terminal" });
+    expect(control("review.reset", moved(captured, "executing", "t"), true, "t")).toMatchObject({ changed: false, reason: "review_state_not_terminal" });
+    // a completed batch is forgotten, its journal or not; so is a batch whose review failed
+    // before any decision ran, even with decisions written (nothing of them has run)
+    expect(control("review.reset", moved(captured, "completed", "t"), true, "t")).toEqual({ changed: true, phase: "idle", previous_phase: "completed", next: null });
+    expect(control("review.reset", failed(captured, "failed", "review_state", "x", "t"), true, "t")).toEqual({ changed: true, phase: "idle", previous_phase: "failed", next: null });
     expect(control("review.retry", undefined, false, "t")).toMatchObject({ changed: false, phase: "idle", reason: "review_state_unavailable" });
     expect(control("review.retry", captured, false, "t")).toMatchObject({ changed: false, reason: "review_state_not_retryable" });
   });

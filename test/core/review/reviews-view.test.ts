@@ -55,7 +55,7 @@ describe("the lineages of the view", () => {
   });
 
   it("a lineage without a readable record is named by its file (decoded, without .json)", () => {
-    expect(reviewsDetails(facts([{ file: "my%20tool.json" }, { file: "a.json.json", record: { lineage_name: 5 } }])).lineages).toStrictEqual([{ name: "my tool" }, { name: "a.json" }]);
+    expect(reviewsDetails(facts([{ file: "my%20tool.json" }, { file: "a.json.json", record: { lineage_name: 5 } }, { file: "b.json.v2.json" }])).lineages).toStrictEqual([{ name: "my tool" }, { name: "a.json" }, { name: "b.json.v2" }]);
   });
 
   it("at most LINEAGE_LIMIT lineages, all counted; no tool review or snapshots read as idle and 0", () => {

@@ -43,6 +43,10 @@ describe("tool review admission", () => {
     const retried = toolControl("review.retry", activation, "t2");
     expect(retried).toMatchObject({ changed: true, phase: "approved", next: { phase: "approved", approvedSha256: "a", processingAttempts: 0 } });
     expect(retried.next).not.toHaveProperty("lastError");
+    // only an activation that failed has an approved plan to go back to: a review that failed
+    // (even after an approval was recorded) and a processing failure before approval start over
+    expect(toolControl("review.retry", toolFailed(approved, "failed", "result_validation", "bad", "t"), "t2")).toMatchObject({ changed: true, phase: "captured" });
+    expect(toolControl("review.retry", toolFailed(captured, "processing_failed", "approval", "edited", "t"), "t2")).toMatchObject({ changed: true, phase: "captured" });
     expect(toolControl("review.retry", approved, "t")).toEqual({ changed: false, phase: "approved", reason: "review_state_not_retryable" });
     expect(toolControl("review.retry", undefined, "t")).toEqual({ changed: false, phase: "idle", reason: "review_state_unavailable" });
   });
