@@ -176,6 +176,19 @@ describe("executing a reviewed batch", () => {
     }
   });
 
+  it("resumes after the tool was written but its draft was edited or removed before it moved: the tool counts as promoted, the edited draft stays with its owner", async () => {
+    const { fs, plan } = await reviewed({ 0: "first_tool", 1: "second_tool" });
+    const [edited, removed] = [plan.items[0]!, plan.items[1]!];
+    await fs.mkdir(QUARANTINE, { recursive: true });
+    for (const item of [edited, removed]) await fs.writeFile(item.target!.path, item.target!.content);
+    await fs.writeFile(edited.source, "edited by hand");
+    await fs.rm(removed.source);
+    expect(outcomesOf(await execute(fs, plan))).toEqual(["promoted", "promoted", ...Array(10).fill("discarded")]);
+    expect(await text(fs, edited.source)).toBe("edited by hand");
+    expect(await exists(fs, quarantined(edited))).toBe(false);
+    for (const item of [edited, removed]) expect(await text(fs, item.target!.path)).toBe(item.target!.content);
+  });
+
   it("executed again, a finished batch reports the same outcomes and touches nothing, even after its tool was edited or a new draft took a promoted draft's name", async () => {
     const { fs, plan } = await reviewed({ 0: "first_tool", 1: "second_tool" });
     expect(outcomesOf(await execute(fs, plan))).toEqual(["promoted", "promoted", ...Array(10).fill("discarded")]);
