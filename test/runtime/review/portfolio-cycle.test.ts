@@ -35,6 +35,16 @@ function counting(reply: (input: string) => Promise<string>): Reviewer & { asked
   return r;
 }
 
+describe("a portfolio cycle without a reviewer", () => {
+  it("captures nothing unless asked to, however many tools are eligible", async () => {
+    const fs = freshVolume();
+    await withCtx(fs, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths))));
+    expect(await withCtx(fs, (ctx) => runPortfolioCycle(ctx, { portfolioSize: SIZE }))).toMatchObject({ steps: [] });
+    expect(await exists(fs, toolStatePath(paths))).toBe(false);
+    expect(await withCtx(fs, (ctx) => runPortfolioCycle(ctx, { portfolioSize: SIZE, capture: true }))).toMatchObject({ phase: "captured", steps: ["captured"] });
+  });
+});
+
 describe("a failing review records its stage", () => {
   it("a captured portfolio that changed or is gone: review_state, and the reviewer is not asked", async () => {
     const fs = await captured();
@@ -155,5 +165,24 @@ describe("the tool review's state lock", () => {
       await closeLedger(ctx.ledger);
     }
     expect(waits).toEqual([{ timeoutMs: 4321 }, { timeoutMs: 4321 }, { timeoutMs: 4321 }]);
+  });
+
+  it("activation waits for the state lock as long as the context says", async () => {
+    const fs = await approvedVolume();
+    const waits: LockOptions[] = [];
+    const lock: Lock = {
+      acquire: async (path) => ({ path, canonicalPath: path, release: async () => undefined }),
+      withLock: async (path, fn, options) => {
+        if (path === toolStatePath(paths)) waits.push(options ?? {});
+        return fn();
+      },
+    };
+    const ctx = openReviews({ fs, lock, paths, lockTimeoutMs: 4321 });
+    try {
+      expect(await activatePortfolio(ctx)).toMatchObject({ outcome: "activated" });
+    } finally {
+      await closeLedger(ctx.ledger);
+    }
+    expect(waits).toEqual([{ timeoutMs: 4321 }]);
   });
 });
