@@ -1,6 +1,6 @@
 // A CLI that helps: --version, per-verb --help, short usage errors with exit 2, did-you-mean,
 // tables on a terminal, next hints that run, and where a missing agent dir was looked for.
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -75,7 +75,10 @@ describe("where things were looked for", () => {
   });
 
   it("a command that does not exist is 'not found on PATH', with no invented exit code", () => {
-    const r = runCli(["call", "check_tool", "file=x"], example);
+    // a call is counted in the agent dir's ledger: run it on a copy, not on the repository's examples
+    const agent = join(dir, "agent");
+    cpSync(join(repoRoot, "examples", "agent"), agent, { recursive: true, filter: (from) => !/[\\/]\.[^\\/]+$/.test(from) });
+    const r = runCli(["call", "check_tool", "file=x"], { PI_CODING_AGENT_DIR: agent });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('Could not start "checker": not found on PATH');
     expect(r.stderr).not.toContain("Exit code");
