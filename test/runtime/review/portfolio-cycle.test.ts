@@ -145,17 +145,23 @@ describe("the approved plan activation accepts", () => {
   });
 });
 
+/** a lock that records the options each wait for the tool review's state lock was given */
+function stateLockWaits(): { waits: LockOptions[]; lock: Lock } {
+  const waits: LockOptions[] = [];
+  const lock: Lock = {
+    acquire: async (path) => ({ path, canonicalPath: path, release: async () => undefined }),
+    withLock: async (path, fn, options) => {
+      if (path === toolStatePath(paths)) waits.push(options ?? {});
+      return fn();
+    },
+  };
+  return { waits, lock };
+}
+
 describe("the tool review's state lock", () => {
   it("the cycle and review.retry / review.reset wait for it as long as the context says", async () => {
     const fs = await captured();
-    const waits: LockOptions[] = [];
-    const lock: Lock = {
-      acquire: async (path) => ({ path, canonicalPath: path, release: async () => undefined }),
-      withLock: async (path, fn, options) => {
-        if (path === toolStatePath(paths)) waits.push(options ?? {});
-        return fn();
-      },
-    };
+    const { waits, lock } = stateLockWaits();
     const ctx = openReviews({ fs, lock, paths, lockTimeoutMs: 4321, newId: () => "review-1" });
     try {
       expect(await runPortfolioCycle(ctx, { reviewer: counting(async () => "no result"), portfolioSize: SIZE })).toMatchObject({ phase: "failed" });
@@ -169,14 +175,7 @@ describe("the tool review's state lock", () => {
 
   it("activation waits for the state lock as long as the context says", async () => {
     const fs = await approvedVolume();
-    const waits: LockOptions[] = [];
-    const lock: Lock = {
-      acquire: async (path) => ({ path, canonicalPath: path, release: async () => undefined }),
-      withLock: async (path, fn, options) => {
-        if (path === toolStatePath(paths)) waits.push(options ?? {});
-        return fn();
-      },
-    };
+    const { waits, lock } = stateLockWaits();
     const ctx = openReviews({ fs, lock, paths, lockTimeoutMs: 4321 });
     try {
       expect(await activatePortfolio(ctx)).toMatchObject({ outcome: "activated" });
