@@ -47,7 +47,8 @@ async function observe(ctx: ReviewContext, dir: string, item: PlanItem): Promise
   else source = at === undefined ? "gone" : "changed";
   if (item.target === undefined) return { item, source };
   const t = await fileSha(ctx.fs, item.target.path);
-  const target: TargetState = !(await exists(ctx.fs, item.target.path)) ? "absent" : t === item.target.sha256 ? "intended" : "other";
+  // a target whose bytes could not be read is looked at again only to tell absent from a folder
+  const target: TargetState = t !== undefined ? (t === item.target.sha256 ? "intended" : "other") : (await exists(ctx.fs, item.target.path)) ? "other" : "absent";
   return { item, source, target };
 }
 

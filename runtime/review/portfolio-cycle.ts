@@ -65,8 +65,7 @@ export const readToolState = async (ctx: ReviewContext): Promise<ToolReviewState
 /** The approved plan of the state, when its bytes still have the approved digest. */
 export async function readApproved(ctx: ReviewContext, state: ToolReviewState): Promise<ApprovalPlan | undefined> {
   const raw = (await readJsonOrUndefined(ctx.fs, join(toolReviewDir(ctx.paths, state.reviewId), APPROVED_FILE))) as ApprovalPlan | undefined;
-  if (raw === undefined) return undefined;
-  return raw.reviewId === state.reviewId && Array.isArray(raw.sources) && approvalSha256(raw) === state.approvedSha256 ? raw : undefined;
+  return raw !== undefined && raw.reviewId === state.reviewId && Array.isArray(raw.sources) && approvalSha256(raw) === state.approvedSha256 ? raw : undefined;
 }
 
 async function capture(ctx: ReviewContext, steps: string[], size: number | undefined): Promise<{ state?: ToolReviewState; eligible: { eligible: number; needed: number } }> {
