@@ -24,6 +24,13 @@
 //
 // A served compile result is a plain value made from the file's one parse
 // (runtime/compile-cache-file.ts), equal to a fresh compile of the same bytes.
+//
+// The same file may also hold the whole-root snapshot (runtime/root-snapshot.ts): the assembled
+// discovery of a pass that could vouch for every path it looked at. A session first asks
+// `revive()`: when every listing and every identity is as that pass recorded, the Discovery comes
+// from the snapshot and the entries, with no entry checked one by one and nothing resolved, and the
+// file is not written. Otherwise the pass runs as described above, and `finish` writes the entries
+// and a new snapshot section together, in one `JSON.stringify`.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
