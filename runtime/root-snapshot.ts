@@ -246,7 +246,7 @@ function revive(
   for (let i = 0; i < s.drafts.length; i++) {
     const path = s.drafts[i]!.path;
     const was = s.draftIds[i]!;
-    if (!path.startsWith(s.draftRoot.dir + "/") || !draftNames.has(path.slice(s.draftRoot.dir.length + 1))) return undefined;
+    if (!path.startsWith(s.draftRoot.dir + "/") || !draftNames.delete(path.slice(s.draftRoot.dir.length + 1))) return undefined;
     if (idOf(identity(path)) !== was || !olderThan(was, t)) return undefined;
   }
   for (const [path, was] of s.extra) {
@@ -254,6 +254,10 @@ function revive(
   }
 
   const n = s.entries.length;
+  // a file added or removed shows in the counts: no need to look at every path first
+  const counts = names.map(() => 0);
+  for (const rec of s.entries) if (Array.isArray(rec) && counts[rec[0] as number] !== undefined) counts[rec[0] as number]!++;
+  if (counts.some((c, i) => c !== names[i]!.size)) return undefined;
   const isTool = new Uint8Array(n);
   for (const i of s.tools) {
     if (!Number.isInteger(i) || i < 0 || i >= n) return undefined;
