@@ -5,7 +5,6 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
-import type { Revived } from "./root-snapshot.js";
 
 /** One discovery pass through the compile cache (runtime/compile-cache.ts makes it); defined here,
  *  where it is used, so that the cache can use this module's readers without an import loop. */
@@ -30,6 +29,16 @@ export interface CompileCacheSession {
    *  any compile read a path (its result may then depend on the working directory). Ask before
    *  `finish`. */
   inputs(): { readonly start: bigint | undefined; readonly observed: ReadonlyMap<string, string | null>; readonly readPaths: boolean };
+}
+
+/** A discovery revived from the whole-root snapshot (runtime/root-snapshot.ts makes it; defined
+ *  here for the same reason as CompileCacheSession), with what it stands on, as the list index
+ *  wants it (runtime/list-index.ts). */
+export interface Revived {
+  readonly discovery: Discovery;
+  /** the sources as the snapshot lists them (paths and sizes only: what the list index reads) */
+  sources(): readonly SourceListing[];
+  readonly inputs: { readonly start: bigint; readonly observed: ReadonlyMap<string, string | null>; readonly readPaths: boolean };
 }
 
 export interface SnapshotRequest {

@@ -41,7 +41,7 @@ import type { RegistrySnapshot, SourceListing } from "../core/model.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { FileIdentity, ScanPort, ScanResult } from "../adapters/fs/scan.js";
 import { checkedEntry, idOf, olderThan, servedCompile, type Entry, type Id } from "./compile-cache-file.js";
-import { listRecipeEntries } from "./recipe-snapshot.js";
+import { listRecipeEntries, type Revived } from "./recipe-snapshot.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -88,14 +88,6 @@ export interface SectionInputs {
   /** the draft root as the pass listed it, with each draft file's identity */
   readonly drafts: { readonly dir: string; readonly present: boolean; readonly error?: string; readonly ids: ReadonlyMap<string, Id | null> } | undefined;
   readonly cwd: string;
-}
-
-/** What a revived discovery stands on, as the list index wants it (runtime/list-index.ts). */
-export interface Revived {
-  readonly discovery: Discovery;
-  /** the sources as the section lists them (paths and sizes only: what the list index reads) */
-  sources(): readonly SourceListing[];
-  readonly inputs: { readonly start: bigint; readonly observed: ReadonlyMap<string, Id | null>; readonly readPaths: boolean };
 }
 
 const NONE: readonly string[] = [];
