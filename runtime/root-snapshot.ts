@@ -11,7 +11,7 @@
 //   there is a draft (a draft's reads are not seen by the compile cache, so any draft counts);
 // - every root lists the same recipe file names (the user recipe root and the packaged root, with
 //   the same mode, and the draft root: a Discovery carries the drafts), each present or absent as
-//   before, no name a folder-less non-regular file;
+//   before, and none of those names a FIFO, socket or device (folders and symlinks are not listed);
 // - every path the writing discovery looked at has the identity recorded: each listed recipe
 //   file (the identity of its compile cache entry), each draft, each import, delegation target
 //   and probe that found nothing (no regular file there then and now);
@@ -31,7 +31,9 @@
 // shadowed Markdown twin, a tool that could not be built); the entry order (which is the
 // resolution's: ids in order of first appearance, winner first), the tools as entry indices in
 // tool order, the registry diagnostics and the draft entries. Shadowing and activity follow from
-// the order; a tool is rebuilt with `toolOf` from the served compile, as discovery builds it.
+// the order; a tool is rebuilt with `toolOf` from the served compile, as discovery builds it
+// (storing the tools instead would cost about as much to parse and make the file 29 % larger:
+// docs/performance.md, "The whole-root snapshot").
 import type { Discovery, DraftEntry, RecipeEntry } from "../core/discovery/discovery-result.js";
 import { configFacts, type ConfigFacts } from "../core/discovery/discovery-result.js";
 import type { CompiledConfig } from "../core/compile/compile-recipe.js";
