@@ -172,6 +172,8 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   // whether a compile of this pass read any path (an import, a delegation target, a probe):
   // its result may then depend on the working directory
   let readPaths = false;
+  // whether a draft's compile read any path (for the whole-root section, which holds the drafts)
+  let draftReads = false;
 
   const stamps = new Map<string, bigint>();
   const stampOf = (t: string): bigint => {
@@ -233,6 +235,10 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
       return { compiled: servedCompile(e, f.path), readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep) };
     },
+    draftRead() {
+      // a draft's result may depend on the working directory too (relative paths)
+      draftReads = true;
+    },
     store(f, stored) {
       const id = observed.get(f.path);
       if (start === undefined || id == null || f.bytes === undefined || f.readError !== undefined) return;
@@ -273,7 +279,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     // entries of files that were not listed this time are dropped
     if (!changed && kept !== Object.keys(old).length) changed = true;
     const entries = next;
-    const inputs: SectionInputs = { start, observed, readPaths, entries, drafts, cwd: context.cwd };
+    const inputs: SectionInputs = { start, observed, readPaths: readPaths || draftReads, entries, drafts, cwd: context.cwd };
     const section = result === undefined || context.draftRoot === undefined ? undefined : rootSection(result.discovery, result.snapshot, inputs);
     // a new section is written; a stale one is dropped (it would only be checked in vain)
     if (section !== undefined || oldRoot !== undefined) changed = true;

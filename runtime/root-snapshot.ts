@@ -7,8 +7,8 @@
 // whole Discovery, and follows the same rules; the section is used only when:
 //
 // - the file was written by the same code for the same context (the compile cache file's header
-//   says so), and from the same working directory when any recipe's resolution read a path or
-//   there is a draft (a draft's reads are not seen by the compile cache, so any draft counts);
+//   says so), and from the same working directory when any recipe's or draft's resolution read a
+//   path (an import path may be relative to it);
 // - every root lists the same recipe file names (the user recipe root and the packaged root, with
 //   the same mode, and the draft root: a Discovery carries the drafts), each present or absent as
 //   before, and none of those names a FIFO, socket or device (folders and symlinks are not listed);
@@ -63,7 +63,7 @@ interface SectionSource {
 export interface RootSection {
   /** the writing pass's start on the file system's clock (ns) */
   readonly t: string;
-  /** the working directory, when a resolution read a path or there is a draft */
+  /** the working directory, when a recipe's or a draft's resolution read a path */
   readonly cwd?: string;
   /** the discovery sources (user recipe root, then the packaged root), in priority order */
   readonly sources: readonly SectionSource[];
@@ -84,6 +84,7 @@ export interface RootSection {
 export interface SectionInputs {
   readonly start: bigint | undefined;
   readonly observed: ReadonlyMap<string, Id | null>;
+  /** a recipe's or a draft's resolution read a path */
   readonly readPaths: boolean;
   /** the entries the cache file will hold (path -> entry) */
   readonly entries: Readonly<Record<string, Entry>>;
@@ -142,7 +143,7 @@ export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, in
     if (id !== null && !olderThan(id, start)) return undefined;
     extra.push([path, id]);
   }
-  const cwdMatters = inputs.readPaths || extra.length > 0 || discovery.drafts.length > 0;
+  const cwdMatters = inputs.readPaths || extra.length > 0;
   return {
     t: String(start),
     ...(cwdMatters ? { cwd: inputs.cwd } : {}),

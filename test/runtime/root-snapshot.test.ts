@@ -137,6 +137,27 @@ describe("the whole-root snapshot", () => {
     expect((await box.cached({}, false, there)).discovery.tools.map((t) => t.name)).toEqual(["alpha"]);
   });
 
+  it("belongs to its working directory once a draft's resolution read a path, and not for a draft alone", async () => {
+    box = cacheBox();
+    // a draft may import a listed recipe by a path relative to the working directory: that read
+    // is of a listed file (no other path is looked at), yet the result depends on the directory
+    const here = box.root;
+    const there = join(box.dir, "there");
+    mkdirSync(there);
+    box.write("alpha.json", { description: "a", template: "echo a" });
+    draft("idea.json", { description: "an idea", template: "echo idea" });
+    await settle();
+    await warm(here);
+    expect(await counted(there)).toMatchObject({ snapshot: true });
+    await settle();
+    draft("uses.json", { description: "u", imports: { part: "./alpha.json" }, template: [{ name: "part" }] });
+    await settle();
+    await warm(here);
+    expect((await box.cached({}, false, here)).discovery.drafts.map((d) => [d.id, d.valid])).toEqual([["idea", true], ["uses", true]]);
+    expect(await counted(there)).toMatchObject({ snapshot: false });
+    expect((await box.cached({}, false, there)).discovery.drafts.map((d) => [d.id, d.valid])).toEqual([["idea", true], ["uses", false]]);
+  });
+
   it("is not used by another version of the code", async () => {
     box = cacheBox();
     box.write("alpha.json", { description: "a", template: "echo a" });
