@@ -52,6 +52,7 @@ describe("unsafe scan: what it finds", () => {
     ["az  keyvault secret show", MANAGER],
     ["gcloud  secrets  versions  access latest", MANAGER],
     ["curl -H 'Authorization: Bearer abc.def~+/-x'", VALUE],
+    ["curl -H 'Authorization: Bearer  abc.def~+/-x'", VALUE],
     ...["api_key=abcd", "API-KEY: abcd", "apikey =abcd", "secret:abcd", "token= abcd", "Password=abcd", "passwd=abcd"].map((t) => [t, VALUE] as const),
     ["/tmp/out", TEMP],
     ["cat /var/tmp/out", TEMP],
