@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cacheBox, nextTick, type CacheBox } from "../support/compile-cache-box.js";
+import { cacheBox, nextTick, twoWorkingDirs, type CacheBox } from "../support/compile-cache-box.js";
 import { listIndexPath } from "../../runtime/list-index.js";
 
 let box: CacheBox;
@@ -93,12 +93,7 @@ describe("the list index", () => {
 
   it("belongs to its working directory once a recipe's resolution read a path, and to none before", async () => {
     box = cacheBox();
-    const here = join(box.dir, "here");
-    const there = join(box.dir, "there");
-    mkdirSync(join(here, "parts"), { recursive: true });
-    mkdirSync(there);
-    writeFileSync(join(here, "parts", "part.json"), JSON.stringify({ template: "echo part" }));
-    box.write("alpha.json", { description: "a", template: "echo a" });
+    const { here, there } = twoWorkingDirs(box);
     await settle();
     // nothing read besides the recipes: one index serves every working directory
     box.listed({}, false, here);

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cacheBox, nextTick, type CacheBox } from "../support/compile-cache-box.js";
+import { cacheBox, nextTick, twoWorkingDirs, type CacheBox } from "../support/compile-cache-box.js";
 import { compileCachePath } from "../../runtime/compile-cache.js";
 import { listIndexPath } from "../../runtime/list-index.js";
 
@@ -118,12 +118,7 @@ describe("the whole-root snapshot", () => {
 
   it("belongs to its working directory once a resolution read a path, and to none before", async () => {
     box = cacheBox();
-    const here = join(box.dir, "here");
-    const there = join(box.dir, "there");
-    mkdirSync(join(here, "parts"), { recursive: true });
-    mkdirSync(there);
-    writeFileSync(join(here, "parts", "part.json"), JSON.stringify({ template: "echo part" }));
-    box.write("alpha.json", { description: "a", template: "echo a" });
+    const { here, there } = twoWorkingDirs(box);
     await settle();
     // nothing read besides the recipes: one snapshot serves every working directory
     await warm(here);

@@ -101,3 +101,16 @@ export async function nextTick(dir: string, paths: readonly string[] = []): Prom
     await new Promise((r) => setTimeout(r, 2));
   }
 }
+
+/** Two working directories beside the box's root, `here` holding `parts/part.json` (a relative
+ *  import resolves there only), and one recipe `alpha` that reads no other file: the set-up of the
+ *  tests of a cache that belongs to its working directory once a resolution read a path. */
+export function twoWorkingDirs(box: CacheBox): { readonly here: string; readonly there: string } {
+  const here = join(box.dir, "here");
+  const there = join(box.dir, "there");
+  mkdirSync(join(here, "parts"), { recursive: true });
+  mkdirSync(there);
+  writeFileSync(join(here, "parts", "part.json"), JSON.stringify({ template: "echo part" }));
+  box.write("alpha.json", { description: "a", template: "echo a" });
+  return { here, there };
+}

@@ -85,7 +85,7 @@ describe("what a draft reviewer reads", () => {
   it("the instructions, word for word, then the value-free projection of the batch", async () => {
     const fs = volume();
     let input: string | undefined;
-    const reader: Reviewer = { review: async (text) => ((input = text), "no result") };
+    const reader: Reviewer = { describe: "reads its input", review: async (text) => ((input = text), "no result") };
     const ctx = openReviews({ fs, lock: inProcess, paths, now: () => 0, newId: () => "batch-1" });
     await runCycle(ctx, { reviewer: reader });
     await closeLedger(ctx.ledger);
