@@ -1,10 +1,11 @@
-// Random edit / rename / delete / import-change sequences on a real recipe root, including
+// Random edit / rename / delete / import-change / draft sequences on a real recipe root, including
 // rewrites that keep the size and force the same mtime (edits inside one timestamp tick): after
-// every step, discovery through the compile cache is exactly discovery without it, `list` through
-// the list index (written by an earlier step) is exactly `list` of a discovery without either, and
-// every tool the cache serves is a plain value (a structured clone of it is equal to it, key order
-// included).
-import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+// every step, discovery through the compile cache (answered by the whole-root snapshot when an
+// earlier step wrote one that still holds, runtime/root-snapshot.ts) is exactly discovery without
+// it, `list` through the list index (written by an earlier step) is exactly `list` of a discovery
+// without either, and every tool the cache serves is a plain value (a structured clone of it is
+// equal to it, key order included).
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
@@ -18,6 +19,8 @@ type Op =
   | { readonly kind: "sameTick"; readonly k: number; readonly future: boolean }
   | { readonly kind: "rename"; readonly k: number; readonly j: number }
   | { readonly kind: "delete"; readonly k: number }
+  | { readonly kind: "draft"; readonly k: number; readonly variant: number; readonly sameTick: boolean }
+  | { readonly kind: "undraft"; readonly k: number }
   | { readonly kind: "check" };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -25,6 +28,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("sameTick" as const), k: fc.nat(3), future: fc.boolean() }),
   fc.record({ kind: fc.constant("rename" as const), k: fc.nat(3), j: fc.nat(3) }),
   fc.record({ kind: fc.constant("delete" as const), k: fc.nat(3) }),
+  fc.record({ kind: fc.constant("draft" as const), k: fc.nat(1), variant: fc.nat(5), sameTick: fc.boolean() }),
+  fc.record({ kind: fc.constant("undraft" as const), k: fc.nat(1) }),
   fc.constant({ kind: "check" as const }),
 );
 
@@ -54,8 +59,10 @@ function text(k: number, variant: number, md: boolean): string {
   return `---\ndescription: d${k}\n---\n\n\`\`\`template\n${typeof body.template === "string" ? body.template : "echo md"}\n\`\`\`\n`;
 }
 
-// steps whose list the list index answered: a property that never used it would prove nothing
+// steps whose list the list index answered, and steps whose discovery the whole-root snapshot
+// answered: a property that never used them would prove nothing
 let answeredByIndex = 0;
+let answeredBySnapshot = 0;
 
 describe("the compile cache and the list index against discovery without them", () => {
   test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: numRuns(60) })(
@@ -68,6 +75,8 @@ describe("the compile cache and the list index against discovery without them", 
       const fixed = new Date(Date.now() + (blindCtime ? 3_600_000 : -3_600_000));
       const path = (k: number, md: boolean): string => join(box.root, `${NAMES[k]}.${md ? "md" : "json"}`);
       const existing = (k: number): string | undefined => [path(k, false), path(k, true)].find((p) => existsSync(p));
+      const drafts = join(box.root, "drafts");
+      const draft = (k: number): string => join(drafts, `${NAMES[k]}.json`);
       try {
         for (const o of ops) {
           switch (o.kind) {
@@ -94,16 +103,28 @@ describe("the compile cache and the list index against discovery without them", 
               if (p !== undefined) rmSync(p);
               break;
             }
+            case "draft": {
+              // a draft (a Discovery lists them); variants 0 and 1 have the same size, and with
+              // `sameTick` the one fixed mtime
+              mkdirSync(drafts, { recursive: true });
+              writeFileSync(draft(o.k), text(o.k, o.variant, false));
+              if (o.sameTick) utimesSync(draft(o.k), fixed, fixed);
+              break;
+            }
+            case "undraft":
+              rmSync(draft(o.k), { force: true });
+              break;
             case "check":
               break;
           }
-          // the list index first: it was written by an earlier step, before this step's change
+          // the snapshot and the list index were written by earlier steps, before this step's change
+          const cached = await box.cached({}, blindCtime);
+          expect(cached.discovery).toStrictEqual(box.plain());
+          if (cached.snapshot) answeredBySnapshot++;
+          for (const t of cached.discovery.tools) expect(structuredClone(t)).toStrictEqual(t);
           const listed = box.listed({}, blindCtime);
           expect(listed.list).toStrictEqual(box.plainList());
           if (listed.indexed) answeredByIndex++;
-          const served = (await box.cached({}, blindCtime)).discovery;
-          expect(served).toStrictEqual(box.plain());
-          for (const t of served.tools) expect(structuredClone(t)).toStrictEqual(t);
         }
       } finally {
         box.cleanup();
@@ -112,5 +133,8 @@ describe("the compile cache and the list index against discovery without them", 
   );
   test("the list index answered some of those steps", () => {
     expect(answeredByIndex).toBeGreaterThan(0);
+  });
+  test("the whole-root snapshot answered some of those steps", () => {
+    expect(answeredBySnapshot).toBeGreaterThan(0);
   });
 });

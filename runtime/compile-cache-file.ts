@@ -9,12 +9,28 @@
 //
 // A file that does not end in the newline (a torn write) or does not parse is no cache at all; an
 // entry whose fields are not of the stored shape is a miss, answered by compiling the file afresh.
+//
+// Format 6 adds an optional whole-root section, `root`: the assembled discovery of the roots as
+// the writing pass found them, with what it relied on (the listings, the identities of the paths
+// it looked at, its clock). runtime/root-snapshot.ts writes it, checks it and revives a Discovery
+// from it and the entries; it is in this file so that a warm process parses one file once and a
+// cold one stringifies once.
 import type { CompiledConfig, CompiledProblem, CompiledRecipe } from "../core/compile/compile-recipe.js";
+import type { FileIdentity, ScanResult } from "../adapters/fs/scan.js";
 
-export const CACHE_FORMAT = "pi-recipes-compile-cache/5";
+export const CACHE_FORMAT = "pi-recipes-compile-cache/6";
 
 /** "dev:ino:size:mtimeNs:ctimeNs" */
 export type Id = string;
+
+export const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
+/** the id of what a stat found: null for no regular file there (absent, a folder, unreadable) */
+export const idOf = (r: ScanResult<FileIdentity>): Id | null => (r.ok && r.value.isFile ? toId(r.value) : null);
+/** both times of `id` strictly older than `t` */
+export const olderThan = (id: Id, t: bigint): boolean => {
+  const parts = id.split(":");
+  return BigInt(parts[3]!) < t && BigInt(parts[4]!) < t;
+};
 
 export type Deps = readonly (readonly [string, Id | null])[];
 
@@ -47,18 +63,20 @@ interface CacheFile {
   readonly version: string;
   readonly context: string;
   readonly entries: Readonly<Record<string, Entry>>;
+  /** the whole-root section (runtime/root-snapshot.ts RootSection), when the pass could vouch for it */
+  readonly root?: unknown;
 }
 
 const NEWLINE = 0x0a;
 
-/** The entries of a cache file of this code and context; undefined for a torn, foreign or other
- *  version's file. */
-export function readCacheBytes(bytes: Uint8Array, version: string, context: string): Readonly<Record<string, unknown>> | undefined {
+/** The entries (and the whole-root section, unchecked) of a cache file of this code and context;
+ *  undefined for a torn, foreign or other version's file. */
+export function readCacheBytes(bytes: Uint8Array, version: string, context: string): { readonly entries: Readonly<Record<string, unknown>>; readonly root: unknown } | undefined {
   const u = parseJsonLine(bytes) as Partial<CacheFile> | null | undefined;
   if (u === undefined || u === null || typeof u !== "object" || u.format !== CACHE_FORMAT || u.version !== version || u.context !== context) return undefined;
   const entries = u.entries;
   if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return undefined;
-  return entries;
+  return { entries, root: u.root };
 }
 
 /** The value of a file its writer wrote as one line of JSON ending in a newline (the compile
@@ -73,9 +91,10 @@ export function parseJsonLine(bytes: Uint8Array): unknown {
   }
 }
 
-/** The file for `entries` (path -> entry). */
-export function cacheText(version: string, context: string, entries: Readonly<Record<string, Entry>>): string {
-  const file: CacheFile = { format: CACHE_FORMAT, version, context, entries };
+/** The file for `entries` (path -> entry) and, when given, the whole-root section: one
+ *  `JSON.stringify` of everything. */
+export function cacheText(version: string, context: string, entries: Readonly<Record<string, Entry>>, root?: unknown): string {
+  const file: CacheFile = root === undefined ? { format: CACHE_FORMAT, version, context, entries } : { format: CACHE_FORMAT, version, context, entries, root };
   return JSON.stringify(file) + "\n";
 }
 

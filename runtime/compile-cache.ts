@@ -24,16 +24,24 @@
 //
 // A served compile result is a plain value made from the file's one parse
 // (runtime/compile-cache-file.ts), equal to a fresh compile of the same bytes.
+//
+// The same file may also hold the whole-root snapshot (runtime/root-snapshot.ts): the assembled
+// discovery of a pass that could vouch for every path it looked at. A session first asks
+// `revive()`: when every listing and every identity is as that pass recorded, the Discovery comes
+// from the snapshot and the entries, with no entry checked one by one and nothing resolved, and the
+// file is not written. Otherwise the pass runs as described above, and `finish` writes the entries
+// and a new snapshot section together, in one `JSON.stringify`.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import { cacheText, checkedEntry, entryOf, readCacheBytes, servedCompile, type Entry, type Id } from "./compile-cache-file.js";
-import type { FileIdentity, ScanPort, ScanResult } from "../adapters/fs/scan.js";
+import { cacheText, checkedEntry, entryOf, idOf, olderThan, readCacheBytes, servedCompile, toId, type Entry, type Id } from "./compile-cache-file.js";
+import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
-import { readFailedWith, readFileEntry, type CompileCacheSession } from "./recipe-snapshot.js";
+import { listRecipeDir, readFailedWith, readFileEntry, type CompileCacheSession } from "./recipe-snapshot.js";
+import { revivedDiscovery, rootSection, type SectionInputs } from "./root-snapshot.js";
 
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
 export const compileCachePath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "compile.json");
@@ -44,6 +52,9 @@ export interface CompileContext {
   readonly home: string;
   readonly cwd: string;
   readonly packagedRoot?: string;
+  /** the draft root: a Discovery carries the drafts, so the whole-root snapshot covers it
+   *  (runtime/root-snapshot.ts); without it no snapshot is read or written */
+  readonly draftRoot?: string;
 }
 
 export interface CompileCacheOptions {
@@ -59,14 +70,7 @@ const MAX_CACHE_BYTES = 1 << 30;
 const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
 const NO_PATHS: readonly string[] = [];
 
-export const toId = (f: FileIdentity): Id => `${f.dev}:${f.ino}:${f.size}:${f.mtimeNs}:${f.ctimeNs}`;
-/** the id of what a stat found: null for no regular file there (absent, a folder, unreadable) */
-export const idOf = (r: ScanResult<FileIdentity>): Id | null => (r.ok && r.value.isFile ? toId(r.value) : null);
-/** both times of `id` strictly older than `t` */
-export const olderThan = (id: Id, t: bigint): boolean => {
-  const parts = id.split(":");
-  return BigInt(parts[3]!) < t && BigInt(parts[4]!) < t;
-};
+export { idOf, olderThan, toId } from "./compile-cache-file.js";
 const statOlderThan = (f: FileIdentity, t: bigint): boolean => f.mtimeNs < t && f.ctimeNs < t;
 
 /** milliseconds as node:fs computes them for a Stats object (seconds * 1e3 + nanoseconds / 1e6) */
@@ -136,8 +140,12 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   const read = scan.readBounded(path, MAX_CACHE_BYTES, { stat: true });
   const bytes = read.ok ? read.value.bytes : undefined;
   const parsed = bytes === undefined ? undefined : readCacheBytes(bytes, version, contextKey);
-  let old: Readonly<Record<string, unknown>> = parsed ?? {};
+  let old: Readonly<Record<string, unknown>> = parsed?.entries ?? {};
+  // the whole-root section read (runtime/root-snapshot.ts), unchecked
+  let oldRoot: unknown = parsed?.root;
   let changed = parsed === undefined;
+  // the pass was answered by the whole-root section: nothing to write
+  let revived = false;
 
   // This pass's start on the file system's own clock, read before any recipe file is: the newest
   // change time (ctime) of the recipe root, the cache folder and the cache file. The kernel sets a
@@ -164,6 +172,8 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   // whether a compile of this pass read any path (an import, a delegation target, a probe):
   // its result may then depend on the working directory
   let readPaths = false;
+  // whether a draft's compile read any path (for the whole-root section, which holds the drafts)
+  let draftReads = false;
 
   const stamps = new Map<string, bigint>();
   const stampOf = (t: string): bigint => {
@@ -225,6 +235,10 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       // the entry's sha is that of the very bytes compiled: the digest a tool carries for accounting
       return { compiled: servedCompile(e, f.path), readPaths: deps.length === 0 ? NO_PATHS : deps.map(([dep]) => dep) };
     },
+    draftRead() {
+      // a draft's result may depend on the working directory too (relative paths)
+      draftReads = true;
+    },
     store(f, stored) {
       const id = observed.get(f.path);
       if (start === undefined || id == null || f.bytes === undefined || f.readError !== undefined) return;
@@ -238,21 +252,49 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     },
   };
 
-  const finish = (): void => {
+  // the draft root as this pass listed it, with each draft's identity (for the whole-root section)
+  let drafts: { dir: string; present: boolean; error?: string; ids: Map<string, Id | null> } | undefined;
+  const listDrafts = (dir: string): SnapshotFile[] => {
+    const ids = new Map<string, Id | null>();
+    const listed = listRecipeDir(scan, dir, true, (p) => {
+      // taken before the read: a change after it has a newer ctime, so the section then either
+      // is not written (too new) or does not match
+      ids.set(p, idOf(identity(p)));
+      return readFileEntry(scan, p, true);
+    });
+    drafts = { dir, present: listed.present, ...(listed.error === undefined ? {} : { error: listed.error }), ids };
+    return listed.files;
+  };
+
+  const revive: CompileCacheSession["revive"] = () => {
+    if (oldRoot === undefined || context.draftRoot === undefined) return undefined;
+    const sources = [{ dir: context.recipeRoot, tool: true }, ...(context.packagedRoot === undefined ? [] : [{ dir: context.packagedRoot, tool: false }])];
+    const hit = revivedDiscovery(scan, oldRoot, old, { sources, draftRoot: context.draftRoot, cwd: context.cwd });
+    if (hit !== undefined) revived = true;
+    return hit;
+  };
+
+  const finish: CompileCacheSession["finish"] = (result) => {
+    if (revived) return;
     // entries of files that were not listed this time are dropped
     if (!changed && kept !== Object.keys(old).length) changed = true;
     const entries = next;
+    const inputs: SectionInputs = { start, observed, readPaths: readPaths || draftReads, entries, drafts, cwd: context.cwd };
+    const section = result === undefined || context.draftRoot === undefined ? undefined : rootSection(result.discovery, result.snapshot, inputs);
+    // a new section is written; a stale one is dropped (it would only be checked in vain)
+    if (section !== undefined || oldRoot !== undefined) changed = true;
     // what only the pass needed is let go
     old = {};
+    oldRoot = undefined;
     next = {};
     observed = new Map();
     if (!changed || start === undefined) return;
     try {
-      (options.writer ?? makeNodeReplaceFileSync()).replaceFileSync(path, Buffer.from(cacheText(version, contextKey, entries)), 0o600);
+      (options.writer ?? makeNodeReplaceFileSync()).replaceFileSync(path, Buffer.from(cacheText(version, contextKey, entries, section)), 0o600);
     } catch {
       // a cache that cannot be written only costs the next process time
     }
   };
 
-  return { file, readExtra, hook, finish, inputs: () => ({ start, observed, readPaths }) };
+  return { file, readExtra, hook, drafts: listDrafts, revive, finish, inputs: () => ({ start, observed, readPaths }) };
 }

@@ -26,7 +26,7 @@
 // be listed or a recipe name that is no regular file is never indexed (the full discovery reports
 // it each time). The file is replaced whole (write a temp, rename), so a reader needs no lock.
 import { join } from "node:path";
-import type { RegistrySnapshot } from "../core/model.js";
+import type { SourceListing } from "../core/model.js";
 import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
@@ -115,14 +115,14 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
   return index.list;
 }
 
-/** The index for `list`, made from the discovery pass that read `snapshot`; undefined when that
- *  pass cannot vouch for it (a root not listed, a recipe name that is no regular file, a file as
- *  new as the pass). */
-export function listIndexText(version: string, context: string, cwd: string, snapshot: RegistrySnapshot, inputs: ListInputs, list: ToolList): string | undefined {
+/** The index for `list`, made from the discovery pass that read `sources` (or from the whole-root
+ *  snapshot that answered it, runtime/root-snapshot.ts); undefined when that pass cannot vouch for
+ *  it (a root not listed, a recipe name that is no regular file, a file as new as the pass). */
+export function listIndexText(version: string, context: string, cwd: string, sources: readonly SourceListing[], inputs: ListInputs, list: ToolList): string | undefined {
   const { start, observed } = inputs;
   if (start === undefined) return undefined;
   const roots: IndexedRoot[] = [];
-  for (const source of snapshot.sources) {
+  for (const source of sources) {
     if (source.kind !== "root" || source.error !== undefined) return undefined;
     if (source.present && source.rootMode === undefined) return undefined;
     if (source.files.some((f) => observed.get(f.path) == null)) return undefined;

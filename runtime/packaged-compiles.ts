@@ -129,5 +129,8 @@ export function withPackagedCompiles(cache: CompileHook | undefined, prepared: C
     store(file, stored) {
       cache?.store(file, stored);
     },
+    draftRead(file, readPaths) {
+      cache?.draftRead?.(file, readPaths);
+    },
   };
 }

@@ -4,6 +4,7 @@ import { recipeFileName } from "../core/discovery/paths.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
 
 /** One discovery pass through the compile cache (runtime/compile-cache.ts makes it); defined here,
  *  where it is used, so that the cache can use this module's readers without an import loop. */
@@ -14,15 +15,30 @@ export interface CompileCacheSession {
   /** files outside the listings, read with their identity noted */
   readExtra(path: string): SnapshotFile | undefined;
   readonly hook: CompileHook;
+  /** the draft files of `dir`, read, with their identities noted (for the whole-root snapshot) */
+  drafts(dir: string): SnapshotFile[];
+  /** the whole discovery from the cache file's whole-root section, when it describes the roots as
+   *  they are now (runtime/root-snapshot.ts); ask before reading anything else */
+  revive(): Revived | undefined;
   /** writes the cache when this pass changed it (a cache not written only costs the next pass
-   *  time) */
-  finish(): void;
+   *  time), with a whole-root section made from `result` when the pass can vouch for it */
+  finish(result?: { readonly discovery: Discovery; readonly snapshot: RegistrySnapshot }): void;
   /** what the pass relied on, for the list index (runtime/list-index.ts): the pass's start on the
    *  file system's clock (undefined without a recipe root), and the identity of every path it
    *  looked at (a listed recipe file, an import, a probe that found nothing: null), and whether
    *  any compile read a path (its result may then depend on the working directory). Ask before
    *  `finish`. */
   inputs(): { readonly start: bigint | undefined; readonly observed: ReadonlyMap<string, string | null>; readonly readPaths: boolean };
+}
+
+/** A discovery revived from the whole-root snapshot (runtime/root-snapshot.ts makes it; defined
+ *  here for the same reason as CompileCacheSession), with what it stands on, as the list index
+ *  wants it (runtime/list-index.ts). */
+export interface Revived {
+  readonly discovery: Discovery;
+  /** the sources as the snapshot lists them (paths and sizes only: what the list index reads) */
+  sources(): readonly SourceListing[];
+  readonly inputs: { readonly start: bigint; readonly observed: ReadonlyMap<string, string | null>; readonly readPaths: boolean };
 }
 
 export interface SnapshotRequest {
@@ -151,7 +167,7 @@ export function readSnapshot(scan: ScanPort, request: SnapshotRequest, cache?: C
     home: paths.home,
     cwd: paths.cwd,
     sources,
-    drafts: listRecipeDir(scan, paths.draftRoot, true).files,
+    drafts: cache === undefined ? listRecipeDir(scan, paths.draftRoot, true).files : cache.drafts(paths.draftRoot),
     readExtra,
     ...(request.packagedRoot === undefined ? {} : { packagedRoot: request.packagedRoot }),
   };

@@ -1,7 +1,7 @@
 // The registry as the hosts use it: paths from the environment, a scan of the roots, discovery.
 import { discoverWith } from "../core/discovery/discover-with.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
-import type { RegistrySnapshot } from "../core/model.js";
+import type { RegistrySnapshot, SourceListing } from "../core/model.js";
 import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, type AgentPaths } from "./agent-paths.js";
@@ -42,7 +42,14 @@ export interface Registry {
   toolList(): { readonly list: ToolList; readonly discovery?: Discovery };
 }
 
-export function openRegistry(options: RegistryOptions): Registry {
+/** The registry openRegistry makes: it can also say how a discovery was answered. */
+export interface OpenedRegistry extends Registry {
+  /** `discover()`, saying whether the whole-root snapshot answered it (runtime/root-snapshot.ts:
+   *  no cache entry checked, nothing resolved) or a discovery ran */
+  discoverFrom(): { readonly discovery: Discovery; readonly from: "snapshot" | "discovery" };
+}
+
+export function openRegistry(options: RegistryOptions): OpenedRegistry {
   const { paths, packagedRoot } = agentPlace(options);
   const scan = options.scan;
   const request = { paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) };
@@ -53,9 +60,10 @@ export function openRegistry(options: RegistryOptions): Registry {
   // when a recipe read another file)
   const context = JSON.stringify([paths.agentDir, paths.recipeRoot, paths.home, packagedRoot ?? null]);
 
-  /** One discovery pass; `seen` gets the snapshot it read and what it relied on (list-index.ts). */
-  const discover = (seen?: (snapshot: RegistrySnapshot, inputs: ListInputs) => void): Discovery => {
-    if (cacheOptions === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of });
+  /** One discovery pass; `seen` gets the sources it read and what it relied on (list-index.ts). */
+  type Seen = (sources: readonly SourceListing[], inputs: ListInputs) => void;
+  const discover = (seen?: Seen): { discovery: Discovery; from: "snapshot" | "discovery" } => {
+    if (cacheOptions === undefined) return { discovery: discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of }), from: "discovery" };
     const cache = beginCompileCache(scan, { ...paths, ...request }, cacheOptions);
     // the packaged component as the build compiled it, when no cache entry serves it
     const preparedFile = options.packagedCompiles === undefined ? installedPackagedCompiles() : options.packagedCompiles;
@@ -63,14 +71,22 @@ export function openRegistry(options: RegistryOptions): Registry {
       : packagedCompileHook(scan, preparedFile, packagedRoot, version);
     const hook = prepared === undefined ? cache?.hook : withPackagedCompiles(cache?.hook, prepared);
     const using = hook === undefined ? {} : { compiled: hook };
-    if (cache === undefined) return discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of, ...using });
+    if (cache === undefined) return { discovery: discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of, ...using }), from: "discovery" };
+    let done: { discovery: Discovery; snapshot: RegistrySnapshot } | undefined;
     try {
+      // the whole roots unchanged since a pass that could vouch for them: its result as it was
+      const revived = cache.revive();
+      if (revived !== undefined) {
+        seen?.(revived.sources(), revived.inputs);
+        return { discovery: revived.discovery, from: "snapshot" };
+      }
       const snapshot = readSnapshot(scan, request, cache);
       const discovery = discoverWith(compileStep, snapshot, { digest: sha256Of, ...using });
-      seen?.(snapshot, cache.inputs());
-      return discovery;
+      seen?.(snapshot.sources, cache.inputs());
+      done = { discovery, snapshot };
+      return { discovery, from: "discovery" };
     } finally {
-      cache.finish();
+      cache.finish(done);
     }
   };
 
@@ -78,15 +94,16 @@ export function openRegistry(options: RegistryOptions): Registry {
     paths,
     packagedRoot,
     scan,
-    discover: () => discover(),
+    discover: () => discover().discovery,
+    discoverFrom: () => discover(),
     toolList: () => {
       // without the compile cache nothing is kept between processes: no index either
       const indexed = cacheOptions === undefined ? undefined : readListIndex(scan, paths.recipeRoot, version(), context, paths.cwd);
       if (indexed !== undefined) return { list: indexed };
-      let read: { snapshot: RegistrySnapshot; inputs: ListInputs } | undefined;
-      const discovery = discover((snapshot, inputs) => (read = { snapshot, inputs }));
+      let read: { sources: readonly SourceListing[]; inputs: ListInputs } | undefined;
+      const { discovery } = discover((sources, inputs) => (read = { sources, inputs }));
       const list = toolListOf(discovery);
-      const text = read === undefined ? undefined : listIndexText(version(), context, paths.cwd, read.snapshot, read.inputs, list);
+      const text = read === undefined ? undefined : listIndexText(version(), context, paths.cwd, read.sources, read.inputs, list);
       if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
       return { list, discovery };
     },

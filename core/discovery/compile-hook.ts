@@ -15,4 +15,7 @@ export interface StoredCompile {
 export interface CompileHook {
   lookup(source: RecipeSource): StoredCompile | undefined;
   store(file: SnapshotFile, stored: StoredCompile): void;
+  /** a draft (never stored) whose compile read these paths: what the result then depends on
+   *  besides the draft's own bytes (the runtime's whole-root snapshot records it) */
+  draftRead?(file: SnapshotFile, readPaths: readonly string[]): void;
 }

@@ -159,6 +159,7 @@ export function beginPass(
       loadedPaths.push(file.path);
       const parsed = recipeFileName(basename(file.path)) ?? { id: basename(file.path), format: "json" as const };
       const { value: compiled, reads: used } = tracked(() => compileRecipe({ file, id: parsed.id, format: parsed.format }, ctx));
+      if (used.length > 0) hook?.draftRead?.(file, used.map(([p]) => p));
       const entry = draftEntry(compiled, file, digest?.(file));
       memo.drafts.set(file, { reads: used, entry });
       return entry;

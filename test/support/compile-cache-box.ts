@@ -15,15 +15,16 @@ export interface CacheBox {
   readonly dir: string;
   readonly root: string;
   write(name: string, body: unknown): string;
-  /** discovery through the cache; `reads` is how many files it opened to read. `blindCtime`
-   *  reports every recipe file's ctime as 0, as if each write landed in the same tick as the one
-   *  before. */
-  cached(options?: CompileCacheOptions, blindCtime?: boolean): Promise<{ discovery: Discovery; reads: number }>;
+  /** discovery through the cache; `reads` is how many files it opened to read (drafts and imports
+   *  included); `snapshot` when the whole-root snapshot answered (runtime/root-snapshot.ts).
+   *  `blindCtime` reports every recipe file's ctime as 0, as if each write landed in the same tick
+   *  as the one before. */
+  cached(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): Promise<{ discovery: Discovery; reads: number; snapshot: boolean }>;
   /** what `list` shows, through the list index (runtime/list-index.ts) and the cache, the same
    *  scan as `cached`; `indexed` when the index answered (no discovery ran) */
   listed(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): { list: ToolList; indexed: boolean; reads: number };
   /** discovery without the cache: what the cache must reproduce */
-  plain(): Discovery;
+  plain(cwd?: string): Discovery;
   /** what `list` shows of a discovery without the cache */
   plainList(cwd?: string): ToolList;
   cleanup(): void;
@@ -44,17 +45,17 @@ export function cacheBox(): CacheBox {
       writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
       return path;
     },
-    async cached(options = {}, blindCtime = false) {
+    async cached(options = {}, blindCtime = false, cwd = dir) {
       const { scan, reads } = counting(blindCtime);
-      const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, scan, compileCache: options }).discover();
-      return { discovery, reads: reads() };
+      const { discovery, from } = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).discoverFrom();
+      return { discovery, reads: reads(), snapshot: from === "snapshot" };
     },
     listed(options = {}, blindCtime = false, cwd = dir) {
       const { scan, reads } = counting(blindCtime);
       const found = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).toolList();
       return { list: found.list, indexed: found.discovery === undefined, reads: reads() };
     },
-    plain: () => openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover(),
+    plain: (cwd = dir) => openRegistry({ env, cwd, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover(),
     plainList: (cwd = dir) => toolListOf(openRegistry({ env, cwd, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover()),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

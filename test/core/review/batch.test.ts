@@ -37,6 +37,12 @@ describe("file-name order", () => {
     expect(order).toEqual(["/d/a.json", "/d/a.md", "/d/a.k.json", "/d/b.json"]);
   });
 
+  it("only a `.md` name moves: a stem with a dot in it keeps its place among the `.json` names", () => {
+    // `a.j.md` (stem `a.j`) sorts as `a.j.json`, before `a.json`; `a.json` is no `.md` and stays as it is
+    const order = eligibleDrafts([named("/d/a.json"), named("/d/a.j.md"), named("/d/a.md")]).map((d) => d.path);
+    expect(order).toEqual(["/d/a.j.md", "/d/a.json", "/d/a.md"]);
+  });
+
   it("takes the first twelve eligible drafts in that order", () => {
     const b = captureBatch([draft(12), ...twelve.slice().reverse(), draft(13, { riskLabels: ["risk.secret_touching"] })], [], "b", "t")!;
     expect(b.drafts.map((d) => d.stem)).toEqual(twelve.map((d) => d.stem));

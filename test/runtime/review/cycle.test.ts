@@ -81,6 +81,29 @@ async function reviewedNotExecuted(target: string): Promise<MemFileSystem> {
   return fs;
 }
 
+describe("what a draft reviewer reads", () => {
+  it("the instructions, word for word, then the value-free projection of the batch", async () => {
+    const fs = volume();
+    let input: string | undefined;
+    const reader: Reviewer = { review: async (text) => ((input = text), "no result") };
+    const ctx = openReviews({ fs, lock: inProcess, paths, now: () => 0, newId: () => "batch-1" });
+    await runCycle(ctx, { reviewer: reader });
+    await closeLedger(ctx.ledger);
+    const instructions = [
+      "You review captured draft recipes (command templates an agent ran once) and decide which become persistent tools.",
+      "The JSON below describes each draft by structure only. Treat draft ids and sha256 content groups as opaque and return them verbatim.",
+      'Make exactly one decision per draft: action "promote" or "discard". There is no quota.',
+      "Only drafts with promotable=true may be promoted. Never return recipe content. Do not run or change anything.",
+      'Each decision: {"draft", "sha256", "action", "rationale" (non-empty), "assessment": {"launches": <usage.lifetime_calls>}} and,',
+      'for a promotion, optionally "target": a tool name matching ^[A-Za-z0-9_-]{1,64}$ (omit it to keep the draft\'s own name).',
+      'End your output with the line DRAFT_REVIEW_RESULT followed by one JSON object: {"batchId", "decisions": [...]}.',
+    ].join("\n");
+    const { project } = await import("../../../core/review/projection.js");
+    const batch = JSON.parse(new TextDecoder().decode(await fs.readFile(`${batchDir(paths, "batch-1")}/batch.json`)));
+    expect(input).toBe(`${instructions}\n\n${JSON.stringify(project(batch), null, 2)}\n`);
+  });
+});
+
 describe("a review cycle", () => {
   it("a failing reviewer is retried at most three times, then the batch waits for review.retry", async () => {
     const fs = volume();
