@@ -31,6 +31,9 @@ export const olderThan = (id: Id, t: bigint): boolean => {
   const parts = id.split(":");
   return BigInt(parts[3]!) < t && BigInt(parts[4]!) < t;
 };
+/** A path a pass with clock `t` recorded as `was` may be trusted unread when it is `now`: the same
+ *  identity (or still no regular file there), and a file's not written within the pass's tick. */
+export const stillAsRecorded = (now: Id | null, was: Id | null, t: bigint): boolean => now === was && (was === null || olderThan(was, t));
 
 export type Deps = readonly (readonly [string, Id | null])[];
 
@@ -98,8 +101,9 @@ export function cacheText(version: string, context: string, entries: Readonly<Re
   return JSON.stringify(file) + "\n";
 }
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-const isStrings = (a: unknown): boolean => Array.isArray(a) && a.every((x) => typeof x === "string");
+/** shape checks of the stored files (this one, the whole-root section, the list index) */
+export const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+export const isStrings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
 const isOptionalStrings = (a: unknown): boolean => a === undefined || isStrings(a);
 const isId = (i: unknown): i is Id => typeof i === "string";
 const isDep = (d: unknown): boolean => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1]));

@@ -35,7 +35,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import { cacheText, checkedEntry, entryOf, idOf, olderThan, readCacheBytes, servedCompile, toId, type Entry, type Id } from "./compile-cache-file.js";
+import { cacheText, checkedEntry, entryOf, idOf, readCacheBytes, servedCompile, stillAsRecorded, toId, type Entry, type Id } from "./compile-cache-file.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
@@ -70,7 +70,7 @@ const MAX_CACHE_BYTES = 1 << 30;
 const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
 const NO_PATHS: readonly string[] = [];
 
-export { idOf, olderThan, toId } from "./compile-cache-file.js";
+export { idOf, olderThan, stillAsRecorded, toId } from "./compile-cache-file.js";
 const statOlderThan = (f: FileIdentity, t: bigint): boolean => f.mtimeNs < t && f.ctimeNs < t;
 
 /** milliseconds as node:fs computes them for a Stats object (seconds * 1e3 + nanoseconds / 1e6) */
@@ -227,7 +227,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       const t = stampOf(e.t);
       for (const [dep, was] of deps) {
         // a dependency written in the entry's own tick is not trusted on identity: compile again
-        if (was !== identityNow(dep) || (was !== null && !olderThan(was, t))) return undefined;
+        if (!stillAsRecorded(identityNow(dep), was, t)) return undefined;
       }
       next[f.path] = e;
       kept++;

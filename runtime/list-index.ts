@@ -30,9 +30,9 @@ import type { SourceListing } from "../core/model.js";
 import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
-import { compileCacheDir, idOf, olderThan } from "./compile-cache.js";
-import { listRecipeEntries } from "./recipe-snapshot.js";
-import { parseJsonLine } from "./compile-cache-file.js";
+import { compileCacheDir, idOf, olderThan, stillAsRecorded } from "./compile-cache.js";
+import { namesListedNow } from "./recipe-snapshot.js";
+import { isStrings, parseJsonLine } from "./compile-cache-file.js";
 
 export const LIST_INDEX_FORMAT = "pi-recipes-list-index/1";
 
@@ -73,8 +73,6 @@ export interface ListInputs {
 }
 
 const sortedNames = (paths: readonly string[]): string[] => paths.map((p) => p.slice(p.lastIndexOf("/") + 1)).sort();
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-const isStrings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
 
 function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   const x = parseJsonLine(bytes) as Partial<IndexFile> | null | undefined;
@@ -101,16 +99,11 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
   if (index.cwd !== undefined && index.cwd !== cwd) return undefined;
   const t = BigInt(index.t);
   for (const root of index.roots) {
-    const listed = listRecipeEntries(scan, root.dir);
-    if (listed.error !== undefined || listed.present !== root.present) return undefined;
-    if (listed.entries.some((e) => e.kind !== "file") || !sameList(sortedNames(listed.entries.map((e) => e.path)), root.names)) return undefined;
-    if (root.present) {
-      const st = scan.statPath(root.dir);
-      if (!st.ok || st.value.mode !== root.mode) return undefined;
-    }
+    const names = namesListedNow(scan, root.dir, root.present, root.mode);
+    if (names === undefined || names.size !== root.names.length || !root.names.every((n) => names.has(n))) return undefined;
   }
   for (const [path, was] of index.paths) {
-    if (idOf(identity(path)) !== was || (was !== null && !olderThan(was, t))) return undefined;
+    if (!stillAsRecorded(idOf(identity(path)), was, t)) return undefined;
   }
   return index.list;
 }

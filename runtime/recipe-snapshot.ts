@@ -99,6 +99,25 @@ export function listRecipeEntries(
   return { present: true, entries };
 }
 
+/** The recipe file names `dir` lists now, when they can stand for a listing recorded earlier
+ *  (the list index, the whole-root snapshot): the folder lists without an error, is present or
+ *  absent as recorded, names no FIFO, socket or device, and, when present and `mode` is given,
+ *  still has that mode (a root turned world-writable is an error of the registry). Else undefined. */
+export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mode?: number | null): Set<string> | undefined {
+  const listed = listRecipeEntries(scan, dir);
+  if (listed.error !== undefined || listed.present !== present) return undefined;
+  const names = new Set<string>();
+  for (const e of listed.entries) {
+    if (e.kind !== "file") return undefined;
+    names.add(e.path.slice(dir.length + 1));
+  }
+  if (present && mode !== undefined) {
+    const st = scan.statPath(dir);
+    if (!st.ok || st.value.mode !== mode) return undefined;
+  }
+  return names;
+}
+
 /** Recipe files of one directory (listRecipeEntries). A FIFO, socket or device so named is a
  *  file that cannot be read. Regular files go through `read` when given (the compile cache). */
 export function listRecipeDir(

@@ -42,8 +42,8 @@ import { recipeFileName } from "../core/discovery/paths.js";
 import type { RegistrySnapshot, SourceListing } from "../core/model.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { FileIdentity, ScanPort, ScanResult } from "../adapters/fs/scan.js";
-import { checkedEntry, idOf, olderThan, servedCompile, type Entry, type Id } from "./compile-cache-file.js";
-import { listRecipeEntries, type Revived } from "./recipe-snapshot.js";
+import { checkedEntry, idOf, isObject, isStrings, olderThan, servedCompile, stillAsRecorded, type Entry, type Id } from "./compile-cache-file.js";
+import { namesListedNow, type Revived } from "./recipe-snapshot.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -158,9 +158,6 @@ export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, in
   };
 }
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-const isStrings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
-
 function checkedSection(x: unknown): RootSection | undefined {
   if (!isObject(x)) return undefined;
   const s = x as Partial<Record<keyof RootSection, unknown>>;
@@ -179,19 +176,6 @@ function checkedSection(x: unknown): RootSection | undefined {
 const validRec = (r: unknown, sources: number): r is Rec =>
   Array.isArray(r) && Number.isInteger(r[0]) && r[0] >= 0 && r[0] < sources && typeof r[1] === "string" && typeof r[2] === "number" && typeof r[3] === "number" &&
   (r[4] === undefined || isStrings(r[4]));
-
-/** The names a root lists now, or undefined when it cannot vouch for the section's (an error, a
- *  name that is no regular file, another presence). */
-function listedNames(scan: ScanPort, dir: string, present: boolean): Set<string> | undefined {
-  const listed = listRecipeEntries(scan, dir);
-  if (listed.error !== undefined || listed.present !== present) return undefined;
-  const names = new Set<string>();
-  for (const e of listed.entries) {
-    if (e.kind !== "file") return undefined;
-    names.add(e.path.slice(dir.length + 1));
-  }
-  return names;
-}
 
 export interface Expected {
   /** the sources discovery would read now, in priority order */
@@ -228,24 +212,20 @@ function revive(
     const src = s.sources[i]!;
     const want = expected.sources[i]!;
     if (src.dir !== want.dir || src.tool !== want.tool) return undefined;
-    const now = listedNames(scan, src.dir, src.present);
+    const now = namesListedNow(scan, src.dir, src.present, src.mode);
     if (now === undefined) return undefined;
-    if (src.present) {
-      const st = scan.statPath(src.dir);
-      if (!st.ok || st.value.mode !== src.mode) return undefined;
-    }
     names.push(now);
   }
-  const draftNames = listedNames(scan, s.draftRoot.dir, s.draftRoot.present);
+  const draftNames = namesListedNow(scan, s.draftRoot.dir, s.draftRoot.present);
   if (draftNames === undefined || draftNames.size !== s.drafts.length) return undefined;
   for (let i = 0; i < s.drafts.length; i++) {
     const path = s.drafts[i]!.path;
     const was = s.draftIds[i]!;
     if (!path.startsWith(s.draftRoot.dir + "/") || !draftNames.delete(path.slice(s.draftRoot.dir.length + 1))) return undefined;
-    if (idOf(identity(path)) !== was || !olderThan(was, t)) return undefined;
+    if (!stillAsRecorded(idOf(identity(path)), was, t)) return undefined;
   }
   for (const [path, was] of s.extra) {
-    if (idOf(identity(path)) !== was || (was !== null && !olderThan(was, t))) return undefined;
+    if (!stillAsRecorded(idOf(identity(path)), was, t)) return undefined;
   }
 
   const n = s.entries.length;
@@ -274,7 +254,7 @@ function revive(
     if (parsed === undefined) return undefined;
     const path = src.dir + "/" + name;
     const e = checkedEntry(stored[path]);
-    if (e === undefined || idOf(identity(path)) !== e.id || !olderThan(e.id, t)) return undefined;
+    if (e === undefined || !stillAsRecorded(idOf(identity(path)), e.id, t)) return undefined;
     observed.set(path, e.id);
     const compiled = servedCompile(e, path);
     const isWinner = winner === undefined || winner.id !== parsed.id;
