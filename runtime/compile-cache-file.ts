@@ -34,6 +34,13 @@ export const olderThan = (id: Id, t: bigint): boolean => {
 /** A path a pass with clock `t` recorded as `was` may be trusted unread when it is `now`: the same
  *  identity (or still no regular file there), and a file's not written within the pass's tick. */
 export const stillAsRecorded = (now: Id | null, was: Id | null, t: bigint): boolean => now === was && (was === null || olderThan(was, t));
+/** stillAsRecorded for what a stat found now: the times compared are the stat's own (equal to the
+ *  recorded ones when the ids are), so the recorded id need not be split and parsed. */
+export const statStillAsRecorded = (now: ScanResult<FileIdentity>, was: Id | null, t: bigint): boolean => {
+  if (!now.ok || !now.value.isFile) return was === null;
+  const f = now.value;
+  return was !== null && f.mtimeNs < t && f.ctimeNs < t && toId(f) === was;
+};
 
 export type Deps = readonly (readonly [string, Id | null])[];
 

@@ -92,7 +92,8 @@ export function listRecipeEntries(
     return { present: true, entries: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
   }
   const entries: { path: string; kind: "file" | "other" }[] = [];
-  for (const entry of listed.value) {
+  for (let i = 0; i < listed.value.length; i++) {
+    const entry = listed.value[i]!;
     if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
     entries.push({ path: dir + "/" + entry.name, kind: entry.kind });
   }
@@ -107,7 +108,8 @@ export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mo
   const listed = listRecipeEntries(scan, dir);
   if (listed.error !== undefined || listed.present !== present) return undefined;
   const names = new Set<string>();
-  for (const e of listed.entries) {
+  for (let i = 0; i < listed.entries.length; i++) {
+    const e = listed.entries[i]!;
     if (e.kind !== "file") return undefined;
     names.add(e.path.slice(dir.length + 1));
   }

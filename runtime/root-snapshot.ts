@@ -42,7 +42,7 @@ import { recipeFileName } from "../core/discovery/paths.js";
 import type { RegistrySnapshot, SourceListing } from "../core/model.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { FileIdentity, ScanPort, ScanResult } from "../adapters/fs/scan.js";
-import { checkedEntry, idOf, isObject, isStrings, olderThan, servedCompile, stillAsRecorded, type Entry, type Id } from "./compile-cache-file.js";
+import { checkedEntry, isObject, isStrings, olderThan, servedCompile, statStillAsRecorded, type Entry, type Id } from "./compile-cache-file.js";
 import { namesListedNow, type Revived } from "./recipe-snapshot.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -222,19 +222,26 @@ function revive(
     const path = s.drafts[i]!.path;
     const was = s.draftIds[i]!;
     if (!path.startsWith(s.draftRoot.dir + "/") || !draftNames.delete(path.slice(s.draftRoot.dir.length + 1))) return undefined;
-    if (!stillAsRecorded(idOf(identity(path)), was, t)) return undefined;
+    if (!statStillAsRecorded(identity(path), was, t)) return undefined;
   }
-  for (const [path, was] of s.extra) {
-    if (!stillAsRecorded(idOf(identity(path)), was, t)) return undefined;
+  for (let i = 0; i < s.extra.length; i++) {
+    const path = s.extra[i]![0], was = s.extra[i]![1];
+    if (!statStillAsRecorded(identity(path), was, t)) return undefined;
   }
 
   const n = s.entries.length;
   // a file added or removed shows in the counts: no need to look at every path first
   const counts = names.map(() => 0);
-  for (const rec of s.entries) if (Array.isArray(rec) && counts[rec[0] as number] !== undefined) counts[rec[0] as number]!++;
+  // (indexed loops here and below: this runs once per process, mostly before the code is optimised,
+  // where an array iterator costs an object per step)
+  for (let i = 0; i < n; i++) {
+    const rec = s.entries[i];
+    if (Array.isArray(rec) && counts[rec[0] as number] !== undefined) counts[rec[0] as number]!++;
+  }
   if (counts.some((c, i) => c !== names[i]!.size)) return undefined;
   const isTool = new Uint8Array(n);
-  for (const i of s.tools) {
+  for (let k = 0; k < s.tools.length; k++) {
+    const i = s.tools[k]!;
     if (!Number.isInteger(i) || i < 0 || i >= n) return undefined;
     isTool[i] = 1;
   }
@@ -246,7 +253,7 @@ function revive(
   for (let i = 0; i < n; i++) {
     const rec = s.entries[i];
     if (!validRec(rec, s.sources.length)) return undefined;
-    const [priority, name, size, mtimeMs, diagnostics] = rec;
+    const priority = rec[0], name = rec[1], size = rec[2], mtimeMs = rec[3], diagnostics = rec[4];
     const src = s.sources[priority]!;
     // each listed name is one entry, once
     if (!names[priority]!.delete(name)) return undefined;
@@ -254,7 +261,7 @@ function revive(
     if (parsed === undefined) return undefined;
     const path = src.dir + "/" + name;
     const e = checkedEntry(stored[path]);
-    if (e === undefined || !stillAsRecorded(idOf(identity(path)), e.id, t)) return undefined;
+    if (e === undefined || !statStillAsRecorded(identity(path), e.id, t)) return undefined;
     observed.set(path, e.id);
     const compiled = servedCompile(e, path);
     const isWinner = winner === undefined || winner.id !== parsed.id;
@@ -293,17 +300,18 @@ function revive(
     }
     entries[i] = entry;
   }
-  for (const left of names) if (left.size > 0) return undefined;
+  for (let k = 0; k < names.length; k++) if (names[k]!.size > 0) return undefined;
 
   const tools: ToolSpec[] = [];
-  for (const i of s.tools) {
+  for (let k = 0; k < s.tools.length; k++) {
+    const i = s.tools[k]!;
     const entry = entries[i]!;
     if (entry.compiled.kind !== "recipe" || !entry.active) return undefined;
     const tool = toolOf(entry.compiled as CompiledConfig, facts[i]);
     if (tool._tag !== "Right") return undefined;
     tools.push(tool.right);
   }
-  for (const [path, id] of s.extra) observed.set(path, id);
+  for (let i = 0; i < s.extra.length; i++) observed.set(s.extra[i]![0], s.extra[i]![1]);
   const discovery: Discovery = { entries, active, tools, diagnostics: s.diagnostics, drafts: s.drafts };
   const sources = (): SourceListing[] => s.sources.map((src, priority) => ({
     kind: "root",

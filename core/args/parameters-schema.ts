@@ -25,7 +25,8 @@ const ASYNC_PROPERTIES: JsonObject = {
 export function parametersSchema(surface: ArgSurface, options: { readonly async: boolean }): JsonObject {
   const properties: Record<string, Json> = {};
   const { descriptions } = surface;
-  for (const name of surface.names) {
+  for (let i = 0; i < surface.names.length; i++) {
+    const name = surface.names[i]!;
     const base = argSchemaProperty(name, argTypeOf(surface, name));
     const description = descriptions !== undefined && Object.hasOwn(descriptions, name) ? descriptions[name] : undefined;
     const dflt = shownDefault(surface, name);
@@ -43,5 +44,5 @@ export function parametersSchema(surface: ArgSurface, options: { readonly async:
   }
   // the async run strips these from the call, so their meaning here is always the async one
   if (options.async) Object.assign(properties, ASYNC_PROPERTIES);
-  return { additionalProperties: false, properties, required: [...surface.required], type: "object" };
+  return { additionalProperties: false, properties, required: surface.required.slice(), type: "object" };
 }
