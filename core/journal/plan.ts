@@ -48,6 +48,10 @@ export interface Plan {
   readonly blobs: Readonly<Record<ContentHash, Blob>>;
   /** every step can be undone from the blobs (an in-process failure then rolls back) */
   readonly reversible: boolean;
+  /** the folder the plan is confined to: every path it reads or changes lies below it, and
+   *  no folder between it and a path is a symlink (runtime/journal checks that on disk before the
+   *  plan is first applied and again before a recovery replays it). Absent: not confined. */
+  readonly root?: string;
 }
 
 /** Content the caller knows: bytes (kept in the plan) or only its hash (not kept). */
@@ -65,9 +69,18 @@ export interface PlanInput {
   readonly id: string;
   readonly kind: string;
   readonly phases: readonly (readonly StepInput[])[];
+  /** see Plan.root */
+  readonly root?: string;
 }
 
 const ID = /^[A-Za-z0-9_-]+$/;
+
+const plainParts = (parts: readonly string[]): boolean => parts.every((p) => p !== "" && p !== "." && p !== "..");
+/** an absolute POSIX folder path without `.`, `..` or empty parts (so no trailing `/`): walking
+ *  up from a path below it by dirname reaches it */
+export const plainRoot = (root: string): boolean => root.startsWith("/") && root.length > 1 && plainParts(root.slice(1).split("/"));
+/** `path` lies below `root` by its text alone: no `..` can lead it out, no `.` or `//` hides a part */
+export const plainBelow = (root: string, path: string): boolean => path.startsWith(`${root}/`) && plainParts(path.slice(root.length + 1).split("/"));
 const isAbsolute = (path: string): boolean => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path);
 
 const utf8 = new TextEncoder();
@@ -113,7 +126,9 @@ export type PlanError =
   | { readonly _tag: "BadPlanId"; readonly id: string }
   | { readonly _tag: "RelativePath"; readonly id: string; readonly path: string }
   | { readonly _tag: "ChangedTwice"; readonly id: string; readonly path: string }
-  | { readonly _tag: "LinkedAndChanged"; readonly id: string; readonly path: string };
+  | { readonly _tag: "LinkedAndChanged"; readonly id: string; readonly path: string }
+  | { readonly _tag: "OutsideRoot"; readonly id: string; readonly path: string; readonly root: string }
+  | { readonly _tag: "BadRoot"; readonly id: string; readonly root: string };
 
 export function planErrorText(e: PlanError): string {
   switch (e._tag) {
@@ -125,16 +140,22 @@ export function planErrorText(e: PlanError): string {
       return `Journal plan ${e.id}: ${e.path} is changed by two steps`;
     case "LinkedAndChanged":
       return `Journal plan ${e.id}: ${e.path} is linked from and changed`;
+    case "OutsideRoot":
+      return `Journal plan ${e.id}: ${e.path} is not a plain path below the folder the plan is confined to, ${e.root}`;
+    case "BadRoot":
+      return `Journal plan ${e.id}: the folder it is confined to, '${e.root}', is not an absolute path without '.', '..' or empty parts`;
   }
 }
 
 /**
- * Builds a plan, or says why the steps do not form one: a bad id, a relative path, or a path
- * changed by two steps (a path's state must identify its step).
+ * Builds a plan, or says why the steps do not form one: a bad id, a relative path, a path
+ * changed by two steps (a path's state must identify its step), or a path outside the root the
+ * plan is confined to.
  */
 export function buildPlan(input: PlanInput): E.Either<PlanError, Plan> {
   const { id } = input;
   if (!ID.test(id)) return E.left({ _tag: "BadPlanId", id });
+  if (input.root !== undefined && !plainRoot(input.root)) return E.left({ _tag: "BadRoot", id, root: input.root });
   const blobs: Record<ContentHash, Blob> = {};
   let reversible = true;
   const keep = (data: Uint8Array | string): ContentHash => {
@@ -171,6 +192,7 @@ export function buildPlan(input: PlanInput): E.Either<PlanError, Plan> {
   for (const step of phases.flat()) {
     for (const path of [...changedPaths(step), ...readPaths(step)]) {
       if (!isAbsolute(path)) return E.left({ _tag: "RelativePath", id, path });
+      if (input.root !== undefined && !plainBelow(input.root, path)) return E.left({ _tag: "OutsideRoot", id, path, root: input.root });
     }
     for (const path of changedPaths(step)) {
       if (changed.has(path)) return E.left({ _tag: "ChangedTwice", id, path });
@@ -180,7 +202,7 @@ export function buildPlan(input: PlanInput): E.Either<PlanError, Plan> {
   for (const step of phases.flat()) {
     for (const path of readPaths(step)) if (changed.has(path)) return E.left({ _tag: "LinkedAndChanged", id, path });
   }
-  return E.right({ id, kind: input.kind, phases, blobs, reversible });
+  return E.right(input.root === undefined ? { id, kind: input.kind, phases, blobs, reversible } : { id, kind: input.kind, phases, blobs, reversible, root: input.root });
 }
 
 /** Every path the plan reads or changes, sorted: what recovery observes before it decides. */

@@ -25,7 +25,10 @@ const StepCodec = t.union([
   t.type({ op: t.literal("mkdir"), path: t.string }),
 ]);
 const BlobCodec = t.union([t.type({ text: t.string }), t.type({ base64: t.string })]);
-const PlanCodec = t.type({ id: t.string, kind: t.string, phases: t.array(t.array(StepCodec)), blobs: t.record(t.string, BlobCodec), reversible: t.boolean });
+const PlanCodec = t.intersection([
+  t.type({ id: t.string, kind: t.string, phases: t.array(t.array(StepCodec)), blobs: t.record(t.string, BlobCodec), reversible: t.boolean }),
+  t.partial({ root: t.string }),
+]);
 const RecordCodec = t.type({
   format: t.literal(JOURNAL_FORMAT),
   direction: t.union([t.literal("forward"), t.literal("back")]),

@@ -4,14 +4,16 @@ import * as E from "fp-ts/lib/Either.js";
 import { cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { JOURNAL_SUFFIX, decodeJournal, journalErrorText } from "../../core/journal/record.js";
 import { drive, removeJournal, type JournalOptions } from "./apply.js";
+import { confinementBroken } from "./confine.js";
 
 export type RecoveryOutcome =
   /** the plan was finished */
   | { readonly id: string; readonly kind: string; readonly outcome: "rolled-forward" }
   /** the plan was undone (it had failed in process and was reversible) */
   | { readonly id: string; readonly kind: string; readonly outcome: "rolled-back" }
-  /** the journal failed its hash, could not be read, or its files were changed by someone
-   *  else: it was renamed to `quarantinedAs` and nothing more was applied */
+  /** the journal failed its hash, could not be read, its files were changed by someone else, or
+   *  a confined plan's folder has a symlink on a path's way: it was renamed to `quarantinedAs`
+   *  and nothing more was applied */
   | { readonly id: string; readonly kind: string; readonly outcome: "quarantined"; readonly quarantinedAs: string; readonly reason: string };
 
 /** `<id>.journal.json.quarantined[-n]`: not a journal name, so recovery passes it by */
@@ -63,6 +65,14 @@ export async function recoverJournals(fs: FileSystem, journalDir: string, option
       continue;
     }
     const journal = decoded.right;
+    // a confined plan is replayed (forward or back) only into its own folder: a folder below it
+    // swapped for a symlink since the crash keeps the journal aside, untouched, for its owner
+    const broken = await confinementBroken(fs, journal.plan);
+    if (broken !== undefined) {
+      const aside = await quarantine(fs, journalDir, file);
+      outcomes.push({ id, kind: journal.plan.kind, outcome: "quarantined", quarantinedAs: aside, reason: `journal ${file} was not replayed: ${broken}` });
+      continue;
+    }
     if (options.faults?.dropJournalBeforeReplay === true) await removeJournal(fs, journalDir, file);
     const decision = await drive(fs, journal);
     if (decision.kind === "corrupt") {

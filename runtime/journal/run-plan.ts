@@ -5,6 +5,7 @@ import type { Journal } from "../../core/journal/recovery-decision.js";
 import type { Plan, Step } from "../../core/journal/plan.js";
 import { journalFileName } from "../../core/journal/record.js";
 import { drive, observe, observeAll, persistJournal, removeJournal, type JournalOptions } from "./apply.js";
+import { confinementBroken } from "./confine.js";
 
 /** Why runPlan refused or failed. `rolledBack`: every path is back at its before state;
  *  otherwise, when `journalKept`, recovery finishes the plan later. */
@@ -36,7 +37,8 @@ const beforeOf = (step: Step): ReadonlyArray<readonly [string, string | null]> =
 };
 
 /**
- * Applies a plan so that a crash at any point leaves it recoverable: every path must hold its
+ * Applies a plan so that a crash at any point leaves it recoverable: a confined plan's paths must
+ * have no symlink on their way (runtime/journal/confine.ts) and every path must hold its
  * before state (else PlanFailed, nothing written); the journal is written and made durable;
  * each phase is applied and made durable; the journal is removed and the removal made durable.
  * Resolves once all of that is done. An error while applying rolls a reversible plan back, then
@@ -44,6 +46,8 @@ const beforeOf = (step: Step): ReadonlyArray<readonly [string, string | null]> =
  */
 export async function runPlan(fs: FileSystem, journalDir: string, plan: Plan, _options: JournalOptions = {}): Promise<void> {
   const journal: Journal = { plan, direction: "forward" };
+  const broken = await confinementBroken(fs, plan);
+  if (broken !== undefined) throw new PlanFailed(`Plan ${plan.id} (${plan.kind}) was refused: ${broken}; nothing was written`, plan.id, true, false);
   const observed = await observeAll(fs, journal);
   for (const step of plan.phases.flat()) {
     for (const [path, before] of beforeOf(step)) {

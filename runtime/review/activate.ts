@@ -116,14 +116,17 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       const link = await symlinkBelowRoot(ctx.fs, ctx.paths.recipeRoot, stepPaths([...files, ...ledgerWrites, ...snapshots, record, ...rest.flat()]));
       if (link !== undefined) throw new Error(symlinkOnPlan(ctx.paths.recipeRoot, link, "activation"));
       if (faults.lineageFirst === true) {
-        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: ACTIVATION_KIND, phases: [ledgerWrites, ...rest] });
-        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: ACTIVATION_KIND, phases: [[...files, ...snapshots, record]] });
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: ACTIVATION_KIND, phases: [ledgerWrites, ...rest], root: ctx.paths.recipeRoot });
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: ACTIVATION_KIND, phases: [[...files, ...snapshots, record]], root: ctx.paths.recipeRoot });
         return;
       }
       await runSteps(ctx.fs, ctx.ledger.paths.journals, {
         id: newPlanId(ctx.now()),
         kind: ACTIVATION_KIND,
         phases: [[...files, ...ledgerWrites, ...snapshots, record], ...rest],
+        // the journal engine checks the root's folders again right before it writes, and before
+        // a recovery replays the plan after a crash
+        root: ctx.paths.recipeRoot,
       });
     }),
   );

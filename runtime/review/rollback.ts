@@ -86,7 +86,7 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         if (moved !== undefined) return { ok: false, error: moved };
         const link = await symlinkBelowRoot(ctx.fs, ctx.paths.recipeRoot, [at, ...stepPaths([...recipe, ...ledgerWrites, ...rest.flat()])]);
         if (link !== undefined) return { ok: false, error: symlinkOnPlan(ctx.paths.recipeRoot, link, "rollback") };
-        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "revision-rollback", phases: [[...recipe, ...ledgerWrites], ...rest] });
+        await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "revision-rollback", phases: [[...recipe, ...ledgerWrites], ...rest], root: ctx.paths.recipeRoot });
         return { ok: true, tool, path: target, restored_revision: revision, revision: next.revision, changed: true };
       }),
     );

@@ -11,11 +11,13 @@
 // - a symlinked folder below the root (`drafts/`, `.usage/`, a revision ring): a rename or a
 //   write into it lands outside the root. Every folder between the root and each path a plan
 //   touches must be a real folder, and so must the path itself when it exists as anything but a
-//   file the plan reads by digest.
+//   file the plan reads by digest. The plans are confined to the root (runtime/journal/confine.ts),
+//   so the journal engine checks this again right before it applies them and before a recovery
+//   replays one that a crash interrupted.
 // See docs/lifecycle.md, "The recipe root".
-import { dirname } from "node:path";
 import { hasCode, type FileSystem } from "../../adapters/fs/FileSystem.js";
-import type { StepInput } from "../../core/journal/plan.js";
+import { plainBelow, type StepInput } from "../../core/journal/plan.js";
+export { symlinkBelowRoot } from "../journal/confine.js";
 
 /** The real path of the recipe root; undefined when it does not exist. */
 export async function realRoot(fs: FileSystem, root: string): Promise<string | undefined> {
@@ -51,34 +53,8 @@ export async function rootChanged(fs: FileSystem, root: string, expected: string
 /** The paths a plan step reads or writes. */
 export const stepPaths = (steps: readonly StepInput[]): readonly string[] => steps.flatMap((s) => (s.op === "rename" || s.op === "link" ? [s.from, s.to] : [s.path]));
 
-async function kindAt(fs: FileSystem, path: string): Promise<string | undefined> {
-  try {
-    return (await fs.lstat(path)).kind;
-  } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR")) return undefined;
-    throw e;
-  }
-}
-
-/**
- * The first symlink between the root (excluded) and one of `paths` (included), or undefined. A
- * path outside the root is reported as well: no step of a review's plan may leave it.
- */
-export async function symlinkBelowRoot(fs: FileSystem, root: string, paths: readonly string[]): Promise<string | undefined> {
-  const seen = new Set<string>();
-  for (const path of paths) {
-    if (!path.startsWith(`${root}/`)) return path;
-    for (let at = path; at !== root; at = dirname(at)) {
-      if (seen.has(at)) break;
-      seen.add(at);
-      if ((await kindAt(fs, at)) === "symlink") return at;
-    }
-  }
-  return undefined;
-}
-
 /** The error for a symlinked folder (or a path outside the root) on a plan's way. */
 export const symlinkOnPlan = (root: string, at: string, use: RootUse): string =>
-  at.startsWith(`${root}/`)
+  plainBelow(root, at)
     ? `${PREFIX[use]}: ${at} is a symlink below the recipe root ${root}; only the root's own folders are written`
     : `${PREFIX[use]}: ${at} is outside the recipe root ${root}`;

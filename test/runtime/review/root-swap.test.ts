@@ -115,6 +115,45 @@ describe("activation refuses a swapped recipe root (G41)", () => {
     expect(existsSync(join(paths.recipeRoot, "renamed_tool.json"))).toBe(false);
   });
 
+  it("an activation a crash interrupted, its drafts folder swapped for a symlink before the next run: the journal is not replayed through it, nothing lands outside", async () => {
+    expect(await approvedPortfolio(agent)).toBe("approved");
+    // the process dies right after its activation journal is on disk: every later call fails
+    const real = makeNodeFileSystem();
+    const journalDir = join(paths.recipeRoot, ".usage", "journal");
+    let dead = false;
+    const dying = new Proxy(real, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          if (dead) throw new Error("the process is gone");
+          const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (key === "rename" && String(args[1]).startsWith(journalDir + "/") && String(args[1]).endsWith(".journal.json")) dead = true;
+          return out;
+        };
+      },
+    }) as FileSystem;
+    const crashed = await activateNow({}, { paths, fs: dying, lock: makeFileLock({ fs: real, lockRoot: lockRootOf(paths.recipeRoot) }), env: {} }).catch((e: unknown) => e);
+    expect(dead).toBe(true);
+    expect(crashed).toBeDefined();
+    const journals = readdirSync(journalDir).filter((n) => n.endsWith(".journal.json"));
+    expect(journals).toHaveLength(1);
+    // before the next run, someone puts the drafts folder behind a symlink to a folder outside
+    const outside = join(top, "outside");
+    mkdirSync(outside);
+    rmSync(paths.draftRoot, { recursive: true, force: true });
+    symlinkSync(outside, paths.draftRoot);
+    const r = await activate();
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain(`Invalid tool review transaction root: ${paths.draftRoot} is a symlink below the recipe root ${paths.recipeRoot}`);
+    // the interrupted plan was kept aside unreplayed, and nothing went through the symlink
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readdirSync(journalDir).filter((n) => n.endsWith(".journal.json"))).toEqual([]);
+    expect(readdirSync(journalDir).filter((n) => n.includes(".quarantined"))).toEqual([`${journals[0]}.quarantined`]);
+    expect(existsSync(join(paths.recipeRoot, "tool_01.json"))).toBe(true);
+    expect(existsSync(join(paths.recipeRoot, "renamed_tool.json"))).toBe(false);
+  });
+
   it("a root swapped between capture and the reviewer's reply: approval is refused (processing_failed at approval), no plan is written", async () => {
     thirtySixTools(agent);
     const captured = await withNodeReviews(async (ctx) => {
