@@ -41,7 +41,7 @@ import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/re
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
 import { listRecipeDir, readFailedWith, readFileEntry, type CompileCacheSession } from "./recipe-snapshot.js";
-import { revivedDiscovery, rootSection, type SectionInputs } from "./root-snapshot.js";
+import { revivedDiscovery, rootSection, TOO_NEW, type SectionInputs } from "./root-snapshot.js";
 
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
 export const compileCachePath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "compile.json");
@@ -280,9 +280,12 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     if (!changed && kept !== Object.keys(old).length) changed = true;
     const entries = next;
     const inputs: SectionInputs = { start, observed, readPaths: readPaths || draftReads, entries, drafts, cwd: context.cwd };
-    const section = result === undefined || context.draftRoot === undefined ? undefined : rootSection(result.discovery, result.snapshot, inputs);
-    // a new section is written; a stale one is dropped (it would only be checked in vain)
-    if (section !== undefined || oldRoot !== undefined) changed = true;
+    const made = result === undefined || context.draftRoot === undefined ? undefined : rootSection(result.discovery, result.snapshot, inputs);
+    const section = made === TOO_NEW ? undefined : made;
+    // a new section is written; a stale one is dropped (it would only be checked in vain); and
+    // when only a file as new as this pass's clock kept it out, the file is written all the same
+    // so that the next pass reads a newer clock (as for a racily clean recipe above)
+    if (made !== undefined || oldRoot !== undefined) changed = true;
     // what only the pass needed is let go
     old = {};
     oldRoot = undefined;

@@ -18,7 +18,8 @@
 // - every recorded identity is strictly older than the writing pass's start on the file system's
 //   clock (runtime/compile-cache.ts explains the clock): a file rewritten within the tick in which
 //   the pass read it cannot look unchanged, since the section is not written at all when a file is
-//   that new.
+//   that new (the cache file is then written all the same, so that the next pass's clock, the
+//   rewritten file's ctime, is newer: see TOO_NEW).
 //
 // Anything else is a miss: the discovery runs through the compile cache as before (every other
 // entry is still served) and the file is written again with a new section. A damaged section is a
@@ -95,10 +96,18 @@ export interface SectionInputs {
 
 const NONE: readonly string[] = [];
 
+/** What `rootSection` answers when the only thing that kept the section out is a file as new as
+ *  the pass's clock: the cache file is then written all the same, so that the next pass reads a
+ *  newer clock (the rewritten file's ctime) and can vouch for it. Without that, a draft or an
+ *  import rewritten in the very tick of a cache write would keep every later pass from writing a
+ *  section until something else wrote the cache. */
+export const TOO_NEW = "too-new";
+
 /** The section for the discovery `discovery` of `snapshot`; undefined when that pass cannot vouch
- *  for it (see the top of this file). */
-export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, inputs: SectionInputs): RootSection | undefined {
+ *  for it (see the top of this file), TOO_NEW when it could but for a file as new as its clock. */
+export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, inputs: SectionInputs): RootSection | typeof TOO_NEW | undefined {
   const { start, observed, entries, drafts } = inputs;
+  let tooNew = false;
   if (start === undefined || drafts === undefined || drafts.error !== undefined) return undefined;
   const sources: SectionSource[] = [];
   const listed = new Set<string>();
@@ -106,7 +115,8 @@ export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, in
     if (source.kind !== "root" || source.error !== undefined || (source.present && source.rootMode === undefined)) return undefined;
     for (const f of source.files) {
       const e = entries[f.path];
-      if (e === undefined || observed.get(f.path) !== e.id || !olderThan(e.id, start)) return undefined;
+      if (e === undefined || observed.get(f.path) !== e.id) return undefined;
+      if (!olderThan(e.id, start)) tooNew = true;
       listed.add(f.path);
     }
     sources.push({ dir: source.root, present: source.present, mode: source.rootMode ?? null, tool: source.tool, mutableUsage: source.mutableUsage });
@@ -134,15 +144,17 @@ export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, in
   const draftIds: Id[] = [];
   for (const d of discovery.drafts) {
     const id = drafts.ids.get(d.path);
-    if (id == null || !olderThan(id, start)) return undefined;
+    if (id == null) return undefined;
+    if (!olderThan(id, start)) tooNew = true;
     draftIds.push(id);
   }
   const extra: (readonly [string, Id | null])[] = [];
   for (const [path, id] of observed) {
     if (listed.has(path)) continue;
-    if (id !== null && !olderThan(id, start)) return undefined;
+    if (id !== null && !olderThan(id, start)) tooNew = true;
     extra.push([path, id]);
   }
+  if (tooNew) return TOO_NEW;
   const cwdMatters = inputs.readPaths || extra.length > 0;
   return {
     t: String(start),

@@ -2,7 +2,7 @@
 // file's `root` section while nothing it was made from changed (no recipe, draft or import read,
 // nothing compiled, nothing resolved), and by a full discovery as soon as anything did. Real files.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cacheBox, nextTick, twoWorkingDirs, type CacheBox } from "../support/compile-cache-box.js";
@@ -30,13 +30,13 @@ const settle = (): Promise<void> => nextTick(box.dir, [box.root]);
 /** Discovers until the snapshot answers: a pass writes it only when every file it looked at is
  *  older than its clock, which after a change is the case from the pass after the one that
  *  rewrote the compile cache. Every answer is the discovery without any cache. */
-async function warm(cwd?: string): Promise<void> {
+async function warm(cwd?: string, after = "the set-up"): Promise<void> {
   for (let pass = 0; pass < 4; pass++) {
     const r = await box.cached({}, false, cwd);
     expect(r.discovery).toStrictEqual(box.plain(cwd));
     if (r.snapshot) return;
   }
-  throw new Error("the snapshot never answered");
+  throw new Error(`the snapshot never answered after ${after}`);
 }
 
 /** one discovery through the cache, counting the compiles it ran */
@@ -109,11 +109,38 @@ describe("the whole-root snapshot", () => {
       await settle();
       const after = await counted();
       expect({ what, snapshot: after.snapshot }).toEqual({ what, snapshot: false });
-      await warm();
+      await warm(undefined, what);
       expect({ what, snapshot: (await counted()).snapshot }).toEqual({ what, snapshot: true });
     }
     // the root mode is one of the registry's diagnostics, from the snapshot too
     expect((await box.cached()).discovery.diagnostics.join("\n")).toContain("group-writable");
+  });
+
+  it("is written again when a draft changed in the very tick of a cache write: the cache is written once more, so the next pass's clock vouches for it", async () => {
+    box = cacheBox();
+    box.write("alpha.json", { description: "a", template: "echo a" });
+    const idea = draft("idea.json", { description: "an idea", template: "echo idea" });
+    await settle();
+    await warm();
+    await settle();
+    draft("idea.json", { description: "an idea", template: "echo IDEA" });
+    await settle();
+    // the first pass after the change drops the section and writes the cache
+    expect((await counted()).snapshot).toBe(false);
+    // from here on the draft looks written in the tick of that write: no pass can vouch for it
+    // until the cache file is written again, later
+    const cacheWrite = statSync(compileCachePath(box.root), { bigint: true }).ctimeNs;
+    const sameTick = new Map([[idea, cacheWrite]]);
+    const passes: boolean[] = [];
+    for (let pass = 0; pass < 4 && passes.at(-1) !== true; pass++) {
+      await nextTick(box.dir, [compileCachePath(box.root)]);
+      const r = await box.cached({}, false, undefined, sameTick);
+      expect(r.discovery).toStrictEqual(box.plain());
+      passes.push(r.snapshot);
+    }
+    // one pass too close to the draft writes the cache again; the next writes the section; the
+    // third is answered from it
+    expect(passes).toEqual([false, false, true]);
   });
 
   it("belongs to its working directory once a resolution read a path, and to none before", async () => {

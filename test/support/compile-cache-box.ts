@@ -18,8 +18,8 @@ export interface CacheBox {
   /** discovery through the cache; `reads` is how many files it opened to read (drafts and imports
    *  included); `snapshot` when the whole-root snapshot answered (runtime/root-snapshot.ts).
    *  `blindCtime` reports every recipe file's ctime as 0, as if each write landed in the same tick
-   *  as the one before. */
-  cached(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): Promise<{ discovery: Discovery; reads: number; snapshot: boolean }>;
+   *  as the one before; `times` reports the given paths' mtime and ctime as the time given. */
+  cached(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string, times?: ReadonlyMap<string, bigint>): Promise<{ discovery: Discovery; reads: number; snapshot: boolean }>;
   /** what `list` shows, through the list index (runtime/list-index.ts) and the cache, the same
    *  scan as `cached`; `indexed` when the index answered (no discovery ran) */
   listed(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): { list: ToolList; indexed: boolean; reads: number };
@@ -45,8 +45,8 @@ export function cacheBox(): CacheBox {
       writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
       return path;
     },
-    async cached(options = {}, blindCtime = false, cwd = dir) {
-      const { scan, reads } = counting(blindCtime);
+    async cached(options = {}, blindCtime = false, cwd = dir, times) {
+      const { scan, reads } = counting(blindCtime, times);
       const { discovery, from } = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).discoverFrom();
       return { discovery, reads: reads(), snapshot: from === "snapshot" };
     },
@@ -60,13 +60,17 @@ export function cacheBox(): CacheBox {
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 
-  function counting(blindCtime: boolean): { scan: ScanPort; reads: () => number } {
+  /** `times`: paths whose mtime and ctime the scan reports as the time given (a file written in the
+   *  tick of that time) */
+  function counting(blindCtime: boolean, times?: ReadonlyMap<string, bigint>): { scan: ScanPort; reads: () => number } {
     let reads = 0;
     const scan: ScanPort = {
       listDir: (p) => base.listDir(p),
       statPath: (p) => base.statPath(p),
       identity: (p) => {
         const r = base.identity!(p);
+        const at = times?.get(p);
+        if (r.ok && at !== undefined) return { ok: true, value: { ...r.value, mtimeNs: at, ctimeNs: at } };
         // recipe files only: the cache's clock (the ctimes of the root, the cache folder and the
         // cache file) stays real, as a file system's own clock is
         return r.ok && blindCtime && r.value.isFile && !p.startsWith(join(root, ".cache")) ? { ok: true, value: { ...r.value, ctimeNs: 0n } } : r;
