@@ -53,6 +53,21 @@ function swapRootForCopy(): { old: string; copy: string } {
   return { old, copy };
 }
 
+/** the drafts folder becomes a symlink to a folder outside the root; activation is refused,
+ *  naming it, and nothing lands outside or moves in the root */
+async function activateWithDraftsOutside(): Promise<void> {
+  const outside = join(top, "outside");
+  mkdirSync(outside);
+  rmSync(paths.draftRoot, { recursive: true, force: true });
+  symlinkSync(outside, paths.draftRoot);
+  const r = await activate();
+  expect(r.ok).toBe(false);
+  expect(r.text).toContain(`Invalid tool review transaction root: ${paths.draftRoot} is a symlink below the recipe root ${paths.recipeRoot}`);
+  expect(readdirSync(outside)).toEqual([]);
+  expect(existsSync(join(paths.recipeRoot, "tool_01.json"))).toBe(true);
+  expect(existsSync(join(paths.recipeRoot, "renamed_tool.json"))).toBe(false);
+}
+
 describe("activation refuses a swapped recipe root (G41)", () => {
   it("a root swapped for a symlink to a copy after approval: nothing moves in either folder, the error names the root; restored, the plan activates", async () => {
     expect(await approvedPortfolio(agent)).toBe("approved");
@@ -103,16 +118,7 @@ describe("activation refuses a swapped recipe root (G41)", () => {
 
   it("a drafts folder swapped for a symlink to a folder outside the root: the demotion is refused and nothing lands outside", async () => {
     expect(await approvedPortfolio(agent)).toBe("approved");
-    const outside = join(top, "outside");
-    mkdirSync(outside);
-    rmSync(paths.draftRoot, { recursive: true, force: true });
-    symlinkSync(outside, paths.draftRoot);
-    const r = await activate();
-    expect(r.ok).toBe(false);
-    expect(r.text).toContain(`Invalid tool review transaction root: ${paths.draftRoot} is a symlink below the recipe root ${paths.recipeRoot}`);
-    expect(readdirSync(outside)).toEqual([]);
-    expect(existsSync(join(paths.recipeRoot, "tool_01.json"))).toBe(true);
-    expect(existsSync(join(paths.recipeRoot, "renamed_tool.json"))).toBe(false);
+    await activateWithDraftsOutside();
   });
 
   it("an activation a crash interrupted, its drafts folder swapped for a symlink before the next run: the journal is not replayed through it, nothing lands outside", async () => {
@@ -138,20 +144,11 @@ describe("activation refuses a swapped recipe root (G41)", () => {
     expect(crashed).toBeDefined();
     const journals = readdirSync(journalDir).filter((n) => n.endsWith(".journal.json"));
     expect(journals).toHaveLength(1);
-    // before the next run, someone puts the drafts folder behind a symlink to a folder outside
-    const outside = join(top, "outside");
-    mkdirSync(outside);
-    rmSync(paths.draftRoot, { recursive: true, force: true });
-    symlinkSync(outside, paths.draftRoot);
-    const r = await activate();
-    expect(r.ok).toBe(false);
-    expect(r.text).toContain(`Invalid tool review transaction root: ${paths.draftRoot} is a symlink below the recipe root ${paths.recipeRoot}`);
-    // the interrupted plan was kept aside unreplayed, and nothing went through the symlink
-    expect(readdirSync(outside)).toEqual([]);
+    // before the next run, someone puts the drafts folder behind a symlink to a folder outside;
+    // the interrupted plan is kept aside unreplayed, and nothing goes through the symlink
+    await activateWithDraftsOutside();
     expect(readdirSync(journalDir).filter((n) => n.endsWith(".journal.json"))).toEqual([]);
     expect(readdirSync(journalDir).filter((n) => n.includes(".quarantined"))).toEqual([`${journals[0]}.quarantined`]);
-    expect(existsSync(join(paths.recipeRoot, "tool_01.json"))).toBe(true);
-    expect(existsSync(join(paths.recipeRoot, "renamed_tool.json"))).toBe(false);
   });
 
   it("a root swapped between capture and the reviewer's reply: approval is refused (processing_failed at approval), no plan is written", async () => {
