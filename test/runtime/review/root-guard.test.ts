@@ -28,6 +28,9 @@ describe("a plan's paths and the recipe root (G45)", () => {
     expect(await symlinkBelowRoot(fs, root, [join(root, "ok.json"), join(`${root}-old`, "tool.json")])).toBe(join(`${root}-old`, "tool.json"));
     expect(await symlinkBelowRoot(fs, root, ["/elsewhere/recipes/tool.json"])).toBe("/elsewhere/recipes/tool.json");
     expect(symlinkOnPlan(root, `${root}-old/tool.json`, "activation")).toBe(`Invalid tool review transaction root: ${root}-old/tool.json is outside the recipe root ${root}`);
+    // a path that starts with the root but leads out of it by `..` is outside too
+    expect(await symlinkBelowRoot(fs, root, [`${root}/drafts/../../elsewhere/tool.json`])).toBe(`${root}/drafts/../../elsewhere/tool.json`);
+    expect(symlinkOnPlan(root, `${root}/../tool.json`, "rollback")).toBe(`Invalid recipe revision rollback root: ${root}/../tool.json is outside the recipe root ${root}`);
   });
 
   it("the first symlink on the way is named, whether a folder or the file itself; the root being a symlink is not this check's concern", async () => {
