@@ -85,6 +85,7 @@ export async function readRunSpec(fs: FileSystem, runDir: string): Promise<RunSp
 }
 
 const STATES: readonly string[] = ["running", "succeeded", "failed", "killed"];
+const stateOf = (s: Record<string, unknown>): RunState => (STATES.includes(String(s["status"])) ? (s["status"] as RunState) : "running");
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
@@ -105,12 +106,22 @@ export async function readRun(fs: FileSystem, runsRoot: string, runId: string): 
   if (runIdProblem(runId) !== undefined) return undefined;
   const dir = runDirOf(runsRoot, runId);
   const spec = await readRunSpec(fs, dir);
-  const status = await readJson(fs, join(dir, RUN_FILES.status));
+  const statusPath = join(dir, RUN_FILES.status);
+  let status = await readJson(fs, statusPath);
   if (spec === undefined && !isRecord(status)) return undefined;
+  let stale = isRecord(status) && stateOf(status) === "running" && staleRunning(status);
+  if (stale) {
+    // the supervisor records the run's end and then exits: between the read above and the look
+    // at its process it may have done both, so the file is read again before "gone" counts
+    const again = await readJson(fs, statusPath);
+    if (isRecord(again) && stateOf(again) !== "running") {
+      status = again;
+      stale = false;
+    }
+  }
   const s = isRecord(status) ? status : {};
-  let state: RunState = STATES.includes(String(s["status"])) ? (s["status"] as RunState) : "running";
+  let state = stateOf(s);
   let error = str(s["error"]) ?? undefined;
-  const stale = state === "running" && isRecord(status) && staleRunning(s);
   if (stale) {
     state = "failed";
     error ??= "the run's supervisor ended without recording an exit";

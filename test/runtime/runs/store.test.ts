@@ -85,6 +85,25 @@ describe("pruning", () => {
     expect((await pruneRuns(nodeFs, box.runsRoot, { now: NOW, keep: 0 }))).toEqual(["lost"]);
   });
 
+  it("a run whose supervisor recorded its end and exited while it was being read is not taken for stale", async () => {
+    // the status read first still says running, with a supervisor that is gone by the time the
+    // reader looks at it: in between, the supervisor wrote its final status and exited
+    fakeRun("just-done", "succeeded", 0);
+    const final = join(box.runsRoot, "just-done", "status.json");
+    const running = JSON.stringify({ run_id: "just-done", tool: "t", status: "running", pid: deadPid(), pgid: null, exit_code: null, started_at: iso(NOW), ended_at: null, supervisor_pid: deadPid() });
+    let reads = 0;
+    const racing = new Proxy(nodeFs, {
+      get(target, key, receiver) {
+        if (key !== "readFile") return Reflect.get(target, key, receiver) as unknown;
+        return async (path: string) => (path === final && reads++ === 0 ? new TextEncoder().encode(running) : target.readFile(path));
+      },
+    });
+    const run = (await readRun(racing, box.runsRoot, "just-done"))!;
+    expect(reads).toBe(2);
+    expect(run).toMatchObject({ status: "succeeded", exit_code: 0 });
+    expect(run).not.toHaveProperty("stale");
+  });
+
   it("happens at every start", async () => {
     fakeRun("ancient", "succeeded", 400 * DAY);
     box.recipe("quick", { description: "Quick", async: true, template: "echo quick" });
