@@ -114,6 +114,30 @@ describe("a plan confined to a folder", () => {
     expect(await recoverJournals(fs, journals())).toEqual([]);
   });
 
+  it("in a journal written by hand, with a path that leads out of its folder by '..', is not replayed", async () => {
+    // buildPlan never makes such a plan; a journal is only a file, with a hash anyone can compute
+    const escape = `${root()}/sub/../../outside/x.json`;
+    const made = planIn();
+    const write = made.phases[0]![1]!;
+    const plan: Plan = { ...made, phases: [[{ ...write, path: escape } as typeof write]] };
+    mkdirSync(journals(), { recursive: true });
+    writeFileSync(join(journals(), "p1.journal.json"), encodeJournal({ plan, direction: "forward" }));
+    const outcomes = await recoverJournals(fs, journals());
+    expect(outcomes).toEqual([{
+      id: "p1",
+      kind: "test-activation",
+      outcome: "quarantined",
+      quarantinedAs: join(journals(), "p1.journal.json.quarantined"),
+      reason: `journal p1.journal.json was not replayed: ${escape} is not a plain path below ${root()}, the folder the plan is confined to`,
+    }]);
+    expect(readdirSync(join(dir, "outside"))).toEqual([]);
+  });
+
+  it("in a journal whose folder is not text is no journal at all", () => {
+    const text = encodeJournal({ plan: { ...planIn(), root: 7 as unknown as string }, direction: "forward" });
+    expect(decodeJournal(text)).toEqual(E.left({ _tag: "NotJournalRecord" }));
+  });
+
   it("left by a crash is replayed as usual when its folder is as it was", async () => {
     writeFileSync(join(root(), "sub", "a.json"), "A");
     mkdirSync(journals(), { recursive: true });
