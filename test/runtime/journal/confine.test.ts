@@ -46,6 +46,21 @@ function swapSubForSymlink(): void {
   symlinkSync(join(dir, "outside"), join(root(), "sub"));
 }
 
+/** the plan's journal on disk, as a crash right after it was written leaves it */
+function leftByCrash(plan: Plan): void {
+  mkdirSync(journals(), { recursive: true });
+  writeFileSync(join(journals(), "p1.journal.json"), encodeJournal({ plan, direction: "forward" }));
+}
+
+/** what recovery reports for the journal of planIn() kept aside, unreplayed, for `why` */
+const keptAside = (why: string) => ({
+  id: "p1",
+  kind: "test-activation",
+  outcome: "quarantined",
+  quarantinedAs: join(journals(), "p1.journal.json.quarantined"),
+  reason: `journal p1.journal.json was not replayed: ${why}`,
+});
+
 describe("a plan confined to a folder", () => {
   it("is refused when built with a path outside the folder or one that could lead out of it", () => {
     const base = { id: "p", kind: "k", root: "/r" };
@@ -96,17 +111,9 @@ describe("a plan confined to a folder", () => {
 
   it("left by a crash is not replayed into a folder swapped for a symlink since: its journal is kept aside", async () => {
     // the crash came after the journal was written and before any step
-    mkdirSync(journals(), { recursive: true });
-    writeFileSync(join(journals(), "p1.journal.json"), encodeJournal({ plan: planIn(), direction: "forward" }));
+    leftByCrash(planIn());
     swapSubForSymlink();
-    const outcomes = await recoverJournals(fs, journals());
-    expect(outcomes).toEqual([{
-      id: "p1",
-      kind: "test-activation",
-      outcome: "quarantined",
-      quarantinedAs: join(journals(), "p1.journal.json.quarantined"),
-      reason: `journal p1.journal.json was not replayed: ${join(root(), "sub")} is a symlink below ${root()}, the folder the plan is confined to`,
-    }]);
+    expect(await recoverJournals(fs, journals())).toEqual([keptAside(`${join(root(), "sub")} is a symlink below ${root()}, the folder the plan is confined to`)]);
     // nothing moved or written through the symlink
     expect(readdirSync(join(dir, "outside")).sort()).toEqual(["a.json"]);
     expect(readdirSync(journals())).toEqual(["p1.journal.json.quarantined"]);
@@ -120,16 +127,8 @@ describe("a plan confined to a folder", () => {
     const made = planIn();
     const write = made.phases[0]![1]!;
     const plan: Plan = { ...made, phases: [[{ ...write, path: escape } as typeof write]] };
-    mkdirSync(journals(), { recursive: true });
-    writeFileSync(join(journals(), "p1.journal.json"), encodeJournal({ plan, direction: "forward" }));
-    const outcomes = await recoverJournals(fs, journals());
-    expect(outcomes).toEqual([{
-      id: "p1",
-      kind: "test-activation",
-      outcome: "quarantined",
-      quarantinedAs: join(journals(), "p1.journal.json.quarantined"),
-      reason: `journal p1.journal.json was not replayed: ${escape} is not a plain path below ${root()}, the folder the plan is confined to`,
-    }]);
+    leftByCrash(plan);
+    expect(await recoverJournals(fs, journals())).toEqual([keptAside(`${escape} is not a plain path below ${root()}, the folder the plan is confined to`)]);
     expect(readdirSync(join(dir, "outside"))).toEqual([]);
   });
 
@@ -140,8 +139,7 @@ describe("a plan confined to a folder", () => {
 
   it("left by a crash is replayed as usual when its folder is as it was", async () => {
     writeFileSync(join(root(), "sub", "a.json"), "A");
-    mkdirSync(journals(), { recursive: true });
-    writeFileSync(join(journals(), "p1.journal.json"), encodeJournal({ plan: planIn(), direction: "forward" }));
+    leftByCrash(planIn());
     expect(await recoverJournals(fs, journals())).toEqual([{ id: "p1", kind: "test-activation", outcome: "rolled-forward" }]);
     expect(readFileSync(join(root(), "sub", "b.json"), "utf8")).toBe("A");
     expect(readFileSync(join(root(), "sub", "marker"), "utf8")).toBe("done");
