@@ -38,9 +38,10 @@ export const stillAsRecorded = (now: Id | null, was: Id | null, t: bigint): bool
  *  recorded ones when the ids are), so the recorded id need not be split and parsed. */
 export const statStillAsRecorded = (now: ScanResult<FileIdentity>, was: Id | null, t: bigint): boolean => {
   if (!now.ok || !now.value.isFile) return was === null;
-  const f = now.value;
-  return was !== null && f.mtimeNs < t && f.ctimeNs < t && toId(f) === was;
+  return was !== null && statOlderThan(now.value, t) && toId(now.value) === was;
 };
+/** both times of what a stat found strictly older than `t` (olderThan for a stat) */
+export const statOlderThan = (f: FileIdentity, t: bigint): boolean => f.mtimeNs < t && f.ctimeNs < t;
 
 export type Deps = readonly (readonly [string, Id | null])[];
 

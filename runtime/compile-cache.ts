@@ -35,8 +35,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import { cacheText, checkedEntry, entryOf, idOf, readCacheBytes, servedCompile, stillAsRecorded, toId, type Entry, type Id } from "./compile-cache-file.js";
-import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
+import { cacheText, checkedEntry, entryOf, idOf, readCacheBytes, servedCompile, statOlderThan, stillAsRecorded, toId, type Entry, type Id } from "./compile-cache-file.js";
+import type { ScanPort } from "../adapters/fs/scan.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
@@ -70,8 +70,7 @@ const MAX_CACHE_BYTES = 1 << 30;
 const NO_DEPS: readonly (readonly [string, Id | null])[] = [];
 const NO_PATHS: readonly string[] = [];
 
-export { idOf, olderThan, stillAsRecorded, toId } from "./compile-cache-file.js";
-const statOlderThan = (f: FileIdentity, t: bigint): boolean => f.mtimeNs < t && f.ctimeNs < t;
+export { idOf, olderThan, toId } from "./compile-cache-file.js";
 
 /** milliseconds as node:fs computes them for a Stats object (seconds * 1e3 + nanoseconds / 1e6) */
 const nsToMs = (n: bigint): number => Number(n / 1_000_000_000n) * 1e3 + Number(n % 1_000_000_000n) / 1e6;

@@ -30,9 +30,9 @@ import type { SourceListing } from "../core/model.js";
 import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
-import { compileCacheDir, idOf, olderThan, stillAsRecorded } from "./compile-cache.js";
+import { compileCacheDir, olderThan } from "./compile-cache.js";
 import { namesListedNow } from "./recipe-snapshot.js";
-import { isStrings, parseJsonLine } from "./compile-cache-file.js";
+import { isStrings, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
 
 export const LIST_INDEX_FORMAT = "pi-recipes-list-index/1";
 
@@ -103,7 +103,7 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
     if (names === undefined || names.size !== root.names.length || !root.names.every((n) => names.has(n))) return undefined;
   }
   for (const [path, was] of index.paths) {
-    if (!stillAsRecorded(idOf(identity(path)), was, t)) return undefined;
+    if (!statStillAsRecorded(identity(path), was, t)) return undefined;
   }
   return index.list;
 }
