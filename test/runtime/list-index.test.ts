@@ -1,6 +1,6 @@
 // The list index (runtime/list-index.ts): `list` answered from one small file while nothing it
 // was made from changed, and from a full discovery as soon as anything did. Real files.
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheBox, nextTick, twoWorkingDirs, type CacheBox } from "../support/compile-cache-box.js";
@@ -17,26 +17,12 @@ const settle = (): Promise<void> => nextTick(box.dir, [box.root]);
  *  case from the pass after the one that rewrote the compile cache. Every answer is the list of a
  *  discovery without any cache. */
 function warm(): void {
-  for (let pass = 0; pass < 6; pass++) {
-    // after three passes, one tick of the file-system clock first: a full suite on a quiet machine
-    // once saw three passes go by without an answer (seen once, in CI, not reproduced in 8 runs
-    // of this file alone); every answer is still compared with a cacheless discovery
-    if (pass === 3) tickSync();
+  for (let pass = 0; pass < 3; pass++) {
     const r = box.listed();
     expect(r.list).toEqual(box.plainList());
     if (r.indexed) return;
   }
   throw new Error("the list index never answered");
-}
-
-/** Waits, without yielding, until a file written now has a newer mtime than the recipe root's ctime. */
-function tickSync(): void {
-  const probe = join(box.dir, ".tick-sync");
-  const floor = statSync(box.root, { bigint: true }).ctimeNs;
-  for (;;) {
-    writeFileSync(probe, "");
-    if (statSync(probe, { bigint: true }).mtimeNs > floor) return;
-  }
 }
 
 describe("the list index", () => {
