@@ -14,7 +14,7 @@
 //   wrote down in the run's record (run.json `accounting`); a record without it is refused.
 import * as E from "fp-ts/lib/Either.js";
 import { executableFingerprint } from "../core/ledger/recipe-fingerprint.js";
-import { carriedUsage } from "../core/ledger/seed.js";
+import { carriedUsage } from "../core/ledger/carried-usage.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { recordLaunch, type LedgerContext } from "./ledger/index.js";
 

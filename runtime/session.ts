@@ -19,12 +19,15 @@ import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
 import { agentPlace, lockRootOf, type AgentPaths } from "./agent-paths.js";
-import { ledgerLaunchCheck, type OnRejected } from "./accounting.js";
-import { closeAndFoldIfFree, closeLedger, foldPending, openLedger, recoverLedger, seedLineages, type LedgerContext } from "./ledger/index.js";
+import type { LaunchCheck, OnRejected } from "./accounting.js";
+// only the ledger's context (paths, the launch log's handle) is opened with a session; the store's
+// code (folds, accounting, recovery, the journal engine and io-ts under them) is loaded when a
+// launch, a close with launches to fold, or a live session needs it, so `list` and `inspect` of a
+// one-shot session never load it (docs/performance.md, "start-up")
+import { openLedger, type LedgerContext } from "./ledger/ledger-context.js";
 import type { LiveRegistry } from "./live-registry.js";
 import type { RegisterParams } from "./register.js";
 import { openRegistry, type Registry } from "./registry.js";
-import { cleanStrayRecipeTemps } from "./startup.js";
 import type { CallContext } from "./verbs/call.js";
 
 /** What a host gives a session. The file system and the scan port are the host's (its entry file
@@ -129,7 +132,7 @@ function base(options: SessionOptions): Base {
 function withLaunch(
   b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected, toolList = (): ToolList => toolListOf(discovery()),
 ): RuntimeSession {
-  const check = ledgerLaunchCheck(b.ledger, onRejected);
+  const check = async (tool: ToolSpec): Promise<LaunchCheck> => (await import("./accounting.js")).ledgerLaunchCheck(b.ledger, onRejected)(tool);
   return {
     ...b,
     discovery,
@@ -168,12 +171,16 @@ export function openSession(options: SessionOptions): RuntimeSession {
     discovered = found.discovery;
     return found.list;
   };
-  return withLaunch(b, () => (discovered ??= registry.discover()), async () => void (await closeAndFoldIfFree(b.ledger)), undefined, toolList);
+  // a session that launched nothing has no launch log to fold: the fold's code is not loaded for it
+  const close = async (): Promise<void> =>
+    b.ledger.log.id === undefined ? void (await b.ledger.log.close().catch(() => undefined)) : void (await (await import("./ledger/exit-fold.js")).closeAndFoldIfFree(b.ledger));
+  return withLaunch(b, () => (discovered ??= registry.discover()), close, undefined, toolList);
 }
 
 /** A session that keeps its tool set current until it is closed. */
 export async function openLiveSession(options: LiveSessionOptions): Promise<LiveSession> {
   const b = base(options);
+  const { recoverLedger, seedLineages, foldPending, closeLedger } = await import("./ledger/index.js");
   const log = options.log ?? ((): void => undefined);
   const report = (what: string) => (e: unknown): void => log(`${what}: ${e instanceof Error ? e.message : String(e)}`);
   const tell = (lines: readonly string[]): void => {
@@ -182,6 +189,7 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
 
   // recovery before anything reads the store or the recipe folders
   tell(await recoverLedger(b.ledger).catch((e: unknown) => [`usage ledger recovery failed: ${String(e)}`]));
+  const { cleanStrayRecipeTemps } = await import("./startup.js");
   await cleanStrayRecipeTemps({ paths: b.paths, fs: b.fs, lock: b.lock, report: log }).catch(report("start-up cleanup"));
   // loaded by a live session only: a one-shot session (every CLI verb) has no live registry and no
   // watcher (docs/performance.md)

@@ -4,6 +4,9 @@ import type { LedgerRecord } from "./codec.js";
 import { revise } from "./transitions.js";
 import { Working, type LedgerPlan, type LedgerSnapshot } from "./working.js";
 import { compareText } from "../text-order.js";
+import type { CarriedUsage } from "./carried-usage.js";
+
+export { carriedUsage, type CarriedUsage } from "./carried-usage.js";
 
 export interface Observation {
   readonly key: string;
@@ -12,21 +15,6 @@ export interface Observation {
   /** launches a recipe still carries in its own `usage` object (written by pi-actors): a fresh
    *  lineage starts from them instead of zero */
   readonly carried?: CarriedUsage;
-}
-
-export interface CarriedUsage {
-  readonly calls: number;
-  readonly last_called?: string;
-}
-
-/** The `usage` object pi-actors stored inside a recipe, when it holds a launch count. */
-export function carriedUsage(usage: unknown): CarriedUsage | undefined {
-  if (typeof usage !== "object" || usage === null || Array.isArray(usage)) return undefined;
-  const u = usage as Record<string, unknown>;
-  const calls = u["calls"];
-  if (typeof calls !== "number" || !Number.isInteger(calls) || calls <= 0) return undefined;
-  const last = u["last_called"];
-  return { calls, ...(typeof last === "string" && !Number.isNaN(Date.parse(last)) ? { last_called: new Date(last).toISOString() } : {}) };
 }
 
 /** A lineage's record started from the carried launches. Only a lineage born in this very plan

@@ -17,7 +17,7 @@ import { sha256Bytes } from "../crypto-sha256.js";
 import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
 import { decodeOwner, makeOwnerRecord, type OwnerRecord, type ProcessProbe } from "../../adapters/lock/owner.js";
 import type { LaunchEntry } from "../../core/ledger/fold.js";
-import { carriedUsage, type CarriedUsage } from "../../core/ledger/seed.js";
+import { carriedUsage, type CarriedUsage } from "../../core/ledger/carried-usage.js";
 
 export interface LaunchFields {
   readonly path: string;

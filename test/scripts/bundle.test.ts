@@ -232,6 +232,21 @@ describe("the bundled build", () => {
     }
   });
 
+  it("list loads no usage-ledger store, journal engine or io-ts; a call loads them to count its launch", () => {
+    // the ledger's context (its paths, the launch log's handle) opens with every session; the rest
+    // of the ledger is its store: folds, accounting, recovery, and the journal engine under them
+    const isStoreCode = (module: string): boolean =>
+      /^runtime\/(ledger\/(?!ledger-context|ledger-paths|launch-log)|journal\/|accounting|startup)|^core\/(ledger\/(?!carried-usage)|journal\/)|node_modules\/io-ts\//.test(module);
+    // warm: a cold list compiles, and the recipe decoder is written with io-ts
+    for (let i = 0; i < 2; i++) run(["list"], box.env);
+    const listed = loadedFiles(["list"], box.env);
+    expect(listed.stdout).toContain("shout");
+    expect(modulesIn(listed.files).filter(isStoreCode)).toEqual([]);
+    const called = loadedFiles(["call", "shout", "word=counted"], box.env);
+    expect(called.stdout).toContain("COUNTED");
+    expect(modulesIn(called.files)).toEqual(expect.arrayContaining(["runtime/ledger/account-launch.ts", "runtime/journal/run-plan.ts", "node_modules/io-ts/es6/index.js"]));
+  });
+
   it("list and call run a recipe", () => {
     const list = run(["list"], box.env);
     expect(list.status).toBe(0);
