@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import type { Lock, LockOptions } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { recoverJournals, type RecoveryOutcome } from "./journal/index.js";
+import type { RecoveryOutcome } from "./journal/index.js";
 
 /** register_tool's journal folder; its lock is always taken last, inside the recipe locks */
 export const registerJournalDir = (paths: AgentPaths): string => join(paths.usageRoot, "register-journal");
@@ -14,5 +14,8 @@ export const registerJournalDir = (paths: AgentPaths): string => join(paths.usag
  *  register_tool also calls it before each change. */
 export async function recoverRegisterJournals(fs: FileSystem, lock: Lock, paths: AgentPaths, options?: LockOptions): Promise<readonly RecoveryOutcome[]> {
   const dir = registerJournalDir(paths);
+  // the engine is loaded here, not with the folder's name: a command that only checks the folder
+  // for a journal (runtime/settle.ts) never loads it
+  const { recoverJournals } = await import("./journal/index.js");
   return lock.withLock(dir, () => recoverJournals(fs, dir), options);
 }

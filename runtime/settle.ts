@@ -5,17 +5,17 @@
 // half-done state and an unrelated later command would settle it (docs/journal.md).
 //
 // Cheap when nothing is pending: one folder listing per journal folder and one small read of the
-// review state, no lock, no write.
-import { JOURNAL_SUFFIX } from "../core/journal/record.js";
-import type { FileSystem } from "../adapters/fs/FileSystem.js";
+// review state, no lock, no write; and nothing of the journal engine, the ledger's store or the
+// review cycle is loaded until something is pending (a `list` loads none of it).
+import { JOURNAL_SUFFIX } from "../core/journal/journal-suffix.js";
+import { readJsonOrUndefined, type FileSystem } from "../adapters/fs/FileSystem.js";
 import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { closeLedger, openLedger, recoverLedger } from "./ledger/index.js";
+import { closeLedger, openLedger } from "./ledger/ledger-context.js";
 import { ledgerPaths } from "./ledger/ledger-paths.js";
 import { recoverRegisterJournals, registerJournalDir } from "./register-journal.js";
 import { decodeState } from "../core/review/admission.js";
 import { openReviews, statePath } from "./review/review-context.js";
-import { readJsonOrUndefined } from "./review/files.js";
 
 export interface SettleContext {
   readonly paths: AgentPaths;
@@ -57,6 +57,7 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
   if (await hasJournal(ctx.fs, ledgerPaths(ctx.paths.recipeRoot, ctx.paths.usageRoot).journals)) {
     const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot, usageRoot: ctx.paths.usageRoot });
     try {
+      const { recoverLedger } = await import("./ledger/recover-ledger.js");
       notes.push(...(await recoverLedger(ledger)));
     } catch (e) {
       busy(e);

@@ -194,6 +194,17 @@ export async function readJson(fs: FileSystem, path: string): Promise<unknown> {
   }
 }
 
+/** Parsed JSON, or undefined when there is no file (or a folder on its path is a file, or its
+ *  bytes are not JSON or not UTF-8): for state a writer may not have written yet. */
+export async function readJsonOrUndefined(fs: FileSystem, path: string): Promise<unknown> {
+  try {
+    return await readJson(fs, path);
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR", "EINVAL", "EILSEQ")) return undefined;
+    throw e;
+  }
+}
+
 /** Flushes a file's data and metadata (a no-op where the adapter is not durable). */
 export async function fsyncFile(fs: FileSystem, path: string): Promise<void> {
   const handle = await fs.open(path, "r");

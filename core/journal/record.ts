@@ -9,11 +9,11 @@ import { canonicalJson } from "../ledger/canonical-json.js";
 import { sha256Hex } from "../ledger/sha256.js";
 import type { Direction, Journal } from "./recovery-decision.js";
 import type { ContentHash, Plan } from "./plan.js";
+import { JOURNAL_SUFFIX } from "./journal-suffix.js";
 
 export const JOURNAL_FORMAT = "pi-recipes-journal/1";
 
-/** journal files are `<plan id>.journal.json` in their folder */
-export const JOURNAL_SUFFIX = ".journal.json";
+export { JOURNAL_SUFFIX };
 
 const Hash = t.string;
 const OrAbsent = t.union([Hash, t.null]);

@@ -1,20 +1,13 @@
 // Small file helpers of the review runtime: JSON read that treats a missing or unreadable file as
 // absent, atomic JSON write, a file's bytes digest and a probe of what sits at a path.
 import { dirname } from "node:path";
-import { hasCode, readJson, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { hasCode, readJsonOrUndefined, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { sha256Bytes } from "../ledger/index.js";
 import { ensureDir } from "../journal/apply.js";
 
 export { ensureDir };
 
-export async function readJsonOrUndefined(fs: FileSystem, path: string): Promise<unknown> {
-  try {
-    return await readJson(fs, path);
-  } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR", "EINVAL", "EILSEQ")) return undefined;
-    throw e;
-  }
-}
+export { readJsonOrUndefined };
 
 export async function writeJson(fs: FileSystem, path: string, value: unknown): Promise<void> {
   // a new folder must survive a crash as surely as the file in it

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import type { AgentPaths } from "../agent-paths.js";
-import { openLedger, type LedgerContext } from "../ledger/index.js";
+import { openLedger, type LedgerContext } from "../ledger/ledger-context.js";
 
 export interface ReviewContext {
   readonly fs: FileSystem;
