@@ -7,9 +7,10 @@ export const common = {
   // loaded 2-core machine one CLI run can take seconds
   testTimeout: 120_000,
   hookTimeout: 120_000,
-  // two test files at a time, also on 2 cores (vitest's default there is one): most files spend
-  // their time waiting on the processes they start (docs/testing.md has the measurements)
-  maxWorkers: 2,
+  // three test files at a time, also on 2 cores (vitest's default there is one): most files spend
+  // their time waiting on the processes they start, and with two the cores were still idle a
+  // third of the time (docs/testing.md has the measurements)
+  maxWorkers: 3,
   // builds the CLI from the current sources once; tests spawn it with plain node (test/support/cli.ts)
   globalSetup: ["test/support/global-setup.ts"],
 };
