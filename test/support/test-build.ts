@@ -49,8 +49,9 @@ function typescriptIn(root: string, dir: string): string[] {
   return found;
 }
 
-/** Builds the package from `repoRoot`'s sources into `outdir`. */
-export async function buildForTests(repoRoot: string, outdir: string): Promise<void> {
+/** Builds the package from `repoRoot`'s sources into `outdir`; with `metafile`, the bundle step
+ *  writes esbuild's account of which source modules each output file holds there. */
+export async function buildForTests(repoRoot: string, outdir: string, metafile?: string): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   // what `tsc -p tsconfig.build.json` emits, one module per source file: the run worker and the
@@ -72,11 +73,11 @@ export async function buildForTests(repoRoot: string, outdir: string): Promise<v
     target: "node20",
     logLevel: "warning",
   });
-  const node = (script: string): void => {
-    execFileSync(process.execPath, [join(repoRoot, "scripts", script), outdir], { cwd: repoRoot, stdio: ["ignore", "inherit", "inherit"] });
+  const node = (script: string, ...more: string[]): void => {
+    execFileSync(process.execPath, [join(repoRoot, "scripts", script), outdir, ...more], { cwd: repoRoot, stdio: ["ignore", "inherit", "inherit"] });
   };
   node("copy-assets.mjs");
-  node("bundle.mjs");
+  node("bundle.mjs", ...(metafile === undefined ? [] : [metafile]));
   const main = join(outdir, "host-cli", "main.js");
   if (!existsSync(main)) throw new Error(`test build: ${main} was not written`);
 }
