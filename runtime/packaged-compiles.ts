@@ -5,7 +5,8 @@
 // not load the compile code at all. An entry is used only when it is provably what compiling the
 // file now would give:
 //
-// - the file holds the very bytes the entry was compiled from (their sha256);
+// - the file holds the very bytes the entry was compiled from (kept in the entry and compared
+//   byte for byte: no digest, so an empty agent dir's `list` never loads node:crypto);
 // - the code that would compile it is the code that did (the code version of the compile cache,
 //   runtime/compile-cache.ts: the package version and the build's hash);
 // - the compile read no other file (a recipe that imports another depends on the roots of the
@@ -23,7 +24,7 @@ import { toolNameProblem } from "../core/register/name.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import { sha256Bytes } from "./crypto-sha256.js";
 
-export const PACKAGED_COMPILES_FORMAT = "pi-recipes-packaged-compiles/1";
+export const PACKAGED_COMPILES_FORMAT = "pi-recipes-packaged-compiles/2";
 
 /** where the build writes the prepared compiles: beside the bundle's folders (dist/) */
 export const packagedCompilesFile = (distDir: string): string => `${distDir}/packaged-compiles.json`;
@@ -36,8 +37,8 @@ interface Prepared {
   readonly version: string;
   /** the packaged root the build compiled in */
   readonly root: string;
-  /** file name -> sha256 of its bytes and the compile result */
-  readonly entries: Readonly<Record<string, { readonly sha: string; readonly compiled: CompiledRecipe }>>;
+  /** file name -> its bytes (base64) and the compile result */
+  readonly entries: Readonly<Record<string, { readonly bytes: string; readonly compiled: CompiledRecipe }>>;
 }
 
 /** The build's side: the prepared compiles of the packaged root `root`, as the file's text.
@@ -49,7 +50,7 @@ export function preparePackagedCompiles(
   compile: (source: RecipeSource, ctx: CompileContext) => CompiledRecipe,
   version: string,
 ): string {
-  const entries: Record<string, { sha: string; compiled: CompiledRecipe }> = {};
+  const entries: Record<string, { bytes: string; compiled: CompiledRecipe }> = {};
   const rootBytes = Buffer.from(root);
   for (const { name, bytes } of files) {
     const parsed = recipeFileName(name);
@@ -68,7 +69,7 @@ export function preparePackagedCompiles(
       digest: (f) => (f.bytes === undefined ? undefined : sha256Bytes(f.bytes)),
     };
     const compiled = compile({ file, id: parsed.id, format: parsed.format }, ctx);
-    if (!read) entries[name] = { sha: sha256Bytes(bytes), compiled };
+    if (!read) entries[name] = { bytes: Buffer.from(bytes).toString("base64"), compiled };
   }
   const prepared: Prepared = { format: PACKAGED_COMPILES_FORMAT, version, root, entries };
   return JSON.stringify(prepared);
@@ -88,7 +89,8 @@ export function packagedCompileHook(scan: ScanPort, file: string, root: string, 
       const entry = prepared?.entries[path.slice(prefix.length)];
       const bytes = source.file.bytes;
       if (entry === undefined || bytes === undefined || source.file.readError !== undefined) return undefined;
-      if (entry.compiled.id !== source.id || entry.compiled.format !== source.format || sha256Bytes(bytes) !== entry.sha) return undefined;
+      if (entry.compiled.id !== source.id || entry.compiled.format !== source.format || typeof entry.bytes !== "string") return undefined;
+      if (!Buffer.from(entry.bytes, "base64").equals(bytes)) return undefined;
       const stored: StoredCompile = { compiled: entry.compiled, readPaths: [] };
       return stored;
     },

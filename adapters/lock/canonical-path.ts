@@ -2,7 +2,7 @@
 // an alias of a folder above it) must give one key, and a file that does not exist yet must have
 // a key too: so the nearest existing ancestor is resolved with realpath and the missing segments
 // are appended again.
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 import { basename, dirname, join, resolve } from "node:path";
 import { hasCode, type FileSystem } from "../fs/FileSystem.js";
 
@@ -33,4 +33,4 @@ export async function canonicalLockPath(fs: FileSystem, path: string, platform: 
 }
 
 /** The file name stem of a canonical path's lock: sha256, hex. */
-export const lockKey = (canonicalPath: string): string => createHash("sha256").update(canonicalPath, "utf8").digest("hex");
+export const lockKey = (canonicalPath: string): string => nodeCrypto().createHash("sha256").update(canonicalPath, "utf8").digest("hex");

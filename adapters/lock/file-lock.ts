@@ -36,7 +36,7 @@
 // removes those whose owner record is provably dead, or unreadable and older than the grace
 // period.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 import { basename, dirname, join } from "node:path";
 import { hasCode, type FileSystem, type FsError } from "../fs/FileSystem.js";
 import { makeNodeFileSystem } from "../fs/node.js";
@@ -121,7 +121,7 @@ export function makeFileLock(options: FileLockOptions): Lock {
   const root = options.lockRoot;
   const probe = options.probe ?? nodeProcessProbe;
   const graceMs = options.unownedGraceMs ?? DEFAULT_UNOWNED_GRACE_MS;
-  const newToken = options.newToken ?? randomUUID;
+  const newToken = options.newToken ?? ((): string => nodeCrypto().randomUUID());
   const enterQueue = makeQueue();
   const chain = new AsyncLocalStorage<readonly HeldInChain[]>();
 

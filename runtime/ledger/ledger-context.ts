@@ -1,6 +1,6 @@
 // Everything the ledger store needs, resolved once per process: the ports, the paths under
 // `<recipe root>/.usage`, and this process's launch log.
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../../adapters/node-crypto.js";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import { nodeProcessProbe, type ProcessProbe } from "../../adapters/lock/owner.js";
@@ -44,7 +44,7 @@ export function openLedger(options: LedgerOptions): LedgerContext {
   const paths = ledgerPaths(options.recipeRoot, options.usageRoot);
   const probe = options.probe ?? nodeProcessProbe;
   const now = options.now ?? Date.now;
-  const newId = options.newId ?? ((): string => randomUUID().slice(0, 8));
+  const newId = options.newId ?? ((): string => nodeCrypto().randomUUID().slice(0, 8));
   return {
     fs: options.fs,
     lock: options.lock,

@@ -2,9 +2,9 @@
 // folders, and where its own state lives. The state sits beside the usage ledgers under
 // `<recipe root>/.usage/reviews/draft/`, not in a temp folder: nothing that ages temp files may
 // ever delete a journal or a quarantined draft that recovery still needs.
-import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import { nodeCrypto } from "../../adapters/node-crypto.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { openLedger, type LedgerContext } from "../ledger/ledger-context.js";
@@ -38,7 +38,7 @@ export function openReviews(o: ReviewOptions): ReviewContext {
     lock: o.lock,
     paths: o.paths,
     now,
-    newId: o.newId ?? randomUUID,
+    newId: o.newId ?? ((): string => nodeCrypto().randomUUID()),
     ...(o.packagedRoot === undefined ? {} : { packagedRoot: o.packagedRoot }),
     ledger: openLedger({ fs: o.fs, lock: o.lock, recipeRoot: o.paths.recipeRoot, now, lockTimeoutMs }),
     lockTimeoutMs,

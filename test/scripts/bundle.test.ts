@@ -33,7 +33,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number 
 // a stand-in requires, see scripts/bundle.mjs: neither the hook nor the require cache sees it on
 // Node 20), and at exit adds what `require` has cached. Returns the paths of the files from the
 // package itself; modulesIn() adds what those import.
-function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): { files: string[]; stdout: string } {
+function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): { files: string[]; stdout: string; builtins: string[] } {
   const log = join(out, `loaded-${Math.random().toString(36).slice(2)}.log`);
   const hook = `import { appendFileSync } from "node:fs";
 export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }`;
@@ -48,7 +48,8 @@ Module._load = function (request, parent, isMain) {
   } catch {}
   return load.apply(this, arguments);
 };
-process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(${JSON.stringify(join(out, "x.js"))}).cache).map((f) => pathToFileURL(f).href + "\\n").join("")));`;
+process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(${JSON.stringify(join(out, "x.js"))}).cache).map((f) => pathToFileURL(f).href + "\\n").join("")
+  + process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => "builtin:" + m.slice(13) + "\\n").join("")));`;
   const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(out, "host-cli", "main.js"), ...args], {
     env: { ...process.env, ...env },
     encoding: "utf8",
@@ -56,11 +57,13 @@ process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(crea
     ...(input === undefined ? {} : { input }),
   });
   if (r.status !== 0) throw new Error(`pi-recipes ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  const urls = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith(`file:`));
+  const lines = readFileSync(log, "utf8").split("\n");
+  const urls = lines.filter((u) => u.startsWith(`file:`));
+  const builtins = lines.filter((u) => u.startsWith("builtin:")).map((u) => u.slice("builtin:".length));
   rmSync(log);
   // the loader reports real paths: node_modules may be a symbolic link (a git worktree's)
   const real = realpathSync(out);
-  return { files: [...new Set(urls.map((u) => fileURLToPath(u)))].filter((f) => f.startsWith(real)).map((f) => join(out, f.slice(real.length))), stdout: r.stdout };
+  return { files: [...new Set(urls.map((u) => fileURLToPath(u)))].filter((f) => f.startsWith(real)).map((f) => join(out, f.slice(real.length))), stdout: r.stdout, builtins };
 }
 
 // the yaml library's own code, however it is bundled: one of its string literals
@@ -216,6 +219,8 @@ describe("the bundled build", () => {
     // no recipe root, so no compile cache: the build's compiles of recipes/ are all there is
     const listed = loadedFiles(["list"], env);
     expect(modulesIn(listed.files).filter(isCompileCode)).toEqual([]);
+    // the build's compiles are checked against the packaged bytes themselves, not by a digest
+    expect(listed.builtins).not.toContain("crypto");
     const summary = run(["inspect", "target=recipes", "view=summary"], env);
     expect(summary.status).toBe(0);
     expect(summary.stdout).toContain("components: git_status");
@@ -243,9 +248,13 @@ describe("the bundled build", () => {
     const listed = loadedFiles(["list"], box.env);
     expect(listed.stdout).toContain("shout");
     expect(modulesIn(listed.files).filter(isStoreCode)).toEqual([]);
+    // nor node:crypto (twenty-odd internal modules): nothing on a warm list's way hashes or draws an id
+    expect(listed.builtins).not.toContain("crypto");
     const called = loadedFiles(["call", "shout", "word=counted"], box.env);
     expect(called.stdout).toContain("COUNTED");
     expect(modulesIn(called.files)).toEqual(expect.arrayContaining(["runtime/ledger/account-launch.ts", "runtime/journal/run-plan.ts", "node_modules/io-ts/es6/index.js"]));
+    // the detector: a launch's log seals its lines with a digest
+    expect(called.builtins).toContain("crypto");
   });
 
   it("list and call run a recipe", () => {
