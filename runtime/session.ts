@@ -22,8 +22,8 @@ import { agentPlace, lockRootOf, type AgentPaths } from "./agent-paths.js";
 import type { LaunchCheck, OnRejected } from "./accounting.js";
 // only the ledger's context (paths, the launch log's handle) is opened with a session; the store's
 // code (folds, accounting, recovery, the journal engine and io-ts under them) is loaded when a
-// launch, a close with launches to fold, or a live session needs it, so `list` and `inspect` of a
-// one-shot session never load it (docs/performance.md, "start-up")
+// launch, a close with launches to fold, a usage view or a live session needs it, so a `list` of a
+// one-shot session never loads it (docs/performance.md, "start-up")
 import { openLedger, type LedgerContext } from "./ledger/ledger-context.js";
 import type { LiveRegistry } from "./live-registry.js";
 import type { RegisterParams } from "./register.js";
