@@ -5,59 +5,11 @@
 // it, `list` through the list index (written by an earlier step) is exactly `list` of a discovery
 // without either, and every tool the cache serves is a plain value (a structured clone of it is
 // equal to it, key order included).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { cacheBox } from "../test/support/compile-cache-box.js";
 import { numRuns } from "./support/runs.js";
-
-const NAMES = ["r0", "r1", "r2", "r3"];
-
-type Op =
-  | { readonly kind: "write"; readonly k: number; readonly variant: number; readonly md: boolean }
-  | { readonly kind: "sameTick"; readonly k: number; readonly future: boolean }
-  | { readonly kind: "rename"; readonly k: number; readonly j: number }
-  | { readonly kind: "delete"; readonly k: number }
-  | { readonly kind: "draft"; readonly k: number; readonly variant: number; readonly sameTick: boolean }
-  | { readonly kind: "undraft"; readonly k: number }
-  | { readonly kind: "check" };
-
-const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant("write" as const), k: fc.nat(3), variant: fc.nat(6), md: fc.boolean() }),
-  fc.record({ kind: fc.constant("sameTick" as const), k: fc.nat(3), future: fc.boolean() }),
-  fc.record({ kind: fc.constant("rename" as const), k: fc.nat(3), j: fc.nat(3) }),
-  fc.record({ kind: fc.constant("delete" as const), k: fc.nat(3) }),
-  fc.record({ kind: fc.constant("draft" as const), k: fc.nat(1), variant: fc.nat(5), sameTick: fc.boolean() }),
-  fc.record({ kind: fc.constant("undraft" as const), k: fc.nat(1) }),
-  fc.constant({ kind: "check" as const }),
-);
-
-/** Recipe texts: the first two have the same size and differ in what `list` shows (the second is
- *  disabled, so it is no tool), the next import others. */
-function text(k: number, variant: number, md: boolean): string {
-  const other = NAMES[(k + 1 + (variant % 2)) % NAMES.length]!;
-  if (variant < 2) {
-    const disabled = variant === 0 ? "false" : " true";
-    if (md) return `---\ndescription: d${k}\ndisabled: ${disabled}\n---\n\n\`\`\`template\necho ${variant === 0 ? "A" : "B"}${k} {x}\n\`\`\`\n`;
-    return `{"description":"d${k}","template":"echo ${variant === 0 ? "A" : "B"}${k} {x}","disabled":${disabled}}`;
-  }
-  const body =
-    variant === 2 ? { description: `d${k}`, imports: { part: other }, template: [`echo I${k}`, { name: "part" }] }
-    : variant === 3 ? { description: `d${k}`, imports: { part: other }, template: [{ name: "part" }, `echo J${k}`] }
-    : variant === 4 ? { description: `d${k}`, template: other }
-    : variant === 5 ? {
-        description: `d${k}`,
-        args: ["n:int", "mode:enum(a,b)", "dry:bool"],
-        arg_descriptions: { n: "how many" },
-        defaults: { mode: "a" },
-        template: [`echo R${k} {n}`, { label: "two", retry: 2, template: "echo {mode} {dry} {out=o.txt}" }],
-      }
-    : undefined;
-  if (body === undefined) return "{ not json";
-  if (!md) return JSON.stringify(body);
-  return `---\ndescription: d${k}\n---\n\n\`\`\`template\n${typeof body.template === "string" ? body.template : "echo md"}\n\`\`\`\n`;
-}
+import { applyEdit, op } from "./support/recipe-edits.js";
 
 // steps whose list the list index answered, and steps whose discovery the whole-root snapshot
 // answered: a property that never used them would prove nothing
@@ -73,50 +25,9 @@ describe("the compile cache and the list index against discovery without them", 
       // by size and mtime. With ctime blinded the forced time is in the future (a file system
       // cannot help then; the racy check must).
       const fixed = new Date(Date.now() + (blindCtime ? 3_600_000 : -3_600_000));
-      const path = (k: number, md: boolean): string => join(box.root, `${NAMES[k]}.${md ? "md" : "json"}`);
-      const existing = (k: number): string | undefined => [path(k, false), path(k, true)].find((p) => existsSync(p));
-      const drafts = join(box.root, "drafts");
-      const draft = (k: number): string => join(drafts, `${NAMES[k]}.json`);
       try {
         for (const o of ops) {
-          switch (o.kind) {
-            case "write":
-              writeFileSync(path(o.k, o.md), text(o.k, o.variant, o.md));
-              break;
-            case "sameTick": {
-              // toggle between two texts of equal size, and give the file the one fixed mtime
-              const p = existing(o.k) ?? path(o.k, false);
-              const md = p.endsWith(".md");
-              const was = existsSync(p) ? readFileSync(p, "utf8") : "";
-              writeFileSync(p, text(o.k, was === text(o.k, 0, md) ? 1 : 0, md));
-              const t = o.future || blindCtime ? fixed : new Date(fixed.getTime() - 1000);
-              utimesSync(p, t, t);
-              break;
-            }
-            case "rename": {
-              const from = existing(o.k);
-              if (from !== undefined && o.k !== o.j) renameSync(from, path(o.j, from.endsWith(".md")));
-              break;
-            }
-            case "delete": {
-              const p = existing(o.k);
-              if (p !== undefined) rmSync(p);
-              break;
-            }
-            case "draft": {
-              // a draft (a Discovery lists them); variants 0 and 1 have the same size, and with
-              // `sameTick` the one fixed mtime
-              mkdirSync(drafts, { recursive: true });
-              writeFileSync(draft(o.k), text(o.k, o.variant, false));
-              if (o.sameTick) utimesSync(draft(o.k), fixed, fixed);
-              break;
-            }
-            case "undraft":
-              rmSync(draft(o.k), { force: true });
-              break;
-            case "check":
-              break;
-          }
+          applyEdit(box.root, o, fixed, blindCtime);
           // the snapshot and the list index were written by earlier steps, before this step's change
           const cached = await box.cached({}, blindCtime);
           expect(cached.discovery).toStrictEqual(box.plain());

@@ -81,3 +81,8 @@ export function packageInfo(): PackageInfo {
   cached = { ...pkg, packagedRecipeRoot: join(pkg.root, "recipes") };
   return cached;
 }
+
+/** What a cache kept between processes is for besides the code version: the paths resolution
+ *  depends on (and the working directory, when a recipe read another file). */
+export const registryContext = (paths: AgentPaths, packagedRoot: string | undefined): string =>
+  JSON.stringify([paths.agentDir, paths.recipeRoot, paths.home, packagedRoot ?? null]);

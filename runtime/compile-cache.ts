@@ -298,5 +298,5 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     }
   };
 
-  return { file, readExtra, hook, drafts: listDrafts, revive, finish, inputs: () => ({ start, observed, readPaths }) };
+  return { file, readExtra, hook, drafts: listDrafts, revive, finish, inputs: () => ({ start, observed, readPaths, ...(drafts === undefined ? {} : { drafts: { ...drafts, readPaths: draftReads } }) }) };
 }

@@ -41,7 +41,7 @@ export const listIndexPath = (recipeRoot: string): string => join(compileCacheDi
 // names, errors and identities of some 200 bytes a recipe: room for far more than 100,000
 const MAX_INDEX_BYTES = 1 << 28;
 
-interface IndexedRoot {
+export interface IndexedRoot {
   readonly dir: string;
   readonly present: boolean;
   /** the root folder's mode when present */
@@ -50,7 +50,15 @@ interface IndexedRoot {
   readonly names: readonly string[];
 }
 
-interface IndexFile {
+/** What a discovery relied on, as the list index and the view cache (runtime/view-cache.ts) keep
+ *  it: each root's listing and every path it looked at, with its identity then (null: no regular
+ *  file). */
+export interface RecordedInputs {
+  readonly roots: readonly IndexedRoot[];
+  readonly paths: readonly (readonly [string, string | null])[];
+}
+
+interface IndexFile extends RecordedInputs {
   readonly format: string;
   readonly version: string;
   readonly context: string;
@@ -58,9 +66,6 @@ interface IndexFile {
   readonly cwd?: string;
   /** the writing pass's start on the file system's clock (ns) */
   readonly t: string;
-  readonly roots: readonly IndexedRoot[];
-  /** every path the discovery looked at, with its identity then (null: no regular file) */
-  readonly paths: readonly (readonly [string, string | null])[];
   readonly list: ToolList;
 }
 
@@ -78,13 +83,34 @@ function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   const x = parseJsonLine(bytes) as Partial<IndexFile> | null | undefined;
   if (x === undefined || x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
   if (!(x.cwd === undefined || typeof x.cwd === "string")) return undefined;
-  if (!Array.isArray(x.roots) || !Array.isArray(x.paths) || typeof x.list !== "object" || x.list === null || !isStrings(x.list.names) || !isStrings(x.list.problems)) return undefined;
+  if (!isRecordedInputs(x)) return undefined;
+  const list = x.list;
+  if (typeof list !== "object" || list === null || !isStrings(list.names) || !isStrings(list.problems)) return undefined;
+  return x as IndexFile;
+}
+
+/** `roots` and `paths` of a parsed file have the shapes of RecordedInputs. */
+export function isRecordedInputs(x: { readonly roots?: unknown; readonly paths?: unknown }): boolean {
+  if (!Array.isArray(x.roots) || !Array.isArray(x.paths)) return false;
   for (const r of x.roots as unknown[]) {
     const root = r as Partial<IndexedRoot> | null;
-    if (root === null || typeof root.dir !== "string" || typeof root.present !== "boolean" || !(root.mode === null || typeof root.mode === "number") || !isStrings(root.names)) return undefined;
+    if (root === null || typeof root.dir !== "string" || typeof root.present !== "boolean" || !(root.mode === null || typeof root.mode === "number") || !isStrings(root.names)) return false;
   }
-  for (const p of x.paths as unknown[]) if (!Array.isArray(p) || typeof p[0] !== "string" || !(p[1] === null || typeof p[1] === "string")) return undefined;
-  return x as IndexFile;
+  for (const p of x.paths as unknown[]) if (!Array.isArray(p) || typeof p[0] !== "string" || !(p[1] === null || typeof p[1] === "string")) return false;
+  return true;
+}
+
+/** Every root lists the recorded names (and is present, absent and of the mode recorded), and every
+ *  recorded path has its identity still, older than the recording pass's clock `t`. */
+export function recordedInputsHold(scan: ScanPort, identity: NonNullable<ScanPort["identity"]>, recorded: RecordedInputs, t: bigint): boolean {
+  for (const root of recorded.roots) {
+    const names = namesListedNow(scan, root.dir, root.present, root.mode);
+    if (names === undefined || names.size !== root.names.length || !root.names.every((n) => names.has(n))) return false;
+  }
+  for (const [path, was] of recorded.paths) {
+    if (!statStillAsRecorded(identity(path), was, t)) return false;
+  }
+  return true;
 }
 
 /** The list the index holds, when it describes the roots as they are now (see above); else
@@ -97,23 +123,25 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
   const index = parseIndex(read.value.bytes);
   if (index === undefined || index.version !== version || index.context !== context) return undefined;
   if (index.cwd !== undefined && index.cwd !== cwd) return undefined;
-  const t = BigInt(index.t);
-  for (const root of index.roots) {
-    const names = namesListedNow(scan, root.dir, root.present, root.mode);
-    if (names === undefined || names.size !== root.names.length || !root.names.every((n) => names.has(n))) return undefined;
-  }
-  for (const [path, was] of index.paths) {
-    if (!statStillAsRecorded(identity(path), was, t)) return undefined;
-  }
-  return index.list;
+  return recordedInputsHold(scan, identity, index, BigInt(index.t)) ? index.list : undefined;
 }
 
 /** The index for `list`, made from the discovery pass that read `sources` (or from the whole-root
  *  snapshot that answered it, runtime/root-snapshot.ts); undefined when that pass cannot vouch for
  *  it (a root not listed, a recipe name that is no regular file, a file as new as the pass). */
 export function listIndexText(version: string, context: string, cwd: string, sources: readonly SourceListing[], inputs: ListInputs, list: ToolList): string | undefined {
-  const { start, observed } = inputs;
+  const { start } = inputs;
   if (start === undefined) return undefined;
+  const recorded = recordInputs(sources, inputs.observed, start);
+  if (recorded === undefined) return undefined;
+  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, ...(inputs.readPaths ? { cwd } : {}), t: String(start), ...recorded, list };
+  return JSON.stringify(file) + "\n";
+}
+
+/** The roots `sources` listed and the paths `observed`, when that pass can vouch for them against
+ *  the clock `t` (a reading taken before any of those paths was read): every root listed without
+ *  an error, every recipe file a regular file, every identity strictly older than `t`. */
+export function recordInputs(sources: readonly SourceListing[], observed: ReadonlyMap<string, string | null>, t: bigint): RecordedInputs | undefined {
   const roots: IndexedRoot[] = [];
   for (const source of sources) {
     if (source.kind !== "root" || source.error !== undefined) return undefined;
@@ -123,11 +151,10 @@ export function listIndexText(version: string, context: string, cwd: string, sou
   }
   const paths: (readonly [string, string | null])[] = [];
   for (const [path, id] of observed) {
-    if (id !== null && !olderThan(id, start)) return undefined;
+    if (id !== null && !olderThan(id, t)) return undefined;
     paths.push([path, id]);
   }
-  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, ...(inputs.readPaths ? { cwd } : {}), t: String(start), roots, paths, list };
-  return JSON.stringify(file) + "\n";
+  return { roots, paths };
 }
 
 /** Writes the index; a failed write only costs the next `list` a full discovery. */

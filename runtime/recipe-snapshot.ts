@@ -28,7 +28,30 @@ export interface CompileCacheSession {
    *  looked at (a listed recipe file, an import, a probe that found nothing: null), and whether
    *  any compile read a path (its result may then depend on the working directory). Ask before
    *  `finish`. */
-  inputs(): { readonly start: bigint | undefined; readonly observed: ReadonlyMap<string, string | null>; readonly readPaths: boolean };
+  inputs(): PassInputs;
+}
+
+/** What a discovery pass relied on (CompileCacheSession.inputs, Revived.inputs). */
+export interface PassInputs {
+  /** the pass's start on the file system's clock; undefined without a recipe root */
+  readonly start: bigint | undefined;
+  /** every path the pass looked at, with its identity then (null: no regular file) */
+  readonly observed: ReadonlyMap<string, string | null>;
+  /** a compile read a path: its result may depend on the working directory */
+  readonly readPaths: boolean;
+  /** the draft root as the pass listed it, with each draft's identity, when it listed drafts (the
+   *  list leaves drafts out; the views that show them need them: runtime/view-cache.ts) */
+  readonly drafts?: PassDrafts;
+}
+
+export interface PassDrafts {
+  readonly dir: string;
+  readonly present: boolean;
+  /** the folder could not be listed */
+  readonly error?: string;
+  readonly ids: ReadonlyMap<string, string | null>;
+  /** a draft's compile read a path */
+  readonly readPaths: boolean;
 }
 
 /** A discovery revived from the whole-root snapshot (runtime/root-snapshot.ts makes it; defined
@@ -38,7 +61,7 @@ export interface Revived {
   readonly discovery: Discovery;
   /** the sources as the snapshot lists them (paths and sizes only: what the list index reads) */
   sources(): readonly SourceListing[];
-  readonly inputs: { readonly start: bigint; readonly observed: ReadonlyMap<string, string | null>; readonly readPaths: boolean };
+  readonly inputs: PassInputs & { readonly start: bigint };
 }
 
 export interface SnapshotRequest {

@@ -4,10 +4,10 @@ import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { RegistrySnapshot, SourceListing } from "../core/model.js";
 import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
-import { agentPlace, type AgentPaths } from "./agent-paths.js";
-import { readSnapshot } from "./recipe-snapshot.js";
+import { agentPlace, registryContext, type AgentPaths } from "./agent-paths.js";
+import { readSnapshot, type PassInputs } from "./recipe-snapshot.js";
 import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
-import { listIndexText, readListIndex, writeListIndex, type ListInputs } from "./list-index.js";
+import { listIndexText, readListIndex, writeListIndex } from "./list-index.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { sha256Of } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
@@ -47,7 +47,20 @@ export interface OpenedRegistry extends Registry {
   /** `discover()`, saying whether the whole-root snapshot answered it (runtime/root-snapshot.ts:
    *  no cache entry checked, nothing resolved) or a discovery ran */
   discoverFrom(): { readonly discovery: Discovery; readonly from: "snapshot" | "discovery" };
+  /** `discover()` with what the pass relied on, for a cache of what is derived from the discovery
+   *  (runtime/view-cache.ts): the sources it listed and the paths it looked at (`seen` is
+   *  undefined without the compile cache), and the code version and context such a cache is for */
+  discoverSeen(): DiscoverySeen;
 }
+
+export interface DiscoverySeen {
+  readonly discovery: Discovery;
+  readonly seen?: { readonly sources: readonly SourceListing[]; readonly inputs: PassInputs };
+  readonly version: string;
+  readonly context: string;
+}
+
+export { registryContext } from "./agent-paths.js";
 
 export function openRegistry(options: RegistryOptions): OpenedRegistry {
   const { paths, packagedRoot } = agentPlace(options);
@@ -58,10 +71,10 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
   const writer = (): ReplaceFileSync => cacheOptions?.writer ?? makeNodeReplaceFileSync();
   // the paths resolution depends on: the list index belongs to them (and to the working directory
   // when a recipe read another file)
-  const context = JSON.stringify([paths.agentDir, paths.recipeRoot, paths.home, packagedRoot ?? null]);
+  const context = registryContext(paths, packagedRoot);
 
   /** One discovery pass; `seen` gets the sources it read and what it relied on (list-index.ts). */
-  type Seen = (sources: readonly SourceListing[], inputs: ListInputs) => void;
+  type Seen = (sources: readonly SourceListing[], inputs: PassInputs) => void;
   const discover = (seen?: Seen): { discovery: Discovery; from: "snapshot" | "discovery" } => {
     if (cacheOptions === undefined) return { discovery: discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of }), from: "discovery" };
     const cache = beginCompileCache(scan, { ...paths, ...request }, cacheOptions);
@@ -96,11 +109,16 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
     scan,
     discover: () => discover().discovery,
     discoverFrom: () => discover(),
+    discoverSeen: () => {
+      let seen: DiscoverySeen["seen"];
+      const { discovery } = discover((sources, inputs) => (seen = { sources, inputs }));
+      return { discovery, ...(seen === undefined ? {} : { seen }), version: version(), context };
+    },
     toolList: () => {
       // without the compile cache nothing is kept between processes: no index either
       const indexed = cacheOptions === undefined ? undefined : readListIndex(scan, paths.recipeRoot, version(), context, paths.cwd);
       if (indexed !== undefined) return { list: indexed };
-      let read: { sources: readonly SourceListing[]; inputs: ListInputs } | undefined;
+      let read: { sources: readonly SourceListing[]; inputs: PassInputs } | undefined;
       const { discovery } = discover((sources, inputs) => (read = { sources, inputs }));
       const list = toolListOf(discovery);
       const text = read === undefined ? undefined : listIndexText(version(), context, paths.cwd, read.sources, read.inputs, list);

@@ -334,5 +334,6 @@ function revive(
     files: entries.filter((e) => e.priority === priority).map((e) => ({ path: e.path, size: e.size, mtimeMs: e.mtimeMs, birthtimeMs: 0 })),
     ...(src.mode === null ? {} : { rootMode: src.mode }),
   }));
-  return { discovery, sources, inputs: { start: t, observed, readPaths: s.cwd !== undefined } };
+  const drafts = { dir: s.draftRoot.dir, present: s.draftRoot.present, ids: new Map(s.drafts.map((d, i) => [d.path, s.draftIds[i]!] as const)), readPaths: s.cwd !== undefined };
+  return { discovery, sources, inputs: { start: t, observed, readPaths: s.cwd !== undefined, drafts } };
 }

@@ -27,7 +27,7 @@ import type { LaunchCheck, OnRejected } from "./accounting.js";
 import { openLedger, type LedgerContext } from "./ledger/ledger-context.js";
 import type { LiveRegistry } from "./live-registry.js";
 import type { RegisterParams } from "./register.js";
-import { openRegistry, type Registry } from "./registry.js";
+import { openRegistry, type DiscoverySeen, type Registry } from "./registry.js";
 import type { CallContext } from "./verbs/call.js";
 
 /** What a host gives a session. The file system and the scan port are the host's (its entry file
@@ -67,6 +67,9 @@ export interface RuntimeSession {
   /** what `list` shows of the tool set: one-shot, from the list index when it is current
    *  (runtime/list-index.ts), without a discovery */
   toolList(): ToolList;
+  /** one-shot only: `discovery()` with what it relied on, for a cache of a view derived from it
+   *  (runtime/view-cache.ts); a session that already discovered discovers again */
+  discoverySeen?(): DiscoverySeen;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;
   /** the one launch path: validate (runtime/verbs/call.ts), account in this session's ledger
@@ -174,7 +177,12 @@ export function openSession(options: SessionOptions): RuntimeSession {
   // a session that launched nothing has no launch log to fold: the fold's code is not loaded for it
   const close = async (): Promise<void> =>
     b.ledger.log.id === undefined ? void (await b.ledger.log.close().catch(() => undefined)) : void (await (await import("./ledger/exit-fold.js")).closeAndFoldIfFree(b.ledger));
-  return withLaunch(b, () => (discovered ??= registry.discover()), close, undefined, toolList);
+  const discoverySeen = (): DiscoverySeen => {
+    const seen = registry.discoverSeen();
+    discovered = seen.discovery;
+    return seen;
+  };
+  return { ...withLaunch(b, () => (discovered ??= registry.discover()), close, undefined, toolList), discoverySeen };
 }
 
 /** A session that keeps its tool set current until it is closed. */

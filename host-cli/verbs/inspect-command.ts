@@ -1,3 +1,4 @@
+import { viewKey } from "../../runtime/view-key.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const inspectVerb: CliVerb = {
@@ -17,6 +18,11 @@ export const inspectVerb: CliVerb = {
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
+    // the recipe views keep their answer for the next identical command (runtime/view-cache.ts);
+    // not the tables a terminal gets, which are drawn from the answer's details
+    const tables = process.stdout.isTTY === true || process.env["PI_RECIPES_TABLES"] === "1";
+    const key = cmd.json || !tables ? viewKey(cmd.params, host.ports.env, cmd.json ? "json" : "text") : undefined;
+    if (key !== undefined) return (await import("../inspect-kept.js")).inspectKept(cmd, host, key);
     const [session, { inspectWithUsage }] = await Promise.all([host.openSession(), import("../../runtime/usage-view.js")]);
     try {
       return result(await inspectWithUsage(session.discovery(), cmd.params, { paths: session.paths, fs: session.fs, ledger: session.ledger }));

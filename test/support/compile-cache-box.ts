@@ -10,6 +10,15 @@ import { toolListOf, type ToolList } from "../../core/views/list-view.js";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
 import type { CompileCacheOptions } from "../../runtime/compile-cache.js";
+import type { CommandResult } from "../../core/result.js";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
+import { hostPorts, openSession, overPorts } from "../../runtime/session.js";
+import { viewKey } from "../../runtime/view-key.js";
+import { answerKept } from "../../host-cli/inspect-kept.js";
+import { writeJson } from "../../host-cli/print.js";
+import { inspectWithUsage } from "../../runtime/usage-view.js";
+import { closeLedger, foldPending, openLedger } from "../../runtime/ledger/index.js";
+import { accountLaunch } from "../../runtime/accounting.js";
 
 export interface CacheBox {
   readonly dir: string;
@@ -23,6 +32,16 @@ export interface CacheBox {
   /** what `list` shows, through the list index (runtime/list-index.ts) and the cache, the same
    *  scan as `cached`; `indexed` when the index answered (no discovery ran) */
   listed(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): { list: ToolList; indexed: boolean; reads: number };
+  /** `inspect` with `params` as the command line runs it through the view cache
+   *  (runtime/view-cache.ts), printed as `--json` or as text; `from` says whether the kept answer
+   *  was printed ("kept"), or a computed one ("computed": kept for next time; "result": not kept).
+   *  The same scan as `cached`. */
+  inspected(params: Readonly<Record<string, string>>, json: boolean, blindCtime?: boolean, extraEnv?: Readonly<Record<string, string>>): Promise<{ output: string; from: "kept" | "computed" | "result" }>;
+  /** the same `inspect` computed without any cache, printed the same way */
+  plainInspected(params: Readonly<Record<string, string>>, json: boolean, extraEnv?: Readonly<Record<string, string>>): Promise<string>;
+  /** counts one launch of tool `name` in the usage ledger, as a call does (nothing runs); false
+   *  when there is no such tool. `fold`: the launch logs are folded into the ledgers at once */
+  launch(name: string, fold: boolean): Promise<boolean>;
   /** discovery without the cache: what the cache must reproduce */
   plain(cwd?: string): Discovery;
   /** what `list` shows of a discovery without the cache */
@@ -55,6 +74,42 @@ export function cacheBox(): CacheBox {
       const found = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).toolList();
       return { list: found.list, indexed: found.discovery === undefined, reads: reads() };
     },
+    async inspected(params, json, blindCtime = false, extraEnv = {}) {
+      const { scan } = counting(blindCtime);
+      const ports = hostPorts({ env: { ...env, ...extraEnv }, cwd: dir, home: dir, packagedRoot: null, fs: makeNodeFileSystem(), scan });
+      const host = { ports, openSession: () => Promise.resolve(openSession(overPorts(ports))) };
+      const out = collector();
+      const key = viewKey(params, ports.env, json ? "json" : "text");
+      if (key === undefined) throw new Error(`inspect ${JSON.stringify(params)} has no view-cache key`);
+      const { outcome, from } = await answerKept({ params }, host, key, out);
+      if (outcome.kind === "result") print(outcome.result, json, out);
+      return { output: out.text(), from };
+    },
+    async plainInspected(params, json, extraEnv = {}) {
+      const fs = makeNodeFileSystem();
+      const ports = hostPorts({ env: { ...env, ...extraEnv }, cwd: dir, home: dir, packagedRoot: null, fs, scan: base });
+      const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover();
+      const ledger = openLedger({ fs, lock: ports.lock, recipeRoot: ports.paths.recipeRoot, usageRoot: ports.paths.usageRoot });
+      const r = await inspectWithUsage(discovery, params, { paths: ports.paths, fs, ledger, env: ports.env });
+      await closeLedger(ledger);
+      const out = collector();
+      print(r, json, out);
+      return out.text();
+    },
+    async launch(name, fold) {
+      const ports = hostPorts({ env, cwd: dir, home: dir, packagedRoot: null, fs: makeNodeFileSystem(), scan: base });
+      const session = openSession(overPorts(ports));
+      try {
+        const tool = session.discovery().tools.find((t) => t.name === name);
+        if (tool === undefined) return false;
+        const check = await accountLaunch(session.ledger, tool);
+        if (check._tag === "Left") throw new Error(check.left);
+        if (fold) await foldPending(session.ledger);
+        return true;
+      } finally {
+        await session.close();
+      }
+    },
     plain: (cwd = dir) => openRegistry({ env, cwd, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover(),
     plainList: (cwd = dir) => toolListOf(openRegistry({ env, cwd, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover()),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
@@ -83,6 +138,21 @@ export function cacheBox(): CacheBox {
     };
     return { scan, reads: () => reads };
   }
+}
+
+function collector(): { write(chunk: string | Uint8Array): boolean; readonly writableLength: number; text(): string } {
+  const parts: Buffer[] = [];
+  return {
+    write: (chunk) => (parts.push(Buffer.from(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk))), true),
+    writableLength: 0,
+    text: () => Buffer.concat(parts).toString("utf8"),
+  };
+}
+
+/** as the command line prints a result it was handed */
+function print(r: CommandResult, json: boolean, out: { write(chunk: string): unknown }): void {
+  if (json) writeJson(r.ok, r.text, r.details, out);
+  else out.write(r.text.endsWith("\n") ? r.text : `${r.text}\n`);
 }
 
 /** Waits until the file-system clock has moved past every time of `paths` (and of `dir`): a file

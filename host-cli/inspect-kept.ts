@@ -1,0 +1,90 @@
+// `inspect target=recipes` through the view cache (runtime/view-cache.ts): the kept answer when it
+// still holds, copied out as it was printed; else the answer computed, printed, and kept when the
+// computation can vouch for it.
+import { codeVersion } from "../runtime/compile-cache.js";
+import { registryContext } from "../runtime/agent-paths.js";
+import { recordingFs } from "../runtime/recording-fs.js";
+import { clockOnlyHeader, viewAnswer, viewCachePath, viewClock, viewClockPaths, viewHeader, type ViewExpect, type ViewKey } from "../runtime/view-cache.js";
+import type { ParsedCommandLine } from "./argv.js";
+import { writeJson } from "./print.js";
+import { keptWriter, openKept } from "./view-file.js";
+import { result, type CliHost, type VerbOutcome } from "./verbs/cli-verb.js";
+import type { CommandResult } from "../core/result.js";
+
+/** Where the answer is printed: stdout, or a test's collector. `writableLength` is what is queued. */
+export interface Out {
+  write(chunk: string | Uint8Array): unknown;
+  readonly writableLength: number;
+}
+
+const printText = (out: Out, text: string): void => void out.write(text.endsWith("\n") ? text : `${text}\n`);
+
+/** The kept answer, printed; false when there is none that holds. */
+function printKept(path: string, expect: ViewExpect, host: CliHost, out: Out): boolean {
+  const kept = openKept(path);
+  if (kept === undefined) return false;
+  try {
+    const answer = viewAnswer(host.ports.scan, kept.header, expect);
+    if (answer === undefined || answer.body !== kept.body) return false;
+    if (expect.key.out === "text") printText(out, answer.text);
+    // the answer was checked whole (its size) before a byte of it is printed
+    // (stdout to a file, a pipe or a terminal is written synchronously on Linux: nothing queued, the
+    // chunk's memory serves the next one; a queued chunk keeps its own)
+    else if (!kept.copyBody((chunk) => (out.write(chunk), out.writableLength === 0))) throw new Error(`view cache ${path} ended early while it was printed`);
+    return true;
+  } finally {
+    kept.close();
+  }
+}
+
+export async function inspectKept(cmd: Pick<ParsedCommandLine, "params">, host: CliHost, key: ViewKey, out: Out = process.stdout): Promise<VerbOutcome> {
+  return (await answerKept(cmd, host, key, out)).outcome;
+}
+
+/** inspectKept, saying whether the kept answer was printed ("kept"), the computed answer was
+ *  printed and kept ("computed"), or the computed answer is left to the caller to print, nothing
+ *  kept ("result") */
+export async function answerKept(
+  cmd: Pick<ParsedCommandLine, "params">, host: CliHost, key: ViewKey, out: Out = process.stdout,
+): Promise<{ readonly outcome: VerbOutcome; readonly from: "kept" | "computed" | "result" }> {
+  const printed = (from: "kept" | "computed") => ({ outcome: { kind: "exit", code: 0 } as const, from });
+  const unprinted = (r: CommandResult) => ({ outcome: result(r), from: "result" as const });
+  const { ports } = host;
+  const path = viewCachePath(ports.paths.recipeRoot, cmd.params, key.out);
+  const expect: ViewExpect = { key, version: codeVersion(ports.scan), context: registryContext(ports.paths, ports.packagedRoot), cwd: ports.paths.cwd };
+  if (printKept(path, expect, host, out)) return printed("kept");
+
+  // the clock, read before anything the computation reads
+  const t = viewClock(ports.scan, viewClockPaths(ports.paths.recipeRoot, ports.paths.usageRoot, path));
+  const [session, { inspectWithUsage }] = await Promise.all([host.openSession(), import("../runtime/usage-view.js")]);
+  try {
+    const seen = session.discoverySeen?.();
+    const discovery = seen?.discovery ?? session.discovery();
+    const recording = recordingFs(session.fs);
+    const answer = await inspectWithUsage(discovery, cmd.params, {
+      paths: session.paths,
+      fs: recording.fs,
+      ledger: { ...session.ledger, fs: recording.fs },
+      // the environment the key was made from (PI_RECIPES_SANDBOX)
+      env: ports.env,
+    });
+    if (!answer.ok) return unprinted(answer);
+    const sameCode = seen !== undefined && seen.version === expect.version && seen.context === expect.context;
+    const header = t === undefined || !sameCode ? undefined : viewHeader(ports.scan, expect, t, seen.seen, recording.reads(), { text: answer.text, body: 0 });
+    // nothing is kept for a recipe root that does not exist (the command creates no folder)
+    const root = ports.scan.statPath(ports.paths.recipeRoot);
+    if (!root.ok || !root.value.isDirectory) return unprinted(answer);
+    const writer = keptWriter(path);
+    if (header === undefined) {
+      // no answer kept; the file's ctime is the next computation's clock
+      writer.commit(JSON.stringify(clockOnlyHeader(expect)));
+      return unprinted(answer);
+    }
+    if (key.out === "text") printText(out, answer.text);
+    else writeJson(true, answer.text, answer.details, { write: (piece: string) => (out.write(piece), writer.write(piece)) });
+    writer.commit(JSON.stringify({ ...header, answer: { text: answer.text, body: writer.bytes } }));
+    return printed("computed");
+  } finally {
+    await session.close();
+  }
+}
