@@ -14,7 +14,7 @@ import { atomicTempName } from "../adapters/fs/FileSystem.js";
 const TRAILER = 16;
 /** a header holds some 200 bytes a recipe: room for far more than 100,000 */
 const MAX_HEADER = 1 << 28;
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 16;
 
 export interface KeptFile {
   /** the header line */

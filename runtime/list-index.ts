@@ -34,7 +34,7 @@ import { compileCacheDir, olderThan } from "./compile-cache.js";
 import { namesListedNow } from "./recipe-snapshot.js";
 import { isStrings, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
 
-export const LIST_INDEX_FORMAT = "pi-recipes-list-index/1";
+export const LIST_INDEX_FORMAT = "pi-recipes-list-index/2";
 
 export const listIndexPath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "list.json");
 
@@ -48,11 +48,13 @@ export interface IndexedRoot {
   readonly mode: number | null;
   /** the recipe file names listed, sorted */
   readonly names: readonly string[];
+  /** the identity of each, in the order of `names` (a file's path is `<dir>/<name>`: kept once) */
+  readonly ids: readonly string[];
 }
 
 /** What a discovery relied on, as the list index and the view cache (runtime/view-cache.ts) keep
- *  it: each root's listing and every path it looked at, with its identity then (null: no regular
- *  file). */
+ *  it: each root's listing with the identity of each recipe file, and every other path it looked
+ *  at (imports, delegation targets, probes), with its identity then (null: no regular file). */
 export interface RecordedInputs {
   readonly roots: readonly IndexedRoot[];
   readonly paths: readonly (readonly [string, string | null])[];
@@ -77,8 +79,6 @@ export interface ListInputs {
   readonly readPaths: boolean;
 }
 
-const sortedNames = (paths: readonly string[]): string[] => paths.map((p) => p.slice(p.lastIndexOf("/") + 1)).sort();
-
 function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   const x = parseJsonLine(bytes) as Partial<IndexFile> | null | undefined;
   if (x === undefined || x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
@@ -95,6 +95,7 @@ export function isRecordedInputs(x: { readonly roots?: unknown; readonly paths?:
   for (const r of x.roots as unknown[]) {
     const root = r as Partial<IndexedRoot> | null;
     if (root === null || typeof root.dir !== "string" || typeof root.present !== "boolean" || !(root.mode === null || typeof root.mode === "number") || !isStrings(root.names)) return false;
+    if (!isStrings(root.ids) || root.ids.length !== root.names.length) return false;
   }
   for (const p of x.paths as unknown[]) if (!Array.isArray(p) || typeof p[0] !== "string" || !(p[1] === null || typeof p[1] === "string")) return false;
   return true;
@@ -106,6 +107,10 @@ export function recordedInputsHold(scan: ScanPort, identity: NonNullable<ScanPor
   for (const root of recorded.roots) {
     const names = namesListedNow(scan, root.dir, root.present, root.mode);
     if (names === undefined || names.size !== root.names.length || !root.names.every((n) => names.has(n))) return false;
+  }
+  for (const root of recorded.roots) {
+    const prefix = `${root.dir}/`;
+    for (let i = 0; i < root.names.length; i++) if (!statStillAsRecorded(identity(prefix + root.names[i]!), root.ids[i]!, t)) return false;
   }
   for (const [path, was] of recorded.paths) {
     if (!statStillAsRecorded(identity(path), was, t)) return false;
@@ -143,14 +148,30 @@ export function listIndexText(version: string, context: string, cwd: string, sou
  *  an error, every recipe file a regular file, every identity strictly older than `t`. */
 export function recordInputs(sources: readonly SourceListing[], observed: ReadonlyMap<string, string | null>, t: bigint): RecordedInputs | undefined {
   const roots: IndexedRoot[] = [];
+  const listed = new Set<string>();
   for (const source of sources) {
     if (source.kind !== "root" || source.error !== undefined) return undefined;
     if (source.present && source.rootMode === undefined) return undefined;
-    if (source.files.some((f) => observed.get(f.path) == null)) return undefined;
-    roots.push({ dir: source.root, present: source.present, mode: source.rootMode ?? null, names: sortedNames(source.files.map((f) => f.path)) });
+    const prefix = `${source.root}/`;
+    const names: string[] = [];
+    for (const f of source.files) {
+      // a path of another form than `<root>/<name>` could not be found again from the name
+      if (!f.path.startsWith(prefix) || f.path.indexOf("/", prefix.length) >= 0) return undefined;
+      names.push(f.path.slice(prefix.length));
+      listed.add(f.path);
+    }
+    names.sort();
+    const ids: string[] = [];
+    for (const name of names) {
+      const id = observed.get(prefix + name);
+      if (id == null || !olderThan(id, t)) return undefined;
+      ids.push(id);
+    }
+    roots.push({ dir: source.root, present: source.present, mode: source.rootMode ?? null, names, ids });
   }
   const paths: (readonly [string, string | null])[] = [];
   for (const [path, id] of observed) {
+    if (listed.has(path)) continue;
     if (id !== null && !olderThan(id, t)) return undefined;
     paths.push([path, id]);
   }
