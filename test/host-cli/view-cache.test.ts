@@ -5,6 +5,7 @@
 // printing what the same command prints without any cache. props/view-cache.test.ts checks random
 // sequences of such changes.
 import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { cacheBox, type CacheBox } from "../support/compile-cache-box.js";
@@ -146,6 +147,21 @@ describe("inspect through the view cache", () => {
     for (let i = 0; i < 3; i++) await box.inspected(SUMMARY, true, true);
     write("BBBB");
     expect(await recomputed(SUMMARY, true, true)).toContain("BBBB");
+  });
+
+  test("a temp a killed writer left is removed by the next write; a live writer's is not", async () => {
+    await keep(SUMMARY, true);
+    const cache = join(box.root, ".cache");
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    const dead = `.view-json-summary.json.${gone}-v1.tmp`;
+    const live = `.view-json-summary.json.${process.pid}-v99.tmp`;
+    writeFileSync(join(cache, dead), "half an answer");
+    writeFileSync(join(cache, live), "being written");
+    box.write("gamma.json", { description: "g", template: "echo g" });
+    await recomputed(SUMMARY, true);
+    const names = readdirSync(cache);
+    expect(names).not.toContain(dead);
+    expect(names).toContain(live);
   });
 
   test("a damaged file is no answer: the command computes and prints it", async () => {
