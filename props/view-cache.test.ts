@@ -32,7 +32,7 @@ const command = fc.record({ view: fc.nat(VIEWS.length - 1), json: fc.boolean() }
 let printedKept = 0;
 
 describe("the view cache against inspect without any cache", () => {
-  test.prop([fc.array(fc.tuple(step, command), { minLength: 1, maxLength: 16 }), fc.boolean()], { numRuns: numRuns(80) })(
+  test.prop([fc.array(fc.tuple(step, command), { minLength: 1, maxLength: 16 }), fc.boolean()], { numRuns: numRuns(50) })(
     "every step prints exactly what a cacheless inspect prints",
     async (steps, blindCtime) => {
       const box = cacheBox();
