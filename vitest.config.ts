@@ -15,12 +15,25 @@ export const common = {
   globalSetup: ["test/support/global-setup.ts"],
 };
 
-// The tests of the pure core (test/core: no files, no processes, no timers, no environment)
-// share their worker's module graph: a test file there then costs its tests, not a fresh import
+// The tests of the pure core (test/core: no files, no processes, no timers, no environment), and
+// the other files listed below that touch none of those either, share their worker's module graph: a test file there then costs its tests, not a fresh import
 // of vitest and of the modules under test (docs/testing.md has the measurements). Every other
 // file gets a fresh graph of its own, vitest's default: they start processes, fake timers or
 // change the environment, which must not reach the next file.
-const SHARED_GRAPH = ["test/core/**/*.test.ts"];
+const SHARED_GRAPH = [
+  "test/core/**/*.test.ts",
+  // the properties of pure functions (no processes, timers or environment; the crash properties
+  // and those on real folders keep a graph of their own)
+  ...["args", "discovery", "fields", "imports", "incremental-discovery", "recipe", "review-value-free", "split", "survey", "template"].map((f) => `props/${f}.test.ts`),
+  // and the other files of pure functions or in-memory volumes
+  "test/host-cli/argv.test.ts",
+  "test/host-cli/print-json.test.ts",
+  "test/host-mcp/gate.test.ts",
+  "test/host-mcp/http-body.test.ts",
+  "test/support/views-discovery.test.ts",
+  "test/adapters/lock/Lock.test.ts",
+  "test/runtime/review/boundary.test.ts",
+];
 
 // (a project that extends the root adds its lists to the root's, so the lists live in the projects)
 const { include, globalSetup, ...limits } = common;
@@ -29,7 +42,7 @@ export default defineConfig({
   test: {
     ...limits,
     projects: [
-      { extends: true, test: { name: "core", include: SHARED_GRAPH, isolate: false } },
+      { extends: true, test: { name: "shared", include: SHARED_GRAPH, isolate: false } },
       { extends: true, test: { name: "isolated", include, exclude: [...configDefaults.exclude, ...SHARED_GRAPH], globalSetup } },
     ],
   },
