@@ -7,7 +7,7 @@
 // The file is written as a temp beside it and renamed over it, so a reader sees the old file or the
 // new one; without an fsync a power cut may leave it short, and a file whose trailer, header and
 // size do not agree is no file at all.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { atomicTempName } from "../adapters/fs/FileSystem.js";
 
@@ -43,7 +43,9 @@ function readFully(fd: number, length: number, position: number, into?: Buffer):
 export function openKept(path: string): KeptFile | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    // without blocking: a FIFO put where the file belongs must not hang the command (the fstat
+    // below then turns it away)
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

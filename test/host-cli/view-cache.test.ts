@@ -5,7 +5,7 @@
 // printing what the same command prints without any cache. props/view-cache.test.ts checks random
 // sequences of such changes.
 import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { cacheBox, type CacheBox } from "../support/compile-cache-box.js";
@@ -162,6 +162,14 @@ describe("inspect through the view cache", () => {
     const names = readdirSync(cache);
     expect(names).not.toContain(dead);
     expect(names).toContain(live);
+  });
+
+  test("a FIFO where the file belongs neither hangs the command nor is taken for an answer", async () => {
+    await keep(SUMMARY, true);
+    const file = join(box.root, ".cache", "view-json-summary.json");
+    rmSync(file);
+    execFileSync("mkfifo", [file]);
+    await recomputed(SUMMARY, true);
   });
 
   test("a damaged file is no answer: the command computes and prints it", async () => {
