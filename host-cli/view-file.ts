@@ -7,9 +7,10 @@
 // The file is written as a temp beside it and renamed over it, so a reader sees the old file or the
 // new one; without an fsync a power cut may leave it short, and a file whose trailer, header and
 // size do not agree is no file at all.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { atomicTempName } from "../adapters/fs/FileSystem.js";
+import { removeDeadTemps } from "../adapters/fs/dead-temps.js";
 
 const TRAILER = 16;
 /** a header holds some 200 bytes a recipe: room for far more than 100,000 */
@@ -99,30 +100,6 @@ export interface KeptWriter {
 }
 
 let counter = 0;
-
-/** The temps of `base` that a writer killed before its rename left in `dir` (its process is gone)
- *  are removed: each may be as large as the answer. */
-function removeDeadTemps(dir: string, base: string): void {
-  const own = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(\\d+)-v\\d+\\.tmp$`);
-  for (const name of readdirSync(dir)) {
-    const pid = own.exec(name)?.[1];
-    if (pid === undefined || alive(Number(pid))) continue;
-    try {
-      unlinkSync(join(dir, name));
-    } catch {
-      // gone already
-    }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** A writer of the file at `path`; every failure only costs the next command a computation. */
 export function keptWriter(path: string): KeptWriter {

@@ -1,0 +1,39 @@
+// Temps a writer killed before its rename left beside the file it was writing: a temp of the
+// cache files under `<recipe root>/.cache` is named `.<file>.<pid>-<n>.tmp` (see atomicTempName),
+// and may be as large as the file (megabytes at 10,000 recipes). The next writer of the same file
+// removes those whose process is gone; a live writer's temp is left alone.
+import * as nodeFs from "node:fs";
+import { join } from "node:path";
+
+const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Removes the temps of `base` in `dir` whose writer's process no longer exists. Never throws. */
+export function removeDeadTemps(dir: string, base: string, fs: Pick<typeof nodeFs, "readdirSync" | "unlinkSync"> = nodeFs): void {
+  const own = new RegExp(`^\\.${escaped(base)}\\.(\\d+)-v?\\d+\\.tmp$`);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = own.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    try {
+      fs.unlinkSync(join(dir, name));
+    } catch {
+      // gone already
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, owned by another user
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
