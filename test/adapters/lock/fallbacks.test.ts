@@ -49,7 +49,8 @@ describe("a file system without hard links", () => {
     expect(waited).toBeInstanceOf(LockTimeoutError);
     expect((waited as Error).message).toBe(`Timed out after 60 ms waiting for the lock on ${path}; held by pid ${process.pid} (this process) since ${record!.acquired_at}`);
     await held.release();
-    const next = await second.acquire(path, { timeoutMs: 60 });
+    // a hang guard: a released key is free at once, also on a loaded machine
+    const next = await second.acquire(path, { timeoutMs: 5000 });
     await next.release();
     // no record temp and no lock file left behind
     expect(await readdir(root)).toEqual([]);
@@ -74,7 +75,8 @@ describe("a file system without hard links", () => {
     await expect(makeFileLock({ fs: failing, lockRoot: root }).acquire(path)).rejects.toMatchObject({ rawCode: "ENOSPC" });
     expect(await readdir(root)).toEqual([]);
     // without the clean-up the unreadable lock would count as alive for the whole grace period
-    const held = await makeFileLock({ lockRoot: root }).acquire(path, { timeoutMs: 100 });
+    // well inside the 2 s grace an unreadable lock would get, and long enough for a loaded machine
+    const held = await makeFileLock({ lockRoot: root }).acquire(path, { timeoutMs: 1000 });
     await held.release();
   });
 
@@ -261,7 +263,8 @@ describe("moving a dead owner's lock aside", () => {
       await node.unlink(from);
       throw new FsError("ENOENT", "rename", from, "ENOENT: rename");
     });
-    const held = await makeFileLock({ fs: vanishing, lockRoot: root }).acquire(path, { timeoutMs: 60 });
+    // the wait is a hang guard, not a timing goal: a loaded machine took longer than 60 ms here
+    const held = await makeFileLock({ fs: vanishing, lockRoot: root }).acquire(path, { timeoutMs: 5000 });
     await held.release();
     expect(await readdir(root)).toEqual([]);
   });
