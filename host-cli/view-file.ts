@@ -7,10 +7,8 @@
 // The file is written as a temp beside it and renamed over it, so a reader sees the old file or the
 // new one; without an fsync a power cut may leave it short, and a file whose trailer, header and
 // size do not agree is no file at all.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { atomicTempName } from "../adapters/fs/FileSystem.js";
-import { removeDeadTemps } from "../adapters/fs/dead-temps.js";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { beginReplaceFileSync, type Replacement } from "../adapters/fs/replace-file-sync.js";
 
 const TRAILER = 16;
 /** a header holds some 200 bytes a recipe: room for far more than 100,000 */
@@ -99,44 +97,27 @@ export interface KeptWriter {
   commit(header: string): boolean;
 }
 
-let counter = 0;
-
-/** A writer of the file at `path`; every failure only costs the next command a computation. */
+/** A writer of the file at `path` (a replace written piece by piece,
+ *  adapters/fs/replace-file-sync.ts); every failure only costs the next command a computation. */
 export function keptWriter(path: string): KeptWriter {
-  const dir = dirname(path);
-  const temp = join(dir, atomicTempName(basename(path), `${process.pid}-v${++counter}`));
-  let fd: number | undefined;
+  let replacement: Replacement | undefined;
   try {
-    mkdirSync(dir, { recursive: true });
-    removeDeadTemps(dir, basename(path));
-    fd = openSync(temp, "wx", 0o600);
+    replacement = beginReplaceFileSync(path, 0o600);
   } catch {
-    fd = undefined;
+    replacement = undefined;
   }
   let bytes = 0;
-  const fail = (): void => {
-    if (fd === undefined) return;
-    try {
-      closeSync(fd);
-    } catch {
-      // gone
-    }
-    fd = undefined;
-    try {
-      unlinkSync(temp);
-    } catch {
-      // gone
-    }
-  };
+  /** the writes after a failed one are dropped, and so is the temp */
   const put = (s: string): boolean => {
-    if (fd === undefined) return false;
+    if (replacement === undefined) return false;
     try {
       const data = Buffer.from(s, "utf8");
-      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+      replacement.write(data);
       bytes += data.length;
       return true;
     } catch {
-      fail();
+      replacement.abort();
+      replacement = undefined;
       return false;
     }
   };
@@ -150,18 +131,13 @@ export function keptWriter(path: string): KeptWriter {
     commit(header) {
       const body = bytes;
       if (!put(header.endsWith("\n") ? header : `${header}\n`) || !put(`${String(body).padStart(15, "0")}\n`)) return false;
+      const done = replacement!;
+      replacement = undefined;
       try {
-        closeSync(fd!);
-        fd = undefined;
-        renameSync(temp, path);
+        done.commit();
         return true;
       } catch {
-        fail();
-        try {
-          unlinkSync(temp);
-        } catch {
-          // gone
-        }
+        done.abort();
         return false;
       }
     },

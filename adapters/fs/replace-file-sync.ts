@@ -16,30 +16,67 @@ export interface ReplaceFileSync {
   replaceFileSync(path: string, data: Uint8Array, mode: number): void;
 }
 
+/** A replace written piece by piece (a file too large to hold whole before it is written). */
+export interface Replacement {
+  /** appends to the new version; throws on failure (call `abort` then) */
+  write(data: Uint8Array): void;
+  /** puts the new version in place of the file; throws on failure (call `abort` then) */
+  commit(): void;
+  /** drops the new version (its temp), leaving the file as it was; never throws */
+  abort(): void;
+}
+
 let counter = 0;
+
+/** Starts replacing `path`: a temp beside it (its folder made if missing, a killed writer's temp
+ *  of the same file removed first), renamed over it on `commit`. Throws when the temp cannot be
+ *  made. */
+export function beginReplaceFileSync(path: string, mode: number, fs: typeof nodeFs = nodeFs): Replacement {
+  const dir = dirname(path);
+  fs.mkdirSync(dir, { recursive: true });
+  // a killed writer's temp of this file (as large as the file) goes now
+  removeDeadTemps(dir, basename(path), fs);
+  const temp = join(dir, atomicTempName(basename(path), `${process.pid}-${++counter}`));
+  let fd: number | undefined = fs.openSync(temp, "wx", mode);
+  const close = (): void => {
+    if (fd === undefined) return;
+    const open = fd;
+    fd = undefined;
+    fs.closeSync(open);
+  };
+  return {
+    write(data) {
+      if (fd === undefined) throw new Error(`${temp} is closed`);
+      for (let off = 0; off < data.length; ) off += fs.writeSync(fd, data, off, data.length - off);
+    },
+    commit() {
+      close();
+      fs.renameSync(temp, path);
+    },
+    abort() {
+      try {
+        close();
+      } catch {
+        // closed
+      }
+      try {
+        fs.unlinkSync(temp);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
 
 export function makeNodeReplaceFileSync(fs: typeof nodeFs = nodeFs): ReplaceFileSync {
   return {
     replaceFileSync(path, data, mode) {
-      const dir = dirname(path);
-      fs.mkdirSync(dir, { recursive: true });
-      // a killed writer's temp of this file (as large as the file) goes now
-      removeDeadTemps(dir, basename(path), fs);
-      const temp = join(dir, atomicTempName(basename(path), `${process.pid}-${++counter}`));
-      const fd = fs.openSync(temp, "wx", mode);
+      const replacement = beginReplaceFileSync(path, mode, fs);
       try {
-        try {
-          for (let off = 0; off < data.length; ) off += fs.writeSync(fd, data, off, data.length - off);
-        } finally {
-          fs.closeSync(fd);
-        }
-        fs.renameSync(temp, path);
+        replacement.write(data);
+        replacement.commit();
       } catch (e) {
-        try {
-          fs.unlinkSync(temp);
-        } catch {
-          // already gone
-        }
+        replacement.abort();
         throw e;
       }
     },

@@ -153,8 +153,8 @@ describe("inspect through the view cache", () => {
     await keep(SUMMARY, true);
     const cache = join(box.root, ".cache");
     const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
-    const dead = `.view-json-summary.json.${gone}-v1.tmp`;
-    const live = `.view-json-summary.json.${process.pid}-v99.tmp`;
+    const dead = `.view-json-summary.json.${gone}-1.tmp`;
+    const live = `.view-json-summary.json.${process.pid}-99.tmp`;
     writeFileSync(join(cache, dead), "half an answer");
     writeFileSync(join(cache, live), "being written");
     box.write("gamma.json", { description: "g", template: "echo g" });
