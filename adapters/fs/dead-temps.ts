@@ -4,12 +4,13 @@
 // removes those whose process is gone; a live writer's temp is left alone.
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
+import { nodeProcessProbe } from "../lock/owner.js";
 
 const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Removes the temps of `base` in `dir` whose writer's process no longer exists. Never throws. */
 export function removeDeadTemps(dir: string, base: string, fs: Pick<typeof nodeFs, "readdirSync" | "unlinkSync"> = nodeFs): void {
-  const own = new RegExp(`^\\.${escaped(base)}\\.(\\d+)-v?\\d+\\.tmp$`);
+  const own = new RegExp(`^\\.${escaped(base)}\\.(\\d+)-\\d+\\.tmp$`);
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -18,22 +19,12 @@ export function removeDeadTemps(dir: string, base: string, fs: Pick<typeof nodeF
   }
   for (const name of names) {
     const pid = own.exec(name)?.[1];
-    if (pid === undefined || alive(Number(pid))) continue;
+    // only a writer provably gone: a doubt (another user's process, an unknown answer) keeps it
+    if (pid === undefined || nodeProcessProbe.signalZero(Number(pid)) !== "gone") continue;
     try {
       fs.unlinkSync(join(dir, name));
     } catch {
       // gone already
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, owned by another user
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { nodeProcessProbe } from "../../adapters/lock/owner.js";
 
 /** The source folders the package ships (tsconfig.build.json, without the bench). */
 const SOURCE_DIRS = ["core", "adapters", "runtime", "host-cli", "host-mcp", "host-pi"];
@@ -17,15 +18,8 @@ const TEST_DIRS = ["test", "props"];
  *  (and its packaged recipes) by walking up from itself, as dist/ does. `.cache/` is ignored by git. */
 export const testBuildsDir = (repoRoot: string): string => join(repoRoot, ".cache", "test-build");
 
-/** whether a process of this id runs (one of another user's counts) */
-export const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
+/** whether a process of this id may run (one of another user's counts, and so does a doubt) */
+export const alive = (pid: number): boolean => nodeProcessProbe.signalZero(pid) !== "gone";
 
 /** Removes the builds of test runs that are gone (one folder per run, named by its process id). */
 export function removeStaleBuilds(repoRoot: string): void {
