@@ -4,7 +4,8 @@
 import { codeVersion } from "../runtime/compile-cache.js";
 import { registryContext } from "../runtime/agent-paths.js";
 import { recordingFs } from "../runtime/recording-fs.js";
-import { clockOnlyHeader, viewAnswer, viewCachePath, viewClock, viewClockPaths, viewHeader, type ViewExpect, type ViewKey } from "../runtime/view-cache.js";
+import { clockOnlyHeader, viewAnswer, viewCachePath, viewClock, viewClockPaths, viewHeader, type ViewExpect } from "../runtime/view-cache.js";
+import type { ViewKey } from "../runtime/view-key.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { writeJson } from "./print.js";
 import { keptWriter, openKept } from "./view-file.js";

@@ -101,13 +101,17 @@ export function isRecordedInputs(x: { readonly roots?: unknown; readonly paths?:
   return true;
 }
 
+/** The folder `dir` lists exactly the recipe file names `names` (namesListedNow: present or absent
+ *  as recorded, of the mode recorded when `mode` is given). */
+export function namesStillListed(scan: ScanPort, dir: string, present: boolean, mode: number | null | undefined, names: readonly string[]): boolean {
+  const now = namesListedNow(scan, dir, present, mode);
+  return now !== undefined && now.size === names.length && names.every((n) => now.has(n));
+}
+
 /** Every root lists the recorded names (and is present, absent and of the mode recorded), and every
  *  recorded path has its identity still, older than the recording pass's clock `t`. */
 export function recordedInputsHold(scan: ScanPort, identity: NonNullable<ScanPort["identity"]>, recorded: RecordedInputs, t: bigint): boolean {
-  for (const root of recorded.roots) {
-    const names = namesListedNow(scan, root.dir, root.present, root.mode);
-    if (names === undefined || names.size !== root.names.length || !root.names.every((n) => names.has(n))) return false;
-  }
+  for (const root of recorded.roots) if (!namesStillListed(scan, root.dir, root.present, root.mode, root.names)) return false;
   for (const root of recorded.roots) {
     const prefix = `${root.dir}/`;
     for (let i = 0; i < root.names.length; i++) if (!statStillAsRecorded(identity(prefix + root.names[i]!), root.ids[i]!, t)) return false;

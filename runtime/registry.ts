@@ -60,8 +60,6 @@ export interface DiscoverySeen {
   readonly context: string;
 }
 
-export { registryContext } from "./agent-paths.js";
-
 export function openRegistry(options: RegistryOptions): OpenedRegistry {
   const { paths, packagedRoot } = agentPlace(options);
   const scan = options.scan;

@@ -35,14 +35,12 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import type { SourceListing } from "../core/model.js";
 import { compileCacheDir, compileCachePath } from "./compile-cache.js";
 import { idOf, isStrings, olderThan, parseJsonLine, type Id } from "./compile-cache-file.js";
-import { isRecordedInputs, recordedInputsHold, recordInputs, type RecordedInputs } from "./list-index.js";
-import { namesListedNow, type PassInputs } from "./recipe-snapshot.js";
+import { isRecordedInputs, namesStillListed, recordedInputsHold, recordInputs, type RecordedInputs } from "./list-index.js";
+import type { PassInputs } from "./recipe-snapshot.js";
 import { listingOf, type FsReads } from "./recording-fs.js";
 import type { ViewKey, ViewOut } from "./view-key.js";
 
 export const VIEW_CACHE_FORMAT = "pi-recipes-view/1";
-
-export { viewKey, type ViewKey, type ViewOut } from "./view-key.js";
 
 /** One file per output form and view; the header says which command exactly it answers. */
 export function viewCachePath(recipeRoot: string, params: Readonly<Record<string, unknown>>, out: ViewOut): string {
@@ -183,8 +181,7 @@ export function viewAnswer(scan: ScanPort, bytes: Uint8Array, expect: ViewExpect
   const h = parseHeader(bytes, expect);
   if (h === undefined || h.answer === null) return undefined;
   const t = BigInt(h.t);
-  const drafts = namesListedNow(scan, h.drafts.dir, h.drafts.present);
-  if (drafts === undefined || drafts.size !== h.drafts.names.length || !h.drafts.names.every((n) => drafts.has(n))) return undefined;
+  if (!namesStillListed(scan, h.drafts.dir, h.drafts.present, undefined, h.drafts.names)) return undefined;
   for (const [dir, was] of h.dirs) {
     const now = scan.listDir(dir);
     if (!now.ok ? !(was === null && NOT_THERE.has(now.code)) : was === null || !sameList(listingOf(now.value), was)) return undefined;

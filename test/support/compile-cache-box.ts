@@ -143,7 +143,8 @@ export function cacheBox(): CacheBox {
 function collector(): { write(chunk: string | Uint8Array): boolean; readonly writableLength: number; text(): string } {
   const parts: Buffer[] = [];
   return {
-    write: (chunk) => (parts.push(Buffer.from(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk))), true),
+    // a copy: the writer may reuse a chunk's memory for the next one
+    write: (chunk) => (parts.push(Buffer.from(chunk)), true),
     writableLength: 0,
     text: () => Buffer.concat(parts).toString("utf8"),
   };
