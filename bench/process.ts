@@ -1,6 +1,13 @@
 // Timing whole processes: wall time from spawn to exit, and the child's peak resident memory
 // (reported by a preloaded module at exit, so any command can be measured the same way).
+//
+// The child's stdout goes to a file, not to a pipe read by this process: node reads a pipe at about
+// 15 ms a megabyte here (`cat` of the 11 MB `inspect --json` answer through spawnSync: 170 ms,
+// against 20 ms for `cat | cat`), so an 11 MB answer timed through a pipe measured this reader
+// as much as the command (docs/performance.md, "What the discovery rows time").
 import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./stats.js";
@@ -26,15 +33,44 @@ export interface ProcessCommand {
   readonly before?: () => void;
 }
 
+/** one folder for the children's stdout files, removed when this process exits */
+let outDir: string | undefined;
+function stdoutFile(): string {
+  if (outDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "pi-recipes-bench-out-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    outDir = dir;
+  }
+  return join(outDir, "stdout");
+}
+
 export function runProcess(cmd: ProcessCommand): ProcessSample {
   cmd.before?.();
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ["--import", MAXRSS, ...cmd.args], { env: cmd.env, encoding: "utf8", maxBuffer: 1 << 30 });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`node ${cmd.args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  const at = r.stderr.lastIndexOf(MARK);
-  const m = at < 0 ? null : /^(\d+) cpu (\d+)/.exec(r.stderr.slice(at + MARK.length));
-  return { ms, mib: m === null ? NaN : Number(m[1]) / 1024, cpu: m === null ? NaN : Number(m[2]) / 1000, reported: Number.parseFloat(r.stdout) };
+  const file = stdoutFile();
+  const fd = openSync(file, "w");
+  let r: ReturnType<typeof spawnSync>;
+  let ms: number;
+  try {
+    const t0 = process.hrtime.bigint();
+    r = spawnSync(process.execPath, ["--import", MAXRSS, ...cmd.args], { env: cmd.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 1 << 30 });
+    ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  } finally {
+    closeSync(fd);
+  }
+  const stderr = String(r.stderr);
+  if (r.status !== 0) throw new Error(`node ${cmd.args.join(" ")} failed (${r.status}): ${stderr}`);
+  const at = stderr.lastIndexOf(MARK);
+  const m = at < 0 ? null : /^(\d+) cpu (\d+)/.exec(stderr.slice(at + MARK.length));
+  // only a number's worth of the output is read (the reported rows print one)
+  const head = Buffer.alloc(64);
+  const rd = openSync(file, "r");
+  let n: number;
+  try {
+    n = readSync(rd, head, 0, head.length, 0);
+  } finally {
+    closeSync(rd);
+  }
+  return { ms, mib: m === null ? NaN : Number(m[1]) / 1024, cpu: m === null ? NaN : Number(m[2]) / 1000, reported: Number.parseFloat(head.subarray(0, n).toString("utf8")) };
 }
 
 /** Medians of `runs` timed runs of each command, interleaved so a busy machine slows all alike;
