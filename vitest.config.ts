@@ -17,24 +17,32 @@ export const common = {
   globalSetup: ["test/support/global-setup.ts"],
 };
 
-// The tests of the pure core (test/core: no files, no processes, no timers, no environment), and
-// the other files listed below that touch none of those either, share their worker's module graph: a test file there then costs its tests, not a fresh import
-// of vitest and of the modules under test (docs/testing.md has the measurements). Every other
-// file gets a fresh graph of its own, vitest's default: they start processes, fake timers or
-// change the environment, which must not reach the next file.
-const SHARED_GRAPH = [
-  "test/core/**/*.test.ts",
-  // the properties of pure functions (no processes, timers or environment; the crash properties
-  // and those on real folders keep a graph of their own)
-  ...["args", "discovery", "fields", "imports", "incremental-discovery", "recipe", "review-value-free", "split", "survey", "template"].map((f) => `props/${f}.test.ts`),
-  // and the other files of pure functions or in-memory volumes
-  "test/host-cli/argv.test.ts",
-  "test/host-cli/print-json.test.ts",
-  "test/host-mcp/gate.test.ts",
-  "test/host-mcp/http-body.test.ts",
-  "test/support/views-discovery.test.ts",
-  "test/adapters/lock/Lock.test.ts",
-  "test/runtime/review/boundary.test.ts",
+// Which files get a module graph of their own. vitest's default (`isolate`) gives every test file
+// a fresh worker process that imports vitest, the file and the modules under test again: 0.5 s
+// of CPU or more per file, most of what many files cost (docs/testing.md has the measurements).
+// Files that leave nothing behind in their process share their worker's graph instead: they run
+// the CLI, the MCP server or workers as processes of their own, or call the runtime on folders of
+// their own, and set no environment variable, fake no timer or module, add no process listener.
+// The files below do one of those, or are crash and concurrency properties (long, memory-heavy
+// runs that ran past their limit after other files in the same worker), and keep their own graph.
+const OWN_GRAPH = [
+  // they change process.env, fake timers or modules, or add process listeners
+  "test/adapters/lock/file-lock.test.ts",
+  "test/adapters/lock/owner.test.ts",
+  "test/adapters/lock/queue.test.ts",
+  "test/adapters/watch/Watcher.test.ts",
+  "test/runtime/execute/controls.test.ts",
+  "test/runtime/launch.test.ts",
+  "test/runtime/review/reviewer.test.ts",
+  "test/runtime/root-snapshot.test.ts",
+  "test/runtime/verb-tools.test.ts",
+  "test/package/pack.test.ts",
+  "test/scripts/bundle.test.ts",
+  // the Pi SDK in this process (it keeps state of its own), and the real pi command line
+  "test/host-pi/**/*.test.ts",
+  // the properties on real folders and the crash and concurrency properties; only these
+  // properties of pure functions share a graph
+  ...["compile-cache", "crash-fs", "crash-harness-catches", "draft-review-crash", "draft-review-model", "exec-argv", "journal-engine", "ledger-crash", "ledger-processes-crash", "portfolio-crash", "register-crash", "run-store-crash", "settle-at-open", "view-cache"].map((f) => `props/${f}.test.ts`),
 ];
 
 // (a project that extends the root adds its lists to the root's, so the lists live in the projects)
@@ -44,8 +52,8 @@ export default defineConfig({
   test: {
     ...limits,
     projects: [
-      { extends: true, test: { name: "shared", include: SHARED_GRAPH, isolate: false } },
-      { extends: true, test: { name: "isolated", include, exclude: [...configDefaults.exclude, ...SHARED_GRAPH], globalSetup } },
+      { extends: true, test: { name: "shared", include, exclude: [...configDefaults.exclude, ...OWN_GRAPH], isolate: false, globalSetup } },
+      { extends: true, test: { name: "isolated", include: OWN_GRAPH, globalSetup } },
     ],
   },
 });

@@ -29,7 +29,8 @@ const envFor = (dir: string): Record<string, string> => {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "pi-recipes-pack-"));
-  // `npm pack` runs `prepare`, so the tarball holds whatever the build produces today (made once
+  // `npm pack` runs `prepare` (or packs dist/ as it is when that is a build of the current files),
+  // so the tarball holds whatever the build produces today (made once
   // per test run, test/support/packed-package.ts)
   const tarball = await packedTarball();
   const app = join(work, "app");

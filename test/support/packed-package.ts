@@ -1,4 +1,5 @@
-// The package as `npm pack` makes it (its `prepare` script runs the shipped build into dist/),
+// The package as `npm pack` makes it (its `prepare` script runs the shipped build into dist/, unless
+// dist/ is already a finished build of the current files),
 // made once per test run and shared by the test files that need it (test/package/pack.test.ts
 // installs it, test/scripts/bundle.test.ts runs its bundled entry points). The build it runs
 // (`tsc`, then the asset copy and the bundler) is the most expensive fixture of the suite; two
@@ -9,7 +10,7 @@
 // its process id inside, and writes `result.json` (the tarball, or the error that stopped the
 // build) when it is done. A waiter whose maker is gone without a result fails with that reason
 // instead of waiting for ever.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,8 +56,12 @@ export async function packedTarball(): Promise<string> {
     if (typeof inject("testBuild") !== "string" || inject("testBuild") === "") process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     let result: Result;
     try {
+      // `npm pack` builds first (the `prepare` script); when dist/ is a finished build of exactly the
+      // files there are now (scripts/build-stamp.mjs: `npm ci` has just built it on a clean clone),
+      // that build is packed as it is instead of being made a second time
+      const current = spawnSync(process.execPath, [join(repoRoot, "scripts", "build-stamp.mjs"), "check"], { stdio: "ignore" }).status === 0;
       const packed = JSON.parse(
-        execFileSync(npm, ["pack", "--json", "--pack-destination", dir], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }),
+        execFileSync(npm, ["pack", "--json", "--pack-destination", dir, ...(current ? ["--ignore-scripts"] : [])], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }),
       ) as { filename: string }[];
       result = { tarball: join(dir, packed[0]!.filename) };
     } catch (e) {
