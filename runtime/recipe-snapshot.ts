@@ -128,15 +128,19 @@ export function listRecipeEntries(
  *  absent as recorded, names no FIFO, socket or device, and, when present and `mode` is given,
  *  still has that mode (a root turned world-writable is an error of the registry). Else undefined. */
 export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mode?: number | null): Set<string> | undefined {
-  const listed = listRecipeEntries(scan, dir);
-  if (listed.error !== undefined || listed.present !== present) return undefined;
+  // the names straight from the listing (listRecipeEntries' rules, without making a path of each:
+  // this runs over every recipe name of a warm `list`)
+  const listed = scan.listDir(dir);
+  if (!listed.ok) return listed.code === "ENOENT" && !present ? new Set() : undefined;
+  if (!present) return undefined;
   const names = new Set<string>();
-  for (let i = 0; i < listed.entries.length; i++) {
-    const e = listed.entries[i]!;
-    if (e.kind !== "file") return undefined;
-    names.add(e.path.slice(dir.length + 1));
+  for (let i = 0; i < listed.value.length; i++) {
+    const entry = listed.value[i]!;
+    if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
+    if (entry.kind !== "file") return undefined;
+    names.add(entry.name);
   }
-  if (present && mode !== undefined) {
+  if (mode !== undefined) {
     const st = scan.statPath(dir);
     if (!st.ok || st.value.mode !== mode) return undefined;
   }

@@ -1,12 +1,13 @@
 // Discovery over real folders: what the listing sees and what it skips.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as nodeFs from "node:fs";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
-import { extraReader, readFileEntry } from "../../runtime/recipe-snapshot.js";
+import { extraReader, namesListedNow, readFileEntry } from "../../runtime/recipe-snapshot.js";
 
 let base: string;
 let agent: string;
@@ -129,5 +130,44 @@ describe("a failed read carries its errno code", () => {
     expect(read(join(base, "folder.json"))).toBeUndefined();
     expect(read(join(base, "gone.json"))).toBeUndefined();
     expect(read(join(base, "a\0b.json"))?.readError).toMatch(/NUL byte/);
+  });
+});
+
+describe("the recipe names a folder lists now, standing for a listing recorded earlier", () => {
+  const scan = (): ScanPort => makeScanPort(nodeFs);
+  const fifo = (path: string): void => void execFileSync("mkfifo", [path]);
+
+  it("are the recipe file names only: no folders, symlinks, dot-files, drafts/ or other extensions", () => {
+    write(join(root, "a.json"), { template: "echo a" });
+    write(join(root, "b.md"), "---\ntemplate: echo b\n---\n");
+    write(join(root, ".a.json.1-2.tmp"), "x");
+    write(join(root, "notes.txt"), "x");
+    mkdirSync(join(root, "dir.json"));
+    write(join(base, "elsewhere.json"), { template: "echo linked" });
+    symlinkSync(join(base, "elsewhere.json"), join(root, "linked.json"));
+    expect([...(namesListedNow(scan(), root, true) ?? [])].sort()).toEqual(["a.json", "b.md"]);
+  });
+
+  it("stand for nothing when a recipe name is a FIFO (never read unasked)", () => {
+    write(join(root, "a.json"), { template: "echo a" });
+    fifo(join(root, "b.json"));
+    expect(namesListedNow(scan(), root, true)).toBeUndefined();
+  });
+
+  it("of a folder recorded absent: none while it is still absent, nothing once it exists, even empty", () => {
+    const gone = join(base, "nowhere");
+    expect(namesListedNow(scan(), gone, false)?.size).toBe(0);
+    mkdirSync(gone);
+    expect(namesListedNow(scan(), gone, false)).toBeUndefined();
+    expect(namesListedNow(scan(), gone, true)?.size).toBe(0);
+  });
+
+  it("of a folder recorded present: nothing once it is gone or its mode changed", () => {
+    const mode = statSync(root).mode;
+    expect(namesListedNow(scan(), root, true, mode)?.size).toBe(0);
+    chmodSync(root, 0o777);
+    expect(namesListedNow(scan(), root, true, mode)).toBeUndefined();
+    rmSync(root, { recursive: true });
+    expect(namesListedNow(scan(), root, true)).toBeUndefined();
   });
 });
