@@ -1,13 +1,14 @@
 // Mapping a parsed command line onto the verb that runs it, and the help texts.
 import { didYouMean } from "../core/suggest.js";
 import type { ParsedCommandLine } from "./argv.js";
-import { VERB_NAMES, loadAllVerbs, loadVerb } from "./verbs/index.js";
+import { loadVerb } from "./verbs/index.js";
+import { isVerbName, VERB_HELP, VERB_NAMES } from "./verbs/help-texts.js";
 import type { CliHost, VerbOutcome } from "./verbs/cli-verb.js";
 
 export type { VerbOutcome } from "./verbs/cli-verb.js";
 
-export async function usageText(): Promise<string> {
-  const verbs = await loadAllVerbs();
+export function usageText(): string {
+  const verbs = VERB_NAMES.map((name) => VERB_HELP[name]);
   return `usage: pi-recipes <verb> [key=value ...] [--json]
        pi-recipes <verb> --help     help and examples for one verb
        pi-recipes --version
@@ -20,10 +21,10 @@ exit status: 0 success, 1 the registry answered with an error, 2 malformed comma
 }
 
 /** `pi-recipes <verb> --help`: the verb's usage lines and examples; loads no registry. */
-export async function verbHelp(name: string): Promise<string | undefined> {
-  const verb = await loadVerb(name);
-  if (verb === undefined) return undefined;
-  const examples = verb.examples ?? [];
+export function verbHelp(name: string): string | undefined {
+  if (!isVerbName(name)) return undefined;
+  const verb = VERB_HELP[name];
+  const examples: readonly string[] = verb.examples;
   return [
     "usage:",
     ...verb.usage.map((u) => `  pi-recipes ${u}`),

@@ -1,9 +1,10 @@
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 export const activateVerb: CliVerb = {
   name: "activate",
-  usage: ["activate                                     carry out an approved tool portfolio review now (renames, demotions, merges, lineages)"],
-  examples: ["review scope=tool --scripted reply.txt", "activate", "inspect target=recipes view=reviews"],
+  usage: VERB_HELP.activate.usage,
+  examples: VERB_HELP.activate.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -1,9 +1,11 @@
 // Every verb of the `pi-recipes` command, loaded on demand: a command pays only for the modules of
 // the verb it runs (the MCP SDK, the watcher and the Pi glue are not loaded by `inspect`).
-// Add a verb: write host-cli/verbs/<verb>-command.ts and list it here.
+// Add a verb: write host-cli/verbs/<verb>-command.ts, give its help in help-texts.ts and list it
+// here (the type asks for a loader of every verb that has help, and of no other).
 import type { CliVerb } from "./cli-verb.js";
+import { isVerbName, type VerbName } from "./help-texts.js";
 
-const LOADERS: Readonly<Record<string, () => Promise<CliVerb>>> = {
+const LOADERS: { readonly [K in VerbName]: () => Promise<CliVerb> } = {
   inspect: async () => (await import("./inspect-command.js")).inspectVerb,
   schema: async () => (await import("./schema-command.js")).schemaVerb,
   list: async () => (await import("./list-command.js")).listVerb,
@@ -18,10 +20,6 @@ const LOADERS: Readonly<Record<string, () => Promise<CliVerb>>> = {
   rollback: async () => (await import("./rollback-command.js")).rollbackVerb,
 };
 
-export const VERB_NAMES: readonly string[] = Object.keys(LOADERS);
-
 export function loadVerb(name: string): Promise<CliVerb> | undefined {
-  return Object.hasOwn(LOADERS, name) ? LOADERS[name]!() : undefined;
+  return isVerbName(name) ? LOADERS[name]() : undefined;
 }
-
-export const loadAllVerbs = (): Promise<CliVerb[]> => Promise.all(VERB_NAMES.map((n) => LOADERS[n]!()));

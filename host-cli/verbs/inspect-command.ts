@@ -1,20 +1,11 @@
 import { viewKey } from "../../runtime/view-key.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 export const inspectVerb: CliVerb = {
   name: "inspect",
-  usage: [
-    "inspect target=recipes view=status|summary|doctor|imports|reviews [verbose=true]",
-    "inspect target=tool:<name>",
-    "inspect target=tool:pi-actors view=status|triage",
-    "inspect target=run:<id> view=status|tail [lines=N]",
-  ],
-  examples: [
-    "inspect target=recipes view=summary",
-    "inspect target=recipes view=doctor",
-    "inspect target=tool:word_count",
-    "inspect target=run:<run id> view=tail lines=40",
-  ],
+  usage: VERB_HELP.inspect.usage,
+  examples: VERB_HELP.inspect.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -3,10 +3,12 @@
 // words (main.ts hands them over), since the key=value command line has no options.
 import * as E from "fp-ts/lib/Either.js";
 import { parseArgs } from "node:util";
-import { loadToken, TOKEN_ENV } from "../../host-mcp/auth.js";
+import { loadToken } from "../../host-mcp/auth.js";
+import { TOKEN_ENV } from "../../host-mcp/token-env.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../host-mcp/http-body.js";
 import { didYouMean } from "../../core/suggest.js";
 import { usageError, type CliVerb, type VerbOutcome } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 const OPTIONS = {
   http: { type: "boolean" },
@@ -93,14 +95,8 @@ export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = 
 
 export const mcpVerb: CliVerb = {
   name: "mcp",
-  usage: [
-    "mcp                       serve the registry to an MCP client over stdio (tools follow the recipe files)",
-    "mcp --http [--host H] [--port P] [--token-file F] [--allowed-host NAME] [--allowed-origin URL]",
-    "    [--max-calls N] [--max-sessions N] [--max-body-bytes N] [--idle-timeout SECONDS]",
-    `                          serve many clients over MCP Streamable HTTP at http://H:P/mcp (default 127.0.0.1:8765);`,
-    `                          any bind beyond loopback needs a bearer token from ${TOKEN_ENV} or a file`,
-  ],
-  examples: ["mcp", "mcp --http --port 8765 --token-file ~/.config/pi-recipes/token"],
+  usage: VERB_HELP.mcp.usage,
+  examples: VERB_HELP.mcp.examples,
   // reached only without --options (main.ts hands `mcp ...` words to runMcp)
   run: async (cmd) => {
     if (cmd.positional.length > 0 || Object.keys(cmd.params).length > 0 || cmd.json) return usageError("mcp takes only --options (see usage)");

@@ -1,13 +1,11 @@
 import { callIn } from "./call-command.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 export const messageVerb: CliVerb = {
   name: "message",
-  usage: [
-    "message to=tool:<name> type=<type> [body=<json|text>]   invoke a tool with body as its arguments",
-    "message to=run:<id> type=control.kill                   stop an async run (its whole process group)",
-  ],
-  examples: [`message to=tool:word_count type=call body='{"file":"README.md"}'`, "message to=run:<run id> type=control.kill"],
+  usage: VERB_HELP.message.usage,
+  examples: VERB_HELP.message.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

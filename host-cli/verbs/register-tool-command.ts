@@ -1,5 +1,6 @@
 import type { CliValue } from "../argv.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 // The command line turns `name=123` into a number; these parameters are texts whatever they look like.
 const TEXT_PARAMS = ["name", "description", "draft", "args", "label", "output"];
@@ -15,17 +16,8 @@ function asParams(params: Readonly<Record<string, CliValue>>): Record<string, un
 
 export const registerToolVerb: CliVerb = {
   name: "register_tool",
-  usage: [
-    "register_tool             list the registered tools",
-    "register_tool name=<tool> description=... template=... [args=a,b=1] [update=true] [async=true] [<recipe field>=...]",
-    "register_tool name=<tool> template=null            delete a tool",
-    "register_tool name=<tool> draft=<path> [update=true] promote a draft",
-  ],
-  examples: [
-    'register_tool name=word_count description="Count words" template="wc -w {file:path}"',
-    "register_tool name=word_count description=Words update=true",
-    "register_tool name=word_count template=null",
-  ],
+  usage: VERB_HELP.register_tool.usage,
+  examples: VERB_HELP.register_tool.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

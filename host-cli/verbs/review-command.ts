@@ -1,13 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 export const reviewVerb: CliVerb = {
   name: "review",
-  usage: [
-    "review [scope=draft] [--scripted FILE]        run one automatic draft review cycle now (reply from FILE, else $PI_RECIPES_REVIEWER)",
-    "review scope=tool [--scripted FILE]           run one tool portfolio review now (36 tools; says how many are eligible)",
-  ],
-  examples: ["review", "review --scripted reply.txt", "review scope=tool --scripted portfolio-reply.txt", "inspect target=recipes view=reviews"],
+  usage: VERB_HELP.review.usage,
+  examples: VERB_HELP.review.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -1,9 +1,10 @@
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 export const rollbackVerb: CliVerb = {
   name: "rollback",
-  usage: ["rollback tool=NAME revision=N                 restore a tool's revision N from its snapshot (an operator verb)"],
-  examples: ["rollback tool=docs_review revision=1", "inspect target=recipes view=reviews"],
+  usage: VERB_HELP.rollback.usage,
+  examples: VERB_HELP.rollback.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

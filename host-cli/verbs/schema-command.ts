@@ -1,9 +1,10 @@
 import { expectPositional, result, usageError, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 export const schemaVerb: CliVerb = {
   name: "schema",
-  usage: ["schema <tool>             the tool's JSON parameter schema"],
-  examples: ["schema word_count"],
+  usage: VERB_HELP.schema.usage,
+  examples: VERB_HELP.schema.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name") ?? (Object.keys(cmd.params).length > 0 ? usageError("schema takes only a tool name") : undefined);
     if (bad !== undefined) return bad;

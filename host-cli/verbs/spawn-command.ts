@@ -1,13 +1,11 @@
 import { portfolioCycleAfterCommand } from "../idle-review.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 export const spawnVerb: CliVerb = {
   name: "spawn",
-  usage: [
-    "spawn template=<command template> [values={...}]   run an inline template in the foreground",
-    "spawn file=<recipe path>|recipe=<name> [values={...}]",
-  ],
-  examples: [`spawn template="echo {x}" values='{"x":"hi"}'`, `spawn recipe=word_count values='{"file":"README.md"}'`],
+  usage: VERB_HELP.spawn.usage,
+  examples: VERB_HELP.spawn.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

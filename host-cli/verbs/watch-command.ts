@@ -3,6 +3,7 @@
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSetChange } from "../../runtime/live-registry.js";
 import { expectPositional, usageError, type CliVerb } from "./cli-verb.js";
+import { VERB_HELP } from "./help-texts.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -36,8 +37,8 @@ const untilSignal = (): Promise<void> =>
 
 export const watchVerb: CliVerb = {
   name: "watch",
-  usage: ["watch                     print each change of the tool set as it happens, until interrupted"],
-  examples: ["watch", "watch --json"],
+  usage: VERB_HELP.watch.usage,
+  examples: VERB_HELP.watch.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -127,24 +127,17 @@ describe("the bundled build", () => {
     for (const verb of ["inspect target=recipes", "list ", "call <tool>", "register_tool ", "mcp ", "watch "]) expect(help.stdout).toContain(verb);
   });
 
-  it("--help loads no registry: the verb chunks hold the usage lines, the runtime is imported by run()", () => {
-    // what `--help` loads: the entry, every verb chunk, and whatever those import statically
-    const staticImports = (file: string): string[] =>
-      [...readFileSync(file, "utf8").matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"(\.[^"]+)"/gm)].map((m) => join(file, "..", m[1]!));
-    const main = join(out, "host-cli", "main.js");
-    // the verbs' chunks (host-cli/verbs/*-command.ts); the session and the settle step are imported
-    // by a verb's run, which --help never reaches
-    const verbChunks = [...readFileSync(main, "utf8").matchAll(/import\("\.\.\/chunks\/([a-z-]+-command-[A-Z0-9]+\.js)"\)/g)].map((m) => join(out, "chunks", m[1]!));
-    expect(verbChunks.length).toBeGreaterThanOrEqual(10);
-    const loaded = new Set<string>();
-    const visit = (file: string): void => {
-      if (loaded.has(file)) return;
-      loaded.add(file);
-      for (const dep of staticImports(file)) visit(dep);
-    };
-    for (const f of [main, ...verbChunks]) visit(f);
-    const heavy = [...loaded].filter((f) => /function (openRegistry|openSession|openLiveRegistry|discover)\d*\(/.test(readFileSync(f, "utf8")));
-    expect(heavy).toEqual([]);
+  it("--help and <verb> --help load the help texts only: no verb's code, no registry", () => {
+    // the help of every verb is one module (host-cli/verbs/help-texts.ts); the verbs' own modules
+    // (host-cli/verbs/*-command.ts), and the session and registry their runs open, are never loaded
+    const env = { PI_CODING_AGENT_DIR: join(box.dir, "no-such-agent") };
+    for (const args of [["--help"], ["call", "--help"], ["help", "inspect"]]) {
+      const { files, stdout } = loadedFiles(args, env);
+      expect(stdout, args.join(" ")).toContain("usage:");
+      const modules = modulesIn(files);
+      expect(modules).toContain("host-cli/verbs/help-texts.ts");
+      expect(modules.filter((m) => /^host-cli\/verbs\/[a-z-]+-command\.ts$|^runtime\/(registry|session|settle|compile-cache)\.ts$/.test(m)), args.join(" ")).toEqual([]);
+    }
   });
 
   it("list on a root without a Markdown recipe loads no YAML parser; a .md recipe still gets its frontmatter parsed", () => {
