@@ -74,7 +74,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (cmd.verb === "help" || cmd.help === true) {
     const about = cmd.verb === "help" ? cmd.positional[0] : cmd.verb;
-    const text = about === undefined ? usageText() : verbHelp(about);
+    const text = about === undefined ? await usageText() : await verbHelp(about);
     if (text === undefined) return usageError(unknownVerb(about ?? ""));
     process.stdout.write(text);
     return 0;

@@ -1,13 +1,13 @@
 // Mapping a parsed command line onto the verb that runs it, and the help texts.
 import { didYouMean } from "../core/suggest.js";
 import type { ParsedCommandLine } from "./argv.js";
-import { loadVerb } from "./verbs/index.js";
-import { isVerbName, VERB_HELP, VERB_NAMES } from "./verbs/help-texts.js";
+import { isVerbName, loadVerb, VERB_NAMES } from "./verbs/index.js";
 import type { CliHost, VerbOutcome } from "./verbs/cli-verb.js";
 
 export type { VerbOutcome } from "./verbs/cli-verb.js";
 
-export function usageText(): string {
+export async function usageText(): Promise<string> {
+  const { VERB_HELP } = await import("./verbs/help-texts.js");
   const verbs = VERB_NAMES.map((name) => VERB_HELP[name]);
   return `usage: pi-recipes <verb> [key=value ...] [--json]
        pi-recipes <verb> --help     help and examples for one verb
@@ -21,9 +21,9 @@ exit status: 0 success, 1 the registry answered with an error, 2 malformed comma
 }
 
 /** `pi-recipes <verb> --help`: the verb's usage lines and examples; loads no registry. */
-export function verbHelp(name: string): string | undefined {
+export async function verbHelp(name: string): Promise<string | undefined> {
   if (!isVerbName(name)) return undefined;
-  const verb = VERB_HELP[name];
+  const verb = (await import("./verbs/help-texts.js")).VERB_HELP[name];
   const examples: readonly string[] = verb.examples;
   return [
     "usage:",

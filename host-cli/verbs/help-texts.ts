@@ -1,7 +1,7 @@
-// What `pi-recipes --help` and `pi-recipes <verb> --help` print, for every verb, in the order the
-// general help lists them. Kept apart from the verbs' code so that help loads this one module, not
-// every verb (host-cli/verbs/index.ts loads a verb only to run it); each verb's `usage` and
-// `examples` are these.
+// What `pi-recipes --help` and `pi-recipes <verb> --help` print, for every verb. Kept apart from
+// the verbs' code so that help loads this one module, not every verb (host-cli/verbs/index.ts
+// loads a verb only to run it), and loaded by help alone; each verb's `usage` and `examples` are
+// these.
 import { TOKEN_ENV } from "../../host-mcp/token-env.js";
 
 export interface VerbHelp {
@@ -97,7 +97,3 @@ export const VERB_HELP = {
 } as const satisfies Readonly<Record<string, VerbHelp>>;
 
 export type VerbName = keyof typeof VERB_HELP;
-
-export const VERB_NAMES = Object.keys(VERB_HELP) as readonly VerbName[];
-
-export const isVerbName = (name: string): name is VerbName => Object.hasOwn(VERB_HELP, name);

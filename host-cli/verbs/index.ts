@@ -3,7 +3,7 @@
 // Add a verb: write host-cli/verbs/<verb>-command.ts, give its help in help-texts.ts and list it
 // here (the type asks for a loader of every verb that has help, and of no other).
 import type { CliVerb } from "./cli-verb.js";
-import { isVerbName, type VerbName } from "./help-texts.js";
+import type { VerbName } from "./help-texts.js";
 
 const LOADERS: { readonly [K in VerbName]: () => Promise<CliVerb> } = {
   inspect: async () => (await import("./inspect-command.js")).inspectVerb,
@@ -19,6 +19,11 @@ const LOADERS: { readonly [K in VerbName]: () => Promise<CliVerb> } = {
   activate: async () => (await import("./activate-command.js")).activateVerb,
   rollback: async () => (await import("./rollback-command.js")).rollbackVerb,
 };
+
+/** every verb, in the order the general help lists them */
+export const VERB_NAMES = Object.keys(LOADERS) as readonly VerbName[];
+
+export const isVerbName = (name: string): name is VerbName => Object.hasOwn(LOADERS, name);
 
 export function loadVerb(name: string): Promise<CliVerb> | undefined {
   return isVerbName(name) ? LOADERS[name]() : undefined;
