@@ -3,7 +3,6 @@ import type { RuntimeSession } from "../../runtime/session.js";
 import { portfolioCycleAfterCommand } from "../idle-review.js";
 import type { ParsedCommandLine } from "../argv.js";
 import { expectPositional, result, type CliVerb, type VerbOutcome } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 /** `call <tool>` in a session: one discovery, then the one launch path (runtime/launch.ts). */
 export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>): Promise<CommandResult> {
@@ -13,8 +12,6 @@ export async function callIn(session: RuntimeSession, name: string, params: Read
 
 export const callVerb: CliVerb = {
   name: "call",
-  usage: VERB_HELP.call.usage,
-  examples: VERB_HELP.call.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name, then key=value arguments");
     if (bad !== undefined) return bad;

@@ -18,12 +18,9 @@ export type VerbOutcome =
   /** the verb wrote its own output (e.g. a stream) and ends with this exit code */
   | { readonly kind: "exit"; readonly code: number };
 
+/** A verb's code; its usage lines and examples are in help-texts.ts, which only help loads. */
 export interface CliVerb {
   readonly name: string;
-  /** one or more usage lines, shown by `pi-recipes --help` */
-  readonly usage: readonly string[];
-  /** example command lines (without `pi-recipes`), shown by `pi-recipes <verb> --help` */
-  readonly examples?: readonly string[];
   run(cmd: ParsedCommandLine, host: CliHost): VerbOutcome | Promise<VerbOutcome>;
 }
 

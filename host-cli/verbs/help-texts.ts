@@ -1,7 +1,6 @@
 // What `pi-recipes --help` and `pi-recipes <verb> --help` print, for every verb. Kept apart from
 // the verbs' code so that help loads this one module, not every verb (host-cli/verbs/index.ts
-// loads a verb only to run it), and loaded by help alone; each verb's `usage` and `examples` are
-// these.
+// loads a verb only to run it), and loaded by help alone (and by `mcp --help`).
 import { TOKEN_ENV } from "../../host-mcp/token-env.js";
 
 export interface VerbHelp {

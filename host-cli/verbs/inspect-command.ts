@@ -1,11 +1,8 @@
 import { viewKey } from "../../runtime/view-key.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 export const inspectVerb: CliVerb = {
   name: "inspect",
-  usage: VERB_HELP.inspect.usage,
-  examples: VERB_HELP.inspect.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -1,10 +1,7 @@
 import { expectPositional, result, usageError, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 export const listVerb: CliVerb = {
   name: "list",
-  usage: VERB_HELP.list.usage,
-  examples: VERB_HELP.list.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "") ?? (Object.keys(cmd.params).length > 0 ? usageError("list takes no arguments") : undefined);
     if (bad !== undefined) return bad;

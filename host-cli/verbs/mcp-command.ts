@@ -48,8 +48,8 @@ function optionError(e: unknown): string {
 /** `pi-recipes mcp [--http ...]` from the words after the verb. */
 export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<VerbOutcome> {
   if (words.includes("--help") || words.includes("-h")) {
-    const examples = (mcpVerb.examples ?? []).map((e) => `  pi-recipes ${e}`).join("\n");
-    process.stdout.write(`usage:\n${mcpVerb.usage.map((u) => `  ${u.startsWith("mcp") ? "pi-recipes " : "           "}${u}`).join("\n")}\nexamples:\n${examples}\n`);
+    const examples = VERB_HELP.mcp.examples.map((e) => `  pi-recipes ${e}`).join("\n");
+    process.stdout.write(`usage:\n${VERB_HELP.mcp.usage.map((u) => `  ${u.startsWith("mcp") ? "pi-recipes " : "           "}${u}`).join("\n")}\nexamples:\n${examples}\n`);
     return { kind: "exit", code: 0 };
   }
   if (words.some((w) => w === "--token" || w.startsWith("--token=")))
@@ -95,8 +95,6 @@ export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = 
 
 export const mcpVerb: CliVerb = {
   name: "mcp",
-  usage: VERB_HELP.mcp.usage,
-  examples: VERB_HELP.mcp.examples,
   // reached only without --options (main.ts hands `mcp ...` words to runMcp)
   run: async (cmd) => {
     if (cmd.positional.length > 0 || Object.keys(cmd.params).length > 0 || cmd.json) return usageError("mcp takes only --options (see usage)");

@@ -1,11 +1,8 @@
 import { callIn } from "./call-command.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 export const messageVerb: CliVerb = {
   name: "message",
-  usage: VERB_HELP.message.usage,
-  examples: VERB_HELP.message.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -1,6 +1,5 @@
 import type { CliValue } from "../argv.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 // The command line turns `name=123` into a number; these parameters are texts whatever they look like.
 const TEXT_PARAMS = ["name", "description", "draft", "args", "label", "output"];
@@ -16,8 +15,6 @@ function asParams(params: Readonly<Record<string, CliValue>>): Record<string, un
 
 export const registerToolVerb: CliVerb = {
   name: "register_tool",
-  usage: VERB_HELP.register_tool.usage,
-  examples: VERB_HELP.register_tool.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -1,11 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 export const reviewVerb: CliVerb = {
   name: "review",
-  usage: VERB_HELP.review.usage,
-  examples: VERB_HELP.review.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

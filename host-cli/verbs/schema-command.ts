@@ -1,10 +1,7 @@
 import { expectPositional, result, usageError, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 export const schemaVerb: CliVerb = {
   name: "schema",
-  usage: VERB_HELP.schema.usage,
-  examples: VERB_HELP.schema.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name") ?? (Object.keys(cmd.params).length > 0 ? usageError("schema takes only a tool name") : undefined);
     if (bad !== undefined) return bad;

@@ -1,11 +1,8 @@
 import { portfolioCycleAfterCommand } from "../idle-review.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 export const spawnVerb: CliVerb = {
   name: "spawn",
-  usage: VERB_HELP.spawn.usage,
-  examples: VERB_HELP.spawn.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -3,7 +3,6 @@
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSetChange } from "../../runtime/live-registry.js";
 import { expectPositional, usageError, type CliVerb } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -37,8 +36,6 @@ const untilSignal = (): Promise<void> =>
 
 export const watchVerb: CliVerb = {
   name: "watch",
-  usage: VERB_HELP.watch.usage,
-  examples: VERB_HELP.watch.examples,
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;

@@ -241,6 +241,8 @@ describe("the bundled build", () => {
     const listed = loadedFiles(["list"], box.env);
     expect(listed.stdout).toContain("shout");
     expect(modulesIn(listed.files).filter(isStoreCode)).toEqual([]);
+    // nor the help texts, which only help prints
+    expect(modulesIn(listed.files)).not.toContain("host-cli/verbs/help-texts.ts");
     // nor node:crypto (twenty-odd internal modules): nothing on a warm list's way hashes or draws an id
     expect(listed.builtins).not.toContain("crypto");
     const called = loadedFiles(["call", "shout", "word=counted"], box.env);
