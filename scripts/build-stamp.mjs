@@ -1,6 +1,6 @@
 // What `npm run build` was made from: a SHA-256 over every file the build reads (the sources of
-// tsconfig.build.json's folders, the build's configs and scripts, package.json and the lock file
-// that pins the compiler and the bundler), kept in dist/build-inputs.sha256 by a build that ended.
+// tsconfig.build.json's folders, the packaged recipes it compiles, the build's configs and
+// scripts, package.json and the lock file that pins the compiler and the bundler), kept in dist/build-inputs.sha256 by a build that ended.
 // `npm pack` runs the build again (the `prepare` script); a test run that packs the package skips
 // that when dist/ says it was built from exactly the files there are now (test/support/packed-package.ts).
 //
@@ -27,7 +27,8 @@ export function buildInputs(repoRoot = root) {
       } else files.push(path);
     }
   };
-  for (const dir of include) walk(dir);
+  // the build also compiles the packaged recipes (scripts/bundle.mjs)
+  for (const dir of [...include, "recipes"]) walk(dir);
   return files.sort();
 }
 

@@ -25,6 +25,7 @@ beforeEach(() => {
   put("tsconfig.build.json", JSON.stringify({ include: ["core", "host-cli"] }));
   put("core/a.ts", "export const a = 1;\n");
   put("host-cli/main.ts", "console.log(1);\n");
+  put("recipes/git_status.json", "{}\n");
   mkdirSync(join(pkg, "dist"));
 });
 afterEach(() => rmSync(pkg, { recursive: true, force: true }));
@@ -45,6 +46,12 @@ describe("the build stamp", () => {
     expect(stamp("check")).toBe(1);
     stamp("write");
     rmSync(join(pkg, "host-cli", "verbs", "new.ts"));
+    expect(stamp("check")).toBe(1);
+  });
+
+  it("no longer holds after a packaged recipe changes (the build compiles them)", () => {
+    stamp("write");
+    put("recipes/git_status.json", '{"template":"git status"}\n');
     expect(stamp("check")).toBe(1);
   });
 
