@@ -40,6 +40,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const outdir = await shared.build;
   project.provide("testBuild", outdir);
   return () => {
-    if (--shared.users === 0) rmSync(outdir, { recursive: true, force: true });
+    if (--shared.users > 0) return;
+    rmSync(outdir, { recursive: true, force: true });
+    // a later run in the same process (watch mode) builds again
+    if (holder[KEY] === shared) delete holder[KEY];
   };
 }
