@@ -102,6 +102,11 @@ export function readFileEntry(scan: ScanPort, path: string, stat = false): Snaps
   return bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
 }
 
+/** A listed entry that is a recipe: named `*.json`/`*.md` (no dot-file), and a file or another
+ *  non-folder, non-symlink kind (a FIFO, socket or device so named, which cannot be read). */
+const isRecipeEntry = <E extends { readonly name: string; readonly kind: string }>(entry: E): entry is E & { readonly kind: "file" | "other" } =>
+  (entry.kind === "file" || entry.kind === "other") && recipeFileName(entry.name) !== undefined;
+
 /** The recipe entries of one directory: entries named `*.json`/`*.md` that are not folders,
  *  symlinks or dot-files (a FIFO, socket or device so named is listed, kind "other"), in the
  *  order the directory gives them; `error` when the folder exists but cannot be listed. */
@@ -117,8 +122,7 @@ export function listRecipeEntries(
   const entries: { path: string; kind: "file" | "other" }[] = [];
   for (let i = 0; i < listed.value.length; i++) {
     const entry = listed.value[i]!;
-    if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
-    entries.push({ path: dir + "/" + entry.name, kind: entry.kind });
+    if (isRecipeEntry(entry)) entries.push({ path: dir + "/" + entry.name, kind: entry.kind });
   }
   return { present: true, entries };
 }
@@ -128,15 +132,15 @@ export function listRecipeEntries(
  *  absent as recorded, names no FIFO, socket or device, and, when present and `mode` is given,
  *  still has that mode (a root turned world-writable is an error of the registry). Else undefined. */
 export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mode?: number | null): Set<string> | undefined {
-  // the names straight from the listing (listRecipeEntries' rules, without making a path of each:
-  // this runs over every recipe name of a warm `list`)
+  // the names straight from the listing (isRecipeEntry, without making a path of each as
+  // listRecipeEntries does: this runs over every recipe name of a warm `list`)
   const listed = scan.listDir(dir);
   if (!listed.ok) return listed.code === "ENOENT" && !present ? new Set() : undefined;
   if (!present) return undefined;
   const names = new Set<string>();
   for (let i = 0; i < listed.value.length; i++) {
     const entry = listed.value[i]!;
-    if ((entry.kind !== "file" && entry.kind !== "other") || recipeFileName(entry.name) === undefined) continue;
+    if (!isRecipeEntry(entry)) continue;
     if (entry.kind !== "file") return undefined;
     names.add(entry.name);
   }
