@@ -31,7 +31,7 @@ import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { compileCacheDir, olderThan } from "./compile-cache.js";
-import { namesListedNow } from "./recipe-snapshot.js";
+import { namesListedNow, type PassInputs } from "./recipe-snapshot.js";
 import { isStrings, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
 
 export const LIST_INDEX_FORMAT = "pi-recipes-list-index/2";
@@ -71,13 +71,6 @@ interface IndexFile extends RecordedInputs {
   readonly list: ToolList;
 }
 
-/** What the pass that discovered the list relied on (CompileCacheSession.inputs). */
-export interface ListInputs {
-  readonly start: bigint | undefined;
-  readonly observed: ReadonlyMap<string, string | null>;
-  /** a compile of the pass read a path (an import, a delegation target, a probe) */
-  readonly readPaths: boolean;
-}
 
 function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   const x = parseJsonLine(bytes) as Partial<IndexFile> | null | undefined;
@@ -138,7 +131,7 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
 /** The index for `list`, made from the discovery pass that read `sources` (or from the whole-root
  *  snapshot that answered it, runtime/root-snapshot.ts); undefined when that pass cannot vouch for
  *  it (a root not listed, a recipe name that is no regular file, a file as new as the pass). */
-export function listIndexText(version: string, context: string, cwd: string, sources: readonly SourceListing[], inputs: ListInputs, list: ToolList): string | undefined {
+export function listIndexText(version: string, context: string, cwd: string, sources: readonly SourceListing[], inputs: PassInputs, list: ToolList): string | undefined {
   const { start } = inputs;
   if (start === undefined) return undefined;
   const recorded = recordInputs(sources, inputs.observed, start);

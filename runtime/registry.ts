@@ -101,6 +101,14 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
     }
   };
 
+  /** A discovery pass, with the sources it listed and what it relied on (undefined without the
+   *  compile cache) */
+  const discoverRecorded = (): { readonly discovery: Discovery; readonly seen: DiscoverySeen["seen"] } => {
+    let seen: DiscoverySeen["seen"];
+    const { discovery } = discover((sources, inputs) => (seen = { sources, inputs }));
+    return { discovery, seen };
+  };
+
   return {
     paths,
     packagedRoot,
@@ -108,16 +116,14 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
     discover: () => discover().discovery,
     discoverFrom: () => discover(),
     discoverSeen: () => {
-      let seen: DiscoverySeen["seen"];
-      const { discovery } = discover((sources, inputs) => (seen = { sources, inputs }));
+      const { discovery, seen } = discoverRecorded();
       return { discovery, ...(seen === undefined ? {} : { seen }), version: version(), context };
     },
     toolList: () => {
       // without the compile cache nothing is kept between processes: no index either
       const indexed = cacheOptions === undefined ? undefined : readListIndex(scan, paths.recipeRoot, version(), context, paths.cwd);
       if (indexed !== undefined) return { list: indexed };
-      let read: { sources: readonly SourceListing[]; inputs: PassInputs } | undefined;
-      const { discovery } = discover((sources, inputs) => (read = { sources, inputs }));
+      const { discovery, seen: read } = discoverRecorded();
       const list = toolListOf(discovery);
       const text = read === undefined ? undefined : listIndexText(version(), context, paths.cwd, read.sources, read.inputs, list);
       if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
