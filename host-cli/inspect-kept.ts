@@ -7,7 +7,7 @@ import { recordingFs } from "../runtime/recording-fs.js";
 import { clockOnlyHeader, viewAnswer, viewCachePath, viewClock, viewClockPaths, viewHeader, type ViewExpect } from "../runtime/view-cache.js";
 import type { ViewKey } from "../runtime/view-key.js";
 import type { ParsedCommandLine } from "./argv.js";
-import { writeJson } from "./print.js";
+import { writeJson, writeText } from "./print.js";
 import { keptWriter, openKept } from "./view-file.js";
 import { result, type CliHost, type VerbOutcome } from "./verbs/cli-verb.js";
 import type { CommandResult } from "../core/result.js";
@@ -18,8 +18,6 @@ export interface Out {
   readonly writableLength: number;
 }
 
-const printText = (out: Out, text: string): void => void out.write(text.endsWith("\n") ? text : `${text}\n`);
-
 /** The kept answer, printed; false when there is none that holds. */
 function printKept(path: string, expect: ViewExpect, host: CliHost, out: Out): boolean {
   const kept = openKept(path);
@@ -27,7 +25,7 @@ function printKept(path: string, expect: ViewExpect, host: CliHost, out: Out): b
   try {
     const answer = viewAnswer(host.ports.scan, kept.header, expect);
     if (answer === undefined || answer.body !== kept.body) return false;
-    if (expect.key.out === "text") printText(out, answer.text);
+    if (expect.key.out === "text") writeText(out, answer.text);
     // the answer was checked whole (its size) before a byte of it is printed
     // (stdout to a file, a pipe or a terminal is written synchronously on Linux: nothing queued, the
     // chunk's memory serves the next one; a queued chunk keeps its own)
@@ -81,7 +79,7 @@ export async function answerKept(
       writer.commit(JSON.stringify(clockOnlyHeader(expect)));
       return unprinted(answer);
     }
-    if (key.out === "text") printText(out, answer.text);
+    if (key.out === "text") writeText(out, answer.text);
     else writeJson(true, answer.text, answer.details, { write: (piece: string) => (out.write(piece), writer.write(piece)) });
     writer.commit(JSON.stringify({ ...header, answer: { text: answer.text, body: writer.bytes } }));
     return printed("computed");

@@ -62,6 +62,12 @@ function warnContinued(result: CommandResult): void {
   process.stderr.write(`${continuedFailureLines(list).join("\n")}\n`);
 }
 
+/** Whether `out` gets the views as tables: a terminal, or PI_RECIPES_TABLES=1. */
+export const tablesWanted = (out: { readonly isTTY?: boolean }): boolean => out.isTTY === true || process.env["PI_RECIPES_TABLES"] === "1";
+
+/** The plain text of a result as printed: ending in one newline. */
+export const writeText = (out: { write(chunk: string): unknown }, text: string): void => void out.write(text.endsWith("\n") ? text : `${text}\n`);
+
 export function printResult(cmd: ParsedCommandLine, result: CommandResult): void {
   warnContinued(result);
   if (cmd.json) {
@@ -69,7 +75,5 @@ export function printResult(cmd: ParsedCommandLine, result: CommandResult): void
     return;
   }
   const out = result.ok ? process.stdout : process.stderr;
-  const table = out.isTTY === true || process.env["PI_RECIPES_TABLES"] === "1" ? tableFor(cmd, result) : undefined;
-  const text = table ?? result.text;
-  out.write(text.endsWith("\n") ? text : text + "\n");
+  writeText(out, (tablesWanted(out) ? tableFor(cmd, result) : undefined) ?? result.text);
 }

@@ -1,4 +1,5 @@
 import { viewKey } from "../../runtime/view-key.js";
+import { tablesWanted } from "../print.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const inspectVerb: CliVerb = {
@@ -8,8 +9,7 @@ export const inspectVerb: CliVerb = {
     if (bad !== undefined) return bad;
     // the recipe views keep their answer for the next identical command (runtime/view-cache.ts);
     // not the tables a terminal gets, which are drawn from the answer's details
-    const tables = process.stdout.isTTY === true || process.env["PI_RECIPES_TABLES"] === "1";
-    const key = cmd.json || !tables ? viewKey(cmd.params, host.ports.env, cmd.json ? "json" : "text") : undefined;
+    const key = cmd.json || !tablesWanted(process.stdout) ? viewKey(cmd.params, host.ports.env, cmd.json ? "json" : "text") : undefined;
     if (key !== undefined) return (await import("../inspect-kept.js")).inspectKept(cmd, host, key);
     const [session, { inspectWithUsage }] = await Promise.all([host.openSession(), import("../../runtime/usage-view.js")]);
     try {

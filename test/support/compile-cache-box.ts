@@ -15,7 +15,7 @@ import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { hostPorts, openSession, overPorts } from "../../runtime/session.js";
 import { viewKey } from "../../runtime/view-key.js";
 import { answerKept } from "../../host-cli/inspect-kept.js";
-import { writeJson } from "../../host-cli/print.js";
+import { writeJson, writeText } from "../../host-cli/print.js";
 import { inspectWithUsage } from "../../runtime/usage-view.js";
 import { closeLedger, foldPending, openLedger } from "../../runtime/ledger/index.js";
 import { accountLaunch } from "../../runtime/accounting.js";
@@ -153,7 +153,7 @@ function collector(): { write(chunk: string | Uint8Array): boolean; readonly wri
 /** as the command line prints a result it was handed */
 function print(r: CommandResult, json: boolean, out: { write(chunk: string): unknown }): void {
   if (json) writeJson(r.ok, r.text, r.details, out);
-  else out.write(r.text.endsWith("\n") ? r.text : `${r.text}\n`);
+  else writeText(out, r.text);
 }
 
 /** Waits until the file-system clock has moved past every time of `paths` (and of `dir`): a file
