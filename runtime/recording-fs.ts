@@ -22,7 +22,9 @@ export const listingOf = (entries: readonly { readonly name: string; readonly ki
   entries.map((e) => `${e.kind}/${e.name}`).sort();
 
 const nothing = (): void => undefined;
-const missing = (e: unknown): boolean => isFsError(e) && (e.code === "ENOENT" || e.code === "ENOTDIR");
+/** the failure codes that mean "nothing there" (recorded as such, and so compared later) */
+export const isNotThere = (code: string): boolean => code === "ENOENT" || code === "ENOTDIR";
+const missing = (e: unknown): boolean => isFsError(e) && isNotThere(e.code);
 
 export function recordingFs(fs: FileSystem): { readonly fs: FileSystem; reads(): FsReads } {
   const files = new Set<string>();

@@ -37,7 +37,7 @@ import { compileCacheDir, compileCachePath } from "./compile-cache.js";
 import { idOf, isStrings, olderThan, parseJsonLine, type Id } from "./compile-cache-file.js";
 import { isRecordedInputs, namesStillListed, recordedInputsHold, recordInputs, type RecordedInputs } from "./list-index.js";
 import type { PassInputs } from "./recipe-snapshot.js";
-import { listingOf, type FsReads } from "./recording-fs.js";
+import { isNotThere, listingOf, type FsReads } from "./recording-fs.js";
 import type { ViewKey, ViewOut } from "./view-key.js";
 
 export const VIEW_CACHE_FORMAT = "pi-recipes-view/1";
@@ -171,8 +171,6 @@ function parseHeader(bytes: Uint8Array, expect: ViewExpect): ViewHeader | undefi
   return x as ViewHeader;
 }
 
-const NOT_THERE = new Set(["ENOENT", "ENOTDIR"]);
-
 /** The kept answer of `bytes` (a header line), when everything it rests on still holds; else
  *  undefined. */
 export function viewAnswer(scan: ScanPort, bytes: Uint8Array, expect: ViewExpect): { readonly text: string; readonly body: number } | undefined {
@@ -184,11 +182,11 @@ export function viewAnswer(scan: ScanPort, bytes: Uint8Array, expect: ViewExpect
   if (!namesStillListed(scan, h.drafts.dir, h.drafts.present, undefined, h.drafts.names)) return undefined;
   for (const [dir, was] of h.dirs) {
     const now = scan.listDir(dir);
-    if (!now.ok ? !(was === null && NOT_THERE.has(now.code)) : was === null || !sameList(listingOf(now.value), was)) return undefined;
+    if (!now.ok ? !(was === null && isNotThere(now.code)) : was === null || !sameList(listingOf(now.value), was)) return undefined;
   }
   for (const [path, was] of h.kinds) {
     const now = scan.statPath(path);
-    if (!now.ok ? !(was === null && NOT_THERE.has(now.code)) : was !== "dir" || !now.value.isDirectory) return undefined;
+    if (!now.ok ? !(was === null && isNotThere(now.code)) : was !== "dir" || !now.value.isDirectory) return undefined;
   }
   // every recorded path (the discovery's, the drafts', the usage files') still as recorded
   return recordedInputsHold(scan, identity, h, t) ? h.answer : undefined;
