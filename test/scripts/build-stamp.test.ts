@@ -10,8 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 const REPO = resolve(import.meta.dirname, "../..");
 let pkg = "";
 
-const stamp = (verb: string): number | null =>
-  spawnSync(process.execPath, [join(pkg, "scripts", "build-stamp.mjs"), verb], { encoding: "utf8" }).status;
+const run = (verb: string) => spawnSync(process.execPath, [join(pkg, "scripts", "build-stamp.mjs"), verb], { encoding: "utf8" });
+const stamp = (verb: string): number | null => run(verb).status;
+/** the stamp of a build of the files as they are, then `change`: the check's exit code after it */
+const checkAfter = (change: () => void): number | null => {
+  stamp("write");
+  change();
+  return stamp("check");
+};
 const put = (rel: string, text: string): void => {
   mkdirSync(join(pkg, rel, ".."), { recursive: true });
   writeFileSync(join(pkg, rel), text);
@@ -38,30 +44,18 @@ describe("the build stamp", () => {
   });
 
   it("no longer holds after a source is changed, added or removed", () => {
-    stamp("write");
-    put("core/a.ts", "export const a = 2;\n");
-    expect(stamp("check")).toBe(1);
-    stamp("write");
-    put("host-cli/verbs/new.ts", "export {};\n");
-    expect(stamp("check")).toBe(1);
-    stamp("write");
-    rmSync(join(pkg, "host-cli", "verbs", "new.ts"));
-    expect(stamp("check")).toBe(1);
+    expect(checkAfter(() => put("core/a.ts", "export const a = 2;\n"))).toBe(1);
+    expect(checkAfter(() => put("host-cli/verbs/new.ts", "export {};\n"))).toBe(1);
+    expect(checkAfter(() => rmSync(join(pkg, "host-cli", "verbs", "new.ts")))).toBe(1);
   });
 
   it("no longer holds after a packaged recipe changes (the build compiles them)", () => {
-    stamp("write");
-    put("recipes/git_status.json", '{"template":"git status"}\n');
-    expect(stamp("check")).toBe(1);
+    expect(checkAfter(() => put("recipes/git_status.json", '{"template":"git status"}\n'))).toBe(1);
   });
 
   it("no longer holds after the lock file or a build script changes", () => {
-    stamp("write");
-    put("package-lock.json", "another compiler\n");
-    expect(stamp("check")).toBe(1);
-    stamp("write");
-    put("scripts/bundle.mjs", "another bundle\n");
-    expect(stamp("check")).toBe(1);
+    expect(checkAfter(() => put("package-lock.json", "another compiler\n"))).toBe(1);
+    expect(checkAfter(() => put("scripts/bundle.mjs", "another bundle\n"))).toBe(1);
   });
 
   it("is gone once a build begins, so a build that fails leaves none", () => {
@@ -71,7 +65,7 @@ describe("the build stamp", () => {
   });
 
   it("names its verbs when given another", () => {
-    const r = spawnSync(process.execPath, [join(pkg, "scripts", "build-stamp.mjs"), "chek"], { encoding: "utf8" });
+    const r = run("chek");
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('expected clear, write or check, got "chek"');
   });
