@@ -4,7 +4,7 @@
 // sandbox setting, a rewrite inside one timestamp tick) makes the next command compute it again,
 // printing what the same command prints without any cache. props/view-cache.test.ts checks random
 // sequences of such changes.
-import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -76,6 +76,16 @@ describe("inspect through the view cache", () => {
     await keep(SUMMARY, false);
     expect(await box.launch("alpha", true)).toBe(true);
     expect(await recomputed(SUMMARY, false)).toContain("alpha calls=1");
+  });
+
+  test("a path that was nothing and now cannot be looked at (a symlink loop) is not taken for nothing", async () => {
+    // the usage folder did not exist when the answer was kept; an error other than "not there"
+    // (ELOOP here) says nothing of what is there now, so the kept answer must not be printed
+    await keep(SUMMARY, true);
+    const usage = join(box.root, ".usage");
+    symlinkSync(".usage", usage);
+    const viewed = await box.inspected(SUMMARY, true).catch((e: unknown) => ({ from: "failed" as const, output: String(e) }));
+    expect(viewed.from).not.toBe("kept");
   });
 
   test("a launch still pending in a launch log is computed again, and that computation (which folds it) is not kept", async () => {
