@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { median } from "./stats.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const MAXRSS = join(here, "maxrss.js");
+const MAXRSS = join(here, "maxrss.cjs");
 const MARK = "\u0000pi-recipes-bench maxrss ";
 
 export interface ProcessSample {
@@ -52,7 +52,7 @@ export function runProcess(cmd: ProcessCommand): ProcessSample {
   let ms: number;
   try {
     const t0 = process.hrtime.bigint();
-    r = spawnSync(process.execPath, ["--import", MAXRSS, ...cmd.args], { env: cmd.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 1 << 30 });
+    r = spawnSync(process.execPath, ["--require", MAXRSS, ...cmd.args], { env: cmd.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 1 << 30 });
     ms = Number(process.hrtime.bigint() - t0) / 1e6;
   } finally {
     closeSync(fd);

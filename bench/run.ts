@@ -1,6 +1,6 @@
 // `npm run bench`: benchmarks reported as ratios against a floor measured in the same run.
 // PI_RECIPES_BENCH_100K=1 adds the 100,000-recipe rows (several minutes).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,9 @@ import { benchRefresh } from "./refresh.js";
 import { benchSandbox } from "./sandbox.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cliPath = join(here, "..", "host-cli", "main.js");
+// the command as installed: the package's bin (dist/ is two folders above this file's)
+const packageJson = JSON.parse(readFileSync(join(here, "..", "..", "package.json"), "utf8")) as { bin: Record<string, string> };
+const cliPath = join(here, "..", "..", packageJson.bin["pi-recipes"]!);
 const baseDir = mkdtempSync(join(tmpdir(), "pi-recipes-bench-"));
 const only = process.argv[2];
 // a row that says FAILED (an edit whose change event never came) makes the run fail, after every row is printed

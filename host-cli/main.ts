@@ -3,16 +3,17 @@
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
+import { noteMissingAgentDir, printVersion, quietBrokenPipes, READS_REGISTRY } from "./before-verb.js";
 import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
-import { packageInfo } from "../runtime/agent-paths.js";
 import type { HostPorts } from "../runtime/session.js";
 import type { CliHost } from "./verbs/cli-verb.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
-import { runVerb, unknownVerb, usageText, verbHelp, type VerbOutcome } from "./verbs.js";
+import { helpAnswer, unknownVerb } from "./help.js";
+import { runVerb, type VerbOutcome } from "./verbs.js";
 
 // `--json` anywhere on the command line promises one JSON object on stdout, even when the command
 // line itself is wrong (a script piping into a JSON parser must not get an empty stdout).
@@ -24,18 +25,6 @@ function usageError(error: string, verb?: string): number {
   process.stderr.write(`pi-recipes: ${error}\nSee '${help}'.\n`);
   if (wantsJson) writeJson(false, error, { usage_error: true, help });
   return 2;
-}
-
-
-// Verbs that read the registry say where they looked when the agent dir does not exist, so an
-// empty answer is not mistaken for an empty registry.
-const READS_REGISTRY = new Set(["inspect", "schema", "list", "call", "spawn", "message", "register_tool"]);
-
-function noteMissingAgentDir(verb: string, { paths }: HostPorts): void {
-  if (!READS_REGISTRY.has(verb)) return;
-  if (existsSync(paths.agentDir)) return;
-  const from = process.env["PI_CODING_AGENT_DIR"] ? "PI_CODING_AGENT_DIR" : "the default, ~/.pi/agent";
-  process.stderr.write(`pi-recipes: note: no agent directory at ${paths.agentDir} (from ${from}); recipes are read from ${paths.recipeRoot}\n`);
 }
 
 // A plan a killed command left pending is settled before the verb reads anything, read-only verbs
@@ -67,23 +56,20 @@ async function main(argv: readonly string[]): Promise<number> {
   if (E.isLeft(parsed)) return usageError(parsed.left);
   const cmd = parsed.right;
   if (cmd.verb === "--version") {
-    const version = packageInfo().version;
-    if (cmd.json) writeJson(true, `pi-recipes ${version}`, { version });
-    else process.stdout.write(`pi-recipes ${version}\n`);
+    printVersion(cmd.json);
     return 0;
   }
-  if (cmd.verb === "help" || cmd.help === true) {
-    const about = cmd.verb === "help" ? cmd.positional[0] : cmd.verb;
-    const text = about === undefined ? await usageText() : await verbHelp(about);
-    if (text === undefined) return usageError(unknownVerb(about ?? ""));
-    process.stdout.write(text);
+  const help = await helpAnswer(cmd);
+  if (help !== undefined) {
+    if ("unknown" in help) return usageError(unknownVerb(help.unknown));
+    process.stdout.write(help.text);
     return 0;
   }
   let host: Promise<CliHost> | undefined;
   const hostOnce = (): Promise<CliHost> => (host ??= cliHost());
   if (READS_REGISTRY.has(cmd.verb) || cmd.verb === "review") {
     const { ports } = await hostOnce();
-    noteMissingAgentDir(cmd.verb, ports);
+    noteMissingAgentDir(cmd.verb, ports.paths, process.env);
     await settlePending(cmd.verb, ports);
   }
   return finish(cmd, await runVerb(cmd, hostOnce));
@@ -122,13 +108,7 @@ const FS_REASONS: Readonly<Record<string, string>> = {
   ENOENT: "no such file or folder",
 };
 
-// `pi-recipes list | head -1`: the reader has gone, which is no error of ours (no stack trace)
-for (const out of [process.stdout, process.stderr]) {
-  out.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
-  });
-}
-
+quietBrokenPipes();
 enableCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,40 +1,10 @@
-// Mapping a parsed command line onto the verb that runs it, and the help texts.
-import { didYouMean } from "../core/suggest.js";
+// Mapping a parsed command line onto the verb that runs it (help is host-cli/help.ts).
 import type { ParsedCommandLine } from "./argv.js";
-import { isVerbName, loadVerb, VERB_NAMES } from "./verbs/index.js";
+import { unknownVerb } from "./help.js";
+import { loadVerb } from "./verbs/index.js";
 import type { CliHost, VerbOutcome } from "./verbs/cli-verb.js";
 
 export type { VerbOutcome } from "./verbs/cli-verb.js";
-
-export async function usageText(): Promise<string> {
-  const { VERB_HELP } = await import("./verbs/help-texts.js");
-  const verbs = VERB_NAMES.map((name) => VERB_HELP[name]);
-  return `usage: pi-recipes <verb> [key=value ...] [--json]
-       pi-recipes <verb> --help     help and examples for one verb
-       pi-recipes --version
-verbs:
-${verbs.flatMap((v) => v.usage).map((u) => `  ${u}`).join("\n")}
-values that parse as JSON (numbers, true/false, null, arrays, objects, "quoted") are JSON, others strings.
-environment: PI_CODING_AGENT_DIR (default ~/.pi/agent); recipes live in <agent>/recipes/*.json|*.md
-exit status: 0 success, 1 the registry answered with an error, 2 malformed command line
-`;
-}
-
-/** `pi-recipes <verb> --help`: the verb's usage lines and examples; loads no registry. */
-export async function verbHelp(name: string): Promise<string | undefined> {
-  if (!isVerbName(name)) return undefined;
-  const verb = (await import("./verbs/help-texts.js")).VERB_HELP[name];
-  const examples: readonly string[] = verb.examples;
-  return [
-    "usage:",
-    ...verb.usage.map((u) => `  pi-recipes ${u}`),
-    ...(examples.length === 0 ? [] : ["examples:", ...examples.map((e) => `  pi-recipes ${e}`)]),
-    "add --json for the result as one JSON object {ok, text, details}",
-    "",
-  ].join("\n");
-}
-
-export const unknownVerb = (name: string): string => `unknown verb "${name}".${didYouMean(name, [...VERB_NAMES, "help"])}`;
 
 export async function runVerb(cmd: ParsedCommandLine, host: () => Promise<CliHost>): Promise<VerbOutcome> {
   const verb = await loadVerb(cmd.verb);

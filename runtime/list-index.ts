@@ -33,6 +33,7 @@ import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { compileCacheDir, olderThan } from "./compile-cache.js";
 import { namesListedNow, type PassInputs } from "./recipe-snapshot.js";
 import { isStrings, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
+import { preparedAbsentRootList } from "./packaged-compiles.js";
 
 export const LIST_INDEX_FORMAT = "pi-recipes-list-index/2";
 
@@ -126,6 +127,29 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
   if (index === undefined || index.version !== version || index.context !== context) return undefined;
   if (index.cwd !== undefined && index.cwd !== cwd) return undefined;
   return recordedInputsHold(scan, identity, index, BigInt(index.t)) ? index.list : undefined;
+}
+
+/** Where `list` is answered without a discovery, and for which code and context. */
+export interface ListPlace {
+  readonly recipeRoot: string;
+  readonly cwd: string;
+  /** the code version (runtime/compile-cache.ts codeVersion) */
+  readonly version: string;
+  /** the registry context (runtime/agent-paths.ts registryContext) */
+  readonly context: string;
+  /** the packaged root and the build's prepared compiles of it (runtime/packaged-compiles.ts) */
+  readonly packaged?: { readonly root: string; readonly file: string };
+}
+
+/** What `list` shows, when it is provable without a discovery: the list index of a recipe root
+ *  whose inputs did not change (above), or, when there is no recipe root, the list the build
+ *  prepared for that (runtime/packaged-compiles.ts). Undefined: a discovery has to answer. The
+ *  command line answers `list` with this before it loads the registry (host-cli/front-door.ts),
+ *  and the registry with it before it discovers. */
+export function listWithoutDiscovery(scan: ScanPort, at: ListPlace): ToolList | undefined {
+  const indexed = readListIndex(scan, at.recipeRoot, at.version, at.context, at.cwd);
+  if (indexed !== undefined || at.packaged === undefined) return indexed;
+  return preparedAbsentRootList(scan, at.packaged.file, at.packaged.root, at.version, at.recipeRoot);
 }
 
 /** The index for `list`, made from the discovery pass that read `sources` (or from the whole-root

@@ -15,16 +15,26 @@
 // - the path: the build compiled each file where it found it, and an install may sit elsewhere.
 //   The entry's texts name the build's root; they are moved to this install's root. A recipe whose
 //   bytes contain the build's root is not prepared, so no text of its own can be changed by that.
+//
+// Beside the compiles, the build keeps what `list` shows for an agent dir without a recipe root
+// (a fresh install, before the first recipe): then the only recipes discovery reads are the
+// packaged ones, none of them a tool, so that list follows from the packaged root alone. It is
+// used (preparedAbsentRootList) only when the packaged root lists exactly the recipe files
+// prepared above, each with the bytes they were prepared from, and its group and world write bits
+// are as they were (a writable root is an error of the list). A packaged recipe that read another
+// file leaves the root unprepared: then no such list is kept.
 import { fileURLToPath } from "node:url";
 import type { CompileContext, CompiledRecipe, RecipeSource } from "../core/compile/compile-recipe.js";
 import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
 import { recipeFileName } from "../core/discovery/paths.js";
 import type { SnapshotFile } from "../core/model.js";
 import { toolNameProblem } from "../core/register/name.js";
+import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import { sha256Bytes } from "./crypto-sha256.js";
+import { namesListedNow } from "./recipe-snapshot.js";
 
-export const PACKAGED_COMPILES_FORMAT = "pi-recipes-packaged-compiles/2";
+export const PACKAGED_COMPILES_FORMAT = "pi-recipes-packaged-compiles/3";
 
 /** where the build writes the prepared compiles: beside the bundle's folders (dist/) */
 export const packagedCompilesFile = (distDir: string): string => `${distDir}/packaged-compiles.json`;
@@ -39,6 +49,16 @@ interface Prepared {
   readonly root: string;
   /** file name -> its bytes (base64) and the compile result */
   readonly entries: Readonly<Record<string, { readonly bytes: string; readonly compiled: CompiledRecipe }>>;
+  /** what `list` shows when there is no recipe root, when every recipe file was prepared */
+  readonly absentRoot?: AbsentRootList;
+}
+
+/** The list of an agent dir without a recipe root, as the build's discovery gave it, and the
+ *  packaged root's group and world write bits then. */
+export interface AbsentRootList {
+  readonly list: ToolList;
+  /** `mode & 0o022` of the packaged root */
+  readonly writable: number;
 }
 
 /** The build's side: the prepared compiles of the packaged root `root`, as the file's text.
@@ -49,6 +69,7 @@ export function preparePackagedCompiles(
   files: readonly { readonly name: string; readonly bytes: Uint8Array }[],
   compile: (source: RecipeSource, ctx: CompileContext) => CompiledRecipe,
   version: string,
+  absentRoot?: AbsentRootList,
 ): string {
   const entries: Record<string, { bytes: string; compiled: CompiledRecipe }> = {};
   const rootBytes = Buffer.from(root);
@@ -71,7 +92,9 @@ export function preparePackagedCompiles(
     const compiled = compile({ file, id: parsed.id, format: parsed.format }, ctx);
     if (!read) entries[name] = { bytes: Buffer.from(bytes).toString("base64"), compiled };
   }
-  const prepared: Prepared = { format: PACKAGED_COMPILES_FORMAT, version, root, entries };
+  // the list stands for the root only when every recipe file of it is an entry
+  const everyRecipe = files.every(({ name }) => recipeFileName(name) === undefined || entries[name] !== undefined);
+  const prepared: Prepared = { format: PACKAGED_COMPILES_FORMAT, version, root, entries, ...(absentRoot !== undefined && everyRecipe ? { absentRoot } : {}) };
   return JSON.stringify(prepared);
 }
 
@@ -116,6 +139,31 @@ function readPrepared(scan: ScanPort, file: string, root: string, version: strin
     return undefined;
   }
 }
+
+/** What `list` shows for an agent dir whose recipe root `recipeRoot` does not exist, from the
+ *  prepared file: when the packaged root `root` still lists exactly the prepared recipe files,
+ *  each holding the prepared bytes, and has the write bits it had (see above). Else undefined. */
+export function preparedAbsentRootList(scan: ScanPort, file: string, root: string, version: string, recipeRoot: string): ToolList | undefined {
+  if (namesListedNow(scan, recipeRoot, false) === undefined) return undefined;
+  const prepared = readPrepared(scan, file, root, version);
+  const kept = prepared?.absentRoot;
+  if (prepared === undefined || kept === undefined || !isToolList(kept.list)) return undefined;
+  const names = namesListedNow(scan, root, true);
+  const entries = Object.entries(prepared.entries);
+  if (names === undefined || names.size !== entries.length) return undefined;
+  for (const [name, entry] of entries) {
+    if (!names.has(name) || typeof entry.bytes !== "string") return undefined;
+    const expected = Buffer.from(entry.bytes, "base64");
+    const now = scan.readBounded(`${root}/${name}`, expected.length + 1);
+    if (!now.ok || now.value.bytes === undefined || !expected.equals(now.value.bytes)) return undefined;
+  }
+  const st = scan.statPath(root);
+  return st.ok && (st.value.mode & 0o022) === kept.writable ? kept.list : undefined;
+}
+
+const isStringList = (x: unknown): boolean => Array.isArray(x) && x.every((s) => typeof s === "string");
+const isToolList = (x: unknown): x is ToolList =>
+  typeof x === "object" && x !== null && isStringList((x as ToolList).names) && isStringList((x as ToolList).problems);
 
 /** `cache` first (a hit there reads no file), then `prepared`; a compile `prepared` serves is
  *  handed to `cache` as if just compiled, so the next process finds it there. */

@@ -7,7 +7,7 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, registryContext, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot, type PassInputs } from "./recipe-snapshot.js";
 import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
-import { listIndexText, readListIndex, writeListIndex } from "./list-index.js";
+import { listIndexText, listWithoutDiscovery, writeListIndex } from "./list-index.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { sha256Of } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
@@ -70,6 +70,8 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
   // the paths resolution depends on: the list index belongs to them (and to the working directory
   // when a recipe read another file)
   const context = registryContext(paths, packagedRoot);
+  // the packaged component's compiles prepared by the build, unless none are to be used
+  const preparedFile = options.packagedCompiles === undefined ? installedPackagedCompiles() : options.packagedCompiles;
 
   /** One discovery pass; `seen` gets the sources it read and what it relied on (list-index.ts). */
   type Seen = (sources: readonly SourceListing[], inputs: PassInputs) => void;
@@ -77,7 +79,6 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
     if (cacheOptions === undefined) return { discovery: discoverWith(compileStep, readSnapshot(scan, request), { digest: sha256Of }), from: "discovery" };
     const cache = beginCompileCache(scan, { ...paths, ...request }, cacheOptions);
     // the packaged component as the build compiled it, when no cache entry serves it
-    const preparedFile = options.packagedCompiles === undefined ? installedPackagedCompiles() : options.packagedCompiles;
     const prepared = packagedRoot === undefined || preparedFile === null ? undefined
       : packagedCompileHook(scan, preparedFile, packagedRoot, version);
     const hook = prepared === undefined ? cache?.hook : withPackagedCompiles(cache?.hook, prepared);
@@ -121,7 +122,8 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
     },
     toolList: () => {
       // without the compile cache nothing is kept between processes: no index either
-      const indexed = cacheOptions === undefined ? undefined : readListIndex(scan, paths.recipeRoot, version(), context, paths.cwd);
+      const packaged = packagedRoot === undefined || preparedFile === null ? {} : { packaged: { root: packagedRoot, file: preparedFile } };
+      const indexed = cacheOptions === undefined ? undefined : listWithoutDiscovery(scan, { recipeRoot: paths.recipeRoot, cwd: paths.cwd, version: version(), context, ...packaged });
       if (indexed !== undefined) return { list: indexed };
       const { discovery, seen: read } = discoverRecorded();
       const list = toolListOf(discovery);

@@ -7,15 +7,13 @@
 // Cheap when nothing is pending: one folder listing per journal folder and one small read of the
 // review state, no lock, no write; and nothing of the journal engine, the ledger's store or the
 // review cycle is loaded until something is pending (a `list` loads none of it).
-import { JOURNAL_SUFFIX } from "../core/journal/journal-suffix.js";
-import { readJsonOrUndefined, type FileSystem } from "../adapters/fs/FileSystem.js";
+import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { closeLedger, openLedger } from "./ledger/ledger-context.js";
-import { ledgerPaths } from "./ledger/ledger-paths.js";
-import { recoverRegisterJournals, registerJournalDir } from "./register-journal.js";
-import { decodeState } from "../core/review/admission.js";
-import { openReviews, statePath } from "./review/review-context.js";
+import { recoverRegisterJournals } from "./register-journal.js";
+import { ledgerPending, registerPending, reviewExecuting } from "./pending.js";
+import { openReviews } from "./review/review-context.js";
 
 export interface SettleContext {
   readonly paths: AgentPaths;
@@ -27,15 +25,6 @@ export interface SettleContext {
   readonly packagedRoot?: string;
 }
 
-/** true when `dir` holds a journal; a folder that cannot be listed holds none we could settle */
-async function hasJournal(fs: FileSystem, dir: string): Promise<boolean> {
-  try {
-    return (await fs.readdir(dir)).some((e) => e.name.endsWith(JOURNAL_SUFFIX));
-  } catch {
-    return false;
-  }
-}
-
 /** Settles the pending plans of the recipe root; returns what it has to tell (a journal that
  *  could not be trusted and was kept aside). */
 export async function settlePendingPlans(ctx: SettleContext): Promise<readonly string[]> {
@@ -45,7 +34,7 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
     // a live writer holds the folder: its plan is in progress, not pending, and it finishes it
     if (!(e instanceof LockTimeoutError)) throw e;
   };
-  if (await hasJournal(ctx.fs, registerJournalDir(ctx.paths))) {
+  if (await registerPending(ctx.fs, ctx.paths)) {
     try {
       for (const o of await recoverRegisterJournals(ctx.fs, ctx.lock, ctx.paths, { timeoutMs })) {
         if (o.outcome === "quarantined") notes.push(`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`);
@@ -54,7 +43,7 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
       busy(e);
     }
   }
-  if (await hasJournal(ctx.fs, ledgerPaths(ctx.paths.recipeRoot, ctx.paths.usageRoot).journals)) {
+  if (await ledgerPending(ctx.fs, ctx.paths)) {
     const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot, usageRoot: ctx.paths.usageRoot });
     try {
       const { recoverLedger } = await import("./ledger/recover-ledger.js");
@@ -65,7 +54,7 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
       await closeLedger(ledger);
     }
   }
-  if (await reviewExecuting(ctx)) {
+  if (await reviewExecuting(ctx.fs, ctx.paths)) {
     // a draft review killed while carrying out its final decisions: one cycle without a
     // reviewer only finishes (or cleans up) what is there, it captures nothing new
     // the review cycle's code (and with it discovery) loads only when a review is to be finished
@@ -81,12 +70,4 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
     }
   }
   return notes;
-}
-
-async function reviewExecuting(ctx: SettleContext): Promise<boolean> {
-  try {
-    return decodeState(await readJsonOrUndefined(ctx.fs, statePath(ctx.paths)))?.phase === "executing";
-  } catch {
-    return false;
-  }
 }

@@ -4,7 +4,7 @@
 // The per-file output of `tsc` stays beside the bundles: the bench, the run worker and the
 // supervisor run from it, and module-relative paths point into it (see `moduleUrl` below).
 import { createHash } from "node:crypto";
-import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -164,10 +164,42 @@ const bundled = await build({
   legalComments: "none",
   metafile: metafile !== undefined,
 });
-if (metafile !== undefined) await writeFile(metafile, JSON.stringify(bundled.metafile));
-// the command's file is run by its #! line (the package's `bin`): it must be executable whatever
-// wrote it, since npm links an installed package's bin but not the bin of the project it builds in
-await chmod(join(outdir, "host-cli", "main.js"), 0o755);
+// The command as installed (host-cli/front-door.ts, the package's `bin`): one CommonJS file, no
+// chunks, holding only what the answers it gives without the registry need, since node loads one
+// CommonJS file faster than the ES module graph of the same code (docs/performance.md,
+// "start-up"). Everything else it hands to main.js, which stays outside it. `import.meta.url`
+// means this file's own URL there (moduleUrl turns each module's use of it into its compiled
+// path), and the build hash is the bundle's, so both read the same compile caches.
+const FRONT_DOOR = { in: "host-cli/front-door.ts", out: "host-cli/pi-recipes.cjs" };
+const frontDoor = await build({
+  absWorkingDir: root,
+  entryPoints: [FRONT_DOOR.in],
+  outfile: join(outdir, FRONT_DOOR.out),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: ["./main.js"],
+  banner: { js: 'const __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [moduleUrl, esModules],
+  define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(buildIdentity), "import.meta.url": "__piRecipesSelfUrl" },
+  logLevel: "warning",
+  legalComments: "none",
+  metafile: true,
+});
+// the front door answers without the compile code, the libraries loaded lazily, or io-ts:
+// one of them in its file would be loaded by every command (an import added to a module it uses)
+const frontDoorInputs = Object.entries(Object.values(frontDoor.metafile.outputs)[0].inputs).filter(([, v]) => v.bytesInOutput > 0).map(([f]) => f);
+const heavy = frontDoorInputs.filter((f) => /(^|\/)(compile-step|compile-recipe)\.ts$|node_modules\/(yaml|ajv|ajv-formats|io-ts)\//.test(f));
+if (heavy.length > 0) throw new Error(`bundle: ${FRONT_DOOR.out} would hold ${heavy.join(", ")}`);
+if (metafile !== undefined) {
+  const outputs = { ...bundled.metafile.outputs, ...frontDoor.metafile.outputs };
+  await writeFile(metafile, JSON.stringify({ inputs: { ...bundled.metafile.inputs, ...frontDoor.metafile.inputs }, outputs }));
+}
+// the command's files are run by their #! line (the package's `bin`): they must be executable
+// whatever wrote them, since npm links an installed package's bin but not the bin of the project
+// it builds in
+for (const entry of ["host-cli/main.js", FRONT_DOOR.out]) await chmod(join(outdir, entry), 0o755);
 // the libraries the stand-ins load (see LAZY_LIBRARIES above), each file one object of the
 // modules it holds, so a first use reads one file rather than resolving a library's many
 for (const lib of LAZY_LIBRARIES) {
@@ -200,5 +232,13 @@ for (const lib of LAZY_LIBRARIES) {
   const files = [];
   for (const entry of (await readdir(packagedRoot, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1)))
     if (entry.isFile() && !entry.name.startsWith(".")) files.push({ name: entry.name, bytes: await readFile(join(packagedRoot, entry.name)) });
-  await writeFile(packagedCompilesFile(outdir), preparePackagedCompiles(packagedRoot, files, compileRecipe, `${version}+${buildIdentity}`));
+  // and what `list` shows for an agent dir without a recipe root: a discovery of this packaged root
+  // alone (no compile cache, nothing prepared), by the same code
+  const { openRegistry } = await import(pathToFileURL(join(outdir, "runtime", "registry.js")).href);
+  const { makeNodeScanPort } = await import(pathToFileURL(join(outdir, "adapters", "fs", "scan.js")).href);
+  const nowhere = join(root, ".cache", `no-agent-dir-${process.pid}`);
+  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: nowhere }, cwd: root, home: nowhere, packagedRoot, compileCache: false, packagedCompiles: null, scan: makeNodeScanPort() });
+  const { list } = registry.toolList();
+  const absentRoot = { list, writable: (await stat(packagedRoot)).mode & 0o022 };
+  await writeFile(packagedCompilesFile(outdir), preparePackagedCompiles(packagedRoot, files, compileRecipe, `${version}+${buildIdentity}`, absentRoot));
 }

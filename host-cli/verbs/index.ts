@@ -1,9 +1,11 @@
 // Every verb of the `pi-recipes` command, loaded on demand: a command pays only for the modules of
 // the verb it runs (the MCP SDK, the watcher and the Pi glue are not loaded by `inspect`).
-// Add a verb: write host-cli/verbs/<verb>-command.ts, give its help in help-texts.ts and list it
-// here (the type asks for a loader of every verb that has help, and of no other).
+// Add a verb: write host-cli/verbs/<verb>-command.ts, give its help in help-texts.ts, name it in
+// verb-names.ts and list it here (the types ask for a loader and a name of every verb that has help,
+// and of no other).
 import type { CliVerb } from "./cli-verb.js";
 import type { VerbName } from "./help-texts.js";
+import { isVerbName } from "./verb-names.js";
 
 const LOADERS: { readonly [K in VerbName]: () => Promise<CliVerb> } = {
   inspect: async () => (await import("./inspect-command.js")).inspectVerb,
@@ -19,11 +21,6 @@ const LOADERS: { readonly [K in VerbName]: () => Promise<CliVerb> } = {
   activate: async () => (await import("./activate-command.js")).activateVerb,
   rollback: async () => (await import("./rollback-command.js")).rollbackVerb,
 };
-
-/** every verb, in the order the general help lists them */
-export const VERB_NAMES = Object.keys(LOADERS) as readonly VerbName[];
-
-export const isVerbName = (name: string): name is VerbName => Object.hasOwn(LOADERS, name);
 
 export function loadVerb(name: string): Promise<CliVerb> | undefined {
   return isVerbName(name) ? LOADERS[name]() : undefined;

@@ -1,6 +1,6 @@
 // Adapters are built by the hosts (docs/ARCHITECTURE.md, "Adapters are built by the session"): the
 // node file system and the node scan port are constructed only in a process's entry file (the
-// CLI's main, the MCP servers' stdio and HTTP entries, the Pi session, the async run worker) and
+// CLI's front door and main, the MCP servers' stdio and HTTP entries, the Pi session, the async run worker) and
 // handed down through the runtime session; no runtime module builds its own behind its caller's
 // back. A registry opened without a session (a test, a bench) is given the scan port its opener
 // built. The installed package's own manifest is read from the real disk by an adapter
@@ -15,7 +15,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_DIRS = ["core", "runtime", "host-cli", "host-mcp", "host-pi"];
 
 /** The entry files of the processes: each is its own composition root. */
-const ENTRIES: readonly string[] = ["host-cli/main.ts", "host-mcp/http-serve.ts", "host-mcp/stdio.ts", "host-pi/pi-session.ts", "runtime/runs/run-worker.ts"];
+const ENTRIES: readonly string[] = ["host-cli/front-door.ts", "host-cli/main.ts", "host-mcp/http-serve.ts", "host-mcp/stdio.ts", "host-pi/pi-session.ts", "runtime/runs/run-worker.ts"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>

@@ -70,6 +70,19 @@ describe("a pending plan is settled by the next command", () => {
     expect(journals(dir)).toEqual([]);
   }, 60_000);
 
+  it("a killed promotion is a tool at the next `list` even when that list's index was current", async () => {
+    // `list` answers from its index without a discovery when nothing changed (host-cli/front-door.ts):
+    // a plan pending is a change the index cannot see, so it must be settled first
+    writeFileSync(join(root, "kept.json"), JSON.stringify({ description: "Kept", template: "echo k" }));
+    for (let i = 0; i < 2; i++) expect(runCli(["list"], env).stdout).toContain("kept");
+    const target = join(root, "promoted_tool.json");
+    const dir = join(root, ".usage", "journal");
+    await pendingPlan(dir, "lineage-promoted", [[{ op: "write", path: target, before: null, content: `${JSON.stringify({ description: "Promoted", template: "echo p" }, null, 2)}\n` }]]);
+    const r = runCli(["list"], env);
+    expect(r.stdout).toContain("promoted_tool");
+    expect(journals(dir)).toEqual([]);
+  }, 60_000);
+
   it("a draft review killed while executing its final decisions is carried out by the next `list`", () => {
     const drafts = join(root, "drafts");
     mkdirSync(drafts);

@@ -1,12 +1,13 @@
 // The packaged component compiled by the build: a registry serves a packaged recipe from the
 // prepared file only for the bytes, the code version and (moved to its own) root it was compiled
 // for, and what it serves is what compiling the file there gives.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compileRecipe } from "../../core/compile/compile-recipe.js";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
+import type { ToolList } from "../../core/views/list-view.js";
 import { openRegistry } from "../../runtime/registry.js";
 import { makeNodeScanPort } from "../../adapters/fs/scan.js";
 import { packagedCompilesFile, preparePackagedCompiles } from "../../runtime/packaged-compiles.js";
@@ -31,10 +32,13 @@ function writeRoot(root: string): void {
   for (const [name, body] of Object.entries(recipes)) writeFileSync(join(root, name), JSON.stringify(body));
 }
 
-/** the build's step: prepare the compiles of `root` into `file` */
+/** the build's step (scripts/bundle.mjs): prepare the compiles of `root` into `file`, with the
+ *  list of an agent dir without a recipe root, which a discovery of `root` alone gives */
 function prepare(root: string, file: string, version = VERSION): void {
   const files = readdirSync(root).sort().map((name) => ({ name, bytes: readFileSync(join(root, name)) }));
-  writeFileSync(file, preparePackagedCompiles(root, files, compileRecipe, version));
+  const nowhere = join(dir, "build-has-no-agent-dir");
+  const { list } = openRegistry({ env: { PI_CODING_AGENT_DIR: nowhere }, cwd: dir, home: nowhere, packagedRoot: root, compileCache: false, packagedCompiles: null, scan: makeNodeScanPort() }).toolList();
+  writeFileSync(file, preparePackagedCompiles(root, files, compileRecipe, version, { list, writable: statSync(root).mode & 0o022 }));
 }
 
 /** the prepared file with one entry's description changed: shows whether the entry was used */
@@ -100,5 +104,62 @@ describe("the packaged component compiled by the build", () => {
     expect(entries.sort()).toEqual(["broken.json", "echo_word.json", "shell_line.json"]);
     // and the importing recipe still resolves through the installed root
     expect(discovery(prepared).entries.find((e) => e.id === "uses_echo")?.path).toBe(join(installRoot, "uses_echo.json"));
+  });
+});
+
+describe("the list of an agent dir without a recipe root, prepared by the build", () => {
+  const agent = (): string => join(dir, "agent");
+  /** what `list` shows for the agent dir (no recipe root in it): from the prepared file when it holds */
+  const listed = (packagedCompiles: string | null, version = VERSION): ToolList =>
+    openRegistry({ env: { PI_CODING_AGENT_DIR: agent() }, packagedRoot: installRoot, packagedCompiles, compileCache: { version }, scan: makeNodeScanPort() }).toolList().list;
+  /** the prepared list with a name of its own added: shows whether it was used */
+  const tamperList = (): void => {
+    const p = JSON.parse(readFileSync(prepared, "utf8")) as { absentRoot: { list: { names: string[] } } };
+    p.absentRoot.list.names.push("from_the_prepared_file");
+    writeFileSync(prepared, JSON.stringify(p));
+  };
+  const usedPrepared = (version = VERSION): boolean => listed(prepared, version).names.includes("from_the_prepared_file");
+
+  beforeEach(() => {
+    // a packaged root whose recipes read no other file: every one of them prepared
+    rmSync(join(buildRoot, "uses_echo.json"));
+    rmSync(join(installRoot, "uses_echo.json"));
+    prepare(buildRoot, prepared);
+  });
+
+  it("is what a discovery of the installed root gives, its texts naming that root", () => {
+    const fresh = listed(null);
+    expect(listed(prepared)).toEqual(fresh);
+    // the broken packaged recipe is a problem of the list, named where it is installed
+    expect(fresh.problems.some((p) => p.includes(join(installRoot, "broken.json")))).toBe(true);
+    tamperList();
+    expect(usedPrepared()).toBe(true);
+  });
+
+  it("is not used once a recipe root exists, a packaged file changed, came or went, or the root's write bits changed", () => {
+    tamperList();
+    const unused = (why: string, change: () => void, undo: () => void): void => {
+      change();
+      expect(usedPrepared(), why).toBe(false);
+      undo();
+      expect(usedPrepared(), `${why}, undone`).toBe(true);
+    };
+    const recipesDir = join(agent(), "recipes");
+    unused("a recipe root", () => mkdirSync(recipesDir, { recursive: true }), () => rmSync(agent(), { recursive: true }));
+    const echo = join(installRoot, "echo_word.json");
+    const bytes = readFileSync(echo);
+    unused("other bytes", () => writeFileSync(echo, Buffer.concat([bytes, Buffer.from(" ")])), () => writeFileSync(echo, bytes));
+    unused("a file gone", () => rmSync(echo), () => writeFileSync(echo, bytes));
+    const extra = join(installRoot, "new_one.json");
+    unused("a file added", () => writeFileSync(extra, JSON.stringify({ description: "New", template: "echo new" })), () => rmSync(extra));
+    const mode = statSync(installRoot).mode & 0o777;
+    unused("group-writable", () => chmodSync(installRoot, mode | 0o020), () => chmodSync(installRoot, mode));
+    expect(usedPrepared("other+2")).toBe(false);
+  });
+
+  it("is not kept when a packaged recipe read another file", () => {
+    writeRoot(buildRoot);
+    prepare(buildRoot, prepared);
+    expect(JSON.parse(readFileSync(prepared, "utf8"))).not.toHaveProperty("absentRoot");
   });
 });

@@ -33,7 +33,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number 
 // a stand-in requires, see scripts/bundle.mjs: neither the hook nor the require cache sees it on
 // Node 20), and at exit adds what `require` has cached. Returns the paths of the files from the
 // package itself; modulesIn() adds what those import.
-function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): { files: string[]; stdout: string; builtins: string[] } {
+function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string, entry = "main.js"): { files: string[]; stdout: string; builtins: string[] } {
   const log = join(out, `loaded-${Math.random().toString(36).slice(2)}.log`);
   const hook = `import { appendFileSync } from "node:fs";
 export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }`;
@@ -50,7 +50,7 @@ Module._load = function (request, parent, isMain) {
 };
 process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(${JSON.stringify(join(out, "x.js"))}).cache).map((f) => pathToFileURL(f).href + "\\n").join("")
   + process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => "builtin:" + m.slice(13) + "\\n").join("")));`;
-  const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(out, "host-cli", "main.js"), ...args], {
+  const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(out, "host-cli", entry), ...args], {
     env: { ...process.env, ...env },
     encoding: "utf8",
     timeout: 60_000,
@@ -250,6 +250,47 @@ describe("the bundled build", () => {
     expect(modulesIn(called.files)).toEqual(expect.arrayContaining(["runtime/ledger/account-launch.ts", "runtime/journal/run-plan.ts", "node_modules/io-ts/es6/index.js"]));
     // the detector: a launch's log seals its lines with a digest
     expect(called.builtins).toContain("crypto");
+  });
+
+  it("the installed command answers --version, help and a provable list from its one file; anything else loads the full command", () => {
+    const bin = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["pi-recipes"];
+    expect(bin).toBe("dist/host-cli/pi-recipes.cjs");
+    const door = join(out, "host-cli", "pi-recipes.cjs");
+    expect(readFileSync(door, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(statSync(door).mode & 0o111).toBe(0o111);
+    // what the file holds: none of the compile code, io-ts, or the libraries loaded lazily
+    expect(modulesIn([door]).filter((m) => isCompileCode(m) || /node_modules\/(io-ts|yaml|ajv)\//.test(m))).toEqual([]);
+    const viaDoor = (args: readonly string[], env: NodeJS.ProcessEnv): { files: string[]; stdout: string } => {
+      const { files, stdout } = loadedFiles(args, env, undefined, "pi-recipes.cjs");
+      return { files, stdout };
+    };
+
+    // an agent dir without a recipe root: the list the build prepared
+    const none = { PI_CODING_AGENT_DIR: join(box.dir, "no-agent-at-all") };
+    expect(viaDoor(["list"], none)).toEqual({ files: [door], stdout: "No registered tools.\n" });
+    expect(viaDoor(["--version", "--json"], none).files).toEqual([door]);
+    expect(viaDoor(["call", "--help"], none).files).toEqual([door]);
+
+    const warm = runBox();
+    try {
+      warm.recipe("greet", { description: "Greet someone", args: ["who"], template: "echo hello {who}" });
+      // the full command writes the list index (a second pass settles a file as new as the first)
+      for (let i = 0; i < 2; i++) expect(run(["list"], warm.env).stdout).toContain("greet");
+      const answered = viaDoor(["list"], warm.env);
+      expect(answered).toEqual({ files: [door], stdout: "Registered tools:\n- greet\n" });
+      // a recipe added since: the index no longer holds, the full command discovers
+      warm.recipe("wave", { description: "Wave", args: ["who"], template: "echo bye {who}" });
+      const changed = viaDoor(["list"], warm.env);
+      expect(changed.stdout).toContain("- wave");
+      expect(changed.files).toContain(join(out, "host-cli", "main.js"));
+      // another verb, and a list with an argument (a usage error the full command words)
+      expect(viaDoor(["inspect", "target=tool:greet"], warm.env).files).toContain(join(out, "host-cli", "main.js"));
+      const bad = spawnSync(process.execPath, [door, "list", "extra"], { env: { ...process.env, ...warm.env }, encoding: "utf8" });
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain("list takes key=value arguments only");
+    } finally {
+      warm.cleanup();
+    }
   });
 
   it("list and call run a recipe", () => {

@@ -20,8 +20,14 @@ export function nodeArgsFor(source: string): string[] {
   return ["--import", tsxLoader, source];
 }
 
-/** The node arguments that start `pi-recipes` (before its own arguments). */
-export const cliNodeArgs = (): string[] => nodeArgsFor(join(repoRoot, "host-cli", "main.ts"));
+/** The node arguments that start `pi-recipes` (before its own arguments): the command as
+ *  installed, the package's bin (host-cli/front-door.ts, built into host-cli/pi-recipes.cjs),
+ *  which answers some commands itself and hands the others to host-cli/main.ts. */
+export function cliNodeArgs(): string[] {
+  const build = inject("testBuild");
+  if (typeof build === "string" && build !== "") return [join(build, "host-cli", "pi-recipes.cjs")];
+  return nodeArgsFor(join(repoRoot, "host-cli", "front-door.ts"));
+}
 
 export interface CliRun {
   readonly status: number | null;

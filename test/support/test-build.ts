@@ -72,6 +72,8 @@ export async function buildForTests(repoRoot: string, outdir: string, metafile?:
   };
   node("copy-assets.mjs");
   node("bundle.mjs", ...(metafile === undefined ? [] : [metafile]));
-  const main = join(outdir, "host-cli", "main.js");
-  if (!existsSync(main)) throw new Error(`test build: ${main} was not written`);
+  for (const entry of ["main.js", "pi-recipes.cjs"]) {
+    const file = join(outdir, "host-cli", entry);
+    if (!existsSync(file)) throw new Error(`test build: ${file} was not written`);
+  }
 }
