@@ -1,6 +1,7 @@
 // What the command line says and prints around a verb, the same whether the front door
 // (host-cli/front-door.ts) or the full command (host-cli/main.ts) answers it.
 import { existsSync } from "node:fs";
+import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../runtime/agent-paths.js";
 import { packageInfo } from "../runtime/agent-paths.js";
 import { writeJson } from "./print.js";
@@ -31,4 +32,43 @@ export function quietBrokenPipes(): void {
       if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
     });
   }
+}
+
+const shortPath = (path: string): string => (path.length > 200 ? `${path.slice(0, 120)}…${path.slice(-60)}` : path);
+
+/** `cannot mkdir /a/recipes/.locks: ELOOP (too many symbolic links)`, with any control character
+ *  of the path escaped so that the line stays one line. */
+function fsFailure(e: FsError): string {
+  const path = JSON.stringify(shortPath(e.path)).slice(1, -1);
+  const code = e.code === "UNKNOWN" ? (e.rawCode ?? e.code) : e.code;
+  const why = FS_REASONS[code];
+  return `cannot ${e.syscall} ${path}: ${code}${why === undefined ? "" : ` (${why})`}`;
+}
+
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ELOOP: "too many symbolic links",
+  ENAMETOOLONG: "file name too long",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ENOSPC: "no space left on device",
+  EROFS: "read-only file system",
+  ENOTDIR: "a part of the path is not a folder",
+  EISDIR: "is a folder",
+  ENOENT: "no such file or folder",
+};
+
+/** A command that failed with an exception: exit status 1, and one line on stderr (and the JSON
+ *  object on stdout when `--json` was asked). A file the command could not use (a symlink loop, a
+ *  name too long, a permission) is the environment's doing, not a bug: the line names the file,
+ *  never a stack trace. */
+export function reportFailure(error: unknown, json: boolean): void {
+  process.exitCode = 1;
+  if (isFsError(error)) {
+    const text = fsFailure(error);
+    process.stderr.write(`pi-recipes: ${text}\n`);
+    if (json) writeJson(false, text, { fs_error: error.code, path: error.path });
+    return;
+  }
+  process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  if (json) writeJson(false, `internal error: ${error instanceof Error ? error.message : String(error)}`, { internal_error: true });
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `pi-recipes` command as installed (the package's bin). The build makes this file one
 // CommonJS file (dist/host-cli/pi-recipes.cjs) holding only what it imports, and it answers the
-// commands that are provable without the registry: `--version`, help, and `list` when nothing is pending
-// to settle and the list index of the recipe root is current, or there is no recipe root and the
-// packaged root is as the build prepared it (runtime/list-index.ts listWithoutDiscovery). Every
+// commands that are provable without the registry: `--version`, help, and, when nothing is pending
+// to settle, `list` when the list index of the recipe root is current or there is no recipe root
+// and the packaged root is as the build prepared it (runtime/list-index.ts listWithoutDiscovery),
+// and `inspect target=recipes` when the view cache's kept answer holds (host-cli/kept-answer.ts). Every
 // other command line, and a `list` that needs a discovery, goes to the full command
 // (host-cli/main.ts), which is loaded only then.
 //
@@ -16,26 +17,35 @@
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
-import { makeNodeScanPort } from "../adapters/fs/scan.js";
-import { agentPlace, registryContext } from "../runtime/agent-paths.js";
+import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
+import { agentPlace, registryContext, type AgentPaths } from "../runtime/agent-paths.js";
 import { codeVersion } from "../runtime/compile-cache.js";
 import { listWithoutDiscovery } from "../runtime/list-index.js";
 import { installedPackagedCompiles } from "../runtime/packaged-compiles.js";
 import { anythingPending } from "../runtime/pending.js";
 import { listTools } from "../runtime/verbs/list.js";
+import { viewKey } from "../runtime/view-key.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
-import { noteMissingAgentDir, printVersion, quietBrokenPipes } from "./before-verb.js";
+import { noteMissingAgentDir, printVersion, quietBrokenPipes, reportFailure } from "./before-verb.js";
 import { helpAnswer } from "./help.js";
+import { keptAnswerPlace, printKept } from "./kept-answer.js";
 import { enableCompileCache } from "./node-compile-cache.js";
-import { printResult } from "./print.js";
+import { printResult, tablesWanted } from "./print.js";
+
+/** The command's place, when nothing is pending there; undefined: a plan a killed command left
+ *  pending is settled by the full command before anything is read (runtime/settle.ts). */
+async function settledPlace(): Promise<{ readonly paths: AgentPaths; readonly packagedRoot: string | undefined; readonly scan: ScanPort } | undefined> {
+  const { paths, packagedRoot } = agentPlace({ env: process.env, cwd: process.cwd() });
+  if (existsSync(paths.usageRoot) && (await anythingPending(makeNodeFileSystem(), paths))) return undefined;
+  return { paths, packagedRoot, scan: makeNodeScanPort() };
+}
 
 /** `list` without a discovery, when that is provable; false: the full command answers. */
 async function answerList(cmd: ParsedCommandLine): Promise<boolean> {
   const env = process.env;
-  const { paths, packagedRoot } = agentPlace({ env, cwd: process.cwd() });
-  // a plan a killed command left pending is settled by the full command before it lists
-  if (existsSync(paths.usageRoot) && (await anythingPending(makeNodeFileSystem(), paths))) return false;
-  const scan = makeNodeScanPort();
+  const place = await settledPlace();
+  if (place === undefined) return false;
+  const { paths, packagedRoot, scan } = place;
   const list = listWithoutDiscovery(scan, {
     recipeRoot: paths.recipeRoot,
     cwd: paths.cwd,
@@ -48,6 +58,36 @@ async function answerList(cmd: ParsedCommandLine): Promise<boolean> {
   noteMissingAgentDir("list", paths, env);
   printResult(cmd, listTools(list));
   return true;
+}
+
+/** `inspect target=recipes` from the answer the view cache kept, when it still holds
+ *  (host-cli/kept-answer.ts); false: the full command answers. */
+async function answerInspect(cmd: ParsedCommandLine): Promise<boolean> {
+  if (cmd.positional.length > 0 || cmd.stream === true) return false;
+  // the inspect verb's own rule: what a terminal gets (tables) is never kept
+  const key = cmd.json || !tablesWanted(process.stdout) ? viewKey(cmd.params, process.env, cmd.json ? "json" : "text") : undefined;
+  if (key === undefined) return false;
+  const place = await settledPlace();
+  // (no answer is kept without a recipe root, so the full command's note of a missing agent dir
+  // never goes with a kept answer)
+  if (place === undefined || !existsSync(place.paths.agentDir)) return false;
+  const { path, expect } = keptAnswerPlace(place, cmd.params, key);
+  let printing = false;
+  const out = {
+    write: (chunk: string | Uint8Array): boolean => ((printing = true), process.stdout.write(chunk)),
+    get writableLength(): number {
+      return process.stdout.writableLength;
+    },
+  };
+  quietBrokenPipes();
+  try {
+    return printKept(place.scan, path, expect, out);
+  } catch (e) {
+    // nothing printed yet: the full command answers; else this command failed (the answer cut short)
+    if (!printing) return false;
+    reportFailure(e, cmd.json);
+    return true;
+  }
 }
 
 /** Answers the command line when it is one answered here; false: the full command answers it. */
@@ -71,6 +111,7 @@ async function answer(argv: readonly string[]): Promise<boolean> {
     process.stdout.write(help.text);
     return true;
   }
+  if (cmd.verb === "inspect") return answerInspect(cmd);
   const plainList = cmd.verb === "list" && cmd.positional.length === 0 && Object.keys(cmd.params).length === 0 && cmd.stream !== true;
   return plainList ? answerList(cmd) : false;
 }

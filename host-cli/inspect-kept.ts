@@ -1,40 +1,17 @@
 // `inspect target=recipes` through the view cache (runtime/view-cache.ts): the kept answer when it
 // still holds, copied out as it was printed; else the answer computed, printed, and kept when the
 // computation can vouch for it.
-import { codeVersion } from "../runtime/compile-cache.js";
-import { registryContext } from "../runtime/agent-paths.js";
 import { recordingFs } from "../runtime/recording-fs.js";
-import { clockOnlyHeader, viewAnswer, viewCachePath, viewClock, viewClockPaths, viewHeader, type ViewExpect } from "../runtime/view-cache.js";
+import { clockOnlyHeader, viewClock, viewClockPaths, viewHeader } from "../runtime/view-cache.js";
 import type { ViewKey } from "../runtime/view-key.js";
 import type { ParsedCommandLine } from "./argv.js";
+import { keptAnswerPlace, printKept, type Out } from "./kept-answer.js";
 import { writeJson, writeText } from "./print.js";
-import { keptWriter, openKept } from "./view-file.js";
+import { keptWriter } from "./view-file.js";
 import { result, type CliHost, type VerbOutcome } from "./verbs/cli-verb.js";
 import type { CommandResult } from "../core/result.js";
 
-/** Where the answer is printed: stdout, or a test's collector. `writableLength` is what is queued. */
-export interface Out {
-  write(chunk: string | Uint8Array): unknown;
-  readonly writableLength: number;
-}
-
-/** The kept answer, printed; false when there is none that holds. */
-function printKept(path: string, expect: ViewExpect, host: CliHost, out: Out): boolean {
-  const kept = openKept(path);
-  if (kept === undefined) return false;
-  try {
-    const answer = viewAnswer(host.ports.scan, kept.header, expect);
-    if (answer === undefined || answer.body !== kept.body) return false;
-    if (expect.key.out === "text") writeText(out, answer.text);
-    // the answer was checked whole (its size) before a byte of it is printed
-    // (stdout to a file, a pipe or a terminal is written synchronously on Linux: nothing queued, the
-    // chunk's memory serves the next one; a queued chunk keeps its own)
-    else if (!kept.copyBody((chunk) => (out.write(chunk), out.writableLength === 0))) throw new Error(`view cache ${path} ended early while it was printed`);
-    return true;
-  } finally {
-    kept.close();
-  }
-}
+export type { Out } from "./kept-answer.js";
 
 export async function inspectKept(cmd: Pick<ParsedCommandLine, "params">, host: CliHost, key: ViewKey, out: Out = process.stdout): Promise<VerbOutcome> {
   return (await answerKept(cmd, host, key, out)).outcome;
@@ -49,9 +26,8 @@ export async function answerKept(
   const printed = (from: "kept" | "computed") => ({ outcome: { kind: "exit", code: 0 } as const, from });
   const unprinted = (r: CommandResult) => ({ outcome: result(r), from: "result" as const });
   const { ports } = host;
-  const path = viewCachePath(ports.paths.recipeRoot, cmd.params, key.out);
-  const expect: ViewExpect = { key, version: codeVersion(ports.scan), context: registryContext(ports.paths, ports.packagedRoot), cwd: ports.paths.cwd };
-  if (printKept(path, expect, host, out)) return printed("kept");
+  const { path, expect } = keptAnswerPlace(ports, cmd.params, key);
+  if (printKept(ports.scan, path, expect, out)) return printed("kept");
 
   // the clock, read before anything the computation reads
   const t = viewClock(ports.scan, viewClockPaths(ports.paths.recipeRoot, ports.paths.usageRoot, path));

@@ -3,8 +3,7 @@
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
-import { noteMissingAgentDir, printVersion, quietBrokenPipes, READS_REGISTRY } from "./before-verb.js";
-import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
+import { noteMissingAgentDir, printVersion, quietBrokenPipes, READS_REGISTRY, reportFailure } from "./before-verb.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
@@ -85,47 +84,11 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
   return result.ok ? 0 : 1;
 }
 
-const shortPath = (path: string): string => (path.length > 200 ? `${path.slice(0, 120)}…${path.slice(-60)}` : path);
-
-/** `cannot mkdir /a/recipes/.locks: ELOOP (too many symbolic links)`, with any control character
- *  of the path escaped so that the line stays one line. */
-function fsFailure(e: FsError): string {
-  const path = JSON.stringify(shortPath(e.path)).slice(1, -1);
-  const code = e.code === "UNKNOWN" ? (e.rawCode ?? e.code) : e.code;
-  const why = FS_REASONS[code];
-  return `cannot ${e.syscall} ${path}: ${code}${why === undefined ? "" : ` (${why})`}`;
-}
-
-const FS_REASONS: Readonly<Record<string, string>> = {
-  ELOOP: "too many symbolic links",
-  ENAMETOOLONG: "file name too long",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  ENOSPC: "no space left on device",
-  EROFS: "read-only file system",
-  ENOTDIR: "a part of the path is not a folder",
-  EISDIR: "is a folder",
-  ENOENT: "no such file or folder",
-};
-
 quietBrokenPipes();
 enableCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
-    // a file the command could not use (a symlink loop, a name too long, a permission) is the
-    // environment's doing, not a bug: one line naming the file, never a stack trace
-    if (isFsError(error)) {
-      const text = fsFailure(error);
-      process.stderr.write(`pi-recipes: ${text}\n`);
-      if (wantsJson) writeJson(false, text, { fs_error: error.code, path: error.path });
-      process.exitCode = 1;
-      return;
-    }
-    process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-    if (wantsJson) writeJson(false, `internal error: ${error instanceof Error ? error.message : String(error)}`, { internal_error: true });
-    process.exitCode = 1;
-  },
+  (error: unknown) => reportFailure(error, wantsJson),
 );

@@ -1,12 +1,12 @@
-// The installed command (the package's bin, host-cli/front-door.ts) answers `--version`, help and
-// a `list` it can prove without the registry by itself; everything else it hands to the full command
+// The installed command (the package's bin, host-cli/front-door.ts) answers `--version`, help, a
+// `list` it can prove without the registry and an `inspect` the view cache kept by itself; everything else it hands to the full command
 // (host-cli/main.ts). Whoever answers, the answer is the same: stdout, stderr and exit status of
 // the bin equal the full command's in each state below, and in the states it is meant to answer,
 // the bin answered without loading the full command at all.
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliNodeArgs, nodeArgsFor, repoRoot } from "../support/cli.js";
 
@@ -124,9 +124,46 @@ describe("the installed command", () => {
     expect(bin(["list"])).toMatchObject({ handedOn: false });
   });
 
+  it("answers inspect target=recipes from the view cache's kept answer; a changed recipe or another view goes to the full command", () => {
+    mkdirSync(join(agent, "recipes"), { recursive: true });
+    recipe("greet.json", { description: "Greet", args: ["who"], template: "echo hello {who}" });
+    recipe("broken.json", { description: "no template" });
+    const journal = join(agent, "recipes", ".usage", "register-journal", "p.journal.json");
+    mkdirSync(dirname(journal), { recursive: true });
+    const views = [
+      ["inspect", "target=recipes", "view=summary", "--json"],
+      ["inspect", "target=recipes", "view=doctor"],
+      ["inspect", "target=recipes", "view=imports", "--json"],
+    ] as const;
+    // the first computes (and keeps nothing for a file as new as the pass), the second keeps
+    for (const args of views) for (let i = 0; i < 2; i++) full(args);
+    for (const args of views) {
+      const { handedOn, ...answer } = bin(args);
+      expect(answer, args.join(" ")).toEqual(full(args));
+      expect(answer.status).toBe(0);
+      expect(handedOn, args.join(" ")).toBe(false);
+    }
+    // not kept: another target, the reviews view, an argument the views do not take
+    for (const args of [["inspect", "target=tool:greet"], ["inspect", "target=recipes", "view=reviews"], ["inspect", "target=recipes", "lines=3"]]) {
+      const { handedOn, ...answer } = bin(args);
+      expect(answer, args.join(" ")).toEqual(full(args));
+      expect(handedOn, args.join(" ")).toBe(true);
+    }
+    // a plan a killed command left pending (in a journal folder that was there, empty, when the
+    // answer was kept): the full command settles it first
+    writeFileSync(journal, "{}");
+    expect(bin(views[1])).toMatchObject({ handedOn: true });
+    rmSync(journal, { force: true });
+    // a recipe changed since: the kept answer no longer holds
+    recipe("greet.json", { description: "Greet twice", args: ["who"], template: "echo hello hello {who}" });
+    const changed = bin(views[0]);
+    expect(changed.handedOn).toBe(true);
+    expect(changed.stdout).toContain("Greet twice");
+  });
+
   it("hands every other command line to the full command, usage errors included", () => {
     mkdirSync(join(agent, "recipes"), { recursive: true });
-    for (const args of [["list", "extra"], ["list", "x=1"], ["list", "--stream"], ["lst"], ["lst", "--help"], ["help", "nothing"], ["mcp", "--help"], ["--bogus"], ["inspect", "target=recipes"]]) {
+    for (const args of [["list", "extra"], ["list", "x=1"], ["list", "--stream"], ["lst"], ["lst", "--help"], ["help", "nothing"], ["mcp", "--help"], ["--bogus"], ["inspect", "target=recipes"], ["inspect", "x", "target=recipes"]]) {
       const { handedOn, ...answer } = bin(args);
       expect(answer, args.join(" ")).toEqual(full(args));
       expect(handedOn, args.join(" ")).toBe(true);

@@ -252,7 +252,7 @@ describe("the bundled build", () => {
     expect(called.builtins).toContain("crypto");
   });
 
-  it("the installed command answers --version, help and a provable list from its one file; anything else loads the full command", () => {
+  it("the installed command answers --version, help, a provable list and a kept inspect from its one file; anything else loads the full command", () => {
     const bin = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["pi-recipes"];
     expect(bin).toBe("dist/host-cli/pi-recipes.cjs");
     const door = join(out, "host-cli", "pi-recipes.cjs");
@@ -278,6 +278,12 @@ describe("the bundled build", () => {
       for (let i = 0; i < 2; i++) expect(run(["list"], warm.env).stdout).toContain("greet");
       const answered = viaDoor(["list"], warm.env);
       expect(answered).toEqual({ files: [door], stdout: "Registered tools:\n- greet\n" });
+      // the answer the view cache kept for an inspect (the second computation keeps it)
+      const summary = ["inspect", "target=recipes", "view=summary", "--json"];
+      for (let i = 0; i < 2; i++) expect(run(summary, warm.env).status).toBe(0);
+      const kept = viaDoor(summary, warm.env);
+      expect(kept.files).toEqual([door]);
+      expect(kept.stdout).toBe(run(summary, warm.env).stdout);
       // a recipe added since: the index no longer holds, the full command discovers
       warm.recipe("wave", { description: "Wave", args: ["who"], template: "echo bye {who}" });
       const changed = viaDoor(["list"], warm.env);
