@@ -26,7 +26,7 @@ import { anythingPending } from "../runtime/pending.js";
 import { listTools } from "../runtime/verbs/list.js";
 import { viewKey } from "../runtime/view-key.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
-import { noteMissingAgentDir, printVersion, quietBrokenPipes, reportFailure } from "./before-verb.js";
+import { noteMissingAgentDir, printVersion, quietBrokenPipes, reportFailure } from "./around-verb.js";
 import { helpAnswer } from "./help.js";
 import { keptAnswerPlace, printKept } from "./kept-answer.js";
 import { enableCompileCache } from "./node-compile-cache.js";

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The `pi-recipes` command: the registry's verbs for people and scripts.
+// The `pi-recipes` command: the registry's verbs for people and scripts. Installed, it is reached
+// through the front door (host-cli/front-door.ts), which answers some command lines itself and
+// hands this module every other; run directly it answers every command line.
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
-import { noteMissingAgentDir, printVersion, quietBrokenPipes, READS_REGISTRY, reportFailure } from "./before-verb.js";
+import { noteMissingAgentDir, printVersion, quietBrokenPipes, READS_REGISTRY, reportFailure } from "./around-verb.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";

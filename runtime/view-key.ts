@@ -20,7 +20,8 @@ const KEYS: readonly string[] = ["target", "view", "verbose"];
  *  reviews view, an argument the views do not take). */
 export function viewKey(params: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, out: ViewOut): ViewKey | undefined {
   const keys = Object.keys(params).sort();
-  if (!keys.every((k) => KEYS.includes(k) && typeof params[k] === "string")) return undefined;
+  // `verbose=true` on the command line is the value true (values that parse as JSON are JSON)
+  if (!keys.every((k) => KEYS.includes(k) && (typeof params[k] === "string" || (k === "verbose" && typeof params[k] === "boolean")))) return undefined;
   if (params["target"] !== "recipes" && params["target"] !== "recipe-registry") return undefined;
   if (!VIEWS.includes((params["view"] as string | undefined) ?? "status")) return undefined;
   return { params: JSON.stringify(keys.map((k) => [k, params[k]])), sandbox: env["PI_RECIPES_SANDBOX"] ?? null, out };

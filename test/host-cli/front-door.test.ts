@@ -134,6 +134,7 @@ describe("the installed command", () => {
       ["inspect", "target=recipes", "view=summary", "--json"],
       ["inspect", "target=recipes", "view=doctor"],
       ["inspect", "target=recipes", "view=imports", "--json"],
+      ["inspect", "target=recipes", "view=summary", "verbose=true"],
     ] as const;
     // the first computes (and keeps nothing for a file as new as the pass), the second keeps
     for (const args of views) for (let i = 0; i < 2; i++) full(args);
