@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // The `pi-recipes` command as installed (the package's bin). The build makes this file one
-// CommonJS file (dist/host-cli/pi-recipes.cjs) holding only what it imports, and it answers the
-// commands that are provable without the registry: `--version`, help, and, when nothing is pending
-// to settle, `list` when the list index of the recipe root is current or there is no recipe root
-// and the packaged root is as the build prepared it (runtime/list-index.ts listWithoutDiscovery),
-// and `inspect target=recipes` when the view cache's kept answer holds (host-cli/kept-answer.ts). Every
-// other command line, and a `list` that needs a discovery, goes to the full command
-// (host-cli/main.ts), which is loaded only then.
+// CommonJS file (dist/host-cli/pi-recipes.cjs) holding only what it imports. It answers the
+// command lines whose answer is provable without the registry:
+//
+// - `--version`, and help (`--help`, `-h`, `help <verb>`);
+// - when nothing is pending to settle (runtime/pending.ts): `list`, when the list index of the
+//   recipe root is current or there is no recipe root and the packaged root is as the build
+//   prepared it (runtime/list-index.ts listWithoutDiscovery), and `inspect target=recipes`, when
+//   the answer the view cache kept still holds (host-cli/kept-answer.ts).
+//
+// Every other command line goes to the full command (host-cli/main.ts), loaded only then.
 //
 // Why a file of its own: node loads an ES module graph file by file (resolve, read, compile,
 // link), and the full command's `list` reads some forty files before it answers, more time than
