@@ -3,6 +3,7 @@
 // the front door (host-cli/front-door.ts) answer help alike through helpAnswer.
 import { didYouMean } from "../core/suggest.js";
 import type { ParsedCommandLine } from "./argv.js";
+import type { VerbHelp } from "./verbs/help-texts.js";
 import { isVerbName, VERB_NAMES } from "./verbs/verb-names.js";
 
 export async function usageText(): Promise<string> {
@@ -19,16 +20,20 @@ exit status: 0 success, 1 the registry answered with an error, 2 malformed comma
 `;
 }
 
-/** `pi-recipes <verb> --help`: the verb's usage lines and examples; loads no registry. */
+const COMMAND = "pi-recipes ";
+
+/** `pi-recipes <verb> --help` (and `help <verb>`, `mcp --help`): the verb's usage lines and
+ *  examples; loads no registry. A usage line that goes on from the one before (it starts with a
+ *  space) keeps its place under it rather than naming the command again. */
 export async function verbHelp(name: string): Promise<string | undefined> {
   if (!isVerbName(name)) return undefined;
-  const verb = (await import("./verbs/help-texts.js")).VERB_HELP[name];
-  const examples: readonly string[] = verb.examples;
+  const verb: VerbHelp = (await import("./verbs/help-texts.js")).VERB_HELP[name];
+  const { examples } = verb;
   return [
     "usage:",
-    ...verb.usage.map((u) => `  pi-recipes ${u}`),
-    ...(examples.length === 0 ? [] : ["examples:", ...examples.map((e) => `  pi-recipes ${e}`)]),
-    "add --json for the result as one JSON object {ok, text, details}",
+    ...verb.usage.map((u) => `  ${u.startsWith(" ") ? " ".repeat(COMMAND.length) : COMMAND}${u}`),
+    ...(examples.length === 0 ? [] : ["examples:", ...examples.map((e) => `  ${COMMAND}${e}`)]),
+    ...(verb.json === false ? [] : ["add --json for the result as one JSON object {ok, text, details}"]),
     "",
   ].join("\n");
 }

@@ -8,6 +8,9 @@ export interface VerbHelp {
   readonly usage: readonly string[];
   /** example command lines (without `pi-recipes`), shown by `pi-recipes <verb> --help` */
   readonly examples: readonly string[];
+  /** false for a verb that prints no result object (`mcp` speaks MCP on stdout): its help does not
+   *  offer `--json` */
+  readonly json?: false;
 }
 
 export const VERB_HELP = {
@@ -73,6 +76,7 @@ export const VERB_HELP = {
       `                          any bind beyond loopback needs a bearer token from ${TOKEN_ENV} or a file`,
     ],
     examples: ["mcp", "mcp --http --port 8765 --token-file ~/.config/pi-recipes/token"],
+    json: false,
   },
   watch: {
     usage: ["watch                     print each change of the tool set as it happens, until interrupted"],

@@ -8,7 +8,7 @@ import { TOKEN_ENV } from "../../host-mcp/token-env.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../host-mcp/http-body.js";
 import { didYouMean } from "../../core/suggest.js";
 import { usageError, type CliVerb, type VerbOutcome } from "./cli-verb.js";
-import { VERB_HELP } from "./help-texts.js";
+import { verbHelp } from "../help.js";
 
 const OPTIONS = {
   http: { type: "boolean" },
@@ -48,8 +48,8 @@ function optionError(e: unknown): string {
 /** `pi-recipes mcp [--http ...]` from the words after the verb. */
 export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<VerbOutcome> {
   if (words.includes("--help") || words.includes("-h")) {
-    const examples = VERB_HELP.mcp.examples.map((e) => `  pi-recipes ${e}`).join("\n");
-    process.stdout.write(`usage:\n${VERB_HELP.mcp.usage.map((u) => `  ${u.startsWith("mcp") ? "pi-recipes " : "           "}${u}`).join("\n")}\nexamples:\n${examples}\n`);
+    // the same text as `pi-recipes help mcp`
+    process.stdout.write((await verbHelp("mcp"))!);
     return { kind: "exit", code: 0 };
   }
   if (words.some((w) => w === "--token" || w.startsWith("--token=")))

@@ -30,6 +30,18 @@ describe("help and version", () => {
     expect(runCli(["help", "call"]).stdout).toContain("pi-recipes call word_count file=README.md");
   });
 
+  it("mcp --help is help mcp: continuation lines stay under their line, and no --json is offered", () => {
+    const own = runCli(["mcp", "--help"]);
+    expect(own.status).toBe(0);
+    expect(own).toEqual(runCli(["help", "mcp"]));
+    const usage = own.stdout.split("examples:")[0]!.split("\n").slice(1).filter((l) => l !== "");
+    // each line names the command once, or goes on under the line before it
+    expect(usage.filter((l) => l.startsWith("  pi-recipes ")).map((l) => l.split(" ").filter((w) => w !== "")[1])).toEqual(["mcp", "mcp"]);
+    expect(usage.filter((l) => !l.startsWith("  pi-recipes ")).every((l) => l.startsWith(" ".repeat(13)) && !l.includes("pi-recipes"))).toBe(true);
+    expect(own.stdout).not.toContain("--json");
+    expect(runCli(["help", "watch"]).stdout).toContain("add --json");
+  });
+
   it("the general help lists --help and --version", () => {
     const r = runCli(["--help"]);
     expect(r.status).toBe(0);
