@@ -40,7 +40,7 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
 import { sha256Bytes } from "./crypto-sha256.js";
-import { listRecipeDir, readFailedWith, readFileEntry, type CompileCacheSession } from "./recipe-snapshot.js";
+import { listRecipeDir, readFailedWith, readFileEntry, readIdentifiedEntry, type CompileCacheSession } from "./recipe-snapshot.js";
 import { revivedDiscovery, rootSection, TOO_NEW, type SectionInputs } from "./root-snapshot.js";
 
 export const compileCacheDir = (recipeRoot: string): string => join(recipeRoot, ".cache");
@@ -182,6 +182,13 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
   };
 
   const file = (p: string): SnapshotFile => {
+    // nothing kept for this path (a cold pass, a new recipe): read it, its identity taken from the
+    // file opened rather than by a stat of the path first (one system call fewer a recipe)
+    if (old[p] === undefined) {
+      const read = readIdentifiedEntry(scan, p);
+      if (read.identity?.isFile === true) observed.set(p, toId(read.identity));
+      return read.file;
+    }
     const r = identity(p);
     if (!r.ok || !r.value.isFile) return readFileEntry(scan, p);
     const stat = r.value;

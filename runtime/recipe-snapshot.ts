@@ -1,7 +1,7 @@
 // Reading the recipe roots into a snapshot for the pure discovery in core.
 import { RECIPE_SIZE_LIMIT, type RegistrySnapshot, type SnapshotFile, type SourceListing } from "../core/model.js";
 import { recipeFileName } from "../core/discovery/paths.js";
-import type { ScanPort } from "../adapters/fs/scan.js";
+import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
@@ -90,16 +90,28 @@ export const readFailedWith = (f: SnapshotFile, ...codes: readonly string[]): bo
   f.readErrorCode !== undefined && codes.includes(f.readErrorCode);
 
 export function readFileEntry(scan: ScanPort, path: string, stat = false): SnapshotFile {
+  return readEntry(scan, path, stat, false).file;
+}
+
+/** readFileEntry, with the identity of the regular file read (its descriptor's stat, taken before
+ *  the read): one stat fewer than an identity by path and then the read, for a file that has to be
+ *  read anyway (runtime/compile-cache.ts, a recipe it kept nothing for). */
+export function readIdentifiedEntry(scan: ScanPort, path: string): { readonly file: SnapshotFile; readonly identity?: FileIdentity } {
+  return readEntry(scan, path, false, true);
+}
+
+function readEntry(scan: ScanPort, path: string, stat: boolean, identity: boolean): { readonly file: SnapshotFile; readonly identity?: FileIdentity } {
   const none = { path, size: 0, mtimeMs: 0, birthtimeMs: 0 };
-  if (path.includes("\0")) return unreadable(none, "EINVAL", nulInPath(path));
-  const r = scan.readBounded(path, RECIPE_SIZE_LIMIT, { stat });
-  if (!r.ok) return unreadable(none, r.code, `${r.code}: ${r.message}`);
+  if (path.includes("\0")) return { file: unreadable(none, "EINVAL", nulInPath(path)) };
+  const r = scan.readBounded(path, RECIPE_SIZE_LIMIT, { stat, identity });
+  if (!r.ok) return { file: unreadable(none, r.code, `${r.code}: ${r.message}`) };
   const { size, mtimeMs, birthtimeMs, bytes, isFile } = r.value;
   if (!isFile) {
     const head = { path, size: 0, mtimeMs, birthtimeMs };
-    return r.value.mode !== 0 && (r.value.mode & 0o170000) === 0o040000 ? unreadable(head, "EISDIR", aFolder(path)) : unreadable(head, "EINVAL", notRegularFile(path));
+    return { file: r.value.mode !== 0 && (r.value.mode & 0o170000) === 0o040000 ? unreadable(head, "EISDIR", aFolder(path)) : unreadable(head, "EINVAL", notRegularFile(path)) };
   }
-  return bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
+  const file = bytes === undefined ? { path, size, mtimeMs, birthtimeMs } : { path, size, mtimeMs, birthtimeMs, bytes };
+  return r.value.identity === undefined ? { file } : { file, identity: r.value.identity };
 }
 
 /** A listed entry that is a recipe: named `*.json`/`*.md` (no dot-file), and a file or another

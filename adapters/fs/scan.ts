@@ -25,6 +25,9 @@ export interface ScannedFile {
   readonly isFile: boolean;
   /** absent when the file is larger than the limit */
   readonly bytes?: Uint8Array;
+  /** the identity of the file opened (its descriptor's stat, so the very file whose bytes these
+   *  are), when asked for */
+  readonly identity?: FileIdentity;
 }
 
 export type ScanResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: string; readonly message: string };
@@ -48,8 +51,9 @@ export interface ScanPort {
   statPath(path: string): ScanResult<{ readonly mode: number; readonly isDirectory: boolean }>;
   /** read a regular file whole unless its size exceeds `limit` bytes; anything but a regular file
    * gives `isFile: false` and no bytes, without blocking. Without `stat`, small files report zero
-   * timestamps and mode. */
-  readBounded(path: string, limit: number, options?: { readonly stat?: boolean }): ScanResult<ScannedFile>;
+   * timestamps and mode. With `identity`, the result holds the open file's identity (the same
+   * one stat of the descriptor, taken before the read). */
+  readBounded(path: string, limit: number, options?: { readonly stat?: boolean; readonly identity?: boolean }): ScanResult<ScannedFile>;
 }
 
 type SyncFs = Pick<typeof NodeFs, "readdirSync" | "statSync" | "openSync" | "fstatSync" | "readSync" | "closeSync">;
@@ -65,6 +69,16 @@ const kindOf = (d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
 // memfs ignores the flag bits it does not know
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
+const identityOf = (st: NodeFs.BigIntStats): FileIdentity => ({
+  dev: st.dev,
+  ino: st.ino,
+  size: Number(st.size),
+  mtimeNs: st.mtimeNs,
+  ctimeNs: st.ctimeNs,
+  birthtimeNs: st.birthtimeNs,
+  isFile: st.isFile(),
+});
+
 /** Works for `node:fs` and for memfs' fs object, which share the synchronous API. */
 export function makeScanPort(fs: SyncFs): ScanPort {
   const scratch = new Uint8Array(64 * 1024);
@@ -79,19 +93,7 @@ export function makeScanPort(fs: SyncFs): ScanPort {
     },
     identity(path) {
       try {
-        const st = fs.statSync(path, { bigint: true });
-        return {
-          ok: true,
-          value: {
-            dev: st.dev,
-            ino: st.ino,
-            size: Number(st.size),
-            mtimeNs: st.mtimeNs,
-            ctimeNs: st.ctimeNs,
-            birthtimeNs: st.birthtimeNs,
-            isFile: st.isFile(),
-          },
-        };
+        return { ok: true, value: identityOf(fs.statSync(path, { bigint: true })) };
       } catch (e) {
         return failure(e);
       }
@@ -108,17 +110,20 @@ export function makeScanPort(fs: SyncFs): ScanPort {
       let fd: number | undefined;
       try {
         fd = fs.openSync(path, READ_NONBLOCK);
-        const st = fs.fstatSync(fd);
+        // one stat of the descriptor either way: with nanosecond times when the identity is asked for
+        const big = options?.identity === true ? fs.fstatSync(fd, { bigint: true }) : undefined;
+        const st = big ?? fs.fstatSync(fd);
+        const id = big === undefined ? {} : { identity: identityOf(big) };
         const size = Number(st.size);
         const isFile = st.isFile();
         if (isFile && options?.stat !== true && size < scratch.length) {
           // Fast path: most recipes are small; one read into a scratch buffer sees the whole file.
           const n = fs.readSync(fd, scratch, 0, scratch.length, null);
           if (n < scratch.length) {
-            return { ok: true, value: { size: n, mtimeMs: 0, birthtimeMs: 0, mode: 0, isFile: true, bytes: scratch.slice(0, n) } };
+            return { ok: true, value: { size: n, mtimeMs: 0, birthtimeMs: 0, mode: 0, isFile: true, bytes: scratch.slice(0, n), ...id } };
           }
         }
-        const base = { size, mtimeMs: Number(st.mtimeMs), birthtimeMs: Number(st.birthtimeMs), mode: Number(st.mode), isFile };
+        const base = { size, mtimeMs: Number(st.mtimeMs), birthtimeMs: Number(st.birthtimeMs), mode: Number(st.mode), isFile, ...id };
         if (!isFile || size > limit) return { ok: true, value: base };
         // Read until EOF: the size may have changed since fstat; never read past limit + 1.
         let buf = new Uint8Array(size + 1);
