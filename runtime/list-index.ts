@@ -12,7 +12,7 @@
 //   no other file answers the same from anywhere);
 // - every root lists the same recipe file names (folders, symlinks and dot-files left out, as
 //   discovery leaves them out), is present or absent as before, and has the same mode (a world-
-//   or group-writable root is an error of the list);
+//   or group-writable root is a diagnostic of discovery);
 // - every path the discovery looked at (each listed recipe file, each import or delegation target,
 //   each probe that found nothing) has the identity recorded: device, inode, size, mtime and ctime
 //   in nanoseconds, or still no regular file there;

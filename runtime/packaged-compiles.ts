@@ -21,8 +21,8 @@
 // packaged ones, none of them a tool, so that list follows from the packaged root alone. It is
 // used (preparedAbsentRootList) only when the packaged root lists exactly the recipe files
 // prepared above, each with the bytes they were prepared from, and its group and world write bits
-// are as they were (a writable root is an error of the list). A packaged recipe that read another
-// file leaves the root unprepared: then no such list is kept.
+// are as they were (a writable root is a diagnostic of discovery). A packaged recipe that read
+// another file leaves the root unprepared: then no such list is kept.
 import { fileURLToPath } from "node:url";
 import type { CompileContext, CompiledRecipe, RecipeSource } from "../core/compile/compile-recipe.js";
 import type { CompileHook, StoredCompile } from "../core/discovery/compile-hook.js";
