@@ -21,9 +21,9 @@ import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
-import { agentPlace, registryContext, type AgentPaths } from "../runtime/agent-paths.js";
+import { agentPlace, type AgentPaths } from "../runtime/agent-paths.js";
 import { codeVersion } from "../runtime/compile-cache.js";
-import { listWithoutDiscovery } from "../runtime/list-index.js";
+import { listPlace, listWithoutDiscovery } from "../runtime/list-index.js";
 import { installedPackagedCompiles } from "../runtime/packaged-compiles.js";
 import { anythingPending } from "../runtime/pending.js";
 import { listTools } from "../runtime/verbs/list.js";
@@ -45,20 +45,13 @@ async function settledPlace(): Promise<{ readonly paths: AgentPaths; readonly pa
 
 /** `list` without a discovery, when that is provable; false: the full command answers. */
 async function answerList(cmd: ParsedCommandLine): Promise<boolean> {
-  const env = process.env;
   const place = await settledPlace();
   if (place === undefined) return false;
   const { paths, packagedRoot, scan } = place;
-  const list = listWithoutDiscovery(scan, {
-    recipeRoot: paths.recipeRoot,
-    cwd: paths.cwd,
-    version: codeVersion(scan),
-    context: registryContext(paths, packagedRoot),
-    ...(packagedRoot === undefined ? {} : { packaged: { root: packagedRoot, file: installedPackagedCompiles() } }),
-  });
+  const list = listWithoutDiscovery(scan, listPlace(paths, packagedRoot, codeVersion(scan), installedPackagedCompiles()));
   if (list === undefined) return false;
   quietBrokenPipes();
-  noteMissingAgentDir("list", paths, env);
+  noteMissingAgentDir("list", paths, process.env);
   printResult(cmd, listTools(list));
   return true;
 }

@@ -16,6 +16,7 @@
 // from it and the entries; it is in this file so that a warm process parses one file once and a
 // cold one stringifies once.
 import type { CompiledConfig, CompiledProblem, CompiledRecipe } from "../core/compile/compile-recipe.js";
+import type { ToolList } from "../core/views/list-view.js";
 import type { FileIdentity, ScanResult } from "../adapters/fs/scan.js";
 
 export const CACHE_FORMAT = "pi-recipes-compile-cache/6";
@@ -112,6 +113,9 @@ export function cacheText(version: string, context: string, entries: Readonly<Re
 /** shape checks of the stored files (this one, the whole-root section, the list index) */
 export const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 export const isStrings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
+/** what `list` shows (the list index's, the packaged compiles' list without a recipe root) */
+export const isToolList = (x: unknown): x is ToolList =>
+  typeof x === "object" && x !== null && isStrings((x as Partial<ToolList>).names) && isStrings((x as Partial<ToolList>).problems);
 const isOptionalStrings = (a: unknown): boolean => a === undefined || isStrings(a);
 const isId = (i: unknown): i is Id => typeof i === "string";
 const isDep = (d: unknown): boolean => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1]));

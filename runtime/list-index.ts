@@ -30,9 +30,10 @@ import type { SourceListing } from "../core/model.js";
 import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
+import { registryContext, type AgentPaths } from "./agent-paths.js";
 import { compileCacheDir, olderThan } from "./compile-cache.js";
 import { namesListedNow, type PassInputs } from "./recipe-snapshot.js";
-import { isStrings, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
+import { isStrings, isToolList, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
 import { preparedAbsentRootList } from "./packaged-compiles.js";
 
 export const LIST_INDEX_FORMAT = "pi-recipes-list-index/2";
@@ -78,8 +79,7 @@ function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   if (x === undefined || x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
   if (!(x.cwd === undefined || typeof x.cwd === "string")) return undefined;
   if (!isRecordedInputs(x)) return undefined;
-  const list = x.list;
-  if (typeof list !== "object" || list === null || !isStrings(list.names) || !isStrings(list.problems)) return undefined;
+  if (!isToolList(x.list)) return undefined;
   return x as IndexFile;
 }
 
@@ -139,6 +139,13 @@ export interface ListPlace {
   readonly context: string;
   /** the packaged root and the build's prepared compiles of it (runtime/packaged-compiles.ts) */
   readonly packaged?: { readonly root: string; readonly file: string };
+}
+
+/** The ListPlace of a registry at `paths` with the packaged root `packagedRoot`, for code of
+ *  `version`; `preparedFile` is the build's prepared compiles of that root (null: none used). */
+export function listPlace(paths: AgentPaths, packagedRoot: string | undefined, version: string, preparedFile: string | null): ListPlace {
+  const packaged = packagedRoot === undefined || preparedFile === null ? {} : { packaged: { root: packagedRoot, file: preparedFile } };
+  return { recipeRoot: paths.recipeRoot, cwd: paths.cwd, version, context: registryContext(paths, packagedRoot), ...packaged };
 }
 
 /** What `list` shows, when it is provable without a discovery: the list index of a recipe root

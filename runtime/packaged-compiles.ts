@@ -31,6 +31,7 @@ import type { SnapshotFile } from "../core/model.js";
 import { toolNameProblem } from "../core/register/name.js";
 import type { ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
+import { isToolList } from "./compile-cache-file.js";
 import { sha256Bytes } from "./crypto-sha256.js";
 import { namesListedNow } from "./recipe-snapshot.js";
 
@@ -160,10 +161,6 @@ export function preparedAbsentRootList(scan: ScanPort, file: string, root: strin
   const st = scan.statPath(root);
   return st.ok && (st.value.mode & 0o022) === kept.writable ? kept.list : undefined;
 }
-
-const isStringList = (x: unknown): boolean => Array.isArray(x) && x.every((s) => typeof s === "string");
-const isToolList = (x: unknown): x is ToolList =>
-  typeof x === "object" && x !== null && isStringList((x as ToolList).names) && isStringList((x as ToolList).problems);
 
 /** `cache` first (a hit there reads no file), then `prepared`; a compile `prepared` serves is
  *  handed to `cache` as if just compiled, so the next process finds it there. */

@@ -7,7 +7,7 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, registryContext, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot, type PassInputs } from "./recipe-snapshot.js";
 import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
-import { listIndexText, listWithoutDiscovery, writeListIndex } from "./list-index.js";
+import { listIndexText, listPlace, listWithoutDiscovery, writeListIndex } from "./list-index.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { sha256Of } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
@@ -122,8 +122,7 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
     },
     toolList: () => {
       // without the compile cache nothing is kept between processes: no index either
-      const packaged = packagedRoot === undefined || preparedFile === null ? {} : { packaged: { root: packagedRoot, file: preparedFile } };
-      const indexed = cacheOptions === undefined ? undefined : listWithoutDiscovery(scan, { recipeRoot: paths.recipeRoot, cwd: paths.cwd, version: version(), context, ...packaged });
+      const indexed = cacheOptions === undefined ? undefined : listWithoutDiscovery(scan, listPlace(paths, packagedRoot, version(), preparedFile));
       if (indexed !== undefined) return { list: indexed };
       const { discovery, seen: read } = discoverRecorded();
       const list = toolListOf(discovery);
