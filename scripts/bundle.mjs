@@ -4,7 +4,7 @@
 // The per-file output of `tsc` stays beside the bundles: the bench, the run worker and the
 // supervisor run from it, and module-relative paths point into it (see `moduleUrl` below).
 import { createHash } from "node:crypto";
-import { chmod, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -232,13 +232,9 @@ for (const lib of LAZY_LIBRARIES) {
   const files = [];
   for (const entry of (await readdir(packagedRoot, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1)))
     if (entry.isFile() && !entry.name.startsWith(".")) files.push({ name: entry.name, bytes: await readFile(join(packagedRoot, entry.name)) });
-  // and what `list` shows for an agent dir without a recipe root: a discovery of this packaged root
-  // alone (no compile cache, nothing prepared), by the same code
-  const { openRegistry } = await import(pathToFileURL(join(outdir, "runtime", "registry.js")).href);
+  // and what `list` shows for an agent dir without a recipe root (runtime/packaged-absent-list.ts)
+  const { absentRootListOf } = await import(pathToFileURL(join(outdir, "runtime", "packaged-absent-list.js")).href);
   const { makeNodeScanPort } = await import(pathToFileURL(join(outdir, "adapters", "fs", "scan.js")).href);
-  const nowhere = join(root, ".cache", `no-agent-dir-${process.pid}`);
-  const registry = openRegistry({ env: { PI_CODING_AGENT_DIR: nowhere }, cwd: root, home: nowhere, packagedRoot, compileCache: false, packagedCompiles: null, scan: makeNodeScanPort() });
-  const { list } = registry.toolList();
-  const absentRoot = { list, writable: (await stat(packagedRoot)).mode & 0o022 };
+  const absentRoot = absentRootListOf(packagedRoot, makeNodeScanPort(), join(root, ".cache", `no-agent-dir-${process.pid}`));
   await writeFile(packagedCompilesFile(outdir), preparePackagedCompiles(packagedRoot, files, compileRecipe, `${version}+${buildIdentity}`, absentRoot));
 }

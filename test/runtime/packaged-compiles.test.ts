@@ -11,6 +11,7 @@ import type { ToolList } from "../../core/views/list-view.js";
 import { openRegistry } from "../../runtime/registry.js";
 import { makeNodeScanPort } from "../../adapters/fs/scan.js";
 import { packagedCompilesFile, preparePackagedCompiles } from "../../runtime/packaged-compiles.js";
+import { absentRootListOf } from "../../runtime/packaged-absent-list.js";
 
 const VERSION = "test+1";
 let dir: string;
@@ -36,9 +37,8 @@ function writeRoot(root: string): void {
  *  list of an agent dir without a recipe root, which a discovery of `root` alone gives */
 function prepare(root: string, file: string, version = VERSION): void {
   const files = readdirSync(root).sort().map((name) => ({ name, bytes: readFileSync(join(root, name)) }));
-  const nowhere = join(dir, "build-has-no-agent-dir");
-  const { list } = openRegistry({ env: { PI_CODING_AGENT_DIR: nowhere }, cwd: dir, home: nowhere, packagedRoot: root, compileCache: false, packagedCompiles: null, scan: makeNodeScanPort() }).toolList();
-  writeFileSync(file, preparePackagedCompiles(root, files, compileRecipe, version, { list, writable: statSync(root).mode & 0o022 }));
+  const absentRoot = absentRootListOf(root, makeNodeScanPort(), join(dir, "build-has-no-agent-dir"));
+  writeFileSync(file, preparePackagedCompiles(root, files, compileRecipe, version, absentRoot));
 }
 
 /** the prepared file with one entry's description changed: shows whether the entry was used */
