@@ -27,13 +27,12 @@ import { listPlace, listWithoutDiscovery } from "../runtime/list-index.js";
 import { installedPackagedCompiles } from "../runtime/packaged-compiles.js";
 import { anythingPending } from "../runtime/pending.js";
 import { listTools } from "../runtime/verbs/list.js";
-import { viewKey } from "../runtime/view-key.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { noteMissingAgentDir, printVersion, quietBrokenPipes, reportFailure } from "./around-verb.js";
 import { helpAnswer } from "./help.js";
-import { keptAnswerPlace, printKept } from "./kept-answer.js";
+import { keptAnswerPlace, keptViewKey, printKept } from "./kept-answer.js";
 import { enableCompileCache } from "./node-compile-cache.js";
-import { printResult, tablesWanted } from "./print.js";
+import { printResult } from "./print.js";
 
 /** The command's place, when nothing is pending there; undefined: a plan a killed command left
  *  pending is settled by the full command before anything is read (runtime/settle.ts). */
@@ -60,8 +59,7 @@ async function answerList(cmd: ParsedCommandLine): Promise<boolean> {
  *  (host-cli/kept-answer.ts); false: the full command answers. */
 async function answerInspect(cmd: ParsedCommandLine): Promise<boolean> {
   if (cmd.positional.length > 0 || cmd.stream === true) return false;
-  // the inspect verb's own rule: what a terminal gets (tables) is never kept
-  const key = cmd.json || !tablesWanted(process.stdout) ? viewKey(cmd.params, process.env, cmd.json ? "json" : "text") : undefined;
+  const key = keptViewKey(cmd, process.env);
   if (key === undefined) return false;
   const place = await settledPlace();
   // (no answer is kept without a recipe root, so the full command's note of a missing agent dir

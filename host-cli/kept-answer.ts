@@ -5,8 +5,9 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import { registryContext, type AgentPaths } from "../runtime/agent-paths.js";
 import { codeVersion } from "../runtime/compile-cache.js";
 import { viewAnswer, viewCachePath, type ViewExpect } from "../runtime/view-cache.js";
-import type { ViewKey } from "../runtime/view-key.js";
-import { writeText } from "./print.js";
+import { viewKey, type ViewKey } from "../runtime/view-key.js";
+import type { ParsedCommandLine } from "./argv.js";
+import { tablesWanted, writeText } from "./print.js";
 import { openKept } from "./view-file.js";
 
 /** Where the answer is printed: stdout, or a test's collector. `writableLength` is what is queued. */
@@ -14,6 +15,11 @@ export interface Out {
   write(chunk: string | Uint8Array): unknown;
   readonly writableLength: number;
 }
+
+/** The key of an `inspect` whose answer may be kept (runtime/view-key.ts), as printed now: not the
+ *  tables a terminal gets, which are drawn from the answer's details. */
+export const keptViewKey = (cmd: Pick<ParsedCommandLine, "params" | "json">, env: NodeJS.ProcessEnv): ViewKey | undefined =>
+  cmd.json || !tablesWanted(process.stdout) ? viewKey(cmd.params, env, cmd.json ? "json" : "text") : undefined;
 
 /** The file of the kept answer for `params` and `key`, and what an answer must have been made for. */
 export function keptAnswerPlace(

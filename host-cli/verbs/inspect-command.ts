@@ -1,5 +1,4 @@
-import { viewKey } from "../../runtime/view-key.js";
-import { tablesWanted } from "../print.js";
+import { keptViewKey } from "../kept-answer.js";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const inspectVerb: CliVerb = {
@@ -7,9 +6,8 @@ export const inspectVerb: CliVerb = {
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    // the recipe views keep their answer for the next identical command (runtime/view-cache.ts);
-    // not the tables a terminal gets, which are drawn from the answer's details
-    const key = cmd.json || !tablesWanted(process.stdout) ? viewKey(cmd.params, host.ports.env, cmd.json ? "json" : "text") : undefined;
+    // the recipe views keep their answer for the next identical command (runtime/view-cache.ts)
+    const key = keptViewKey(cmd, host.ports.env);
     if (key !== undefined) return (await import("../inspect-kept.js")).inspectKept(cmd, host, key);
     const [session, { inspectWithUsage }] = await Promise.all([host.openSession(), import("../../runtime/usage-view.js")]);
     try {
