@@ -12,7 +12,7 @@ import { registerJournalDir } from "./register-journal.js";
 import { statePath } from "./review/review-context.js";
 
 /** true when `dir` holds a journal; a folder that cannot be listed holds none we could settle */
-export async function hasJournal(fs: FileSystem, dir: string): Promise<boolean> {
+async function hasJournal(fs: FileSystem, dir: string): Promise<boolean> {
   try {
     return (await fs.readdir(dir)).some((e) => e.name.endsWith(JOURNAL_SUFFIX));
   } catch {
