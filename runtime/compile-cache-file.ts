@@ -1,16 +1,24 @@
 // The bytes of the compile cache file (runtime/compile-cache.ts says when an entry may be used).
 //
-// One line of JSON: the format, the code version, the context, and one entry per recipe file
-// with its identity, digest, dependencies and the compile step's result as plain data (the
-// recipe's config and argument surface included; `path` is the entry's key, `sourceSha256` the
-// entry's `sha`, empty lists left out). One `JSON.parse` of the line gives every entry, and a
-// served compile result is a plain object made from its entry, with the same fields in the same
-// order as a fresh compile (core/compile/compile-recipe.ts): nothing is parsed later.
+// One JSON value ending in a newline: the format, the code version, the context, and one entry per
+// recipe file with its identity, digest, dependencies and the compile step's result as plain data
+// (the recipe's config and argument surface included; `sourceSha256` is the entry's `sha`, empty
+// lists left out). One `JSON.parse` gives every entry, and a served compile result is a plain object
+// made from its entry, with the same fields in the same order as a fresh compile
+// (core/compile/compile-recipe.ts): nothing is parsed later.
+//
+// The entries are a flat list, path then entry, and each of those items stands on a line of its
+// own (`"entries":[` newline `"<path>",` newline `{...},` newline ...). `JSON.stringify` never
+// writes a raw newline inside a value, so the item `"<path>",` between two newlines is found only
+// where that path's entry follows: a command that needs one recipe's compile (`call`) reads that
+// one entry without parsing the rest (`entryInCacheBytes`). Making the lines costs one
+// `JSON.stringify` per item instead of one in all: about 13 ms more on a cold pass of 10,000
+// recipes (docs/performance.md, "One tool from the compile cache").
 //
 // A file that does not end in the newline (a torn write) or does not parse is no cache at all; an
 // entry whose fields are not of the stored shape is a miss, answered by compiling the file afresh.
 //
-// Format 6 adds an optional whole-root section, `root`: the assembled discovery of the roots as
+// The file may also hold a whole-root section, `root`: the assembled discovery of the roots as
 // the writing pass found them, with what it relied on (the listings, the identities of the paths
 // it looked at, its clock). runtime/root-snapshot.ts writes it, checks it and revives a Discovery
 // from it and the entries; it is in this file so that a warm process parses one file once and a
@@ -19,7 +27,7 @@ import type { CompiledConfig, CompiledProblem, CompiledRecipe } from "../core/co
 import type { ToolList } from "../core/views/list-view.js";
 import type { FileIdentity, ScanResult } from "../adapters/fs/scan.js";
 
-export const CACHE_FORMAT = "pi-recipes-compile-cache/6";
+export const CACHE_FORMAT = "pi-recipes-compile-cache/7";
 
 /** "dev:ino:size:mtimeNs:ctimeNs" */
 export type Id = string;
@@ -74,21 +82,57 @@ interface CacheFile {
   readonly format: string;
   readonly version: string;
   readonly context: string;
-  readonly entries: Readonly<Record<string, Entry>>;
+  /** path, entry, path, entry, ... (see the top of this file) */
+  readonly entries: readonly unknown[];
   /** the whole-root section (runtime/root-snapshot.ts RootSection), when the pass could vouch for it */
   readonly root?: unknown;
 }
 
 const NEWLINE = 0x0a;
 
-/** The entries (and the whole-root section, unchecked) of a cache file of this code and context;
- *  undefined for a torn, foreign or other version's file. */
+/** The entries (path -> entry, unchecked) and the whole-root section (unchecked) of a cache file of
+ *  this code and context; undefined for a torn, foreign or other version's file. */
 export function readCacheBytes(bytes: Uint8Array, version: string, context: string): { readonly entries: Readonly<Record<string, unknown>>; readonly root: unknown } | undefined {
   const u = parseJsonLine(bytes) as Partial<CacheFile> | null | undefined;
   if (u === undefined || u === null || typeof u !== "object" || u.format !== CACHE_FORMAT || u.version !== version || u.context !== context) return undefined;
-  const entries = u.entries;
-  if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return undefined;
+  const list = u.entries;
+  if (!Array.isArray(list) || list.length % 2 !== 0) return undefined;
+  const entries: Record<string, unknown> = {};
+  for (let i = 0; i < list.length; i += 2) {
+    const path = list[i] as unknown;
+    // a path is absolute: no key of an object's prototype
+    if (typeof path !== "string" || !path.startsWith("/")) return undefined;
+    entries[path] = list[i + 1];
+  }
   return { entries, root: u.root };
+}
+
+/** The text the cache file of this code and context begins with, up to its first entry. */
+const headOf = (version: string, context: string): string => `${JSON.stringify({ format: CACHE_FORMAT, version, context }).slice(0, -1)},"entries":[\n`;
+
+/** The entry (unchecked) a cache file of this code and context holds for `path`, found on its own
+ *  line without parsing the rest of the file (see the top of this file); undefined when the file
+ *  is of other code or context, is cut short, or holds no entry for `path`. */
+export function entryInCacheBytes(bytes: Uint8Array, version: string, context: string, path: string): unknown {
+  if (bytes.length === 0 || bytes[bytes.length - 1] !== NEWLINE) return undefined;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const head = Buffer.from(headOf(version, context));
+  if (buf.length <= head.length || !buf.subarray(0, head.length).equals(head)) return undefined;
+  // the path's own item: a newline, the path as JSON, a comma, a newline (the first item follows
+  // the head's newline)
+  const item = Buffer.from(`\n${JSON.stringify(path)},\n`);
+  const at = buf.indexOf(item, head.length - 1);
+  if (at < 0) return undefined;
+  const start = at + item.length;
+  const end = buf.indexOf(NEWLINE, start);
+  if (end < 0) return undefined;
+  // the entry, then a comma unless it is the last
+  const last = buf[end - 1] === 0x2c ? end - 1 : end;
+  try {
+    return JSON.parse(buf.toString("utf8", start, last)) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The value of a file its writer wrote as one line of JSON ending in a newline (the compile
@@ -103,11 +147,14 @@ export function parseJsonLine(bytes: Uint8Array): unknown {
   }
 }
 
-/** The file for `entries` (path -> entry) and, when given, the whole-root section: one
- *  `JSON.stringify` of everything. */
+/** The file for `entries` (path -> entry) and, when given, the whole-root section: each path and
+ *  each entry stringified once, an item a line (see the top of this file). */
 export function cacheText(version: string, context: string, entries: Readonly<Record<string, Entry>>, root?: unknown): string {
-  const file: CacheFile = root === undefined ? { format: CACHE_FORMAT, version, context, entries } : { format: CACHE_FORMAT, version, context, entries, root };
-  return JSON.stringify(file) + "\n";
+  const items: string[] = [];
+  for (const path in entries) items.push(JSON.stringify(path), JSON.stringify(entries[path]));
+  // joined in one call over flat strings: the fast path of Array.prototype.join
+  const tail = root === undefined ? "\n]}\n" : `\n],"root":${JSON.stringify(root)}}\n`;
+  return headOf(version, context) + items.join(",\n") + tail;
 }
 
 /** shape checks of the stored files (this one, the whole-root section, the list index) */

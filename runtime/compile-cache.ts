@@ -35,7 +35,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { SnapshotFile } from "../core/model.js";
-import { cacheText, checkedEntry, entryOf, idOf, readCacheBytes, servedCompile, statOlderThan, stillAsRecorded, toId, type Entry, type Id } from "./compile-cache-file.js";
+import type { CompiledRecipe } from "../core/compile/compile-recipe.js";
+import { cacheText, checkedEntry, entryInCacheBytes, entryOf, idOf, olderThan, readCacheBytes, servedCompile, statOlderThan, stillAsRecorded, toId, type Entry, type Id } from "./compile-cache-file.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { packageInfo } from "./agent-paths.js";
@@ -128,11 +129,36 @@ export function codeVersion(scan: ScanPort): string {
   return versionMemo;
 }
 
+/** the context a cache file belongs to: the paths resolution depends on */
+const cacheContextKey = (context: CompileContext): string => JSON.stringify([context.agentDir, context.recipeRoot, context.home, context.packagedRoot ?? null]);
+
+/** The compile result the cache file keeps for the recipe file `path`, read from that entry's
+ *  own line without parsing the rest of the file (runtime/compile-cache-file.ts), when the
+ *  entry may be served by the rules above: `id` is the file's identity now (the caller has just
+ *  seen it), the entry was made from that identity, which is older than the entry's pass, every
+ *  path its resolution read is as recorded, and it was made in this working directory when it
+ *  read any. Undefined otherwise: a discovery has to compile it. */
+export function cachedCompileOf(scan: ScanPort, context: CompileContext, options: CompileCacheOptions, path: string, id: Id): CompiledRecipe | undefined {
+  const identity = scan.identity?.bind(scan);
+  if (identity === undefined) return undefined;
+  const read = scan.readBounded(compileCachePath(context.recipeRoot), MAX_CACHE_BYTES);
+  const bytes = read.ok ? read.value.bytes : undefined;
+  if (bytes === undefined) return undefined;
+  const e = checkedEntry(entryInCacheBytes(bytes, options.version ?? codeVersion(scan), cacheContextKey(context), path));
+  if (e === undefined || e.id !== id) return undefined;
+  const t = BigInt(e.t);
+  if (!olderThan(id, t)) return undefined;
+  const deps = e.deps ?? NO_DEPS;
+  if (deps.length > 0 && e.cwd !== context.cwd) return undefined;
+  for (const [dep, was] of deps) if (!stillAsRecorded(idOf(identity(dep)), was, t)) return undefined;
+  return servedCompile(e, path);
+}
+
 export function beginCompileCache(scan: ScanPort, context: CompileContext, options: CompileCacheOptions = {}): CompileCacheSession | undefined {
   const identity = scan.identity?.bind(scan);
   if (identity === undefined) return undefined;
   const version = options.version ?? codeVersion(scan);
-  const contextKey = JSON.stringify([context.agentDir, context.recipeRoot, context.home, context.packagedRoot ?? null]);
+  const contextKey = cacheContextKey(context);
   const dir = compileCacheDir(context.recipeRoot);
   const path = compileCachePath(context.recipeRoot);
 

@@ -36,7 +36,7 @@ import { namesListedNow, type PassInputs } from "./recipe-snapshot.js";
 import { isStrings, isToolList, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
 import { preparedAbsentRootList } from "./packaged-compiles.js";
 
-export const LIST_INDEX_FORMAT = "pi-recipes-list-index/2";
+export const LIST_INDEX_FORMAT = "pi-recipes-list-index/3";
 
 export const listIndexPath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "list.json");
 
@@ -71,6 +71,9 @@ interface IndexFile extends RecordedInputs {
   /** the writing pass's start on the file system's clock (ns) */
   readonly t: string;
   readonly list: ToolList;
+  /** for each tool of `list.names`, the recipe file it is made from: its place among the names of
+   *  `roots`, counted across the roots in order */
+  readonly tools: readonly number[];
 }
 
 
@@ -80,6 +83,7 @@ function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   if (!(x.cwd === undefined || typeof x.cwd === "string")) return undefined;
   if (!isRecordedInputs(x)) return undefined;
   if (!isToolList(x.list)) return undefined;
+  if (!Array.isArray(x.tools) || x.tools.length !== x.list.names.length || !x.tools.every((n) => Number.isInteger(n) && n >= 0)) return undefined;
   return x as IndexFile;
 }
 
@@ -116,9 +120,8 @@ export function recordedInputsHold(scan: ScanPort, identity: NonNullable<ScanPor
   return true;
 }
 
-/** The list the index holds, when it describes the roots as they are now (see above); else
- *  undefined. */
-export function readListIndex(scan: ScanPort, recipeRoot: string, version: string, context: string, cwd: string): ToolList | undefined {
+/** The index, when it describes the roots as they are now (see above); else undefined. */
+function currentIndex(scan: ScanPort, recipeRoot: string, version: string, context: string, cwd: string): IndexFile | undefined {
   const identity = scan.identity?.bind(scan);
   if (identity === undefined) return undefined;
   const read = scan.readBounded(listIndexPath(recipeRoot), MAX_INDEX_BYTES);
@@ -126,7 +129,35 @@ export function readListIndex(scan: ScanPort, recipeRoot: string, version: strin
   const index = parseIndex(read.value.bytes);
   if (index === undefined || index.version !== version || index.context !== context) return undefined;
   if (index.cwd !== undefined && index.cwd !== cwd) return undefined;
-  return recordedInputsHold(scan, identity, index, BigInt(index.t)) ? index.list : undefined;
+  return recordedInputsHold(scan, identity, index, BigInt(index.t)) ? index : undefined;
+}
+
+/** The list the index holds, when it describes the roots as they are now (see above); else
+ *  undefined. */
+export function readListIndex(scan: ScanPort, recipeRoot: string, version: string, context: string, cwd: string): ToolList | undefined {
+  return currentIndex(scan, recipeRoot, version, context, cwd)?.list;
+}
+
+/** A tool's recipe file as a current index knows it: its path and its identity, which is the
+ *  file's identity now (the index was found current by a stat of every recorded path). */
+export interface IndexedToolFile {
+  readonly path: string;
+  readonly id: string;
+}
+
+/** The recipe file the tool `name` is made from, when the list index is current (see above) and
+ *  `name` is one of its tools: discovery would make that tool from that file, as it is now.
+ *  Undefined: a discovery has to say (a changed root, an unknown or broken name). */
+export function indexedToolFile(scan: ScanPort, at: ListPlace, name: string): IndexedToolFile | undefined {
+  const index = currentIndex(scan, at.recipeRoot, at.version, at.context, at.cwd);
+  const i = index?.list.names.indexOf(name) ?? -1;
+  if (index === undefined || i < 0) return undefined;
+  let n = index.tools[i]!;
+  for (const root of index.roots) {
+    if (n < root.names.length) return { path: `${root.dir}/${root.names[n]!}`, id: root.ids[n]! };
+    n -= root.names.length;
+  }
+  return undefined;
 }
 
 /** Where `list` is answered without a discovery, and for which code and context. */
@@ -160,14 +191,34 @@ export function listWithoutDiscovery(scan: ScanPort, at: ListPlace): ToolList | 
 }
 
 /** The index for `list`, made from the discovery pass that read `sources` (or from the whole-root
- *  snapshot that answered it, runtime/root-snapshot.ts); undefined when that pass cannot vouch for
- *  it (a root not listed, a recipe name that is no regular file, a file as new as the pass). */
-export function listIndexText(version: string, context: string, cwd: string, sources: readonly SourceListing[], inputs: PassInputs, list: ToolList): string | undefined {
+ *  snapshot that answered it, runtime/root-snapshot.ts); `toolPaths` are the recipe files of the
+ *  tools of `list`, in its order. Undefined when that pass cannot vouch for it (a root not listed,
+ *  a recipe name that is no regular file, a file as new as the pass). */
+export function listIndexText(
+  version: string, context: string, cwd: string, sources: readonly SourceListing[], inputs: PassInputs, list: ToolList, toolPaths: readonly string[],
+): string | undefined {
   const { start } = inputs;
-  if (start === undefined) return undefined;
+  if (start === undefined || toolPaths.length !== list.names.length) return undefined;
   const recorded = recordInputs(sources, inputs.observed, start);
   if (recorded === undefined) return undefined;
-  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, ...(inputs.readPaths ? { cwd } : {}), t: String(start), ...recorded, list };
+  const place = new Map<string, number>();
+  let counted = 0;
+  for (const root of recorded.roots) {
+    for (const name of root.names) {
+      const path = `${root.dir}/${name}`;
+      // its first place (one folder given twice lists each file twice)
+      if (!place.has(path)) place.set(path, counted);
+      counted++;
+    }
+  }
+  const tools: number[] = [];
+  for (const path of toolPaths) {
+    const n = place.get(path);
+    // a tool is made from a listed recipe file; anything else is not indexed
+    if (n === undefined) return undefined;
+    tools.push(n);
+  }
+  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, ...(inputs.readPaths ? { cwd } : {}), t: String(start), ...recorded, list, tools };
   return JSON.stringify(file) + "\n";
 }
 

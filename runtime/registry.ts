@@ -4,10 +4,13 @@ import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { RegistrySnapshot, SourceListing } from "../core/model.js";
 import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
+import type { ToolSpec } from "../core/tool/tool-spec.js";
+import { configFacts } from "../core/discovery/discovery-result.js";
+import { toolOf } from "../core/compile/tool.js";
 import { agentPlace, registryContext, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot, type PassInputs } from "./recipe-snapshot.js";
-import { beginCompileCache, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
-import { listIndexText, listPlace, listWithoutDiscovery, writeListIndex } from "./list-index.js";
+import { beginCompileCache, cachedCompileOf, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
+import { indexedToolFile, listIndexText, listPlace, listWithoutDiscovery, writeListIndex } from "./list-index.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { sha256Of } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
@@ -42,6 +45,10 @@ export interface Registry {
   toolList(): { readonly list: ToolList; readonly discovery?: Discovery };
 }
 
+/** What `toolNamed` finds: the tool itself, or the discovery that has to say (the tool, or why
+ *  there is none). */
+export type NamedTool = { readonly tool: ToolSpec } | { readonly discovery: Discovery };
+
 /** The registry openRegistry makes: it can also say how a discovery was answered. */
 export interface OpenedRegistry extends Registry {
   /** `discover()`, saying whether the whole-root snapshot answered it (runtime/root-snapshot.ts:
@@ -51,6 +58,12 @@ export interface OpenedRegistry extends Registry {
    *  (runtime/view-cache.ts): the sources it listed and the paths it looked at (`seen` is
    *  undefined without the compile cache), and the code version and context such a cache is for */
   discoverSeen(): DiscoverySeen;
+  /** The tool `name` as a discovery of the roots now would make it, for a command that needs
+   *  that one tool (`call`): when the list index is current and names it (runtime/list-index.ts),
+   *  made from the one compile cache entry of its recipe file (runtime/compile-cache.ts
+   *  cachedCompileOf), with no other entry read; else a full discovery, which writes the list
+   *  index as `toolList` does so that the next such command finds it. */
+  toolNamed(name: string): NamedTool;
 }
 
 export interface DiscoverySeen {
@@ -124,11 +137,24 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
       // without the compile cache nothing is kept between processes: no index either
       const indexed = cacheOptions === undefined ? undefined : listWithoutDiscovery(scan, listPlace(paths, packagedRoot, version(), preparedFile));
       if (indexed !== undefined) return { list: indexed };
-      const { discovery, seen: read } = discoverRecorded();
-      const list = toolListOf(discovery);
-      const text = read === undefined ? undefined : listIndexText(version(), context, paths.cwd, read.sources, read.inputs, list);
-      if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
-      return { list, discovery };
+      return listByDiscovery();
+    },
+    toolNamed: (name) => {
+      const file = cacheOptions === undefined ? undefined : indexedToolFile(scan, listPlace(paths, packagedRoot, version(), preparedFile), name);
+      const compiled = file === undefined || cacheOptions === undefined ? undefined : cachedCompileOf(scan, { ...paths, ...request }, cacheOptions, file.path, file.id);
+      // a tool is a loadable, enabled recipe (as discovery builds it: core/discovery/compile-pass.ts)
+      const tool = compiled?.kind === "recipe" && !compiled.disabled ? toolOf(compiled, configFacts(compiled.config)) : undefined;
+      if (tool !== undefined && tool._tag === "Right") return { tool: tool.right };
+      return { discovery: listByDiscovery().discovery };
     },
   };
+
+  /** what `list` shows, from a full discovery (given too), which writes the list index */
+  function listByDiscovery(): { readonly list: ToolList; readonly discovery: Discovery } {
+    const { discovery, seen: read } = discoverRecorded();
+    const list = toolListOf(discovery);
+    const text = read === undefined ? undefined : listIndexText(version(), context, paths.cwd, read.sources, read.inputs, list, discovery.tools.map((t) => t.path));
+    if (text !== undefined) writeListIndex(writer(), paths.recipeRoot, text);
+    return { list, discovery };
+  }
 }

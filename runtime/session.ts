@@ -27,7 +27,7 @@ import type { LaunchCheck, OnRejected } from "./accounting.js";
 import { openLedger, type LedgerContext } from "./ledger/ledger-context.js";
 import type { LiveRegistry } from "./live-registry.js";
 import type { RegisterParams } from "./register.js";
-import { openRegistry, type DiscoverySeen, type Registry } from "./registry.js";
+import { openRegistry, type DiscoverySeen, type NamedTool, type Registry } from "./registry.js";
 import type { CallContext } from "./verbs/call.js";
 
 /** What a host gives a session. The file system and the scan port are the host's (its entry file
@@ -70,6 +70,9 @@ export interface RuntimeSession {
   /** one-shot only: `discovery()` with what it relied on, for a cache of a view derived from it
    *  (runtime/view-cache.ts); a session that already discovered discovers again */
   discoverySeen?(): DiscoverySeen;
+  /** the tool `name`, or the discovery that says why there is none: one-shot, made from its one
+   *  compile cache entry when the list index is current (runtime/registry.ts toolNamed) */
+  toolNamed(name: string): NamedTool;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;
   /** the one launch path: validate (runtime/verbs/call.ts), account in this session's ledger
@@ -134,12 +137,14 @@ function base(options: SessionOptions): Base {
 
 function withLaunch(
   b: Base, discovery: () => Discovery, close: () => Promise<void>, onRejected?: OnRejected, toolList = (): ToolList => toolListOf(discovery()),
+  toolNamed = (_name: string): NamedTool => ({ discovery: discovery() }),
 ): RuntimeSession {
   const check = async (tool: ToolSpec): Promise<LaunchCheck> => (await import("./accounting.js")).ledgerLaunchCheck(b.ledger, onRejected)(tool);
   return {
     ...b,
     discovery,
     toolList,
+    toolNamed,
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery, toolList: () => ({ list: toolList() }) }),
     // the call path (argument checks, execution) is loaded by a launch only: a session that only
     // lists or inspects never loads it (docs/performance.md)
@@ -182,7 +187,13 @@ export function openSession(options: SessionOptions): RuntimeSession {
     discovered = seen.discovery;
     return seen;
   };
-  return { ...withLaunch(b, () => (discovered ??= registry.discover()), close, undefined, toolList), discoverySeen };
+  const toolNamed = (name: string): NamedTool => {
+    if (discovered !== undefined) return { discovery: discovered };
+    const found = registry.toolNamed(name);
+    if ("discovery" in found) discovered = found.discovery;
+    return found;
+  };
+  return { ...withLaunch(b, () => (discovered ??= registry.discover()), close, undefined, toolList, toolNamed), discoverySeen };
 }
 
 /** A session that keeps its tool set current until it is closed. */

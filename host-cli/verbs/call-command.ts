@@ -4,10 +4,14 @@ import { portfolioCycleAfterCommand } from "../idle-review.js";
 import type { ParsedCommandLine } from "../argv.js";
 import { expectPositional, result, type CliVerb, type VerbOutcome } from "./cli-verb.js";
 
-/** `call <tool>` in a session: one discovery, then the one launch path (runtime/launch.ts). */
-export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>): Promise<CommandResult> {
-  const { callTool } = await import("../../runtime/verbs/call.js");
-  return callTool(session.discovery(), name, params, session.callContext());
+/** `call <tool>` in a session: the tool (from its one compile cache entry when the list index is
+ *  current, else from a discovery: runtime/registry.ts toolNamed), then the one launch path
+ *  (runtime/launch.ts). */
+export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>, extra?: Parameters<RuntimeSession["callContext"]>[0]): Promise<CommandResult> {
+  const { callTool, runTool } = await import("../../runtime/verbs/call.js");
+  const found = session.toolNamed(name);
+  const ctx = session.callContext(extra);
+  return "tool" in found ? runTool(found.tool, params, ctx) : callTool(found.discovery, name, params, ctx);
 }
 
 export const callVerb: CliVerb = {
@@ -29,8 +33,7 @@ async function callOnce(cmd: ParsedCommandLine, session: RuntimeSession): Promis
     // the live output goes to stderr, so stdout stays the result alone
     const live = cmd.stream === true || process.stderr.isTTY === true;
     if (!live) return result(await callIn(session, cmd.positional[0]!, cmd.params));
-    const [{ callTool }, { nodeProcessRunner }, { withOutputLines }] = await Promise.all([
-      import("../../runtime/verbs/call.js"),
+    const [{ nodeProcessRunner }, { withOutputLines }] = await Promise.all([
       import("../../adapters/process/node-runner.js"),
       import("../../runtime/execute/output-lines.js"),
     ]);
@@ -39,7 +42,7 @@ async function callOnce(cmd: ParsedCommandLine, session: RuntimeSession): Promis
       if (stream === "stdout") shown.push(line);
       process.stderr.write(`${line}\n`);
     });
-    const answer = await callTool(session.discovery(), cmd.positional[0]!, cmd.params, session.callContext({ runner }));
+    const answer = await callIn(session, cmd.positional[0]!, cmd.params, { runner });
     // stdout and stderr on the same terminal: the person has just watched this very text go by,
     // so printing it again would show every line twice
     const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true && cmd.json !== true;

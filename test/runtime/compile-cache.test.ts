@@ -21,12 +21,16 @@ afterEach(() => box.cleanup());
 const tool = (d: { tools: readonly { name: string; description: string; config: { template: unknown }; surface: { names: readonly string[]; types: unknown } }[] }, name: string) =>
   d.tools.find((t) => t.name === name);
 const cacheText = (): string => readFileSync(compileCachePath(box.root), "utf8");
-/** the cache file's first line: format, version, context, entries */
-const cacheHeader = (): { format: string; size: number; entries: Record<string, unknown> } => JSON.parse(cacheText().split("\n", 1)[0]!);
-/** the cache file with its header replaced, the configs after it kept as they are */
-const writeHeader = (header: object): void => {
-  const text = cacheText();
-  writeFileSync(compileCachePath(box.root), JSON.stringify(header) + text.slice(text.indexOf("\n")));
+/** the cache file parsed, its entries (stored as a flat list: path, entry, ...) as path -> entry */
+const cacheHeader = (): { format: string; size: number; entries: Record<string, unknown> } => {
+  const file = JSON.parse(cacheText()) as { format: string; size: number; entries: unknown[] };
+  const entries: Record<string, unknown> = {};
+  for (let i = 0; i < file.entries.length; i += 2) entries[file.entries[i] as string] = file.entries[i + 1];
+  return { ...file, entries };
+};
+/** the cache file written back from cacheHeader's form, on one line */
+const writeHeader = (header: { entries: Record<string, unknown> }): void => {
+  writeFileSync(compileCachePath(box.root), JSON.stringify({ ...header, entries: Object.entries(header.entries).flat() }) + "\n");
 };
 
 describe("the compile cache", () => {
@@ -110,7 +114,7 @@ describe("the compile cache", () => {
     const header = cacheHeader() as { entries: Record<string, { r: { config: unknown; surface: { types: unknown } } }> };
     header.entries[c]!.r.config = "not a config";
     header.entries[s]!.r.surface.types = ["not", "types"];
-    writeFileSync(compileCachePath(box.root), JSON.stringify(header) + "\n");
+    writeHeader(header);
     const damaged = await box.cached();
     // each damaged entry is a miss: its file is read and compiled again, nothing crashes
     expect(damaged.reads).toBe(2);

@@ -6,6 +6,7 @@ import * as nodeFs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { toolListOf, type ToolList } from "../../core/views/list-view.js";
 import { makeScanPort, type ScanPort } from "../../adapters/fs/scan.js";
 import { openRegistry } from "../../runtime/registry.js";
@@ -32,6 +33,10 @@ export interface CacheBox {
   /** what `list` shows, through the list index (runtime/list-index.ts) and the cache, the same
    *  scan as `cached`; `indexed` when the index answered (no discovery ran) */
   listed(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): { list: ToolList; indexed: boolean; reads: number };
+  /** the tool `name` as `call` finds it (runtime/registry.ts toolNamed), the same scan as
+   *  `cached`: `tool` when it was made from its compile cache entry under a current list index,
+   *  else the `discovery` that ran */
+  named(name: string, options?: CompileCacheOptions, cwd?: string): { tool?: ToolSpec; discovery?: Discovery; reads: number };
   /** `inspect` with `params` as the command line runs it through the view cache
    *  (runtime/view-cache.ts), printed as `--json` or as text; `from` says whether the kept answer
    *  was printed ("kept"), or a computed one ("computed": kept for next time; "result": not kept).
@@ -73,6 +78,11 @@ export function cacheBox(): CacheBox {
       const { scan, reads } = counting(blindCtime);
       const found = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).toolList();
       return { list: found.list, indexed: found.discovery === undefined, reads: reads() };
+    },
+    named(name, options = {}, cwd = dir) {
+      const { scan, reads } = counting(false);
+      const found = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).toolNamed(name);
+      return { ...found, reads: reads() };
     },
     async inspected(params, json, blindCtime = false, extraEnv = {}) {
       const { scan } = counting(blindCtime);
