@@ -5,9 +5,12 @@ export const schemaVerb: CliVerb = {
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name") ?? (Object.keys(cmd.params).length > 0 ? usageError("schema takes only a tool name") : undefined);
     if (bad !== undefined) return bad;
-    const [session, { toolSchema }] = await Promise.all([host.openSession(), import("../../runtime/verbs/schema.js")]);
+    const [session, { schemaOfTool, toolSchema }] = await Promise.all([host.openSession(), import("../../runtime/verbs/schema.js")]);
     try {
-      return result(toolSchema(session.discovery(), cmd.positional[0]!));
+      // the one tool, from its compile cache entry when the list index is current
+      const name = cmd.positional[0]!;
+      const found = session.toolNamed(name);
+      return result("tool" in found ? schemaOfTool(found.tool) : toolSchema(found.discovery, name));
     } finally {
       await session.close();
     }

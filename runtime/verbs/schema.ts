@@ -1,13 +1,22 @@
 // `pi-recipes schema <tool>`: the JSON parameter schema the agent sees for one tool.
 import { failure, success, type CommandResult } from "../../core/result.js";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
+import { didYouMean } from "../../core/suggest.js";
+
+/** the most tool names an unknown-tool message lists; past that it counts them and names the
+ *  nearest one */
+const NAMES_SHOWN = 20;
 
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
   const entry = discovery.active.get(name);
   if (entry === undefined) {
     const names = discovery.tools.map((t) => t.name);
-    return `Unknown tool: ${name}. ${names.length === 0 ? "No tools are registered." : `Registered tools: ${names.join(", ")}`}`;
+    if (names.length === 0) return `Unknown tool: ${name}. No tools are registered.`;
+    if (names.length <= NAMES_SHOWN) return `Unknown tool: ${name}. Registered tools: ${names.join(", ")}`;
+    // a registry of thousands of tools: the whole list would bury the message
+    return `Unknown tool: ${name}. ${names.length} tools are registered (list shows them all).${didYouMean(name, names)}`;
   }
   if (entry.invalid) return `Recipe ${name} is invalid (${entry.path}): ${entry.diagnostics[0] ?? "see inspect target=recipes view=doctor"}`;
   if (entry.disabled) return `Recipe ${name} is disabled (${entry.path})`;
@@ -15,9 +24,15 @@ export function whyNotATool(discovery: Discovery, name: string): string {
   return `Recipe ${name} is not exposed as a tool: ${entry.diagnostics.join("; ") || "reserved name"}`;
 }
 
+/** The schema of the tool `name` of `discovery`, or why there is none. */
 export function toolSchema(discovery: Discovery, name: string): CommandResult {
   const tool = discovery.tools.find((t) => t.name === name);
   if (tool === undefined) return failure(whyNotATool(discovery, name), { tool: name });
+  return schemaOfTool(tool);
+}
+
+/** The schema of `tool`, with where it comes from. */
+export function schemaOfTool(tool: ToolSpec): CommandResult {
   const parameters = tool.schema;
   return success(JSON.stringify(parameters, null, 2), {
     tool: tool.name,

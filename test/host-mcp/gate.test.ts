@@ -62,6 +62,15 @@ describe("the call gate", () => {
     expect(verdict.kind === "missing" && verdict.text).toBe("Unknown tool: nope. Registered tools: a");
   });
 
+  it("in a registry of many tools, counts them and names the nearest instead of listing all", () => {
+    const many = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`tool_${i}`, `echo ${i}`]));
+    const gate = makeCallGate(fakeRegistry({ ...many, word_count: "wc -w" }).registry);
+    const typo = gate.check("word_cont");
+    expect(typo.kind === "missing" && typo.text).toBe('Unknown tool: word_cont. 501 tools are registered (list shows them all). Did you mean "word_count"?');
+    const far = gate.check("nothing_like_it");
+    expect(far.kind === "missing" && far.text).toBe("Unknown tool: nothing_like_it. 501 tools are registered (list shows them all).");
+  });
+
   it("rejects a changed tool once, with its new definition, then runs it", () => {
     const r = fakeRegistry({ a: "echo a" });
     const gate = makeCallGate(r.registry);
