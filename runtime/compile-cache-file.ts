@@ -135,7 +135,7 @@ export function entryInCacheBytes(bytes: Uint8Array, version: string, context: s
   }
 }
 
-/** The value of a file its writer wrote as one line of JSON ending in a newline (the compile
+/** The value of a file its writer wrote as one JSON value ending in a newline (the compile
  *  cache, the list index); undefined for a file cut short (no newline at its end) or one that does
  *  not parse. */
 export function parseJsonLine(bytes: Uint8Array): unknown {
