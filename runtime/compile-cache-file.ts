@@ -147,14 +147,38 @@ export function parseJsonLine(bytes: Uint8Array): unknown {
   }
 }
 
-/** The file for `entries` (path -> entry) and, when given, the whole-root section: each path and
- *  each entry stringified once, an item a line (see the top of this file). */
+/** the entries stringified and handed on together: a piece of some hundreds of kB */
+const ENTRIES_A_PIECE = 512;
+
+/** The file for `entries` (path -> entry) and, when given, the whole-root section, handed to
+ *  `emit` in pieces that make the file when put together: each path and each entry stringified
+ *  once, an item a line (see the top of this file). No piece holds more than ENTRIES_A_PIECE
+ *  entries, so the whole text is never held at once (nor its bytes, when `emit` writes them). */
+export function emitCacheText(emit: (piece: string) => void, version: string, context: string, entries: Readonly<Record<string, Entry>>, root?: unknown): void {
+  let items: string[] = [];
+  let first = true;
+  const flush = (): void => {
+    if (items.length === 0) return;
+    // joined in one call over flat strings: the fast path of Array.prototype.join
+    const piece = items.join(",\n");
+    emit(first ? piece : `,\n${piece}`);
+    first = false;
+    items = [];
+  };
+  emit(headOf(version, context));
+  for (const path in entries) {
+    items.push(JSON.stringify(path), JSON.stringify(entries[path]));
+    if (items.length >= 2 * ENTRIES_A_PIECE) flush();
+  }
+  flush();
+  emit(root === undefined ? "\n]}\n" : `\n],"root":${JSON.stringify(root)}}\n`);
+}
+
+/** The whole file emitCacheText gives, as one string. */
 export function cacheText(version: string, context: string, entries: Readonly<Record<string, Entry>>, root?: unknown): string {
-  const items: string[] = [];
-  for (const path in entries) items.push(JSON.stringify(path), JSON.stringify(entries[path]));
-  // joined in one call over flat strings: the fast path of Array.prototype.join
-  const tail = root === undefined ? "\n]}\n" : `\n],"root":${JSON.stringify(root)}}\n`;
-  return headOf(version, context) + items.join(",\n") + tail;
+  const pieces: string[] = [];
+  emitCacheText((piece) => pieces.push(piece), version, context, entries, root);
+  return pieces.join("");
 }
 
 /** shape checks of the stored files (this one, the whole-root section, the list index) */

@@ -14,6 +14,8 @@ export interface ReplaceFileSync {
   /** replaces `path` with `data` (its folder made if missing); throws on failure, leaving the
    *  target as it was and no temp behind */
   replaceFileSync(path: string, data: Uint8Array, mode: number): void;
+  /** the same replace written piece by piece (beginReplaceFileSync) */
+  begin(path: string, mode: number): Replacement;
 }
 
 /** A replace written piece by piece (a file too large to hold whole before it is written). */
@@ -70,6 +72,7 @@ export function beginReplaceFileSync(path: string, mode: number, fs: typeof node
 
 export function makeNodeReplaceFileSync(fs: typeof nodeFs = nodeFs): ReplaceFileSync {
   return {
+    begin: (path, mode) => beginReplaceFileSync(path, mode, fs),
     replaceFileSync(path, data, mode) {
       const replacement = beginReplaceFileSync(path, mode, fs);
       try {

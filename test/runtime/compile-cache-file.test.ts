@@ -3,7 +3,7 @@
 // found is exactly the one a parse of the whole file gives, whatever the paths and values hold.
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { cacheText, entryInCacheBytes, readCacheBytes, type Entry } from "../../runtime/compile-cache-file.js";
+import { cacheText, emitCacheText, entryInCacheBytes, readCacheBytes, type Entry } from "../../runtime/compile-cache-file.js";
 
 const VERSION = "1.2.3+abcdef";
 const CONTEXT = JSON.stringify(["/agent", "/agent/recipes", "/home", null]);
@@ -37,6 +37,21 @@ describe("the compile cache file", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("is the same file when written in pieces: entries on both sides of a piece's end are found", () => {
+    const entries: Record<string, Entry> = {};
+    for (let i = 0; i < 1_100; i++) entries[`/r/t${i}.json`] = entry(i, { i });
+    const pieces: string[] = [];
+    emitCacheText((piece) => pieces.push(piece), VERSION, CONTEXT, entries);
+    // the head, three pieces of at most 512 entries, the tail
+    expect(pieces.length).toBe(5);
+    const bytes = bytesOf(pieces.join(""));
+    const whole = readCacheBytes(bytes, VERSION, CONTEXT);
+    expect(Object.keys(whole!.entries)).toEqual(Object.keys(entries));
+    for (const i of [0, 510, 511, 512, 513, 1_023, 1_024, 1_099]) {
+      expect(entryInCacheBytes(bytes, VERSION, CONTEXT, `/r/t${i}.json`)).toEqual(JSON.parse(JSON.stringify(entries[`/r/t${i}.json`])));
+    }
   });
 
   it("gives no entry from a file of other code or context, cut short, or empty of entries", () => {
