@@ -145,16 +145,24 @@ export interface IndexedToolFile {
   readonly id: string;
 }
 
-/** The recipe file the tool `name` is made from, when the list index is current (see above) and
- *  `name` is one of its tools: discovery would make that tool from that file, as it is now.
- *  Undefined: a discovery has to say (a changed root, an unknown or broken name). */
-export function indexedToolFile(scan: ScanPort, at: ListPlace, name: string): IndexedToolFile | undefined {
+/** What a current list index (see above) says of the name of a tool: the recipe file discovery
+ *  makes that tool from, as it is now; or that no root holds a recipe of that name at all, with the
+ *  tools there are. Undefined: a discovery has to say (the index is not current, or a recipe of
+ *  that name is there but makes no tool: invalid, disabled, a component, a reserved name). */
+export type IndexedName = { readonly file: IndexedToolFile } | { readonly unknown: readonly string[] };
+
+export function indexedName(scan: ScanPort, at: ListPlace, name: string): IndexedName | undefined {
   const index = currentIndex(scan, at.recipeRoot, at.version, at.context, at.cwd);
-  const i = index?.list.names.indexOf(name) ?? -1;
-  if (index === undefined || i < 0) return undefined;
+  if (index === undefined) return undefined;
+  const i = index.list.names.indexOf(name);
+  if (i < 0) {
+    // a recipe's id is its file name without the extension (core/discovery/paths.ts)
+    const files = [`${name}.json`, `${name}.md`];
+    return index.roots.some((root) => files.some((f) => root.names.includes(f))) ? undefined : { unknown: index.list.names };
+  }
   let n = index.tools[i]!;
   for (const root of index.roots) {
-    if (n < root.names.length) return { path: `${root.dir}/${root.names[n]!}`, id: root.ids[n]! };
+    if (n < root.names.length) return { file: { path: `${root.dir}/${root.names[n]!}`, id: root.ids[n]! } };
     n -= root.names.length;
   }
   return undefined;

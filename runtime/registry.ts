@@ -10,7 +10,7 @@ import { toolOf } from "../core/compile/tool.js";
 import { agentPlace, registryContext, type AgentPaths } from "./agent-paths.js";
 import { readSnapshot, type PassInputs } from "./recipe-snapshot.js";
 import { beginCompileCache, cachedCompileOf, codeVersion, type CompileCacheOptions } from "./compile-cache.js";
-import { indexedToolFile, listIndexText, listPlace, listWithoutDiscovery, writeListIndex } from "./list-index.js";
+import { indexedName, listIndexText, listPlace, listWithoutDiscovery, writeListIndex } from "./list-index.js";
 import { makeNodeReplaceFileSync, type ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { sha256Of } from "./crypto-sha256.js";
 import { compileStep } from "./compile-step.js";
@@ -45,9 +45,9 @@ export interface Registry {
   toolList(): { readonly list: ToolList; readonly discovery?: Discovery };
 }
 
-/** What `toolNamed` finds: the tool itself, or the discovery that has to say (the tool, or why
- *  there is none). */
-export type NamedTool = { readonly tool: ToolSpec } | { readonly discovery: Discovery };
+/** What `toolNamed` finds: the tool itself; no recipe of that name anywhere, with the names of
+ *  the tools there are; or the discovery that has to say (the tool, or why there is none). */
+export type NamedTool = { readonly tool: ToolSpec } | { readonly unknown: readonly string[] } | { readonly discovery: Discovery };
 
 /** The registry openRegistry makes: it can also say how a discovery was answered. */
 export interface OpenedRegistry extends Registry {
@@ -61,8 +61,9 @@ export interface OpenedRegistry extends Registry {
   /** The tool `name` as a discovery of the roots now would make it, for a command that needs
    *  that one tool (`call`): when the list index is current and names it (runtime/list-index.ts),
    *  made from the one compile cache entry of its recipe file (runtime/compile-cache.ts
-   *  cachedCompileOf), with no other entry read; else a full discovery, which writes the list
-   *  index as `toolList` does so that the next such command finds it. */
+   *  cachedCompileOf), with no other entry read; when the current index shows no recipe of that
+   *  name at all, the tools there are; else a full discovery, which writes the list index as
+   *  `toolList` does so that the next such command finds it. */
   toolNamed(name: string): NamedTool;
 }
 
@@ -140,7 +141,9 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
       return listByDiscovery();
     },
     toolNamed: (name) => {
-      const file = cacheOptions === undefined ? undefined : indexedToolFile(scan, listPlace(paths, packagedRoot, version(), preparedFile), name);
+      const indexed = cacheOptions === undefined ? undefined : indexedName(scan, listPlace(paths, packagedRoot, version(), preparedFile), name);
+      if (indexed !== undefined && "unknown" in indexed) return indexed;
+      const file = indexed?.file;
       const compiled = file === undefined || cacheOptions === undefined ? undefined : cachedCompileOf(scan, { ...paths, ...request }, cacheOptions, file.path, file.id);
       // a tool is a loadable, enabled recipe (as discovery builds it: core/discovery/compile-pass.ts)
       const tool = compiled?.kind === "recipe" && !compiled.disabled ? toolOf(compiled, configFacts(compiled.config)) : undefined;

@@ -8,10 +8,8 @@ import { expectPositional, result, type CliVerb, type VerbOutcome } from "./cli-
  *  current, else from a discovery: runtime/registry.ts toolNamed), then the one launch path
  *  (runtime/launch.ts). */
 export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>, extra?: Parameters<RuntimeSession["callContext"]>[0]): Promise<CommandResult> {
-  const { callTool, runTool } = await import("../../runtime/verbs/call.js");
-  const found = session.toolNamed(name);
-  const ctx = session.callContext(extra);
-  return "tool" in found ? runTool(found.tool, params, ctx) : callTool(found.discovery, name, params, ctx);
+  const { callNamed } = await import("../../runtime/verbs/call.js");
+  return callNamed(session.toolNamed(name), name, params, session.callContext(extra));
 }
 
 export const callVerb: CliVerb = {

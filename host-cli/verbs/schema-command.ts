@@ -5,12 +5,11 @@ export const schemaVerb: CliVerb = {
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 1, "exactly one tool name") ?? (Object.keys(cmd.params).length > 0 ? usageError("schema takes only a tool name") : undefined);
     if (bad !== undefined) return bad;
-    const [session, { schemaOfTool, toolSchema }] = await Promise.all([host.openSession(), import("../../runtime/verbs/schema.js")]);
+    const [session, { schemaOfNamed }] = await Promise.all([host.openSession(), import("../../runtime/verbs/schema.js")]);
     try {
       // the one tool, from its compile cache entry when the list index is current
       const name = cmd.positional[0]!;
-      const found = session.toolNamed(name);
-      return result("tool" in found ? schemaOfTool(found.tool) : toolSchema(found.discovery, name));
+      return result(schemaOfNamed(session.toolNamed(name), name));
     } finally {
       await session.close();
     }

@@ -8,7 +8,8 @@ import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { failure, type CommandResult } from "../../core/result.js";
 import { assemble, prepareTool } from "./call-values.js";
-import { whyNotATool } from "./schema.js";
+import { unknownToolText, whyNotATool } from "./schema.js";
+import type { NamedTool } from "../registry.js";
 import type { PreparedSandbox } from "../../adapters/process/bwrap.js";
 import { callSandbox, toolPolicy } from "../call-sandbox.js";
 import { launchTool, rejectedLaunch, usageHint } from "../launch.js";
@@ -53,6 +54,13 @@ export async function runChecked(
     { tool, params, plain: values.right.plain, runtime: values.right.runtime, program: prepared.program, contextCache: prepared.contextCache, sandbox },
     ctx,
   );
+}
+
+/** `call <tool>` with what the session found for the name (runtime/registry.ts toolNamed). */
+export function callNamed(found: NamedTool, name: string, params: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
+  if ("tool" in found) return runTool(found.tool, params, ctx);
+  if ("unknown" in found) return Promise.resolve(failure(unknownToolText(name, found.unknown), { tool: name }));
+  return callTool(found.discovery, name, params, ctx);
 }
 
 /** `call <tool> [key=value ...]`: the tool by name; an unknown, invalid or disabled one is an

@@ -3,25 +3,36 @@ import { failure, success, type CommandResult } from "../../core/result.js";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { didYouMean } from "../../core/suggest.js";
+import type { NamedTool } from "../registry.js";
 
 /** the most tool names an unknown-tool message lists; past that it counts them and names the
  *  nearest one */
 const NAMES_SHOWN = 20;
 
+/** The answer for a name no recipe has; `names` are the tools there are. */
+export function unknownToolText(name: string, names: readonly string[]): string {
+  if (names.length === 0) return `Unknown tool: ${name}. No tools are registered.`;
+  if (names.length <= NAMES_SHOWN) return `Unknown tool: ${name}. Registered tools: ${names.join(", ")}`;
+  // a registry of thousands of tools: the whole list would bury the message
+  return `Unknown tool: ${name}. ${names.length} tools are registered (list shows them all).${didYouMean(name, names)}`;
+}
+
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
   const entry = discovery.active.get(name);
-  if (entry === undefined) {
-    const names = discovery.tools.map((t) => t.name);
-    if (names.length === 0) return `Unknown tool: ${name}. No tools are registered.`;
-    if (names.length <= NAMES_SHOWN) return `Unknown tool: ${name}. Registered tools: ${names.join(", ")}`;
-    // a registry of thousands of tools: the whole list would bury the message
-    return `Unknown tool: ${name}. ${names.length} tools are registered (list shows them all).${didYouMean(name, names)}`;
-  }
+  if (entry === undefined) return unknownToolText(name, discovery.tools.map((t) => t.name));
   if (entry.invalid) return `Recipe ${name} is invalid (${entry.path}): ${entry.diagnostics[0] ?? "see inspect target=recipes view=doctor"}`;
   if (entry.disabled) return `Recipe ${name} is disabled (${entry.path})`;
   if (!entry.toolSource) return `Recipe ${name} is a component, not a tool (${entry.path})`;
   return `Recipe ${name} is not exposed as a tool: ${entry.diagnostics.join("; ") || "reserved name"}`;
+}
+
+/** What `schema <name>` answers for what the session found for `name` (runtime/registry.ts
+ *  toolNamed). */
+export function schemaOfNamed(found: NamedTool, name: string): CommandResult {
+  if ("tool" in found) return schemaOfTool(found.tool);
+  if ("unknown" in found) return failure(unknownToolText(name, found.unknown), { tool: name });
+  return toolSchema(found.discovery, name);
 }
 
 /** The schema of the tool `name` of `discovery`, or why there is none. */

@@ -53,10 +53,13 @@ describe("one tool by name", () => {
       // no recipe file read: the tool came from the compile cache
       expect(found.reads).toBe(0);
     }
-    // no such tool, a disabled and a broken recipe: a discovery says why
-    for (const name of ["nothing", "off", "broken"]) {
+    // no recipe of that name: the index says so, with the tools there are
+    expect(box.named("nothing")).toEqual({ unknown: names, reads: 0 });
+    // a disabled and a broken recipe: a discovery says why they are no tools
+    for (const name of ["off", "broken"]) {
       const found = box.named(name);
       expect(found.tool).toBeUndefined();
+      expect(found.unknown).toBeUndefined();
       expect(found.discovery).toEqual(box.plain());
     }
   });

@@ -35,8 +35,9 @@ export interface CacheBox {
   listed(options?: CompileCacheOptions, blindCtime?: boolean, cwd?: string): { list: ToolList; indexed: boolean; reads: number };
   /** the tool `name` as `call` finds it (runtime/registry.ts toolNamed), the same scan as
    *  `cached`: `tool` when it was made from its compile cache entry under a current list index,
-   *  else the `discovery` that ran */
-  named(name: string, options?: CompileCacheOptions, cwd?: string): { tool?: ToolSpec; discovery?: Discovery; reads: number };
+   *  `unknown` (the tool names) when that index shows no recipe of that name, else the
+   *  `discovery` that ran */
+  named(name: string, options?: CompileCacheOptions, cwd?: string): { tool?: ToolSpec; unknown?: readonly string[]; discovery?: Discovery; reads: number };
   /** `inspect` with `params` as the command line runs it through the view cache
    *  (runtime/view-cache.ts), printed as `--json` or as text; `from` says whether the kept answer
    *  was printed ("kept"), or a computed one ("computed": kept for next time; "result": not kept).
