@@ -9,8 +9,16 @@ export const inspectVerb: CliVerb = {
     // the recipe views keep their answer for the next identical command (runtime/view-cache.ts)
     const key = keptViewKey(cmd, host.ports.env);
     if (key !== undefined) return (await import("../inspect-kept.js")).inspectKept(cmd, host, key);
-    const [session, { inspectWithUsage }] = await Promise.all([host.openSession(), import("../../runtime/usage-view.js")]);
+    const [session, { inspectWithUsage }, { recipeToolTarget, inspectFound }] = await Promise.all([
+      host.openSession(),
+      import("../../runtime/usage-view.js"),
+      import("../../runtime/verbs/inspect.js"),
+    ]);
     try {
+      // one recipe tool: from its compile cache entry when the list index is current, as `call`
+      const name = recipeToolTarget(cmd.params);
+      const shown = name === undefined ? undefined : inspectFound(session.toolNamed(name), name, process.env);
+      if (shown !== undefined) return result(shown);
       return result(await inspectWithUsage(session.discovery(), cmd.params, { paths: session.paths, fs: session.fs, ledger: session.ledger }));
     } finally {
       await session.close();

@@ -5,7 +5,9 @@ import { inspectRecipes } from "../../core/views/summary.js";
 import { sandboxMode, toolPolicy } from "../call-sandbox.js";
 import { describePolicy } from "../../core/sandbox/policy.js";
 import { isError, optionalBool, optionalString, unknownKeys, type Params } from "./verb-params.js";
-import { whyNotATool } from "./schema.js";
+import { unknownToolText, whyNotATool } from "./schema.js";
+import type { NamedTool } from "../registry.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
 import { inspectRuntime, type RuntimeContext } from "./status.js";
 import { agentPlace } from "../agent-paths.js";
@@ -19,6 +21,31 @@ const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
 function inspectTool(discovery: Discovery, name: string, env: Readonly<Record<string, string | undefined>>): CommandResult {
   const tool = discovery.tools.find((t) => t.name === name);
   if (tool === undefined) return failure(whyNotATool(discovery, name), { tool: name });
+  return inspectToolSpec(tool, env);
+}
+
+/** The name of the recipe tool `inspect` with `params` shows (`target=tool:<name>`, valid
+ *  params), which needs that tool only; undefined for any other inspect (a runtime actor's view
+ *  included), and for params `inspect` refuses. */
+export function recipeToolTarget(params: Params): string | undefined {
+  if (unknownKeys("inspect", params, ["target", "view", "verbose", "lines"]) !== undefined) return undefined;
+  const target = optionalString(params, "target");
+  for (const v of [target, optionalString(params, "view"), optionalBool(params, "verbose")]) if (isError(v)) return undefined;
+  if (typeof target !== "string" || !target.startsWith("tool:") || target.length <= 5) return undefined;
+  const name = target.slice(5);
+  return isRuntimeActor(name) ? undefined : name;
+}
+
+/** What `inspect target=tool:<name>` shows for what a session found for the name
+ *  (runtime/registry.ts toolNamed), when that is the tool or an unknown name; undefined when the
+ *  discovery it ran has to answer (`inspect`). */
+export function inspectFound(found: NamedTool, name: string, env: Readonly<Record<string, string | undefined>>): CommandResult | undefined {
+  if ("tool" in found) return inspectToolSpec(found.tool, env);
+  if ("unknown" in found) return failure(unknownToolText(name, found.unknown), { tool: name });
+  return undefined;
+}
+
+function inspectToolSpec(tool: ToolSpec, env: Readonly<Record<string, string | undefined>>): CommandResult {
   const { surface } = tool;
   const optional = surface.names.filter((n) => !surface.required.includes(n));
   const lines = [
