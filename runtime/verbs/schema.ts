@@ -12,9 +12,11 @@ const NAMES_SHOWN = 20;
 /** The answer for a name no recipe has; `names` are the tools there are. */
 export function unknownToolText(name: string, names: readonly string[]): string {
   if (names.length === 0) return `Unknown tool: ${name}. No tools are registered.`;
-  if (names.length <= NAMES_SHOWN) return `Unknown tool: ${name}. Registered tools: ${names.join(", ")}`;
+  // a name of one or two letters is one edit from any other: no guess for it
+  const near = name.length < 3 ? "" : didYouMean(name, names);
+  if (names.length <= NAMES_SHOWN) return `Unknown tool: ${name}. Registered tools: ${names.join(", ")}${near === "" ? "" : `.${near}`}`;
   // a registry of thousands of tools: the whole list would bury the message
-  return `Unknown tool: ${name}. ${names.length} tools are registered (list shows them all).${didYouMean(name, names)}`;
+  return `Unknown tool: ${name}. ${names.length} tools are registered (list shows them all).${near}`;
 }
 
 /** Why an id has no tool, in words a user can act on. */

@@ -60,6 +60,9 @@ describe("the call gate", () => {
     const verdict = gate.check("nope");
     expect(verdict.kind).toBe("missing");
     expect(verdict.kind === "missing" && verdict.text).toBe("Unknown tool: nope. Registered tools: a");
+    // a near miss is named
+    const near = makeCallGate(fakeRegistry({ alpha: "echo a", beta: "echo b" }).registry).check("alpah");
+    expect(near.kind === "missing" && near.text).toBe('Unknown tool: alpah. Registered tools: alpha, beta. Did you mean "alpha"?');
   });
 
   it("in a registry of many tools, counts them and names the nearest instead of listing all", () => {
