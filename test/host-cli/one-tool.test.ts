@@ -61,7 +61,7 @@ describe("one tool by name, on the command line", () => {
 
   it("answers them as expected", () => {
     expect(runCli(["call", "greet", "who=you"], env)).toMatchObject({ status: 0, stdout: "hello you 1\n" });
-    expect(runCli(["call", "gret"], env)).toMatchObject({ status: 1, stderr: expect.stringContaining("Unknown tool: gret. Registered tools: greet, words") });
+    expect(runCli(["call", "gret"], env)).toMatchObject({ status: 1, stderr: "Unknown tool: gret. Registered tools: greet, words. Did you mean \"greet\"?\n" });
     expect(runCli(["schema", "off"], env)).toMatchObject({ status: 1, stderr: expect.stringContaining("Recipe off is disabled") });
     expect(runCli(["inspect", "target=tool:words"], env)).toMatchObject({ status: 0, stdout: expect.stringContaining("description: Counts words") });
   });
