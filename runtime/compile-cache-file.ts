@@ -98,11 +98,11 @@ export function readCacheBytes(bytes: Uint8Array, version: string, context: stri
   if (u === undefined || u === null || typeof u !== "object" || u.format !== CACHE_FORMAT || u.version !== version || u.context !== context) return undefined;
   const list = u.entries;
   if (!Array.isArray(list) || list.length % 2 !== 0) return undefined;
-  const entries: Record<string, unknown> = {};
+  // no prototype: any path is an own key, "__proto__" included
+  const entries = Object.create(null) as Record<string, unknown>;
   for (let i = 0; i < list.length; i += 2) {
     const path = list[i] as unknown;
-    // a path is absolute: no key of an object's prototype
-    if (typeof path !== "string" || !path.startsWith("/")) return undefined;
+    if (typeof path !== "string") return undefined;
     entries[path] = list[i + 1];
   }
   return { entries, root: u.root };

@@ -72,8 +72,13 @@ describe("the compile cache file", () => {
 
   it("refuses a file whose entries are not a list of paths and entries", () => {
     const head = { format: "pi-recipes-compile-cache/7", version: VERSION, context: CONTEXT };
-    for (const entries of [{ "/r/a.json": {} }, ["/r/a.json"], [1, {}], ["__proto__", {}]]) {
+    for (const entries of [{ "/r/a.json": {} }, ["/r/a.json"], [1, {}]]) {
       expect(readCacheBytes(bytesOf(JSON.stringify({ ...head, entries }) + "\n"), VERSION, CONTEXT)).toBeUndefined();
     }
+    // any text is a path, one a prototype knows included: kept as an own key, nothing else changes
+    const odd = readCacheBytes(bytesOf(JSON.stringify({ ...head, entries: ["__proto__", { x: 1 }, "C:\\r\\a.json", {}] }) + "\n"), VERSION, CONTEXT);
+    expect(Object.keys(odd!.entries)).toEqual(["__proto__", "C:\\r\\a.json"]);
+    expect(Object.getPrototypeOf(odd!.entries)).toBeNull();
+    expect(({} as Record<string, unknown>)["x"]).toBeUndefined();
   });
 });
