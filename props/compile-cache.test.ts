@@ -15,6 +15,8 @@ import { applyEdit, op } from "./support/recipe-edits.js";
 // answered: a property that never used them would prove nothing
 let answeredByIndex = 0;
 let answeredBySnapshot = 0;
+let answeredByEntry = 0;
+let answeredUnknown = 0;
 
 describe("the compile cache and the list index against discovery without them", () => {
   test.prop([fc.array(op, { minLength: 1, maxLength: 24 }), fc.boolean()], { numRuns: numRuns(60) })(
@@ -36,6 +38,19 @@ describe("the compile cache and the list index against discovery without them", 
           const listed = box.listed({}, blindCtime);
           expect(listed.list).toStrictEqual(box.plainList());
           if (listed.indexed) answeredByIndex++;
+          // each recipe's name (tools, and recipes that make none), and a name no recipe has
+          const plain = box.plain();
+          for (const name of [...plain.active.keys(), "no_such_recipe"]) {
+            const found = box.named(name, {}, undefined, blindCtime);
+            if (found.tool !== undefined) {
+              answeredByEntry++;
+              expect(found.tool).toStrictEqual(plain.tools.find((t) => t.name === name));
+            } else if (found.unknown !== undefined) {
+              answeredUnknown++;
+              expect(plain.active.has(name)).toBe(false);
+              expect(found.unknown).toStrictEqual(plain.tools.map((t) => t.name));
+            } else expect(found.discovery).toStrictEqual(plain);
+          }
         }
       } finally {
         box.cleanup();
@@ -47,5 +62,9 @@ describe("the compile cache and the list index against discovery without them", 
   });
   test("the whole-root snapshot answered some of those steps", () => {
     expect(answeredBySnapshot).toBeGreaterThan(0);
+  });
+  test("some tools came from their one compile cache entry, and some unknown names from the index", () => {
+    expect(answeredByEntry).toBeGreaterThan(0);
+    expect(answeredUnknown).toBeGreaterThan(0);
   });
 });

@@ -37,7 +37,7 @@ export interface CacheBox {
    *  `cached`: `tool` when it was made from its compile cache entry under a current list index,
    *  `unknown` (the tool names) when that index shows no recipe of that name, else the
    *  `discovery` that ran */
-  named(name: string, options?: CompileCacheOptions, cwd?: string): { tool?: ToolSpec; unknown?: readonly string[]; discovery?: Discovery; reads: number };
+  named(name: string, options?: CompileCacheOptions, cwd?: string, blindCtime?: boolean): { tool?: ToolSpec; unknown?: readonly string[]; discovery?: Discovery; reads: number };
   /** `inspect` with `params` as the command line runs it through the view cache
    *  (runtime/view-cache.ts), printed as `--json` or as text; `from` says whether the kept answer
    *  was printed ("kept"), or a computed one ("computed": kept for next time; "result": not kept).
@@ -80,8 +80,8 @@ export function cacheBox(): CacheBox {
       const found = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).toolList();
       return { list: found.list, indexed: found.discovery === undefined, reads: reads() };
     },
-    named(name, options = {}, cwd = dir) {
-      const { scan, reads } = counting(false);
+    named(name, options = {}, cwd = dir, blindCtime = false) {
+      const { scan, reads } = counting(blindCtime);
       const found = openRegistry({ env, cwd, home: dir, packagedRoot: null, scan, compileCache: options }).toolNamed(name);
       return { ...found, reads: reads() };
     },
