@@ -48,8 +48,9 @@ const esModules = {
 };
 
 // Libraries a common path never calls, yet whose code would be most of what that path loads:
-// - `yaml` reads the frontmatter of a Markdown recipe that is not plain `field: value` lines; it
-//   was 300 kB of the 400 kB every discovery loaded, even on a root without a `.md` file;
+// - `yaml` reads the frontmatter of a Markdown recipe, needed only when one is compiled (the
+//   compile cache serves the others); it was 300 kB of the 400 kB every discovery loaded, even
+//   on a root without a `.md` file;
 // - `ajv` (with `ajv-formats`) checks the answers of MCP elicitation, which the MCP server never
 //   requests (host-mcp/server.ts builds its validator on first use), yet the SDK imports it.
 // Discovery is synchronous, so they cannot be an `import()` at the point of use. Instead the
