@@ -70,8 +70,9 @@ export interface RuntimeSession {
   /** one-shot only: `discovery()` with what it relied on, for a cache of a view derived from it
    *  (runtime/view-cache.ts); a session that already discovered discovers again */
   discoverySeen?(): DiscoverySeen;
-  /** the tool `name`, or the discovery that says why there is none: one-shot, made from its one
-   *  compile cache entry when the list index is current (runtime/registry.ts toolNamed) */
+  /** the tool `name`; or, for a name no recipe has, the tool names; or the discovery that says
+   *  why there is none. One-shot, the first two come from the list index and the tool's one
+   *  compile cache entry when the index is current (runtime/registry.ts toolNamed) */
   toolNamed(name: string): NamedTool;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;

@@ -17,6 +17,8 @@ import { runsRootOf } from "../runs/store.js";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
 
 const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
+/** the keys `inspect` takes */
+const KEYS = ["target", "view", "verbose", "lines"];
 
 function inspectTool(discovery: Discovery, name: string, env: Readonly<Record<string, string | undefined>>): CommandResult {
   const tool = discovery.tools.find((t) => t.name === name);
@@ -28,7 +30,7 @@ function inspectTool(discovery: Discovery, name: string, env: Readonly<Record<st
  *  params), which needs that tool only; undefined for any other inspect (a runtime actor's view
  *  included), and for params `inspect` refuses. */
 export function recipeToolTarget(params: Params): string | undefined {
-  if (unknownKeys("inspect", params, ["target", "view", "verbose", "lines"]) !== undefined) return undefined;
+  if (unknownKeys("inspect", params, KEYS) !== undefined) return undefined;
   const target = optionalString(params, "target");
   for (const v of [target, optionalString(params, "view"), optionalBool(params, "verbose")]) if (isError(v)) return undefined;
   if (typeof target !== "string" || !target.startsWith("tool:") || target.length <= 5) return undefined;
@@ -73,7 +75,7 @@ function inspectToolSpec(tool: ToolSpec, env: Readonly<Record<string, string | u
 
 /** The reading views; `runtime.fs` is the host's file system (the run store is read through it). */
 export async function inspect(discovery: Discovery, params: Params, runtime: RuntimeContext & { readonly fs: FileSystem }): Promise<CommandResult> {
-  const bad = unknownKeys("inspect", params, ["target", "view", "verbose", "lines"]);
+  const bad = unknownKeys("inspect", params, KEYS);
   if (bad !== undefined) return bad;
   const target = optionalString(params, "target");
   const view = optionalString(params, "view");
