@@ -31,10 +31,8 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["call", "greet", "who=you", "times=x"],
   ["schema", "words", "--json"],
   ["inspect", "target=tool:greet", "--json"],
-  ["inspect", "target=tool:words"],
-  // a mistyped name, a disabled and a broken recipe
+  // a mistyped name, and a recipe that makes no tool
   ["call", "gret", "--json"],
-  ["schema", "off"],
   ["inspect", "target=tool:broken", "--json"],
 ];
 
