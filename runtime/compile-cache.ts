@@ -148,10 +148,18 @@ export function cachedCompileOf(scan: ScanPort, context: CompileContext, options
   if (e === undefined || e.id !== id) return undefined;
   const t = BigInt(e.t);
   if (!olderThan(id, t)) return undefined;
+  return depsHold(e, context.cwd, t, (dep) => idOf(identity(dep))) ? servedCompile(e, path) : undefined;
+}
+
+/** The paths entry `e`'s resolution read are as it recorded them, judged against its pass's clock
+ *  `t` (a dependency written in the entry's own tick is not trusted on identity), and, when it read
+ *  any, it was made in the working directory `cwd` (a relative import path resolves against it).
+ *  `identityNow` gives a path's identity now (null: no regular file there). */
+function depsHold(e: Entry, cwd: string, t: bigint, identityNow: (path: string) => Id | null): boolean {
   const deps = e.deps ?? NO_DEPS;
-  if (deps.length > 0 && e.cwd !== context.cwd) return undefined;
-  for (const [dep, was] of deps) if (!stillAsRecorded(idOf(identity(dep)), was, t)) return undefined;
-  return servedCompile(e, path);
+  if (deps.length > 0 && e.cwd !== cwd) return false;
+  for (const [dep, was] of deps) if (!stillAsRecorded(identityNow(dep), was, t)) return false;
+  return true;
 }
 
 export function beginCompileCache(scan: ScanPort, context: CompileContext, options: CompileCacheOptions = {}): CompileCacheSession | undefined {
@@ -255,12 +263,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       const e = candidates.get(f);
       if (e === undefined) return undefined;
       const deps = e.deps ?? NO_DEPS;
-      if (deps.length > 0 && e.cwd !== context.cwd) return undefined;
-      const t = stampOf(e.t);
-      for (const [dep, was] of deps) {
-        // a dependency written in the entry's own tick is not trusted on identity: compile again
-        if (!stillAsRecorded(identityNow(dep), was, t)) return undefined;
-      }
+      if (!depsHold(e, context.cwd, stampOf(e.t), identityNow)) return undefined;
       next[f.path] = e;
       kept++;
       if (deps.length > 0) readPaths = true;
