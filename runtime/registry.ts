@@ -140,17 +140,19 @@ export function openRegistry(options: RegistryOptions): OpenedRegistry {
       if (indexed !== undefined) return { list: indexed };
       return listByDiscovery();
     },
-    toolNamed: (name) => {
-      const indexed = cacheOptions === undefined ? undefined : indexedName(scan, listPlace(paths, packagedRoot, version(), preparedFile), name);
-      if (indexed !== undefined && "unknown" in indexed) return indexed;
-      const file = indexed?.file;
-      const compiled = file === undefined || cacheOptions === undefined ? undefined : cachedCompileOf(scan, { ...paths, ...request }, cacheOptions, file.path, file.id);
-      // a tool is a loadable, enabled recipe (as discovery builds it: core/discovery/compile-pass.ts)
-      const tool = compiled?.kind === "recipe" && !compiled.disabled ? toolOf(compiled, configFacts(compiled.config)) : undefined;
-      if (tool !== undefined && tool._tag === "Right") return { tool: tool.right };
-      return { discovery: listByDiscovery().discovery };
-    },
+    toolNamed: (name) => (cacheOptions === undefined ? undefined : namedFromIndex(name, cacheOptions)) ?? { discovery: listByDiscovery().discovery },
   };
+
+  /** `toolNamed` without a discovery: the tool from its one compile cache entry, or an unknown
+   *  name, as the current list index shows them; undefined when a discovery has to answer */
+  function namedFromIndex(name: string, options: CompileCacheOptions): NamedTool | undefined {
+    const indexed = indexedName(scan, listPlace(paths, packagedRoot, version(), preparedFile), name);
+    if (indexed === undefined || "unknown" in indexed) return indexed;
+    const compiled = cachedCompileOf(scan, { ...paths, ...request }, options, indexed.file.path, indexed.file.id);
+    // a tool is a loadable, enabled recipe (as discovery builds it: core/discovery/compile-pass.ts)
+    const tool = compiled?.kind === "recipe" && !compiled.disabled ? toolOf(compiled, configFacts(compiled.config)) : undefined;
+    return tool !== undefined && tool._tag === "Right" ? { tool: tool.right } : undefined;
+  }
 
   /** what `list` shows, from a full discovery (given too), which writes the list index */
   function listByDiscovery(): { readonly list: ToolList; readonly discovery: Discovery } {

@@ -8,7 +8,7 @@ import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { failure, type CommandResult } from "../../core/result.js";
 import { assemble, prepareTool } from "./call-values.js";
-import { unknownToolText, whyNotATool } from "./schema.js";
+import { unknownToolFailure, whyNotATool } from "./schema.js";
 import type { NamedTool } from "../registry.js";
 import type { PreparedSandbox } from "../../adapters/process/bwrap.js";
 import { callSandbox, toolPolicy } from "../call-sandbox.js";
@@ -59,7 +59,7 @@ export async function runChecked(
 /** `call <tool>` with what the session found for the name (runtime/registry.ts toolNamed). */
 export function callNamed(found: NamedTool, name: string, params: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
   if ("tool" in found) return runTool(found.tool, params, ctx);
-  if ("unknown" in found) return Promise.resolve(failure(unknownToolText(name, found.unknown), { tool: name }));
+  if ("unknown" in found) return Promise.resolve(unknownToolFailure(name, found.unknown));
   return callTool(found.discovery, name, params, ctx);
 }
 

@@ -5,7 +5,7 @@ import { inspectRecipes } from "../../core/views/summary.js";
 import { sandboxMode, toolPolicy } from "../call-sandbox.js";
 import { describePolicy } from "../../core/sandbox/policy.js";
 import { isError, optionalBool, optionalString, unknownKeys, type Params } from "./verb-params.js";
-import { unknownToolText, whyNotATool } from "./schema.js";
+import { unknownToolFailure, whyNotATool } from "./schema.js";
 import type { NamedTool } from "../registry.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
@@ -43,7 +43,7 @@ export function recipeToolTarget(params: Params): string | undefined {
  *  discovery it ran has to answer (`inspect`). */
 export function inspectFound(found: NamedTool, name: string, env: Readonly<Record<string, string | undefined>>): CommandResult | undefined {
   if ("tool" in found) return inspectToolSpec(found.tool, env);
-  if ("unknown" in found) return failure(unknownToolText(name, found.unknown), { tool: name });
+  if ("unknown" in found) return unknownToolFailure(name, found.unknown);
   return undefined;
 }
 

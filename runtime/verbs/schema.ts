@@ -19,6 +19,9 @@ export function unknownToolText(name: string, names: readonly string[]): string 
   return `Unknown tool: ${name}. ${names.length} tools are registered (list shows them all).${near}`;
 }
 
+/** The failed result for a name no recipe has; `names` are the tools there are. */
+export const unknownToolFailure = (name: string, names: readonly string[]): CommandResult => failure(unknownToolText(name, names), { tool: name });
+
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
   const entry = discovery.active.get(name);
@@ -33,7 +36,7 @@ export function whyNotATool(discovery: Discovery, name: string): string {
  *  toolNamed). */
 export function schemaOfNamed(found: NamedTool, name: string): CommandResult {
   if ("tool" in found) return schemaOfTool(found.tool);
-  if ("unknown" in found) return failure(unknownToolText(name, found.unknown), { tool: name });
+  if ("unknown" in found) return unknownToolFailure(name, found.unknown);
   return toolSchema(found.discovery, name);
 }
 
