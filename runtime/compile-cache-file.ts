@@ -91,6 +91,9 @@ interface CacheFile {
 
 const NEWLINE = 0x0a;
 
+/** the file was written to its end: a writer ends it with a newline (a torn write does not) */
+const whole = (bytes: Uint8Array): boolean => bytes.length > 0 && bytes[bytes.length - 1] === NEWLINE;
+
 /** The entries (path -> entry, unchecked) and the whole-root section (unchecked) of a cache file of
  *  this code and context; undefined for a torn, foreign or other version's file. */
 export function readCacheBytes(bytes: Uint8Array, version: string, context: string): { readonly entries: Readonly<Record<string, unknown>>; readonly root: unknown } | undefined {
@@ -115,7 +118,7 @@ const headOf = (version: string, context: string): string => `${JSON.stringify({
  *  line without parsing the rest of the file (see the top of this file); undefined when the file
  *  is of other code or context, is cut short, or holds no entry for `path`. */
 export function entryInCacheBytes(bytes: Uint8Array, version: string, context: string, path: string): unknown {
-  if (bytes.length === 0 || bytes[bytes.length - 1] !== NEWLINE) return undefined;
+  if (!whole(bytes)) return undefined;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const head = Buffer.from(headOf(version, context));
   if (buf.length <= head.length || !buf.subarray(0, head.length).equals(head)) return undefined;
@@ -140,7 +143,7 @@ export function entryInCacheBytes(bytes: Uint8Array, version: string, context: s
  *  cache, the list index); undefined for a file cut short (no newline at its end) or one that does
  *  not parse. */
 export function parseJsonLine(bytes: Uint8Array): unknown {
-  if (bytes.length === 0 || bytes[bytes.length - 1] !== NEWLINE) return undefined;
+  if (!whole(bytes)) return undefined;
   try {
     return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) as unknown;
   } catch {
@@ -173,13 +176,6 @@ export function emitCacheText(emit: (piece: string) => void, version: string, co
   }
   flush();
   emit(root === undefined ? "\n]}\n" : `\n],"root":${JSON.stringify(root)}}\n`);
-}
-
-/** The whole file emitCacheText gives, as one string. */
-export function cacheText(version: string, context: string, entries: Readonly<Record<string, Entry>>, root?: unknown): string {
-  const pieces: string[] = [];
-  emitCacheText((piece) => pieces.push(piece), version, context, entries, root);
-  return pieces.join("");
 }
 
 /** shape checks of the stored files (this one, the whole-root section, the list index) */

@@ -132,12 +132,6 @@ function currentIndex(scan: ScanPort, recipeRoot: string, version: string, conte
   return recordedInputsHold(scan, identity, index, BigInt(index.t)) ? index : undefined;
 }
 
-/** The list the index holds, when it describes the roots as they are now (see above); else
- *  undefined. */
-export function readListIndex(scan: ScanPort, recipeRoot: string, version: string, context: string, cwd: string): ToolList | undefined {
-  return currentIndex(scan, recipeRoot, version, context, cwd)?.list;
-}
-
 /** A tool's recipe file as a current index knows it: its path and its identity, which is the
  *  file's identity now (the index was found current by a stat of every recorded path). */
 export interface IndexedToolFile {
@@ -193,7 +187,7 @@ export function listPlace(paths: AgentPaths, packagedRoot: string | undefined, v
  *  command line answers `list` with this before it loads the registry (host-cli/front-door.ts),
  *  and the registry with it before it discovers. */
 export function listWithoutDiscovery(scan: ScanPort, at: ListPlace): ToolList | undefined {
-  const indexed = readListIndex(scan, at.recipeRoot, at.version, at.context, at.cwd);
+  const indexed = currentIndex(scan, at.recipeRoot, at.version, at.context, at.cwd)?.list;
   if (indexed !== undefined || at.packaged === undefined) return indexed;
   return preparedAbsentRootList(scan, at.packaged.file, at.packaged.root, at.version, at.recipeRoot);
 }

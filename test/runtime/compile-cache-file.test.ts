@@ -3,7 +3,7 @@
 // found is exactly the one a parse of the whole file gives, whatever the paths and values hold.
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { cacheText, emitCacheText, entryInCacheBytes, readCacheBytes, type Entry } from "../../runtime/compile-cache-file.js";
+import { emitCacheText, entryInCacheBytes, readCacheBytes, type Entry } from "../../runtime/compile-cache-file.js";
 
 const VERSION = "1.2.3+abcdef";
 const CONTEXT = JSON.stringify(["/agent", "/agent/recipes", "/home", null]);
@@ -12,6 +12,13 @@ const entry = (n: number, extra: unknown): Entry =>
   ({ id: `1:${n}:10:5:5`, sha: "ab".repeat(32), t: "9", r: { kind: "recipe", id: `t${n}`, format: "json", config: { name: `t${n}`, raw: extra }, disabled: false, surface: { names: [], required: [], types: {}, defaults: {} } } }) as unknown as Entry;
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** the file as the cache writes it: its pieces, put together */
+function cacheText(version: string, context: string, entries: Readonly<Record<string, Entry>>, root?: unknown): string {
+  const pieces: string[] = [];
+  emitCacheText((piece) => pieces.push(piece), version, context, entries, root);
+  return pieces.join("");
+}
 
 describe("the compile cache file", () => {
   it("gives each entry on its own, equal to the whole file's parse, for any paths and values", () => {
