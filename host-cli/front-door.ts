@@ -19,6 +19,7 @@
 // hands on has printed nothing.
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, type AgentPaths } from "../runtime/agent-paths.js";
@@ -31,6 +32,7 @@ import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { noteMissingAgentDir, printVersion, quietBrokenPipes, reportFailure } from "./around-verb.js";
 import { helpAnswer } from "./help.js";
 import { keptAnswerPlace, keptViewKey, printKept } from "./kept-answer.js";
+import { requireWithCodeCache } from "./code-cache.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { printResult } from "./print.js";
 
@@ -110,8 +112,16 @@ async function answer(argv: readonly string[]): Promise<boolean> {
   return plainList ? answerList(cmd) : false;
 }
 
+/** The full command: in the build, its one CommonJS file beside this one (run with V8's cache of
+ *  compiled code); run from the sources, host-cli/main.ts. */
+async function fullCommand(): Promise<void> {
+  const built = fileURLToPath(new URL("./main.cjs", import.meta.url));
+  if (existsSync(built)) requireWithCodeCache(built);
+  else await import("./main.js");
+}
+
 enableCompileCache();
 // anything the quick path cannot read (a permission, a symlink loop) is the full command's to report
 void answer(process.argv.slice(2))
   .catch(() => false)
-  .then((answered) => (answered ? undefined : import("./main.js")));
+  .then((answered) => (answered ? undefined : fullCommand()));

@@ -1,6 +1,13 @@
-// The shipped entry points as bundles: one file per entry, with the code each verb needs split
-// into chunks that load on demand. A process then reads a handful of files instead of resolving
-// a few hundred modules (fp-ts alone is dozens of CommonJS files), which is most of start-up.
+// The shipped entry points as bundles, so that a process reads a few files instead of resolving a
+// few hundred modules (fp-ts alone is dozens of CommonJS files), which is most of start-up:
+// - the command (host-cli/main.ts) as one CommonJS file, dist/host-cli/main.cjs, which node 20
+//   loads faster than an ES module graph of the same code and which can be run with V8's cache of
+//   compiled code (host-cli/code-cache.ts). A verb's code is in it, but runs only when that verb
+//   is asked for: a module the command imports with `import()` (each verb, the MCP server) is
+//   bundled as a function that evaluates it on first use. dist/host-cli/main.js runs it;
+// - the installed command's front door (host-cli/front-door.ts), see FRONT_DOOR below;
+// - the Pi extension (host-pi/index.ts) as an ES module with the code it loads on demand split
+//   into chunks (dist/chunks/).
 // The per-file output of `tsc` stays beside the bundles: the bench, the run worker and the
 // supervisor run from it, and module-relative paths point into it (see `moduleUrl` below).
 import { createHash } from "node:crypto";
@@ -10,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const ENTRIES = ["host-cli/main.ts", "host-pi/index.ts"];
+const ENTRIES = ["host-pi/index.ts"];
 // `node scripts/bundle.mjs [outdir] [metafile]`: dist/ unless told (the bundle test builds
 // elsewhere); with a metafile path, esbuild's account of which source module went into which output
 // file is written there (the bundle test maps the files a process loaded back to modules)
@@ -106,28 +113,32 @@ const lazyLibraries = {
 // offered: the stand-in lists their names, and an import of another name fails the build.
 const LAZY_MODULES = [{ module: "runtime/compile-step.ts", out: "chunks/compile-step", names: ["compileStep"] }];
 const lazyModuleAt = new Map(LAZY_MODULES.map((m) => [join(root, m.module), m]));
-const lazyOwnModules = {
-  name: "lazy-own-modules",
+// `inline`: the stand-in for the command's one CommonJS file (see the top of this file), where the
+// module is bundled like every other and the stand-in requires it on the first call: esbuild then
+// makes the module (and what it imports) a function that evaluates it then, so the file holds the
+// compile code but a warm process never runs it. Otherwise (the Pi extension's chunks) the
+// stand-in requires the module's own entry, chunks/<name>.js.
+const lazyOwnModules = (inline) => ({
+  name: inline ? "lazy-own-modules-inline" : "lazy-own-modules",
   setup(b) {
     const base = LAZY_MODULES.map((m) => m.module.slice(m.module.lastIndexOf("/") + 1).replace(/\.ts$/, "")).join("|");
     b.onResolve({ filter: new RegExp(`/(${base})\\.js$`) }, (args) => {
       if (args.kind === "entry-point") return undefined;
       const target = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
-      return lazyModuleAt.has(target) ? { path: target, namespace: "lazy-module" } : undefined;
+      // named from the package root: the bundle holds no path of the machine that built it
+      return lazyModuleAt.has(target) ? { path: relative(root, target).split("\\").join("/"), namespace: "lazy-module" } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: "lazy-module" }, (args) => {
-      const { out, names } = lazyModuleAt.get(args.path);
+      const { out, names } = lazyModuleAt.get(join(root, args.path));
+      const loader = inline ? ["let loaded;", `const real = () => (loaded ??= require(${JSON.stringify(`./${args.path}`)}));`] : standInLoader("real", `${out}.js`, "");
       return {
         loader: "js",
         resolveDir: root,
-        contents: [
-          ...standInLoader("real", `${out}.js`, ""),
-          ...names.map((name) => `export function ${name}(...args) { return real().${name}(...args); }`),
-        ].join("\n"),
+        contents: [...loader, ...names.map((name) => `export function ${name}(...args) { return real().${name}(...args); }`)].join("\n"),
       };
     });
   },
-};
+});
 
 // The compile cache (runtime/compile-cache.ts) belongs to the code that wrote it: a hash of every
 // source file the bundle is made of names this build, so another build never reads its cache.
@@ -159,12 +170,49 @@ const bundled = await build({
   external: ["@mariozechner/pi-coding-agent"],
   // bundled CommonJS (fp-ts, io-ts, ajv) calls require() for Node built-ins
   banner: { js: 'import { createRequire as __piRecipesRequire } from "node:module"; const require = __piRecipesRequire(import.meta.url);' },
-  plugins: [moduleUrl, esModules, lazyLibraries, lazyOwnModules],
+  plugins: [moduleUrl, esModules, lazyLibraries, lazyOwnModules(false)],
   define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(buildIdentity) },
   logLevel: "warning",
   legalComments: "none",
   metafile: metafile !== undefined,
 });
+// The command (host-cli/main.ts) as one CommonJS file (see the top of this file). `import.meta.url`
+// means this file's own URL there, as in the front door below.
+const FULL_COMMAND = { in: "host-cli/main.ts", out: "host-cli/main.cjs" };
+const fullCommand = await build({
+  absWorkingDir: root,
+  entryPoints: [FULL_COMMAND.in],
+  outfile: join(outdir, FULL_COMMAND.out),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  banner: { js: 'const __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [moduleUrl, esModules, lazyLibraries, lazyOwnModules(true)],
+  define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(buildIdentity), "import.meta.url": "__piRecipesSelfUrl" },
+  logLevel: "warning",
+  legalComments: "none",
+  metafile: true,
+});
+// dist/host-cli/main.js: runs main.cjs with the code cache (host-cli/main-entry.ts)
+const MAIN_ENTRY = { in: "host-cli/main-entry.ts", out: "host-cli/main.js" };
+const mainEntry = await build({
+  absWorkingDir: root,
+  entryPoints: [MAIN_ENTRY.in],
+  outfile: join(outdir, MAIN_ENTRY.out),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  plugins: [moduleUrl],
+  logLevel: "warning",
+  legalComments: "none",
+  metafile: true,
+});
+// the code a previous build's main.cjs kept (host-cli/code-cache.ts): it names that file, and is
+// never used for this one
+await rm(join(outdir, "host-cli", ".main.cjs.v8"), { force: true });
+
 // The command as installed (host-cli/front-door.ts, the package's `bin`): one CommonJS file, no
 // chunks, holding only what the answers it gives without the registry need, since node loads one
 // CommonJS file faster than the ES module graph of the same code (docs/performance.md,
@@ -180,6 +228,7 @@ const frontDoor = await build({
   format: "cjs",
   platform: "node",
   target: "node20",
+  // run from the sources, the front door imports host-cli/main.ts; the build has main.cjs for it
   external: ["./main.js"],
   banner: { js: 'const __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [moduleUrl, esModules],
@@ -194,8 +243,9 @@ const frontDoorInputs = Object.entries(Object.values(frontDoor.metafile.outputs)
 const heavy = frontDoorInputs.filter((f) => /(^|\/)(compile-step|compile-recipe)\.ts$|node_modules\/(yaml|ajv|ajv-formats|io-ts)\//.test(f));
 if (heavy.length > 0) throw new Error(`bundle: ${FRONT_DOOR.out} would hold ${heavy.join(", ")}`);
 if (metafile !== undefined) {
-  const outputs = { ...bundled.metafile.outputs, ...frontDoor.metafile.outputs };
-  await writeFile(metafile, JSON.stringify({ inputs: { ...bundled.metafile.inputs, ...frontDoor.metafile.inputs }, outputs }));
+  const all = [bundled, fullCommand, mainEntry, frontDoor].map((b) => b.metafile);
+  const outputs = Object.assign({}, ...all.map((m) => m.outputs));
+  await writeFile(metafile, JSON.stringify({ inputs: Object.assign({}, ...all.map((m) => m.inputs)), outputs }));
 }
 // the command's files are run by their #! line (the package's `bin`): they must be executable
 // whatever wrote them, since npm links an installed package's bin but not the bin of the project

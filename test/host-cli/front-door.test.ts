@@ -4,11 +4,12 @@
 // the bin equal the full command's in each state below, and in the states it is meant to answer,
 // the bin answered without loading the full command at all.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliNodeArgs, nodeArgsFor, repoRoot } from "../support/cli.js";
+import { loadLogArgs, readLoadLog } from "../support/load-log.js";
 
 interface Answer {
   readonly status: number | null;
@@ -35,18 +36,13 @@ const spawnAnswer = (node: readonly string[], args: readonly string[]): Answer =
 /** the full command's answer */
 const full = (args: readonly string[]): Answer => spawnAnswer(nodeArgsFor(join(repoRoot, "host-cli", "main.ts")), args);
 
-/** the bin's answer, and whether it loaded the full command (an ES module of the package: the
- *  bin itself is one CommonJS file) */
+/** the bin's answer, and whether it loaded the full command (in the build one CommonJS file,
+ *  main.cjs, run through vm.Script; from the sources the module host-cli/main.ts) */
 function bin(args: readonly string[]): Answer & { readonly handedOn: boolean } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.log`);
-  writeFileSync(log, "");
-  const hook = `import { appendFileSync } from "node:fs";
-export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }`;
-  const preload = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
-  const answer = spawnAnswer(["--import", `data:text/javascript,${encodeURIComponent(preload)}`, ...cliNodeArgs()], args);
-  const loaded = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith("file:"));
-  rmSync(log);
-  return { ...answer, handedOn: loaded.some((u) => /\/host-cli\/main\.(js|ts)$/.test(u)) };
+  const answer = spawnAnswer([...loadLogArgs(log, join(dir, "x.js")), ...cliNodeArgs()], args);
+  const { files } = readLoadLog(log);
+  return { ...answer, handedOn: files.some((f) => /\/host-cli\/main\.(js|ts|cjs)$/.test(f)) };
 }
 
 const LISTS = [["list"], ["list", "--json"], ["--json", "list"]] as const;

@@ -8,12 +8,14 @@
 // run by test/package/pack.test.ts from the tarball `npm pack` makes.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as nodeModule from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/cli.js";
 import { buildForTests } from "../support/test-build.js";
 import { finished, runBox, type RunBox } from "../runtime/runs/support.js";
+import { loadLogArgs, readLoadLog } from "../support/load-log.js";
 
 // not under node_modules/, which may be a symbolic link (a git worktree's): the files a process
 // loads are logged by their real paths, and must start with `out`
@@ -28,42 +30,41 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): { status: number 
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-// Every file a process loads, ES module or CommonJS: a preloaded module registers a loader hook
-// that writes each ES module's URL to a log, notes every file `require` is asked for (an ES module
-// a stand-in requires, see scripts/bundle.mjs: neither the hook nor the require cache sees it on
-// Node 20), and at exit adds what `require` has cached. Returns the paths of the files from the
-// package itself; modulesIn() adds what those import.
-function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string, entry = "main.js"): { files: string[]; stdout: string; builtins: string[] } {
+// Every file of the package a process loads (test/support/load-log.ts), and the source modules
+// it ran: those of the files loaded (modulesIn below), except that of the command's one CommonJS
+// file (host-cli/main.cjs) only the modules that ran count. esbuild makes each module the command
+// imports on demand (a verb, the MCP server, the compile step) a function of the file named by the
+// module's path, which evaluates it on first use; V8's coverage of the process (NODE_V8_COVERAGE)
+// says which of those functions were called. The other modules of the file run when it loads.
+function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string, entry = "main.js"): { files: string[]; stdout: string; builtins: string[]; modules: string[] } {
   const log = join(out, `loaded-${Math.random().toString(36).slice(2)}.log`);
-  const hook = `import { appendFileSync } from "node:fs";
-export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }`;
-  const preload = `import Module, { register, createRequire } from "node:module";
-import { appendFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
-const load = Module._load;
-Module._load = function (request, parent, isMain) {
-  try {
-    appendFileSync(${JSON.stringify(log)}, pathToFileURL(Module._resolveFilename(request, parent, isMain)).href + "\\n");
-  } catch {}
-  return load.apply(this, arguments);
-};
-process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(${JSON.stringify(join(out, "x.js"))}).cache).map((f) => pathToFileURL(f).href + "\\n").join("")
-  + process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => "builtin:" + m.slice(13) + "\\n").join("")));`;
-  const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, join(out, "host-cli", entry), ...args], {
-    env: { ...process.env, ...env },
+  const coverage = `${log}.coverage`;
+  const r = spawnSync(process.execPath, [...loadLogArgs(log, join(out, "x.js")), join(out, "host-cli", entry), ...args], {
+    env: { ...process.env, ...env, NODE_V8_COVERAGE: coverage },
     encoding: "utf8",
     timeout: 60_000,
     ...(input === undefined ? {} : { input }),
   });
   if (r.status !== 0) throw new Error(`pi-recipes ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  const lines = readFileSync(log, "utf8").split("\n");
-  const urls = lines.filter((u) => u.startsWith(`file:`));
-  const builtins = lines.filter((u) => u.startsWith("builtin:")).map((u) => u.slice("builtin:".length));
-  rmSync(log);
+  const { files: all, builtins } = readLoadLog(log);
   // the loader reports real paths: node_modules may be a symbolic link (a git worktree's)
   const real = realpathSync(out);
-  return { files: [...new Set(urls.map((u) => fileURLToPath(u)))].filter((f) => f.startsWith(real)).map((f) => join(out, f.slice(real.length))), stdout: r.stdout, builtins };
+  const files = all.filter((f) => f.startsWith(real)).map((f) => join(out, f.slice(real.length)));
+  const command = join(out, "host-cli", "main.cjs");
+  const ran = files.includes(command) ? modulesRunIn(command, coverage) : [];
+  rmSync(coverage, { recursive: true, force: true });
+  return { files, stdout: r.stdout, builtins, modules: [...modulesIn(files.filter((f) => f !== command)), ...ran] };
+}
+
+/** The modules of the CommonJS file `file` that ran in the process whose V8 coverage is in `dir`. */
+function modulesRunIn(file: string, dir: string): string[] {
+  type Fn = { functionName: string; ranges: { count: number }[] };
+  const scripts = readdirSync(dir).flatMap((f) => (JSON.parse(readFileSync(join(dir, f), "utf8")) as { result: { url: string; functions: Fn[] }[] }).result);
+  const script = scripts.find((s) => s.url === pathToFileURL(realpathSync(file)).href || s.url === file);
+  if (script === undefined) throw new Error(`no coverage of ${file}`);
+  const inFile = modulesIn([file]);
+  const onDemand = new Map(script.functions.map((fn) => [fn.functionName, fn.ranges[0]!.count > 0]));
+  return inFile.filter((m) => onDemand.get(m) ?? true);
 }
 
 // the yaml library's own code, however it is bundled: one of its string literals
@@ -110,14 +111,18 @@ const isCompileCode = (module: string): boolean =>
   module !== "core/recipe/fields.ts" && /^core\/recipe\/|^core\/compile\/(compile-recipe|compile-template|template-survey)\.ts$|node_modules\/(yaml|ajv)\//.test(module);
 
 describe("the bundled build", () => {
-  it("has one file per entry point, with the verbs in chunks beside it", () => {
-    const main = readFileSync(join(out, "host-cli", "main.js"), "utf8");
-    expect(main.startsWith("#!/usr/bin/env node\n")).toBe(true);
-    // run by its #! line as the package's bin (npx in a fresh clone runs it so): executable
-    expect(statSync(join(out, "host-cli", "main.js")).mode & 0o111).toBe(0o111);
-    // the entry imports only shared helpers statically; every verb is a dynamic import
-    expect(main).toMatch(/import\("\.\.\/chunks\/list-command-[A-Z0-9]+\.js"\)/);
-    expect(readdirSync(join(out, "chunks")).some((n) => /^mcp-command-[A-Z0-9]+\.js$/.test(n))).toBe(true);
+  it("runs the command from one CommonJS file, each verb evaluated on demand; the Pi extension has its chunks", () => {
+    const main = join(out, "host-cli", "main.js");
+    expect(readFileSync(main, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    // run by its #! line (`node .../main.js mcp` in an MCP client's settings, or directly): executable
+    expect(statSync(main).mode & 0o111).toBe(0o111);
+    // main.js holds only what runs main.cjs; main.cjs holds the command, each verb a function
+    // that evaluates its module on first use
+    expect(modulesIn([main]).sort()).toEqual(["host-cli/code-cache.ts", "host-cli/main-entry.ts", "host-cli/node-compile-cache.ts"]);
+    const command = readFileSync(join(out, "host-cli", "main.cjs"), "utf8");
+    for (const verb of ["list", "call", "mcp"]) expect(command).toContain(`"host-cli/verbs/${verb}-command.ts"() {`);
+    // the file names no path of the machine that built it
+    expect(command).not.toContain(repoRoot);
     expect(readFileSync(join(out, "host-pi", "index.js"), "utf8")).toContain("createPiRecipesExtension");
   });
 
@@ -132,9 +137,8 @@ describe("the bundled build", () => {
     // (host-cli/verbs/*-command.ts), and the session and registry their runs open, are never loaded
     const env = { PI_CODING_AGENT_DIR: join(box.dir, "no-such-agent") };
     for (const args of [["--help"], ["call", "--help"], ["help", "inspect"]]) {
-      const { files, stdout } = loadedFiles(args, env);
+      const { stdout, modules } = loadedFiles(args, env);
       expect(stdout, args.join(" ")).toContain("usage:");
-      const modules = modulesIn(files);
       expect(modules).toContain("host-cli/verbs/help-texts.ts");
       expect(modules.filter((m) => /^host-cli\/verbs\/[a-z-]+-command\.ts$|^runtime\/(registry|session|settle|compile-cache)\.ts$/.test(m)), args.join(" ")).toEqual([]);
     }
@@ -179,7 +183,7 @@ describe("the bundled build", () => {
     const answers = mcp.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: { tools?: { name: string }[] } });
     const names = answers.find((a) => a.id === 2)?.result?.tools?.map((t) => t.name) ?? [];
     expect(names).toEqual(expect.arrayContaining(["register_tool", "inspect", "shout"]));
-    expect(mcp.files.some((f) => /\/chunks\/stdio-[A-Z0-9]+\.js$/.test(f))).toBe(true);
+    expect(mcp.modules.some((m) => /\/server\/stdio\.js$/.test(m))).toBe(true);
     expect(mcp.files.filter(holdsAjv)).toEqual([]);
     expect(readdirSync(join(out, "chunks")).map((n) => join(out, "chunks", n)).filter(holdsAjv)).toEqual([join(out, "chunks", "ajv.cjs")]);
   });
@@ -193,15 +197,16 @@ describe("the bundled build", () => {
       for (let i = 0; i < 2; i++) expect(run(["list"], warm.env).stdout).toContain("greet");
       const listed = loadedFiles(["list"], warm.env);
       expect(listed.stdout).toContain("greet");
-      expect(listed.files.length).toBeGreaterThan(3);
-      expect(modulesIn(listed.files).filter(isCompileCode)).toEqual([]);
+      // (the detector sees the command's modules: the list's own ran)
+      expect(listed.modules).toContain("runtime/verbs/list.ts");
+      expect(listed.modules.filter(isCompileCode)).toEqual([]);
       expect(listed.files.filter((f) => holdsYaml(f) || holdsAjv(f))).toEqual([]);
 
       // the detector, on the same build: without the cache the list compiles, and loads the code
       rmSync(join(warm.agent, "recipes", ".cache"), { recursive: true, force: true });
       const cold = loadedFiles(["list"], warm.env);
       expect(cold.stdout).toContain("greet");
-      expect(modulesIn(cold.files)).toEqual(expect.arrayContaining(["core/compile/compile-recipe.ts", "core/recipe/load.ts"]));
+      expect(cold.modules).toEqual(expect.arrayContaining(["core/compile/compile-recipe.ts", "core/recipe/load.ts"]));
     } finally {
       warm.cleanup();
     }
@@ -211,7 +216,7 @@ describe("the bundled build", () => {
     const env = { PI_CODING_AGENT_DIR: join(box.dir, "no-agent-yet") };
     // no recipe root, so no compile cache: the build's compiles of recipes/ are all there is
     const listed = loadedFiles(["list"], env);
-    expect(modulesIn(listed.files).filter(isCompileCode)).toEqual([]);
+    expect(listed.modules.filter(isCompileCode)).toEqual([]);
     // the build's compiles are checked against the packaged bytes themselves, not by a digest
     expect(listed.builtins).not.toContain("crypto");
     const summary = run(["inspect", "target=recipes", "view=summary"], env);
@@ -221,7 +226,7 @@ describe("the bundled build", () => {
     const prepared = join(out, "packaged-compiles.json");
     renameSync(prepared, `${prepared}.aside`);
     try {
-      expect(modulesIn(loadedFiles(["list"], env).files)).toContain("core/compile/compile-recipe.ts");
+      expect(loadedFiles(["list"], env).modules).toContain("core/compile/compile-recipe.ts");
     } finally {
       renameSync(`${prepared}.aside`, prepared);
     }
@@ -240,14 +245,14 @@ describe("the bundled build", () => {
     for (let i = 0; i < 2; i++) run(["list"], box.env);
     const listed = loadedFiles(["list"], box.env);
     expect(listed.stdout).toContain("shout");
-    expect(modulesIn(listed.files).filter(isStoreCode)).toEqual([]);
+    expect(listed.modules.filter(isStoreCode)).toEqual([]);
     // nor the help texts, which only help prints
-    expect(modulesIn(listed.files)).not.toContain("host-cli/verbs/help-texts.ts");
+    expect(listed.modules).not.toContain("host-cli/verbs/help-texts.ts");
     // nor node:crypto (twenty-odd internal modules): nothing on a warm list's way hashes or draws an id
     expect(listed.builtins).not.toContain("crypto");
     const called = loadedFiles(["call", "shout", "word=counted"], box.env);
     expect(called.stdout).toContain("COUNTED");
-    expect(modulesIn(called.files)).toEqual(expect.arrayContaining(["runtime/ledger/account-launch.ts", "runtime/journal/run-plan.ts", "node_modules/io-ts/es6/index.js"]));
+    expect(called.modules).toEqual(expect.arrayContaining(["runtime/ledger/account-launch.ts", "runtime/journal/run-plan.ts", "node_modules/io-ts/es6/index.js"]));
     // the detector: a launch's log seals its lines with a digest
     expect(called.builtins).toContain("crypto");
   });
@@ -288,9 +293,9 @@ describe("the bundled build", () => {
       warm.recipe("wave", { description: "Wave", args: ["who"], template: "echo bye {who}" });
       const changed = viaDoor(["list"], warm.env);
       expect(changed.stdout).toContain("- wave");
-      expect(changed.files).toContain(join(out, "host-cli", "main.js"));
+      expect(changed.files).toContain(join(out, "host-cli", "main.cjs"));
       // another verb, and a list with an argument (a usage error the full command words)
-      expect(viaDoor(["inspect", "target=tool:greet"], warm.env).files).toContain(join(out, "host-cli", "main.js"));
+      expect(viaDoor(["inspect", "target=tool:greet"], warm.env).files).toContain(join(out, "host-cli", "main.cjs"));
       const bad = spawnSync(process.execPath, [door, "list", "extra"], { env: { ...process.env, ...warm.env }, encoding: "utf8" });
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain("list takes key=value arguments only");
@@ -307,6 +312,13 @@ describe("the bundled build", () => {
     expect(call.stderr).toBe("");
     expect(call.stdout).toContain("LOUD");
     expect(call.status).toBe(0);
+    // on a Node without a code cache of its own, the command keeps V8's code beside main.cjs
+    // (host-cli/code-cache.ts), naming the file it was made from
+    if (typeof (nodeModule as { getCompileCacheDir?: unknown }).getCompileCacheDir !== "function") {
+      const kept = readFileSync(join(out, "host-cli", ".main.cjs.v8"));
+      const s = statSync(join(out, "host-cli", "main.cjs"), { bigint: true });
+      expect(kept.subarray(0, kept.indexOf(0x0a)).toString()).toBe(`pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}`);
+    }
   });
 
   it("an async call starts the run worker under its supervisor, from inside the chunks", async () => {

@@ -1,0 +1,89 @@
+// Runs the full command (the build's one CommonJS file, dist/host-cli/main.cjs) with V8's cache of
+// compiled code, so that a process after the first does not compile the command's code again.
+//
+// Node 22.1 and later keep such a cache themselves for every file they load (node-compile-cache.ts
+// turns it on); there the file is simply required. Older Node has no cache of its own, and a
+// short command spends about a fifth of its time compiling (docs/performance.md, "The full
+// command as one CommonJS file"). There this module compiles the file itself through `vm.Script`,
+// handing V8 the code it kept from an earlier run, and keeps the code of this run when it had none
+// that V8 accepted.
+//
+// The cache is a file beside the command, `.main.cjs.v8`: a first line naming the command file by
+// its identity (device, inode, size, modification and change times, which any rewrite changes)
+// and the Node version and architecture, then V8's bytes. V8 checks its own version and flags and
+// refuses data that does not fit them (`cachedDataRejected`); it does not check that the data was
+// made from this very source, which is what the first line is for. It is written at exit, to a
+// temporary file renamed into place, so that concurrent processes never read half a file. A folder
+// that cannot be written (an installation owned by another user) only costs the speed.
+import * as nodeModule from "node:module";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import * as vm from "node:vm";
+
+const FORMAT = "pi-recipes-code-cache/1";
+
+/** the cache file of `file` */
+export const codeCacheFile = (file: string): string => join(dirname(file), `.${basename(file)}.v8`);
+
+/** The first line of the cache of `file` as it is now: the file's identity and this Node. */
+function headerOf(file: string): string {
+  const s = statSync(file, { bigint: true });
+  return `${FORMAT} ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}\n`;
+}
+
+/** V8's data from the cache of `file`, when the cache names this file as it is and this Node. */
+function keptCode(cacheFile: string, header: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  const head = Buffer.from(header);
+  return bytes.length > head.length && bytes.subarray(0, head.length).equals(head) ? bytes.subarray(head.length) : undefined;
+}
+
+function keepCode(cacheFile: string, header: string, script: vm.Script): void {
+  const temp = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, Buffer.concat([Buffer.from(header), script.createCachedData()]), { mode: 0o644 });
+    renameSync(temp, cacheFile);
+  } catch {
+    // a folder that cannot be written: no cache, only the speed is lost
+    rmSync(temp, { force: true });
+  }
+}
+
+/** Node's own cache of compiled code is on (Node 22.1 and later, once enabled) */
+const nodeKeepsCode = (): boolean => {
+  const dir = (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir;
+  return typeof dir === "function" && typeof dir() === "string";
+};
+
+/** Runs the CommonJS file `file` as `require` would, with V8's code kept from an earlier run. */
+export function requireWithCodeCache(file: string): void {
+  const require = nodeModule.createRequire(file);
+  if (nodeKeepsCode()) {
+    require(file);
+    return;
+  }
+  const cacheFile = codeCacheFile(file);
+  const header = headerOf(file);
+  const kept = keptCode(cacheFile, header);
+  const source = readFileSync(file, "utf8");
+  // the function `require` makes of a file (node's Module.wrap); a first `#!` line is no JavaScript
+  const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${body}\n});`;
+  // an `import()` in the file loads as it would in a file node loaded (the constant is newer than Node 20.0)
+  const importModuleDynamically = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const script = new vm.Script(wrapped, {
+    filename: file,
+    ...(kept === undefined ? {} : { cachedData: kept }),
+    ...(importModuleDynamically === undefined ? {} : { importModuleDynamically }),
+  });
+  if (kept === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCode(cacheFile, header, script));
+  const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+  const mod = { exports: {}, filename: file, id: file, loaded: false, path: dirname(file), children: [], paths: [] as string[] };
+  run.call(mod.exports, mod.exports, require, mod, file, dirname(file));
+  mod.loaded = true;
+}

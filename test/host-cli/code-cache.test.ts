@@ -1,0 +1,125 @@
+// The command's code cache on Node versions without one of their own (host-cli/code-cache.ts), on
+// real files in real processes: a first run keeps V8's code beside the file, later runs use it, and
+// whatever happens to the file or the cache, what runs is the file as it is now.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as nodeModule from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nodeArgsFor, repoRoot } from "../support/cli.js";
+import { ensurePiCli } from "../host-pi/pi-cli-setup.js";
+
+let dir: string;
+let file: string;
+let cache: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-code-cache-"));
+  file = join(dir, "command.cjs");
+  cache = join(dir, ".command.cjs.v8");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const runner = nodeArgsFor(join(repoRoot, "test", "support", "run-with-code-cache.ts"));
+
+function run(node = process.execPath, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(node, [...runner, file], { encoding: "utf8", timeout: 60_000, env: { ...process.env, ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** a command file printing `word` (every word the same length: V8 itself would not see the change) */
+const command = (word: string): string =>
+  `#!/usr/bin/env node
+"use strict";
+const { basename } = require("node:path");
+function shout(w) { return w.toUpperCase(); }
+module.exports.ran = true;
+process.stdout.write(shout("${word}") + " " + basename(__filename) + " " + basename(__dirname).slice(0, 14) + " " + (typeof exports) + "\\n");
+`;
+
+const stamp = (path: string): string => {
+  const s = statSync(path, { bigint: true });
+  return `${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
+};
+
+const nodeHasItsOwn = typeof (nodeModule as { getCompileCacheDir?: unknown }).getCompileCacheDir === "function";
+if (nodeHasItsOwn) console.log(`skipped: node ${process.version} keeps compiled code itself (module.enableCompileCache); host-cli/code-cache.ts then only requires the file`);
+
+describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () => {
+  it("runs the file as require would, keeps V8's code beside it once, and uses it after", () => {
+    writeFileSync(file, command("one"));
+    const first = run();
+    expect(first).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
+    const header = readFileSync(cache).subarray(0, 200).toString("latin1").split("\n")[0]!;
+    const s = statSync(file, { bigint: true });
+    expect(header).toBe(`pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}`);
+    expect(statSync(cache).size).toBeGreaterThan(header.length + 100);
+    const kept = stamp(cache);
+    // V8 accepted it: a cache it refused would be written again
+    for (let i = 0; i < 2; i++) expect(run().stdout).toBe("ONE command.cjs pi-code-cache- object\n");
+    expect(stamp(cache)).toBe(kept);
+    expect(readdirSync(dir).sort()).toEqual([".command.cjs.v8", "command.cjs"]);
+  });
+
+  it("a rewritten file runs as it is now, never from the code kept for the file before", () => {
+    writeFileSync(file, command("one"));
+    run();
+    // the same length, other code: V8's own check (the length of the source) would pass
+    writeFileSync(file, command("two"));
+    expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+    // and the cache now names the new file
+    const s = statSync(file, { bigint: true });
+    expect(readFileSync(cache, "latin1").split("\n")[0]).toContain(` ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} `);
+    expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+  });
+
+  it("a damaged cache is refused by V8 and written anew; the file runs all the same", () => {
+    writeFileSync(file, command("one"));
+    run();
+    const bytes = readFileSync(cache);
+    const headerEnd = bytes.indexOf(0x0a) + 1;
+    for (let i = headerEnd; i < bytes.length; i += 7) bytes[i] = 0xa5;
+    writeFileSync(cache, bytes);
+    const damaged = stamp(cache);
+    expect(run()).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
+    expect(stamp(cache)).not.toBe(damaged);
+    const kept = stamp(cache);
+    expect(run().stdout).toBe("ONE command.cjs pi-code-cache- object\n");
+    expect(stamp(cache)).toBe(kept);
+  });
+
+  it("a cache that cannot be written costs only the speed: no error, no file left behind", () => {
+    writeFileSync(file, command("one"));
+    // a folder where the cache would go: the rename into place fails
+    mkdirSync(join(cache, "taken"), { recursive: true });
+    for (let i = 0; i < 2; i++) expect(run()).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
+    expect(readdirSync(dir).sort()).toEqual([".command.cjs.v8", "command.cjs"]);
+    expect(readdirSync(cache)).toEqual(["taken"]);
+  });
+
+  it("an error the file throws is the process's, as with require", () => {
+    writeFileSync(file, `throw new Error("broken command");\n`);
+    const r = run();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("broken command");
+    expect(r.stderr).toContain("command.cjs");
+  });
+});
+
+describe("on Node 22, node's own code cache", () => {
+  it("serves the file: nothing is kept beside it", (ctx) => {
+    const pi = ensurePiCli();
+    if (!pi.ok) {
+      console.log(`skipped: ${pi.reason}`);
+      ctx.skip();
+      return;
+    }
+    writeFileSync(file, command("one"));
+    const nodeCache = join(dir, "node-cache");
+    for (let i = 0; i < 2; i++) {
+      expect(run(pi.node, { NODE_COMPILE_CACHE: nodeCache })).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
+    }
+    expect(existsSync(cache)).toBe(false);
+    expect(readdirSync(nodeCache).length).toBeGreaterThan(0);
+  });
+});
