@@ -194,6 +194,16 @@ const fullCommand = await build({
   legalComments: "none",
   metafile: true,
 });
+// main.cjs in ASCII only, so that the code cache's loader makes its text without decoding UTF-8
+// (host-cli/code-cache.ts). esbuild escapes every other character in strings, regular expressions
+// and names; what it leaves are comments it keeps inside expressions (from libraries), where an
+// escape reads as well.
+{
+  const file = join(outdir, FULL_COMMAND.out);
+  const text = await readFile(file, "utf8");
+  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  if (ascii !== text) await writeFile(file, ascii);
+}
 // dist/host-cli/main.js: runs main.cjs with the code cache (host-cli/main-entry.ts)
 const MAIN_ENTRY = { in: "host-cli/main-entry.ts", out: "host-cli/main.js" };
 const mainEntry = await build({

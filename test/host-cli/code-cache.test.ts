@@ -97,6 +97,12 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     expect(readdirSync(cache)).toEqual(["taken"]);
   });
 
+  it("a file that is not ASCII is read as UTF-8, with or without the kept code", () => {
+    writeFileSync(file, `process.stdout.write("h\u00e9llo \u2014 \u{1f600} " + __filename.endsWith("command.cjs") + "\\n");\n`);
+    for (let i = 0; i < 2; i++) expect(run()).toEqual({ status: 0, stdout: "h\u00e9llo \u2014 \u{1f600} true\n", stderr: "" });
+    expect(existsSync(cache)).toBe(true);
+  });
+
   it("an error the file throws is the process's, as with require", () => {
     writeFileSync(file, `throw new Error("broken command");\n`);
     const r = run();

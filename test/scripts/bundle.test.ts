@@ -6,6 +6,7 @@
 // node_modules. The per-module step is esbuild's, as in the test build (test/support/test-build.ts),
 // not tsc's: the modules are the same, 2 s of CPU instead of 17; the package's own tsc output is
 // run by test/package/pack.test.ts from the tarball `npm pack` makes.
+import { isAscii } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodeModule from "node:module";
@@ -123,6 +124,8 @@ describe("the bundled build", () => {
     for (const verb of ["list", "call", "mcp"]) expect(command).toContain(`"host-cli/verbs/${verb}-command.ts"() {`);
     // the file names no path of the machine that built it
     expect(command).not.toContain(repoRoot);
+    // and is ASCII only: the code cache's loader then makes its text without decoding UTF-8
+    expect(isAscii(readFileSync(join(out, "host-cli", "main.cjs")))).toBe(true);
     expect(readFileSync(join(out, "host-pi", "index.js"), "utf8")).toContain("createPiRecipesExtension");
   });
 
