@@ -8,23 +8,38 @@
 // handing V8 the code it kept from an earlier run, and keeps the code of this run when it had none
 // that V8 accepted.
 //
-// The cache is a file beside the command, `.main.cjs.v8`: a first line naming the command file by
-// its identity (device, inode, size, modification and change times, which any rewrite changes)
-// and the Node version and architecture, then V8's bytes. V8 checks its own version and flags and
-// refuses data that does not fit them (`cachedDataRejected`); it does not check that the data was
-// made from this very source, which is what the first line is for. It is written at exit, to a
-// temporary file renamed into place, so that concurrent processes never read half a file. A folder
-// that cannot be written (an installation owned by another user) only costs the speed.
+// The cache is a file: a first line naming the command file by its identity (device, inode, size,
+// modification and change times, which any rewrite changes) and the Node version and
+// architecture, then V8's bytes. V8 checks its own version and flags and refuses data that does
+// not fit them (`cachedDataRejected`); it does not check that the data was made from this very
+// source, which is what the first line is for. It is written at exit, to a temporary file renamed
+// into place, so that concurrent processes never read half a file.
+//
+// Where: beside the command, `.main.cjs.v8`, when that folder can be written (a clone, a local
+// installation); otherwise (an installation owned by another user, such as a global one made by
+// root) in the user's cache folder, `$XDG_CACHE_HOME/pi-recipes` or `~/.cache/pi-recipes`, named by
+// a hash of the command's path. Nothing is serialized before a file to hold it is open, so a place
+// that cannot be written costs one failed open, not V8's work.
 import { isAscii } from "node:buffer";
 import * as nodeModule from "node:module";
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import * as vm from "node:vm";
 
 const FORMAT = "pi-recipes-code-cache/1";
 
-/** the cache file of `file` */
+/** the cache file of `file` beside it */
 export const codeCacheFile = (file: string): string => join(dirname(file), `.${basename(file)}.v8`);
+
+/** the cache file of `file` in the user's cache folder (FNV-1a of the path: a name, not a check) */
+export function userCodeCacheFile(file: string, env: NodeJS.ProcessEnv = process.env): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < file.length; i++) h = Math.imul(h ^ file.charCodeAt(i), 0x01000193) >>> 0;
+  const xdg = env["XDG_CACHE_HOME"];
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache");
+  return join(base, "pi-recipes", `${basename(file)}-${h.toString(16).padStart(8, "0")}.v8`);
+}
 
 /** The first line of the cache of `file` as it is now: the file's identity and this Node. */
 function headerOf(file: string): string {
@@ -44,14 +59,42 @@ function keptCode(cacheFile: string, header: string): Buffer | undefined {
   return bytes.length > head.length && bytes.subarray(0, head.length).equals(head) ? bytes.subarray(head.length) : undefined;
 }
 
-function keepCode(cacheFile: string, header: string, script: vm.Script): void {
+/** Writes the header and V8's code of `script` to `cacheFile`; false when it cannot be written. */
+function keepCodeIn(cacheFile: string, header: string, script: vm.Script): boolean {
   const temp = `${cacheFile}.${process.pid}.tmp`;
+  let fd: number;
   try {
-    writeFileSync(temp, Buffer.concat([Buffer.from(header), script.createCachedData()]), { mode: 0o644 });
-    renameSync(temp, cacheFile);
+    fd = openSync(temp, "wx", 0o644);
   } catch {
-    // a folder that cannot be written: no cache, only the speed is lost
+    return false;
+  }
+  try {
+    try {
+      writeSync(fd, header);
+      writeSync(fd, script.createCachedData());
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, cacheFile);
+    return true;
+  } catch {
     rmSync(temp, { force: true });
+    return false;
+  }
+}
+
+/** Keeps V8's code of `script` beside the command, or else in the user's cache folder; a place
+ *  that cannot be written only costs the speed. */
+function keepCode(places: readonly string[], header: string, script: vm.Script): void {
+  for (const place of places) {
+    if (place !== places[0]) {
+      try {
+        mkdirSync(dirname(place), { recursive: true, mode: 0o700 });
+      } catch {
+        return;
+      }
+    }
+    if (keepCodeIn(place, header, script)) return;
   }
 }
 
@@ -73,9 +116,9 @@ export function requireWithCodeCache(file: string): void {
     require(file);
     return;
   }
-  const cacheFile = codeCacheFile(file);
+  const places = [codeCacheFile(file), userCodeCacheFile(file)];
   const header = headerOf(file);
-  const kept = keptCode(cacheFile, header);
+  const kept = keptCode(places[0]!, header) ?? keptCode(places[1]!, header);
   const source = sourceText(readFileSync(file));
   // the function `require` makes of a file (node's Module.wrap); a first `#!` line is no JavaScript
   const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
@@ -87,7 +130,7 @@ export function requireWithCodeCache(file: string): void {
     ...(kept === undefined ? {} : { cachedData: kept }),
     ...(importModuleDynamically === undefined ? {} : { importModuleDynamically }),
   });
-  if (kept === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCode(cacheFile, header, script));
+  if (kept === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCode(places, header, script));
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
   const mod = { exports: {}, filename: file, id: file, loaded: false, path: dirname(file), children: [], paths: [] as string[] };
   run.call(mod.exports, mod.exports, require, mod, file, dirname(file));

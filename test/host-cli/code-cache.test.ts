@@ -23,7 +23,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const runner = nodeArgsFor(join(repoRoot, "test", "support", "run-with-code-cache.ts"));
 
 function run(node = process.execPath, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(node, [...runner, file], { encoding: "utf8", timeout: 60_000, env: { ...process.env, ...env } });
+  // the user's cache folder inside the test's own folder
+  const r = spawnSync(node, [...runner, file], { encoding: "utf8", timeout: 60_000, env: { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -88,13 +89,38 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     expect(stamp(cache)).toBe(kept);
   });
 
-  it("a cache that cannot be written costs only the speed: no error, no file left behind", () => {
+  it("where the command's folder cannot take the cache, the user's cache folder keeps it", () => {
     writeFileSync(file, command("one"));
-    // a folder where the cache would go: the rename into place fails
+    // a folder where the cache would go: the rename into place fails (as root, a folder without
+    // write permission would not stop the write)
     mkdirSync(join(cache, "taken"), { recursive: true });
-    for (let i = 0; i < 2; i++) expect(run()).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
-    expect(readdirSync(dir).sort()).toEqual([".command.cjs.v8", "command.cjs"]);
+    const userCache = join(dir, "xdg", "pi-recipes");
+    const first = run();
+    expect(first).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
+    const kept = readdirSync(userCache);
+    expect(kept).toEqual([expect.stringMatching(/^command\.cjs-[0-9a-f]{8}\.v8$/)]);
+    expect(statSync(userCache).mode & 0o777).toBe(0o700);
+    const stamped = stamp(join(userCache, kept[0]!));
+    // used from there: not written again
+    for (let i = 0; i < 2; i++) expect(run().stdout).toBe("ONE command.cjs pi-code-cache- object\n");
+    expect(stamp(join(userCache, kept[0]!))).toBe(stamped);
+    // nothing left behind beside the command
+    expect(readdirSync(dir).sort()).toEqual([".command.cjs.v8", "command.cjs", "xdg"]);
     expect(readdirSync(cache)).toEqual(["taken"]);
+    // and a rewritten command is not served from it
+    writeFileSync(file, command("two"));
+    expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+  });
+
+  it("a cache neither place can take costs only the speed: no error, no file left behind", () => {
+    writeFileSync(file, command("one"));
+    mkdirSync(join(cache, "taken"), { recursive: true });
+    // the user's cache folder cannot be made: a file stands where it would go
+    mkdirSync(join(dir, "xdg"));
+    writeFileSync(join(dir, "xdg", "pi-recipes"), "");
+    for (let i = 0; i < 2; i++) expect(run()).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
+    expect(readdirSync(dir).sort()).toEqual([".command.cjs.v8", "command.cjs", "xdg"]);
+    expect(readdirSync(join(dir, "xdg"))).toEqual(["pi-recipes"]);
   });
 
   it("a file that is not ASCII is read as UTF-8, with or without the kept code", () => {
