@@ -176,24 +176,33 @@ const bundled = await build({
   legalComments: "none",
   metafile: metafile !== undefined,
 });
-// The command (host-cli/main.ts) as one CommonJS file (see the top of this file). `import.meta.url`
-// means this file's own URL there, as in the front door below.
+/** `entry.in` bundled as the one file `entry.out`, no chunks. In a CommonJS file `import.meta.url`
+ *  means the file's own URL (moduleUrl turns each module's use of it into its compiled path). */
+const oneFile = (entry, format, plugins, more = {}) =>
+  build({
+    absWorkingDir: root,
+    entryPoints: [entry.in],
+    outfile: join(outdir, entry.out),
+    bundle: true,
+    format,
+    platform: "node",
+    target: "node20",
+    plugins,
+    ...(format === "cjs"
+      ? {
+          banner: { js: 'const __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;' },
+          define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(buildIdentity), "import.meta.url": "__piRecipesSelfUrl" },
+        }
+      : {}),
+    logLevel: "warning",
+    legalComments: "none",
+    metafile: true,
+    ...more,
+  });
+
+// The command (host-cli/main.ts) as one CommonJS file (see the top of this file).
 const FULL_COMMAND = { in: "host-cli/main.ts", out: "host-cli/main.cjs" };
-const fullCommand = await build({
-  absWorkingDir: root,
-  entryPoints: [FULL_COMMAND.in],
-  outfile: join(outdir, FULL_COMMAND.out),
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  banner: { js: 'const __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [moduleUrl, esModules, lazyLibraries, lazyOwnModules(true)],
-  define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(buildIdentity), "import.meta.url": "__piRecipesSelfUrl" },
-  logLevel: "warning",
-  legalComments: "none",
-  metafile: true,
-});
+const fullCommand = await oneFile(FULL_COMMAND, "cjs", [moduleUrl, esModules, lazyLibraries, lazyOwnModules(true)]);
 // main.cjs in ASCII only, so that the code cache's loader makes its text without decoding UTF-8
 // (host-cli/code-cache.ts). esbuild escapes every other character in strings, regular expressions
 // and names; what it leaves are comments it keeps inside expressions (from libraries), where an
@@ -206,19 +215,7 @@ const fullCommand = await build({
 }
 // dist/host-cli/main.js: runs main.cjs with the code cache (host-cli/main-entry.ts)
 const MAIN_ENTRY = { in: "host-cli/main-entry.ts", out: "host-cli/main.js" };
-const mainEntry = await build({
-  absWorkingDir: root,
-  entryPoints: [MAIN_ENTRY.in],
-  outfile: join(outdir, MAIN_ENTRY.out),
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  plugins: [moduleUrl],
-  logLevel: "warning",
-  legalComments: "none",
-  metafile: true,
-});
+const mainEntry = await oneFile(MAIN_ENTRY, "esm", [moduleUrl]);
 // the code a previous build's main.cjs kept (host-cli/code-cache.ts): it names that file, and is
 // never used for this one
 await rm(join(outdir, "host-cli", ".main.cjs.v8"), { force: true });
@@ -226,27 +223,11 @@ await rm(join(outdir, "host-cli", ".main.cjs.v8"), { force: true });
 // The command as installed (host-cli/front-door.ts, the package's `bin`): one CommonJS file, no
 // chunks, holding only what the answers it gives without the registry need, since node loads one
 // CommonJS file faster than the ES module graph of the same code (docs/performance.md,
-// "start-up"). Everything else it hands to main.js, which stays outside it. `import.meta.url`
-// means this file's own URL there (moduleUrl turns each module's use of it into its compiled
-// path), and the build hash is the bundle's, so both read the same compile caches.
+// "start-up"). Everything else it hands to main.cjs, which stays outside it. The build hash is
+// the bundle's, so both read the same compile caches.
 const FRONT_DOOR = { in: "host-cli/front-door.ts", out: "host-cli/pi-recipes.cjs" };
-const frontDoor = await build({
-  absWorkingDir: root,
-  entryPoints: [FRONT_DOOR.in],
-  outfile: join(outdir, FRONT_DOOR.out),
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  // run from the sources, the front door imports host-cli/main.ts; the build has main.cjs for it
-  external: ["./main.js"],
-  banner: { js: 'const __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [moduleUrl, esModules],
-  define: { __PI_RECIPES_BUILD_ID__: JSON.stringify(buildIdentity), "import.meta.url": "__piRecipesSelfUrl" },
-  logLevel: "warning",
-  legalComments: "none",
-  metafile: true,
-});
+// (run from the sources, the front door imports host-cli/main.ts; the build has main.cjs for it)
+const frontDoor = await oneFile(FRONT_DOOR, "cjs", [moduleUrl, esModules], { external: ["./main.js"] });
 // the front door answers without the compile code, the libraries loaded lazily, or io-ts:
 // one of them in its file would be loaded by every command (an import added to a module it uses)
 const frontDoorInputs = Object.entries(Object.values(frontDoor.metafile.outputs)[0].inputs).filter(([, v]) => v.bytesInOutput > 0).map(([f]) => f);
