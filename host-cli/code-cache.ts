@@ -20,9 +20,14 @@
 // root) in the user's cache folder, `$XDG_CACHE_HOME/pi-recipes` or `~/.cache/pi-recipes`, named by
 // a hash of the command's path. Nothing is serialized before a file to hold it is open, so a place
 // that cannot be written costs one failed open, not V8's work.
+//
+// V8's code is code: whoever can write the cache runs code as the user who runs the command. Beside
+// the command that is whoever can replace the command itself. The user's cache folder is used only
+// when it and the file are the user's own and no one else may write them (as ssh treats its
+// folder): `XDG_CACHE_HOME=/tmp` must not let another user plant a cache there.
 import { isAscii } from "node:buffer";
 import * as nodeModule from "node:module";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import * as vm from "node:vm";
@@ -48,9 +53,10 @@ function headerOf(file: string): string {
 }
 
 /** V8's data from the cache of `file`, when the cache names this file as it is and this Node. */
-function keptCode(cacheFile: string, header: string): Buffer | undefined {
+function keptCode(cacheFile: string, header: string, owned: boolean): Buffer | undefined {
   let bytes: Buffer;
   try {
+    if (owned && !ownedByUser(cacheFile)) return undefined;
     bytes = readFileSync(cacheFile);
   } catch {
     return undefined;
@@ -83,19 +89,30 @@ function keepCodeIn(cacheFile: string, header: string, script: vm.Script): boole
   }
 }
 
-/** Keeps V8's code of `script` beside the command, or else in the user's cache folder; a place
- *  that cannot be written only costs the speed. */
-function keepCode(places: readonly string[], header: string, script: vm.Script): void {
-  for (const place of places) {
-    if (place !== places[0]) {
-      try {
-        mkdirSync(dirname(place), { recursive: true, mode: 0o700 });
-      } catch {
-        return;
-      }
-    }
-    if (keepCodeIn(place, header, script)) return;
+/** `path` (a file or folder) and the folder it is in are this user's, and no one else may write
+ *  them; true where there are no user ids to compare (Windows). */
+function ownedByUser(path: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  for (const p of [dirname(path), path]) {
+    const s = lstatSync(p);
+    if (s.isSymbolicLink() || s.uid !== uid || (s.mode & 0o022) !== 0) return false;
   }
+  return true;
+}
+
+/** Keeps V8's code of `script` beside the command, or else in the user's cache folder; a place
+ *  that cannot be written (or, for the user's folder, is not the user's own) only costs the speed. */
+function keepCode(places: readonly [string, string], header: string, script: vm.Script): void {
+  if (keepCodeIn(places[0], header, script)) return;
+  const folder = dirname(places[1]);
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    if (!ownedByUser(folder)) return;
+  } catch {
+    return;
+  }
+  keepCodeIn(places[1], header, script);
 }
 
 /** The text of the bytes `bytes` (UTF-8). The build writes main.cjs in ASCII only
@@ -116,9 +133,9 @@ export function requireWithCodeCache(file: string): void {
     require(file);
     return;
   }
-  const places = [codeCacheFile(file), userCodeCacheFile(file)];
+  const places = [codeCacheFile(file), userCodeCacheFile(file)] as const;
   const header = headerOf(file);
-  const kept = keptCode(places[0]!, header) ?? keptCode(places[1]!, header);
+  const kept = keptCode(places[0], header, false) ?? keptCode(places[1], header, true);
   const source = sourceText(readFileSync(file));
   // the function `require` makes of a file (node's Module.wrap); a first `#!` line is no JavaScript
   const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;

@@ -2,7 +2,7 @@
 // real files in real processes: a first run keeps V8's code beside the file, later runs use it, and
 // whatever happens to the file or the cache, what runs is the file as it is now.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -110,6 +110,35 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     // and a rewritten command is not served from it
     writeFileSync(file, command("two"));
     expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+  });
+
+  it("the user's cache folder is used only when no one else may write it or its files", () => {
+    writeFileSync(file, command("one"));
+    mkdirSync(join(cache, "taken"), { recursive: true });
+    const userCache = join(dir, "xdg", "pi-recipes");
+    run();
+    const [name] = readdirSync(userCache);
+    const kept = join(userCache, name!);
+    // another user's cache: V8's code for "one", put back under a first line naming the file
+    // as it is after a rewrite to "two" (anyone can read a file's identity)
+    const code = readFileSync(kept);
+    const forged = code.subarray(code.indexOf(0x0a) + 1);
+    writeFileSync(file, command("two"));
+    const s = statSync(file, { bigint: true });
+    const plant = (): void =>
+      writeFileSync(kept, Buffer.concat([Buffer.from(`pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}\n`), forged]));
+    // a folder others may write, a file others may write: not read
+    plant();
+    chmodSync(userCache, 0o777);
+    expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+    chmodSync(userCache, 0o700);
+    plant();
+    chmodSync(kept, 0o666);
+    expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+    // the detector: the same planted file, the user's own, is served, and runs the old code
+    plant();
+    chmodSync(kept, 0o644);
+    expect(run().stdout).toBe("ONE command.cjs pi-code-cache- object\n");
   });
 
   it("a cache neither place can take costs only the speed: no error, no file left behind", () => {
