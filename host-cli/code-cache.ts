@@ -21,10 +21,12 @@
 // a hash of the command's path. Nothing is serialized before a file to hold it is open, so a place
 // that cannot be written costs one failed open, not V8's work.
 //
-// V8's code is code: whoever can write the cache runs code as the user who runs the command. Beside
-// the command that is whoever can replace the command itself. The user's cache folder is used only
-// when it and the file are the user's own and no one else may write them (as ssh treats its
-// folder): `XDG_CACHE_HOME=/tmp` must not let another user plant a cache there.
+// V8's code is code: whoever can write the cache runs code as the user who runs the command. A
+// cache is read only when no one else could have written it: beside the command, a file of this
+// user or of the command's owner that no one else may write (a folder where others may add files
+// must not let them plant one); in the user's cache folder, a folder and file that are the user's
+// own and that no one else may write (as ssh treats its folder): `XDG_CACHE_HOME=/tmp` must not
+// let another user plant a cache there.
 import { isAscii } from "node:buffer";
 import * as nodeModule from "node:module";
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
@@ -46,17 +48,19 @@ export function userCodeCacheFile(file: string, env: NodeJS.ProcessEnv = process
   return join(base, "pi-recipes", `${basename(file)}-${h.toString(16).padStart(8, "0")}.v8`);
 }
 
-/** The first line of the cache of `file` as it is now: the file's identity and this Node. */
-function headerOf(file: string): string {
+/** The first line of the cache of `file` as it is now (the file's identity and this Node), and
+ *  the file's owner. */
+function headerOf(file: string): { readonly header: string; readonly owner: number } {
   const s = statSync(file, { bigint: true });
-  return `${FORMAT} ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}\n`;
+  return { header: `${FORMAT} ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}\n`, owner: Number(s.uid) };
 }
 
-/** V8's data from the cache of `file`, when the cache names this file as it is and this Node. */
-function keptCode(cacheFile: string, header: string, owned: boolean): Buffer | undefined {
+/** V8's data from the cache `cacheFile`, when it names the command file as it is and this Node,
+ *  and `trusted` says it may be read. */
+function keptCode(cacheFile: string, header: string, trusted: (cacheFile: string) => boolean): Buffer | undefined {
   let bytes: Buffer;
   try {
-    if (owned && !ownedByUser(cacheFile)) return undefined;
+    if (!trusted(cacheFile)) return undefined;
     bytes = readFileSync(cacheFile);
   } catch {
     return undefined;
@@ -89,17 +93,20 @@ function keepCodeIn(cacheFile: string, header: string, script: vm.Script): boole
   }
 }
 
-/** `path` (a file or folder) and the folder it is in are this user's, and no one else may write
- *  them; true where there are no user ids to compare (Windows). */
-function ownedByUser(path: string): boolean {
-  const uid = process.getuid?.();
-  if (uid === undefined) return true;
-  for (const p of [dirname(path), path]) {
-    const s = lstatSync(p);
-    if (s.isSymbolicLink() || s.uid !== uid || (s.mode & 0o022) !== 0) return false;
-  }
-  return true;
+/** `path` is no link, belongs to one of `owners` and no one else may write it; true where there
+ *  are no user ids to compare (Windows). */
+function ownedBy(path: string, owners: readonly number[]): boolean {
+  if (process.getuid === undefined) return true;
+  const s = lstatSync(path);
+  return !s.isSymbolicLink() && owners.includes(s.uid) && (s.mode & 0o022) === 0;
 }
+
+/** `path` (a file or folder) and the folder it is in are this user's, and no one else may write
+ *  them. */
+const ownedByUser = (path: string): boolean => {
+  const uid = process.getuid?.() ?? 0;
+  return ownedBy(dirname(path), [uid]) && ownedBy(path, [uid]);
+};
 
 /** Keeps V8's code of `script` beside the command, or else in the user's cache folder; a place
  *  that cannot be written (or, for the user's folder, is not the user's own) only costs the speed. */
@@ -134,8 +141,11 @@ export function requireWithCodeCache(file: string): void {
     return;
   }
   const places = [codeCacheFile(file), userCodeCacheFile(file)] as const;
-  const header = headerOf(file);
-  const kept = keptCode(places[0], header, false) ?? keptCode(places[1], header, true);
+  const { header, owner } = headerOf(file);
+  // beside the command: written by this user or by the command's owner, and by no one else (a
+  // folder where others may add files)
+  const owners = [process.getuid?.() ?? 0, owner];
+  const kept = keptCode(places[0], header, (c) => ownedBy(c, owners)) ?? keptCode(places[1], header, ownedByUser);
   const source = sourceText(readFileSync(file));
   // the function `require` makes of a file (node's Module.wrap); a first `#!` line is no JavaScript
   const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;

@@ -2,7 +2,7 @@
 // real files in real processes: a first run keeps V8's code beside the file, later runs use it, and
 // whatever happens to the file or the cache, what runs is the file as it is now.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -138,6 +138,32 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     // the detector: the same planted file, the user's own, is served, and runs the old code
     plant();
     chmodSync(kept, 0o644);
+    expect(run().stdout).toBe("ONE command.cjs pi-code-cache- object\n");
+  });
+
+  it("the cache beside the command is used only when no one but the user or the command's owner wrote it", () => {
+    writeFileSync(file, command("one"));
+    run();
+    const code = readFileSync(cache);
+    const forged = code.subarray(code.indexOf(0x0a) + 1);
+    writeFileSync(file, command("two"));
+    const s = statSync(file, { bigint: true });
+    const plant = (mode: number): void => {
+      rmSync(cache, { force: true });
+      writeFileSync(cache, Buffer.concat([Buffer.from(`pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}\n`), forged]));
+      chmodSync(cache, mode);
+    };
+    // a file others may write: not read (and written anew)
+    plant(0o666);
+    expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+    if (process.getuid?.() === 0) {
+      // a file of another user, neither this one nor the command's owner
+      plant(0o644);
+      chownSync(cache, 65534, 65534);
+      expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
+    } else console.log("skipped the other owner's file: only root can give a file to another user");
+    // the detector: the same planted file, this user's, is served, and runs the old code
+    plant(0o644);
     expect(run().stdout).toBe("ONE command.cjs pi-code-cache- object\n");
   });
 
