@@ -1,11 +1,13 @@
 // The extension in the real `pi` command line (@earendil-works/pi-coding-agent 1.x, Node 22),
 // driven by a scripted provider extension, in print mode and in RPC mode, without a network.
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXTENSION_DIR, makeSandbox, type PiSandbox } from "./sdk-harness.js";
 import { ensurePiCli, offlinePrefix, type PiCli } from "./pi-cli-setup.js";
+import { nodeArgsFor, repoRoot } from "../support/cli.js";
 
 const PROVIDER = join(import.meta.dirname, "fixtures", "scripted-provider.ts");
 const BASE_ARGS = ["--offline", "--no-session", "--no-builtin-tools", "-ns", "-np", "-nc", "--provider", "pi-script", "--model", "scripted"];
@@ -113,5 +115,31 @@ describe("host-pi in the real pi CLI (1.x on Node 22)", () => {
     expect(tools[0]!.text).toBe('Registered tool "cli_greet" (args: who).');
     expect(tools[1]!.text.trim()).toBe("hello rpc");
     expect(tools[2]!.text).toContain("reason=tool_invoked tool=cli_greet invoked=true\nhello message");
+  });
+});
+
+// The same Node 22 runs the pi-recipes command's loader (host-cli/code-cache.ts): there node's own
+// cache of compiled code serves the command's file and nothing is kept beside it. Here rather than
+// in test/host-cli/code-cache.test.ts, so that one file installs the harness (npm ci in
+// test/pi-cli), never two at once.
+describe("the pi-recipes command's code cache on Node 22", () => {
+  test("node's own cache serves the file: nothing is kept beside it", (ctx) => {
+    if (!piCli.ok) return ctx.skip();
+    const dir = mkdtempSync(join(tmpdir(), "pi-code-cache-22-"));
+    try {
+      const file = join(dir, "command.cjs");
+      writeFileSync(file, `process.stdout.write(require("node:path").basename(__filename) + " " + process.version.split(".")[0] + "\\n");\n`);
+      const nodeCache = join(dir, "node-cache");
+      const runner = nodeArgsFor(join(repoRoot, "test", "support", "run-with-code-cache.ts"));
+      for (let i = 0; i < 2; i++) {
+        const r = spawnSync(piCli.node, [...runner, file], { encoding: "utf8", timeout: 60_000, env: { ...process.env, NODE_COMPILE_CACHE: nodeCache, XDG_CACHE_HOME: join(dir, "xdg") } });
+        expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "command.cjs v22\n", stderr: "" });
+      }
+      expect(existsSync(join(dir, ".command.cjs.v8"))).toBe(false);
+      expect(existsSync(join(dir, "xdg"))).toBe(false);
+      expect(readdirSync(nodeCache).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
