@@ -32,18 +32,23 @@ import * as nodeModule from "node:module";
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as vm from "node:vm";
 
 const FORMAT = "pi-recipes-code-cache/1";
 
+/** The build's one CommonJS file of the full command, beside this module's own compiled file in
+ *  dist/host-cli/ (the front door's and main.js's alike). */
+export const builtFullCommand = (): string => fileURLToPath(new URL("./main.cjs", import.meta.url));
+
 /** the cache file of `file` beside it */
-export const codeCacheFile = (file: string): string => join(dirname(file), `.${basename(file)}.v8`);
+const codeCacheFile = (file: string): string => join(dirname(file), `.${basename(file)}.v8`);
 
 /** the cache file of `file` in the user's cache folder (FNV-1a of the path: a name, not a check) */
-export function userCodeCacheFile(file: string, env: NodeJS.ProcessEnv = process.env): string {
+function userCodeCacheFile(file: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < file.length; i++) h = Math.imul(h ^ file.charCodeAt(i), 0x01000193) >>> 0;
-  const xdg = env["XDG_CACHE_HOME"];
+  const xdg = process.env["XDG_CACHE_HOME"];
   const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache");
   return join(base, "pi-recipes", `${basename(file)}-${h.toString(16).padStart(8, "0")}.v8`);
 }
@@ -159,7 +164,6 @@ export function requireWithCodeCache(file: string): void {
   });
   if (kept === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCode(places, header, script));
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  const mod = { exports: {}, filename: file, id: file, loaded: false, path: dirname(file), children: [], paths: [] as string[] };
+  const mod = { exports: {} };
   run.call(mod.exports, mod.exports, require, mod, file, dirname(file));
-  mod.loaded = true;
 }

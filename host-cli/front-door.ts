@@ -19,7 +19,6 @@
 // hands on has printed nothing.
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort, type ScanPort } from "../adapters/fs/scan.js";
 import { agentPlace, type AgentPaths } from "../runtime/agent-paths.js";
@@ -32,7 +31,7 @@ import { parseArgv, type ParsedCommandLine } from "./argv.js";
 import { noteMissingAgentDir, printVersion, quietBrokenPipes, reportFailure } from "./around-verb.js";
 import { helpAnswer } from "./help.js";
 import { keptAnswerPlace, keptViewKey, printKept } from "./kept-answer.js";
-import { requireWithCodeCache } from "./code-cache.js";
+import { builtFullCommand, requireWithCodeCache } from "./code-cache.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { printResult } from "./print.js";
 
@@ -115,7 +114,7 @@ async function answer(argv: readonly string[]): Promise<boolean> {
 /** The full command: in the build, its one CommonJS file beside this one (run with V8's cache of
  *  compiled code); run from the sources, host-cli/main.ts. */
 async function fullCommand(): Promise<void> {
-  const built = fileURLToPath(new URL("./main.cjs", import.meta.url));
+  const built = builtFullCommand();
   if (existsSync(built)) requireWithCodeCache(built);
   else await import("./main.js");
 }

@@ -43,6 +43,12 @@ const stamp = (path: string): string => {
   return `${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
 };
 
+/** the first line a cache of the file at `path` as it is now must begin with (its identity and this Node) */
+const firstLineOf = (path: string): string => {
+  const s = statSync(path, { bigint: true });
+  return `pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}`;
+};
+
 const nodeHasItsOwn = typeof (nodeModule as { getCompileCacheDir?: unknown }).getCompileCacheDir === "function";
 if (nodeHasItsOwn) console.log(`skipped: node ${process.version} keeps compiled code itself (module.enableCompileCache); host-cli/code-cache.ts then only requires the file`);
 
@@ -52,8 +58,7 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     const first = run();
     expect(first).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
     const header = readFileSync(cache).subarray(0, 200).toString("latin1").split("\n")[0]!;
-    const s = statSync(file, { bigint: true });
-    expect(header).toBe(`pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}`);
+    expect(header).toBe(firstLineOf(file));
     expect(statSync(cache).size).toBeGreaterThan(header.length + 100);
     const kept = stamp(cache);
     // V8 accepted it: a cache it refused would be written again
@@ -69,8 +74,7 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     writeFileSync(file, command("two"));
     expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
     // and the cache now names the new file
-    const s = statSync(file, { bigint: true });
-    expect(readFileSync(cache, "latin1").split("\n")[0]).toContain(` ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} `);
+    expect(readFileSync(cache, "latin1").split("\n")[0]).toBe(firstLineOf(file));
     expect(run().stdout).toBe("TWO command.cjs pi-code-cache- object\n");
   });
 
@@ -124,9 +128,7 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     const code = readFileSync(kept);
     const forged = code.subarray(code.indexOf(0x0a) + 1);
     writeFileSync(file, command("two"));
-    const s = statSync(file, { bigint: true });
-    const plant = (): void =>
-      writeFileSync(kept, Buffer.concat([Buffer.from(`pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}\n`), forged]));
+    const plant = (): void => writeFileSync(kept, Buffer.concat([Buffer.from(`${firstLineOf(file)}\n`), forged]));
     // a folder others may write, a file others may write: not read
     plant();
     chmodSync(userCache, 0o777);
@@ -147,10 +149,9 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     const code = readFileSync(cache);
     const forged = code.subarray(code.indexOf(0x0a) + 1);
     writeFileSync(file, command("two"));
-    const s = statSync(file, { bigint: true });
     const plant = (mode: number): void => {
       rmSync(cache, { force: true });
-      writeFileSync(cache, Buffer.concat([Buffer.from(`pi-recipes-code-cache/1 ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs} ${process.version} ${process.arch}\n`), forged]));
+      writeFileSync(cache, Buffer.concat([Buffer.from(`${firstLineOf(file)}\n`), forged]));
       chmodSync(cache, mode);
     };
     // a file others may write: not read (and written anew)
