@@ -21,6 +21,14 @@
 // a hash of the command's path. Nothing is serialized before a file to hold it is open, so a place
 // that cannot be written costs one failed open, not V8's work.
 //
+// Two caches, not one: V8 refuses code made under other flags, and a common flag such as
+// `--max-old-space-size` in NODE_OPTIONS is one of them. A user whose shell sets NODE_OPTIONS and
+// whose MCP client starts the server without it would otherwise see each kind of process refuse
+// the other's cache and write its own, every time. A process started with node options (its
+// `execArgv` or NODE_OPTIONS) keeps its code in `.main.cjs.flags.v8`; one without, in
+// `.main.cjs.v8`. Two slots, not one per set of options, so that options that differ on every run
+// (a debugger's port, a profile's folder) cannot fill the folder with files.
+//
 // V8's code is code: whoever can write the cache runs code as the user who runs the command. A
 // cache is read only when no one else could have written it: beside the command, a file of this
 // user or of the command's owner that no one else may write (a folder where others may add files
@@ -41,8 +49,11 @@ const FORMAT = "pi-recipes-code-cache/1";
  *  dist/host-cli/ (the front door's and main.js's alike). */
 export const builtFullCommand = (): string => fileURLToPath(new URL("./main.cjs", import.meta.url));
 
+/** `.flags` for a process started with node options (see the top of this file), else nothing */
+const slot = (): string => (process.execArgv.length > 0 || (process.env["NODE_OPTIONS"] ?? "").trim() !== "" ? ".flags" : "");
+
 /** the cache file of `file` beside it */
-const codeCacheFile = (file: string): string => join(dirname(file), `.${basename(file)}.v8`);
+const codeCacheFile = (file: string): string => join(dirname(file), `.${basename(file)}${slot()}.v8`);
 
 /** the cache file of `file` in the user's cache folder (FNV-1a of the path: a name, not a check) */
 function userCodeCacheFile(file: string): string {
@@ -50,7 +61,7 @@ function userCodeCacheFile(file: string): string {
   for (let i = 0; i < file.length; i++) h = Math.imul(h ^ file.charCodeAt(i), 0x01000193) >>> 0;
   const xdg = process.env["XDG_CACHE_HOME"];
   const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache");
-  return join(base, "pi-recipes", `${basename(file)}-${h.toString(16).padStart(8, "0")}.v8`);
+  return join(base, "pi-recipes", `${basename(file)}-${h.toString(16).padStart(8, "0")}${slot()}.v8`);
 }
 
 /** The first line of the cache of `file` as it is now (the file's identity and this Node), and

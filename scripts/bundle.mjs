@@ -216,9 +216,9 @@ const fullCommand = await oneFile(FULL_COMMAND, "cjs", [moduleUrl, esModules, la
 // dist/host-cli/main.js: runs main.cjs with the code cache (host-cli/main-entry.ts)
 const MAIN_ENTRY = { in: "host-cli/main-entry.ts", out: "host-cli/main.js" };
 const mainEntry = await oneFile(MAIN_ENTRY, "esm", [moduleUrl]);
-// the code a previous build's main.cjs kept (host-cli/code-cache.ts): it names that file, and is
-// never used for this one
-await rm(join(outdir, "host-cli", ".main.cjs.v8"), { force: true });
+// the code a previous build's main.cjs kept (host-cli/code-cache.ts, both slots): it names that
+// file, and is never used for this one
+for (const slot of ["", ".flags"]) await rm(join(outdir, "host-cli", `.main.cjs${slot}.v8`), { force: true });
 
 // The command as installed (host-cli/front-door.ts, the package's `bin`): one CommonJS file, no
 // chunks, holding only what the answers it gives without the registry need, since node loads one

@@ -93,6 +93,27 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     expect(stamp(cache)).toBe(kept);
   });
 
+
+  it("processes with and without node options each keep their own cache, so neither refuses the other's every time", () => {
+    writeFileSync(file, command("one"));
+    // V8 refuses code made under other flags: --max-old-space-size is one of them
+    const withOptions = { NODE_OPTIONS: "--max-old-space-size=300" };
+    const flagged = join(dir, ".command.cjs.flags.v8");
+    run();
+    expect(run(process.execPath, withOptions)).toEqual({ status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" });
+    expect(readdirSync(dir).sort()).toEqual([".command.cjs.flags.v8", ".command.cjs.v8", "command.cjs"]);
+    const plain = stamp(cache), options = stamp(flagged);
+    // taking turns, each is served its own: neither file is written again
+    for (let i = 0; i < 2; i++) {
+      expect(run().stdout).toBe("ONE command.cjs pi-code-cache- object\n");
+      expect(run(process.execPath, withOptions).stdout).toBe("ONE command.cjs pi-code-cache- object\n");
+    }
+    expect([stamp(cache), stamp(flagged)]).toEqual([plain, options]);
+    // options on the command line count too
+    const direct = spawnSync(process.execPath, ["--max-old-space-size=300", ...runner, file], { encoding: "utf8", env: { ...process.env, XDG_CACHE_HOME: join(dir, "xdg") } });
+    expect(direct.stdout).toBe("ONE command.cjs pi-code-cache- object\n");
+    expect([stamp(cache), stamp(flagged)]).toEqual([plain, options]);
+  });
   it("where the command's folder cannot take the cache, the user's cache folder keeps it", () => {
     writeFileSync(file, command("one"));
     // a folder where the cache would go: the rename into place fails (as root, a folder without
