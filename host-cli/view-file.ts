@@ -111,9 +111,8 @@ export function keptWriter(path: string): KeptWriter {
   const put = (s: string): boolean => {
     if (replacement === undefined) return false;
     try {
-      const data = Buffer.from(s, "utf8");
-      replacement.write(data);
-      bytes += data.length;
+      replacement.write(s);
+      bytes += Buffer.byteLength(s);
       return true;
     } catch {
       replacement.abort();

@@ -332,7 +332,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
     let replacement: Replacement | undefined;
     try {
       const open = (replacement = (options.writer ?? makeNodeReplaceFileSync()).begin(path, 0o600));
-      emitCacheText((piece) => open.write(Buffer.from(piece)), version, contextKey, entries, section);
+      emitCacheText((piece) => open.write(piece), version, contextKey, entries, section);
       open.commit();
     } catch {
       // a cache that cannot be written only costs the next process time

@@ -262,7 +262,7 @@ export function recordInputs(sources: readonly SourceListing[], observed: Readon
 /** Writes the index; a failed write only costs the next `list` a full discovery. */
 export function writeListIndex(writer: ReplaceFileSync, recipeRoot: string, text: string): void {
   try {
-    writer.replaceFileSync(listIndexPath(recipeRoot), Buffer.from(text), 0o600);
+    writer.replaceFileSync(listIndexPath(recipeRoot), text, 0o600);
   } catch {
     // the next list discovers in full
   }

@@ -2,11 +2,12 @@
 // replaced whole, and a temp that a killed writer of the same file left (its process gone) is
 // removed by the next write; a live writer's temp, and anything else in the folder, stay.
 import { spawnSync } from "node:child_process";
+import * as nodeFs from "node:fs";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeNodeReplaceFileSync } from "../../../adapters/fs/replace-file-sync.js";
+import { beginReplaceFileSync, makeNodeReplaceFileSync } from "../../../adapters/fs/replace-file-sync.js";
 
 let dir: string;
 beforeEach(() => {
@@ -25,5 +26,20 @@ describe("replaceFileSync", () => {
     makeNodeReplaceFileSync().replaceFileSync(join(dir, "compile.json"), Buffer.from("new\n"), 0o600);
     expect(readFileSync(join(dir, "compile.json"), "utf8")).toBe("new\n");
     expect(readdirSync(dir).sort()).toEqual([live, other, "compile.json", unrelated].sort());
+  });
+
+  it("writes text as UTF-8, pieces and bytes alike, and finishes a string a short write cut", () => {
+    makeNodeReplaceFileSync().replaceFileSync(join(dir, "list.json"), "ünïcode — ok\n", 0o600);
+    expect(readFileSync(join(dir, "list.json"), "utf8")).toBe("ünïcode — ok\n");
+    // a system whose write of a string stops after 3 bytes, inside a two-byte character
+    const short = { ...nodeFs, writeSync: ((fd: number, data: unknown, ...rest: unknown[]) =>
+      typeof data === "string" ? nodeFs.writeSync(fd, Buffer.from(data).subarray(0, 3)) : (nodeFs.writeSync as (...a: unknown[]) => number)(fd, data, ...rest)) as typeof nodeFs.writeSync };
+    const r = beginReplaceFileSync(join(dir, "compile.json"), 0o600, short);
+    r.write("head ");
+    r.write(Buffer.from("bytes "));
+    r.write("née — fin\n");
+    r.commit();
+    expect(readFileSync(join(dir, "compile.json"), "utf8")).toBe("head bytes née — fin\n");
+    expect(readdirSync(dir).sort()).toEqual(["compile.json", "list.json"]);
   });
 });
