@@ -37,6 +37,9 @@ export interface SourceListing {
   readonly files: readonly SnapshotFile[];
   /** problem listing or inspecting the root (e.g. EACCES) */
   readonly error?: string;
+  /** symbolic links named like recipes in the root (never followed, never entries), in listing
+   *  order; absent when there are none */
+  readonly links?: readonly string[];
 }
 
 /** Everything discovery needs, read by the runtime. Sources are in priority order (0 = highest). */

@@ -8,16 +8,19 @@ import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { makeCachingReader, settle, type CachingReader } from "./fs-reader.js";
 import { sha256Of } from "./crypto-sha256.js";
+import { compareText } from "../core/text-order.js";
 
-async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; error?: string }> {
+async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; links: string[]; error?: string }> {
   try {
     const entries = await fs.readdir(dir);
     // a FIFO, socket or device named like a recipe is listed too: reading it gives its error
     const names = entries.filter((e) => (e.kind === "file" || e.kind === "other") && recipeFileName(e.name) !== undefined).map((e) => e.name).sort();
-    return { present: true, paths: names.map((n) => `${dir}/${n}`) };
+    // a symlink named like a recipe is never followed, but said (SourceListing.links)
+    const links = entries.filter((e) => e.kind === "symlink" && recipeFileName(e.name) !== undefined).map((e) => `${dir}/${e.name}`).sort(compareText);
+    return { present: true, paths: names.map((n) => `${dir}/${n}`), links };
   } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [] };
-    return { present: true, paths: [], error: e instanceof Error ? e.message : String(e) };
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [], links: [] };
+    return { present: true, paths: [], links: [], error: e instanceof Error ? e.message : String(e) };
   }
 }
 
@@ -35,6 +38,7 @@ async function rootSource(fs: FileSystem, reader: CachingReader, dir: string, to
     files,
     ...(mode === undefined ? {} : { rootMode: mode }),
     ...(listed.error === undefined ? {} : { error: listed.error }),
+    ...(listed.links.length > 0 ? { links: listed.links } : {}),
   };
 }
 

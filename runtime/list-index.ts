@@ -233,6 +233,8 @@ export function recordInputs(sources: readonly SourceListing[], observed: Readon
   for (const source of sources) {
     if (source.kind !== "root" || source.error !== undefined) return undefined;
     if (source.present && source.rootMode === undefined) return undefined;
+    // a symlink named like a recipe: its diagnostic would outlive it (removing it leaves the names)
+    if (source.links !== undefined) return undefined;
     const prefix = `${source.root}/`;
     const names: string[] = [];
     for (const f of source.files) {

@@ -6,6 +6,7 @@ import { basename, dirname, recipeFileName } from "../core/discovery/paths.js";
 import { nodeEntryKind, type EntryKind, type ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { extraReader, listRecipeDir, readFailedWith, readFileEntry } from "./recipe-snapshot.js";
+import { compareText } from "../core/text-order.js";
 
 /** The kind of what is at a path without following a final symlink; undefined when nothing is. */
 export type EntryKindOf = (path: string) => EntryKind | undefined;
@@ -15,6 +16,8 @@ interface Dir {
   error?: string;
   rootMode?: number;
   files: Map<string, SnapshotFile>;
+  /** symlinks named like recipes (SourceListing.links) */
+  links: Set<string>;
 }
 
 const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
@@ -58,8 +61,8 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
       return options.scan.readBounded(p, limit, o);
     },
   };
-  const root: Dir = { present: false, files: new Map() };
-  const drafts: Dir = { present: false, files: new Map() };
+  const root: Dir = { present: false, files: new Map(), links: new Set() };
+  const drafts: Dir = { present: false, files: new Map(), links: new Set() };
 
   // drafts carry creation and modification times, so they are read with a stat
   const list = (dir: Dir, path: string, stat: boolean): void => {
@@ -67,6 +70,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
     const files = new Map<string, SnapshotFile>();
     for (const f of listed.files) files.set(f.path, adopt(dir.files.get(f.path), f));
     dir.files = files;
+    dir.links = new Set(listed.links);
     dir.present = listed.present;
     if (listed.error === undefined) delete dir.error;
     else dir.error = listed.error;
@@ -81,7 +85,10 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
   };
 
   const readOne = (dir: Dir, path: string, stat: boolean): void => {
-    const fresh = entryKind(path) === "file" ? readFileEntry(scan, path, stat) : undefined;
+    const kind = entryKind(path);
+    if (kind === "symlink") dir.links.add(path);
+    else dir.links.delete(path);
+    const fresh = kind === "file" ? readFileEntry(scan, path, stat) : undefined;
     if (fresh === undefined || missing(fresh)) dir.files.delete(path);
     else dir.files.set(path, adopt(dir.files.get(path), fresh));
   };
@@ -89,8 +96,8 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
   const packaged: SourceListing | undefined = (() => {
     const dir = options.packagedRoot;
     if (dir === undefined) return undefined;
-    const { present, files, error } = listRecipeDir(options.scan, dir);
-    return { kind: "root", root: dir, present, tool: false, mutableUsage: false, files, ...(error === undefined ? {} : { error }) };
+    const { present, files, links, error } = listRecipeDir(options.scan, dir);
+    return { kind: "root", root: dir, present, tool: false, mutableUsage: false, files, ...(error === undefined ? {} : { error }), ...(links.length === 0 ? {} : { links }) };
   })();
 
   rescan();
@@ -118,6 +125,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
           files: [...root.files.values()],
           ...(root.rootMode === undefined ? {} : { rootMode: root.rootMode }),
           ...(root.error === undefined ? {} : { error: root.error }),
+          ...(root.links.size === 0 ? {} : { links: [...root.links].sort(compareText) }),
         },
       ];
       if (packaged !== undefined) sources.push(packaged);

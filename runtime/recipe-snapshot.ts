@@ -1,6 +1,7 @@
 // Reading the recipe roots into a snapshot for the pure discovery in core.
 import { RECIPE_SIZE_LIMIT, type RegistrySnapshot, type SnapshotFile, type SourceListing } from "../core/model.js";
 import { recipeFileName } from "../core/discovery/paths.js";
+import { compareText } from "../core/text-order.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
 import type { CompileHook } from "../core/discovery/compile-hook.js";
@@ -119,29 +120,37 @@ function readEntry(scan: ScanPort, path: string, stat: boolean, identity: boolea
 const isRecipeEntry = <E extends { readonly name: string; readonly kind: string }>(entry: E): entry is E & { readonly kind: "file" | "other" } =>
   (entry.kind === "file" || entry.kind === "other") && recipeFileName(entry.name) !== undefined;
 
+/** A listed symbolic link named like a recipe: never followed, but said (SourceListing.links). */
+const isRecipeLink = (entry: { readonly name: string; readonly kind: string }): boolean =>
+  entry.kind === "symlink" && recipeFileName(entry.name) !== undefined;
+
 /** The recipe entries of one directory: entries named `*.json`/`*.md` that are not folders,
  *  symlinks or dot-files (a FIFO, socket or device so named is listed, kind "other"), in the
- *  order the directory gives them; `error` when the folder exists but cannot be listed. */
+ *  order the directory gives them, and the paths of the symlinks named like recipes; `error`
+ *  when the folder exists but cannot be listed. */
 export function listRecipeEntries(
   scan: ScanPort, dir: string,
-): { present: boolean; entries: { readonly path: string; readonly kind: "file" | "other" }[]; error?: string } {
+): { present: boolean; entries: { readonly path: string; readonly kind: "file" | "other" }[]; links: string[]; error?: string } {
   const listed = scan.listDir(dir);
   if (!listed.ok) {
-    if (listed.code === "ENOENT") return { present: false, entries: [] };
+    if (listed.code === "ENOENT") return { present: false, entries: [], links: [] };
     const detail = listed.code === "ELOOP" ? `the path is a symbolic link loop (${listed.message})` : listed.message.startsWith(listed.code) ? listed.message : `${listed.code}: ${listed.message}`;
-    return { present: true, entries: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
+    return { present: true, entries: [], links: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
   }
   const entries: { path: string; kind: "file" | "other" }[] = [];
+  const links: string[] = [];
   for (let i = 0; i < listed.value.length; i++) {
     const entry = listed.value[i]!;
     if (isRecipeEntry(entry)) entries.push({ path: dir + "/" + entry.name, kind: entry.kind });
+    else if (isRecipeLink(entry)) links.push(dir + "/" + entry.name);
   }
-  return { present: true, entries };
+  return { present: true, entries, links: links.sort(compareText) };
 }
 
 /** The recipe file names `dir` lists now, when they can stand for a listing recorded earlier
  *  (the list index, the whole-root snapshot): the folder lists without an error, is present or
- *  absent as recorded, names no FIFO, socket or device, and, when present and `mode` is given,
+ *  absent as recorded, names no FIFO, socket or device and holds no symlink named like a recipe
+ *  (a pass that saw one records nothing: its diagnostic would outlive the link), and, when present and `mode` is given,
  *  still has that mode (a root turned world-writable is an error of the registry). Else undefined. */
 export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mode?: number | null): Set<string> | undefined {
   // the names straight from the listing (isRecipeEntry, without making a path of each as
@@ -152,7 +161,10 @@ export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mo
   const names = new Set<string>();
   for (let i = 0; i < listed.value.length; i++) {
     const entry = listed.value[i]!;
-    if (!isRecipeEntry(entry)) continue;
+    if (!isRecipeEntry(entry)) {
+      if (isRecipeLink(entry)) return undefined;
+      continue;
+    }
     if (entry.kind !== "file") return undefined;
     names.add(entry.name);
   }
@@ -167,15 +179,15 @@ export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mo
  *  file that cannot be read. Regular files go through `read` when given (the compile cache). */
 export function listRecipeDir(
   scan: ScanPort, dir: string, stat = false, read?: (path: string) => SnapshotFile,
-): { present: boolean; files: SnapshotFile[]; error?: string } {
-  const { present, entries, error } = listRecipeEntries(scan, dir);
-  if (error !== undefined) return { present, files: [], error };
+): { present: boolean; files: SnapshotFile[]; links: string[]; error?: string } {
+  const { present, entries, links, error } = listRecipeEntries(scan, dir);
+  if (error !== undefined) return { present, files: [], links, error };
   const files = entries.map(({ path, kind }) => (read === undefined || kind !== "file" ? readFileEntry(scan, path, stat) : read(path)));
-  return { present, files };
+  return { present, files, links };
 }
 
 function rootSource(scan: ScanPort, dir: string, tool: boolean, cache: CompileCacheSession | undefined): SourceListing {
-  const { present, files, error } = listRecipeDir(scan, dir, false, cache?.file);
+  const { present, files, links, error } = listRecipeDir(scan, dir, false, cache?.file);
   const st = present ? scan.statPath(dir) : undefined;
   return {
     kind: "root",
@@ -186,6 +198,7 @@ function rootSource(scan: ScanPort, dir: string, tool: boolean, cache: CompileCa
     files,
     ...(st?.ok === true ? { rootMode: st.value.mode } : {}),
     ...(error === undefined ? {} : { error }),
+    ...(links.length === 0 ? {} : { links }),
   };
 }
 

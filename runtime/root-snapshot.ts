@@ -23,7 +23,8 @@
 //
 // Anything else is a miss: the discovery runs through the compile cache as before (every other
 // entry is still served) and the file is written again with a new section. A damaged section is a
-// miss, never an error. A root that cannot be listed, a recipe name that is no regular file, or a
+// miss, never an error. A root that cannot be listed, a recipe name that is no regular file (a
+// symlink named like a recipe included: its diagnostic must go when it goes), or a
 // recipe without a compile cache entry (too large to read, unreadable) is never snapshotted: the
 // full discovery reports it each time. docs/performance.md has the measurements.
 //
@@ -112,7 +113,8 @@ export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, in
   const sources: SectionSource[] = [];
   const listed = new Set<string>();
   for (const source of snapshot.sources) {
-    if (source.kind !== "root" || source.error !== undefined || (source.present && source.rootMode === undefined)) return undefined;
+    // a symlink named like a recipe: its diagnostic would outlive it (its removal leaves the names)
+    if (source.kind !== "root" || source.error !== undefined || (source.present && source.rootMode === undefined) || source.links !== undefined) return undefined;
     for (const f of source.files) {
       const e = entries[f.path];
       if (e === undefined || observed.get(f.path) !== e.id) return undefined;

@@ -7,5 +7,9 @@ export const disabledBlocks = (id: string): string => `Recipe ${id} is disabled 
 export const shadowsLower = (id: string, count: number): string => `Recipe ${id} shadows ${count} lower-priority recipe(s)`;
 export const markdownShadowed = (markdownPath: string, jsonPath: string): string =>
   `Markdown recipe ${markdownPath} is shadowed by JSON recipe ${jsonPath}`;
+/** A symbolic link named like a recipe in a recipe root: never followed (it could point at any
+ *  file), and said, so that a linked recipe is not silently missing from the tools. */
+export const linkedRecipe = (path: string): string =>
+  `Recipe file ${path} is a symbolic link and was not loaded: a recipe must be a regular file in the recipe folder (the folder itself may be a link)`;
 export const notExposed = (id: string, reason: string): string => `Recipe ${id} could not be exposed as a tool: ${reason}`;
 export { reservedName } from "../register/texts.js";

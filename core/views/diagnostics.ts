@@ -14,7 +14,8 @@ const INFO_SHAPES = [
   /^Recipe .+ is disabled and blocks lower-priority recipes$/s,
   /^Markdown recipe .+ is shadowed by JSON recipe .+$/s,
 ];
-const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /];
+const LINKED = /^Recipe file .+ is a symbolic link and was not loaded: /s;
+const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /, LINKED];
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
@@ -113,6 +114,7 @@ export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
   const byTag = tag === undefined ? undefined : TAG_ACTIONS[tag];
   if (byTag !== undefined) return byTag;
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
+  if (LINKED.test(message)) return "copy the file into the recipe folder in place of the link, or link the whole folder";
   if (/^Markdown recipe .+ is shadowed by JSON recipe /s.test(message) || /shadows \d+ lower-priority/.test(message))
     return "confirm the active override or rename one recipe";
   if (/must define template/i.test(message)) return "add a template field or remove the recipe";

@@ -1,8 +1,9 @@
 // Random edits of a real recipe root, shared by the properties of the caches that must answer as
 // a discovery without them would: writes, rewrites that keep the size and force one mtime (edits
-// inside one timestamp tick), renames, deletes, imports, drafts.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// inside one timestamp tick), renames, deletes, imports, drafts, and symbolic links named like
+// recipes (never followed, but said while they are there).
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fc } from "@fast-check/vitest";
 
 export const NAMES = ["r0", "r1", "r2", "r3"];
@@ -14,6 +15,8 @@ export type Op =
   | { readonly kind: "delete"; readonly k: number }
   | { readonly kind: "draft"; readonly k: number; readonly variant: number; readonly sameTick: boolean }
   | { readonly kind: "undraft"; readonly k: number }
+  | { readonly kind: "link"; readonly k: number }
+  | { readonly kind: "unlink"; readonly k: number }
   | { readonly kind: "check" };
 
 export const op: fc.Arbitrary<Op> = fc.oneof(
@@ -23,8 +26,20 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("delete" as const), k: fc.nat(3) }),
   fc.record({ kind: fc.constant("draft" as const), k: fc.nat(1), variant: fc.nat(5), sameTick: fc.boolean() }),
   fc.record({ kind: fc.constant("undraft" as const), k: fc.nat(1) }),
+  fc.record({ kind: fc.constant("link" as const), k: fc.nat(1) }),
+  fc.record({ kind: fc.constant("unlink" as const), k: fc.nat(1) }),
   fc.constant({ kind: "check" as const }),
 );
+
+const linkAt = (root: string, k: number): string => join(root, `linked${k}.json`);
+const isThere = (path: string): boolean => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Recipe texts: the first two have the same size and differ in what `list` shows (the second is
  *  disabled, so it is no tool), the next import others. */
@@ -93,6 +108,18 @@ export function applyEdit(root: string, o: Op, fixed: Date, blindCtime: boolean)
     }
     case "undraft":
       rmSync(draft(o.k), { force: true });
+      break;
+    case "link":
+      // to a recipe outside the root (link 0) or to one of the root's own names (link 1, maybe
+      // dangling)
+      if (!isThere(linkAt(root, o.k))) {
+        const outside = join(dirname(root), "outside.json");
+        if (!existsSync(outside)) writeFileSync(outside, text(0, 0, false));
+        symlinkSync(o.k === 0 ? outside : path(0, false), linkAt(root, o.k));
+      }
+      break;
+    case "unlink":
+      rmSync(linkAt(root, o.k), { force: true });
       break;
     case "check":
       break;

@@ -110,6 +110,22 @@ describe("live registry on a real folder", () => {
     expectFresh();
   });
 
+  it("says a symlink named like a recipe while it is there, and forgets it when it goes", async () => {
+    await writeFile(join(root, "good.json"), recipe("echo good"));
+    await writeFile(join(agentDir, "elsewhere.json"), recipe("echo linked"));
+    await open();
+    const link = join(root, "linked.json");
+    const linked = (): boolean => live!.current().discovery.diagnostics.some((d) => d.startsWith(`Recipe file ${link} is a symbolic link`));
+    await converge("link", () => nodeFs.promises.symlink(join(agentDir, "elsewhere.json"), link), linked);
+    expect(toolNames()).toEqual(["good"]);
+    expect(changes.at(-1)).toMatchObject({ diagnosticsChanged: true });
+    expectFresh();
+    await converge("unlink", () => unlink(link), () => !linked());
+    expect(live!.current().discovery.diagnostics).toEqual([]);
+    expectFresh();
+    expect(errors).toEqual([]);
+  });
+
   it("follows an atomic replace (temp file renamed over the recipe)", async () => {
     await writeFile(join(root, "a.json"), recipe("echo a", "before"));
     await open();

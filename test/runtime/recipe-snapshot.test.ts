@@ -25,15 +25,26 @@ const write = (path: string, value: unknown): void => writeFileSync(path, typeof
 const registry = (dir = agent) => openRegistry({ env: { PI_CODING_AGENT_DIR: dir }, packagedRoot: null, scan: makeScanPort(nodeFs) });
 
 describe("listing the recipe root", () => {
-  it("symlinked recipe files, other extensions and drafts/ are not entries", () => {
+  it("symlinked recipe files, other extensions and drafts/ are not entries; a symlinked recipe is said, not silently missing", () => {
     write(join(base, "elsewhere.json"), { template: "echo linked" });
     symlinkSync(join(base, "elsewhere.json"), join(root, "linked.json"));
+    // a link to a folder, and a dangling one, named like recipes
+    symlinkSync(base, join(root, "folder.md"));
+    symlinkSync(join(base, "gone.json"), join(root, "dangling.json"));
     write(join(root, "notes.txt"), "not a recipe");
     write(join(root, "drafts", "d.json"), { template: "echo draft" });
     write(join(root, "real.json"), { template: "echo real" });
     const d = registry().discover();
     expect(d.entries.map((e) => e.id)).toEqual(["real"]);
+    expect(d.tools.map((t) => t.name)).toEqual(["real"]);
     expect(d.drafts.map((x) => x.id)).toEqual(["d"]);
+    const said = (name: string): string =>
+      `Recipe file ${join(root, name)} is a symbolic link and was not loaded: a recipe must be a regular file in the recipe folder (the folder itself may be a link)`;
+    expect(d.diagnostics).toEqual([said("dangling.json"), said("folder.md"), said("linked.json")]);
+    // the same from the compile cache's second pass (nothing kept that would outlive the links)
+    const again = registry().discoverFrom();
+    expect(again.from).toBe("discovery");
+    expect(again.discovery.diagnostics).toEqual(d.diagnostics);
   });
 
   it("extensions are case-sensitive and dot-files (atomic-write temps) are skipped", () => {
@@ -137,15 +148,22 @@ describe("the recipe names a folder lists now, standing for a listing recorded e
   const scan = (): ScanPort => makeScanPort(nodeFs);
   const fifo = (path: string): void => void execFileSync("mkfifo", [path]);
 
-  it("are the recipe file names only: no folders, symlinks, dot-files, drafts/ or other extensions", () => {
+  it("are the recipe file names only: no folders, dot-files, drafts/ or other extensions", () => {
     write(join(root, "a.json"), { template: "echo a" });
     write(join(root, "b.md"), "---\ntemplate: echo b\n---\n");
     write(join(root, ".a.json.1-2.tmp"), "x");
     write(join(root, "notes.txt"), "x");
     mkdirSync(join(root, "dir.json"));
+    // a link not named like a recipe is nothing to discovery
+    symlinkSync(join(base, "elsewhere.txt"), join(root, "notes-link.txt"));
+    expect([...(namesListedNow(scan(), root, true) ?? [])].sort()).toEqual(["a.json", "b.md"]);
+  });
+
+  it("stand for nothing when a symlink is named like a recipe (its diagnostic must go when it goes)", () => {
+    write(join(root, "a.json"), { template: "echo a" });
     write(join(base, "elsewhere.json"), { template: "echo linked" });
     symlinkSync(join(base, "elsewhere.json"), join(root, "linked.json"));
-    expect([...(namesListedNow(scan(), root, true) ?? [])].sort()).toEqual(["a.json", "b.md"]);
+    expect(namesListedNow(scan(), root, true)).toBeUndefined();
   });
 
   it("stand for nothing when a recipe name is a FIFO (never read unasked)", () => {
