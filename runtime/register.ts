@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import { planLocks, planRegister } from "../core/register/plan-register.js";
 import type { RegisterFacts, RegisterPlan } from "../core/register/register-plan.js";
-import { deleteFailed, draftSymlink, lockTimedOut, persistFailed } from "../core/register/texts.js";
+import { deleteFailed, draftSymlink, lockTimedOut, persistFailed, recipeSymlink } from "../core/register/texts.js";
 import { draftPathOf } from "../core/register/promote.js";
 import { failure, success, type CommandResult } from "../core/result.js";
 import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
@@ -155,6 +155,24 @@ async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>
   }
 }
 
+/** A symlink at one of the recipe files register_tool would write or remove for the tool (the
+ *  JSON and Markdown file of each name it locks), if any. The link is no tool (discovery says so)
+ *  and is never written through, replaced or removed on the way: a dotfiles manager's link to a
+ *  file elsewhere must not be turned into a copy, nor its target changed. */
+async function symlinkAtRecipe(fs: FileSystem, userRoot: string, locked: readonly string[]): Promise<string | undefined> {
+  for (const path of locked) {
+    if (!path.startsWith(`${userRoot}/`) || !path.endsWith(".json")) continue;
+    for (const at of [path, `${path.slice(0, -".json".length)}.md`]) {
+      try {
+        if ((await fs.lstat(at)).kind === "symlink") return at;
+      } catch (e) {
+        if (!hasCode(e, "ENOENT", "ENOTDIR")) throw e;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The first symlink from the drafts folder (itself included) down to `draft`, if any. A draft
  *  is promoted only from a regular file reached through real folders, as review batches list
  *  drafts: a symlink would make a file from outside the agent dir a tool. */
@@ -198,6 +216,8 @@ export async function registerTool(params: RegisterParams, ctx: RegisterContext)
       const draftPath = draft === undefined ? undefined : draftPathOf(draft, roots);
       const link = draftPath === undefined ? undefined : await symlinkOnDraftPath(ctx.fs, ctx.paths.draftRoot, draftPath);
       if (link !== undefined) return failure(draftSymlink(link), { draft: draftPath, symlink: link });
+      const linked = await symlinkAtRecipe(ctx.fs, ctx.paths.recipeRoot, locks.paths);
+      if (linked !== undefined) return failure(recipeSymlink(linked), { symlink: linked });
       return apply(await decide(params, ctx), ctx);
     });
   } catch (e) {

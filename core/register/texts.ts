@@ -45,6 +45,10 @@ export const draftNotFound = (path: string): string => `Draft not found: ${path}
 /** A symlink in the drafts folder is never followed: it could point at any file. */
 export const draftSymlink = (link: string): string =>
   `Draft not promoted: ${link} is a symlink; a draft must be a regular file inside the drafts folder.`;
+/** A symlink where the tool's recipe file would be: never written through (it could point at any
+ *  file), replaced or removed by register_tool; the operator decides what it should become. */
+export const recipeSymlink = (link: string): string =>
+  `Tool not changed: ${link} is a symbolic link; a recipe must be a regular file in the recipe folder, and the link makes no tool. Remove the link, or put the file itself in its place, first.`;
 /** A path with a control character names no file anyone meant. */
 export const draftControl = (draft: string): string => `Invalid draft path ${JSON.stringify(draft)}: it contains a control character.`;
 export const draftInvalid = (reason: string | undefined): string =>

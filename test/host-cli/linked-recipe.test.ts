@@ -2,7 +2,7 @@
 // file), and never silently missing either: `list`, `inspect` and the doctor view say it, from
 // whichever answer is given (the front door's list index, the view cache's kept answer, a full
 // discovery), for exactly as long as the link is there. Real processes, real files.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,5 +63,41 @@ describe("a symlinked recipe file", () => {
     // and the link's target, copied in its place, is a tool
     writeFileSync(link, JSON.stringify({ description: "Kept elsewhere", template: "echo linked" }));
     expect(runCli(["list"], env).stdout).toContain("- dotfiles_tool\n");
+  });
+
+  it("is never written through, replaced or removed by register_tool: each change is refused, naming the link", () => {
+    const target = join(dir, "dotfiles-tool.json");
+    const kept = readFileSync(target, "utf8");
+    const mdLink = join(root, "notes_tool.md");
+    // (the test above left the file itself in the link's place)
+    rmSync(link, { force: true });
+    symlinkSync(target, link);
+    symlinkSync(target, mdLink);
+    try {
+      const refused = (name: string, at: string, ...rest: string[]): void => {
+        const r = runCli(["register_tool", `name=${name}`, ...rest], env);
+        expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+          status: 1,
+          stdout: "",
+          stderr: `Tool not changed: ${at} is a symbolic link; a recipe must be a regular file in the recipe folder, and the link makes no tool. Remove the link, or put the file itself in its place, first.\n`,
+        });
+      };
+      refused("dotfiles_tool", link, "description=d", "template=echo new");
+      refused("dotfiles_tool", link, "description=d", "template=echo new", "update=true");
+      refused("dotfiles_tool", link, "template=null");
+      // the JSON name of a Markdown link: writing the JSON twin would shadow what the link stands for
+      refused("notes_tool", mdLink, "description=d", "template=echo new");
+      refused("notes_tool", mdLink, "template=null");
+      for (const at of [link, mdLink]) expect(lstatSync(at).isSymbolicLink()).toBe(true);
+      expect(existsSync(join(root, "notes_tool.json"))).toBe(false);
+      expect(readFileSync(target, "utf8")).toBe(kept);
+      // --json says the same, and names the link
+      const json = runCli(["register_tool", "name=dotfiles_tool", "template=null", "--json"], env);
+      expect(json.status).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, details: { symlink: link } });
+    } finally {
+      unlinkSync(link);
+      unlinkSync(mdLink);
+    }
   });
 });
