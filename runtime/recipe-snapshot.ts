@@ -105,7 +105,8 @@ function readEntry(scan: ScanPort, path: string, stat: boolean, identity: boolea
   const none = { path, size: 0, mtimeMs: 0, birthtimeMs: 0 };
   if (path.includes("\0")) return { file: unreadable(none, "EINVAL", nulInPath(path)) };
   const r = scan.readBounded(path, RECIPE_SIZE_LIMIT, { stat, identity });
-  if (!r.ok) return { file: unreadable(none, r.code, `${r.code}: ${r.message}`) };
+  // node's own messages begin with the code already ("ENOENT: no such file or directory, open ...")
+  if (!r.ok) return { file: unreadable(none, r.code, r.message.startsWith(`${r.code}:`) ? r.message : `${r.code}: ${r.message}`) };
   const { size, mtimeMs, birthtimeMs, bytes, isFile } = r.value;
   if (!isFile) {
     const head = { path, size: 0, mtimeMs, birthtimeMs };

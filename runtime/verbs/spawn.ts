@@ -2,10 +2,11 @@
 // (`recipe=`) in the foreground. A bare name blocked by an invalid or disabled winner says so
 // with the shadowed-launch tokens (see "Shadowing and diagnostics" in docs/recipes.md).
 import * as E from "fp-ts/lib/Either.js";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { normalizeArgs } from "../../core/args/normalize.js";
 import { argMismatchText } from "../../core/args/arg-type.js";
 import { discover } from "../../core/discovery/discover.js";
+import { recipeFileName } from "../../core/discovery/paths.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { toolOf } from "../../core/compile/tool.js";
 import type { Discovery, RecipeEntry } from "../../core/discovery/discovery-result.js";
@@ -106,6 +107,8 @@ const expandHome = (path: string, home: string): string => (path === "~" ? home 
 
 async function spawnFile(registry: Registry, path: string, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {
   const file = resolve(ctx.paths.cwd, expandHome(path, ctx.paths.home));
+  // a file of another name is no recipe, there or not: "not found" would send the caller looking
+  if (recipeFileName(basename(file)) === undefined) return failure(`Not a recipe file: ${file} (a recipe file is named <name>.json or <name>.md)`, { path: file });
   const snapshot = readSnapshot(registry.scan, {
     paths: registry.paths,
     adhocFiles: [file],

@@ -34,6 +34,25 @@ describe("the command line without a verb or with a mistyped option", () => {
   });
 });
 
+describe("spawn file= of a path that is no recipe", () => {
+  it("says a file of another name is no recipe file, and a missing one is missing, each once", () => {
+    const env = { PI_CODING_AGENT_DIR: agentDir("spawn-file") };
+    const notes = join(scratch, "notes.txt");
+    writeFileSync(notes, "echo hi\n");
+    expect(runCli(["spawn", `file=${notes}`], env)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `Not a recipe file: ${notes} (a recipe file is named <name>.json or <name>.md)\n`,
+    });
+    const gone = join(scratch, "gone.json");
+    expect(runCli(["spawn", `file=${gone}`], env)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `Failed to load recipe ${gone}: ENOENT: no such file or directory, open '${gone}'\n`,
+    });
+  });
+});
+
 describe("view=reviews", () => {
   it("counts the lineage of a tool called with pi-recipes call, before anything folded its launch", () => {
     const env = { PI_CODING_AGENT_DIR: agentDir("reviews") };
