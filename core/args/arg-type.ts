@@ -98,9 +98,12 @@ function normalizeArray(v: unknown): Normalized {
 }
 
 /** A relative path that starts with `-` would be read as an option by most commands; `./-x` names
- *  the same file and cannot be. */
+ *  the same file and cannot be. An empty path names no file, and an empty word leaves the command
+ *  line altogether: `sort -o {out} {file}` with `out=""` would run `sort -o notes.txt` and empty
+ *  the file it was to read. It is refused. */
 function normalizePath(v: unknown): Normalized {
   const text = String(v);
+  if (text === "") return MISMATCH;
   return text.startsWith("-") ? `./${text}` : text;
 }
 
@@ -109,6 +112,8 @@ const TABLE: { readonly [K in ArgKind]: ArgTypeDescription<K> } = {
   path: {
     ...textual("path", "Path", (name) => `./${name}`),
     normalize: normalizePath,
+    mismatch: () => "be a non-empty path.",
+    acceptsDefault: (text) => text !== "",
   },
   int: {
     normalize: normalizeInt,
@@ -192,17 +197,22 @@ function parseArgTypeUncached(text: string): ArgType | undefined {
 
 const ENUM_TYPE = /^enum\((.*)\)$/s;
 
+/** What null/undefined become: `""` for every type but `path`, which refuses them as it refuses
+ *  `""` (see normalizePath). */
+const absent = (type: ArgType): unknown => (type.kind === "path" ? MISMATCH : "");
+
 /** Runtime normalization of one value, or MISMATCH: null/undefined become `""` for every
- * type. The allocation-free form for the per-call path; see normalizeArgValue. */
+ * type but `path`. The allocation-free form for the per-call path; see normalizeArgValue. */
 export function normalizeRaw(type: ArgType, value: unknown): unknown {
-  if (value === null || value === undefined) return "";
+  if (value === null || value === undefined) return absent(type);
   return describe(type).normalize(value, type);
 }
 
 /** normalizeRaw specialised to one type, for compiling a tool's normalizer once. */
 export function valueNormalizer(type: ArgType): (value: unknown) => unknown {
   const normalize = describe(type).normalize;
-  return (value) => (value === null || value === undefined ? "" : normalize(value, type));
+  const none = absent(type);
+  return (value) => (value === null || value === undefined ? none : normalize(value, type));
 }
 
 export const mismatchMessage = (name: string, type: ArgType): string => `Argument ${name} must ${describe(type).mismatch(type)}`;

@@ -1,6 +1,6 @@
 // Honest results at the edges of the command line: bare `pi-recipes`, mistyped mcp options, and
 // the counts of the recipe views.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -31,6 +31,24 @@ describe("the command line without a verb or with a mistyped option", () => {
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`pi-recipes: mcp: Unknown option '--prot'. Did you mean "--port"?`);
     }
+  });
+});
+
+describe("an empty path argument", () => {
+  it("is refused before anything runs: an empty word would leave the command line and shift the rest", () => {
+    const dir = agentDir("empty-path");
+    const env = { PI_CODING_AGENT_DIR: dir };
+    writeFileSync(join(dir, "recipes", "so.json"), JSON.stringify({ description: "sort", args: ["out:path", "file:path"], template: "sort -o {out} {file}" }));
+    const notes = join(scratch, "notes.txt");
+    writeFileSync(notes, "b\na\n");
+    for (const out of ["out=", 'out=""', "out=null"]) {
+      const r = runCli(["call", "so", out, `file=${notes}`], env, scratch);
+      expect(r.status, out).toBe(1);
+      expect(r.stderr).toContain("Argument out must be a non-empty path.");
+    }
+    expect(readFileSync(notes, "utf8")).toBe("b\na\n");
+    expect(runCli(["call", "so", `out=${notes}`, `file=${notes}`], env, scratch).status).toBe(0);
+    expect(readFileSync(notes, "utf8")).toBe("a\nb\n");
   });
 });
 

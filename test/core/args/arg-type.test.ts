@@ -82,9 +82,10 @@ describe("sampleArgValue", () => {
 describe("normalizeArgValue", () => {
   // the mismatch as the text the agent reads
   const norm = (t: ArgType, v: unknown) => E.mapLeft(argMismatchText)(normalizeArgValue("x", t, v));
-  it("null and undefined become empty text for every type", () => {
+  it("null and undefined become empty text for every type but path", () => {
     expect(norm({ kind: "int" }, null)).toEqual(E.right(""));
     expect(norm(checkFix, undefined)).toEqual(E.right(""));
+    expect(norm({ kind: "string" }, null)).toEqual(E.right(""));
   });
 
   it("string and path take any value as its text", () => {
@@ -93,6 +94,12 @@ describe("normalizeArgValue", () => {
       expect(norm({ kind }, 5)).toEqual(E.right("5"));
       expect(norm({ kind }, false)).toEqual(E.right("false"));
     }
+  });
+
+  it("path refuses an empty value: an empty word would leave the command line and shift the rest", () => {
+    for (const v of ["", null, undefined]) expect(norm({ kind: "path" }, v)).toEqual(E.left("Argument x must be a non-empty path."));
+    expect(norm({ kind: "path" }, " ")).toEqual(E.right(" "));
+    expect(isValidDefault({ kind: "path" }, "")).toBe(false);
   });
 
   it("int", () => {
@@ -168,6 +175,6 @@ describe("declaration texts and default validity", () => {
     expect(isValidDefault(checkFix, "delete")).toBe(false);
     expect(isValidDefault({ kind: "array" }, '["a","b"]')).toBe(true);
     expect(isValidDefault({ kind: "array" }, "a,b")).toBe(false);
-    expect(isValidDefault({ kind: "path" }, "")).toBe(true);
+    expect(isValidDefault({ kind: "path" }, "x")).toBe(true);
   });
 });
