@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import { planLocks, planRegister } from "../core/register/plan-register.js";
 import type { RegisterFacts, RegisterPlan } from "../core/register/register-plan.js";
-import { deleteFailed, draftSymlink, lockTimedOut, persistFailed, recipeSymlink } from "../core/register/texts.js";
+import { deleteFailed, draftSymlink, lockTimedOut, persistFailed, recipeNotAFile, recipeSymlink } from "../core/register/texts.js";
 import { draftPathOf } from "../core/register/promote.js";
 import { failure, success, type CommandResult } from "../core/result.js";
 import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
@@ -155,19 +155,24 @@ async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>
   }
 }
 
-/** A symlink at one of the recipe files register_tool would write or remove for the tool (the
- *  JSON and Markdown file of each name it locks), if any. The link is no tool (discovery says so)
- *  and is never written through, replaced or removed on the way: a dotfiles manager's link to a
- *  file elsewhere must not be turned into a copy, nor its target changed. */
-async function symlinkAtRecipe(fs: FileSystem, userRoot: string, locked: readonly string[]): Promise<string | undefined> {
+/** What stands where register_tool would write or remove one of the tool's recipe files (the
+ *  JSON and Markdown file of each name it locks) and is no regular file, if anything: a symlink
+ *  (no tool, as discovery says, and never written through, replaced or removed on the way: a
+ *  dotfiles manager's link must not be turned into a copy, nor its target changed), or a folder
+ *  or special file (which the journal's plans, replacing regular files only, cannot take). */
+async function notAFileAtRecipe(fs: FileSystem, userRoot: string, locked: readonly string[]): Promise<{ readonly text: string; readonly details: Readonly<Record<string, string>> } | undefined> {
   for (const path of locked) {
     if (!path.startsWith(`${userRoot}/`) || !path.endsWith(".json")) continue;
     for (const at of [path, `${path.slice(0, -".json".length)}.md`]) {
+      let kind;
       try {
-        if ((await fs.lstat(at)).kind === "symlink") return at;
+        kind = (await fs.lstat(at)).kind;
       } catch (e) {
         if (!hasCode(e, "ENOENT", "ENOTDIR")) throw e;
+        continue;
       }
+      if (kind === "symlink") return { text: recipeSymlink(at), details: { symlink: at } };
+      if (kind === "dir" || kind === "other") return { text: recipeNotAFile(at, kind), details: { path: at } };
     }
   }
   return undefined;
@@ -216,8 +221,8 @@ export async function registerTool(params: RegisterParams, ctx: RegisterContext)
       const draftPath = draft === undefined ? undefined : draftPathOf(draft, roots);
       const link = draftPath === undefined ? undefined : await symlinkOnDraftPath(ctx.fs, ctx.paths.draftRoot, draftPath);
       if (link !== undefined) return failure(draftSymlink(link), { draft: draftPath, symlink: link });
-      const linked = await symlinkAtRecipe(ctx.fs, ctx.paths.recipeRoot, locks.paths);
-      if (linked !== undefined) return failure(recipeSymlink(linked), { symlink: linked });
+      const notAFile = await notAFileAtRecipe(ctx.fs, ctx.paths.recipeRoot, locks.paths);
+      if (notAFile !== undefined) return failure(notAFile.text, notAFile.details);
       return apply(await decide(params, ctx), ctx);
     });
   } catch (e) {

@@ -13,7 +13,7 @@ import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw, storedReadErrorText } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, draftControl, notFound, recipeInputErrorText, recipeInvalid, registeredText,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
   reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
@@ -45,7 +45,12 @@ export function planLocks(params: Params, roots: { readonly userRoot: string; re
   const decoded = decodeParams(params);
   if (E.isLeft(decoded)) return answer(failure(decoded.left.text, decoded.left.details));
   const { name, draft } = decoded.right;
-  if (name === undefined || name === "") return { kind: "list" };
+  if (name === undefined || name === "") {
+    // a field without a name is a change that names no tool: never answered with the list, which
+    // would read as success while nothing was written
+    const given = Object.keys(params).filter((k) => k !== "name" && params[k] !== undefined && params[k] !== null && params[k] !== "");
+    return given.length === 0 ? { kind: "list" } : answer(failure(nameRequired(given), { fields: given }));
+  }
   const candidates = nameCandidates(name);
   if (candidates === undefined) return answer(failure(unsafeNameProblem(name) ?? INVALID_NAME));
   const paths = [candidates.normalized, candidates.exact].flatMap((n) => (n === undefined ? [] : [recipePath(roots.userRoot, n)]));

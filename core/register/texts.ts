@@ -35,6 +35,9 @@ export function recipeInputErrorText(e: RecipeInputError): string {
 }
 
 export const reservedName = (name: string): string => `Reserved tool name: ${name}`;
+/** Fields without a name: the caller meant a change, and listing the tools would read as one done. */
+export const nameRequired = (fields: readonly string[]): string =>
+  `Tool name is required: name=<tool> says which tool to create, update or delete (${fields.join(", ")} given without it). Without any field, register_tool lists the tools.`;
 export const alreadyRegistered = (name: string): string => `Tool "${name}" already registered. Use update=true to overwrite.`;
 export const notFound = (name: string): string => `Tool "${name}" not found.`;
 export const deletedTool = (name: string): string => `Deleted tool "${name}". Reload to remove it from the complete registry.`;
@@ -49,6 +52,10 @@ export const draftSymlink = (link: string): string =>
  *  file), replaced or removed by register_tool; the operator decides what it should become. */
 export const recipeSymlink = (link: string): string =>
   `Tool not changed: ${link} is a symbolic link; a recipe must be a regular file in the recipe folder, and the link makes no tool. Remove the link, or put the file itself in its place, first.`;
+/** A folder, FIFO, socket or device where the tool's recipe file would be: register_tool writes
+ *  and removes regular files only. */
+export const recipeNotAFile = (path: string, kind: "dir" | "other"): string =>
+  `Tool not changed: ${path} is ${kind === "dir" ? "a folder" : "a FIFO, socket or device"}, not a recipe file; move it away first.`;
 /** A path with a control character names no file anyone meant. */
 export const draftControl = (draft: string): string => `Invalid draft path ${JSON.stringify(draft)}: it contains a control character.`;
 export const draftInvalid = (reason: string | undefined): string =>

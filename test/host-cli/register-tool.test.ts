@@ -1,5 +1,5 @@
 // `pi-recipes register_tool key=value ...`, the real command in a child process.
-import { mkdtempSync, readFileSync, rmSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -48,6 +48,36 @@ describe("pi-recipes register_tool", () => {
       stdout: 'Registered tool "from_draft" from draft recipe.\n',
     });
   }, 120_000);
+
+  it("fields without a name are refused, naming them, and nothing is written: a list would read as the change done", () => {
+    const before = existsSync(root) ? readdirSync(root).sort() : [];
+    const r = runCliJson(["register_tool", "description=d", "template=echo hi"], env);
+    expect(r).toEqual({
+      status: 1,
+      body: {
+        ok: false,
+        text: "Tool name is required: name=<tool> says which tool to create, update or delete (description, template given without it). Without any field, register_tool lists the tools.",
+        details: { fields: ["description", "template"] },
+      },
+    });
+    expect(runCli(["register_tool", "name=", "template=echo hi", "description=d"], env).status).toBe(1);
+    expect(existsSync(root) ? readdirSync(root).sort() : []).toEqual(before);
+  });
+
+  it("a folder where the tool's recipe file would be is refused by name, never an internal error", () => {
+    mkdirSync(join(root, "folder_tool.json"), { recursive: true });
+    try {
+      for (const args of [["template=null"], ["description=d", "template=echo"], ["description=d", "template=echo", "update=true"]]) {
+        expect(runCli(["register_tool", "name=folder_tool", ...args], env)).toEqual({
+          status: 1,
+          stdout: "",
+          stderr: `Tool not changed: ${join(root, "folder_tool.json")} is a folder, not a recipe file; move it away first.\n`,
+        });
+      }
+    } finally {
+      rmSync(join(root, "folder_tool.json"), { recursive: true });
+    }
+  });
 
   it("bad arguments: registry refusals exit 1, malformed command lines exit 2", () => {
     // a key the verb does not take is a malformed command line

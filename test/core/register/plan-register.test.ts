@@ -8,9 +8,25 @@ const pretty = (o: unknown): string => `${JSON.stringify(o, null, 2)}\n`;
 const roots = { userRoot: ROOT, cwd: "/proj" };
 
 describe("planLocks", () => {
-  it("an empty name lists and locks nothing, even with a draft", () => {
+  it("no name and no field lists and locks nothing", () => {
+    expect(planLocks({}, roots)).toStrictEqual({ kind: "list" });
     expect(planLocks({ name: "" }, roots)).toStrictEqual({ kind: "list" });
-    expect(planLocks({ name: "", draft: "drafts/x.json" }, roots)).toStrictEqual({ kind: "list" });
+    expect(planLocks({ name: null, description: "", template: undefined }, roots)).toStrictEqual({ kind: "list" });
+  });
+
+  it("a field without a name is refused, naming the fields, and locks nothing: a list would read as the change done", () => {
+    const refused = (params: Record<string, unknown>, fields: string[]): void =>
+      expect(planLocks(params, roots)).toStrictEqual({
+        kind: "answer",
+        result: {
+          ok: false,
+          text: `Tool name is required: name=<tool> says which tool to create, update or delete (${fields.join(", ")} given without it). Without any field, register_tool lists the tools.`,
+          details: { fields },
+        },
+      });
+    refused({ name: "", draft: "drafts/x.json" }, ["draft"]);
+    refused({ description: "d", template: "echo hi" }, ["description", "template"]);
+    refused({ template: null, update: true }, ["update"]);
   });
 
   it("a name that is already normalized locks its one file", () => {
