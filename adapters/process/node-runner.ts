@@ -44,8 +44,9 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
       windowsHide: true,
     });
   } catch (e) {
-    // Node refuses some arguments synchronously (a NUL byte, a non-string).
-    return spawnFailure(errorMessage(e), elapsed());
+    // Node refuses some arguments synchronously (a NUL byte, a non-string): the command never
+    // started, and the text says so (not an exit code it never had)
+    return spawnFailure(`Could not start ${JSON.stringify(invocation.command)}: ${refusedWhy(invocation, e)}`, elapsed());
   }
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -235,6 +236,14 @@ function describeSpawnError(e: Error, invocation: Invocation): string {
   }
   if (code === "EACCES") return `Could not start ${command}: permission denied, not an executable file (${e.message})`;
   return e.message;
+}
+
+/** Why node refused to start `invocation` before any process existed. */
+function refusedWhy(invocation: Invocation, e: unknown): string {
+  const at = [invocation.command, ...invocation.args].findIndex((a) => typeof a === "string" && a.includes("\0"));
+  if (at === 0) return "the command name holds a NUL byte";
+  if (at > 0) return `argument ${at} holds a NUL byte, which no command line can carry`;
+  return errorMessage(e);
 }
 
 function isDirectory(path: string): boolean {

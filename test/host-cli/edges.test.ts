@@ -52,6 +52,18 @@ describe("an empty path argument", () => {
   });
 });
 
+describe("a value holding a NUL byte", () => {
+  it("is reported as a command that could not start, naming the argument, never as an exit code", () => {
+    const dir = agentDir("nul-value");
+    writeFileSync(join(dir, "recipes", "e.json"), JSON.stringify({ description: "echo", args: ["x"], template: "echo {x}" }));
+    const r = runCliJson(["message", "to=tool:e", "type=call", 'body={"x":"a\\u0000b"}'], { PI_CODING_AGENT_DIR: dir });
+    expect(r.status).toBe(1);
+    expect(r.body.ok).toBe(false);
+    expect(r.body.text).toContain('Could not start "echo": argument 1 holds a NUL byte, which no command line can carry');
+    expect(r.body.text).not.toContain("Exit code");
+  });
+});
+
 describe("spawn file= of a path that is no recipe", () => {
   it("says a file of another name is no recipe file, and a missing one is missing, each once", () => {
     const env = { PI_CODING_AGENT_DIR: agentDir("spawn-file") };

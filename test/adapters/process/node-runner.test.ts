@@ -132,10 +132,13 @@ describe("spawn errors", () => {
     expect(r.spawnError).toBe(`spawn sh ENOENT (working directory not found: ${join(dir, "nope")})`);
   });
 
-  it("an argument the OS cannot take (NUL byte) is a result, not a throw", async () => {
-    const r = await runProcess({ command: "printf", args: ["a\0b"], cwd: dir });
+  it("an argument the OS cannot take (NUL byte) is a result, not a throw, saying the command never started and which argument", async () => {
+    const r = await runProcess({ command: "printf", args: ["%s", "a\0b"], cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.spawnError).toContain("null bytes");
+    expect(r.spawnError).toBe('Could not start "printf": argument 2 holds a NUL byte, which no command line can carry');
+    expect(r.stderr.toString()).toBe(r.spawnError);
+    const named = await runProcess({ command: "print\0f", args: [], cwd: dir });
+    expect(named.spawnError).toBe('Could not start "print\\u0000f": the command name holds a NUL byte');
   });
 });
 
