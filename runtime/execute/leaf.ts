@@ -69,6 +69,10 @@ export async function runLeaf(
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why
     out = { ...out, stderr: appendLine(out.stderr, `${step}: timed out after ${timeout ?? 0} ms`) };
+  } else if (result.signal !== undefined && !result.killed) {
+    // ended by a signal from elsewhere (the OOM killer, a kill -9): it has no exit code of its own
+    // (the 1 it is reported with), so the signal is said
+    out = { ...out, stderr: appendLine(out.stderr, `${step}: killed by signal ${result.signal} (no exit code of its own)`) };
   }
   if (out.code === 0 && controls.accept_output === "review_evidence" && !hasReviewMarker(text(out.stdout))) {
     out = { ...out, code: 65, stderr: appendLine(out.stderr, REVIEW_REJECTED) };

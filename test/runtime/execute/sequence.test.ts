@@ -19,6 +19,12 @@ describe("sequences", () => {
     expect(result.details["command"]).toBe(`${box.dir}/first /tmp/a.ogg && ${box.dir}/second ru`);
   });
 
+  it("a step a signal from elsewhere ends is named with the signal: it has no exit code of its own", async () => {
+    const { result } = await run(box, ["printf a", { template: 'sh -c "kill -9 $$"', label: "doomed", failure: "branch" }]);
+    expect(result.ok).toBe(false);
+    expect(result.text).toMatch(/^Exit code 1\n\nstderr:\ndoomed: killed by signal SIGKILL \(no exit code of its own\)\n\nstep: doomed$/);
+  });
+
   it("a step over its timeout is killed and named", async () => {
     const { result } = await run(box, ["printf a", { template: "sleep 5", timeout: 123, label: "slow", failure: "branch" }]);
     expect(result.ok).toBe(false);
