@@ -41,14 +41,23 @@ const unknownOption = (word: string): string => {
   return near === "" ? `unknown option: ${word}` : `unknown option: ${word}.${near}`;
 };
 
-/** `--version` alone (or first) is its own command; `--help` with a verb is that verb's help. */
+/** `--version` alone (or first) is its own command; `--help` with a verb is that verb's help. A
+ *  `--` after the verb ends the options: the words after it are taken as they are, so that a tool
+ *  whose name begins with `-` (a valid tool name) can be named (`call -- -dash`). */
 export function parseArgv(argv: readonly string[]): ArgvResult {
   let json = false;
   let help = false;
   let stream = false;
   const rest: string[] = [];
+  /** the index in `rest` from which words are literal (after a `--`) */
+  let literalFrom = Infinity;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    if (a === "--" && rest.length > 0) {
+      literalFrom = rest.length;
+      rest.push(...argv.slice(i + 1));
+      break;
+    }
     if (a === "--json") json = true;
     // `--scripted FILE` (review) is `scripted=FILE`
     else if (a === "--scripted") {
@@ -67,11 +76,17 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
   if (verb.startsWith("-")) return E.left(unknownOption(verb));
   const positional: string[] = [];
   const params: Record<string, CliValue> = {};
-  for (const word of words) {
+  for (let w = 0; w < words.length; w++) {
+    const word = words[w]!;
     const eq = word.indexOf("=");
     if (eq === 0) return E.left(`argument "${word}" has no name before "="`);
     if (eq < 0) {
-      if (word.startsWith("-")) return E.left(unknownOption(word));
+      // (`words` starts at rest[1])
+      if (word.startsWith("-") && w + 1 < literalFrom) {
+        // where a tool's name goes, a one-dash word may be one (`-dash` is a valid tool name)
+        const asName = positional.length === 0 && /^-[^-]/.test(word) && didYouMean(word, FLAGS) === "";
+        return E.left(asName ? `unknown option: ${word} (a name that begins with "-" goes after "--": ${verb} -- ${word})` : unknownOption(word));
+      }
       if (Object.keys(params).length > 0) return E.left(`argument "${word}" must be key=value`);
       positional.push(word);
       continue;

@@ -33,4 +33,15 @@ describe("CLI value parsing", () => {
     expect(parseArgv(["inspect", "--verbose"])).toEqual(E.left("unknown option: --verbose"));
     expect(parseArgv(["inspect", "a=1", "loose"])).toEqual(E.left('argument "loose" must be key=value'));
   });
+
+  it("takes the words after a `--` as they are: a tool whose name begins with - can be named", () => {
+    expect(parseArgv(["call", "--", "-dash", "x=1"])).toEqual(E.right({ verb: "call", positional: ["-dash"], params: { x: 1 }, json: false }));
+    expect(parseArgv(["call", "--json", "--", "-dash"])).toEqual(E.right({ verb: "call", positional: ["-dash"], params: {}, json: true }));
+    // after the `--`, an option is a word like any other
+    expect(parseArgv(["schema", "--", "-dash", "--json"])).toEqual(E.right({ verb: "schema", positional: ["-dash", "--json"], params: {}, json: false }));
+    // without it, the one-dash word where the name goes says how
+    expect(parseArgv(["call", "-dash"])).toEqual(E.left('unknown option: -dash (a name that begins with "-" goes after "--": call -- -dash)'));
+    // a `--` before the verb is no verb
+    expect(parseArgv(["--", "list"])).toEqual(E.left("unknown option: --"));
+  });
 });
