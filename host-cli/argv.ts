@@ -1,6 +1,10 @@
 // The CLI contract: `pi-recipes <verb> [positional] [key=value ...] [--json]`.
 // A value that parses as JSON (number, true/false, null, array, object, quoted string) is taken as
-// JSON, anything else as a plain string, so `count=3` is a number and `name=x` a string.
+// JSON, anything else as a plain string, so `count=3` is a number and `name=x` a string. A number
+// is taken as a number only when that number writes back as the very text given: `1.10`,
+// `007`-like forms, `-0`, `1e3` or a 20-digit id stay the text typed, since a text or path argument
+// must receive what the user wrote (the file `1.10` is not the file `1.1`), and a number argument
+// reads the text as the same number.
 
 import * as E from "fp-ts/lib/Either.js";
 import { didYouMean } from "../core/suggest.js";
@@ -26,7 +30,8 @@ const looksLikeJson = /^(?:-?\d|true$|false$|null$|\[|\{|")/;
 export function parseCliValue(text: string): CliValue {
   if (!looksLikeJson.test(text)) return text;
   try {
-    return JSON.parse(text) as CliValue;
+    const value = JSON.parse(text) as CliValue;
+    return typeof value === "number" && String(value) !== text ? text : value;
   } catch {
     return text;
   }

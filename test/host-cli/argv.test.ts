@@ -19,6 +19,12 @@ describe("CLI value parsing", () => {
     expect(parseCliValue("truely")).toBe("truely");
   });
 
+  it("takes a number as a number only when it writes back as the text given: otherwise the text stays", () => {
+    expect(parseCliValue("60000")).toBe(60000);
+    expect(parseCliValue("0.5")).toBe(0.5);
+    for (const text of ["1.10", "1.0", "-0", "1e3", "1E3", "12345678901234567890", "1e400", "0.10"]) expect(parseCliValue(text), text).toBe(text);
+  });
+
   it("splits a command line into verb, positionals, params and --json", () => {
     expect(parseArgv(["schema", "check_tool", "--json"])).toEqual(E.right({ verb: "schema", positional: ["check_tool"], params: {}, json: true }));
     expect(parseArgv(["inspect", "target=recipes", "verbose=true", "x=a=b"])).toEqual(E.right({ verb: "inspect", positional: [], params: { target: "recipes", verbose: true, x: "a=b" }, json: false }));
