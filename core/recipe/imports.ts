@@ -103,12 +103,21 @@ interface Imports {
 
 const NO_IMPORTS: E.Either<never, Imports> = E.right({ imports: new Map(), height: 0 });
 
+/** Why an import resolved to nothing: no file there, or a file that is no valid recipe (read
+ *  again from the same reader: only on this error path). */
+function importNotFound(s: Session, alias: string, path: string): RecipeError {
+  const file = s.ctx.readFile(path);
+  if (file === undefined) return { _tag: "ImportNotFound", alias };
+  const loaded = loadRecipe(file, idOfPath(path), formatOfPath(path));
+  return E.isLeft(loaded) && notARecipe(loaded.left) ? { _tag: "ImportNotFound", alias, invalid: { path, error: loaded.left } } : { _tag: "ImportNotFound", alias };
+}
+
 /** One import binding loaded and resolved, as the importing recipe sees it. */
 function loadImport(s: Session, binding: ImportBinding, dir: string, stack: readonly string[]): E.Either<RecipeError, { imported: ImportedRecipe; height: number }> {
   const file = resolveRecipePath(binding.from, dir, s.paths);
   return pipe(
     loadDependency(s, file, stack),
-    chain(E.fromNullable<RecipeError>({ _tag: "ImportNotFound", alias: binding.alias })),
+    chain((resolved) => (resolved !== undefined ? E.right(resolved) : E.left(importNotFound(s, binding.alias, file)))),
     E.map(({ config, height }) => {
       const imported: ImportedRecipe = {
         name: config.name,

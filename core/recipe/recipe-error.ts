@@ -27,7 +27,8 @@ export type RecipeError =
   | { readonly _tag: "ImportAlias"; readonly alias: string }
   | { readonly _tag: "ImportNotBinding"; readonly alias: string }
   | { readonly _tag: "ImportWithoutFrom"; readonly alias: string }
-  | { readonly _tag: "ImportNotFound"; readonly alias: string }
+  /** `invalid`: the import's file is there but is no valid recipe (its path and why) */
+  | { readonly _tag: "ImportNotFound"; readonly alias: string; readonly invalid?: { readonly path: string; readonly error: RecipeError } }
   | { readonly _tag: "ImportCycle"; readonly chain: readonly string[] }
   | { readonly _tag: "ImportTooDeep"; readonly chain: readonly string[]; readonly limit: number }
   /** an import node `{ "name": alias }` naming no import */
@@ -82,7 +83,8 @@ export function recipeProblem(e: RecipeError): RecipeProblem {
     case "ImportWithoutFrom":
       return failed(`Recipe import must define from: ${e.alias}`);
     case "ImportNotFound":
-      return failed(`Recipe import not found: ${e.alias}`);
+      // the reference's words first; a file that is there but is no recipe says so, and why
+      return failed(e.invalid === undefined ? `Recipe import not found: ${e.alias}` : `Recipe import not found: ${e.alias} (${e.invalid.path} is not a valid recipe: ${recipeProblem(e.invalid.error).message})`);
     case "ImportCycle":
       return failed(`Cyclic recipe import: ${e.chain.join(" -> ")}`);
     case "ImportTooDeep":

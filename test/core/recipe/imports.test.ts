@@ -226,11 +226,16 @@ describe("imports: problems", () => {
     expect(problem({ [`${ROOT}/p.json`]: { imports, template: "echo" } }, `${ROOT}/p.json`)).toEqual(failed(message));
   });
 
-  it("an import of a missing or invalid file is not found", () => {
+  it("an import of a missing or invalid file is not found; an invalid one says which file and why", () => {
     const files: Files = { [`${ROOT}/broken.json`]: "{ not json", [`${ROOT}/notemplate.json`]: { description: "x" } };
-    for (const from of ["broken", "notemplate.json", "nowhere"]) {
+    const cases: [string, string][] = [
+      ["broken", `Recipe import not found: dep (${ROOT}/broken.json is not a valid recipe: Expected property name or '}' in JSON at position 2 (line 1 column 3))`],
+      ["notemplate.json", `Recipe import not found: dep (${ROOT}/notemplate.json is not a valid recipe: recipe must define template)`],
+      ["nowhere", "Recipe import not found: dep"],
+    ];
+    for (const [from, message] of cases) {
       files[`${ROOT}/p.json`] = { imports: { dep: from }, template: "echo" };
-      expect(problem(files, `${ROOT}/p.json`)).toEqual(failed("Recipe import not found: dep"));
+      expect(problem(files, `${ROOT}/p.json`)).toEqual(failed(message));
     }
   });
 
