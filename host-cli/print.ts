@@ -68,6 +68,21 @@ export const tablesWanted = (out: { readonly isTTY?: boolean }): boolean => out.
 /** The plain text of a result as printed: ending in one newline. */
 export const writeText = (out: { write(chunk: string): unknown }, text: string): void => void out.write(text.endsWith("\n") ? text : `${text}\n`);
 
+// Control characters (but the line feed and the tab), C1 controls and the bidirectional overrides:
+// in a name, description or path of a recipe they would reach the terminal as escape sequences
+// (colours, a title, a clipboard write) or reorder what the user reads.
+const UNSAFE_FOR_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with what UNSAFE_FOR_TERMINAL matches written as `\uXXXX`. */
+export const terminalSafe = (text: string): string =>
+  text.replace(UNSAFE_FOR_TERMINAL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** The text is a command's own output (its colours are the command's to print), not the registry's:
+ *  a call, a spawn, a message to a tool, a run's tail. */
+const commandOutput = (cmd: ParsedCommandLine): boolean =>
+  cmd.verb === "call" || cmd.verb === "spawn" || cmd.verb === "message" ||
+  (cmd.verb === "inspect" && typeof cmd.params["target"] === "string" && cmd.params["target"].startsWith("run:"));
+
 export function printResult(cmd: ParsedCommandLine, result: CommandResult): void {
   warnContinued(result);
   if (cmd.json) {
@@ -75,5 +90,7 @@ export function printResult(cmd: ParsedCommandLine, result: CommandResult): void
     return;
   }
   const out = result.ok ? process.stdout : process.stderr;
-  writeText(out, (tablesWanted(out) ? tableFor(cmd, result) : undefined) ?? result.text);
+  const text = (tablesWanted(out) ? tableFor(cmd, result) : undefined) ?? result.text;
+  // what the registry says about recipes is printed with their control characters escaped
+  writeText(out, commandOutput(cmd) ? text : terminalSafe(text));
 }

@@ -3,6 +3,7 @@
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSetChange } from "../../runtime/live-registry.js";
 import { expectPositional, usageError, type CliVerb } from "./cli-verb.js";
+import { terminalSafe } from "../print.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -41,7 +42,8 @@ export const watchVerb: CliVerb = {
     if (bad !== undefined) return bad;
     if (Object.keys(cmd.params).length > 0) return usageError("watch takes no arguments");
     const signal = untilSignal();
-    const out = (line: string): void => void process.stdout.write(line + "\n");
+    // (a line names recipes and diagnostics: their control characters escaped, as printResult does)
+    const out = (line: string): void => void process.stdout.write(terminalSafe(line) + "\n");
     const { openLiveRegistry } = await import("../../runtime/live-registry.js");
     // the session's ports and place; the live registry follows the roots, and nothing is launched
     const session = await host.openSession();

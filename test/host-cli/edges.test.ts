@@ -64,6 +64,25 @@ describe("a value holding a NUL byte", () => {
   });
 });
 
+describe("control characters in what a recipe says", () => {
+  it("reach the terminal escaped in the registry's views, and a command's own output as it printed it", () => {
+    const dir = agentDir("control-chars");
+    const env = { PI_CODING_AGENT_DIR: dir };
+    // an escape sequence and a right-to-left override in a description (register_tool lets an agent write one)
+    writeFileSync(join(dir, "recipes", "ctrl.json"), JSON.stringify({ description: "d\u001b[31mRED \u202eevil", template: "printf \u001b[32mgreen" }));
+    // (the summary twice: the second is the kept answer the installed command prints itself)
+    for (const args of [["inspect", "target=tool:ctrl"], ["inspect", "target=recipes", "view=summary", "verbose=true"], ["inspect", "target=recipes", "view=summary", "verbose=true"], ["list"]]) {
+      const out = runCli(args, env).stdout;
+      if (args[0] === "inspect") expect(out, args.join(" ")).toContain("d\\u001b[31mRED \\u202eevil");
+      expect(out, args.join(" ")).not.toMatch(/[\u001b\u202e]/);
+    }
+    // --json keeps the text itself (JSON escapes it)
+    expect(JSON.parse(runCli(["inspect", "target=tool:ctrl", "--json"], env).stdout).text).toContain("d\u001b[31mRED \u202eevil");
+    // the command's colours are its own
+    expect(runCli(["call", "ctrl"], env).stdout).toBe("\u001b[32mgreen\n");
+  });
+});
+
 describe("spawn file= of a path that is no recipe", () => {
   it("says a file of another name is no recipe file, and a missing one is missing, each once", () => {
     const env = { PI_CODING_AGENT_DIR: agentDir("spawn-file") };
