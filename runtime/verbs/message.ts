@@ -43,7 +43,7 @@ export interface MessageContext {
 export const MESSAGE_PARAMS = ["to", "type", "body", "from", "summary", "correlation_id", "metadata", "reply_to", "verbose"] as const;
 
 export const UNSUPPORTED_DESTINATION = (to: string): string =>
-  `message currently supports tool:<name> destinations; unsupported destination: ${to}`;
+  `message supports tool:<name> and run:<id> destinations; unsupported destination: ${to}`;
 export const RUNTIME_MESSAGE_TYPES = "tool:pi-actors accepts review.retry or review.reset messages.";
 export const REVIEW_DISABLED = "Automatic recipe review is disabled by PI_ACTORS_AUTOMATIC_REVIEW.";
 export const REVIEW_SCOPE_REQUIRED = "review control requires body.scope=draft or body.scope=tool.";

@@ -140,7 +140,9 @@ export async function spawn(registry: Registry, params: Params, ctx: SpawnContex
   if (E.isLeft(values)) return failure(values.left);
   const key = given[0] as "template" | "file" | "recipe";
   const target = params[key];
-  if (key === "template") return spawnInline(target as Json, values.right, ctx);
+  // `template=true` on a command line is JSON's true: a number or a boolean is the command written
+  // as it is (`true`, `false`, `42`), not an empty template
+  if (key === "template") return spawnInline(typeof target === "number" || typeof target === "boolean" ? String(target) : (target as Json), values.right, ctx);
   if (typeof target !== "string" || target.trim() === "") return failure(`argument "${key}" must be a non-empty string`);
   // a bare name is a recipe name, whichever key carried it; anything with a path in it is a file
   const bare = !target.includes("/") && !target.startsWith("~") && !(key === "file" && /\.(json|md)$/.test(target));

@@ -83,6 +83,14 @@ describe("control characters in what a recipe says", () => {
   });
 });
 
+describe("spawn template= of a word JSON reads as a number or a boolean", () => {
+  it("runs that word as the command: template=true is the command true, not an empty template", () => {
+    const env = { PI_CODING_AGENT_DIR: agentDir("spawn-json-word") };
+    expect(runCli(["spawn", "template=true"], env)).toMatchObject({ status: 0, stdout: expect.stringMatching(/^\(no output\)\n/) });
+    expect(runCli(["spawn", "template=false"], env)).toMatchObject({ status: 1, stderr: expect.stringMatching(/^Exit code 1\n/) });
+  });
+});
+
 describe("spawn file= of a path that is no recipe", () => {
   it("says a file of another name is no recipe file, and a missing one is missing, each once", () => {
     const env = { PI_CODING_AGENT_DIR: agentDir("spawn-file") };

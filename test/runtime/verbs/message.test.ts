@@ -61,7 +61,7 @@ describe("message to=tool:<name>", () => {
     expect((await message({ type: "x" }, ctx())).text).toBe("message requires to=<actor address>, e.g. to=tool:<name>");
     expect((await message({ to: "tool:echo" }, ctx())).text).toBe("message requires type=<message type>");
     expect((await message({ to: "session:abc", type: "x" }, ctx())).text).toBe(
-      "message currently supports tool:<name> destinations; unsupported destination: session:abc",
+      "message supports tool:<name> and run:<id> destinations; unsupported destination: session:abc",
     );
     expect((await message({ to: "tool:echo", type: "x", extra: 1 }, ctx())).ok).toBe(false);
   });
