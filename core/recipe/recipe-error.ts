@@ -83,7 +83,8 @@ export function recipeProblem(e: RecipeError): RecipeProblem {
     case "ImportWithoutFrom":
       return failed(`Recipe import must define from: ${e.alias}`);
     case "ImportNotFound":
-      // the reference's words first; a file that is there but is no recipe says so, and why
+      // "not found" for any import that resolves to nothing; a file that is there but is no
+      // recipe also says which file, and why
       return failed(e.invalid === undefined ? `Recipe import not found: ${e.alias}` : `Recipe import not found: ${e.alias} (${e.invalid.path} is not a valid recipe: ${recipeProblem(e.invalid.error).message})`);
     case "ImportCycle":
       return failed(`Cyclic recipe import: ${e.chain.join(" -> ")}`);

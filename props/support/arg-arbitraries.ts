@@ -31,7 +31,8 @@ const jsonArrayArb: fc.Arbitrary<readonly Json[]> = fc.array(fc.jsonValue({ maxD
 
 const VALID: { readonly [K in ArgKind]: (t: TypeOf<K>) => fc.Arbitrary<unknown> } = {
   string: () => fc.oneof(fc.string(), fc.integer(), fc.boolean(), jsonArrayArb),
-  path: () => fc.oneof(fc.string(), fc.constantFrom("./a", "/tmp/a b.ogg", "~/x", "C:\\Program Files")),
+  // a path names a file: any text but the empty one
+  path: () => fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom("./a", "/tmp/a b.ogg", "~/x", "C:\\Program Files")),
   int: () => fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constantFrom(1e21, -0), pad(fc.bigInt().map(String))),
   number: () => fc.oneof(
     fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -42,8 +43,9 @@ const VALID: { readonly [K in ArgKind]: (t: TypeOf<K>) => fc.Arbitrary<unknown> 
   enum: (t) => fc.constantFrom(...t.values),
 };
 
-/** A present value the type accepts. (null and undefined are accepted by every type too, but
- * they mean "no value" and become `""`, which typed kinds would not accept a second time.) */
+/** A present value the type accepts. (null and undefined are accepted by every type but path
+ * too, but they mean "no value" and become `""`, which typed kinds would not accept a second
+ * time.) */
 export function validValueArb(type: ArgType): fc.Arbitrary<unknown> {
   return (VALID[type.kind] as (t: ArgType) => fc.Arbitrary<unknown>)(type);
 }
@@ -56,6 +58,7 @@ export function validDefaultArb(type: ArgType): fc.Arbitrary<string> {
     case "bool": return fc.constantFrom("true", "false", "yes", "no", "1", "0");
     case "enum": return fc.constantFrom(...type.values);
     case "array": return fc.array(fc.stringMatching(/^[a-z0-9]{0,3}$/), { maxLength: 3 }).map((a) => JSON.stringify(a));
+    case "path": return fc.stringMatching(/^[A-Za-z0-9_./-]{1,8}$/);
     default: return fc.stringMatching(/^[A-Za-z0-9_./-]{0,8}$/);
   }
 }
