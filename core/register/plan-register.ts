@@ -13,7 +13,7 @@ import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw, storedReadErrorText } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
   reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
@@ -78,7 +78,10 @@ function baseOf(stored: Stored): E.Either<{ readonly path: string; readonly reas
 
 function planWrite(name: string, input: RegisterInput, template: Json | undefined, facts: RegisterFacts, stored: Stored): RegisterPlan {
   const existing = hasStored(stored);
-  if (existing && !input.update) return answer(failure(alreadyRegistered(name), { tool: name }));
+  if (existing && !input.update) {
+    const there = baseOf(stored);
+    return answer(failure(E.isLeft(there) ? alreadyAFile(name, there.left.path, there.left.reason) : alreadyRegistered(name), { tool: name }));
+  }
   if (template === undefined && !existing) return answer(failure(TEMPLATE_REQUIRED_NEW, { tool: name }));
   const base = baseOf(stored);
   // a stored file that cannot be read is replaced only by a call that gives the whole template

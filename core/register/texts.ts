@@ -39,6 +39,10 @@ export const reservedName = (name: string): string => `Reserved tool name: ${nam
 export const nameRequired = (fields: readonly string[]): string =>
   `Tool name is required: name=<tool> says which tool to create, update or delete (${fields.join(", ")} given without it). Without any field, register_tool lists the tools.`;
 export const alreadyRegistered = (name: string): string => `Tool "${name}" already registered. Use update=true to overwrite.`;
+/** The name's recipe file is there but does not load: it is no tool (list shows it as a problem),
+ *  and "already registered" alone would send the caller looking for a tool. */
+export const alreadyAFile = (name: string, path: string, reason: string): string =>
+  `Tool "${name}" is not registered, but its recipe file ${path} is there and does not load (${reason}). Use update=true with a template to overwrite it.`;
 export const notFound = (name: string): string => `Tool "${name}" not found.`;
 export const deletedTool = (name: string): string => `Deleted tool "${name}". Reload to remove it from the complete registry.`;
 

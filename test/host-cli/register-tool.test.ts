@@ -64,6 +64,22 @@ describe("pi-recipes register_tool", () => {
     expect(existsSync(root) ? readdirSync(root).sort() : []).toEqual(before);
   });
 
+  it("a recipe file that is there but does not load is named as such, not as a registered tool", () => {
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "arr.json"), "[]");
+    try {
+      expect(runCli(["register_tool", "name=arr", "description=d", "template=echo"], env)).toEqual({
+        status: 1,
+        stdout: "",
+        stderr: `Tool "arr" is not registered, but its recipe file ${join(root, "arr.json")} is there and does not load (JSON recipe must be an object). Use update=true with a template to overwrite it.\n`,
+      });
+      expect(runCli(["register_tool", "name=arr", "description=d", "template=echo", "update=true"], env).status).toBe(0);
+      expect(JSON.parse(readFileSync(join(root, "arr.json"), "utf8"))).toEqual({ description: "d", template: "echo" });
+    } finally {
+      rmSync(join(root, "arr.json"), { force: true });
+    }
+  });
+
   it("a folder where the tool's recipe file would be is refused by name, never an internal error", () => {
     mkdirSync(join(root, "folder_tool.json"), { recursive: true });
     try {
