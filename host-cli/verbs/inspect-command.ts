@@ -1,11 +1,14 @@
 import { keptViewKey } from "../kept-answer.js";
-import { expectPositional, result, type CliVerb } from "./cli-verb.js";
+import { expectPositional, result, usageError, type CliVerb } from "./cli-verb.js";
 
 export const inspectVerb: CliVerb = {
   name: "inspect",
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
+    // a bare `inspect` names nothing to inspect: malformed (exit 2), as `schema` without a tool is,
+    // before any registry is opened (with other keys, the key check names a mistyped `target`)
+    if (Object.keys(cmd.params).length === 0) return usageError("inspect requires target=recipes, target=tool:<name> or target=run:<id>");
     // the recipe views keep their answer for the next identical command (runtime/view-cache.ts)
     const key = keptViewKey(cmd, host.ports.env);
     if (key !== undefined) return (await import("../inspect-kept.js")).inspectKept(cmd, host, key);

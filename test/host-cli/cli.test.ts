@@ -75,7 +75,6 @@ describe("pi-recipes CLI on examples/agent", () => {
     expect(invalid.body.ok).toBe(false);
     expect(invalid.body.text).toContain("release_notes.json");
     expect(runCli(["inspect", "target=recipes", "view=bogus"], example).status).toBe(1);
-    expect(runCli(["inspect"], example).status).toBe(1);
     const empty = runCli(["inspect", "target="], example);
     expect(empty.status).toBe(1);
     expect(empty.stderr).toContain('Unknown inspect target: "".');
@@ -86,6 +85,10 @@ describe("pi-recipes CLI on examples/agent", () => {
     expect(runCli([""], example).status).toBe(2);
     expect(runCli(["frobnicate"], example).status).toBe(2);
     expect(runCli(["schema"], example).status).toBe(2);
+    // nothing named to inspect, as schema without a tool
+    const noTarget = runCliJson(["inspect"], example);
+    expect(noTarget.status).toBe(2);
+    expect(noTarget.body).toMatchObject({ ok: false, text: "inspect requires target=recipes, target=tool:<name> or target=run:<id>", details: { usage_error: true } });
     expect(runCli(["list", "x=1"], example).status).toBe(2);
     const twice = runCli(["inspect", "target=a", "target=b"], example);
     expect(twice.status).toBe(2);
