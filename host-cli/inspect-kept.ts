@@ -6,7 +6,7 @@ import { clockOnlyHeader, viewClock, viewClockPaths, viewHeader } from "../runti
 import type { ViewKey } from "../runtime/view-key.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { keptAnswerPlace, printKept, type Out } from "./kept-answer.js";
-import { terminalSafe, writeJson, writeText } from "./print.js";
+import { writeJson, writeRegistryText } from "./print.js";
 import { keptWriter } from "./view-file.js";
 import { result, type CliHost, type VerbOutcome } from "./verbs/cli-verb.js";
 import type { CommandResult } from "../core/result.js";
@@ -55,8 +55,7 @@ export async function answerKept(
       writer.commit(JSON.stringify(clockOnlyHeader(expect)));
       return unprinted(answer);
     }
-    // (the registry's own text, with what a recipe says escaped as printResult escapes it)
-    if (key.out === "text") writeText(out, terminalSafe(answer.text));
+    if (key.out === "text") writeRegistryText(out, answer.text);
     else writeJson(true, answer.text, answer.details, { write: (piece: string) => (out.write(piece), writer.write(piece)) });
     writer.commit(JSON.stringify({ ...header, answer: { text: answer.text, body: writer.bytes } }));
     return printed("computed");

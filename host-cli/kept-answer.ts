@@ -7,7 +7,7 @@ import { codeVersion } from "../runtime/compile-cache.js";
 import { viewAnswer, viewCachePath, type ViewExpect } from "../runtime/view-cache.js";
 import { viewKey, type ViewKey } from "../runtime/view-key.js";
 import type { ParsedCommandLine } from "./argv.js";
-import { tablesWanted, terminalSafe, writeText } from "./print.js";
+import { tablesWanted, writeRegistryText } from "./print.js";
 import { openKept } from "./view-file.js";
 
 /** Where the answer is printed: stdout, or a test's collector. `writableLength` is what is queued. */
@@ -41,8 +41,7 @@ export function printKept(scan: ScanPort, path: string, expect: ViewExpect, out:
   try {
     const answer = viewAnswer(scan, kept.header, expect);
     if (answer === undefined || answer.body !== kept.body) return false;
-    // (the registry's own text, with what a recipe says escaped as printResult escapes it)
-    if (expect.key.out === "text") writeText(out, terminalSafe(answer.text));
+    if (expect.key.out === "text") writeRegistryText(out, answer.text);
     // the answer was checked whole (its size) before a byte of it is printed
     // (stdout to a file, a pipe or a terminal is written synchronously on Linux: nothing queued, the
     // chunk's memory serves the next one; a queued chunk keeps its own)

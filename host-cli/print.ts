@@ -77,6 +77,10 @@ const UNSAFE_FOR_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200
 export const terminalSafe = (text: string): string =>
   text.replace(UNSAFE_FOR_TERMINAL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
+/** writeText of the registry's own text (what it says about recipes, never a command's output),
+ *  with what a recipe says escaped (terminalSafe). */
+export const writeRegistryText = (out: { write(chunk: string): unknown }, text: string): void => writeText(out, terminalSafe(text));
+
 /** The text is a command's own output (its colours are the command's to print), not the registry's:
  *  a call, a spawn, a message to a tool, a run's tail. */
 const commandOutput = (cmd: ParsedCommandLine): boolean =>
@@ -91,6 +95,6 @@ export function printResult(cmd: ParsedCommandLine, result: CommandResult): void
   }
   const out = result.ok ? process.stdout : process.stderr;
   const text = (tablesWanted(out) ? tableFor(cmd, result) : undefined) ?? result.text;
-  // what the registry says about recipes is printed with their control characters escaped
-  writeText(out, commandOutput(cmd) ? text : terminalSafe(text));
+  if (commandOutput(cmd)) writeText(out, text);
+  else writeRegistryText(out, text);
 }
