@@ -1,6 +1,9 @@
 // Which `inspect` answers the view cache keeps (runtime/view-cache.ts), and the key a kept answer
 // is for: its own module, so that the inspect verb can ask without loading the cache.
 
+/** the targets `inspect` takes, as its errors name them (the verb's and the command line's) */
+export const INSPECT_TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
+
 /** how the answer is printed: the `--json` object, or the text */
 export type ViewOut = "json" | "text";
 

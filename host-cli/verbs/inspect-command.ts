@@ -1,4 +1,5 @@
 import { keptViewKey } from "../kept-answer.js";
+import { INSPECT_TARGETS } from "../../runtime/view-key.js";
 import { expectPositional, result, usageError, type CliVerb } from "./cli-verb.js";
 
 export const inspectVerb: CliVerb = {
@@ -8,7 +9,7 @@ export const inspectVerb: CliVerb = {
     if (bad !== undefined) return bad;
     // a bare `inspect` names nothing to inspect: malformed (exit 2), as `schema` without a tool is,
     // before any registry is opened (with other keys, the key check names a mistyped `target`)
-    if (Object.keys(cmd.params).length === 0) return usageError("inspect requires target=recipes, target=tool:<name> or target=run:<id>");
+    if (Object.keys(cmd.params).length === 0) return usageError(`inspect requires ${INSPECT_TARGETS}`);
     // the recipe views keep their answer for the next identical command (runtime/view-cache.ts)
     const key = keptViewKey(cmd, host.ports.env);
     if (key !== undefined) return (await import("../inspect-kept.js")).inspectKept(cmd, host, key);

@@ -15,8 +15,8 @@ import { inspectRun } from "../runs/control.js";
 import { runFacts } from "../runs/facts.js";
 import { runsRootOf } from "../runs/store.js";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import { INSPECT_TARGETS } from "../view-key.js";
 
-const TARGETS = "target=recipes, target=tool:<name> or target=run:<id>";
 /** the keys `inspect` takes */
 const KEYS = ["target", "view", "verbose", "lines"];
 
@@ -81,7 +81,7 @@ export async function inspect(discovery: Discovery, params: Params, runtime: Run
   const view = optionalString(params, "view");
   const verbose = optionalBool(params, "verbose");
   for (const v of [target, view, verbose]) if (isError(v)) return failure(v.error);
-  if (target === undefined || isError(target)) return failure(`inspect requires ${TARGETS}`);
+  if (target === undefined || isError(target)) return failure(`inspect requires ${INSPECT_TARGETS}`);
   if (target === "recipes" || target === "recipe-registry") {
     return inspectRecipes(discovery, {
       view: typeof view === "string" ? view : "status",
@@ -99,5 +99,5 @@ export async function inspect(discovery: Discovery, params: Params, runtime: Run
     return inspectRuntime(discovery, { view: typeof view === "string" ? view : undefined, verbose: verbose === true }, withRuns);
   }
   if (target.startsWith("tool:") && target.length > 5) return inspectTool(discovery, target.slice(5), runtime.env ?? process.env);
-  return failure(`Unknown inspect target: ${JSON.stringify(target)}. Use ${TARGETS}.`);
+  return failure(`Unknown inspect target: ${JSON.stringify(target)}. Use ${INSPECT_TARGETS}.`);
 }
