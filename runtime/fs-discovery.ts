@@ -1,7 +1,6 @@
 // Discovery through the FileSystem port (rather than the synchronous scan port): what
 // register_tool lists, and what a crash test sees in a recovered memfs volume.
 import { discover } from "../core/discovery/discover.js";
-import { recipeFileName } from "../core/discovery/paths.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
 import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
@@ -9,14 +8,15 @@ import type { AgentPaths } from "./agent-paths.js";
 import { makeCachingReader, settle, type CachingReader } from "./fs-reader.js";
 import { sha256Of } from "./crypto-sha256.js";
 import { compareText } from "../core/text-order.js";
+import { isRecipeEntry, isRecipeLink } from "./recipe-snapshot.js";
 
 async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; links: string[]; error?: string }> {
   try {
     const entries = await fs.readdir(dir);
-    // a FIFO, socket or device named like a recipe is listed too: reading it gives its error
-    const names = entries.filter((e) => (e.kind === "file" || e.kind === "other") && recipeFileName(e.name) !== undefined).map((e) => e.name).sort();
-    // a symlink named like a recipe is never followed, but said (SourceListing.links)
-    const links = entries.filter((e) => e.kind === "symlink" && recipeFileName(e.name) !== undefined).map((e) => `${dir}/${e.name}`).sort(compareText);
+    // a FIFO, socket or device named like a recipe is listed too: reading it gives its error; a
+    // symlink so named is never followed, but said (SourceListing.links)
+    const names = entries.filter(isRecipeEntry).map((e) => e.name).sort();
+    const links = entries.filter(isRecipeLink).map((e) => `${dir}/${e.name}`).sort(compareText);
     return { present: true, paths: names.map((n) => `${dir}/${n}`), links };
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [], links: [] };

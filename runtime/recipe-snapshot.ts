@@ -118,11 +118,11 @@ function readEntry(scan: ScanPort, path: string, stat: boolean, identity: boolea
 
 /** A listed entry that is a recipe: named `*.json`/`*.md` (no dot-file), and a file or another
  *  non-folder, non-symlink kind (a FIFO, socket or device so named, which cannot be read). */
-const isRecipeEntry = <E extends { readonly name: string; readonly kind: string }>(entry: E): entry is E & { readonly kind: "file" | "other" } =>
+export const isRecipeEntry = <E extends { readonly name: string; readonly kind: string }>(entry: E): entry is E & { readonly kind: "file" | "other" } =>
   (entry.kind === "file" || entry.kind === "other") && recipeFileName(entry.name) !== undefined;
 
 /** A listed symbolic link named like a recipe: never followed, but said (SourceListing.links). */
-const isRecipeLink = (entry: { readonly name: string; readonly kind: string }): boolean =>
+export const isRecipeLink = (entry: { readonly name: string; readonly kind: string }): boolean =>
   entry.kind === "symlink" && recipeFileName(entry.name) !== undefined;
 
 /** The recipe entries of one directory: entries named `*.json`/`*.md` that are not folders,
