@@ -78,12 +78,9 @@ function baseOf(stored: Stored): E.Either<{ readonly path: string; readonly reas
 
 function planWrite(name: string, input: RegisterInput, template: Json | undefined, facts: RegisterFacts, stored: Stored): RegisterPlan {
   const existing = hasStored(stored);
-  if (existing && !input.update) {
-    const there = baseOf(stored);
-    return answer(failure(E.isLeft(there) ? alreadyAFile(name, there.left.path, there.left.reason) : alreadyRegistered(name), { tool: name }));
-  }
-  if (template === undefined && !existing) return answer(failure(TEMPLATE_REQUIRED_NEW, { tool: name }));
   const base = baseOf(stored);
+  if (existing && !input.update) return answer(failure(E.isLeft(base) ? alreadyAFile(name, base.left.path, base.left.reason) : alreadyRegistered(name), { tool: name }));
+  if (template === undefined && !existing) return answer(failure(TEMPLATE_REQUIRED_NEW, { tool: name }));
   // a stored file that cannot be read is replaced only by a call that gives the whole template
   if (E.isLeft(base) && template === undefined) return answer(failure(storedUnreadable(base.left.path, base.left.reason), { tool: name }));
   const built = buildRecipe(input, template, E.isRight(base) ? base.right : undefined);
