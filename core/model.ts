@@ -37,7 +37,7 @@ export interface SourceListing {
   readonly files: readonly SnapshotFile[];
   /** problem listing or inspecting the root (e.g. EACCES) */
   readonly error?: string;
-  /** symbolic links named like recipes in the root (never followed, never entries), in listing
+  /** symbolic links named like recipes in the root (never followed, never entries), in path
    *  order; absent when there are none */
   readonly links?: readonly string[];
 }

@@ -162,7 +162,8 @@ async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>
  *  or special file (which the journal's plans, replacing regular files only, cannot take). */
 async function notAFileAtRecipe(fs: FileSystem, userRoot: string, locked: readonly string[]): Promise<{ readonly text: string; readonly details: Readonly<Record<string, string>> } | undefined> {
   for (const path of locked) {
-    if (!path.startsWith(`${userRoot}/`) || !path.endsWith(".json")) continue;
+    // (the draft a promotion locks is checked by symlinkOnDraftPath and the plan)
+    if (dirname(path) !== userRoot || !path.endsWith(".json")) continue;
     for (const at of [path, `${path.slice(0, -".json".length)}.md`]) {
       let kind;
       try {
