@@ -5,7 +5,7 @@ import type { Json } from "../model.js";
 import { controlScope, type Context, nodeContext, rootContext } from "./context.js";
 import type { TemplateFailure } from "./failure.js";
 import { isObject } from "./graph.js";
-import { expandRepeat, repeatCount } from "./repeat.js";
+import { COMMAND_LIMIT, expandRepeat, repeatCount, tooManyCommandsText } from "./repeat.js";
 import type { Values } from "./substitute.js";
 import { EMPTY_VALUES } from "./substitute.js";
 import { FIELD } from "../recipe/fields.js";
@@ -18,7 +18,7 @@ export interface ExpandedLeaf {
   readonly context: Context;
 }
 
-export const DEFAULT_LEAF_LIMIT = 10_000;
+export const DEFAULT_LEAF_LIMIT = COMMAND_LIMIT;
 
 /** Why a template cannot be expanded: more leaves than the limit, or a `repeat` that is no count. */
 export type ExpansionError =
@@ -28,7 +28,7 @@ export type ExpansionError =
 export function expansionErrorText(e: ExpansionError): string {
   switch (e._tag) {
     case "TooManyCommands":
-      return `Command template expands to more than ${e.limit} commands.`;
+      return tooManyCommandsText(e.limit);
     case "Repeat":
       return e.failure.message;
   }

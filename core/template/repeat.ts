@@ -16,6 +16,13 @@ export const REPEAT_POSITIVE = "Command template repeat must be a positive integ
 export const REPEAT_FORM = "Command template repeat must be a positive integer or {array.length}.";
 export const REPEAT_UNRESOLVED = "Command template repeat could not be resolved.";
 
+/** The most commands one template may stand for. A `repeat` above it is refused when the recipe
+ * is loaded (a literal count) or when the call runs (`{name.length}` of a long array), before any
+ * copy is made: a count of 100,000,000 would otherwise build that many nodes and end the process
+ * out of memory. register_tool refuses a template whose leaves, repeats expanded, exceed it. */
+export const COMMAND_LIMIT = 10_000;
+export const tooManyCommandsText = (limit: number): string => `Command template expands to more than ${limit} commands.`;
+
 /** The copy count, `unresolved` when `{name.length}` names no value, undefined without repeat. */
 export function repeatCount(value: unknown, scope: Scope): E.Either<TemplateFailure, number | "unresolved" | undefined> {
   if (value === undefined) return E.right(undefined);
@@ -33,9 +40,13 @@ export function repeatCount(value: unknown, scope: Scope): E.Either<TemplateFail
   return E.left(invalidTemplate(REPEAT_FORM));
 }
 
-/** The copy count at execution time, where an unresolvable `{name.length}` is an error. */
+/** The copy count at execution time, where an unresolvable `{name.length}` is an error, and so
+ * is a count above COMMAND_LIMIT. */
 export const resolveRepeat = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
-  chain((n: number | "unresolved" | undefined) => (n === "unresolved" ? E.left(invalidTemplate(REPEAT_UNRESOLVED)) : E.right(n)))(repeatCount(value, scope));
+  chain((n: number | "unresolved" | undefined) =>
+    n === "unresolved" ? E.left(invalidTemplate(REPEAT_UNRESOLVED))
+    : n !== undefined && n > COMMAND_LIMIT ? E.left(invalidTemplate(tooManyCommandsText(COMMAND_LIMIT)))
+    : E.right(n))(repeatCount(value, scope));
 
 const REPEAT_NAMES = ["index", "prev", "next", "repeat"] as const;
 

@@ -8,7 +8,7 @@ import { wordProblem } from "./compile.js";
 import type { SplitResult } from "./split.js";
 import { EMPTY_VALUES, scopeOf } from "./substitute.js";
 import { EMPTY_COMMAND, unterminatedQuoteMessage } from "./invocation.js";
-import { repeatCount } from "./repeat.js";
+import { COMMAND_LIMIT, repeatCount, tooManyCommandsText } from "./repeat.js";
 import type { TemplateFailure } from "./failure.js";
 import {
   resolveConcurrency, resolveFailure, resolveMinSuccessful, resolveNumericControl, resolveRetry,
@@ -73,5 +73,8 @@ export function controlProblem(node: JsonObject): string | undefined {
     if (r !== undefined) return r;
   }
   const repeat = node[FIELD.repeat];
-  return repeat === undefined ? undefined : leftOf(repeatCount(repeat, EMPTY_SCOPE));
+  if (repeat === undefined) return undefined;
+  const count = repeatCount(repeat, EMPTY_SCOPE);
+  if (E.isLeft(count)) return count.left.message;
+  return typeof count.right === "number" && count.right > COMMAND_LIMIT ? tooManyCommandsText(COMMAND_LIMIT) : undefined;
 }

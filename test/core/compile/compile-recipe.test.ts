@@ -146,6 +146,17 @@ describe("compileRecipe", () => {
     expect(c.riskLabels).toContain("risk.destructive_fs");
   });
 
+  it("a literal repeat above 10,000 copies is a problem when the recipe loads, not an out-of-memory end at the call", () => {
+    const path = `${ROOT}/rep.json`;
+    const tooMany = "Command template expands to more than 10000 commands.";
+    for (const raw of [{ repeat: 100_000_000, template: "echo" }, { template: ["a", { repeat: "10001", template: "b" }] }]) {
+      const c = compile({ [path]: raw }, path);
+      expect(c.kind).toBe("problem");
+      if (c.kind === "problem") expect(c.problem).toMatchObject({ message: tooMany });
+    }
+    expect(compile({ [path]: { repeat: 10_000, template: "echo" } }, path).kind).toBe("recipe");
+  });
+
   it("a repeat that is not safe keeps the recipe but not the tool", () => {
     const path = `${ROOT}/rep.json`;
     const c = recipe(compile({ [path]: { repeat: "{xs.length}", template: "echo {xs[index]}" } }, path));

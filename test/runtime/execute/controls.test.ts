@@ -62,6 +62,19 @@ describe("control validation messages", () => {
     expect(result.text).toBe(message);
   });
 
+  it("a repeat over a long array is refused before any copy is made or any command runs", async () => {
+    const marker = `${box.dir}/ran`;
+    const template = { repeat: "{items.length}", template: `touch ${marker}` };
+    const { result } = await run(box, template, { items: Array.from({ length: 10_001 }, (_u, i) => i) });
+    expect(result.ok).toBe(false);
+    expect(result.text).toBe("Command template expands to more than 10000 commands.");
+    expect(existsSync(marker)).toBe(false);
+    // the limit itself is allowed (each copy's child is skipped, so no process is started)
+    const atLimit = await run(box, { repeat: "{items.length}", template: { when: false, template: `touch ${marker}` } }, { items: Array.from({ length: 10_000 }, (_u, i) => i) });
+    expect(atLimit.result.ok).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("a missing control value names the field", async () => {
     const { result } = await run(box, { timeout: "{t}", template: "true" });
     expect(result.text).toBe("Missing timeout value: t");
