@@ -22,11 +22,21 @@ export function unknownToolText(name: string, names: readonly string[]): string 
 /** The failed result for a name no recipe has; `names` are the tools there are. */
 export const unknownToolFailure = (name: string, names: readonly string[]): CommandResult => failure(unknownToolText(name, names), { tool: name });
 
+/** The path and the loader's reason, once each: the reason is written `Invalid recipe: <path>:
+ * <why>` (core/discovery/problem.ts), so only what follows that prefix is added to the path. */
+function invalidReason(path: string, diagnostic: string | undefined): string {
+  if (diagnostic === undefined) return `${path} (see inspect target=recipes view=doctor)`;
+  const prefix = `Invalid recipe: ${path}`;
+  if (!diagnostic.startsWith(prefix)) return `${path}: ${diagnostic}`;
+  const rest = diagnostic.slice(prefix.length);
+  return rest === "" ? `${path} (see inspect target=recipes view=doctor)` : `${path}${rest}`;
+}
+
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
   const entry = discovery.active.get(name);
   if (entry === undefined) return unknownToolText(name, discovery.tools.map((t) => t.name));
-  if (entry.invalid) return `Recipe ${name} is invalid (${entry.path}): ${entry.diagnostics[0] ?? "see inspect target=recipes view=doctor"}`;
+  if (entry.invalid) return `Recipe ${name} is invalid: ${invalidReason(entry.path, entry.diagnostics[0])}`;
   if (entry.disabled) return `Recipe ${name} is disabled (${entry.path})`;
   if (!entry.toolSource) return `Recipe ${name} is a component, not a tool (${entry.path})`;
   return `Recipe ${name} is not exposed as a tool: ${entry.diagnostics.join("; ") || "reserved name"}`;

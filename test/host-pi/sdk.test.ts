@@ -155,7 +155,8 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     expect(summary!.text).toMatch(/^recipes active=\d+ .*invalid=1 /);
     expect(summary!.text).toContain("invalid: bad:");
     expect(badTool!.isError).toBe(true);
-    expect(badTool!.text).toContain(`Recipe bad is invalid (${bad})`);
+    expect(badTool!.text).toContain(`Recipe bad is invalid: ${bad}`);
+    expect(badTool!.text.split(bad).length).toBe(2);
     expect(good).toMatchObject({ tool: "good", isError: false });
     expect(good!.text.trim()).toBe("good 1");
     expect(triage!.text).toMatch(/^triage version=\S+ mode=source active_runs=0 other_runs=0 invalid_recipes=1 blocking_recipes=0 /);

@@ -48,7 +48,8 @@ describe("message to=tool:<name>", () => {
     expect(gone).toMatchObject({ ok: false });
     expect(gone.text).toBe("tool actor not found or not executable: gone. Unknown tool: gone. Registered tools: echo");
     const broken = await message({ to: "tool:broken", type: "x" }, c);
-    expect(broken.text).toContain("Recipe broken is invalid (/r/broken.json)");
+    expect(broken.text).toContain("Recipe broken is invalid: /r/broken.json");
+    expect(broken.text.split("/r/broken.json").length).toBe(2);
     expect(c.calls).toEqual([]);
   });
 
