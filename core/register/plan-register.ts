@@ -13,11 +13,12 @@ import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw, storedReadErrorText } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, aBrokenRecipe, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
   reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
 import { validateContent } from "./validate-content.js";
+import { compileRecipe } from "../compile/compile-recipe.js";
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -76,10 +77,22 @@ function baseOf(stored: Stored): E.Either<{ readonly path: string; readonly reas
   );
 }
 
+/** Why a new tool cannot be written over the name's stored file: "already registered" only when
+ * that file is a recipe; one that does not read or does not compile (no template, a bad field)
+ * is no tool, and the answer says so, with the loader's reason. Compiled only on this refusal. */
+function existingRefusal(name: string, stored: Stored, base: ReturnType<typeof baseOf>, facts: RegisterFacts): string {
+  if (E.isLeft(base)) return alreadyAFile(name, base.left.path, base.left.reason);
+  const file = stored.json ?? stored.md;
+  if (file === undefined) return alreadyRegistered(name);
+  const compiled = compileRecipe({ file, id: name, format: stored.json !== undefined ? "json" : "md" }, facts);
+  if (compiled.kind !== "problem") return alreadyRegistered(name);
+  return aBrokenRecipe(name, file.path, compiled.problem.message ?? "it does not load");
+}
+
 function planWrite(name: string, input: RegisterInput, template: Json | undefined, facts: RegisterFacts, stored: Stored): RegisterPlan {
   const existing = hasStored(stored);
   const base = baseOf(stored);
-  if (existing && !input.update) return answer(failure(E.isLeft(base) ? alreadyAFile(name, base.left.path, base.left.reason) : alreadyRegistered(name), { tool: name }));
+  if (existing && !input.update) return answer(failure(existingRefusal(name, stored, base, facts), { tool: name }));
   if (template === undefined && !existing) return answer(failure(TEMPLATE_REQUIRED_NEW, { tool: name }));
   // a stored file that cannot be read is replaced only by a call that gives the whole template
   if (E.isLeft(base) && template === undefined) return answer(failure(storedUnreadable(base.left.path, base.left.reason), { tool: name }));

@@ -43,6 +43,10 @@ export const alreadyRegistered = (name: string): string => `Tool "${name}" alrea
  *  and "already registered" alone would send the caller looking for a tool. */
 export const alreadyAFile = (name: string, path: string, reason: string): string =>
   `Tool "${name}" is not registered, but its recipe file ${path} is there and does not load (${reason}). Use update=true with a template to overwrite it.`;
+/** The name's recipe file parses but is no recipe: an update merges the fields given into it, so
+ *  the way out is to give the fields that correct it (or delete it). */
+export const aBrokenRecipe = (name: string, path: string, reason: string): string =>
+  `Tool "${name}" is not registered, but its recipe file ${path} is there and is not a valid recipe (${reason}). Use update=true with the fields that correct it (they replace the file's own), or template=null to delete it.`;
 export const notFound = (name: string): string => `Tool "${name}" not found.`;
 export const deletedTool = (name: string): string => `Deleted tool "${name}". Reload to remove it from the complete registry.`;
 

@@ -64,6 +64,25 @@ describe("failure details name the tool", () => {
     });
   });
 
+  it("a stored file that parses but is no recipe is named with the loader's reason, not as a registered tool", () => {
+    const cases: [Record<string, unknown>, string, Record<string, unknown>][] = [
+      [{ description: "no template" }, "recipe must define template", { template: "echo y" }],
+      [{ template: "echo {x}", args: "x" }, 'field "args" must be an array of strings (got string)', { args: ["x"], description: "X" }],
+    ];
+    for (const [stored, reason, correction] of cases) {
+      const w = world({ [`${ROOT}/x.json`]: stored });
+      expect(w.run({ name: "x", template: "echo y" })).toStrictEqual({
+        ok: false,
+        text: `Tool "x" is not registered, but its recipe file ${ROOT}/x.json is there and is not a valid recipe (${reason}). Use update=true with the fields that correct it (they replace the file's own), or template=null to delete it.`,
+        details: { tool: "x" },
+      });
+      // the way out the answer names works
+      expect(w.run({ name: "x", ...correction, update: true })).toMatchObject({ ok: true });
+    }
+    // a disabled recipe is a recipe: already registered
+    expect(world({ [`${ROOT}/x.json`]: { disabled: true, template: "echo x" } }).run({ name: "x", template: "echo y" })).toMatchObject({ text: 'Tool "x" already registered. Use update=true to overwrite.' });
+  });
+
   it("a template is required for a new tool", () => {
     expect(world().run({ name: "n", description: "N" })).toStrictEqual({
       ok: false,
