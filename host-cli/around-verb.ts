@@ -25,6 +25,13 @@ export function printVersion(json: boolean): void {
   else process.stdout.write(`pi-recipes ${version}\n`);
 }
 
+/** Help as asked: the text, or with `--json` the one JSON object `--json` promises, the text in
+ *  `text` and the verb it is about (none for the general usage) in `details`. */
+export function printHelp(text: string, about: string | undefined, json: boolean): void {
+  if (json) writeJson(true, text.trimEnd(), about === undefined ? {} : { verb: about });
+  else process.stdout.write(text);
+}
+
 /** `pi-recipes list | head -1`: the reader has gone, which is no error of ours (no stack trace). */
 export function quietBrokenPipes(): void {
   for (const out of [process.stdout, process.stderr]) {

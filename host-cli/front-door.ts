@@ -28,7 +28,7 @@ import { installedPackagedCompiles } from "../runtime/packaged-compiles.js";
 import { anythingPending } from "../runtime/pending.js";
 import { listTools } from "../runtime/verbs/list.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
-import { noteMissingAgentDir, printVersion, quietBrokenPipes, reportFailure } from "./around-verb.js";
+import { noteMissingAgentDir, printHelp, printVersion, quietBrokenPipes, reportFailure } from "./around-verb.js";
 import { helpAnswer } from "./help.js";
 import { keptAnswerPlace, keptViewKey, printKept } from "./kept-answer.js";
 import { builtFullCommand, requireWithCodeCache } from "./code-cache.js";
@@ -103,7 +103,7 @@ async function answer(argv: readonly string[]): Promise<boolean> {
     // help of a name that is no verb is a usage error, which the full command words
     if ("unknown" in help) return false;
     quietBrokenPipes();
-    process.stdout.write(help.text);
+    printHelp(help.text, help.about, cmd.json);
     return true;
   }
   if (cmd.verb === "inspect") return answerInspect(cmd);

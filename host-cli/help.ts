@@ -42,9 +42,9 @@ export const unknownVerb = (name: string): string => `unknown verb "${name}".${d
 
 /** What a command line asking for help prints (`help`, `help <verb>`, `--help` or `-h` anywhere):
  *  the text, or the name it asked about when that is no verb; undefined when it asks for no help. */
-export async function helpAnswer(cmd: ParsedCommandLine): Promise<{ readonly text: string } | { readonly unknown: string } | undefined> {
+export async function helpAnswer(cmd: ParsedCommandLine): Promise<{ readonly text: string; readonly about: string | undefined } | { readonly unknown: string } | undefined> {
   if (cmd.verb !== "help" && cmd.help !== true) return undefined;
   const about = cmd.verb === "help" ? cmd.positional[0] : cmd.verb;
   const text = about === undefined ? await usageText() : await verbHelp(about);
-  return text === undefined ? { unknown: about ?? "" } : { text };
+  return text === undefined ? { unknown: about ?? "" } : { text, about };
 }

@@ -5,7 +5,7 @@
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
-import { noteMissingAgentDir, printVersion, quietBrokenPipes, READS_REGISTRY, reportFailure } from "./around-verb.js";
+import { noteMissingAgentDir, printHelp, printVersion, quietBrokenPipes, READS_REGISTRY, reportFailure } from "./around-verb.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
@@ -63,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const help = await helpAnswer(cmd);
   if (help !== undefined) {
     if ("unknown" in help) return usageError(unknownVerb(help.unknown));
-    process.stdout.write(help.text);
+    printHelp(help.text, help.about, cmd.json);
     return 0;
   }
   let host: Promise<CliHost> | undefined;

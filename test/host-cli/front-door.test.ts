@@ -62,7 +62,7 @@ const recipe = (name: string, body: unknown): void => writeFileSync(join(agent, 
 
 describe("the installed command", () => {
   it("answers --version and help itself, as the full command does", () => {
-    for (const args of [["--version"], ["--version", "--json"], ["--json", "--version"], ["-V"], ["--help"], ["-h"], [], ["help"], ["help", "call"], ["list", "--help"], ["--help", "inspect", "target=recipes"]]) {
+    for (const args of [["--version"], ["--version", "--json"], ["--json", "--version"], ["-V"], ["--help"], ["-h"], [], ["help"], ["help", "call"], ["list", "--help"], ["--help", "inspect", "target=recipes"], ["list", "--help", "--json"], ["--json", "--help"], ["help", "call", "--json"]]) {
       const { handedOn, ...answer } = bin(args);
       expect(answer, args.join(" ")).toEqual(full(args));
       expect(handedOn).toBe(false);

@@ -42,6 +42,18 @@ describe("help and version", () => {
     expect(runCli(["help", "watch"]).stdout).toContain("add --json");
   });
 
+  it("help with --json is the one JSON object --json promises, the text in it", () => {
+    for (const [args, plain, details] of [
+      [["list", "--help", "--json"], ["list", "--help"], { verb: "list" }],
+      [["--json", "help", "call"], ["help", "call"], { verb: "call" }],
+      [["--help", "--json"], ["--help"], {}],
+    ] as const) {
+      const r = runCli(args);
+      expect(r.status, args.join(" ")).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, text: runCli(plain).stdout.trimEnd(), details });
+    }
+  });
+
   it("the general help lists --help and --version", () => {
     const r = runCli(["--help"]);
     expect(r.status).toBe(0);
