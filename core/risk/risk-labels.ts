@@ -42,6 +42,12 @@ const SECRET_COMMANDS = ["pass", "gpg", "ssh-add"];
 // `tokens` and `tokenizer` do not.
 const SECRET_PART =
   /(?:^|[\s{}._/-])(?:secret|token|passw(?:or)?d|credential|(?:api|private|ssh)[_-]?key|\.env)(?=$|[\s{}._/-])/i;
+// Files and folders that hold credentials by convention, whatever the command that reads them:
+// ssh keys and their folder, GnuPG's and pass's stores, netrc, git's, PostgreSQL's, PyPI's and
+// npm's credential files, the cloud and container CLIs' folders, Vault's token, /etc/shadow.
+// A public key (`id_rsa.pub`) is none of them.
+const CREDENTIAL_STORE =
+  /(?:^|[/~=:])(?:\.(?:ssh|gnupg|password-store|aws|azure|kube|docker)\/|\.(?:netrc|git-credentials|pgpass|pypirc|npmrc|vault-token)(?=$|[/\s'"])|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?=$|[\s'"])|\.config\/gcloud(?=$|\/)|etc\/g?shadow(?=$|[\s'"]))/;
 
 const bit = (label: RiskLabel): number => 1 << RISK_LABEL_ORDER.indexOf(label);
 
@@ -57,7 +63,10 @@ const PLATFORM_SPECIFIC = bit("risk.platform_specific");
 
 // loops rather than `some` with a closure or `hasArg` with a rest array: these two run for every leaf
 function anySecretWord(words: readonly string[]): boolean {
-  for (let i = 0; i < words.length; i++) if (SECRET_PART.test(words[i]!)) return true;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (SECRET_PART.test(word) || CREDENTIAL_STORE.test(word)) return true;
+  }
   return false;
 }
 

@@ -80,6 +80,18 @@ describe("riskLabels", () => {
     expect(templateRiskLabels("echo myenv")).toEqual([]);
   });
 
+  it("secret_touching: a word naming a credential store, whatever the command", () => {
+    for (const t of [
+      "cat ~/.ssh/id_rsa", "scp ~/.ssh/id_ed25519 host:", "cat {home}/.ssh/id_ecdsa", "cat /root/.ssh/authorized_keys", "cp id_rsa backup/",
+      "ssh -i=~/.ssh/deploy host", "cat ~/.netrc", "cat ~/.git-credentials", "cat ~/.pgpass", "cat ~/.npmrc", "cat ~/.docker/config.json",
+      "cat ~/.kube/config", "cat ~/.aws/credentials", "tar czf k.tgz ~/.gnupg/", "ls ~/.password-store", "cat ~/.config/gcloud/credentials.db",
+      "cat /etc/shadow", "cat ~/.vault-token",
+    ])
+      expect(templateRiskLabels(t), t).toContain("risk.secret_touching");
+    for (const t of ["cat ~/.ssh-notes.md", "cat id_rsa.pub", "docker build .", "kubectl get pods", "cat notes/sshd.md", "ls ssh/", "cat etc/shadowing.txt", "cat docker/config.json"])
+      expect(templateRiskLabels(t), t).not.toContain("risk.secret_touching");
+  });
+
   it("long_running: sleep, watch, tail -f, --watch/--serve/serve", () => {
     expect(templateRiskLabels("sleep 5")).toEqual(["risk.long_running"]);
     expect(templateRiskLabels("watch ls")).toEqual(["risk.long_running"]);
