@@ -136,7 +136,7 @@ export const RECIPE_FIELDS = {
     register: "param",
     schema: {
       anyOf: [{ type: "string" }, { type: "object", additionalProperties: true }, { type: "array", items: {} }, { type: "null" }],
-      description: "Command template, sequence or object; null or blank deletes the tool; omit on update to keep it.",
+      description: "Command template, sequence or object; null deletes the tool (a blank string is refused); omit on update to keep it.",
     },
   }),
   description: row(t.string, "a string", { kept: trimmedText, executable: false, inherited: true, register: "param", schema: { type: "string", description: "Tool description (required unless deleting)." } }),

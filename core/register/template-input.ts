@@ -1,6 +1,8 @@
-// The `template` parameter checked before anything else happens: a
-// blank string or null asks for deletion, an empty sequence or an expansion error is refused with
-// the expansion's own text, anything but a string, sequence or object is refused.
+// The `template` parameter checked before anything else happens: null asks for deletion; a
+// blank string is refused (pi-actors took it for a deletion too, so that a template built from an
+// empty variable, or `template=` with the value forgotten, deleted the tool and answered with
+// success); an empty sequence or an expansion error is refused with the expansion's own text,
+// anything but a string, sequence or object is refused.
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Json } from "../model.js";
@@ -18,7 +20,7 @@ export function checkTemplateInput(value: unknown): E.Either<RecipeInputError, T
   if (value === null) return E.right({ kind: "delete" });
   if (typeof value === "string") {
     const trimmed = value.trim();
-    return E.right(trimmed === "" ? { kind: "delete" } : { kind: "set", template: trimmed });
+    return trimmed === "" ? E.left({ _tag: "TemplateBlank" }) : E.right({ kind: "set", template: trimmed });
   }
   if (Array.isArray(value) || isPlainObject(value)) {
     if (jsonFault(value) !== undefined) return E.left({ _tag: "TemplateKind" });

@@ -6,6 +6,7 @@ export const TEMPLATE_REQUIRED = "Tool template is required.";
 export const DESCRIPTION_REQUIRED = "Tool description is required unless deleting.";
 export const SEQUENCE_EMPTY = "Tool template sequence is empty.";
 export const TEMPLATE_KIND = "Tool template must be a string, object, or sequence.";
+export const TEMPLATE_BLANK = "Tool template is blank: give the command to run, or template=null to delete the tool.";
 
 /** Why the given parameters make no recipe to write (`registerErrorText` says it in words). */
 export type RecipeInputError =
@@ -13,6 +14,7 @@ export type RecipeInputError =
   | { readonly _tag: "TemplateRequired" }
   | { readonly _tag: "TemplateKind" }
   | { readonly _tag: "SequenceEmpty" }
+  | { readonly _tag: "TemplateBlank" }
   /** the template does not expand; `message` is the expansion's own text */
   | { readonly _tag: "TemplateExpansion"; readonly message: string }
   /** the `args` shorthand does not parse; `message` is the parser's own text */
@@ -28,6 +30,8 @@ export function recipeInputErrorText(e: RecipeInputError): string {
       return TEMPLATE_KIND;
     case "SequenceEmpty":
       return SEQUENCE_EMPTY;
+    case "TemplateBlank":
+      return TEMPLATE_BLANK;
     case "TemplateExpansion":
     case "ArgsShorthand":
       return e.message;

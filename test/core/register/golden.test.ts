@@ -140,7 +140,10 @@ describe("register_tool golden cases", () => {
     const md = "---\ndescription: Md tool\n---\n\n```template\necho md\n```\n";
     const w = world({ [`${ROOT}/mdtool.md`]: md });
     expect(w.run({ name: "nope", template: null })).toMatchObject({ ok: false, text: 'Tool "nope" not found.', details: { tool: "nope" } });
-    expect(w.run({ name: "mdtool", template: "   " })).toMatchObject({
+    // a blank template deletes nothing: only null deletes
+    expect(w.run({ name: "mdtool", template: "   " })).toMatchObject({ ok: false, text: "Tool template is blank: give the command to run, or template=null to delete the tool." });
+    expect(w.files.has(`${ROOT}/mdtool.md`)).toBe(true);
+    expect(w.run({ name: "mdtool", template: null })).toMatchObject({
       ok: true,
       text: 'Deleted tool "mdtool". Reload to remove it from the complete registry.',
       details: { config: `${ROOT}/mdtool.json`, tool: "mdtool", removed: [`${ROOT}/mdtool.md`] },

@@ -119,7 +119,7 @@ describe("update merges", () => {
 });
 
 describe("checks before writing", () => {
-  it("template input: kinds, empty sequences, raw expansion errors, blank deletes", () => {
+  it("template input: kinds, empty sequences, raw expansion errors, a blank one refused", () => {
     const w = world();
     const mk = (template: unknown) => w.run({ name: "t", description: "t", template });
     expect(mk([])).toMatchObject({ ok: false, text: "Tool template sequence is empty." });
@@ -127,8 +127,13 @@ describe("checks before writing", () => {
     expect(mk(5)).toMatchObject({ ok: false, text: "Tool template must be a string, object, or sequence." });
     expect(mk(true)).toMatchObject({ ok: false, text: "Tool template must be a string, object, or sequence." });
     expect(mk({ repeat: 0, template: "echo" })).toMatchObject({ ok: false, text: "Command template repeat must be a positive integer." });
-    expect(mk("  \n ")).toMatchObject({ ok: false, text: 'Tool "t" not found.' });
+    expect(mk("  \n ")).toMatchObject({ ok: false, text: "Tool template is blank: give the command to run, or template=null to delete the tool." });
     expect(mk("  echo trimmed  ")).toMatchObject({ ok: true });
+    // a blank template over an existing tool, as an update or not, leaves it as it was
+    const kept = w.read("t.json");
+    for (const params of [{ update: true, template: "" }, { update: true, description: "new", template: " \n" }, { description: "new", template: "" }])
+      expect(w.run({ name: "t", ...params })).toMatchObject({ ok: false, text: "Tool template is blank: give the command to run, or template=null to delete the tool." });
+    expect(w.read("t.json")).toEqual(kept);
     expect(w.read("t.json")).toEqual({ description: "t", template: "echo trimmed" });
     expect(w.run({ name: "nodesc", template: "echo" })).toMatchObject({ ok: false, text: "Tool description is required unless deleting." });
     expect(w.run({ name: "notemplate", description: "x" })).toMatchObject({ ok: false, text: "Tool template is required for new registrations." });
