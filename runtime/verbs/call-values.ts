@@ -83,6 +83,7 @@ export function assemble(
   withPlain: boolean,
 ): E.Either<string, { readonly plain: Record<string, unknown> | undefined; readonly runtime: Values }> {
   const prep = prepareTool(tool);
+  params = withoutNulls(params);
   const refused = checkCallParams(params, tool.surface, prep.known, tool.async ? ASYNC : SYNC);
   if (refused !== undefined) return E.left(refused);
   const layer = new Layer(prep, withPlain);
@@ -106,6 +107,23 @@ export function assemble(
     }
   }
   return E.right({ plain: layer.plain, runtime: layer.runtime });
+}
+
+/** A call's null is no value: the argument is absent, so its default applies and a required one
+ * is missing. (Taken as "", it ran `printf %s` for a required message, an empty enum value, and
+ * `""` in place of a declared default, while the schema the hosts publish says string, integer
+ * or one of the values.) The same object when no value is null, as in nearly every call. */
+function withoutNulls(params: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(params)) {
+    if (params[k] !== null) continue;
+    if (out === undefined) {
+      out = {};
+      for (const j of Object.keys(params)) setOwn(out, j, params[j]);
+    }
+    delete out[k];
+  }
+  return out ?? params;
 }
 
 class Layer {

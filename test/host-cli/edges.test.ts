@@ -41,11 +41,15 @@ describe("an empty path argument", () => {
     writeFileSync(join(dir, "recipes", "so.json"), JSON.stringify({ description: "sort", args: ["out:path", "file:path"], template: "sort -o {out} {file}" }));
     const notes = join(scratch, "notes.txt");
     writeFileSync(notes, "b\na\n");
-    for (const out of ["out=", 'out=""', "out=null"]) {
+    for (const out of ["out=", 'out=""']) {
       const r = runCli(["call", "so", out, `file=${notes}`], env, scratch);
       expect(r.status, out).toBe(1);
       expect(r.stderr).toContain("Argument out must be a non-empty path.");
     }
+    // null is no value at all: the argument is missing
+    const missing = runCli(["call", "so", "out=null", `file=${notes}`], env, scratch);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("Missing command template value: out");
     expect(readFileSync(notes, "utf8")).toBe("b\na\n");
     expect(runCli(["call", "so", `out=${notes}`, `file=${notes}`], env, scratch).status).toBe(0);
     expect(readFileSync(notes, "utf8")).toBe("a\nb\n");

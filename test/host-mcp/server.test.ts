@@ -65,6 +65,13 @@ describe("pi-recipes mcp", () => {
     const missing = await mcp.client.callTool({ name: "greet", arguments: {} });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain('Invalid arguments for tool "greet": Missing command template value: who');
+    // null is no value: a required argument given as null is missing, an optional one takes its default
+    const nullRequired = await mcp.client.callTool({ name: "greet", arguments: { who: null } });
+    expect(nullRequired.isError).toBe(true);
+    expect(textOf(nullRequired)).toContain('Invalid arguments for tool "greet": Missing command template value: who');
+    const nullOptional = await mcp.client.callTool({ name: "check_tool", arguments: { file: "a.txt", mode: null } });
+    expect(nullOptional.isError).toBeFalsy();
+    expect(textOf(nullOptional)).toBe("check a.txt");
   });
 
   it("counts launches in the usage ledger", async () => {
