@@ -14,6 +14,7 @@ import { runCycle } from "../runtime/review/cycle.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createRecipeServer } from "./server.js";
 import { agentDirExists, servingLines } from "./serving.js";
+import { boundedLines, leadingRequestId } from "./stdio-lines.js";
 
 export interface StdioServeOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -24,6 +25,10 @@ export interface StdioServeOptions {
 }
 
 const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+
+/** The longest one message on stdin may be: the SDK's transport closes the connection past
+ *  10 MiB, so the bound is below that, and far above what any call needs. */
+export const STDIO_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** Serves until the client goes away; resolves with the exit code once everything is cleaned up. */
 export async function serveStdio(options: StdioServeOptions = {}): Promise<number> {
@@ -73,7 +78,17 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   stdin.on("close", () => void stop("stdin closed"));
   stdout.on("error", (e: Error) => void stop(`stdout: ${e.message}`));
 
-  const transport = new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
+  // A message longer than STDIO_MAX_MESSAGE_BYTES is dropped before the transport (which would
+  // close the connection over it) and its request, when its id can be told, answered with an error.
+  const lines = boundedLines(STDIO_MAX_MESSAGE_BYTES, (head, size) => {
+    const id = leadingRequestId(head);
+    log(`protocol: a message of ${size} bytes is over the limit of ${STDIO_MAX_MESSAGE_BYTES} bytes and was skipped${id === undefined ? "" : ` (request ${JSON.stringify(id)} answered with an error)`}`);
+    if (id === undefined) return;
+    const message = `Request too large: ${size} bytes, over the limit of ${STDIO_MAX_MESSAGE_BYTES} bytes for one message. Nothing was run.`;
+    void transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } });
+  });
+  (stdin as NodeJS.ReadableStream).pipe(lines);
+  const transport = new StdioServerTransport(lines as unknown as typeof process.stdin, stdout as typeof process.stdout);
   // Undecodable input (not JSON, not JSON-RPC) is skipped line by line by the transport; say so
   // on stderr and keep serving.
   recipes.server.onerror = (e) => log(`protocol: ${e.message}`);

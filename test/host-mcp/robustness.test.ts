@@ -63,6 +63,17 @@ describe("pi-recipes mcp under bad input", () => {
     send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"greet","arguments":{"who":"raw"}}}');
     expect(((await answer(7))["result"] as { content: { text: string }[] }).content[0]?.text).toBe("hello raw");
 
+    // a message over the stdio limit (the SDK's transport closed the connection past 10 MiB):
+    // refused with an error naming its size, its call never run, and the server goes on
+    const huge = "x".repeat(11 * 1024 * 1024);
+    send(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"greet","arguments":{"who":"${huge}"}}}`);
+    expect(await answer(8)).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/^Request too large: \d+ bytes, over the limit of 8388608 bytes/) } });
+    // one whose id cannot be told is skipped without an answer
+    send(`{"method":"tools/call","params":{"name":"greet","arguments":{"who":"${huge}"}},"jsonrpc":"2.0","id":9}`);
+    send('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"greet","arguments":{"who":"after"}}}');
+    expect(((await answer(10))["result"] as { content: { text: string }[] }).content[0]?.text).toBe("hello after");
+    expect(answers.has(9)).toBe(false);
+
     expect(answers.has(2)).toBe(false);
     child.stdin.end();
     expect(await exited).toBe(0);

@@ -1,0 +1,62 @@
+// The stdio line bound: every line within the limit reaches the transport whole and in order,
+// however stdin chunks it; a longer one never does, and is reported with its size and its start.
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect, it } from "vitest";
+import { boundedLines, leadingRequestId } from "../../host-mcp/stdio-lines.js";
+
+async function through(max: number, chunks: readonly Buffer[]): Promise<{ out: string; refused: [string, number][] }> {
+  const refused: [string, number][] = [];
+  const t = boundedLines(max, (head, size) => refused.push([head, size]));
+  const parts: Buffer[] = [];
+  t.on("data", (d: Buffer) => parts.push(d));
+  const ended = new Promise<void>((r) => t.on("end", () => r()));
+  for (const c of chunks) t.write(c);
+  t.end();
+  await ended;
+  return { out: Buffer.concat(parts).toString("utf8"), refused };
+}
+
+/** `text` cut at the given offsets (each taken modulo its length) */
+function cut(text: string, at: readonly number[]): Buffer[] {
+  const bytes = Buffer.from(text, "utf8");
+  const points = [...new Set(at.map((a) => (bytes.length === 0 ? 0 : a % bytes.length)))].sort((a, b) => a - b);
+  const out: Buffer[] = [];
+  let from = 0;
+  for (const p of points) {
+    out.push(bytes.subarray(from, p));
+    from = p;
+  }
+  out.push(bytes.subarray(from));
+  return out.filter((b) => b.length > 0);
+}
+
+describe("boundedLines", () => {
+  test.prop([
+    fc.array(fc.string({ unit: fc.constantFrom("a", "é", "{", "\"", " ", "€"), maxLength: 40 }), { maxLength: 12 }),
+    fc.integer({ min: 0, max: 30 }),
+    fc.array(fc.nat(), { maxLength: 20 }),
+  ])("passes every line within the limit whole and in order, and reports each longer one once, whatever the chunks", async (lines, max, at) => {
+    const text = lines.map((l) => `${l}\n`).join("");
+    const { out, refused } = await through(max, cut(text, at));
+    const within = lines.filter((l) => Buffer.byteLength(l) <= max);
+    expect(out).toBe(within.map((l) => `${l}\n`).join(""));
+    const over = lines.filter((l) => Buffer.byteLength(l) > max);
+    expect(refused.map(([, size]) => size)).toEqual(over.map((l) => Buffer.byteLength(l)));
+    refused.forEach(([head], i) => expect(over[i]!.startsWith(head.replace(/\uFFFD$/, ""))).toBe(true));
+  });
+
+  it("passes a last line without its newline on", async () => {
+    expect((await through(10, [Buffer.from("ab\ncd")])).out).toBe("ab\ncd");
+  });
+});
+
+describe("leadingRequestId", () => {
+  it("reads the id only where a client puts it: first, or after jsonrpc", () => {
+    expect(leadingRequestId('{"jsonrpc":"2.0","id":7,"method":"tools/call"')).toBe(7);
+    expect(leadingRequestId(' { "id" : "a\\"b" , "jsonrpc":"2.0"')).toBe('a"b');
+    expect(leadingRequestId('{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"id":3}}')).toBeUndefined();
+    expect(leadingRequestId('{"jsonrpc":"2.0","id":1.5,')).toBeUndefined();
+    expect(leadingRequestId('{"jsonrpc":"2.0","id":7')).toBeUndefined();
+    expect(leadingRequestId("xxxx")).toBeUndefined();
+  });
+});
