@@ -26,6 +26,8 @@ export type GateVerdict =
 
 /** The part of the live registry the gate reads. */
 export interface GateRegistry {
+  /** brings the tool set up to date with the files outside the watched roots it was built from */
+  recheck(): unknown;
   current(): { readonly discovery: Discovery; readonly generation: number };
   fence(toolName: string, generationSeen: number): E.Either<string, ToolSpec>;
 }
@@ -35,7 +37,7 @@ export const removedText = (name: string): string =>
 
 export const changedText = (tool: ToolSpec): string =>
   [
-    `Tool "${tool.name}" changed since your last tools/list (its recipe ${tool.path} was edited), so the call was not run.`,
+    `Tool "${tool.name}" changed since your last tools/list (its recipe ${tool.path}, or a file it imports or delegates to, was edited), so the call was not run.`,
     "Check the new definition below (or list tools again) and retry.",
     `description: ${tool.description}`,
     `input schema: ${JSON.stringify(tool.schema)}`,
@@ -60,10 +62,14 @@ export function makeCallGate(registry: GateRegistry): CallGate {
       acknowledged.clear();
     },
     check(name) {
+      // an import outside the recipe root raises no watcher event: looked at before every call
+      registry.recheck();
       const { discovery, generation } = registry.current();
       const tool = discovery.tools.find((t) => t.name === name);
       const known = listed.has(name) || acknowledged.has(name);
-      if (tool === undefined) return { kind: "missing", text: known ? removedText(name) : whyNotATool(discovery, name) };
+      // gone from the tools: "deleted or renamed" only when no recipe has the name any more; a
+      // recipe that no longer loads, or is disabled, is said as such
+      if (tool === undefined) return { kind: "missing", text: known && !discovery.active.has(name) ? removedText(name) : whyNotATool(discovery, name) };
       if (!known) return { kind: "run", tool };
       const fenced = registry.fence(name, acknowledged.get(name) ?? listedAt);
       if (fenced._tag === "Right") return { kind: "run", tool: fenced.right };

@@ -116,6 +116,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   });
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
+    live.recheck();
     const { discovery, generation } = live.current();
     gate.shown(discovery, generation);
     return { tools: [...BUILTIN_TOOLS, ...discovery.tools.map(recipeTool)] };

@@ -7,6 +7,7 @@ import { nodeEntryKind, type EntryKind, type ScanPort } from "../adapters/fs/sca
 import type { AgentPaths } from "./agent-paths.js";
 import { extraReader, listRecipeDir, readFailedWith, readFileEntry } from "./recipe-snapshot.js";
 import { compareText } from "../core/text-order.js";
+import { sameSnapshotFile } from "../core/discovery/same-file.js";
 
 /** The kind of what is at a path without following a final symlink; undefined when nothing is. */
 export type EntryKindOf = (path: string) => EntryKind | undefined;
@@ -38,6 +39,9 @@ export interface LiveFiles {
   /** reads these paths again; paths outside the root and drafts are ignored */
   update(paths: readonly string[]): void;
   snapshot(): RegistrySnapshot;
+  /** whether a file outside the listings that the last snapshot's pass read (an import, a
+   *  delegation target, a probe that found nothing) reads differently now: no watcher sees them */
+  outsideChanged(): boolean;
   /** files read so far (recipe files, drafts, and files outside the roots that imports named) */
   reads(): number;
 }
@@ -100,6 +104,9 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
     return { kind: "root", root: dir, present, tool: false, mutableUsage: false, files, ...(error === undefined ? {} : { error }), ...(links.length === 0 ? {} : { links }) };
   })();
 
+  /** the files outside the listings the last snapshot read, as read */
+  let outside = new Map<string, SnapshotFile | undefined>();
+
   rescan();
 
   return {
@@ -131,7 +138,8 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
       if (packaged !== undefined) sources.push(packaged);
       // files outside the roots are not watched: read when a recipe being loaded names them
       // a bare-name probe usually finds nothing: a stat answers that without an open
-      const readExtra = extraReader(scan, (path) => entryKind(path) !== undefined);
+      const readExtra = extraReader(scan, (path) => entryKind(path) !== undefined, (path, file) => outside.set(path, file));
+      outside = new Map();
       return {
         agentDir: paths.agentDir,
         recipeRoot: paths.recipeRoot,
@@ -142,6 +150,12 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
         readExtra,
         ...(options.packagedRoot === undefined ? {} : { packagedRoot: options.packagedRoot }),
       };
+    },
+    outsideChanged() {
+      if (outside.size === 0) return false;
+      const fresh = extraReader(scan, (path) => entryKind(path) !== undefined);
+      for (const [path, file] of outside) if (!sameSnapshotFile(fresh(path), file)) return true;
+      return false;
     },
     reads: () => reads,
   };

@@ -46,6 +46,9 @@ export interface LiveRegistry {
   /** arms the watcher; resolves once it is live and the tool set has been brought up to date */
   start(): Promise<void>;
   close(): Promise<void>;
+  /** refreshes when a file outside the watched roots that the tools were built from (an
+   *  import, a delegation target) changed: a host calls it before it lists tools or runs one */
+  recheck(): ToolSetChange | undefined;
   /** the tool to run for a call that resolved `toolName` at `generationSeen`, or the reload-and-retry error */
   fence(toolName: string, generationSeen: number): E.Either<string, ToolSpec>;
   watchMode(): WatchMode | "idle";
@@ -163,6 +166,10 @@ export function openLiveRegistry(options: LiveRegistryOptions): LiveRegistry {
       closed = true;
       listeners.clear();
       await watch?.close();
+    },
+    recheck() {
+      if (closed || !files.outsideChanged()) return undefined;
+      return refresh([]);
     },
     fence(toolName, generationSeen) {
       const spec = findTool(discovery.tools, toolName);

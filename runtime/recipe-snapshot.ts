@@ -206,15 +206,19 @@ function rootSource(scan: ScanPort, dir: string, tool: boolean, cache: CompileCa
 /** A cached reader of files outside the roots (imports, delegation targets): a missing file is
  * `undefined`, any other read problem is a file entry carrying its error. `exists` may answer
  * "missing" cheaply first (a stat instead of an open). */
-export function extraReader(scan: ScanPort, exists: (path: string) => boolean = () => true): (path: string) => SnapshotFile | undefined {
+export function extraReader(
+  scan: ScanPort, exists: (path: string) => boolean = () => true, onRead?: (path: string, file: SnapshotFile | undefined) => void,
+): (path: string) => SnapshotFile | undefined {
   const extra = new Map<string, SnapshotFile | undefined>();
   return (path) => {
     if (!extra.has(path)) {
-      if (!exists(path)) extra.set(path, undefined);
-      else {
+      let file: SnapshotFile | undefined;
+      if (exists(path)) {
         const f = readFileEntry(scan, path);
-        extra.set(path, readFailedWith(f, "ENOENT", "ENOTDIR", "EISDIR") ? undefined : f);
+        file = readFailedWith(f, "ENOENT", "ENOTDIR", "EISDIR") ? undefined : f;
       }
+      extra.set(path, file);
+      onRead?.(path, file);
     }
     return extra.get(path);
   };

@@ -19,6 +19,7 @@ import { draftEntry } from "./drafts.js";
 import { basename, recipeFileName } from "./paths.js";
 import type { Candidate, LoadedRecipe, Reads, Resolution } from "./pass-records.js";
 import { configFacts, type DraftEntry } from "./discovery-result.js";
+import { sameSnapshotFile } from "./same-file.js";
 
 const NO_READS: Reads = [];
 
@@ -92,11 +93,14 @@ export function beginPass(
   const extra = snapshot.readExtra;
   // the reads of the load in progress; one context serves the whole pass
   let reads: (readonly [string, SnapshotFile | undefined])[] | undefined;
+  // what a path holds in this pass: the listed file, else a read outside the listings (one per
+  // path and pass: the snapshot's reader keeps what it read)
+  const current = (path: string): SnapshotFile | undefined => listed().get(path) ?? extra?.(path);
   const ctx: CompileContext = {
     readFile: (path) => {
-      const f = listed().get(path);
+      const f = current(path);
       reads?.push([path, f]);
-      return f ?? extra?.(path);
+      return f;
     },
     agentDir: snapshot.agentDir,
     home: snapshot.home,
@@ -116,8 +120,18 @@ export function beginPass(
       reads = undefined;
     }
   };
+  // a compile the cache served records what the listings hold for its paths, without reading the
+  // others: a file outside them then differs from its fresh read in the next pass, and is compiled
+  // again there (a registry that never has a next pass, a command's, reads nothing more)
   const readsOf = (paths: readonly string[]): Reads => (paths.length === 0 ? NO_READS : paths.map((p) => [p, listed().get(p)] as const));
-  const unchanged = (r: Reads): boolean => r.length === 0 || r.every(([path, seen]) => listed().get(path) === seen);
+  // a listed file is the very same object while unchanged; a file read outside the listings is a
+  // fresh object every pass, and is compared by what was read (an edited import outside the root
+  // must reach the recipes built from it, though no watcher reports it)
+  const unchanged = (r: Reads): boolean =>
+    r.length === 0 || r.every(([path, seen]) => {
+      const now = current(path);
+      return now === seen || (!listed().has(path) && sameSnapshotFile(now, seen));
+    });
 
   const loadedPaths: string[] = [];
   let reused = 0;

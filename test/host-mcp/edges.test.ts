@@ -4,7 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -108,6 +108,39 @@ describe("the MCP message tool", () => {
     const retried = await mcp.client.callTool({ name: "message", arguments: { to: "tool:greet", type: "invoke", body: { who: "x" } } });
     expect(retried.isError).toBeFalsy();
     expect(textOf(retried)).toContain("CHANGED x");
+  });
+});
+
+describe("a listed tool that changed without a watcher event, or stopped loading", () => {
+  it("an edited import outside the recipe folder is refused once as a change, then runs as edited", async () => {
+    agent = makeAgentDir();
+    const comp = join(agent.dir, "comps", "c.json");
+    mkdirSync(join(agent.dir, "comps"));
+    writeFileSync(comp, JSON.stringify({ args: ["w"], template: "echo ONE {w}" }));
+    agent.write("imp", { args: ["w"], imports: { c: comp }, template: { name: "c" } });
+    mcp = await connect(agent);
+    await mcp.client.listTools();
+    expect(textOf(await mcp.client.callTool({ name: "imp", arguments: { w: "a" } })).trim()).toBe("ONE a");
+    writeFileSync(comp, JSON.stringify({ args: ["w"], template: "echo TWO {w}" }));
+    const stale = await mcp.client.callTool({ name: "imp", arguments: { w: "a" } });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toContain('Tool "imp" changed since your last tools/list (its recipe');
+    expect(textOf(stale)).not.toContain("ONE a");
+    expect(textOf(await mcp.client.callTool({ name: "imp", arguments: { w: "a" } })).trim()).toBe("TWO a");
+  });
+
+  it("a listed tool whose recipe no longer loads is refused with the loader's reason, not as deleted", async () => {
+    agent = makeAgentDir();
+    const path = agent.write("tmp_a", { description: "A", template: "echo a" });
+    mcp = await connect(agent);
+    await mcp.client.listTools();
+    const seen = mcp.listChanged();
+    writeFileSync(path, '{"description":"A", "template": ');
+    await mcp.nextListChanged(seen);
+    const r = await mcp.client.callTool({ name: "tmp_a", arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain(`Recipe tmp_a is invalid: ${path}`);
+    expect(textOf(r)).not.toContain("deleted or renamed");
   });
 });
 

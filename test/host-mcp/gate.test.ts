@@ -23,6 +23,7 @@ function fakeRegistry(initial: Record<string, string>) {
   const discovery = (): Discovery =>
     ({ tools: [...tools.keys()].sort().map(spec), active: new Map(), entries: [], diagnostics: [], drafts: [] }) as unknown as Discovery;
   const registry: GateRegistry = {
+    recheck: () => undefined,
     current: () => ({ discovery: discovery(), generation }),
     fence: (name, seen) => {
       const at = since.get(name);
@@ -85,7 +86,7 @@ describe("the call gate", () => {
     expect(first.text).toContain('input schema: {"additionalProperties":false,"properties":{},"required":[],"type":"object"}');
     // the whole rejection, line by line, as the client shows it to the model
     expect(first.text.split("\n")).toEqual([
-      'Tool "a" changed since your last tools/list (its recipe /r/a.json was edited), so the call was not run.',
+      'Tool "a" changed since your last tools/list (its recipe /r/a.json, or a file it imports or delegates to, was edited), so the call was not run.',
       "Check the new definition below (or list tools again) and retry.",
       "description: a tool",
       'input schema: {"additionalProperties":false,"properties":{},"required":[],"type":"object"}',

@@ -235,6 +235,41 @@ describe("refresh without a watcher", () => {
   });
 });
 
+describe("files outside the watched roots", () => {
+  beforeEach(async () => mkdir(root, { recursive: true }));
+
+  it("an edited import outside the recipe root reaches its importer at the next recheck or refresh, and fences the old definition", async () => {
+    const comps = join(agentDir, "comps");
+    await mkdir(comps);
+    await writeFile(join(comps, "c.json"), JSON.stringify({ args: ["w"], template: "echo ONE {w}" }));
+    await writeFile(join(root, "user.json"), JSON.stringify({ args: ["w"], imports: { c: join(comps, "c.json") }, template: { name: "c" } }));
+    await writeFile(join(root, "other.json"), recipe("echo other"));
+    await open({ start: false });
+    const templateOf = (): string => JSON.stringify(live!.current().discovery.tools.find((t) => t.name === "user")?.config.template);
+    expect(templateOf()).toContain("echo ONE {w}");
+    const seen = live!.current().generation;
+    // nothing changed: no pass runs
+    expect(live!.recheck()).toBeUndefined();
+
+    await writeFile(join(comps, "c.json"), JSON.stringify({ args: ["w"], template: "echo TWO {w}" }));
+    const change = live!.recheck();
+    expect(change).toMatchObject({ changed: ["user"], added: [], removed: [] });
+    expect(templateOf()).toContain("echo TWO {w}");
+    expect(E.isLeft(live!.fence("user", seen))).toBe(true);
+    expect(E.isRight(live!.fence("other", seen))).toBe(true);
+    expectFresh();
+
+    // a refresh for another file's event sees it too
+    await writeFile(join(comps, "c.json"), JSON.stringify({ args: ["w"], template: "echo THREE {w}" }));
+    live!.refresh([join(root, "other.json")]);
+    expect(templateOf()).toContain("echo THREE {w}");
+    // and an import that disappears makes the importer a problem
+    await rm(join(comps, "c.json"));
+    expect(live!.recheck()).toMatchObject({ removed: ["user"] });
+    expectFresh();
+  });
+});
+
 describe("generation fence", () => {
   beforeEach(async () => mkdir(root, { recursive: true }));
 
