@@ -82,13 +82,16 @@ const alnum = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{N}]/gu) ??
 
 /**
  * A refusal when normalization would drop letters or digits of the name (`ünï` → `n`), with
- * the name it should be registered under instead; undefined when normalizing only changes case,
- * separators or length.
+ * the name it should be registered under instead, or cut it at 64 characters (two long names
+ * that differ only past the cut would be one tool); undefined when normalizing only changes case
+ * or separators.
  */
 export function mangledNameProblem(given: string, normalized: string): string | undefined {
   const kept = alnum(normalized.replace(/^tool_(?=[0-9])/, ""));
   const wanted = alnum(given);
-  if (wanted.slice(0, kept.length) === kept && (kept.length === wanted.length || normalized.length >= MAX_TOOL_NAME_LENGTH - 1)) return undefined;
+  if (wanted.slice(0, kept.length) === kept && kept.length === wanted.length) return undefined;
+  if (wanted.slice(0, kept.length) === kept && normalized.length >= MAX_TOOL_NAME_LENGTH - 1)
+    return `Invalid tool name ${JSON.stringify(given)}: a tool name has at most ${MAX_TOOL_NAME_LENGTH} characters, and this one would be cut to ${JSON.stringify(normalized)}; use a shorter name.`;
   const suggestion = normalizeToolName(foldAccents(given));
   const hint = suggestion === undefined ? "use ASCII letters, digits, _ or -" : `use ${JSON.stringify(suggestion)}`;
   return `Invalid tool name ${JSON.stringify(given)}: tool names use only ASCII letters, digits, _ and -, and normalizing it would drop characters (giving ${JSON.stringify(normalized)}); ${hint}.`;

@@ -96,4 +96,18 @@ describe("tool names clients accept", () => {
     expect(mangledNameProblem("9lives", "tool_9lives")).toBeUndefined();
     expect(mangledNameProblem("ünï", "n")).toContain('use "uni"');
   });
+
+  it("a name cut at 64 characters is refused: two long names differing past the cut would be one tool", () => {
+    const w = world();
+    const long = `${"x".repeat(64)}_a`;
+    expect(w.run({ name: long, description: "d", template: "echo hi" })).toMatchObject({
+      ok: false,
+      text: `Invalid tool name ${JSON.stringify(long)}: a tool name has at most 64 characters, and this one would be cut to ${JSON.stringify("x".repeat(64))}; use a shorter name.`,
+    });
+    expect(w.files.size).toBe(0);
+    expect(w.run({ name: "x".repeat(64), description: "d", template: "echo hi" })).toMatchObject({ ok: true });
+    // a hand-written recipe of a longer name is still reached by its exact name
+    const hand = world({ [`${ROOT}/${"y".repeat(70)}.json`]: { description: "d", template: "echo y" } });
+    expect(hand.run({ name: "y".repeat(70), template: null })).toMatchObject({ ok: true });
+  });
 });
