@@ -13,7 +13,7 @@ import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw, storedReadErrorText } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, aBrokenRecipe, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, aBrokenRecipe, nothingToUpdate, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
   reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
@@ -93,6 +93,12 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
   const existing = hasStored(stored);
   const base = baseOf(stored);
   if (existing && !input.update) return answer(failure(existingRefusal(name, stored, base, facts), { tool: name }));
+  if (input.update && !existing) {
+    // update=true on a name with no recipe: creating needs what any new tool needs, and the answer
+    // says that there is nothing to update rather than only which field is missing
+    const missing = [...((input.description ?? "").trim() === "" ? ["description"] : []), ...(template === undefined ? ["template"] : [])];
+    if (missing.length > 0) return answer(failure(nothingToUpdate(name, missing), { tool: name }));
+  }
   if (template === undefined && !existing) return answer(failure(TEMPLATE_REQUIRED_NEW, { tool: name }));
   // a stored file that cannot be read is replaced only by a call that gives the whole template
   if (E.isLeft(base) && template === undefined) return answer(failure(storedUnreadable(base.left.path, base.left.reason), { tool: name }));

@@ -52,6 +52,9 @@ export const alreadyAFile = (name: string, path: string, reason: string): string
 export const aBrokenRecipe = (name: string, path: string, reason: string): string =>
   `Tool "${name}" is not registered, but its recipe file ${path} is there and is not a valid recipe (${reason}). Use update=true with the fields that correct it (they replace the file's own), or template=null to delete it.`;
 export const notFound = (name: string): string => `Tool "${name}" not found.`;
+/** update=true for a name no recipe has, without all a new tool needs. */
+export const nothingToUpdate = (name: string, missing: readonly string[]): string =>
+  `Tool "${name}" not found, so update=true has nothing to update. To create it, give a description and a template (${missing.join(" and ")} missing).`;
 export const deletedTool = (name: string): string => `Deleted tool "${name}". Reload to remove it from the complete registry.`;
 
 export const draftOutside = (draftRoot: string): string =>

@@ -83,6 +83,19 @@ describe("failure details name the tool", () => {
     expect(world({ [`${ROOT}/x.json`]: { disabled: true, template: "echo x" } }).run({ name: "x", template: "echo y" })).toMatchObject({ text: 'Tool "x" already registered. Use update=true to overwrite.' });
   });
 
+  it("update=true on a name no recipe has says there is nothing to update, and creates only with all a new tool needs", () => {
+    const w = world();
+    expect(w.run({ name: "ghost", update: true, template: "echo x" })).toStrictEqual({
+      ok: false,
+      text: 'Tool "ghost" not found, so update=true has nothing to update. To create it, give a description and a template (description missing).',
+      details: { tool: "ghost" },
+    });
+    expect(w.run({ name: "ghost", update: true, description: "d" })).toMatchObject({ text: 'Tool "ghost" not found, so update=true has nothing to update. To create it, give a description and a template (template missing).' });
+    expect(w.run({ name: "ghost", update: true })).toMatchObject({ text: expect.stringContaining("(description and template missing)") });
+    expect(w.files.size).toBe(0);
+    expect(w.run({ name: "ghost", update: true, description: "d", template: "echo x" })).toMatchObject({ ok: true, details: { updated: false } });
+  });
+
   it("a template is required for a new tool", () => {
     expect(world().run({ name: "n", description: "N" })).toStrictEqual({
       ok: false,

@@ -101,7 +101,10 @@ describe("update merges", () => {
   it("update=true on a missing name registers it; without a template it is refused", () => {
     const w = world();
     expect(w.run({ name: "n", description: "N", template: "echo n", update: true })).toMatchObject({ ok: true, text: 'Registered tool "n" (args: none).' });
-    expect(w.run({ name: "m", description: "M", update: true })).toMatchObject({ ok: false, text: "Tool template is required for new registrations." });
+    expect(w.run({ name: "m", description: "M", update: true })).toMatchObject({
+      ok: false,
+      text: 'Tool "m" not found, so update=true has nothing to update. To create it, give a description and a template (template missing).',
+    });
   });
 
   it("a stored recipe without a template or description asks for them; a broken file asks for a template", () => {
