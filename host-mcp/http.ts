@@ -59,8 +59,8 @@ function refuse(res: ServerResponse, status: number, code: number, message: stri
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
-const busyText = (limit: number): string =>
-  `The server is busy: ${limit} tool calls are running, the most it runs at once. Nothing was run; retry in a moment.`;
+const busyText = (limit: number, running: number = limit): string =>
+  `The server is busy: ${running} tool call${running === 1 ? " is" : "s are"} running, and it runs at most ${limit} at once. Nothing was run; retry in a moment.`;
 
 export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const { limits, log } = options;
@@ -168,9 +168,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
 
     if (callCount > 0 && calls + callCount > limits.maxCalls) {
       // a single call gets a tool error the model can read and act on; a batch a plain refusal
-      if (Array.isArray(body)) return refuse(res, 503, -32000, busyText(limits.maxCalls), { "Retry-After": "1" });
+      // a batch of more calls than the limit can never run whole: no advice to retry it
+      if (Array.isArray(body) && callCount > limits.maxCalls)
+        return refuse(res, 413, -32000, `The batch holds ${callCount} tool calls, more than the ${limits.maxCalls} this server runs at once. Nothing was run; send fewer at a time.`);
+      if (Array.isArray(body)) return refuse(res, 503, -32000, busyText(limits.maxCalls, calls), { "Retry-After": "1" });
       res.writeHead(200, { "Content-Type": "application/json" });
-      const result = { content: [{ type: "text", text: busyText(limits.maxCalls) }], structuredContent: { ok: false, busy: true, limit: limits.maxCalls }, isError: true };
+      const result = { content: [{ type: "text", text: busyText(limits.maxCalls, calls) }], structuredContent: { ok: false, busy: true, limit: limits.maxCalls }, isError: true };
       return void res.end(JSON.stringify({ jsonrpc: "2.0", id: ids[0] ?? null, result }));
     }
 

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
-import { connectHttp, startHttpServer, type HttpServer } from "./http-harness.js";
+import { connectHttp, rawInitialize, startHttpServer, type HttpServer } from "./http-harness.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef-test-token";
 
@@ -155,6 +155,23 @@ describe("pi-recipes mcp --http security", () => {
     await again.close();
   }, 60_000);
 
+  it("a batch of more calls than the limit is refused as too large, never 'busy, retry'", async () => {
+    agent = makeAgentDir();
+    const marker = join(agent.dir, "ran");
+    agent.write("mark", { description: "Mark", template: `touch ${marker}` });
+    server = await startHttpServer(agent, ["--max-calls", "2"]);
+    const init = await rawInitialize(server.url);
+    const sid = init.headers.get("mcp-session-id");
+    expect(sid).not.toBeNull();
+    await init.text();
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "mark", arguments: {} } });
+    const r = await rawInitialize(server.url, { "Mcp-Session-Id": sid!, "Mcp-Protocol-Version": "2025-06-18" }, JSON.stringify([call(2), call(3), call(4)]));
+    expect(r.status).toBe(413);
+    expect(r.headers.get("retry-after")).toBeNull();
+    expect(await r.json()).toMatchObject({ error: { message: "The batch holds 3 tool calls, more than the 2 this server runs at once. Nothing was run; send fewer at a time." } });
+    expect(existsSync(marker)).toBe(false);
+  }, 60_000);
+
   it("bounds the calls running at once: one over the limit is refused with a clear error and not run", async () => {
     agent = makeAgentDir();
     const pidFile = join(agent.dir, "nap.pid");
@@ -167,7 +184,7 @@ describe("pi-recipes mcp --http security", () => {
       for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
       const busy = await second.client.callTool({ name: "nap", arguments: {} });
       expect(busy.isError).toBe(true);
-      expect(textOf(busy)).toBe("The server is busy: 1 tool calls are running, the most it runs at once. Nothing was run; retry in a moment.");
+      expect(textOf(busy)).toBe("The server is busy: 1 tool call is running, and it runs at most 1 at once. Nothing was run; retry in a moment.");
       expect((await running).isError).toBeFalsy();
       // the slot is free again
       expect((await second.client.callTool({ name: "nap", arguments: {} })).isError).toBeFalsy();
