@@ -71,20 +71,32 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   let calls = 0;
   let closed = false;
 
+  /** Answers every call of the session still waiting with an error: a client gets that rather
+   *  than a stream that just ends (which the SDK client waits out until its request timeout). */
+  const answerOpenCalls = async (session: Session, message: string): Promise<void> => {
+    for (const id of session.requests)
+      await session.transport.send({ jsonrpc: "2.0", id, error: { code: -32000, message } }, { relatedRequestId: id }).catch(() => undefined);
+  };
+
   const closeSession = (session: Session, why: string, answerOpen = false): Promise<void> => {
-    session.closing ??= (async () => {
-      if (session.id !== undefined) sessions.delete(session.id);
-      live.delete(session);
-      // A client still waiting gets an answer rather than a stream that just ends (which the SDK
-      // client waits out until its request timeout).
-      if (answerOpen)
-        for (const id of session.requests)
-          await session.transport
-            .send({ jsonrpc: "2.0", id, error: { code: -32000, message: `The pi-recipes server is ${why}; the call was stopped.` } }, { relatedRequestId: id })
-            .catch(() => undefined);
-      await session.recipes.close(); // aborts its calls in progress (their process groups are killed)
-      await session.recipes.drain(); // and waits until they are gone
-      log(`session ${session.id?.slice(0, 8) ?? "(uninitialized)"} closed: ${why} (${sessions.size} open)`);
+    // marked closing before anything runs: closing the server reports its close (onclose), which
+    // comes back here and must find the close under way, not start a second one
+    if (session.closing !== undefined) return session.closing;
+    let closed!: () => void;
+    session.closing = new Promise<void>((resolve) => (closed = resolve));
+    void (async () => {
+      try {
+        if (session.id !== undefined) sessions.delete(session.id);
+        live.delete(session);
+        if (answerOpen) await answerOpenCalls(session, `The pi-recipes server is ${why}; the call was stopped.`);
+        await session.recipes.close(); // aborts its calls in progress (their process groups are killed)
+        await session.recipes.drain(); // and waits until they are gone
+        log(`session ${session.id?.slice(0, 8) ?? "(uninitialized)"} closed: ${why} (${sessions.size} open)`);
+      } catch (e) {
+        log(`session ${session.id?.slice(0, 8) ?? "(uninitialized)"} did not close cleanly: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        closed();
+      }
     })();
     return session.closing;
   };
@@ -164,6 +176,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       }
     } else if (session === undefined) {
       return refuse(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    } else if (req.method === "DELETE") {
+      // the client ends its session while calls of it are still running: each gets its answer
+      // before the transport closes their streams (the calls are then stopped with the session)
+      await answerOpenCalls(session, "The session was ended by the client (DELETE); the call was stopped.");
     }
 
     if (callCount > 0 && calls + callCount > limits.maxCalls) {

@@ -64,10 +64,13 @@ describe("pi-recipes mcp --http with clients that leave", () => {
     const id = client.transport.sessionId!;
     await client.transport.terminateSession();
     expect(await waitUntil(() => !groupAlive(sleepPid), 10_000)).toBe(true);
+    // the call is answered, before and without the client closing its side
+    expect(await call).toContain("The session was ended by the client (DELETE); the call was stopped.");
     await client.close();
-    await call;
     const closed = new RegExp(`session ${id.slice(0, 8)} closed: closed by the client`);
     expect(await waitUntil(() => closed.test(server.stderr()), 10_000)).toBe(true);
+    // said once, with its reason
+    expect(server.stderr().match(new RegExp(`session ${id.slice(0, 8)} closed`, "g"))).toHaveLength(1);
     await stillServes();
   }, 60_000);
 
@@ -79,6 +82,9 @@ describe("pi-recipes mcp --http with clients that leave", () => {
       await client.close(); // no DELETE: the server only sees the connections end
       const closed = new RegExp(`session ${id.slice(0, 8)} closed: idle`);
       expect(await waitUntil(() => closed.test(idle.stderr()), 15_000)).toBe(true);
+      // one line with the true reason (closing the session's server used to log a second close,
+      // first and wrongly as the client's)
+      expect(idle.stderr().match(new RegExp(`session ${id.slice(0, 8)} closed`, "g"))).toHaveLength(1);
     } finally {
       expect(await idle.stop()).toBe(0);
     }
