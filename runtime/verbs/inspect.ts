@@ -34,6 +34,8 @@ export function recipeToolTarget(params: Params): string | undefined {
   const target = optionalString(params, "target");
   for (const v of [target, optionalString(params, "view"), optionalBool(params, "verbose")]) if (isError(v)) return undefined;
   if (typeof target !== "string" || !target.startsWith("tool:") || target.length <= 5) return undefined;
+  // a view or lines is refused by inspect itself
+  if (params["view"] !== undefined || params["lines"] !== undefined) return undefined;
   const name = target.slice(5);
   return isRuntimeActor(name) ? undefined : name;
 }
@@ -82,6 +84,9 @@ export async function inspect(discovery: Discovery, params: Params, runtime: Run
   const verbose = optionalBool(params, "verbose");
   for (const v of [target, view, verbose]) if (isError(v)) return failure(v.error);
   if (target === undefined || isError(target)) return failure(`inspect requires ${INSPECT_TARGETS}`);
+  // `lines` is the tail of a run's output: given for any other target it would be ignored unseen
+  if (params["lines"] !== undefined && !target.startsWith("run:"))
+    return failure(`lines applies to target=run:<id> only (the tail of a run's output); inspect ${target} takes no lines.`, { lines: params["lines"] });
   if (target === "recipes" || target === "recipe-registry") {
     return inspectRecipes(discovery, {
       view: typeof view === "string" ? view : "status",
@@ -98,6 +103,10 @@ export async function inspect(discovery: Discovery, params: Params, runtime: Run
     const withRuns: RuntimeContext = { ...(runs === undefined ? {} : { runs: () => runs }), ...runtime };
     return inspectRuntime(discovery, { view: typeof view === "string" ? view : undefined, verbose: verbose === true }, withRuns);
   }
-  if (target.startsWith("tool:") && target.length > 5) return inspectTool(discovery, target.slice(5), runtime.env ?? process.env);
+  if (target.startsWith("tool:") && target.length > 5) {
+    // a recipe tool has one view: a view asked for would be ignored unseen
+    if (view !== undefined) return failure(`inspect ${target} has one view and takes no view=${view}; views belong to target=recipes, run:<id> and tool:pi-actors.`, { view });
+    return inspectTool(discovery, target.slice(5), runtime.env ?? process.env);
+  }
   return failure(`Unknown inspect target: ${JSON.stringify(target)}. Use ${INSPECT_TARGETS}.`);
 }

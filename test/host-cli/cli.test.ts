@@ -78,6 +78,15 @@ describe("pi-recipes CLI on examples/agent", () => {
     const empty = runCli(["inspect", "target="], example);
     expect(empty.status).toBe(1);
     expect(empty.stderr).toContain('Unknown inspect target: "".');
+    // an option the target has no use for is refused, never ignored unseen
+    expect(runCli(["inspect", "target=tool:word_count", "view=bogus"], example)).toMatchObject({
+      status: 1,
+      stderr: "inspect tool:word_count has one view and takes no view=bogus; views belong to target=recipes, run:<id> and tool:pi-actors.\n",
+    });
+    expect(runCli(["inspect", "target=recipes", "lines=3"], example)).toMatchObject({
+      status: 1,
+      stderr: "lines applies to target=run:<id> only (the tail of a run's output); inspect recipes takes no lines.\n",
+    });
   });
 
   it("exit 2 on a malformed command line", () => {
