@@ -4,6 +4,7 @@
 // takes the automatic-review controls: `review.retry` gives a parked batch fresh attempts,
 // `review.reset` forgets a finished one (see `control` in core/review/admission.ts).
 import type { Discovery } from "../../core/discovery/discovery-result.js";
+import { RESERVED_TOOL_NAMES } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
 import { isError, optionalBool, unknownKeys, type Params } from "./verb-params.js";
@@ -90,7 +91,9 @@ const stripLead = (text: string): string => text.replace(/^\n+/, "");
 async function messageTool(name: string, type: string, to: string, body: unknown, verbose: boolean, ctx: MessageContext): Promise<CommandResult> {
   const discovery = ctx.discovery();
   if (!discovery.tools.some((t) => t.name === name)) {
-    return failure(`tool actor not found or not executable: ${name}. ${whyNotATool(discovery, name)}`, { to, type, tool: name });
+    // the host's own tools are no recipes: a message reaches recipe tools only
+    const why = RESERVED_TOOL_NAMES.includes(name) ? `${name} is one of the host's own tools, not a recipe tool: call it directly.` : whyNotATool(discovery, name);
+    return failure(`tool actor not found or not executable: ${name}. ${why}`, { to, type, tool: name });
   }
   const params = bodyToParams(body);
   const outcome = await ctx.invokeTool(name, params);

@@ -50,6 +50,8 @@ describe("message to=tool:<name>", () => {
     const broken = await message({ to: "tool:broken", type: "x" }, c);
     expect(broken.text).toContain("Recipe broken is invalid: /r/broken.json");
     expect(broken.text.split("/r/broken.json").length).toBe(2);
+    const builtin = await message({ to: "tool:register_tool", type: "x" }, c);
+    expect(builtin.text).toBe("tool actor not found or not executable: register_tool. register_tool is one of the host's own tools, not a recipe tool: call it directly.");
     expect(c.calls).toEqual([]);
   });
 
