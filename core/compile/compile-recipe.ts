@@ -128,7 +128,7 @@ function compiledConfig(source: RecipeSource, ctx: CompileContext, { config, tem
   const path = source.file.path;
   // trusted-boundary warnings of the template, then authoring mistakes (an unknown field, an
   // undeclared placeholder, an unclosed brace, an output naming no step)
-  const authoring = authoringWarnings(config, template.placeholderNames, template.surface.names);
+  const authoring = authoringWarnings(config, template.placeholderNames, template.surface.names, template.namesRead);
   const warnings = authoring.length === 0 ? template.warnings : template.warnings.length === 0 ? authoring : [...template.warnings, ...authoring];
   const sha = ctx.digest?.(source.file);
   // built by assignment in the published key order (the compile cache stores this object)

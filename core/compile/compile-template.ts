@@ -20,6 +20,8 @@ export interface CompiledTemplate {
   readonly surface: ArgSurface;
   /** the names the template's placeholders mention (the surface's names when there are no explicit args) */
   readonly placeholderNames: readonly string[];
+  /** the argument names the template's texts read, declarations left out (leaves, controls, a bare `when`) */
+  readonly namesRead: readonly string[];
   readonly riskLabels: readonly RiskLabel[];
   readonly warnings: readonly RecipeWarning[];
   /** why a `repeat` is not safe to expose on a tool, if one is not */
@@ -47,8 +49,8 @@ export function compileTemplate(
   const placeholderNames = input.args === undefined ? surface.names : surfaceNames({ template }, survey.facts);
   // built by assignment, in the key order of the interface: this runs for every recipe
   const compiled: { -readonly [K in keyof CompiledTemplate]: CompiledTemplate[K] } = survey.error === undefined
-    ? { placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings }
-    : { error: survey.error, placeholderNames, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings };
+    ? { placeholderNames, namesRead: survey.facts.names, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings }
+    : { error: survey.error, placeholderNames, namesRead: survey.facts.names, surface, optionInjection, riskLabels: survey.riskLabels, warnings: survey.warnings };
   if (survey.errorStep !== undefined) compiled.errorStep = survey.errorStep;
   if (E.isLeft(safe)) compiled.repeatProblem = unsafeRepeatText(safe.left);
   return compiled;

@@ -50,6 +50,27 @@ function unclosedIn(node: Json | undefined, out: string[] | undefined): string[]
   return out;
 }
 
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/g;
+const BRACED = /\{([^{}]*)\}/g;
+
+/** Whether any text of `value` (every string in it, at any depth) can read `name`: as an
+ *  identifier inside braces (`{name}`, `{name:int}`, `{name.length}`, `{items[name]}`, `{(name+1)}`,
+ *  `{name?a:b}`), or as the whole text (a bare `when: name` or `when: "!name"`); declarations
+ *  (`args`) are not read. Deliberately broad: a name read anywhere is never called unused. */
+function mentions(value: Json | undefined, name: string): boolean {
+  if (typeof value === "string") {
+    const bare = value.trim();
+    if (bare === name || (bare.startsWith("!") && bare.slice(1).trim() === name)) return true;
+    if (!value.includes(name)) return false;
+    for (const braced of value.matchAll(BRACED)) for (const id of (braced[1] ?? "").matchAll(IDENTIFIER)) if (id[0] === name) return true;
+    return false;
+  }
+  if (Array.isArray(value)) return value.some((v: Json) => mentions(v, name));
+  // a node's `args` declare names, they do not read them
+  if (isObject(value)) return Object.keys(value).some((k) => k !== "args" && mentions(value[k] as Json, name));
+  return false;
+}
+
 const KNOWN: ReadonlySet<string> = new Set(KNOWN_FIELDS);
 const NO_WARNINGS: readonly RecipeWarning[] = Object.freeze([]);
 
@@ -59,8 +80,11 @@ const declares = (args: readonly string[], name: string): boolean => {
 };
 
 /** `placeholderNames`: the names the template's placeholders mention; `argNames`: the tool's
- * argument names (explicit args when given). Both come from the compile step's one template walk. */
-export function authoringWarnings(config: RecipeConfig, placeholderNames: readonly string[], argNames: readonly string[]): readonly RecipeWarning[] {
+ * argument names (explicit args when given); `namesRead`: the names its texts read, declarations
+ * left out. All come from the compile step's one template walk. */
+export function authoringWarnings(
+  config: RecipeConfig, placeholderNames: readonly string[], argNames: readonly string[], namesRead: readonly string[] = placeholderNames,
+): readonly RecipeWarning[] {
   // every recipe of a discovery runs this and nearly all of them warn of nothing: nothing is
   // allocated until there is something to say
   let texts: string[] | undefined;
@@ -74,6 +98,15 @@ export function authoringWarnings(config: RecipeConfig, placeholderNames: readon
     // an empty explicit list: only the names the placeholders mention
     for (const name of placeholderNames) {
       if (!declares(args, name)) (texts ??= []).push(`placeholder {${name}} is not declared in "args"; add it so the tool's schema is complete`);
+    }
+  }
+  if (args !== undefined) {
+    // a declared argument no text reads: the schema asks callers for a value that does nothing
+    for (const token of args) {
+      const name = parseDeclaration(token).name;
+      if (name === "" || namesRead.includes(name)) continue;
+      if (mentions(config.template, name) || mentions(config.defaults as Json | undefined, name) || mentions(config.values as Json | undefined, name)) continue;
+      (texts ??= []).push(`"args" declares "${name}", which nothing in the template reads: the tool takes it and does nothing with it; remove it or use {${name}}`);
     }
   }
   const descriptions = config.raw[FIELD.arg_descriptions];

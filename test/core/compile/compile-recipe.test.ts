@@ -82,6 +82,26 @@ describe("compileRecipe", () => {
     expect(structuredClone(background.right).schema).toStrictEqual(background.right.schema);
   });
 
+  it("a declared argument nothing in the template reads is warned of; one read in any form is not", () => {
+    const path = `${ROOT}/decl.json`;
+    const warnings = (raw: Record<string, unknown>): string[] => recipe(compile({ [path]: { description: "D", ...raw } }, path)).warnings.map((w) => w.text);
+    const unused = (name: string): string => `"args" declares "${name}", which nothing in the template reads: the tool takes it and does nothing with it; remove it or use {${name}}`;
+    expect(warnings({ args: ["x", "y:int"], template: "echo {x}" })).toEqual([unused("y")]);
+    // the declaration itself (here or on an inner node) is no read
+    expect(warnings({ args: ["x", "y"], template: { args: ["y"], template: "echo {x}" } })).toEqual([unused("y")]);
+    for (const [args, template, extra] of [
+      [["flag:bool"], { when: "flag", template: "echo on" }, {}],
+      [["flag:bool"], { when: "!flag", template: "echo off" }, {}],
+      [["xs:array"], { repeat: "{xs.length}", template: "echo {xs[index]}" }, {}],
+      [["n:int"], { repeat: 3, template: "echo {_(index+n)}" }, {}],
+      [["t:int"], { timeout: "{t}", template: "sleep 1" }, {}],
+      [["who", "label"], "echo {label}", { defaults: { label: "hi {who}" } }],
+      [["who"], "echo {greeting}", { values: { greeting: "hi {who}" } }],
+      [["mode"], "echo {mode?fast:slow}", {}],
+    ] as const)
+      expect(warnings({ args, template, ...extra }).filter((w) => w.includes("nothing in the template reads")), JSON.stringify(template)).toEqual([]);
+  });
+
   it("with recipe args, names the root node declares elsewhere are warned of too, once each", () => {
     const path = `${ROOT}/root-args.json`;
     const c = recipe(compile({ [path]: { description: "R", args: ["a"], template: { args: ["b", "b", ""], template: "x {a} {b} {c}" } } }, path));
