@@ -59,7 +59,13 @@ export function validateDecisions(batch: Batch, reply: JsonObject): E.Either<rea
       errors.push("invalid review decision shape");
       continue;
     }
-    const id = String(item["draft"]);
+    // every value a reply holds is checked for its type before it is used: a reply is untrusted
+    // text, and an object with its own `toString` must be a refusal, never a crash
+    if (typeof item["draft"] !== "string") {
+      errors.push("invalid review decision shape: draft must be a string");
+      continue;
+    }
+    const id = item["draft"];
     const d = byId.get(id);
     if (d === undefined) {
       errors.push(`unknown review draft: ${id}`);
@@ -95,7 +101,7 @@ export function validateDecisions(batch: Batch, reply: JsonObject): E.Either<rea
     accepted.push({
       draft: d,
       action: action as "promote" | "discard",
-      rationale: String(rationale),
+      rationale: typeof rationale === "string" ? rationale : "",
       ...(typeof item["target"] === "string" ? { target: item["target"] } : {}),
     });
   }

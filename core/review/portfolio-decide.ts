@@ -75,7 +75,13 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
       errors.push("invalid tool decision shape");
       continue;
     }
-    const id = String(item["source"]);
+    // every value a reply holds is checked for its type before it is used: a reply is untrusted
+    // text, and an object with its own `toString` must be a refusal, never a crash
+    if (typeof item["source"] !== "string") {
+      errors.push("invalid tool decision shape: source must be a string");
+      continue;
+    }
+    const id = item["source"];
     const t = byId.get(id);
     if (t === undefined) {
       errors.push(`unknown reviewed tool: ${id}`);
@@ -112,7 +118,7 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
     } else if (action === "replace" || action === "split") errors.push(`${action} requires explicit operator-authored recipe mutation: ${id}`);
     else errors.push(`invalid tool review action: ${id}`);
     if (errors.length === before) {
-      const decision: ToolDecision = { tool: t, action: action as ToolAction, rationale: String(rationale), ...(target === undefined ? {} : { target }) };
+      const decision: ToolDecision = { tool: t, action: action as ToolAction, rationale: typeof rationale === "string" ? rationale : "", ...(target === undefined ? {} : { target }) };
       accepted.set(id, decision);
       if (action === "merge" && target !== undefined) {
         const g = merges.get(lower(target)) ?? { given: String(rawTarget), members: [] };
