@@ -2,6 +2,7 @@
 // text and returns the reviewer's whole output; core parses and validates it, nothing trusts it.
 import { spawn } from "node:child_process";
 import { splitWords } from "../../core/template/split.js";
+import { signalGroup } from "../../adapters/process/group.js";
 
 export interface Reviewer {
   /** shown by status views: which reviewer a host uses */
@@ -20,8 +21,10 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
   const [command, ...args] = argv;
   if (command === undefined) return Promise.reject(new Error("reviewer command is empty"));
   return new Promise((resolve, reject) => {
-    // (stdin, stdout and stderr are pipes: spawn's default)
-    const child = spawn(command, args);
+    // (stdin, stdout and stderr are pipes: spawn's default). A process group of its own: a
+    // reviewer that is a script leaves children (a `sleep`, a model client) holding its output
+    // open, and the limits below must end all of them, not only the script.
+    const child = spawn(command, args, { detached: true });
     const out: Buffer[] = [];
     let size = 0;
     let err = "";
@@ -29,7 +32,7 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
     let stopped: string | undefined;
     const stop = (why: string): void => {
       stopped ??= why;
-      child.kill("SIGKILL");
+      if (child.pid === undefined || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
     };
     const timer = setTimeout(() => stop(`it ran longer than ${timeoutMs / 1000} s`), timeoutMs);
     child.stdout.on("data", (b: Buffer) => {
@@ -43,6 +46,11 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
     child.on("error", (e) => {
       clearTimeout(timer);
       reject(new Error(`reviewer could not start: ${e.message}`));
+    });
+    // the reviewer itself ends: what it left running in its group goes with it (a stray child
+    // holding the output open would keep "close" from ever coming)
+    child.on("exit", () => {
+      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);

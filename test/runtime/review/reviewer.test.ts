@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commandReviewer, configuredReviewer, piReviewerArgv, runReviewerProcess, scriptedReviewer } from "../../../runtime/review/reviewer.js";
 import { reviewPolicy } from "../../../runtime/review/host.js";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isAlive, waitUntil } from "../../../adapters/process/group.js";
 
 describe("reviewers", () => {
   it("Pi's reviewer is a child pi -p with no tools and no extensions, the projection attached", () => {
@@ -48,6 +52,26 @@ describe("runReviewerProcess", () => {
 
   it("a reviewer running past its time is killed, and the error says why", async () => {
     await expect(runReviewerProcess(node("setTimeout(() => {}, 60000)"), "x", 300)).rejects.toThrow(/^reviewer was killed: it ran longer than 0.3 s$/);
+  });
+
+  it("a reviewer past its time is killed with every process it started: a child holding its output open does not keep the review waiting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "reviewer-group-"));
+    try {
+      const pidFile = join(dir, "child.pid");
+      // a shell reviewer whose `sleep` inherits stdout, as `sleep 1000` in a bash script does
+      const script = `sleep 1000 & echo $! > ${pidFile}; wait`;
+      const t0 = Date.now();
+      await expect(runReviewerProcess(["sh", "-c", script], "x", 500)).rejects.toThrow(/^reviewer was killed: it ran longer than 0.5 s$/);
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      const child = Number(readFileSync(pidFile, "utf8").trim());
+      expect(await waitUntil(() => !isAlive(child), 10_000)).toBe(true);
+      // one that ends on its own takes what it left running with it
+      const leftover = join(dir, "left.pid");
+      expect(await runReviewerProcess(["sh", "-c", `sleep 1000 > /dev/null 2>&1 & echo $! > ${leftover}; echo reply`], "x")).toBe("reply\n");
+      expect(await waitUntil(() => !isAlive(Number(readFileSync(leftover, "utf8").trim())), 10_000)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a configured reviewer has ten minutes", async () => {
