@@ -2,7 +2,7 @@
 // policy and reviewer, and one cycle run when the host is idle. All of it runs over the host's own
 // file system and lock (its session's), never over adapters of its own.
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
-import type { Lock } from "../../adapters/lock/Lock.js";
+import { LockTimeoutError, type Lock } from "../../adapters/lock/Lock.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { closeLedger } from "../ledger/index.js";
 import { automaticReviewPolicy } from "../verbs/status.js";
@@ -39,15 +39,18 @@ export function reviewPolicy(env: NodeJS.ProcessEnv = process.env, hostReviewer?
   return { enabled, describe, ...(reviewer === undefined ? {} : { reviewer }) };
 }
 
-export async function withReviews<A>(ports: ReviewPorts, run: (ctx: ReviewContext) => Promise<A>): Promise<A> {
+export async function withReviews<A>(ports: ReviewPorts, run: (ctx: ReviewContext) => Promise<A>, options: { readonly lockTimeoutMs?: number } = {}): Promise<A> {
   const { fs, lock, paths, packagedRoot } = ports;
-  const ctx = openReviews({ fs, lock, paths, ...(packagedRoot === undefined ? {} : { packagedRoot }) });
+  const ctx = openReviews({ fs, lock, paths, ...(packagedRoot === undefined ? {} : { packagedRoot }), ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }) });
   try {
     return await run(ctx);
   } finally {
     await closeLedger(ctx.ledger);
   }
 }
+
+/** How long an idle host's review waits for a lock another process holds. */
+const IDLE_LOCK_WAIT_MS = 100;
 
 /**
  * The scheduled cycle of a host that just went idle (its foreground turn or command ended): it
@@ -63,8 +66,11 @@ export async function idleCycle(
   if (policy.reviewer === undefined) return { skipped: "no_reviewer" };
   if ((await activeRuns()) > 0) return { skipped: "runs_active" };
   try {
-    return await withReviews(ports, (ctx) => runCycle(ctx, { reviewer: policy.reviewer! }));
+    // opportunistic: when another process holds the review (or the ledger), this host does not
+    // wait for it (a command would otherwise end seconds late); the next idle moment tries again
+    return await withReviews(ports, (ctx) => runCycle(ctx, { reviewer: policy.reviewer! }), { lockTimeoutMs: IDLE_LOCK_WAIT_MS });
   } catch (e) {
+    if (e instanceof LockTimeoutError) return { skipped: "review_busy" };
     return { skipped: `error: ${e instanceof Error ? e.message : String(e)}` };
   }
 }

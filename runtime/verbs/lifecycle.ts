@@ -5,6 +5,7 @@
 //                                        a one-shot command holds no tool)
 //   rollback tool=<name> revision=<n>    restore a tool's revision from its snapshot
 // None of them is an agent tool. See docs/lifecycle.md.
+import { LockTimeoutError } from "../../adapters/lock/Lock.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { activatePortfolio } from "../review/activate.js";
 import { reviewPolicy, withReviews, type ReviewPorts } from "../review/host.js";
@@ -18,7 +19,28 @@ export interface LifecycleVerbContext extends ReviewPorts {
   readonly env: NodeJS.ProcessEnv;
 }
 
-export async function reviewToolsNow(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext): Promise<CommandResult> {
+/** The answer when another process holds the review's lock: a review or an activation is under
+ *  way there; nothing was done here (never an internal error with a stack trace). */
+export function reviewBusy(what: string, e: LockTimeoutError): CommandResult {
+  const holder = e.message.slice(e.message.indexOf(";") + 1).trim();
+  return failure(`${what}: another process is reviewing or activating now (${holder}); nothing was done. Try again when it ends.`, { busy: true, lock: e.path });
+}
+
+/** `run`, answered with reviewBusy when another process holds a lock it waits for. */
+export async function unlessBusy(what: string, run: () => Promise<CommandResult>): Promise<CommandResult> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof LockTimeoutError) return reviewBusy(what, e);
+    throw e;
+  }
+}
+
+export function reviewToolsNow(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext): Promise<CommandResult> {
+  return unlessBusy("tool review", () => reviewToolsNowLocked(reviewer, ctx));
+}
+
+async function reviewToolsNowLocked(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext): Promise<CommandResult> {
   const policy = reviewer ?? reviewPolicy(ctx.env).reviewer;
   const report = await withReviews(ctx, (r) => runPortfolioCycle(r, policy === undefined ? { capture: true } : { reviewer: policy }));
   const did = report.steps.length === 0 ? "nothing to do" : report.steps.join(",");
@@ -40,6 +62,10 @@ export async function reviewToolsNow(reviewer: Reviewer | undefined, ctx: Lifecy
 export async function activateNow(params: Params, ctx: LifecycleVerbContext): Promise<CommandResult> {
   const bad = unknownKeys("activate", params, []);
   if (bad !== undefined) return bad;
+  return unlessBusy("activation", () => activateNowLocked(ctx));
+}
+
+async function activateNowLocked(ctx: LifecycleVerbContext): Promise<CommandResult> {
   const report = await withReviews(ctx, (r) => activatePortfolio(r));
   const actions = report.actions === undefined ? "" : ` ${Object.entries(report.actions).map(([k, v]) => `${k}=${v}`).join(" ")}`;
   const text = `activation outcome=${report.outcome} phase=${report.phase}${report.reviewId === undefined ? "" : ` review_id=${report.reviewId}`}${actions}` +
@@ -56,6 +82,10 @@ export async function rollbackNow(params: Params, ctx: LifecycleVerbContext): Pr
   if (typeof tool !== "string" || tool === "") return failure("rollback requires tool=<name>");
   if (typeof revisionText !== "string" || !/^[1-9][0-9]{0,8}$/.test(revisionText)) return failure("rollback requires revision=<n> (a positive integer)");
   const revision = Number(revisionText);
+  return unlessBusy("rollback", () => rollbackNowLocked(ctx, tool, revision));
+}
+
+async function rollbackNowLocked(ctx: LifecycleVerbContext, tool: string, revision: number): Promise<CommandResult> {
   const r = await withReviews(ctx, (c) => rollbackTool(c, tool, revision));
   if (!r.ok) return failure(r.error);
   const text = r.changed

@@ -7,7 +7,7 @@ import { runCycle } from "../review/cycle.js";
 import { BATCH_SIZE } from "../../core/review/batch.js";
 import { reviewPolicy, withReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
-import { reviewToolsNow, type LifecycleVerbContext } from "./lifecycle.js";
+import { reviewToolsNow, unlessBusy, type LifecycleVerbContext } from "./lifecycle.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 
 export interface ReviewVerbContext extends LifecycleVerbContext {
@@ -30,6 +30,10 @@ export async function reviewNow(params: Params, ctx: ReviewVerbContext): Promise
     }
   } else reviewer = reviewPolicy(ctx.env).reviewer;
   if (scope === "tool") return reviewToolsNow(reviewer, ctx);
+  return unlessBusy("draft review", () => reviewDraftsNow(reviewer, ctx));
+}
+
+async function reviewDraftsNow(reviewer: Reviewer | undefined, ctx: ReviewVerbContext): Promise<CommandResult> {
   const report = await withReviews(ctx, (r) => runCycle(r, reviewer === undefined ? { capture: true } : { reviewer }));
   // a capture that found too few drafts says so, not just "nothing to do"
   const few = report.eligible === undefined ? "" : ` (${report.eligible} draft${report.eligible === 1 ? "" : "s"}, a batch needs ${BATCH_SIZE})`;

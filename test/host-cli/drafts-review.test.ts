@@ -1,11 +1,12 @@
 // Drafts and automatic draft review through the real command: inline spawns become drafts, one
 // review cycle (scripted reply, then a configured reviewer command) promotes and discards the
 // twelve oldest, the promoted tools keep their lineage, and the newest draft waits.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../support/cli.js";
+import { cliNodeArgs, runCli, runCliJson } from "../support/cli.js";
 
 interface Projected {
   batchId: string;
@@ -119,6 +120,39 @@ describe("drafts and one review cycle through the CLI", () => {
       expect(readdirSync(join(dir, "recipes")).filter((n) => n.endsWith(".json"))).toEqual(["Draft_00.json"]);
       expect(runCli(["call", "Draft_00"], env).stdout).toBe("r0\n");
       expect(draftsIn(join(dir, "recipes", "drafts"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a second review while one runs is refused as busy, never an internal error; spawn does not wait for it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-recipes-busy-"));
+    try {
+      mkdirSync(join(dir, "recipes", "drafts"), { recursive: true });
+      for (let i = 0; i < 12; i++) writeFileSync(join(dir, "recipes", "drafts", `d${i}.json`), JSON.stringify({ template: `printf r${i}` }));
+      const started = join(dir, "reviewer-started");
+      // a reviewer that takes its time, then answers nothing usable
+      const script = join(dir, "slow.cjs");
+      writeFileSync(script, `require("node:fs").writeFileSync(${JSON.stringify(started)}, "x"); setTimeout(() => process.exit(1), 20000);`);
+      const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}` };
+      const first = spawn(process.execPath, [...cliNodeArgs(), "review"], { env: { ...process.env, ...env }, stdio: "ignore" });
+      const firstDone = new Promise<void>((r) => first.on("exit", () => r()));
+      try {
+        for (let i = 0; i < 400 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(existsSync(started)).toBe(true);
+        const second = runCli(["review"], env);
+        expect(second.status).toBe(1);
+        expect(second.stderr).toMatch(/^draft review: another process is reviewing or activating now \(.+\); nothing was done\. Try again when it ends\.\n$/);
+        const activation = runCli(["activate"], env);
+        expect(activation.stderr).not.toContain("internal error");
+        // the idle review after a command does not wait out the lock: the spawn answers as usual
+        const spawned = runCli(["spawn", "template=printf during"], env);
+        expect(spawned).toMatchObject({ status: 0, stdout: expect.stringContaining("during") });
+        expect(spawned.stderr).not.toContain("internal error");
+      } finally {
+        first.kill("SIGKILL");
+        await firstDone;
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
