@@ -15,7 +15,12 @@ const VALUE_RULES: ReadonlyArray<readonly [RegExp, string, boolean]> = [
   [/\b(?:A(?:KIA|SIA)[A-Z0-9]{16}|github_pat_[A-Za-z0-9_]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|xox[baprs]-[A-Za-z0-9-]{10,})/, "credential-shaped value", true],
   [/(?:~|\/)\.aws\/(?:credentials|config)\b|\bAWS_(?:ACCESS_KEY_ID|SECRET_ACCESS_KEY|SESSION_TOKEN)\b|\baws\s+secretsmanager\b/, "AWS credential reference", true],
   [/\bvault\s+(?:kv\s+)?(?:get|read|write|put|list)\b|\bVAULT_TOKEN\b|\baz\s+keyvault\b|\bgcloud\s+secrets\s+versions\s+access\b/, "secret-manager reference", true],
-  [/\bbearer\s+[A-Za-z0-9._~+/-]{8,}|\b(?:api[_-]?key|secret|token|password|passwd)\s*[:=]\s*[^\s{}'"]{4,}/i, "secret-bearing value", true],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, "credential-shaped value", true],
+  // a secret written into the command: `Bearer ...`, `DB_PASSWORD=...` (the secret word may end
+  // a name of underscored words), a password in a URL (`https://bob:pw@host`), `curl -u user:pw`,
+  // `sshpass -p pw`; a placeholder (`{pw}`) in its place is no secret
+  [/\bbearer\s+[A-Za-z0-9._~+/-]{8,}|\b(?:[A-Za-z0-9]+_)*(?:api[_-]?key|secret|token|password|passwd)\s*[:=]\s*[^\s{}'"]{4,}/i, "secret-bearing value", true],
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@{}]+:[^\s/@{}]{3,}@|(?:^|\s)(?:-u|--user)(?:\s+|=)[^\s:{}'"]+:[^\s{}'"]{3,}|\bsshpass\s+-p\s*[^\s{}'"]+/i, "secret-bearing value", true],
   [/(?:^|[\s"'])(?:\/tmp\/|\/var\/tmp\/|[A-Za-z]:\\te?mp\\|[^\s"']*\.pi\/agent\/tmp\/)/i, "temporary path", false],
 ];
 

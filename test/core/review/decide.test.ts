@@ -46,10 +46,10 @@ describe("the reply's frame", () => {
     expect(errorsOf(batch, reply(batch, { 0: { extra: 1, sha256: "stale" } }))).toEqual(["invalid review decision shape", "missing review decision: draft_01"]);
   });
 
-  it("a decision naming no draft is an unknown draft", () => {
+  it("a decision naming no draft, or naming it with no string, is refused by shape", () => {
     const r = reply();
-    (r["decisions"] as unknown[]).push({ action: "discard" });
-    expect(errorsOf(batch, r)).toEqual(["unknown review draft: undefined"]);
+    (r["decisions"] as unknown[]).push({ action: "discard" }, { draft: 7, action: "discard" });
+    expect(errorsOf(batch, r)).toEqual(["invalid review decision shape: draft must be a string", "invalid review decision shape: draft must be a string"]);
   });
 });
 

@@ -54,6 +54,8 @@ describe("unsafe scan: what it finds", () => {
     ["curl -H 'Authorization: Bearer abc.def~+/-x'", VALUE],
     ["curl -H 'Authorization: Bearer  abc.def~+/-x'", VALUE],
     ...["api_key=abcd", "API-KEY: abcd", "apikey =abcd", "secret:abcd", "token= abcd", "Password=abcd", "passwd=abcd"].map((t) => [t, VALUE] as const),
+    ...["env DB_PASSWORD=hunter2 true", "env GITHUB_TOKEN=abc123 true", "MY_APP_SECRET=s3cr3t ./run", "echo https://bob:hunter2@example.com/x", "git clone https://user:tok3n@git.example.com/r.git", "curl -u admin:hunter2 https://x", "curl --user=admin:hunter2 https://x", "sshpass -p hunter2 ssh host", "sshpass -phunter2 ssh host"].map((t) => [t, VALUE] as const),
+    [`curl -H "x: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"`, CREDENTIAL],
     ["/tmp/out", TEMP],
     ["cat /var/tmp/out", TEMP],
     ['cp "/tmp/x" .', TEMP],
@@ -108,6 +110,15 @@ describe("unsafe scan: near misses it leaves alone", () => {
     "/tmpfile",
     "~/.pi/agent/tmpx/run",
     "echo {region}",
+    // placeholders where a secret would be, and look-alikes of the new rules
+    "env DB_PASSWORD={pw} true",
+    "curl -u {user}:{pass} https://x",
+    "sshpass -p {pw} ssh host",
+    "echo https://{user}:{pw}@example.com",
+    "curl http://localhost:8080/x",
+    "git clone git@github.com:org/repo.git",
+    "echo eyJ.notajwt.x",
+    "echo GITHUB_TOKENS_LIST",
   ])("%s", (template) => expect(findUnsafe({ template })).toBeUndefined());
 
   it("keys that only look like secrets, and values that are not text", () => {
