@@ -6,7 +6,7 @@ import { failure } from "../result.js";
 import { dirname, formatOfPath, idOfPath, join, resolveAgainst } from "../recipe/posix.js";
 import type { RegisterInput } from "./params.js";
 import { recipeText } from "./stored.js";
-import { alreadyRegistered, draftInvalid, draftNotFound, draftOutside, promotedText, recipeInvalid } from "./texts.js";
+import { alreadyRegistered, draftInvalid, draftNotFound, draftOutside, draftWithFields, promotedText, recipeInvalid } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
 import { validateContent } from "./validate-content.js";
 import { compileRecipe } from "../compile/compile-recipe.js";
@@ -29,7 +29,22 @@ export function draftPathOf(draft: string, roots: { readonly userRoot: string; r
   return readings.find((p) => isUnderDrafts(p, draftRoot)) ?? resolveAgainst(roots.cwd, draft);
 }
 
+/** The fields given beside `draft=` that a promotion would not use (it writes the draft's own
+ *  fields; only `description` may replace the draft's). */
+function ignoredWithDraft(input: RegisterInput): string[] {
+  return [
+    ...(input.template.given ? ["template"] : []),
+    ...(input.args === undefined ? [] : ["args"]),
+    ...(input.values === undefined ? [] : ["values"]),
+    ...(input.async === undefined ? [] : ["async"]),
+    ...input.fields.keys(),
+  ];
+}
+
 export function planPromotion(name: string, input: RegisterInput, facts: RegisterFacts, existing: boolean): RegisterPlan {
+  // a field the promotion would drop unseen is refused: the tool written would not be the one asked for
+  const ignored = ignoredWithDraft(input);
+  if (ignored.length > 0) return answer(failure(draftWithFields(ignored), { tool: name, fields: ignored }));
   const draft = draftPathOf(input.draft ?? "", facts);
   if (!isUnderDrafts(draft, facts.draftRoot)) return answer(failure(draftOutside(facts.draftRoot), { tool: name }));
   const file = facts.readFile(draft);

@@ -57,6 +57,8 @@ export const nothingToUpdate = (name: string, missing: readonly string[]): strin
   `Tool "${name}" not found, so update=true has nothing to update. To create it, give a description and a template (${missing.join(" and ")} missing).`;
 export const deletedTool = (name: string): string => `Deleted tool "${name}". Reload to remove it from the complete registry.`;
 
+export const draftWithFields = (fields: readonly string[]): string =>
+  `A promotion writes the draft's own fields; only description may be given with draft= (${fields.join(", ")} given). Promote first, then change the tool with update=true.`;
 export const draftOutside = (draftRoot: string): string =>
   `Draft must be under ${draftRoot}. Use inspect target=recipes view=summary to list drafts.`;
 export const draftNotFound = (path: string): string => `Draft not found: ${path}`;

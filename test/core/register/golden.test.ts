@@ -179,6 +179,17 @@ describe("register_tool golden cases", () => {
       text: 'Updated tool "existing_tool" from draft recipe.',
     });
 
+    // a field the promotion would drop is refused, not dropped unseen; a description is taken
+    for (const extra of [{ template: "echo other" }, { args: "x:int" }, { async: true }, { timeout: 5 }]) {
+      expect(w.run({ name: "with_fields", draft: `${DRAFTS}/captured.json`, ...extra })).toMatchObject({
+        ok: false,
+        text: `A promotion writes the draft's own fields; only description may be given with draft= (${Object.keys(extra)[0]} given). Promote first, then change the tool with update=true.`,
+      });
+    }
+    expect(w.files.has(`${ROOT}/with_fields.json`)).toBe(false);
+    expect(w.run({ name: "with_fields", draft: `${DRAFTS}/captured.json`, description: "Mine" })).toMatchObject({ ok: true });
+    expect(w.read("with_fields.json")).toEqual({ description: "Mine", template: "echo promoted" });
+
     const broken = w.run({ name: "broken_tool", draft: `${DRAFTS}/broken.json` });
     expect(broken).toMatchObject({ ok: false, text: "Draft recipe is invalid: recipe must define template" });
     expect(w.files.has(`${ROOT}/broken_tool.json`)).toBe(false);
