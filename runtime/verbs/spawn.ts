@@ -2,7 +2,10 @@
 // (`recipe=`) in the foreground. A bare name blocked by an invalid or disabled winner says so
 // with the shadowed-launch tokens (see "Shadowing and diagnostics" in docs/recipes.md).
 import * as E from "fp-ts/lib/Either.js";
-import { basename, resolve } from "node:path";
+import { accessSync, constants, statSync } from "node:fs";
+import { basename, delimiter, join, resolve } from "node:path";
+import { leaves } from "../../core/template/graph.js";
+import { splitWords } from "../../core/template/split.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
 import { argMismatchText } from "../../core/args/arg-type.js";
 import { discover } from "../../core/discovery/discover.js";
@@ -62,6 +65,27 @@ function parseValues(raw: unknown): E.Either<string, Readonly<Record<string, unk
     : E.left("spawn values must be a JSON object");
 }
 
+/** A command word of the template, written literally, that names no program: not on PATH (a
+ *  bare name), or no file (a path). Words holding a placeholder are not judged. */
+function missingCommand(template: Json, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  const dirs = (env["PATH"] ?? "").split(delimiter).filter((d) => d !== "");
+  const runnable = (file: string): boolean => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  for (const leaf of leaves(template)) {
+    const command = splitWords(leaf.text)[0];
+    if (command === undefined || command.includes("{") || command.startsWith("~")) continue;
+    const found = command.includes("/") ? runnable(resolve(cwd, command)) : dirs.some((d) => runnable(join(resolve(cwd, d), command)));
+    if (!found) return command;
+  }
+  return undefined;
+}
+
 /** The draft an inline spawn left behind, as result tokens and details. */
 async function withDraft(result: CommandResult, capture: Promise<DraftCaptured> | undefined): Promise<CommandResult> {
   if (capture === undefined) return result;
@@ -82,8 +106,12 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
     const error = argMismatchText(normalized.left);
     return failure(error, { tool: "spawn", template, error });
   }
-  // captured at launch, not on success: a failing first attempt is still worth a review
-  const capture = ctx.captureDraft?.({ template, values });
+  // captured at launch, not on success: a failing first attempt is still worth a review; but a
+  // command that cannot start at all (a typo: `ecoh hi`) is no tool to make, and is not saved
+  const missing = ctx.captureDraft === undefined ? undefined : missingCommand(template, ctx.paths.cwd, ctx.env ?? process.env);
+  const capture = missing !== undefined
+    ? Promise.resolve<DraftCaptured>({ captured: false, reason: `command not found: ${missing} (a template that cannot start is not saved as a draft)` })
+    : ctx.captureDraft?.({ template, values });
   // an inline template is no recipe file: there is nothing to count (it is captured as a draft)
   const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(ctx));
   return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs }), capture);

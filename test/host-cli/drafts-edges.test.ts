@@ -2,7 +2,7 @@
 // `draft=` path means the same from any folder, a description given on promotion is kept, a
 // promoted draft is never offered to a review batch again, `review` says how many drafts it is
 // short of a batch, and promotion refuses symlinks and never echoes a file's content.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -63,6 +63,19 @@ describe("register_tool draft= from any folder", () => {
     expect(r.stdout).toContain("11 drafts, a batch needs 12");
     expect(existsSync(join(drafts, "d01.json"))).toBe(true);
   }, 120_000);
+});
+
+describe("spawn of a command that cannot start", () => {
+  it("is not saved as a draft, and the result says why; one that starts is saved whatever its exit", () => {
+    const listed = (): string[] => readdirSync(drafts).filter((n) => n.endsWith(".json"));
+    for (const [template, word] of [["ecoh_nope hi", "ecoh_nope"], ["./missing.sh x", "./missing.sh"], ['["true","nonexistent_cmd_x"]', "nonexistent_cmd_x"]] as const) {
+      const r = runCli(["spawn", `template=${template}`], env, base);
+      expect(r.stdout + r.stderr).toContain(`draft_recipe=none draft_reason="command not found: ${word} (a template that cannot start is not saved as a draft)"`);
+    }
+    expect(listed()).toEqual([]);
+    expect(runCli(["spawn", "template=false"], env, base).stdout + runCli(["spawn", "template=echo {x=1}"], env, base).stdout).toMatch(/draft_recipe=\//);
+    expect(listed()).toHaveLength(2);
+  });
 });
 
 describe("review with fewer drafts than a batch needs", () => {
