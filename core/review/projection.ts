@@ -4,6 +4,7 @@
 import type { Json, JsonObject } from "../model.js";
 import type { Batch, BatchDraft } from "./batch.js";
 import { FIELD } from "../recipe/fields.js";
+import { compileTemplate } from "../compile/compile-template.js";
 
 export interface TemplateShape {
   readonly kind: "command" | "sequence" | "parallel" | "object" | "invalid";
@@ -36,6 +37,16 @@ export function templateShape(t: Json | undefined): TemplateShape {
   return { kind: "invalid", nodes: 0 };
 }
 
+/** How many arguments the tool takes: the declared ones and every other name its template's
+ *  placeholders read (a captured draft declares none: `echo {x=1}` takes x). */
+function argumentCount(recipe: JsonObject): number {
+  const args = recipe["args"];
+  const declared = Array.isArray(args) && args.every((a: Json) => typeof a === "string") ? (args as readonly string[]) : undefined;
+  const template = recipe["template"];
+  if (template === undefined) return length(args);
+  return compileTemplate(template, declared === undefined ? { template } : { args: declared, template }).surface.names.length;
+}
+
 const keyCount = (v: Json | undefined): number => (typeof v === "object" && v !== null && !Array.isArray(v) ? Object.keys(v).length : 0);
 const length = (v: Json | undefined): number => (Array.isArray(v) ? v.length : 0);
 
@@ -44,7 +55,7 @@ export function contract(recipe: JsonObject): JsonObject {
   const mailbox = recipe[FIELD.mailbox];
   const box = typeof mailbox === "object" && mailbox !== null && !Array.isArray(mailbox) ? (mailbox as JsonObject) : {};
   return {
-    argument_count: length(recipe["args"]),
+    argument_count: argumentCount(recipe),
     artifact_count: keyCount(recipe[FIELD.artifacts]),
     async: recipe["async"] === true,
     default_count: keyCount(recipe["defaults"]),

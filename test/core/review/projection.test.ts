@@ -53,6 +53,12 @@ describe("a recipe's contract", () => {
     });
   });
 
+  it("counts the arguments a template's placeholders take, declared or not", () => {
+    expect(contract({ template: "echo {x=1} {file:path}" })["argument_count"]).toBe(2);
+    expect(contract({ args: ["a"], template: ["echo {a}", { template: "cat {b}" }] })["argument_count"]).toBe(2);
+    expect(contract({ template: "echo hi" })["argument_count"]).toBe(0);
+  });
+
   it("counts nothing it cannot count: a list where a map belongs, a text mailbox, async not true", () => {
     expect(contract({ args: "a b", defaults: ["a"], artifacts: null, imports: "x", mailbox: ["accepts"], async: "true" })).toStrictEqual({
       argument_count: 0,
