@@ -45,6 +45,10 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         if (found === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
         const [, record] = found;
         const key = record.current_path;
+        // a demoted tool is a draft now: writing the revision there would answer "rolled back"
+        // while no tool changed
+        if (key.startsWith("drafts/"))
+          return { ok: false, error: `Tool ${tool} is a draft now (${join(ctx.paths.recipeRoot, key)}), not an active tool: promote it with register_tool name=${tool} draft=${key}, then roll it back` };
         const path = join(ctx.paths.recipeRoot, key);
         const at = snapshotPath(ctx.paths.usageRoot, tool, revision);
         // a snapshot is trusted only as the file the activation wrote: a symlink (to the file or
@@ -65,7 +69,9 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         const targetKey = pathKey(ctx.paths.recipeRoot, target)!;
         if (target !== path && (await ctx.fs.lstat(target).catch(() => undefined)) !== undefined)
           return { ok: false, error: `Recipe revision rollback would replace another recipe file: ${target} (${tool} is ${path} now)` };
-        if (target === path && current === snap.snapshot.sha256 && record.fingerprint === snap.snapshot.fingerprint && record.rollback_of_revision === revision)
+        // the tool holds that revision already: it is the current revision, or the one a rollback
+        // to it made; nothing is recorded (a rollback event would restart the revision's calls)
+        if (target === path && current === snap.snapshot.sha256 && record.fingerprint === snap.snapshot.fingerprint && (record.rollback_of_revision === revision || record.revision === revision))
           return { ok: true, tool, path, restored_revision: revision, revision: record.revision, changed: false };
         const when = isoAt(ctx.now());
         const w = new Working({ index, ledgers, missing: new Set() });

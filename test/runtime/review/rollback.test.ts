@@ -29,14 +29,28 @@ describe("rollbackTool", () => {
     expect(await rollback(makeMemFileSystem(new Volume()))).toEqual({ ok: false, error: `Recipe revision rollback lineage is unavailable: renamed_tool (the recipe root ${ROOT} is missing)` });
   });
 
-  it("the same bytes with no rollback recorded yet is still a rollback; asked again it changes nothing; other bytes are restored", async () => {
+  it("a tool that holds the revision (its current one) changes nothing; other bytes are restored", async () => {
     const fs = await activated();
-    expect(await rollback(fs)).toEqual({ ok: true, tool: "renamed_tool", path: TOOL, restored_revision: 1, revision: 1, changed: true });
+    // revision 1 is the current revision: no rollback event, whose new revision would restart
+    // the calls of the revision the tool is still on
+    expect(await rollback(fs)).toEqual({ ok: true, tool: "renamed_tool", path: TOOL, restored_revision: 1, revision: 1, changed: false });
     expect(await rollback(fs)).toEqual({ ok: true, tool: "renamed_tool", path: TOOL, restored_revision: 1, revision: 1, changed: false });
     // the same recipe written differently: same fingerprint, other bytes
     await fs.writeFile(TOOL, `${JSON.stringify(JSON.parse(recipeText(0)), null, 4)}\n`);
     expect(await rollback(fs)).toEqual({ ok: true, tool: "renamed_tool", path: TOOL, restored_revision: 1, revision: 1, changed: true });
     expect(await text(fs, TOOL)).toBe(recipeText(0));
+  });
+
+  it("a demoted tool (a draft now) is refused with the way to promote it, and nothing is written", async () => {
+    const fs = await activated();
+    const draft = `${paths.draftRoot}/tool_01.json`;
+    const before = await text(fs, draft);
+    expect(before).toBeDefined();
+    expect(await rollback(fs, 1, "tool_01")).toEqual({
+      ok: false,
+      error: `Tool tool_01 is a draft now (${draft}), not an active tool: promote it with register_tool name=tool_01 draft=drafts/tool_01.json, then roll it back`,
+    });
+    expect(await text(fs, draft)).toBe(before);
   });
 
   it("a tool whose file is gone has nothing to roll back", async () => {
@@ -122,6 +136,8 @@ describe("rollbackTool", () => {
 
   it("bytes already the revision's are not written again: only the lineage records the rollback, in place", async () => {
     const base = await activated();
+    // the lineage has moved on to a later revision whose bytes came back by hand
+    await editRecord(base, { revision: 2 });
     const before = JSON.parse((await text(base, LEDGER))!) as { former_paths: unknown };
     const touched: string[] = [];
     const fs = interceptFs(base, async (name, args, call) => ((name === "rename" || name === "writeFile") && touched.push(String(args[1] ?? args[0])), call()));
@@ -132,7 +148,7 @@ describe("rollbackTool", () => {
 
   it("a lineage whose recorded fingerprint is not the revision's is rolled back again, even with the revision's bytes", async () => {
     const fs = await activated();
-    expect(await rollback(fs)).toMatchObject({ ok: true, changed: true });
+    expect(await rollback(fs)).toMatchObject({ ok: true, changed: false });
     await editRecord(fs, { fingerprint: "0".repeat(64) });
     expect(await rollback(fs)).toMatchObject({ ok: true, changed: true });
     expect(await rollback(fs)).toMatchObject({ ok: true, changed: false });
@@ -140,7 +156,7 @@ describe("rollbackTool", () => {
 
   it("a .md file holding the very bytes of the .json revision still comes back as the .json", async () => {
     const fs = await activated();
-    expect(await rollback(fs)).toMatchObject({ ok: true, changed: true });
+    expect(await rollback(fs)).toMatchObject({ ok: true, changed: false });
     const MD = `${ROOT}/renamed_tool.md`;
     await fs.rename(TOOL, MD);
     await comesBackAsJson(fs, MD, "renamed_tool.md");
