@@ -38,6 +38,9 @@ export interface ActivationReport {
   readonly reviewId?: string;
   readonly actions?: Readonly<Record<string, number>>;
   readonly error?: string;
+  /** the plan had been carried out already (an activation a crash cut short, finished when the
+   *  ledger store was next opened): this call only recorded the review as completed */
+  readonly recovered?: boolean;
 }
 
 /** Test-only breakage, for showing the crash property catches it: `lineageFirst` commits the
@@ -56,7 +59,7 @@ async function sameRoot(ctx: ReviewContext, state: ToolReviewState): Promise<voi
 }
 
 /** Runs the plan's one journal plan unless its activation record shows it already ran. */
-async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: ActivationFaults): Promise<Record<string, number>> {
+async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: ActivationFaults): Promise<{ readonly actions: Record<string, number>; readonly already: boolean }> {
   const plan = await readApproved(ctx, state);
   if (plan === undefined) throw new Error(`approved plan of review ${state.reviewId} is missing or changed`);
   const actions: Record<string, number> = {};
@@ -66,7 +69,7 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
   // a plan a crash interrupted is finished first (the store lock recovers the ledger's journals)
   await withStore(ctx.ledger, async () => undefined);
   const done = (await readJsonOrUndefined(ctx.fs, marker)) as { approvedSha256?: string } | undefined;
-  if (done?.approvedSha256 === state.approvedSha256) return actions;
+  if (done?.approvedSha256 === state.approvedSha256) return { actions, already: true };
   // nothing is written (not even a seeded lineage) into a root that is not the one captured
   await sameRoot(ctx, state);
   // the lineages must know every tool's current content first (a revision is recorded by seeding)
@@ -130,7 +133,7 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
       });
     }),
   );
-  return actions;
+  return { actions, already: false };
 }
 
 /** Removes a completed review's quarantine (the merged-away members); repeatable. */
@@ -146,9 +149,9 @@ async function activateLocked(ctx: ReviewContext, faults: ActivationFaults): Pro
     return { outcome: "completed", phase: "completed", reviewId: state.reviewId };
   }
   if (state.phase !== "approved") return { outcome: "none", phase: state.phase, reviewId: state.reviewId };
-  let actions: Record<string, number>;
+  let carried: { readonly actions: Record<string, number>; readonly already: boolean };
   try {
-    actions = await carryOut(ctx, state, faults);
+    carried = await carryOut(ctx, state, faults);
   } catch (e) {
     const next = toolFailed(state, "processing_failed", "activation", e instanceof Error ? e.message : String(e), isoNow(ctx));
     await write(ctx, next);
@@ -156,7 +159,10 @@ async function activateLocked(ctx: ReviewContext, faults: ActivationFaults): Pro
   }
   await write(ctx, toolMoved(state, "completed", isoNow(ctx)));
   await collect(ctx, state);
-  return { outcome: "activated", phase: "completed", reviewId: state.reviewId, actions };
+  const { actions, already } = carried;
+  return already
+    ? { outcome: "completed", phase: "completed", reviewId: state.reviewId, actions, recovered: true }
+    : { outcome: "activated", phase: "completed", reviewId: state.reviewId, actions };
 }
 
 /** Carries out an approved portfolio plan, if there is one. */

@@ -68,7 +68,8 @@ export async function activateNow(params: Params, ctx: LifecycleVerbContext): Pr
 async function activateNowLocked(ctx: LifecycleVerbContext): Promise<CommandResult> {
   const report = await withReviews(ctx, (r) => activatePortfolio(r));
   const actions = report.actions === undefined ? "" : ` ${Object.entries(report.actions).map(([k, v]) => `${k}=${v}`).join(" ")}`;
-  const text = `activation outcome=${report.outcome} phase=${report.phase}${report.reviewId === undefined ? "" : ` review_id=${report.reviewId}`}${actions}` +
+  const recovered = report.recovered === true ? "\nthe plan had been carried out before an interruption; the review is recorded as completed now" : "";
+  const text = `activation outcome=${report.outcome} phase=${report.phase}${report.reviewId === undefined ? "" : ` review_id=${report.reviewId}`}${actions}${recovered}` +
     (report.error === undefined ? "" : `\nlast_error: ${report.error}\nnext: fix the cause, then message to=tool:pi-actors type=review.retry body={"scope":"tool"} (or review.reset)`);
   return report.outcome === "failed" ? failure(text, { ...report }) : success(text, { ...report });
 }

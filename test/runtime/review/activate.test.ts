@@ -58,6 +58,24 @@ const exitingBefore = (fs: FileSystem, path: string): FileSystem =>
     get: (target, p) => (p === "rename" ? async (a: string, b: string) => (b === path ? Promise.reject(new Exited(`exit before ${b}`)) : target.rename(a, b)) : Reflect.get(target, p)),
   });
 
+describe("an activation cut short after its plan was carried out", () => {
+  it("the view says the plan was carried out, and the next activation records the review as completed without claiming the work", async () => {
+    const fs = await approvedVolume();
+    const approved = await text(fs, toolStatePath(paths));
+    expect(await activate(fs)).toMatchObject({ outcome: "activated", phase: "completed" });
+    // as a crash between the plan and the state's write leaves it: the plan done, the state approved
+    await fs.writeFile(toolStatePath(paths), approved!);
+    expect((await gatherReviews(fs, paths)).tool_review).toMatchObject({
+      phase: "approved",
+      next_action: "the plan was carried out; pi-recipes activate (or the next Pi session or MCP server start) records the review as completed",
+    });
+    const again = await activate(fs);
+    expect(again).toMatchObject({ outcome: "completed", phase: "completed", recovered: true });
+    expect(await withCtx(fs, readToolState)).toMatchObject({ phase: "completed" });
+    expect(await exists(fs, `${ROOT}/renamed_tool.json`)).toBe(true);
+  });
+});
+
 describe("activation refused", () => {
   it("an approved plan that is gone fails activation with the reason in the report, the state and the view; no tool moves", async () => {
     const fs = await approvedVolume();
