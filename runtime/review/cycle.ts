@@ -38,6 +38,8 @@ export interface CycleReport {
   readonly error?: string;
   /** a capture found too few drafts: how many were eligible (a batch needs BATCH_SIZE) */
   readonly eligible?: number;
+  /** what the batch this cycle completed did, by outcome (promoted, discarded, skipped_...) */
+  readonly actions?: Readonly<Record<string, number>>;
 }
 
 const write = (ctx: ReviewContext, s: ReviewState): Promise<void> => writeJson(ctx.fs, statePath(ctx.paths), s);
@@ -178,12 +180,17 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
   // cleanup comes only after `completed` is durable, and is repeated by any later cycle
   if (state?.phase === "completed") await collect(ctx, state, steps);
   steps.push(...(await tidyReviews(ctx, state?.batchId)));
+  // the outcomes of a batch completed now: a skipped promotion must not hide behind "completed"
+  const evidence = state !== undefined && steps.includes("completed")
+    ? ((await readJsonOrUndefined(ctx.fs, join(batchDir(ctx.paths, state.batchId), EVIDENCE_FILE))) as { actions?: Record<string, number> } | undefined)
+    : undefined;
   return {
     phase: state?.phase ?? "idle",
     steps,
     ...(state === undefined ? {} : { batchId: state.batchId, projection: join(batchDir(ctx.paths, state.batchId), PROJECTION_FILE) }),
     ...(state?.lastError === undefined ? {} : { error: state.lastError }),
     ...(eligible === undefined ? {} : { eligible }),
+    ...(evidence?.actions === undefined ? {} : { actions: evidence.actions }),
   };
 }
 

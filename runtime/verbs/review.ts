@@ -40,7 +40,10 @@ async function reviewDraftsNow(reviewer: Reviewer | undefined, ctx: ReviewVerbCo
   const did = (report.steps.length === 0 ? "nothing to do" : report.steps.join(",")) + few;
   const hint = reviewer === undefined ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
   const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
-  const text = `draft_review phase=${report.phase} steps=${did}${report.batchId === undefined ? "" : ` batch=${report.batchId}`}${hint}${where}` +
+  const actions = report.actions === undefined ? "" : `\nactions: ${Object.entries(report.actions).map(([k, v]) => `${k}=${v}`).join(" ")}`;
+  const skipped = Object.entries(report.actions ?? {}).filter(([k, v]) => k.startsWith("skipped_") && v > 0);
+  const warn = skipped.length === 0 ? "" : `\nnot carried out: ${skipped.map(([k, v]) => `${v} ${k.slice("skipped_".length).replace(/_/g, " ")}`).join(", ")} (see inspect target=recipes view=reviews)`;
+  const text = `draft_review phase=${report.phase} steps=${did}${report.batchId === undefined ? "" : ` batch=${report.batchId}`}${hint}${where}${actions}${warn}` +
     (report.error === undefined ? "" : `\nlast_error: ${report.error}`);
   const ok = report.phase !== "failed" && report.phase !== "processing_failed";
   return ok ? success(text, { ...report }) : failure(text, { ...report });

@@ -82,7 +82,7 @@ describe("a draft review cycle's report", () => {
   it("names its steps in order, its batch and its projection; the evidence counts the outcomes and records the cleanup", async () => {
     const fs = volume();
     const report = await cycle(fs, { reviewer: promoteFirst("first_tool") });
-    expect(report).toEqual({ phase: "completed", steps: ["captured", "reviewed", "completed", "collected"], batchId: "batch-1", projection: `${dir}/projection.json` });
+    expect(report).toEqual({ phase: "completed", steps: ["captured", "reviewed", "completed", "collected"], batchId: "batch-1", projection: `${dir}/projection.json`, actions: { promoted: 1, discarded: 11 } });
     const evidence = await json(fs, `${dir}/evidence.json`);
     expect(evidence).toMatchObject({ batchId: "batch-1", actions: { promoted: 1, discarded: 11 }, garbageCollection: { reviewedSources: 12, status: "completed" } });
     expect(evidence).not.toHaveProperty("lineage_diagnostics");

@@ -25,6 +25,11 @@ async function editLedger(fs: FileSystem, name: string, change: Record<string, u
 }
 
 describe("listCandidates", () => {
+  it("takes the names of every recipe of the root, not only the tools: a promotion onto an invalid or disabled one would be skipped after the review said completed", async () => {
+    const fs = vol({ [`${DRAFTS}/good.json`]: good, [`${ROOT}/tool.json`]: good, [`${ROOT}/broken.json`]: "{bad", [`${ROOT}/off.json`]: '{"template":"echo off","disabled":true}' });
+    expect((await list(fs)).activeTools).toEqual(["broken", "off", "tool"]);
+  });
+
   it("each draft with its digest; valid with its raw recipe only when discovery compiled it and it loads; usage for every draft that loads", async () => {
     const fs = vol({ [`${DRAFTS}/good.json`]: good, [`${DRAFTS}/bad.json`]: "{nope", [`${DRAFTS}/imp.json`]: imports, [`${ROOT}/tool.json`]: good });
     expect(await list(fs)).toStrictEqual({

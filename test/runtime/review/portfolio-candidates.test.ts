@@ -54,7 +54,7 @@ describe("listToolCandidates", () => {
     await fs.writeFile(`${ROOT}/also.json`, '{"template":"echo also"}');
     const listed = await withCtx(fs, (ctx) => listToolCandidates({ ...ctx, packagedRoot: "/pkg" }));
     expect(listed).toStrictEqual({
-      activeTools: ["also", "good"],
+      activeTools: ["also", "broken", "good", "off"],
       diagnostics: [],
       tools: [
         { name: "also", path: `${ROOT}/also.json`, recipe: { template: "echo also" }, riskLabels: [], sha256: sha('{"template":"echo also"}'), usage, valid: true },
@@ -82,7 +82,7 @@ describe("listToolCandidates", () => {
       (inner: FileSystem, path: string) => inner.unlink(path),
     ]) {
       const fs = await changedAfterDiscovery(change);
-      expect(await withCtx(fs, (ctx) => listToolCandidates(ctx))).toStrictEqual({ activeTools: ["good"], diagnostics: [], tools: [] });
+      expect(await withCtx(fs, (ctx) => listToolCandidates(ctx))).toStrictEqual({ activeTools: ["broken", "good", "off"], diagnostics: [], tools: [] });
     }
     // the same bytes read again: listed
     const same = await changedAfterDiscovery(async () => undefined);
