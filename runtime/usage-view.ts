@@ -8,6 +8,7 @@ import type { AgentPaths } from "./agent-paths.js";
 import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import { factsOf } from "../core/views/registry-summary.js";
+import { isRuntimeActor } from "../core/views/tool-status.js";
 import type { RuntimeContext } from "./verbs/status.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
@@ -25,7 +26,9 @@ export const showsUsage = (params: Readonly<Record<string, unknown>>): boolean =
     params["verbose"] === "true");
 
 const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
-  (params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews";
+  ((params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews") ||
+  // triage names the reviews that wait for an operator
+  (typeof params["target"] === "string" && params["target"].startsWith("tool:") && isRuntimeActor(params["target"].slice(5)) && params["view"] === "triage");
 
 const hasLedgers = (fs: FileSystem, ledger: LedgerContext): Promise<boolean> =>
   fs.stat(ledger.paths.usageRoot).then(() => true, () => false);

@@ -5,6 +5,7 @@ import { nextToken } from "./compact-text.js";
 import type { RecipesSummary } from "./registry-summary.js";
 import type { Remediation } from "./remediations.js";
 import type { RuntimeStatus } from "./tool-status.js";
+import type { ReviewsDetails } from "./render.js";
 
 export type ActiveRun = { readonly run: string; readonly ownerId?: string; readonly recipe?: string; readonly status: string };
 export type StaleClaim = {
@@ -37,6 +38,22 @@ export const noRuns = (currentSession: string | null = null): RunFacts => ({
   attention_messages: [],
 });
 
+export type ReviewNeedingAction = { readonly scope: "draft" | "tool"; readonly phase: string; readonly last_error?: string };
+
+/** The review phases an operator has to act on: nothing moves on its own from these. */
+const STUCK = new Set(["failed", "processing_failed"]);
+
+function reviewsNeedingAction(reviews: ReviewsDetails | undefined): ReviewNeedingAction[] {
+  if (reviews === undefined) return [];
+  const out: ReviewNeedingAction[] = [];
+  for (const [scope, review] of [["draft", reviews.draft_review], ["tool", reviews.tool_review]] as const) {
+    if (!STUCK.has(review.phase)) continue;
+    const error = (review as { readonly last_error?: unknown }).last_error;
+    out.push({ scope, phase: review.phase, ...(typeof error === "string" ? { last_error: error } : {}) });
+  }
+  return out;
+}
+
 export type HighRiskRecipe = { readonly id: string; readonly path: string; readonly risk_labels: readonly string[] };
 
 export type TriageDetails = {
@@ -51,6 +68,8 @@ export type TriageDetails = {
   readonly stale_claims: readonly StaleClaim[];
   readonly recent_failed_runs: readonly FailedRun[];
   readonly attention_messages: readonly AttentionMessage[];
+  /** automatic reviews that failed and wait for an operator (review.retry, review.reset, a fix) */
+  readonly reviews_needing_action: readonly ReviewNeedingAction[];
   readonly next_actions: readonly string[];
 };
 
@@ -65,8 +84,9 @@ function highRisk(summary: RecipesSummary): HighRiskRecipe[] {
     .map((a) => ({ id: a.id, path: a.path, risk_labels: a.risk_labels ?? [] }));
 }
 
-function triageNextActions(summary: RecipesSummary, runs: RunFacts, failed: readonly FailedRun[], attention: readonly AttentionMessage[]): string[] {
+function triageNextActions(summary: RecipesSummary, runs: RunFacts, failed: readonly FailedRun[], attention: readonly AttentionMessage[], reviews: readonly ReviewNeedingAction[]): string[] {
   const actions: string[] = [];
+  if (reviews.length > 0) actions.push("inspect target=recipes view=reviews");
   if (summary.invalid.length > 0 || summary.remediations.length > 0) actions.push("inspect target=recipes view=doctor");
   if (summary.drafts.length > 0) actions.push("inspect target=recipes view=summary verbose=true");
   const firstFailed = failed[0];
@@ -79,9 +99,10 @@ function triageNextActions(summary: RecipesSummary, runs: RunFacts, failed: read
   return [...new Set(actions)].slice(0, TRIAGE_LIMITS.nextActions);
 }
 
-export function buildTriage(runtime: RuntimeStatus, summary: RecipesSummary, runs: RunFacts): TriageDetails {
+export function buildTriage(runtime: RuntimeStatus, summary: RecipesSummary, runs: RunFacts, reviews?: ReviewsDetails): TriageDetails {
   const failed = runs.recent_failed_runs.slice(0, TRIAGE_LIMITS.failedRuns);
   const attention = runs.attention_messages.slice(-TRIAGE_LIMITS.attention);
+  const stuck = reviewsNeedingAction(reviews);
   return {
     runtime,
     current_session: runs.current_session,
@@ -94,7 +115,8 @@ export function buildTriage(runtime: RuntimeStatus, summary: RecipesSummary, run
     stale_claims: runs.stale_claims,
     recent_failed_runs: failed,
     attention_messages: attention,
-    next_actions: triageNextActions(summary, runs, failed, attention),
+    reviews_needing_action: stuck,
+    next_actions: triageNextActions(summary, runs, failed, attention, stuck),
   };
 }
 
@@ -104,6 +126,6 @@ export function triageText(t: TriageDetails): string {
     ` other_runs=${t.other_session_runs} invalid_recipes=${t.invalid_recipes.length}` +
     ` blocking_recipes=${t.blocking_recipes.length} high_risk_recipes=${t.high_risk_recipes.length}` +
     ` drafts=${t.draft_recipes.length} stale_claims=${t.stale_claims.length}` +
-    ` failed_runs=${t.recent_failed_runs.length} attention=${t.attention_messages.length}${nextToken(t.next_actions)}`
+    ` failed_runs=${t.recent_failed_runs.length} attention=${t.attention_messages.length} reviews_needing_action=${t.reviews_needing_action.length}${nextToken(t.next_actions)}`
   );
 }

@@ -106,6 +106,6 @@ export function inspectRuntime(
   const status = runtimeStatus(runtimeFacts(ctx));
   if (view === "status") return success(options.verbose ? verboseText(status) : runtimeStatusText(status), status);
   const summary = buildRecipesSummary(discovery, { view: "summary" });
-  const triage = buildTriage(status, summary, ctx.runs?.() ?? noRuns());
+  const triage = buildTriage(status, summary, ctx.runs?.() ?? noRuns(), ctx.reviews);
   return success(options.verbose ? verboseText(triage) : triageText(triage), triage);
 }

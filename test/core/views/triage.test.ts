@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { idleReviews } from "../../../core/views/render.js";
 import { buildRecipesSummary } from "../../../core/views/registry-summary.js";
 import { runtimeStatus } from "../../../core/views/tool-status.js";
 import { buildTriage, noRuns, triageText, type RunFacts } from "../../../core/views/triage.js";
@@ -21,8 +22,18 @@ describe("triage", () => {
     expect(t.current_session).toBe("s1");
     expect(t.next_actions).toEqual([]);
     expect(triageText(t)).toBe(
-      "triage version=0.1.0 mode=dist active_runs=0 other_runs=0 invalid_recipes=0 blocking_recipes=0 high_risk_recipes=0 drafts=0 stale_claims=0 failed_runs=0 attention=0",
+      "triage version=0.1.0 mode=dist active_runs=0 other_runs=0 invalid_recipes=0 blocking_recipes=0 high_risk_recipes=0 drafts=0 stale_claims=0 failed_runs=0 attention=0 reviews_needing_action=0",
     );
+  });
+
+  it("names the automatic reviews that failed and wait for an operator, and points at the reviews view", () => {
+    const summary = buildRecipesSummary(buildDiscovery([{ path: "/r/ok.json", config: { template: "echo ok" } }]), { view: "summary" });
+    const reviews = { ...idleReviews(), draft_review: { phase: "completed" }, tool_review: { phase: "processing_failed", last_error: "Reviewed tool changed after capture: t07" } };
+    const t = buildTriage(runtime, summary, noRuns(), reviews);
+    expect(t.reviews_needing_action).toEqual([{ scope: "tool", phase: "processing_failed", last_error: "Reviewed tool changed after capture: t07" }]);
+    expect(t.next_actions[0]).toBe("inspect target=recipes view=reviews");
+    expect(triageText(t)).toContain(" reviews_needing_action=1 ");
+    expect(buildTriage(runtime, summary, noRuns(), { ...idleReviews(), draft_review: { phase: "failed" } }).reviews_needing_action).toEqual([{ scope: "draft", phase: "failed" }]);
   });
 
   it("counts invalid, blocking and risky tools; a long-running label alone is no attention; components are not tools", () => {
@@ -58,7 +69,7 @@ describe("triage", () => {
       "inspect target=run:a1 view=status",
     ]);
     expect(triageText(t)).toContain(
-      "active_runs=1 other_runs=3 invalid_recipes=1 blocking_recipes=0 high_risk_recipes=0 drafts=1 stale_claims=0 failed_runs=5 attention=10" +
+      "active_runs=1 other_runs=3 invalid_recipes=1 blocking_recipes=0 high_risk_recipes=0 drafts=1 stale_claims=0 failed_runs=5 attention=10 reviews_needing_action=0" +
         " next=inspect_target=recipes_view=doctor|inspect_target=recipes_view=summary_verbose=true|inspect_target=run:f0_view=tail_lines=80|inspect_target=run:m2_view=tail|inspect_target=run:a1_view=status",
     );
   });
