@@ -145,7 +145,10 @@ export function toFsError(cause: unknown, syscall: FsOperation, path: string, de
   const code: FsErrorCode = raw === undefined ? "UNKNOWN" : KNOWN_CODES.has(raw) ? (raw as FsErrorCode) : (ALIASES[raw] ?? "UNKNOWN");
   const detail = cause instanceof Error ? cause.message : String(cause);
   const where = dest === undefined ? `'${path}'` : `'${path}' -> '${dest}'`;
-  const message = `${code === "UNKNOWN" ? (raw ?? "UNKNOWN") : code}: ${syscall} ${where} (${detail})`;
+  // node's own message is whole already ("ENOTDIR: not a directory, open '/x'"): said once, not
+  // wrapped in a second one that names the code and the path again
+  const whole = raw !== undefined && detail.startsWith(`${raw}: `) && detail.includes(`'${path}'`);
+  const message = whole ? detail : `${code === "UNKNOWN" ? (raw ?? "UNKNOWN") : code}: ${syscall} ${where} (${detail})`;
   return new FsError(code, syscall, path, message, { ...(dest === undefined ? {} : { dest }), ...(raw === undefined ? {} : { rawCode: raw }), cause });
 }
 

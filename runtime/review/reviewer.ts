@@ -1,7 +1,7 @@
 // The Reviewer port: the model step of an automatic review. It gets the value-free projection as
 // text and returns the reviewer's whole output; core parses and validates it, nothing trusts it.
 import { spawn } from "node:child_process";
-import { splitWords } from "../../core/template/split.js";
+import { splitWordsDetailed } from "../../core/template/split.js";
 import { signalGroup } from "../../adapters/process/group.js";
 
 export interface Reviewer {
@@ -65,8 +65,12 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
 
 /** An operator-configured command line (split like a template, never through a shell). */
 export function commandReviewer(commandLine: string): Reviewer {
-  const argv = splitWords(commandLine);
-  return { describe: `command:${commandLine}`, review: (input) => runReviewerProcess(argv, input) };
+  const split = splitWordsDetailed(commandLine);
+  // a quote left open would run some other command than the one written: refused, not guessed
+  const review = split.unterminatedQuote === undefined
+    ? (input: string) => runReviewerProcess(split.words, input)
+    : () => Promise.reject(new Error(`reviewer command has an unterminated ${split.unterminatedQuote} quote: ${commandLine} (${REVIEWER_ENV})`));
+  return { describe: `command:${commandLine}`, review };
 }
 
 /** The reviewer configured in the environment, if any. */

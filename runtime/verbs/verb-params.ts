@@ -8,7 +8,8 @@ export function unknownKeys(verb: string, params: Params, allowed: readonly stri
   const extra = Object.keys(params).filter((k) => !allowed.includes(k));
   if (extra.length === 0) return undefined;
   const near = extra.length === 1 ? didYouMean(extra[0]!, allowed) : "";
-  return failure(`${verb} does not accept ${extra.map((k) => `"${k}"`).join(", ")}; allowed: ${allowed.join(", ")}.${near}`, {
+  const offered = allowed.length === 0 ? `${verb} takes no arguments.` : `allowed: ${allowed.join(", ")}.`;
+  return failure(`${verb} does not accept ${extra.map((k) => `"${k}"`).join(", ")}; ${offered}${near}`, {
     unknown_arguments: extra,
   });
 }

@@ -45,6 +45,9 @@ describe("toFsError", () => {
   });
   it("prints as an FsError", () => {
     expect(String(toFsError(errnoError("ENOENT"), "stat", "/f"))).toBe("FsError: ENOENT: stat '/f' (ENOENT: boom)");
+    // node's own message, which names the code, the call and the path, is said once
+    const nodes = Object.assign(new Error("ENOTDIR: not a directory, open '/d/x.tmp'"), { code: "ENOTDIR" });
+    expect(toFsError(nodes, "open", "/d/x.tmp").message).toBe("ENOTDIR: not a directory, open '/d/x.tmp'");
   });
   it("passes an FsError through unchanged", () => {
     const inner = new FsError("EXDEV", "rename", "/x", "EXDEV: inner");

@@ -22,6 +22,10 @@ describe("reviewers", () => {
     expect(await reviewer.review("12345")).toBe("got:5 $HOME");
   });
 
+  it("a command line with a quote left open is refused, not run as some other command", async () => {
+    await expect(commandReviewer("'unterminated").review("x")).rejects.toThrow(/^reviewer command has an unterminated ' quote: 'unterminated \(PI_RECIPES_REVIEWER\)$/);
+  });
+
   it("a failing reviewer command is an error naming its exit", async () => {
     const reviewer = commandReviewer(`${JSON.stringify(process.execPath)} -e "process.exit(3)"`);
     await expect(reviewer.review("x")).rejects.toThrow(/code 3/);
