@@ -14,6 +14,7 @@ import { PlanFailed, recoverJournals, runPlan } from "../../runtime/journal/inde
 import { promoteLineage } from "../ledger/index.js";
 import { QUARANTINE_DIR, type ReviewContext } from "./review-context.js";
 import { exists, fileSha } from "./files.js";
+import { stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-guard.js";
 
 export type Outcome = "promoted" | "discarded" | "skipped_source_changed" | "skipped_source_moved" | "skipped_target_taken" | "pending";
 
@@ -110,6 +111,10 @@ export async function executePlan(ctx: ReviewContext, dir: string, plan: Executi
     if (round >= ROUNDS) throw new Error(`Draft review of batch ${plan.batchId} did not settle after ${ROUNDS} rounds`);
     const built = buildPlan({ id: `${plan.batchId}-r${round}`, kind: "draft-review", phases });
     if (built._tag === "Left") throw new Error(`Draft review plan rejected: ${planErrorText(built.left)}`);
+    // as the tool review: nothing is written through a symlinked folder below the recipe root
+    // (a linked drafts/ would have the review move files out of some other folder)
+    const link = await symlinkBelowRoot(ctx.fs, ctx.paths.recipeRoot, stepPaths(phases.flat()));
+    if (link !== undefined) throw new Error(symlinkOnPlan(ctx.paths.recipeRoot, link, "draft review"));
     const targets = plan.items.flatMap((i) => (i.target === undefined ? [] : [i.target.path]));
     try {
       await withTargetLocks(ctx, targets, () => runPlan(ctx.fs, journals, built.right));

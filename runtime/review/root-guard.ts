@@ -29,17 +29,20 @@ export async function realRoot(fs: FileSystem, root: string): Promise<string | u
   }
 }
 
-/** What the error is about: the portfolio's activation (and approval), or a rollback. */
-export type RootUse = "activation" | "rollback";
+/** What the error is about: the portfolio's activation (and approval), a rollback, or a draft
+ *  review's promotions. */
+export type RootUse = "activation" | "rollback" | "draft review";
 
 const PREFIX: Readonly<Record<RootUse, string>> = {
   activation: "Invalid tool review transaction root",
   rollback: "Invalid recipe revision rollback root",
+  "draft review": "Invalid draft review transaction root",
 };
 
 const SINCE: Readonly<Record<RootUse, string>> = {
   activation: "the portfolio was captured in",
   rollback: "the rollback began in",
+  "draft review": "the batch was captured in",
 };
 
 /** Why the root is not the folder recorded as `expected`, or undefined when it is. */

@@ -2,7 +2,7 @@
 // review cycle (scripted reply, then a configured reviewer command) promotes and discards the
 // twelve oldest, the promoted tools keep their lineage, and the newest draft waits.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -120,6 +120,32 @@ describe("drafts and one review cycle through the CLI", () => {
       expect(readdirSync(join(dir, "recipes")).filter((n) => n.endsWith(".json"))).toEqual(["Draft_00.json"]);
       expect(runCli(["call", "Draft_00"], env).stdout).toBe("r0\n");
       expect(draftsIn(join(dir, "recipes", "drafts"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a drafts folder that is a symlink is not written through: the review fails naming it, and the drafts stay", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-recipes-linked-drafts-"));
+    try {
+      const elsewhere = join(dir, "elsewhere");
+      mkdirSync(elsewhere);
+      mkdirSync(join(dir, "recipes"));
+      symlinkSync(elsewhere, join(dir, "recipes", "drafts"));
+      for (let i = 0; i < 12; i++) writeFileSync(join(elsewhere, `d${String(i).padStart(2, "0")}.json`), JSON.stringify({ template: `printf r${i}` }));
+      const script = join(dir, "reviewer.mjs");
+      writeFileSync(
+        script,
+        `let s="";process.stdin.on("data",d=>s+=d);process.stdin.on("end",()=>{const p=JSON.parse(s.slice(s.indexOf("\\n{\\n")+1));` +
+          `const decisions=p.drafts.map((d,i)=>({draft:d.draft,sha256:d.sha256,action:i===0?"promote":"discard",rationale:"r",assessment:{launches:d.usage.lifetime_calls}}));` +
+          `console.log("DRAFT_REVIEW_RESULT");console.log(JSON.stringify({batchId:p.batchId,decisions}));});`,
+      );
+      const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}` };
+      const r = runCli(["review"], env);
+      expect(r.status).toBe(1);
+      expect(r.stdout + r.stderr).toContain(`Invalid draft review transaction root: ${join(dir, "recipes", "drafts")} is a symlink below the recipe root ${join(dir, "recipes")}`);
+      expect(readdirSync(elsewhere).filter((n) => n.endsWith(".json"))).toHaveLength(12);
+      expect(readdirSync(join(dir, "recipes")).filter((n) => n.endsWith(".json"))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
