@@ -186,8 +186,18 @@ export function approve(p: Portfolio, digest: string, decisions: readonly ToolDe
     targetPaths.add(path);
     // a .md and a .json of one name would shadow each other: either one blocks the target
     const stem = path.slice(0, path.length - extension(path).length);
-    if ([path, `${stem}.json`, `${stem}.md`].some((p) => !sourcePaths.has(p) && observed(p) !== undefined)) errors.push(`Tool review target appeared after capture: ${path}`);
+    // (it may have been there before the capture: a demotion's draft of the same name)
+    if ([path, `${stem}.json`, `${stem}.md`].some((p) => !sourcePaths.has(p) && observed(p) !== undefined)) errors.push(`Tool review target is taken: ${path} (a file of that name is there; a review never replaces one)`);
   };
+  // a tool that moves away (demoted, renamed, merged away) must not leave its name to a shadowed
+  // recipe of the other format: a demotion would then bring back an older recipe under the name
+  const twinUncovered = (d: ToolDecision): void => {
+    const stem = d.tool.path.slice(0, d.tool.path.length - extension(d.tool.path).length);
+    const twin = extension(d.tool.path) === ".md" ? `${stem}.json` : `${stem}.md`;
+    if (!sourcePaths.has(twin) && observed(twin) !== undefined)
+      errors.push(`Tool review would bring back a shadowed recipe: ${twin} takes the name ${d.tool.name} once ${d.tool.path} moves; remove or rename it first`);
+  };
+  for (const d of decisions) if (d.action === "demote" || d.action === "evolve" || (d.action === "merge" && lower(d.tool.name) !== lower(d.target!))) twinUncovered(d);
   const sources = decisions.map((d): PlanSource => {
     const base = { name: d.tool.name, path: d.tool.path, sha256: d.tool.sha256, action: d.action, rationale: d.rationale };
     if (d.action === "keep") return { ...base, lineage: d.tool.name, move: "none" };

@@ -186,10 +186,21 @@ describe("the approval plan", () => {
   it("a target is blocked by a file of its name in either format, never by a captured tool's own file", () => {
     const json = decisionsOf(twins, { 0: { action: "evolve", target: "fresh" }, 3: { action: "evolve", target: "other" } });
     expect(approved(twins, json, present(twins, { "/r/fresh.md": "x", "/r/other.json": "y" }))).toEqual(
-      E.left(["Tool review target appeared after capture: /r/fresh.json", "Tool review target appeared after capture: /r/other.md"]),
+      E.left(["Tool review target is taken: /r/fresh.json (a file of that name is there; a review never replaces one)", "Tool review target is taken: /r/other.md (a file of that name is there; a review never replaces one)"]),
     );
     const toSource: ToolDecision[] = twins.tools.map((t, i) => ({ tool: t, action: i === 0 ? "evolve" : "keep", rationale: "r", ...(i === 0 ? { target: "tool_01" } : {}) }));
     expect(E.isRight(approved(twins, toSource))).toBe(true);
+  });
+
+  it("a tool that moves away with a shadowed recipe of the other format beside it is refused: the twin would take its name", () => {
+    const demote = decisionsOf(portfolio, { 5: { action: "demote" } });
+    const moved = portfolio.tools[5]!;
+    const twin = moved.path.replace(/\.json$/, ".md");
+    expect(approved(portfolio, demote, present(portfolio, { [twin]: "old" }))).toEqual(
+      E.left([`Tool review would bring back a shadowed recipe: ${twin} takes the name ${moved.name} once ${moved.path} moves; remove or rename it first`]),
+    );
+    // kept, it still covers the twin
+    expect(E.isRight(approved(portfolio, decisionsOf(portfolio, {}), present(portfolio, { [twin]: "old" })))).toBe(true);
   });
 
   it("two sources sent to one file are refused", () => {

@@ -228,7 +228,7 @@ describe("approval", () => {
     if (E.isLeft(d)) throw new Error("valid");
     const observed = (path: string) => (path === "/r/tool_05.json" ? "edited" : present(portfolio, { "/r/renamed_tool.json": "x", "/r/drafts/tool_01.json": "y" })(path));
     expect(approve(portfolio, "s", d.right, roots, observed, "t")).toEqual(
-      E.left(["Reviewed tool changed after capture: tool_05", "Tool review target appeared after capture: /r/renamed_tool.json", "Tool review target appeared after capture: /r/drafts/tool_01.json"]),
+      E.left(["Reviewed tool changed after capture: tool_05", "Tool review target is taken: /r/renamed_tool.json (a file of that name is there; a review never replaces one)", "Tool review target is taken: /r/drafts/tool_01.json (a file of that name is there; a review never replaces one)"]),
     );
   });
 });
