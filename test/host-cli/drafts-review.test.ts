@@ -21,6 +21,19 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(agent, { recursive: true, force: true }));
 
+/** A reviewer standing in for a model, written into `dir`: it promotes the first draft and
+ *  discards the rest. Answers the PI_RECIPES_REVIEWER command line that runs it. */
+function promotingReviewer(dir: string): string {
+  const script = join(dir, "reviewer.mjs");
+  writeFileSync(
+    script,
+    `let s="";process.stdin.on("data",d=>s+=d);process.stdin.on("end",()=>{const p=JSON.parse(s.slice(s.indexOf("\\n{\\n")+1));` +
+      `const decisions=p.drafts.map((d,i)=>({draft:d.draft,sha256:d.sha256,action:i===0?"promote":"discard",rationale:"model says so",assessment:{launches:d.usage.lifetime_calls}}));` +
+      `console.log("DRAFT_REVIEW_RESULT");console.log(JSON.stringify({batchId:p.batchId,decisions}));});`,
+  );
+  return `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`;
+}
+
 const draftsIn = (dir: string): string[] => readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
 
 describe("drafts and one review cycle through the CLI", () => {
@@ -98,15 +111,7 @@ describe("drafts and one review cycle through the CLI", () => {
       mkdirSync(join(dir, "recipes", "drafts"), { recursive: true });
       for (let i = 0; i < 11; i++)
         writeFileSync(join(dir, "recipes", "drafts", `Draft ${String(i).padStart(2, "0")}.json`), JSON.stringify({ template: `printf r${i}` }));
-      // a reviewer standing in for a model: promote the first draft, discard the rest
-      const script = join(dir, "reviewer.mjs");
-      writeFileSync(
-        script,
-        `let s="";process.stdin.on("data",d=>s+=d);process.stdin.on("end",()=>{const p=JSON.parse(s.slice(s.indexOf("\\n{\\n")+1));` +
-          `const decisions=p.drafts.map((d,i)=>({draft:d.draft,sha256:d.sha256,action:i===0?"promote":"discard",rationale:"model says so",assessment:{launches:d.usage.lifetime_calls}}));` +
-          `console.log("DRAFT_REVIEW_RESULT");console.log(JSON.stringify({batchId:p.batchId,decisions}));});`,
-      );
-      const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}` };
+      const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: promotingReviewer(dir) };
       const status = runCliJson(["inspect", "target=tool:pi-actors", "view=status"], env).body;
       expect(status.text).toContain("reviewer=command:");
       // the twelfth draft comes from an inline spawn; once the command's work is done, the
@@ -133,14 +138,7 @@ describe("drafts and one review cycle through the CLI", () => {
       mkdirSync(join(dir, "recipes"));
       symlinkSync(elsewhere, join(dir, "recipes", "drafts"));
       for (let i = 0; i < 12; i++) writeFileSync(join(elsewhere, `d${String(i).padStart(2, "0")}.json`), JSON.stringify({ template: `printf r${i}` }));
-      const script = join(dir, "reviewer.mjs");
-      writeFileSync(
-        script,
-        `let s="";process.stdin.on("data",d=>s+=d);process.stdin.on("end",()=>{const p=JSON.parse(s.slice(s.indexOf("\\n{\\n")+1));` +
-          `const decisions=p.drafts.map((d,i)=>({draft:d.draft,sha256:d.sha256,action:i===0?"promote":"discard",rationale:"r",assessment:{launches:d.usage.lifetime_calls}}));` +
-          `console.log("DRAFT_REVIEW_RESULT");console.log(JSON.stringify({batchId:p.batchId,decisions}));});`,
-      );
-      const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}` };
+      const env = { PI_CODING_AGENT_DIR: dir, PI_RECIPES_REVIEWER: promotingReviewer(dir) };
       const r = runCli(["review"], env);
       expect(r.status).toBe(1);
       expect(r.stdout + r.stderr).toContain(`Invalid draft review transaction root: ${join(dir, "recipes", "drafts")} is a symlink below the recipe root ${join(dir, "recipes")}`);
