@@ -14,6 +14,7 @@ import {
   mayCapture,
   toolControl,
   toolFailed,
+  TOOL_RECAPTURE_ACTION,
   toolMoved,
   type ToolReviewState,
 } from "../../core/review/tool-admission.js";
@@ -95,8 +96,8 @@ async function capture(ctx: ReviewContext, steps: string[], size: number | undef
 
 async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Reviewer, steps: string[], faults: PortfolioCycleOptions["faults"] = {}): Promise<ToolReviewState> {
   const dir = toolReviewDir(ctx.paths, state.reviewId);
-  const fail = async (phase: "failed" | "processing_failed", stage: string, error: string): Promise<ToolReviewState> => {
-    const next = toolFailed(state, phase, stage, error, isoNow(ctx));
+  const fail = async (phase: "failed" | "processing_failed", stage: string, error: string, nextAction?: string): Promise<ToolReviewState> => {
+    const next = toolFailed(state, phase, stage, error, isoNow(ctx), nextAction);
     await write(ctx, next);
     steps.push("failed");
     return next;
@@ -125,7 +126,10 @@ async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Revi
   const observed = new Map<string, string | undefined>();
   for (const p of asked) observed.set(p, await fileSha(ctx.fs, p));
   const plan = approve(portfolio, state.portfolioSha256, decisions.right, roots, (p) => observed.get(p), isoNow(ctx));
-  if (E.isLeft(plan)) return fail("processing_failed", "approval", plan.left.join("; "));
+  if (E.isLeft(plan)) {
+    const stale = plan.left.some((e) => e.startsWith("Reviewed tool changed after capture"));
+    return fail("processing_failed", "approval", plan.left.join("; "), stale ? TOOL_RECAPTURE_ACTION : undefined);
+  }
   // the plan first: a state that says approved always names a plan that is there
   const approved = toolMoved(state, "approved", isoNow(ctx), { approvedSha256: approvalSha256(plan.right) });
   if (faults.stateBeforePlan === true) await write(ctx, approved);

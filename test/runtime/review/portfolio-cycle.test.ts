@@ -89,7 +89,13 @@ describe("a failing review records its stage", () => {
     await fs.writeFile(`${ROOT}/tool_05.json`, JSON.stringify({ template: "echo five" }));
     const error = "Reviewed tool changed after capture: tool_04; Reviewed tool changed after capture: tool_05";
     expect(await cycle(fs, scripted)).toMatchObject({ phase: "processing_failed", steps: ["failed"], error });
-    expect(await toolReview(fs)).toMatchObject({ phase: "processing_failed", failed_stage: "approval", last_error: error });
+    // a retry would approve the same stale capture again: the way out named is a reset
+    expect(await toolReview(fs)).toMatchObject({
+      phase: "processing_failed",
+      failed_stage: "approval",
+      last_error: error,
+      next_action: 'message to=tool:pi-actors type=review.reset body={"scope":"tool"} (a tool changed since the capture: the next review captures the tools again)',
+    });
     expect(await exists(fs, `${DIR}/approved.json`)).toBe(false);
   });
 });
