@@ -12,7 +12,7 @@ import { planOf, validateDecisions, type ExecutionPlan } from "../../core/review
 import { project, REVIEW_INSTRUCTIONS } from "../../core/review/projection.js";
 import { parseReply, replyErrorText } from "../../core/review/reply.js";
 import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
-import { listCandidates } from "./draft-candidates.js";
+import { listCandidates, promotedKeys } from "./draft-candidates.js";
 import { BATCH_FILE, batchDir, EVIDENCE_FILE, isoNow, PROJECTION_FILE, QUARANTINE_DIR, REPLY_FILE, statePath, type ReviewContext } from "./review-context.js";
 import { executePlan, journalDirOf, moveLineages, type ItemOutcome } from "./execute-batch.js";
 import { durableChain, ensureDir, exists, readJsonOrUndefined, writeJson } from "./files.js";
@@ -63,7 +63,9 @@ async function execute(ctx: ReviewContext, state: ReviewState, steps: string[]):
   try {
     const plan = await readPlan(ctx, state);
     if (plan === undefined) throw new Error(`review decisions of batch ${state.batchId} are missing`);
-    const outcomes = await executePlan(ctx, dir, plan);
+    // a draft promoted by hand since the capture (register_tool draft= keeps the file and moves
+    // its lineage) is not promoted a second time
+    const outcomes = await executePlan(ctx, dir, plan, await promotedKeys(ctx));
     const lineage = await moveLineages(ctx, plan, outcomes);
     await writeJson(ctx.fs, join(dir, EVIDENCE_FILE), {
       batchId: state.batchId,

@@ -65,15 +65,16 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
 /** The former paths of every lineage that now lives outside the drafts folder: a draft key among
  *  them is a draft whose lineage was promoted (register_tool draft= keeps the draft file and moves
  *  its lineage). The caller asks only about draft keys. */
-async function promotedKeys(ctx: ReviewContext): Promise<ReadonlySet<string>> {
-  const out = new Set<string>();
+export async function promotedKeys(ctx: ReviewContext): Promise<ReadonlyMap<string, string>> {
+  // former draft key -> where its lineage lives now
+  const out = new Map<string, string>();
   try {
     await withStore(ctx.ledger, async () => {
       const { index } = await readIndex(ctx.ledger);
       const ids = [...new Set(Object.values(index.paths).map((e) => e.ledger))];
       for (const record of (await readLedgers(ctx.ledger, ids)).values()) {
         if (record.current_path.startsWith("drafts/")) continue;
-        for (const former of record.former_paths) out.add(former);
+        for (const former of record.former_paths) out.set(former, record.current_path);
       }
     });
   } catch {

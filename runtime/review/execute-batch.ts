@@ -15,8 +15,9 @@ import { promoteLineage } from "../ledger/index.js";
 import { QUARANTINE_DIR, type ReviewContext } from "./review-context.js";
 import { exists, fileSha } from "./files.js";
 import { stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-guard.js";
+import { pathKey } from "../../core/ledger/keys.js";
 
-export type Outcome = "promoted" | "discarded" | "skipped_source_changed" | "skipped_source_moved" | "skipped_target_taken" | "pending";
+export type Outcome = "promoted" | "discarded" | "skipped_source_changed" | "skipped_source_moved" | "skipped_source_promoted" | "skipped_target_taken" | "pending";
 
 export interface ItemOutcome {
   readonly position: number;
@@ -33,6 +34,9 @@ interface Observed {
   readonly item: PlanItem;
   readonly source: SourceState;
   readonly target?: TargetState;
+  /** the draft was promoted by hand (register_tool draft=) since the capture: its lineage lives
+   *  on as a tool, and promoting it again would make a second tool of it */
+  readonly promotedAway?: boolean;
 }
 
 export const journalDirOf = (dir: string): string => join(dir, "journal");
@@ -60,6 +64,7 @@ function outcomeOf(o: Observed): Outcome {
   }
   if (target === "intended" && source !== "original") return "promoted";
   if (source === "quarantined") return "promoted";
+  if (o.promotedAway === true && target !== "intended") return "skipped_source_promoted";
   if (source === "changed") return "skipped_source_changed";
   if (source === "gone") return "skipped_source_moved";
   return target === "other" ? "skipped_target_taken" : "pending";
@@ -90,12 +95,15 @@ async function withTargetLocks<A>(ctx: ReviewContext, paths: readonly string[], 
 
 const ROUNDS = 4;
 
+const NONE_PROMOTED: ReadonlyMap<string, string> = new Map();
+
 /**
- * Brings every item of the plan to its end state and reports each item's outcome. Throws when
+ * Brings every item of the plan to its end state and reports each item's outcome; `promoted`:
+ * the draft keys promoted by hand since the capture (their promotions are skipped). Throws when
  * the engine keeps refusing (for example a journal it had to set aside): the caller records a
  * processing failure and a later tick tries again; nothing has been lost.
  */
-export async function executePlan(ctx: ReviewContext, dir: string, plan: ExecutionPlan): Promise<ItemOutcome[]> {
+export async function executePlan(ctx: ReviewContext, dir: string, plan: ExecutionPlan, promoted: ReadonlyMap<string, string> = NONE_PROMOTED): Promise<ItemOutcome[]> {
   // defence in depth: an action the executor does not know is never read as a promotion
   const faults = planFaults(plan);
   if (faults.length > 0) throw new Error(`Draft review plan refused: ${faults.join("; ")}`);
@@ -105,7 +113,15 @@ export async function executePlan(ctx: ReviewContext, dir: string, plan: Executi
     const recovered = await recoverJournals(ctx.fs, journals);
     for (const r of recovered) if (r.outcome === "quarantined") throw new Error(`Draft review journal set aside (${r.reason}): ${r.quarantinedAs}`);
     observed = [];
-    for (const item of plan.items) observed.push(await observe(ctx, dir, item));
+    for (const item of plan.items) {
+      const o = await observe(ctx, dir, item);
+      // promoted elsewhere: its lineage lives at another path than this item's own target (a
+      // lineage at the target is this batch's own promotion, recorded before a crash)
+      const key = pathKey(ctx.paths.recipeRoot, item.source);
+      const now = key === undefined ? undefined : promoted.get(key);
+      const away = item.action === "promote" && now !== undefined && now !== (item.target === undefined ? undefined : pathKey(ctx.paths.recipeRoot, item.target.path));
+      observed.push(away ? { ...o, promotedAway: true } : o);
+    }
     const phases = await remaining(ctx, dir, observed);
     if (phases.length === 0) break;
     if (round >= ROUNDS) throw new Error(`Draft review of batch ${plan.batchId} did not settle after ${ROUNDS} rounds`);

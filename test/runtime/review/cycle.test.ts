@@ -7,7 +7,7 @@ import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem, type MemFileSystem } from "../../../adapters/fs/memfs.js";
 import type { Lock } from "../../../adapters/lock/Lock.js";
 import { agentPaths } from "../../../runtime/agent-paths.js";
-import { closeLedger } from "../../../runtime/ledger/index.js";
+import { closeLedger, promoteLineage } from "../../../runtime/ledger/index.js";
 import { batchDir, openReviews, REPLY_FILE } from "../../../runtime/review/review-context.js";
 import { controlReview, readState, runCycle, type CycleReport } from "../../../runtime/review/cycle.js";
 import type { Reviewer } from "../../../runtime/review/reviewer.js";
@@ -145,6 +145,22 @@ describe("a review cycle", () => {
     expect(new TextDecoder().decode(await fs.readFile(draftPath(1)))).toContain("edited");
     const evidence = JSON.parse(new TextDecoder().decode(await fs.readFile(`${batchDir(paths, "batch-1")}/evidence.json`)));
     expect(evidence.actions).toEqual({ skipped_source_moved: 1, skipped_source_changed: 1, discarded: 10 });
+  });
+
+  it("a draft promoted by hand (register_tool draft=) before execution is not promoted again: no second tool", async () => {
+    const fs = await reviewedNotExecuted("first_tool");
+    // what a hand promotion leaves: the tool written, the draft file kept, its lineage moved
+    await fs.writeFile(`${paths.recipeRoot}/manual.json`, draftText(0));
+    const ctx = openReviews({ fs, lock: inProcess, paths, now: () => Date.UTC(2026, 0, 1), newId: () => "x" });
+    try {
+      expect(await promoteLineage(ctx.ledger, { from: draftPath(0), to: `${paths.recipeRoot}/manual.json`, moveFile: false })).toMatchObject({ ok: true });
+    } finally {
+      await closeLedger(ctx.ledger);
+    }
+    const report = await cycle(fs);
+    expect(report).toMatchObject({ phase: "completed", actions: { skipped_source_promoted: 1, discarded: 11 } });
+    expect(await exists(fs, `${paths.recipeRoot}/first_tool.json`)).toBe(false);
+    expect(await exists(fs, `${paths.recipeRoot}/manual.json`)).toBe(true);
   });
 
   it("a target that appeared after the review is never overwritten; its draft stays", async () => {
