@@ -109,11 +109,14 @@ async function capturedBatch(fs: FileSystem): Promise<string[] | undefined> {
 }
 
 /** The model's review of a captured batch: its first two are promoted, the rest discarded; a draft
- *  moved away by hand since the capture is left out (the batch shrinks). */
+ *  moved away by hand since the capture is left out (the batch shrinks), and one promoted by hand
+ *  since the capture is not promoted again: it stays a draft, and no second tool is made of it. */
 function reviewedBatch(m: Model, batch: readonly string[]): Model {
   const review = m.reviews + 1;
-  const promoted = batch.slice(0, PROMOTE_PER_BATCH).flatMap((d, i) => (m.drafts.has(d) ? [targetOf(review, i)] : []));
-  return { drafts: new Set([...m.drafts].filter((d) => !batch.includes(d))), tools: new Set([...m.tools, ...promoted]), reviews: review, promoted: m.promoted };
+  const toPromote = batch.slice(0, PROMOTE_PER_BATCH);
+  const promoted = toPromote.flatMap((d, i) => (m.drafts.has(d) && !m.promoted.has(d) ? [targetOf(review, i)] : []));
+  const stays = (d: string): boolean => !batch.includes(d) || (toPromote.includes(d) && m.promoted.has(d));
+  return { drafts: new Set([...m.drafts].filter(stays)), tools: new Set([...m.tools, ...promoted]), reviews: review, promoted: m.promoted };
 }
 
 /** What a review with a reviewer leads to, seen from the files before it runs. */
