@@ -8,10 +8,11 @@
 // and (with --die-with-parent) takes the whole namespace with it when it is killed or when its
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { closeSync, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
+import { findOnPath } from "./find-on-path.js";
 
 export const BWRAP = "bwrap";
 export const INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)";
@@ -20,22 +21,7 @@ export type Availability =
   | { readonly ok: true; readonly path: string; readonly version: string }
   | { readonly ok: false; readonly reason: string };
 
-/** The first executable `name` on `PATH`, or undefined. */
-export function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  for (const dir of (env["PATH"] ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, name);
-    try {
-      if (statSync(candidate).isFile()) {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      }
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+export { findOnPath } from "./find-on-path.js";
 
 const probes = new Map<string, Availability>();
 

@@ -2,7 +2,7 @@
 // (`recipe=`) in the foreground. A bare name blocked by an invalid or disabled winner says so
 // with the shadowed-launch tokens (see "Shadowing and diagnostics" in docs/recipes.md).
 import * as E from "fp-ts/lib/Either.js";
-import { basename, delimiter, join, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { leaves } from "../../core/template/graph.js";
 import { splitWords } from "../../core/template/split.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
@@ -24,7 +24,7 @@ import { runTool, type CallContext } from "./call.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
 import { programOf } from "../../core/tool/program.js";
-import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import { findOnPath, isExecutableFile } from "../../adapters/process/find-on-path.js";
 
 /** A spawn's context: a call's, plus where an inline template is captured as a draft. */
 export interface SpawnContext extends CallContext {
@@ -66,17 +66,12 @@ function parseValues(raw: unknown): E.Either<string, Readonly<Record<string, unk
 }
 
 /** A command word of the template, written literally, that names no program: not on PATH (a
- *  bare name), or no file (a path). Words holding a placeholder are not judged. */
-async function missingCommand(fs: FileSystem, template: Json, cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const dirs = (env["PATH"] ?? "").split(delimiter).filter((d) => d !== "");
-  // a file with an execute bit (symlinks followed), as a shell's lookup would take it
-  const runnable = (file: string): Promise<boolean> => fs.stat(file).then((st) => st.kind === "file" && (st.mode & 0o111) !== 0, () => false);
+ *  bare name), or no executable file (a path). Words holding a placeholder are not judged. */
+function missingCommand(template: Json, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const leaf of leaves(template)) {
     const command = splitWords(leaf.text)[0];
     if (command === undefined || command.includes("{") || command.startsWith("~")) continue;
-    let found = false;
-    if (command.includes("/")) found = await runnable(resolve(cwd, command));
-    else for (const d of dirs) if ((found = await runnable(join(resolve(cwd, d), command)))) break;
+    const found = command.includes("/") ? isExecutableFile(resolve(cwd, command)) : findOnPath(command, env) !== undefined;
     if (!found) return command;
   }
   return undefined;
@@ -104,7 +99,7 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   }
   // captured at launch, not on success: a failing first attempt is still worth a review; but a
   // command that cannot start at all (a typo: `ecoh hi`) is no tool to make, and is not saved
-  const missing = ctx.captureDraft === undefined ? undefined : await missingCommand(ctx.fs, template, ctx.paths.cwd, ctx.env ?? process.env);
+  const missing = ctx.captureDraft === undefined ? undefined : missingCommand(template, ctx.paths.cwd, ctx.env ?? process.env);
   const capture = missing !== undefined
     ? Promise.resolve<DraftCaptured>({ captured: false, reason: `command not found: ${missing} (a template that cannot start is not saved as a draft)` })
     : ctx.captureDraft?.({ template, values });
