@@ -21,15 +21,8 @@ interface Dir {
   links: Set<string>;
 }
 
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
-  a === b || (a !== undefined && b !== undefined && a.length === b.length && Buffer.compare(a, b) === 0);
-
 /** the earlier object when nothing discovery could see has changed */
-const adopt = (old: SnapshotFile | undefined, fresh: SnapshotFile): SnapshotFile =>
-  old !== undefined && old.size === fresh.size && old.mtimeMs === fresh.mtimeMs && old.birthtimeMs === fresh.birthtimeMs &&
-  old.readError === fresh.readError && old.readErrorCode === fresh.readErrorCode && sameBytes(old.bytes, fresh.bytes)
-    ? old
-    : fresh;
+const adopt = (old: SnapshotFile | undefined, fresh: SnapshotFile): SnapshotFile => (sameSnapshotFile(old, fresh) ? old! : fresh);
 
 const missing = (f: SnapshotFile): boolean => readFailedWith(f, "ENOENT", "ENOTDIR");
 
@@ -104,6 +97,8 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
     return { kind: "root", root: dir, present, tool: false, mutableUsage: false, files, ...(error === undefined ? {} : { error }), ...(links.length === 0 ? {} : { links }) };
   })();
 
+  // a bare-name probe usually finds nothing: a stat answers that without an open
+  const present = (path: string): boolean => entryKind(path) !== undefined;
   /** the files outside the listings the last snapshot read, as read */
   let outside = new Map<string, SnapshotFile | undefined>();
 
@@ -137,8 +132,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
       ];
       if (packaged !== undefined) sources.push(packaged);
       // files outside the roots are not watched: read when a recipe being loaded names them
-      // a bare-name probe usually finds nothing: a stat answers that without an open
-      const readExtra = extraReader(scan, (path) => entryKind(path) !== undefined, (path, file) => outside.set(path, file));
+      const readExtra = extraReader(scan, present, (path, file) => outside.set(path, file));
       outside = new Map();
       return {
         agentDir: paths.agentDir,
@@ -153,7 +147,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
     },
     outsideChanged() {
       if (outside.size === 0) return false;
-      const fresh = extraReader(scan, (path) => entryKind(path) !== undefined);
+      const fresh = extraReader(scan, present);
       for (const [path, file] of outside) if (!sameSnapshotFile(fresh(path), file)) return true;
       return false;
     },
