@@ -39,6 +39,14 @@ export interface RecipeEntry {
   readonly facts?: ConfigFacts;
 }
 
+/** Every name a recipe of the user recipe root holds, sorted: the tools', and an invalid,
+ *  disabled or component recipe's too (its file is there, so nothing else may take the name). */
+export function userRecipeNames(discovery: Discovery): string[] {
+  const names = new Set(discovery.tools.map((t) => t.name));
+  for (const e of discovery.entries) if (e.toolSource) names.add(e.id);
+  return [...names].sort();
+}
+
 /** The config fields the registry's listings show for every entry: description, async, the
  *  imports table, the usage a recipe carries and its sandbox. */
 export type ConfigFacts = Pick<RecipeConfig, "description" | "async" | "imports" | "usage" | "sandbox">;

@@ -1,8 +1,8 @@
 // The drafts as a review sees them: for each direct `.json`/`.md` child of the drafts folder, its
 // bytes digest, whether it loads, its risk labels, its raw recipe and its lineage (seeded with
 // zero calls when it has none yet, so launch counts are always there to compare).
-import type { Discovery } from "../../core/discovery/discovery-result.js";
 import * as E from "fp-ts/lib/Either.js";
+import { userRecipeNames } from "../../core/discovery/discovery-result.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import type { DraftCandidate, LineageUsage } from "../../core/review/batch.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
@@ -57,7 +57,8 @@ export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
       const u = usage.get(f.key);
       return u === undefined ? f.candidate : { ...f.candidate, usage: u };
     }),
-    activeTools: takenNames(discovery),
+    // a promotion or rename onto any recipe name of the root would be skipped when carried out
+    activeTools: userRecipeNames(discovery),
     diagnostics: seeded.diagnostics,
   };
 }
@@ -106,13 +107,4 @@ async function usageByKey(ctx: ReviewContext, keys: readonly string[]): Promise<
     // without readable ledgers the counts are zero; validation compares against the same zeros
   }
   return out;
-}
-
-/** Every name a review may not give a tool: the tools', and every other recipe file's of the user
- *  recipe root (an invalid, disabled or component recipe holds its name: a promotion or rename
- *  onto it would be skipped when carried out, after the review reported success). */
-function takenNames(discovery: Discovery): string[] {
-  const names = new Set(discovery.tools.map((t) => t.name));
-  for (const e of discovery.entries) if (e.toolSource) names.add(e.id);
-  return [...names].sort();
 }

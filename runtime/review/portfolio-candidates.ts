@@ -1,8 +1,8 @@
 // The active user tools as the portfolio review sees them: each with its bytes digest, raw recipe,
 // risk labels and lineage (seeded first, so every tool has one and a content revision is recorded
 // before eligibility is judged).
-import type { Discovery } from "../../core/discovery/discovery-result.js";
 import * as E from "fp-ts/lib/Either.js";
+import { userRecipeNames } from "../../core/discovery/discovery-result.js";
 import type { ToolCandidate, ToolUsage } from "../../core/review/portfolio.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
@@ -66,16 +66,8 @@ export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandid
   });
   return {
     tools: found.map((f) => (usage.has(f.key) ? { ...f.candidate, usage: usage.get(f.key)! } : f.candidate)),
-    activeTools: takenNames(discovery),
+    // a promotion or rename onto any recipe name of the root would be skipped when carried out
+    activeTools: userRecipeNames(discovery),
     diagnostics: seeded.diagnostics,
   };
-}
-
-/** Every name a review may not give a tool: the tools', and every other recipe file's of the user
- *  recipe root (an invalid, disabled or component recipe holds its name: a promotion or rename
- *  onto it would be skipped when carried out, after the review reported success). */
-function takenNames(discovery: Discovery): string[] {
-  const names = new Set(discovery.tools.map((t) => t.name));
-  for (const e of discovery.entries) if (e.toolSource) names.add(e.id);
-  return [...names].sort();
 }
