@@ -6,12 +6,6 @@ import type { JsonObject } from "../model.js";
 import { cutText as cut } from "./view-text.js";
 import type { ToolReviewState } from "./tool-admission.js";
 
-
-/**
- * `activated` is the activation record; `activationPending` says whether the journal plan that
- * wrote it (the files, the lineages and the record, in one plan) still waits to be finished by
- * the next command's recovery: the lineages are then `pending`, else `committed`.
- */
 /** An approved plan whose activation record is there (a crash cut the activation short after its
  *  plan was written; the next command that opened the ledger store finished it): the state still
  *  says approved until an activation records it, and the view says so. */
@@ -20,6 +14,11 @@ function carriedOutNext(state: ToolReviewState, activated: JsonObject | undefine
   return { next_action: activationPending ? "the plan is being carried out (an interrupted activation finishes when the next command opens the usage ledger)" : "the plan was carried out; pi-recipes activate (or the next Pi session or MCP server start) records the review as completed" };
 }
 
+/**
+ * `activated` is the activation record; `activationPending` says whether the journal plan that
+ * wrote it (the files, the lineages and the record, in one plan) still waits to be finished by
+ * the next command's recovery: the lineages are then `pending`, else `committed`.
+ */
 export function toolReviewDetails(state: ToolReviewState | undefined, activated: JsonObject | undefined, activationPending = false): JsonObject & { readonly phase: string } {
   if (state === undefined) return { phase: "idle" };
   const actions = activated?.["actions"];
