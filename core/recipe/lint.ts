@@ -2,6 +2,7 @@
 // are advice shown by doctor, the summary and register_tool, never a reason to refuse a recipe.
 import type { Json, RecipeConfig } from "../model.js";
 import { parseDeclaration } from "../args/declarations.js";
+import { readableNames } from "../args/call-check.js";
 import { isObject } from "../template/graph.js";
 import { closest } from "../suggest.js";
 import { FIELD, RECIPE_FIELDS } from "./fields.js";
@@ -50,25 +51,28 @@ function unclosedIn(node: Json | undefined, out: string[] | undefined): string[]
   return out;
 }
 
-const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/g;
-const BRACED = /\{([^{}]*)\}/g;
+const BARE_NAME = /^!?\s*([A-Za-z_][A-Za-z0-9_-]*)$/;
 
-/** Whether any text of `value` (every string in it, at any depth) can read `name`: as an
- *  identifier inside braces (`{name}`, `{name:int}`, `{name.length}`, `{items[name]}`, `{(name+1)}`,
- *  `{name?a:b}`), or as the whole text (a bare `when: name` or `when: "!name"`); declarations
- *  (`args`) are not read. Deliberately broad: a name read anywhere is never called unused. */
-function mentions(value: Json | undefined, name: string): boolean {
-  if (typeof value === "string") {
-    const bare = value.trim();
-    if (bare === name || (bare.startsWith("!") && bare.slice(1).trim() === name)) return true;
-    if (!value.includes(name)) return false;
-    for (const braced of value.matchAll(BRACED)) for (const id of (braced[1] ?? "").matchAll(IDENTIFIER)) if (id[0] === name) return true;
-    return false;
-  }
-  if (Array.isArray(value)) return value.some((v: Json) => mentions(v, name));
-  // a node's `args` declare names, they do not read them
-  if (isObject(value)) return Object.keys(value).some((k) => k !== "args" && mentions(value[k] as Json, name));
-  return false;
+/** Every name any text of the recipe can read (`template`, `defaults`, `values`, at any depth):
+ *  the identifiers inside its placeholders in any form (readableNames: `{name}`, `{name.length}`,
+ *  `{items[name]}`, `{(name+1)}`, `{name?a:b}`), and a text that is a bare name (`when: name`,
+ *  `when: "!name"`); declarations (`args`) are no read. Deliberately broad: a name read anywhere
+ *  is never called unused. */
+function namesReadAnywhere(config: RecipeConfig): Set<string> {
+  const texts: string[] = [];
+  const bare: string[] = [];
+  const walk = (value: Json | undefined): void => {
+    if (typeof value === "string") {
+      texts.push(value);
+      const m = BARE_NAME.exec(value.trim());
+      if (m !== null) bare.push(m[1]!);
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value)) for (const k of Object.keys(value)) if (k !== "args") walk(value[k] as Json);
+  };
+  walk(config.template);
+  walk(config.defaults as Json | undefined);
+  walk(config.values as Json | undefined);
+  return readableNames(texts, { names: [] }, bare);
 }
 
 const KNOWN: ReadonlySet<string> = new Set(KNOWN_FIELDS);
@@ -102,10 +106,11 @@ export function authoringWarnings(
   }
   if (args !== undefined) {
     // a declared argument no text reads: the schema asks callers for a value that does nothing
+    // (the whole recipe is looked through only for a name the template survey did not see)
+    let anywhere: Set<string> | undefined;
     for (const token of args) {
       const name = parseDeclaration(token).name;
-      if (name === "" || namesRead.includes(name)) continue;
-      if (mentions(config.template, name) || mentions(config.defaults as Json | undefined, name) || mentions(config.values as Json | undefined, name)) continue;
+      if (name === "" || namesRead.includes(name) || (anywhere ??= namesReadAnywhere(config)).has(name)) continue;
       (texts ??= []).push(`"args" declares "${name}", which nothing in the template reads: the tool takes it and does nothing with it; remove it or use {${name}}`);
     }
   }
