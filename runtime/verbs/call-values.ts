@@ -114,16 +114,10 @@ export function assemble(
  * `""` in place of a declared default, while the schema the hosts publish says string, integer
  * or one of the values.) The same object when no value is null, as in nearly every call. */
 function withoutNulls(params: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  let out: Record<string, unknown> | undefined;
-  for (const k of Object.keys(params)) {
-    if (params[k] !== null) continue;
-    if (out === undefined) {
-      out = {};
-      for (const j of Object.keys(params)) setOwn(out, j, params[j]);
-    }
-    delete out[k];
-  }
-  return out ?? params;
+  if (!Object.values(params).includes(null)) return params;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(params)) if (params[k] !== null) setOwn(out, k, params[k]);
+  return out;
 }
 
 class Layer {

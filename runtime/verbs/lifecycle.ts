@@ -21,7 +21,7 @@ export interface LifecycleVerbContext extends ReviewPorts {
 
 /** The answer when another process holds the review's lock: a review or an activation is under
  *  way there; nothing was done here (never an internal error with a stack trace). */
-export function reviewBusy(what: string, e: LockTimeoutError): CommandResult {
+function reviewBusy(what: string, e: LockTimeoutError): CommandResult {
   const holder = e.message.slice(e.message.indexOf(";") + 1).trim();
   return failure(`${what}: another process is reviewing or activating now (${holder}); nothing was done. Try again when it ends.`, { busy: true, lock: e.path });
 }
