@@ -40,6 +40,10 @@ export interface SourceListing {
   /** symbolic links named like recipes in the root (never followed, never entries), in path
    *  order; absent when there are none */
   readonly links?: readonly string[];
+  /** other entries of the root meant as recipes by their names but never loaded (folders named
+   *  like recipes, near-miss names: core/discovery/paths.ts misnamedRecipe), in path order;
+   *  absent when there are none */
+  readonly strays?: readonly string[];
 }
 
 /** Everything discovery needs, read by the runtime. Sources are in priority order (0 = highest). */

@@ -8,19 +8,19 @@ import type { AgentPaths } from "./agent-paths.js";
 import { makeCachingReader, settle, type CachingReader } from "./fs-reader.js";
 import { sha256Of } from "./crypto-sha256.js";
 import { compareText } from "../core/text-order.js";
-import { isRecipeEntry, isRecipeLink } from "./recipe-snapshot.js";
+import { isRecipeEntry, isRecipeLink, isStrayEntry } from "./recipe-snapshot.js";
 
-async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; links: string[]; error?: string }> {
+async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean; paths: string[]; links: string[]; strays: string[]; error?: string }> {
   try {
     const entries = await fs.readdir(dir);
     // a FIFO, socket or device named like a recipe is listed too: reading it gives its error; a
-    // symlink so named is never followed, but said (SourceListing.links)
+    // symlink so named is never followed, but said (SourceListing.links), as are the strays
     const names = entries.filter(isRecipeEntry).map((e) => e.name).sort();
-    const links = entries.filter(isRecipeLink).map((e) => `${dir}/${e.name}`).sort(compareText);
-    return { present: true, paths: names.map((n) => `${dir}/${n}`), links };
+    const pathsOf = (keep: (e: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((e) => `${dir}/${e.name}`).sort(compareText);
+    return { present: true, paths: names.map((n) => `${dir}/${n}`), links: pathsOf(isRecipeLink), strays: pathsOf((e) => !isRecipeLink(e) && !isRecipeEntry(e) && isStrayEntry(e)) };
   } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [], links: [] };
-    return { present: true, paths: [], links: [], error: e instanceof Error ? e.message : String(e) };
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [], links: [], strays: [] };
+    return { present: true, paths: [], links: [], strays: [], error: e instanceof Error ? e.message : String(e) };
   }
 }
 
@@ -39,6 +39,7 @@ async function rootSource(fs: FileSystem, reader: CachingReader, dir: string, to
     ...(mode === undefined ? {} : { rootMode: mode }),
     ...(listed.error === undefined ? {} : { error: listed.error }),
     ...(listed.links.length > 0 ? { links: listed.links } : {}),
+    ...(listed.strays.length > 0 ? { strays: listed.strays } : {}),
   };
 }
 

@@ -100,9 +100,9 @@ export function isRecordedInputs(x: { readonly roots?: unknown; readonly paths?:
 }
 
 /** The folder `dir` lists exactly the recipe file names `names` (namesListedNow: present or absent
- *  as recorded, of the mode recorded when `mode` is given). */
-export function namesStillListed(scan: ScanPort, dir: string, present: boolean, mode: number | null | undefined, names: readonly string[]): boolean {
-  const now = namesListedNow(scan, dir, present, mode);
+ *  as recorded, of the mode recorded when `mode` is given; `strays` false for the drafts folder). */
+export function namesStillListed(scan: ScanPort, dir: string, present: boolean, mode: number | null | undefined, names: readonly string[], strays = true): boolean {
+  const now = namesListedNow(scan, dir, present, mode, strays);
   return now !== undefined && now.size === names.length && names.every((n) => now.has(n));
 }
 
@@ -233,8 +233,9 @@ export function recordInputs(sources: readonly SourceListing[], observed: Readon
   for (const source of sources) {
     if (source.kind !== "root" || source.error !== undefined) return undefined;
     if (source.present && source.rootMode === undefined) return undefined;
-    // a symlink named like a recipe: its diagnostic would outlive it (removing it leaves the names)
-    if (source.links !== undefined) return undefined;
+    // a symlink named like a recipe, or a stray entry: its diagnostic would outlive it (removing
+    // it leaves the names)
+    if (source.links !== undefined || source.strays !== undefined) return undefined;
     const prefix = `${source.root}/`;
     const names: string[] = [];
     for (const f of source.files) {

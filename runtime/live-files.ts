@@ -2,10 +2,10 @@
 // that a refresh reads only the paths it is told about. A file read again with the same content
 // and stat stays the same SnapshotFile object, which is what lets discovery's memo reuse its work.
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
-import { basename, dirname, recipeFileName } from "../core/discovery/paths.js";
+import { basename, dirname, misnamedRecipe, recipeFileName } from "../core/discovery/paths.js";
 import { nodeEntryKind, type EntryKind, type ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { extraReader, listRecipeDir, readFailedWith, readFileEntry } from "./recipe-snapshot.js";
+import { extraReader, isStrayEntry, listRecipeDir, readFailedWith, readFileEntry } from "./recipe-snapshot.js";
 import { compareText } from "../core/text-order.js";
 import { sameSnapshotFile } from "../core/discovery/same-file.js";
 
@@ -19,6 +19,8 @@ interface Dir {
   files: Map<string, SnapshotFile>;
   /** symlinks named like recipes (SourceListing.links) */
   links: Set<string>;
+  /** entries meant as recipes by their names but never loaded (SourceListing.strays) */
+  strays: Set<string>;
 }
 
 /** the earlier object when nothing discovery could see has changed */
@@ -58,8 +60,8 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
       return options.scan.readBounded(p, limit, o);
     },
   };
-  const root: Dir = { present: false, files: new Map(), links: new Set() };
-  const drafts: Dir = { present: false, files: new Map(), links: new Set() };
+  const root: Dir = { present: false, files: new Map(), links: new Set(), strays: new Set() };
+  const drafts: Dir = { present: false, files: new Map(), links: new Set(), strays: new Set() };
 
   // drafts carry creation and modification times, so they are read with a stat
   const list = (dir: Dir, path: string, stat: boolean): void => {
@@ -68,6 +70,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
     for (const f of listed.files) files.set(f.path, adopt(dir.files.get(f.path), f));
     dir.files = files;
     dir.links = new Set(listed.links);
+    dir.strays = new Set(listed.strays);
     dir.present = listed.present;
     if (listed.error === undefined) delete dir.error;
     else dir.error = listed.error;
@@ -83,8 +86,12 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
 
   const readOne = (dir: Dir, path: string, stat: boolean): void => {
     const kind = entryKind(path);
-    if (kind === "symlink") dir.links.add(path);
+    const name = basename(path);
+    if (kind === "symlink" && recipeFileName(name) !== undefined) dir.links.add(path);
     else dir.links.delete(path);
+    if (kind !== undefined && isStrayEntry({ name, kind })) dir.strays.add(path);
+    else dir.strays.delete(path);
+    if (recipeFileName(name) === undefined) return;
     const fresh = kind === "file" ? readFileEntry(scan, path, stat) : undefined;
     if (fresh === undefined || missing(fresh)) dir.files.delete(path);
     else dir.files.set(path, adopt(dir.files.get(path), fresh));
@@ -93,8 +100,11 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
   const packaged: SourceListing | undefined = (() => {
     const dir = options.packagedRoot;
     if (dir === undefined) return undefined;
-    const { present, files, links, error } = listRecipeDir(options.scan, dir);
-    return { kind: "root", root: dir, present, tool: false, mutableUsage: false, files, ...(error === undefined ? {} : { error }), ...(links.length === 0 ? {} : { links }) };
+    const { present, files, links, strays, error } = listRecipeDir(options.scan, dir);
+    return {
+      kind: "root", root: dir, present, tool: false, mutableUsage: false, files,
+      ...(error === undefined ? {} : { error }), ...(links.length === 0 ? {} : { links }), ...(strays.length === 0 ? {} : { strays }),
+    };
   })();
 
   // a bare-name probe usually finds nothing: a stat answers that without an open
@@ -111,6 +121,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
         if (path === paths.recipeRoot || !root.present) return rescan();
         const dir = dirname(path);
         if (path === paths.draftRoot) list(drafts, paths.draftRoot, true);
+        else if (dir === paths.recipeRoot && misnamedRecipe(basename(path))) readOne(root, path, false);
         else if (recipeFileName(basename(path)) === undefined) continue;
         else if (dir === paths.recipeRoot) readOne(root, path, false);
         else if (dir === paths.draftRoot) readOne(drafts, path, true);
@@ -128,6 +139,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
           ...(root.rootMode === undefined ? {} : { rootMode: root.rootMode }),
           ...(root.error === undefined ? {} : { error: root.error }),
           ...(root.links.size === 0 ? {} : { links: [...root.links].sort(compareText) }),
+          ...(root.strays.size === 0 ? {} : { strays: [...root.strays].sort(compareText) }),
         },
       ];
       if (packaged !== undefined) sources.push(packaged);

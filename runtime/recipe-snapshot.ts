@@ -1,6 +1,6 @@
 // Reading the recipe roots into a snapshot for the pure discovery in core.
 import { RECIPE_SIZE_LIMIT, type RegistrySnapshot, type SnapshotFile, type SourceListing } from "../core/model.js";
-import { recipeFileName } from "../core/discovery/paths.js";
+import { misnamedRecipe, recipeFileName } from "../core/discovery/paths.js";
 import { compareText } from "../core/text-order.js";
 import type { FileIdentity, ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
@@ -125,35 +125,43 @@ export const isRecipeEntry = <E extends { readonly name: string; readonly kind: 
 export const isRecipeLink = (entry: { readonly name: string; readonly kind: string }): boolean =>
   entry.kind === "symlink" && recipeFileName(entry.name) !== undefined;
 
+/** A listed entry meant as a recipe by its name but never loaded (SourceListing.strays): a folder
+ *  named like a recipe, or anything but a folder with a near-miss name. */
+export const isStrayEntry = (entry: { readonly name: string; readonly kind: string }): boolean =>
+  entry.kind === "dir" ? recipeFileName(entry.name) !== undefined : misnamedRecipe(entry.name);
+
 /** The recipe entries of one directory: entries named `*.json`/`*.md` that are not folders,
  *  symlinks or dot-files (a FIFO, socket or device so named is listed, kind "other"), in the
  *  order the directory gives them, and the paths of the symlinks named like recipes; `error`
  *  when the folder exists but cannot be listed. */
 export function listRecipeEntries(
   scan: ScanPort, dir: string,
-): { present: boolean; entries: { readonly path: string; readonly kind: "file" | "other" }[]; links: string[]; error?: string } {
+): { present: boolean; entries: { readonly path: string; readonly kind: "file" | "other" }[]; links: string[]; strays: string[]; error?: string } {
   const listed = scan.listDir(dir);
   if (!listed.ok) {
-    if (listed.code === "ENOENT") return { present: false, entries: [], links: [] };
+    if (listed.code === "ENOENT") return { present: false, entries: [], links: [], strays: [] };
     const detail = listed.code === "ELOOP" ? `the path is a symbolic link loop (${listed.message})` : listed.message.startsWith(listed.code) ? listed.message : `${listed.code}: ${listed.message}`;
-    return { present: true, entries: [], links: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
+    return { present: true, entries: [], links: [], strays: [], error: detail.startsWith(listed.code) ? detail : `${listed.code}: ${detail}` };
   }
   const entries: { path: string; kind: "file" | "other" }[] = [];
   const links: string[] = [];
+  const strays: string[] = [];
   for (let i = 0; i < listed.value.length; i++) {
     const entry = listed.value[i]!;
     if (isRecipeEntry(entry)) entries.push({ path: dir + "/" + entry.name, kind: entry.kind });
     else if (isRecipeLink(entry)) links.push(dir + "/" + entry.name);
+    else if (isStrayEntry(entry)) strays.push(dir + "/" + entry.name);
   }
-  return { present: true, entries, links: links.sort(compareText) };
+  return { present: true, entries, links: links.sort(compareText), strays: strays.sort(compareText) };
 }
 
 /** The recipe file names `dir` lists now, when they can stand for a listing recorded earlier
  *  (the list index, the whole-root snapshot): the folder lists without an error, is present or
  *  absent as recorded, names no FIFO, socket or device and holds no symlink named like a recipe
- *  (a pass that saw one records nothing: its diagnostic would outlive the link), and, when present and `mode` is given,
+ *  nor, unless `strays` is false (the drafts folder, whose strays are never said), a stray entry
+ *  (isStrayEntry; a pass that saw either records nothing: its diagnostic would outlive it), and, when present and `mode` is given,
  *  still has that mode (a root turned world-writable is an error of the registry). Else undefined. */
-export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mode?: number | null): Set<string> | undefined {
+export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mode?: number | null, strays = true): Set<string> | undefined {
   // the names straight from the listing (isRecipeEntry, without making a path of each as
   // listRecipeEntries does: this runs over every recipe name of a warm `list`)
   const listed = scan.listDir(dir);
@@ -163,7 +171,7 @@ export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mo
   for (let i = 0; i < listed.value.length; i++) {
     const entry = listed.value[i]!;
     if (!isRecipeEntry(entry)) {
-      if (isRecipeLink(entry)) return undefined;
+      if (isRecipeLink(entry) || (strays && isStrayEntry(entry))) return undefined;
       continue;
     }
     if (entry.kind !== "file") return undefined;
@@ -180,15 +188,15 @@ export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mo
  *  file that cannot be read. Regular files go through `read` when given (the compile cache). */
 export function listRecipeDir(
   scan: ScanPort, dir: string, stat = false, read?: (path: string) => SnapshotFile,
-): { present: boolean; files: SnapshotFile[]; links: string[]; error?: string } {
-  const { present, entries, links, error } = listRecipeEntries(scan, dir);
-  if (error !== undefined) return { present, files: [], links, error };
+): { present: boolean; files: SnapshotFile[]; links: string[]; strays: string[]; error?: string } {
+  const { present, entries, links, strays, error } = listRecipeEntries(scan, dir);
+  if (error !== undefined) return { present, files: [], links, strays, error };
   const files = entries.map(({ path, kind }) => (read === undefined || kind !== "file" ? readFileEntry(scan, path, stat) : read(path)));
-  return { present, files, links };
+  return { present, files, links, strays };
 }
 
 function rootSource(scan: ScanPort, dir: string, tool: boolean, cache: CompileCacheSession | undefined): SourceListing {
-  const { present, files, links, error } = listRecipeDir(scan, dir, false, cache?.file);
+  const { present, files, links, strays, error } = listRecipeDir(scan, dir, false, cache?.file);
   const st = present ? scan.statPath(dir) : undefined;
   return {
     kind: "root",
@@ -200,6 +208,7 @@ function rootSource(scan: ScanPort, dir: string, tool: boolean, cache: CompileCa
     ...(st?.ok === true ? { rootMode: st.value.mode } : {}),
     ...(error === undefined ? {} : { error }),
     ...(links.length === 0 ? {} : { links }),
+    ...(strays.length === 0 ? {} : { strays }),
   };
 }
 

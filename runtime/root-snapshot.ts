@@ -113,8 +113,9 @@ export function rootSection(discovery: Discovery, snapshot: RegistrySnapshot, in
   const sources: SectionSource[] = [];
   const listed = new Set<string>();
   for (const source of snapshot.sources) {
-    // a symlink named like a recipe: its diagnostic would outlive it (its removal leaves the names)
-    if (source.kind !== "root" || source.error !== undefined || (source.present && source.rootMode === undefined) || source.links !== undefined) return undefined;
+    // a symlink named like a recipe, or a stray entry: its diagnostic would outlive it (its
+    // removal leaves the names)
+    if (source.kind !== "root" || source.error !== undefined || (source.present && source.rootMode === undefined) || source.links !== undefined || source.strays !== undefined) return undefined;
     for (const f of source.files) {
       const e = entries[f.path];
       if (e === undefined || observed.get(f.path) !== e.id) return undefined;
@@ -230,7 +231,7 @@ function revive(
     if (now === undefined) return undefined;
     names.push(now);
   }
-  const draftNames = namesListedNow(scan, s.draftRoot.dir, s.draftRoot.present);
+  const draftNames = namesListedNow(scan, s.draftRoot.dir, s.draftRoot.present, undefined, false);
   if (draftNames === undefined || draftNames.size !== s.drafts.length) return undefined;
   for (let i = 0; i < s.drafts.length; i++) {
     const path = s.drafts[i]!.path;

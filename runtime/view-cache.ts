@@ -179,7 +179,7 @@ export function viewAnswer(scan: ScanPort, bytes: Uint8Array, expect: ViewExpect
   const h = parseHeader(bytes, expect);
   if (h === undefined || h.answer === null) return undefined;
   const t = BigInt(h.t);
-  if (!namesStillListed(scan, h.drafts.dir, h.drafts.present, undefined, h.drafts.names)) return undefined;
+  if (!namesStillListed(scan, h.drafts.dir, h.drafts.present, undefined, h.drafts.names, false)) return undefined;
   for (const [dir, was] of h.dirs) {
     const now = scan.listDir(dir);
     if (!now.ok ? !(was === null && isNotThere(now.code)) : was === null || !sameList(listingOf(now.value), was)) return undefined;

@@ -19,17 +19,18 @@ import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { watch, type FSWatcher } from "chokidar";
-import { recipeFileName } from "../../core/discovery/paths.js";
+import { misnamedRecipe, recipeFileName } from "../../core/discovery/paths.js";
 import { DEFAULT_DEBOUNCE_MS, makeBatcher, type ChangeListener, type RecipeRootWatch, type Watcher, type WatchMode, type WatchOptions } from "./Watcher.js";
 
 const DRAFTS = "drafts";
 const ATOMIC_WINDOW_MS = 50;
 
 /**
- * true for what the root watch reports or enters: the root, `drafts` directly in it, and recipe
- * files (`*.json`, `*.md`, not dot-files) in either. Without `stats` (chokidar asks twice) the
- * decision is by name alone; with them a folder named like a recipe, or a file named `drafts`,
- * is refused.
+ * true for what the root watch reports or enters: the root, `drafts` directly in it, recipe
+ * files (`*.json`, `*.md`, not dot-files) in either, and near-miss names in the root
+ * (core/discovery/paths.ts misnamedRecipe). Without `stats` (chokidar asks twice) the decision is
+ * by name alone; with them a folder named like a recipe, or a file named `drafts`, is refused
+ * (such a folder in the root still reaches the consumer through the kernel's hints below).
  */
 export function isWatchedRecipePath(root: string, path: string, stats?: Pick<Stats, "isFile" | "isDirectory">): boolean {
   if (path === root) return true;
@@ -37,7 +38,9 @@ export function isWatchedRecipePath(root: string, path: string, stats?: Pick<Sta
   const [first, second] = parts;
   if (first === undefined || first === ".." || first === "") return false;
   const isRecipeFile = (name: string): boolean => recipeFileName(name) !== undefined && (stats === undefined || stats.isFile());
-  if (parts.length === 1) return first === DRAFTS ? stats === undefined || stats.isDirectory() : isRecipeFile(first);
+  // a near-miss name in the root is reported too: the registry says it was not loaded
+  const isMisnamed = (name: string): boolean => misnamedRecipe(name) && (stats === undefined || !stats.isDirectory());
+  if (parts.length === 1) return first === DRAFTS ? stats === undefined || stats.isDirectory() : isRecipeFile(first) || isMisnamed(first);
   return parts.length === 2 && first === DRAFTS && second !== undefined && isRecipeFile(second);
 }
 

@@ -1,6 +1,7 @@
 // The texts of the registry's own diagnostics about a bucket of recipes sharing one name, written
 // in one place: discovery emits them, and the views find which entry each is about and what kind
 // it is by building the same texts from the discovery, never by matching a text's shape.
+import { basename, recipeFileName } from "./paths.js";
 
 export const invalidBlocks = (id: string): string => `Recipe ${id} is invalid and blocks lower-priority recipes`;
 export const disabledBlocks = (id: string): string => `Recipe ${id} is disabled and blocks lower-priority recipes`;
@@ -11,5 +12,17 @@ export const markdownShadowed = (markdownPath: string, jsonPath: string): string
  *  file), and said, so that a linked recipe is not silently missing from the tools. */
 export const linkedRecipe = (path: string): string =>
   `Recipe file ${path} is a symbolic link and was not loaded: a recipe must be a regular file in the recipe folder (the folder itself may be a link)`;
+/** An entry of a recipe root that was meant as a recipe, by its name, but is none: a folder
+ *  named like a recipe file, or a file whose name misses (core/discovery/paths.ts misnamedRecipe).
+ *  Said, so that the recipe is not silently missing from the tools. */
+export const strayEntry = (path: string): string => {
+  const name = basename(path);
+  if (recipeFileName(name) !== undefined) return `Recipe file ${path} is a folder and was not loaded: a recipe must be a regular file in the recipe folder`;
+  const dot = name.lastIndexOf(".");
+  const ending = name.slice(dot + 1).toLowerCase();
+  if (ending === "json" || ending === "md")
+    return `Recipe file ${path} was not loaded: a recipe file's name ends in .json or .md, in lower case: rename it to ${name.slice(0, dot)}.${ending}`;
+  return `Recipe file ${path} was not loaded: a recipe is a .json file, or a .md file with its fields as YAML frontmatter`;
+};
 export const notExposed = (id: string, reason: string): string => `Recipe ${id} could not be exposed as a tool: ${reason}`;
 export { reservedName } from "../register/texts.js";

@@ -15,7 +15,7 @@ import { basename, recipeFileName } from "./paths.js";
 import { patchResolution, resolveAll } from "./resolution.js";
 import type { Discovery } from "./discovery-result.js";
 import { compareText } from "../text-order.js";
-import { linkedRecipe } from "./diagnostic-texts.js";
+import { linkedRecipe, strayEntry } from "./diagnostic-texts.js";
 
 export { createDiscoveryMemo, type CompileStep, type DiscoveryMemo, type PassStats } from "./compile-pass.js";
 
@@ -27,6 +27,7 @@ function rootDiagnostics(sources: readonly SourceListing[]): string[] {
     seen.add(source.root);
     if (source.error !== undefined) out.push(`Failed to inspect recipe root ${source.root}: ${source.error}`);
     for (const link of source.links ?? []) out.push(linkedRecipe(link));
+    for (const stray of source.strays ?? []) out.push(strayEntry(stray));
     if (source.rootMode === undefined) continue;
     if (source.rootMode & 0o002) out.push(`Recipe root is world-writable; review permissions: ${source.root}`);
     if (source.rootMode & 0o020) out.push(`Recipe root is group-writable; review ownership and permissions: ${source.root}`);

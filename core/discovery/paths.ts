@@ -19,3 +19,12 @@ export function recipeFileName(name: string): { id: string; format: RecipeFormat
   if (name.endsWith(".md")) return { id: name.slice(0, -3), format: "md" };
   return undefined;
 }
+
+/** Endings a user may have meant for a recipe file that discovery never loads: `.json` or `.md` in
+ *  another case (`Greet.JSON`), and YAML (`greet.yaml`: a recipe's YAML goes in the frontmatter
+ *  of a Markdown recipe). */
+const NEAR_MISS = /\.(?:json|md|ya?ml)$/i;
+
+/** A name like a recipe file's that is not one (see NEAR_MISS); dot-files are never meant as
+ *  recipes (the temps of atomic writes, editors' swap files). */
+export const misnamedRecipe = (name: string): boolean => !name.startsWith(".") && recipeFileName(name) === undefined && NEAR_MISS.test(name);

@@ -49,7 +49,8 @@ export function resolveAll(sources: readonly SourceListing[], rootDiagnostics: r
 
 const sameListing = (a: SourceListing, b: SourceListing): boolean =>
   a.kind === b.kind && a.root === b.root && a.present === b.present && a.rootMode === b.rootMode &&
-  a.tool === b.tool && a.mutableUsage === b.mutableUsage && a.error === b.error && sameStrings(a.links ?? NO_LINKS, b.links ?? NO_LINKS);
+  a.tool === b.tool && a.mutableUsage === b.mutableUsage && a.error === b.error && sameStrings(a.links ?? NO_LINKS, b.links ?? NO_LINKS) &&
+  sameStrings(a.strays ?? NO_LINKS, b.strays ?? NO_LINKS);
 
 const NO_LINKS: readonly string[] = [];
 

@@ -15,7 +15,10 @@ const INFO_SHAPES = [
   /^Markdown recipe .+ is shadowed by JSON recipe .+$/s,
 ];
 const LINKED = /^Recipe file .+ is a symbolic link and was not loaded: /s;
-const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /, LINKED];
+const STRAY_FOLDER = /^Recipe file .+ is a folder and was not loaded: /s;
+const STRAY_CASE = /^Recipe file .+ was not loaded: a recipe file's name ends in \.json or \.md, in lower case: /s;
+const STRAY_YAML = /^Recipe file .+ was not loaded: a recipe is a \.json file, or a \.md file /s;
+const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /, LINKED, STRAY_FOLDER, STRAY_CASE, STRAY_YAML];
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
@@ -115,6 +118,9 @@ export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
   if (byTag !== undefined) return byTag;
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
   if (LINKED.test(message)) return "copy the file into the recipe folder in place of the link, or link the whole folder";
+  if (STRAY_FOLDER.test(message)) return "move the folder out of the recipe folder: a recipe is one file";
+  if (STRAY_CASE.test(message)) return "rename the file to the lower-case ending, or move it out of the recipe folder";
+  if (STRAY_YAML.test(message)) return "write it as a .md recipe (the fields as YAML frontmatter, the template in a fenced block) or as .json, or move it out of the recipe folder";
   if (/^Markdown recipe .+ is shadowed by JSON recipe /s.test(message) || /shadows \d+ lower-priority/.test(message))
     return "confirm the active override or rename one recipe";
   if (/must define template/i.test(message)) return "add a template field or remove the recipe";

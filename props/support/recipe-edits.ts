@@ -1,7 +1,7 @@
 // Random edits of a real recipe root, shared by the properties of the caches that must answer as
 // a discovery without them would: writes, rewrites that keep the size and force one mtime (edits
 // inside one timestamp tick), renames, deletes, imports, drafts, and symbolic links named like
-// recipes (never followed, but said while they are there).
+// recipes and stray entries (never loaded, but said while they are there).
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fc } from "@fast-check/vitest";
@@ -17,6 +17,8 @@ export type Op =
   | { readonly kind: "undraft"; readonly k: number }
   | { readonly kind: "link"; readonly k: number }
   | { readonly kind: "unlink"; readonly k: number }
+  | { readonly kind: "stray"; readonly k: number }
+  | { readonly kind: "unstray"; readonly k: number }
   | { readonly kind: "check" };
 
 export const op: fc.Arbitrary<Op> = fc.oneof(
@@ -28,10 +30,15 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("undraft" as const), k: fc.nat(1) }),
   fc.record({ kind: fc.constant("link" as const), k: fc.nat(1) }),
   fc.record({ kind: fc.constant("unlink" as const), k: fc.nat(1) }),
+  fc.record({ kind: fc.constant("stray" as const), k: fc.nat(2) }),
+  fc.record({ kind: fc.constant("unstray" as const), k: fc.nat(2) }),
   fc.constant({ kind: "check" as const }),
 );
 
 const linkAt = (root: string, k: number): string => join(root, `linked${k}.json`);
+/** entries meant as recipes by their names but never loaded: a folder named like one, an
+ *  upper-case ending, a YAML file */
+const strayAt = (root: string, k: number): string => join(root, ["folder.json", "Upper.JSON", "notes.yaml"][k]!);
 const isThere = (path: string): boolean => {
   try {
     lstatSync(path);
@@ -120,6 +127,13 @@ export function applyEdit(root: string, o: Op, fixed: Date, blindCtime: boolean)
       break;
     case "unlink":
       rmSync(linkAt(root, o.k), { force: true });
+      break;
+    case "stray":
+      if (o.k === 0) mkdirSync(strayAt(root, o.k), { recursive: true });
+      else writeFileSync(strayAt(root, o.k), text(0, 0, false));
+      break;
+    case "unstray":
+      rmSync(strayAt(root, o.k), { recursive: true, force: true });
       break;
     case "check":
       break;

@@ -126,6 +126,26 @@ describe("live registry on a real folder", () => {
     expect(errors).toEqual([]);
   });
 
+  it("says a folder named like a recipe and a near-miss name while they are there, and forgets them when they go", async () => {
+    await writeFile(join(root, "good.json"), recipe("echo good"));
+    await open();
+    const folder = join(root, "folder.json");
+    const yaml = join(root, "greet.yaml");
+    const said = (path: string) => (): boolean => live!.current().discovery.diagnostics.some((d) => d.startsWith(`Recipe file ${path} `));
+    await converge("folder", () => mkdir(folder), said(folder));
+    expectFresh();
+    // a JSON recipe saved with the wrong ending
+    await converge("near-miss name", () => writeFile(yaml, recipe("echo hi")), said(yaml));
+    expect(toolNames()).toEqual(["good"]);
+    expect(changes.at(-1)).toMatchObject({ diagnosticsChanged: true });
+    expectFresh();
+    await converge("folder removed", () => rm(folder, { recursive: true }), () => !said(folder)());
+    await converge("renamed to a recipe", () => rename(yaml, join(root, "greet.json")), () => !said(yaml)() && toolNames().length === 2);
+    expect(live!.current().discovery.diagnostics.filter((d) => d.includes("was not loaded"))).toEqual([]);
+    expectFresh();
+    expect(errors).toEqual([]);
+  });
+
   it("follows an atomic replace (temp file renamed over the recipe)", async () => {
     await writeFile(join(root, "a.json"), recipe("echo a", "before"));
     await open();

@@ -1,5 +1,5 @@
 // Discovery over real folders: what the listing sees and what it skips.
-import { chmodSync, mkdirSync, statSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, statSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -52,7 +52,39 @@ describe("listing the recipe root", () => {
     write(join(root, ".tmp-write.json"), { template: "echo no" });
     write(join(root, ".a.json.123.tmp"), "{");
     write(join(root, "ok.md"), "---\ndescription: ok\n---\n```template\necho ok\n```\n");
-    expect(registry().discover().tools.map((t) => t.name)).toEqual(["ok"]);
+    const d = registry().discover();
+    expect(d.tools.map((t) => t.name)).toEqual(["ok"]);
+    // the upper-case name is said, never silently missing; the dot-files are not
+    expect(d.diagnostics).toEqual([`Recipe file ${join(root, "Upper.JSON")} was not loaded: a recipe file's name ends in .json or .md, in lower case: rename it to Upper.json`]);
+  });
+
+  it("folders named like recipes and near-miss names are said; other names and editors' leftovers are not", () => {
+    mkdirSync(join(root, "folder.json", "inner.json"), { recursive: true });
+    write(join(root, "greet.yaml"), "description: hi\ntemplate: echo hi\n");
+    write(join(root, "notes.YML"), "x: 1\n");
+    write(join(root, "Guide.Md"), "# guide\n");
+    symlinkSync(join(base, "nowhere.yaml"), join(root, "linked.yaml"));
+    // not meant as recipes: other endings, editors' backups, dot-files, a folder with another name
+    for (const name of ["notes.txt", "greet.json~", "greet.json.bak", "#greet.json#", ".greet.yaml", "greet.jsonl"]) write(join(root, name), "x");
+    mkdirSync(join(root, "archive.yaml"));
+    mkdirSync(join(root, "old"));
+    write(join(root, "real.json"), { template: "echo real" });
+    const d = registry().discover();
+    expect(d.tools.map((t) => t.name)).toEqual(["real"]);
+    const misnamed = (name: string, fixed: string): string =>
+      `Recipe file ${join(root, name)} was not loaded: a recipe file's name ends in .json or .md, in lower case: rename it to ${fixed}`;
+    const yaml = (name: string): string => `Recipe file ${join(root, name)} was not loaded: a recipe is a .json file, or a .md file with its fields as YAML frontmatter`;
+    expect(d.diagnostics).toEqual([
+      `Recipe file ${join(root, "folder.json")} is a folder and was not loaded: a recipe must be a regular file in the recipe folder`,
+      yaml("greet.yaml"),
+      misnamed("Guide.Md", "Guide.md"),
+      yaml("linked.yaml"),
+      yaml("notes.YML"),
+    ].sort());
+    // the same from the compile cache's second pass (nothing kept that would outlive them)
+    const again = registry().discoverFrom();
+    expect(again.from).toBe("discovery");
+    expect(again.discovery.diagnostics).toEqual(d.diagnostics);
   });
 
   it("a symlinked root works", () => {
@@ -153,10 +185,22 @@ describe("the recipe names a folder lists now, standing for a listing recorded e
     write(join(root, "b.md"), "---\ntemplate: echo b\n---\n");
     write(join(root, ".a.json.1-2.tmp"), "x");
     write(join(root, "notes.txt"), "x");
-    mkdirSync(join(root, "dir.json"));
+    mkdirSync(join(root, "old"));
     // a link not named like a recipe is nothing to discovery
     symlinkSync(join(base, "elsewhere.txt"), join(root, "notes-link.txt"));
     expect([...(namesListedNow(scan(), root, true) ?? [])].sort()).toEqual(["a.json", "b.md"]);
+  });
+
+  it("stand for nothing when an entry is a stray (a folder named like a recipe, a near-miss name), except in drafts/", () => {
+    write(join(root, "a.json"), { template: "echo a" });
+    for (const make of [() => mkdirSync(join(root, "dir.json")), () => write(join(root, "B.JSON"), "{}"), () => write(join(root, "c.yaml"), "x: 1")]) {
+      make();
+      expect(namesListedNow(scan(), root, true)).toBeUndefined();
+      // the drafts folder's strays are never said, so they never stand in the way there
+      expect([...(namesListedNow(scan(), root, true, undefined, false) ?? [])]).toEqual(["a.json"]);
+      rmSync(join(root, readdirSync(root).find((n) => n !== "a.json")!), { recursive: true });
+    }
+    expect([...(namesListedNow(scan(), root, true) ?? [])]).toEqual(["a.json"]);
   });
 
   it("stand for nothing when a symlink is named like a recipe (its diagnostic must go when it goes)", () => {

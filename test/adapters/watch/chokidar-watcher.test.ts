@@ -88,6 +88,12 @@ describe("isWatchedRecipePath", () => {
     [`${r}/.x.json.123-1.tmp`, undefined, false],
     [`${r}/.hidden.json`, undefined, false],
     [`${r}/notes.txt`, undefined, false],
+    // near-miss names in the root: the registry says they were not loaded
+    [`${r}/greet.yaml`, undefined, true],
+    [`${r}/Greet.JSON`, file, true],
+    [`${r}/greet.yml`, dir, false],
+    [`${r}/.greet.yaml`, undefined, false],
+    [`${r}/drafts/d.yaml`, undefined, false],
     [`${r}/drafts`, undefined, true],
     [`${r}/drafts`, dir, true],
     [`${r}/drafts`, file, false],
