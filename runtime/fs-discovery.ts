@@ -1,6 +1,7 @@
 // Discovery through the FileSystem port (rather than the synchronous scan port): what
 // register_tool lists, and what a crash test sees in a recovered memfs volume.
 import { discover } from "../core/discovery/discover.js";
+import type { CompileHook } from "../core/discovery/compile-hook.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/model.js";
 import { hasCode, type FileSystem } from "../adapters/fs/FileSystem.js";
@@ -46,7 +47,9 @@ async function rootSource(fs: FileSystem, reader: CachingReader, dir: string, to
 /** `digested`: every compiled recipe carries the sha256 of the bytes it was compiled from
  *  (`sourceSha256`) and every draft its `sha256`, so that a caller reading a file again can tell
  *  whether it still holds what discovery judged. */
-export async function discoverThroughFs(fs: FileSystem, paths: AgentPaths, packagedRoot?: string, options: { readonly digested?: boolean } = {}): Promise<Discovery> {
+export async function discoverThroughFs(
+  fs: FileSystem, paths: AgentPaths, packagedRoot?: string, options: { readonly digested?: boolean; readonly reads?: Map<string, readonly string[]> } = {},
+): Promise<Discovery> {
   const reader = makeCachingReader(fs);
   const sources = [await rootSource(fs, reader, paths.recipeRoot, true)];
   if (packagedRoot !== undefined) sources.push(await rootSource(fs, reader, packagedRoot, false));
@@ -61,5 +64,9 @@ export async function discoverThroughFs(fs: FileSystem, paths: AgentPaths, packa
     readExtra: reader.readFile,
     ...(packagedRoot === undefined ? {} : { packagedRoot }),
   };
-  return settle(reader, () => discover(snapshot, options.digested === true ? { digest: sha256Of } : {}));
+  // `reads`: every path each compiled recipe's resolution read (the hook is offered no earlier
+  // compile, so it sees every one)
+  const reads = options.reads;
+  const compiled: CompileHook | undefined = reads === undefined ? undefined : { lookup: () => undefined, store: (file, stored) => void reads.set(file.path, stored.readPaths) };
+  return settle(reader, () => discover(snapshot, { ...(options.digested === true ? { digest: sha256Of } : {}), ...(compiled === undefined ? {} : { compiled }) }));
 }

@@ -168,15 +168,53 @@ export interface ApprovalRoots {
 /** What the runtime observed just before approving: each path's current bytes digest, if any. */
 export type Observed = (path: string) => string | undefined;
 
+/** The recipe files of the user root whose resolution read `path` (an import or a delegation by
+ *  name reads the named recipe's file), the file itself left out. */
+export type Readers = (path: string) => readonly string[];
+
+/** Readers from a discovery's entries and the paths each recipe's resolution read (`reads`, by
+ *  recipe path): only recipes of the user root count (a tool review moves nothing else). */
+export function readersOf(entries: readonly { readonly path: string; readonly toolSource: boolean }[], reads: ReadonlyMap<string, readonly string[]>): Readers {
+  const by = new Map<string, string[]>();
+  for (const e of entries) {
+    if (!e.toolSource) continue;
+    for (const p of new Set(reads.get(e.path) ?? [])) if (p !== e.path) by.set(p, [...(by.get(p) ?? []), e.path]);
+  }
+  return (path) => by.get(path) ?? [];
+}
+
+const fileName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
+
+/** What the plan would break: every recipe that reads a tool the plan moves away (renames,
+ *  demotes, merges away) and stays a recipe of the root itself (it is not merged away or demoted:
+ *  a recipe renamed keeps its content, so it breaks too). A tool's name is the contract of the
+ *  recipes that import it; a review never breaks one. */
+export function planBreaks(sources: readonly PlanSource[], readers: Readers): string[] {
+  const leaving = new Set(sources.filter((s) => s.move === "quarantine" || s.action === "demote").map((s) => s.path));
+  const errors: string[] = [];
+  for (const s of sources) {
+    if (s.move === "none") continue;
+    const what = s.action === "demote" ? "demotes to a draft" : s.move === "quarantine" ? "merges away" : `renames to ${fileName(s.to!)}`;
+    for (const reader of readers(s.path)) {
+      if (reader === s.path || leaving.has(reader)) continue;
+      errors.push(`Tool review would break ${reader}: it imports or delegates to ${s.name} (${s.path}), which the plan ${what}; nothing was changed`);
+    }
+  }
+  return errors;
+}
+
 // every path this reads is a tool's file or a target made from one, so it ends in `.json` or `.md`
 const extension = (path: string): string => path.slice(path.lastIndexOf("."));
 
 /**
  * The approval plan, or every reason there is none: a captured tool changed since the capture, a
- * target file that appeared meanwhile, a plan over the limit. `observed` is what the files hold
+ * target file that appeared meanwhile, a recipe that reads a tool the plan moves away
+ * (planBreaks), a plan over the limit. `observed` is what the files hold
  * now; the plan itself never touches them.
  */
-export function approve(p: Portfolio, digest: string, decisions: readonly ToolDecision[], roots: ApprovalRoots, observed: Observed, createdAt: string): E.Either<readonly string[], ApprovalPlan> {
+export function approve(
+  p: Portfolio, digest: string, decisions: readonly ToolDecision[], roots: ApprovalRoots, observed: Observed, createdAt: string, readers: Readers = () => [],
+): E.Either<readonly string[], ApprovalPlan> {
   const errors: string[] = [];
   for (const t of p.tools) if (observed(t.path) !== t.sha256) errors.push(`Reviewed tool changed after capture: ${t.name}`);
   const sourcePaths = new Set(p.tools.map((t) => t.path));
@@ -224,6 +262,7 @@ export function approve(p: Portfolio, digest: string, decisions: readonly ToolDe
     claim(to);
     return { ...base, lineage: d.target!, move: "rename", to };
   });
+  errors.push(...planBreaks(sources, readers));
   const plan: ApprovalPlan = { reviewId: p.reviewId, createdAt, portfolioSha256: digest, sources };
   if (JSON.stringify(plan).length > APPROVAL_LIMIT) errors.push("Tool review approved plan exceeds the persistence limit.");
   return errors.length > 0 ? E.left(errors) : E.right(plan);

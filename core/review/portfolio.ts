@@ -36,6 +36,9 @@ export interface ToolCandidate {
   readonly recipe?: JsonObject;
   /** its lineage; a tool without one is not reviewed (yet) */
   readonly usage?: ToolUsage;
+  /** another recipe of the root imports or delegates to it: its name is their contract, so a
+   *  review never renames, demotes or merges it (it is not reviewed) */
+  readonly referenced?: boolean;
 }
 
 export interface PortfolioTool {
@@ -61,6 +64,7 @@ export interface Portfolio {
 export function ineligibility(c: ToolCandidate): string | undefined {
   if (!c.valid || c.recipe === undefined || c.recipe["template"] === undefined) return "invalid";
   if (c.usage === undefined) return "no_lineage";
+  if (c.referenced === true) return "referenced";
   // the secret-touching label counts as a secret finding
   if (secretReason(c.recipe, c.riskLabels) !== undefined) return "sensitive";
   if (findUnsafe(c.recipe) !== undefined) return "unsafe";

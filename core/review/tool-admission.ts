@@ -61,7 +61,7 @@ export const toolFailed = (state: ToolReviewState, phase: "failed" | "processing
 
 /** A tool changed since the portfolio was captured: retrying approves the same stale capture
  *  again and fails the same way; a reset lets the next review capture the tools as they are. */
-export const TOOL_RECAPTURE_ACTION = 'message to=tool:pi-actors type=review.reset body={"scope":"tool"} (a tool changed since the capture: the next review captures the tools again)';
+export const TOOL_RECAPTURE_ACTION = 'message to=tool:pi-actors type=review.reset body={"scope":"tool"} (the tools, or the recipes that read them, changed since the capture: the next review captures the tools again)';
 
 export function toolMoved(state: ToolReviewState, phase: ToolReviewPhase, at: string, extra: { approvedSha256?: string } = {}): ToolReviewState {
   const { failedStage: _s, lastError: _e, nextAction: _n, ...rest } = state;

@@ -12,8 +12,9 @@ import { join } from "node:path";
 import type { StepInput } from "../../core/journal/plan.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { lineageErrorText, portfolioLineage } from "../../core/review/portfolio-lineage.js";
+import { planBreaks, readersOf } from "../../core/review/portfolio-decide.js";
 import { snapshotOf, snapshotPath } from "../../core/review/snapshot.js";
-import { toolFailed, toolMoved, type ToolReviewState } from "../../core/review/tool-admission.js";
+import { TOOL_RECAPTURE_ACTION, toolFailed, toolMoved, type ToolReviewState } from "../../core/review/tool-admission.js";
 import { discoverThroughFs } from "../fs-discovery.js";
 import { currentState, newPlanId, runSteps } from "../journal/index.js";
 import { seedLineages, sha256Bytes, withRootFence } from "../ledger/index.js";
@@ -73,7 +74,13 @@ async function carryOut(ctx: ReviewContext, state: ToolReviewState, faults: Acti
   // nothing is written (not even a seeded lineage) into a root that is not the one captured
   await sameRoot(ctx, state);
   // the lineages must know every tool's current content first (a revision is recorded by seeding)
-  await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot));
+  const reads = new Map<string, readonly string[]>();
+  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot, { reads });
+  // a recipe written since approval that imports a tool the plan moves away stops the plan here,
+  // where the files move (approval checked the recipes there were then)
+  const breaks = planBreaks(plan.sources, readersOf(discovery.entries, reads));
+  if (breaks.length > 0) throw new Error(breaks.join("; "));
+  await seedLineages(ctx.ledger, discovery);
   const at = isoAt(ctx.now());
   await withRootFence(ctx.ledger, () =>
     withStore(ctx.ledger, async () => {
@@ -153,7 +160,10 @@ async function activateLocked(ctx: ReviewContext, faults: ActivationFaults): Pro
   try {
     carried = await carryOut(ctx, state, faults);
   } catch (e) {
-    const next = toolFailed(state, "processing_failed", "activation", e instanceof Error ? e.message : String(e), isoNow(ctx));
+    const message = e instanceof Error ? e.message : String(e);
+    // a recipe that reads a moved tool keeps failing a retry until it changes; a new capture
+    // leaves that tool out
+    const next = toolFailed(state, "processing_failed", "activation", message, isoNow(ctx), message.startsWith("Tool review would break ") ? TOOL_RECAPTURE_ACTION : undefined);
     await write(ctx, next);
     return { outcome: "failed", phase: next.phase, reviewId: state.reviewId, error: next.lastError! };
   }

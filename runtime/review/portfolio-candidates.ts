@@ -4,6 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { userRecipeNames } from "../../core/discovery/discovery-result.js";
 import type { ToolCandidate, ToolUsage } from "../../core/review/portfolio.js";
+import { readersOf } from "../../core/review/portfolio-decide.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { loadRecipe } from "../../core/recipe/load.js";
 import { discoverThroughFs } from "../fs-discovery.js";
@@ -19,7 +20,9 @@ export interface ToolCandidates {
 }
 
 export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandidates> {
-  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot, { digested: true });
+  const reads = new Map<string, readonly string[]>();
+  const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot, { digested: true, reads });
+  const readers = readersOf(discovery.entries, reads);
   const seeded = await seedLineages(ctx.ledger, discovery);
   const found: Array<{ candidate: Omit<ToolCandidate, "usage">; key: string }> = [];
   for (const entry of discovery.entries) {
@@ -43,7 +46,10 @@ export async function listToolCandidates(ctx: ReviewContext): Promise<ToolCandid
     const loaded = loadRecipe({ path: entry.path, size: bytes.length, mtimeMs: 0, birthtimeMs: 0, bytes }, entry.id, entry.format);
     const valid = E.isRight(loaded);
     found.push({
-      candidate: { name: entry.id, path: entry.path, sha256, valid, riskLabels: entry.riskLabels, ...(valid ? { recipe: loaded.right.raw } : {}) },
+      candidate: {
+        name: entry.id, path: entry.path, sha256, valid, riskLabels: entry.riskLabels, ...(valid ? { recipe: loaded.right.raw } : {}),
+        ...(readers(entry.path).length > 0 ? { referenced: true } : {}),
+      },
       key,
     });
   }

@@ -5,7 +5,8 @@
 // `<recipe root>/.usage/reviews/tool/`, beside the ledgers, out of reach of temp-file ageing.
 import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
-import { approvalSha256, approve, parsePortfolioReply, validatePortfolioDecisions, type ApprovalPlan } from "../../core/review/portfolio-decide.js";
+import { approvalSha256, approve, parsePortfolioReply, readersOf, validatePortfolioDecisions, type ApprovalPlan } from "../../core/review/portfolio-decide.js";
+import { discoverThroughFs } from "../fs-discovery.js";
 import { replyErrorText } from "../../core/review/reply.js";
 import { capturePortfolio, eligibilityCount, portfolioReviewerInput, portfolioSha256, projectPortfolio, type Portfolio } from "../../core/review/portfolio.js";
 import {
@@ -125,9 +126,14 @@ async function review(ctx: ReviewContext, state: ToolReviewState, reviewer: Revi
   approve(portfolio, state.portfolioSha256, decisions.right, roots, (p) => (asked.add(p), undefined), isoNow(ctx));
   const observed = new Map<string, string | undefined>();
   for (const p of asked) observed.set(p, await fileSha(ctx.fs, p));
-  const plan = approve(portfolio, state.portfolioSha256, decisions.right, roots, (p) => observed.get(p), isoNow(ctx));
+  // which recipes read each tool now: a plan that would break one is not approved
+  const reads = new Map<string, readonly string[]>();
+  const { entries } = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot, { reads });
+  const plan = approve(portfolio, state.portfolioSha256, decisions.right, roots, (p) => observed.get(p), isoNow(ctx), readersOf(entries, reads));
   if (E.isLeft(plan)) {
-    const stale = plan.left.some((e) => e.startsWith("Reviewed tool changed after capture"));
+    // a retry would approve the same capture again: a tool changed since, or one a recipe now
+    // reads (a new capture leaves that one out), needs a new capture
+    const stale = plan.left.some((e) => e.startsWith("Reviewed tool changed after capture") || e.startsWith("Tool review would break "));
     return fail("processing_failed", "approval", plan.left.join("; "), stale ? TOOL_RECAPTURE_ACTION : undefined);
   }
   // the plan first: a state that says approved always names a plan that is there

@@ -203,6 +203,33 @@ describe("the approval plan", () => {
     expect(E.isRight(approved(portfolio, decisionsOf(portfolio, {}), present(portfolio, { [twin]: "old" })))).toBe(true);
   });
 
+  it("a recipe that reads a tool the plan moves away is named, unless it leaves too; a kept or surviving tool's readers are not", () => {
+    const ds = decisionsOf(twins, { 0: { action: "evolve", target: "fresh" }, 1: { action: "demote" }, 2: { action: "merge", target: "pair" }, 3: { action: "merge", target: "pair" } });
+    const [t0, t1, t2, t3, t4] = twins.tools;
+    const reads: Record<string, string[]> = {
+      // an outside recipe reads the renamed tool; the demoted tool reads the first (it leaves: no break)
+      [t0!.path]: ["/r/outside.json", t1!.path],
+      // the renamed tool reads the demoted one: it keeps its content under the new name, so it breaks
+      [t1!.path]: [t0!.path],
+      // the merge's renamed survivor and its quarantined member
+      [t2!.path]: ["/r/outside.json"],
+      [t3!.path]: ["/r/outside.json"],
+      // a kept tool's reader is no break
+      [t4!.path]: ["/r/outside.json"],
+    };
+    const r = approve(twins, "digest", ds, roots, present(twins), "t", (p) => reads[p] ?? []);
+    const broken = (reader: string, t: { name: string; path: string }, what: string): string =>
+      `Tool review would break ${reader}: it imports or delegates to ${t.name} (${t.path}), which the plan ${what}; nothing was changed`;
+    expect(r).toEqual(E.left([
+      broken("/r/outside.json", t0!, "renames to fresh.json"),
+      broken(t0!.path, t1!, "demotes to a draft"),
+      broken("/r/outside.json", t2!, "renames to pair.json"),
+      broken("/r/outside.json", t3!, "merges away"),
+    ]));
+    // without readers the same decisions are approved
+    expect(E.isRight(approve(twins, "digest", ds, roots, present(twins), "t"))).toBe(true);
+  });
+
   it("two sources sent to one file are refused", () => {
     const ds: ToolDecision[] = twins.tools.map((t, i) => ({ tool: t, action: i < 2 ? "evolve" : "keep", rationale: "r", ...(i < 2 ? { target: "same" } : {}) }));
     expect(approved(twins, ds)).toEqual(E.left(["Duplicate tool review target: /r/same.json"]));

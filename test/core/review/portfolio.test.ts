@@ -81,6 +81,15 @@ describe("eligibility and capture", () => {
     expect(ineligibility(tool(0, { recipe: { template: "cat /tmp/x" } }))).toBe("unsafe");
     expect(ineligibility(tool(0, { riskLabels: ["risk.secret_touching"] }))).toBe("sensitive");
   });
+
+  it("a tool another recipe imports or delegates to is not reviewed: its name is their contract", () => {
+    expect(ineligibility(tool(0, { referenced: true }))).toBe("referenced");
+    expect(ineligibility(tool(0, { referenced: false }))).toBeUndefined();
+    const many = Array.from({ length: 37 }, (_, i) => tool(i, i === 0 ? { referenced: true } : {}));
+    const p = capturePortfolio(many, [], "r", "t")!;
+    expect(p.tools.map((t) => t.name)).not.toContain(many[0]!.name);
+    expect(p.tools).toHaveLength(36);
+  });
 });
 
 describe("projection", () => {

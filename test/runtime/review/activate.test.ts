@@ -109,6 +109,26 @@ describe("activation refused", () => {
   });
 });
 
+describe("a recipe that reads a tool the plan moves away", () => {
+  it("written after approval, it stops the activation, named with the tool and the move; nothing changes", async () => {
+    const fs = await approvedVolume();
+    // imports tool_00 (renamed to renamed_tool) and delegates to tool_01 (demoted)
+    const importer = `${JSON.stringify({ imports: { p: "tool_00" }, template: ["echo mine", { name: "p" }] })}\n`;
+    await fs.writeFile(`${ROOT}/mine.json`, importer);
+    await fs.writeFile(`${ROOT}/front.json`, '{"template":"tool_01"}');
+    const error = [
+      `Tool review would break ${ROOT}/mine.json: it imports or delegates to tool_00 (${ROOT}/tool_00.json), which the plan renames to renamed_tool.json; nothing was changed`,
+      `Tool review would break ${ROOT}/front.json: it imports or delegates to tool_01 (${ROOT}/tool_01.json), which the plan demotes to a draft; nothing was changed`,
+    ].join("; ");
+    expect(await activate(fs)).toEqual({ outcome: "failed", phase: "processing_failed", reviewId: "review-1", error });
+    expect((await gatherReviews(fs, paths)).tool_review).toMatchObject({ failed_stage: "activation", last_error: error, next_action: expect.stringContaining("review.reset") });
+    expect(await text(fs, `${ROOT}/tool_00.json`)).toBe(recipeText(0));
+    expect(await text(fs, `${ROOT}/tool_01.json`)).toBe(recipeText(1));
+    expect(await exists(fs, `${ROOT}/renamed_tool.json`)).toBe(false);
+    expect(await text(fs, `${ROOT}/mine.json`)).toBe(importer);
+  });
+});
+
 describe("the merged-away member", () => {
   it("waits in the review's quarantine, named by its place in the plan and its file name, until the review completes", async () => {
     const fs = await approvedVolume();

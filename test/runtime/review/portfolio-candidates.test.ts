@@ -49,6 +49,19 @@ const usage = {
 };
 
 describe("listToolCandidates", () => {
+  it("marks a tool another recipe of the root imports or delegates to as referenced (a packaged or draft reader does not count)", async () => {
+    const fs = volume();
+    await fs.writeFile(`${ROOT}/part.json`, '{"template":"echo part"}');
+    await fs.writeFile(`${ROOT}/user.json`, JSON.stringify({ imports: { p: "part" }, template: ["echo user", { name: "p" }] }));
+    await fs.writeFile(`${ROOT}/front.json`, '{"template":"good"}');
+    await fs.writeFile(`${ROOT}/lonely.json`, '{"template":"echo lonely"}');
+    await fs.writeFile(`${paths.draftRoot}/reader.json`, '{"template":"lonely"}');
+    await fs.writeFile("/pkg/reader.json", '{"template":"lonely"}');
+    const listed = await withCtx(fs, (ctx) => listToolCandidates({ ...ctx, packagedRoot: "/pkg" }));
+    const referenced = Object.fromEntries(listed.tools.map((t) => [t.name, t.referenced === true]));
+    expect(referenced).toEqual({ front: false, good: true, lonely: false, part: true, user: false });
+  });
+
   it("lists only the root's own exposed tools (no disabled, invalid, nested, draft or packaged recipe), with digest, raw recipe and usage", async () => {
     const fs = volume();
     await fs.writeFile(`${ROOT}/also.json`, '{"template":"echo also"}');

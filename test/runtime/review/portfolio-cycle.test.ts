@@ -94,9 +94,28 @@ describe("a failing review records its stage", () => {
       phase: "processing_failed",
       failed_stage: "approval",
       last_error: error,
-      next_action: 'message to=tool:pi-actors type=review.reset body={"scope":"tool"} (a tool changed since the capture: the next review captures the tools again)',
+      next_action: 'message to=tool:pi-actors type=review.reset body={"scope":"tool"} (the tools, or the recipes that read them, changed since the capture: the next review captures the tools again)',
     });
     expect(await exists(fs, `${DIR}/approved.json`)).toBe(false);
+  });
+});
+
+describe("a recipe that reads a tool the plan would move away", () => {
+  it("written while the reviewer works: approval fails naming it, no plan, and the way out is a new capture, which leaves that tool out", async () => {
+    const fs = await captured();
+    // tool_00 is to be renamed, tool_02 merged away into tool_03
+    const writing = counting(async (input) => {
+      await fs.writeFile(`${ROOT}/mine.json`, JSON.stringify({ imports: { a: "tool_00", b: "tool_02" }, template: [{ name: "a" }, { name: "b" }] }));
+      return scripted.review(input);
+    });
+    const error = [
+      `Tool review would break ${ROOT}/mine.json: it imports or delegates to tool_00 (${ROOT}/tool_00.json), which the plan renames to renamed_tool.json; nothing was changed`,
+      `Tool review would break ${ROOT}/mine.json: it imports or delegates to tool_02 (${ROOT}/tool_02.json), which the plan merges away; nothing was changed`,
+    ].join("; ");
+    expect(await cycle(fs, writing)).toMatchObject({ phase: "processing_failed", steps: ["failed"], error });
+    expect(await toolReview(fs)).toMatchObject({ failed_stage: "approval", last_error: error, next_action: expect.stringContaining("review.reset") });
+    expect(await exists(fs, `${DIR}/approved.json`)).toBe(false);
+    expect(await text(fs, `${ROOT}/tool_00.json`)).toBe(recipeText(0));
   });
 });
 
