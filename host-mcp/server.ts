@@ -18,6 +18,7 @@ import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
 import { makeCallGate } from "./gate.js";
+import { checkedRequest, methodOnly, requireInitialized } from "./request-checks.js";
 import { progressReporter } from "./progress.js";
 import { errorResult, toToolResult } from "./tool-result.js";
 import { BUILTIN_TOOLS, INSPECT, MESSAGE, recipeTool, REGISTER_TOOL } from "./tool-list.js";
@@ -115,7 +116,9 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     server.sendToolListChanged().catch((e: unknown) => log(`list_changed not sent: ${internal(e)}`));
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler(methodOnly(ListToolsRequestSchema), (request) => {
+    requireInitialized(server.getClientVersion(), "tools/list");
+    checkedRequest(ListToolsRequestSchema, request, "tools/list");
     live.recheck();
     const { discovery, generation } = live.current();
     gate.shown(discovery, generation);
@@ -180,7 +183,10 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     }
   }
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  // registered under the method alone: the SDK's server checks a call's shape itself (-32602),
+  // where the strict schema here would make a malformed call an internal error (-32603)
+  server.setRequestHandler(methodOnly(CallToolRequestSchema), (request, extra) => {
+    requireInitialized(server.getClientVersion(), "tools/call");
     const { name } = request.params;
     const running = call(name, argumentsOf(request.params.arguments), extra).catch((e: unknown) => {
       log(`tool ${name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);

@@ -8,7 +8,18 @@ import { Transform, type TransformCallback } from "node:stream";
 /** How many bytes of an over-long line are kept to find its request id. */
 const HEAD_BYTES = 4096;
 
-export function boundedLines(max: number, refused: (head: string, size: number) => void): Transform {
+/** whether a line is a JSON array (its first byte past white space is `[`): a JSON-RPC batch */
+function isArrayLine(line: Buffer): boolean {
+  for (const b of line) {
+    if (b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a) continue;
+    return b === 0x5b;
+  }
+  return false;
+}
+
+/** `batch`, when given, takes every line that is a JSON array instead of the transport: MCP sends
+ *  no batches (the SDK's transport cannot read one, and would only report a parse error). */
+export function boundedLines(max: number, refused: (head: string, size: number) => void, batch?: (line: string) => void): Transform {
   let held: Buffer[] = [];
   let heldBytes = 0;
   let dropping = false;
@@ -40,7 +51,9 @@ export function boundedLines(max: number, refused: (head: string, size: number) 
             dropped = 0;
             head = "";
           } else {
-            this.push(held.length === 1 ? held[0] : Buffer.concat(held));
+            const line = held.length === 1 ? held[0]! : Buffer.concat(held);
+            if (batch !== undefined && isArrayLine(line)) batch(line.toString("utf8"));
+            else this.push(line);
             held = [];
             heldBytes = 0;
           }
@@ -71,4 +84,22 @@ export function leadingRequestId(head: string): string | number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The ids of the requests in a batch line (a JSON array); undefined when the line does not parse
+ *  as one. Notifications (no id) need no answer. */
+export function batchRequestIds(line: string): (string | number)[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  const ids: (string | number)[] = [];
+  for (const m of parsed as unknown[]) {
+    const id = typeof m === "object" && m !== null ? (m as { id?: unknown }).id : undefined;
+    if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ids.push(id);
+  }
+  return ids;
 }

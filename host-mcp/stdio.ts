@@ -14,7 +14,7 @@ import { runCycle } from "../runtime/review/cycle.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createRecipeServer } from "./server.js";
 import { agentDirExists, servingLines } from "./serving.js";
-import { boundedLines, leadingRequestId } from "./stdio-lines.js";
+import { batchRequestIds, boundedLines, leadingRequestId } from "./stdio-lines.js";
 
 export interface StdioServeOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -79,13 +79,21 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   stdout.on("error", (e: Error) => void stop(`stdout: ${e.message}`));
 
   // A message longer than STDIO_MAX_MESSAGE_BYTES is dropped before the transport (which would
-  // close the connection over it) and its request, when its id can be told, answered with an error.
+  // close the connection over it) and its request, when its id can be told, answered with an
+  // error; so is each request of a batch (a JSON array, which the transport cannot read).
   const lines = boundedLines(STDIO_MAX_MESSAGE_BYTES, (head, size) => {
     const id = leadingRequestId(head);
     log(`protocol: a message of ${size} bytes is over the limit of ${STDIO_MAX_MESSAGE_BYTES} bytes and was skipped${id === undefined ? "" : ` (request ${JSON.stringify(id)} answered with an error)`}`);
     if (id === undefined) return;
     const message = `Request too large: ${size} bytes, over the limit of ${STDIO_MAX_MESSAGE_BYTES} bytes for one message. Nothing was run.`;
     void transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } });
+  }, (line) => {
+    // a JSON-RPC batch: each request in it is answered with an error, none is run
+    const ids = batchRequestIds(line);
+    const message = "Batch requests are not supported: send each request as a message of its own. Nothing was run.";
+    log(`protocol: a batch of ${ids === undefined ? "unreadable" : ids.length} request(s) was refused`);
+    if (ids === undefined || ids.length === 0) void transport.send({ jsonrpc: "2.0", id: null, error: { code: -32600, message } } as never);
+    for (const id of ids ?? []) void transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } });
   });
   (stdin as NodeJS.ReadableStream).pipe(lines);
   const transport = new StdioServerTransport(lines as unknown as typeof process.stdin, stdout as typeof process.stdout);

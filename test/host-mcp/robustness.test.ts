@@ -44,6 +44,9 @@ describe("pi-recipes mcp under bad input", () => {
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
 
     send("this is not json");
+    // a call before initialize is refused, not run
+    send('{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"greet","arguments":{"who":"early"}}}');
+    expect(await answer(0)).toMatchObject({ error: { code: -32600, message: "Not initialized: send initialize before tools/call. Nothing was run." } });
     send('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}');
     expect(await answer(1)).toMatchObject({ result: { capabilities: { tools: { listChanged: true } } } });
     send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
@@ -51,12 +54,17 @@ describe("pi-recipes mcp under bad input", () => {
     send('{"hello":"world"}'); // JSON, not JSON-RPC
     send("\u0000\u00ff garbage \ud800");
     send('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":42}}');
-    // the SDK rejects a request its schema refuses with a JSON-RPC error (-32603 in SDK 1.32)
-    expect(await answer(3)).toHaveProperty("error.code");
+    // malformed params are "Invalid params", never an internal error
+    expect(await answer(3)).toMatchObject({ error: { code: -32602, message: expect.stringContaining("name") } });
     send('{"jsonrpc":"2.0","id":4,"method":"no/such/method"}');
     expect(await answer(4)).toMatchObject({ error: { code: -32601 } });
     send('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"greet","arguments":"not an object"}}');
-    expect(await answer(5)).toHaveProperty("error.code");
+    expect(await answer(5)).toMatchObject({ error: { code: -32602, message: expect.stringContaining("arguments") } });
+    send('{"jsonrpc":"2.0","id":11,"method":"tools/list","params":{"cursor":5}}');
+    expect(await answer(11)).toMatchObject({ error: { code: -32602, message: "Invalid params for tools/list: params.cursor: Invalid input: expected string, received number" } });
+    // a batch (MCP sends none): each request in it answered with an error, none run
+    send('[{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"greet","arguments":{"who":"batched"}}},{"jsonrpc":"2.0","id":13,"method":"tools/list"}]');
+    for (const id of [12, 13]) expect(await answer(id)).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/^Batch requests are not supported/) } });
     send('{"jsonrpc":"2.0","id":6,"method":"tools/list"}');
     const listed = (await answer(6))["result"] as { tools: { name: string }[] };
     expect(listed.tools.map((t) => t.name)).toEqual(["register_tool", "inspect", "message", "greet"]);
@@ -75,6 +83,8 @@ describe("pi-recipes mcp under bad input", () => {
     expect(answers.has(9)).toBe(false);
 
     expect(answers.has(2)).toBe(false);
+    expect(lines.join("\n")).not.toContain("hello early");
+    expect(lines.join("\n")).not.toContain("hello batched");
     child.stdin.end();
     expect(await exited).toBe(0);
     expect(readFileSync(recipePath, "utf8")).toBe(JSON.stringify(recipe, null, 2));

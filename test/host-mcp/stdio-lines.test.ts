@@ -2,11 +2,11 @@
 // however stdin chunks it; a longer one never does, and is reported with its size and its start.
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { boundedLines, leadingRequestId } from "../../host-mcp/stdio-lines.js";
+import { batchRequestIds, boundedLines, leadingRequestId } from "../../host-mcp/stdio-lines.js";
 
-async function through(max: number, chunks: readonly Buffer[]): Promise<{ out: string; refused: [string, number][] }> {
+async function through(max: number, chunks: readonly Buffer[], batches?: string[]): Promise<{ out: string; refused: [string, number][] }> {
   const refused: [string, number][] = [];
-  const t = boundedLines(max, (head, size) => refused.push([head, size]));
+  const t = boundedLines(max, (head, size) => refused.push([head, size]), batches === undefined ? undefined : (line) => batches.push(line));
   const parts: Buffer[] = [];
   t.on("data", (d: Buffer) => parts.push(d));
   const ended = new Promise<void>((r) => t.on("end", () => r()));
@@ -45,8 +45,28 @@ describe("boundedLines", () => {
     refused.forEach(([head], i) => expect(over[i]!.startsWith(head.replace(/\uFFFD$/, ""))).toBe(true));
   });
 
+  it("hands a line that is a JSON array to the batch handler, whatever the chunks, and every other line on", async () => {
+    const text = '{"id":1}\n  [{"id":2},{"id":"x"}]\n{"a":[1]}\n[]\n';
+    for (const at of [[], [3, 11, 12, 30], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]]) {
+      const batches: string[] = [];
+      expect((await through(100, cut(text, at), batches)).out).toBe('{"id":1}\n{"a":[1]}\n');
+      expect(batches).toEqual(['  [{"id":2},{"id":"x"}]\n', "[]\n"]);
+    }
+    // without a handler, the transport gets it (and reports it cannot read it)
+    expect((await through(100, [Buffer.from("[1]\n")])).out).toBe("[1]\n");
+  });
+
   it("passes a last line without its newline on", async () => {
     expect((await through(10, [Buffer.from("ab\ncd")])).out).toBe("ab\ncd");
+  });
+});
+
+describe("batchRequestIds", () => {
+  it("the ids of a batch's requests (notifications and bad ids left out); undefined for what is no JSON array", () => {
+    expect(batchRequestIds('[{"id":2},{"method":"n"},{"id":"x"},{"id":1.5},{"id":null},5]')).toEqual([2, "x"]);
+    expect(batchRequestIds("[]")).toEqual([]);
+    expect(batchRequestIds("[{")).toBeUndefined();
+    expect(batchRequestIds('{"id":1}')).toBeUndefined();
   });
 });
 
