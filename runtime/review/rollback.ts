@@ -10,7 +10,8 @@ import type { StepInput } from "../../core/journal/plan.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import { rolledBack } from "../../core/ledger/transitions.js";
 import { Working } from "../../core/ledger/working.js";
-import { snapshotBytes, snapshotPath } from "../../core/review/snapshot.js";
+import { snapshotBytes, snapshotPath, type RevisionSnapshot } from "../../core/review/snapshot.js";
+import type { LedgerRecord } from "../../core/ledger/codec.js";
 import { newPlanId, runSteps } from "../journal/index.js";
 import { isoAt } from "../ledger/ledger-context.js";
 import { sha256Bytes, withRootFence } from "../ledger/index.js";
@@ -28,6 +29,30 @@ const withExtension = (path: string, extension: string): string => {
   const dot = path.lastIndexOf(".");
   return `${dot > path.lastIndexOf("/") ? path.slice(0, dot) : path}${extension}`;
 };
+
+/** The lineage's revision `revision` as a snapshot: in the ring of its name, else of each name it
+ *  had before (newest first: a rename, by hand or by a review, leaves the older snapshots in the
+ *  ring of the name they were taken under). A snapshot is this lineage's only when its
+ *  fingerprint is the one the lineage recorded for that revision (a name can be reused by
+ *  another lineage, whose ring then holds its own revisions); without that record (older than
+ *  the kept history) only the current name's ring is trusted. Else why not, for the current name. */
+async function findSnapshot(ctx: ReviewContext, record: LedgerRecord, revision: number): Promise<{ readonly at: string; readonly snap: { bytes: Uint8Array; snapshot: RevisionSnapshot } } | string> {
+  const tool = record.lineage_name;
+  const recorded = record.revisions.find((r) => r.revision === revision)?.fingerprint;
+  const names = [tool, ...[...record.former_names].reverse().filter((n) => n !== tool)];
+  let first: string | undefined;
+  for (const name of recorded === undefined ? [tool] : [...new Set(names)]) {
+    const at = snapshotPath(ctx.paths.usageRoot, name, revision);
+    // a snapshot is trusted only as the file the activation wrote: a symlink (to the file or
+    // its ring folder) could hand any bytes that carry a matching digest to the recipe root
+    for (const p of [dirname(at), at]) if ((await ctx.fs.lstat(p).catch(() => undefined))?.kind === "symlink") return `Recipe revision snapshot symlink is not allowed: ${p}`;
+    const snap = snapshotBytes(await readJsonOrUndefined(ctx.fs, at), name, revision, sha256Bytes);
+    const why = typeof snap === "string" ? `${snap} (${tool} revision ${revision})` : recorded !== undefined && snap.snapshot.fingerprint !== recorded ? `Invalid or rotated recipe revision snapshot. (${tool} revision ${revision})` : undefined;
+    if (why === undefined && typeof snap !== "string") return { at, snap };
+    first ??= why;
+  }
+  return first!;
+}
 
 export async function rollbackTool(ctx: ReviewContext, tool: string, revision: number): Promise<RollbackResult> {
   if (!Number.isSafeInteger(revision) || revision < 1) return { ok: false, error: `revision must be a positive integer (got ${revision})` };
@@ -50,13 +75,9 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         if (key.startsWith("drafts/"))
           return { ok: false, error: `Tool ${tool} is a draft now (${join(ctx.paths.recipeRoot, key)}), not an active tool: promote it with register_tool name=${tool} draft=${key}, then roll it back` };
         const path = join(ctx.paths.recipeRoot, key);
-        const at = snapshotPath(ctx.paths.usageRoot, tool, revision);
-        // a snapshot is trusted only as the file the activation wrote: a symlink (to the file or
-        // its ring folder) could hand any bytes that carry a matching digest to the recipe root
-        for (const p of [dirname(at), at]) if ((await ctx.fs.lstat(p).catch(() => undefined))?.kind === "symlink") return { ok: false, error: `Recipe revision snapshot symlink is not allowed: ${p}` };
-        const raw = await readJsonOrUndefined(ctx.fs, at);
-        const snap = snapshotBytes(raw, tool, revision, sha256Bytes);
-        if (typeof snap === "string") return { ok: false, error: `${snap} (${tool} revision ${revision})` };
+        const located = await findSnapshot(ctx, record, revision);
+        if (typeof located === "string") return { ok: false, error: located };
+        const { at, snap } = located;
         if (pathKey(ctx.paths.recipeRoot, path) !== key) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
         const current = await fileSha(ctx.fs, path);
         if (current === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };

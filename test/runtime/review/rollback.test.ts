@@ -7,6 +7,8 @@ import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { activatePortfolio } from "../../../runtime/review/activate.js";
 import { rollbackTool } from "../../../runtime/review/rollback.js";
+import { discoverThroughFs } from "../../../runtime/fs-discovery.js";
+import { seedLineages } from "../../../runtime/ledger/index.js";
 import { interceptFs } from "../../support/intercept-fs.js";
 import { approvedVolume, paths, recipeText, ROOT, text, withCtx } from "../../../props/support/portfolio-volume.js";
 
@@ -57,6 +59,27 @@ describe("rollbackTool", () => {
     const fs = await activated();
     await fs.unlink(TOOL);
     expect(await rollback(fs)).toEqual({ ok: false, error: "Recipe revision rollback lineage is unavailable: renamed_tool" });
+  });
+
+  it("a tool renamed by hand since its snapshot finds it in the ring of its former name; a new tool of the old name does not", async () => {
+    const fs = await activated();
+    const seed = () => withCtx(fs, async (ctx) => void (await seedLineages(ctx.ledger, await discoverThroughFs(fs, paths))));
+    // renamed by hand (the lineage follows the same content), then edited: revision 2
+    const other = `${ROOT}/other_tool.json`;
+    await fs.rename(TOOL, other);
+    await seed();
+    await fs.writeFile(other, `${JSON.stringify({ description: "Edited", template: "echo edited" })}\n`);
+    await seed();
+    expect(await rollback(fs, 1, "other_tool")).toEqual({ ok: true, tool: "other_tool", path: other, restored_revision: 1, revision: 3, changed: true });
+    expect(await text(fs, other)).toBe(recipeText(0));
+    // a new tool under the old name is another lineage: revision 1 of the old one is not its own
+    await fs.writeFile(TOOL, `${JSON.stringify({ description: "New", template: "echo new" })}\n`);
+    await seed();
+    await fs.writeFile(TOOL, `${JSON.stringify({ description: "New", template: "echo newer" })}\n`);
+    await seed();
+    const before = await text(fs, TOOL);
+    expect(await rollback(fs, 1)).toEqual({ ok: false, error: "Invalid or rotated recipe revision snapshot. (renamed_tool revision 1)" });
+    expect(await text(fs, TOOL)).toBe(before);
   });
 
   it("a snapshot, or its ring folder, that is a symlink is refused, naming it", async () => {
