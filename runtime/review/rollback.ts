@@ -39,17 +39,16 @@ const withExtension = (path: string, extension: string): string => {
 async function findSnapshot(ctx: ReviewContext, record: LedgerRecord, revision: number): Promise<{ readonly at: string; readonly snap: { bytes: Uint8Array; snapshot: RevisionSnapshot } } | string> {
   const tool = record.lineage_name;
   const recorded = record.revisions.find((r) => r.revision === revision)?.fingerprint;
-  const names = [tool, ...[...record.former_names].reverse().filter((n) => n !== tool)];
+  const names = recorded === undefined ? [tool] : [...new Set([tool, ...[...record.former_names].reverse()])];
   let first: string | undefined;
-  for (const name of recorded === undefined ? [tool] : [...new Set(names)]) {
+  for (const name of names) {
     const at = snapshotPath(ctx.paths.usageRoot, name, revision);
     // a snapshot is trusted only as the file the activation wrote: a symlink (to the file or
     // its ring folder) could hand any bytes that carry a matching digest to the recipe root
     for (const p of [dirname(at), at]) if ((await ctx.fs.lstat(p).catch(() => undefined))?.kind === "symlink") return `Recipe revision snapshot symlink is not allowed: ${p}`;
     const snap = snapshotBytes(await readJsonOrUndefined(ctx.fs, at), name, revision, sha256Bytes);
-    const why = typeof snap === "string" ? `${snap} (${tool} revision ${revision})` : recorded !== undefined && snap.snapshot.fingerprint !== recorded ? `Invalid or rotated recipe revision snapshot. (${tool} revision ${revision})` : undefined;
-    if (why === undefined && typeof snap !== "string") return { at, snap };
-    first ??= why;
+    if (typeof snap !== "string" && (recorded === undefined || snap.snapshot.fingerprint === recorded)) return { at, snap };
+    first ??= `${typeof snap === "string" ? snap : "Invalid or rotated recipe revision snapshot."} (${tool} revision ${revision})`;
   }
   return first!;
 }
