@@ -55,6 +55,9 @@ function baseArgs(network: boolean): string[] {
     ...(network ? ["--share-net"] : []),
     "--die-with-parent",
     "--new-session",
+    // no capability inside: run by root (a container, CI), bwrap would otherwise hand the command
+    // every one, and with them `mount -o remount,rw /` or the `umount` of a read_deny mask
+    "--cap-drop", "ALL",
     "--ro-bind", "/", "/",
     "--dev", "/dev",
     "--proc", "/proc",

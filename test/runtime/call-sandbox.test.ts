@@ -228,6 +228,18 @@ describe("sandbox: read_deny", () => {
   });
 });
 
+describe("sandbox: no capabilities inside", () => {
+  it("a confined command holds none, so even run by root it cannot remount / writable or lift a read_deny mask", () => {
+    const secret = join(home, ".ssh", "id_rsa");
+    recipe("confined_sh", { description: "sh", args: ["cmd"], sandbox: { write: ["."], read_deny: ["~/.ssh"] }, template: "sh -c {cmd}" });
+    const escaped = join(dir, "ESCAPED");
+    const r = runCli(["call", "confined_sh", `cmd=grep CapEff /proc/self/status; mount -o remount,bind,rw /; umount ${join(home, ".ssh")}; touch ${escaped}; cat ${secret}; true`], env, home);
+    expect(r.stdout).toMatch(/CapEff:\s+0000000000000000/);
+    expect(r.stdout + r.stderr).not.toContain("SECRET-KEY");
+    expect(existsSync(escaped)).toBe(false);
+  });
+});
+
 describe("sandbox: nothing outlives the run", () => {
   const setsidSleep = (seconds: number): Record<string, unknown> => ({
     description: "a child that leaves the process group",
