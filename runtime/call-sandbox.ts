@@ -7,7 +7,7 @@ import { prepareSandbox, probeBubblewrap, type Availability, type PreparedSandbo
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { declaredPolicy, resolveSandbox, type SandboxMode, type SandboxPolicy } from "../core/sandbox/policy.js";
 import type { Place } from "../core/template/invocation.js";
-import { EMPTY_VALUES, scopeOf, type Values } from "../core/template/substitute.js";
+import { EMPTY_VALUES, scopeOf, type Scope, type Values } from "../core/template/substitute.js";
 
 /** `PI_RECIPES_SANDBOX`: unset, empty or `off` is off; anything else is on (a typo must not turn
  * confinement off). */
@@ -29,17 +29,22 @@ export type CallSandbox =
 /** The sandbox of one call of `tool` with these values; `env` is the children's environment
  * (bwrap is looked up on its PATH). */
 export function callSandbox(tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>): CallSandbox {
-  const policy = toolPolicy(tool);
-  if (policy === undefined) return { kind: "none" };
   // the call's values, then the defaults declared with the arguments (`out:path=result.txt`)
-  const resolved = resolveSandbox(policy, scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place);
-  if (E.isLeft(resolved)) return { kind: "refused", message: `${tool.name}: ${resolved.left.message}`, argument: resolved.left.kind === "missing-value" };
+  return sandboxOf(tool.name, toolPolicy(tool), scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place, env);
+}
+
+/** The sandbox of one run of a command named `name` (a tool, or `spawn` of an inline template)
+ *  under `policy` (undefined: unconfined), its paths resolved in `scope`. */
+export function sandboxOf(name: string, policy: SandboxPolicy | undefined, scope: Scope, place: Place, env: Readonly<Record<string, string | undefined>>): CallSandbox {
+  if (policy === undefined) return { kind: "none" };
+  const resolved = resolveSandbox(policy, scope, place);
+  if (E.isLeft(resolved)) return { kind: "refused", message: `${name}: ${resolved.left.message}`, argument: resolved.left.kind === "missing-value" };
   const available = probeBubblewrap(env);
-  if (!available.ok) return { kind: "refused", message: refusal(tool.name, available.reason), argument: false };
+  if (!available.ok) return { kind: "refused", message: refusal(name, available.reason), argument: false };
   try {
     return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd) };
   } catch (e) {
-    return { kind: "refused", message: `${tool.name} is sandboxed and its sandbox could not be prepared: ${e instanceof Error ? e.message : String(e)}`, argument: false };
+    return { kind: "refused", message: `${name} is sandboxed and its sandbox could not be prepared: ${e instanceof Error ? e.message : String(e)}`, argument: false };
   }
 }
 

@@ -21,10 +21,15 @@ import type { Registry } from "../registry.js";
 import { sha256Of } from "../crypto-sha256.js";
 import { readSnapshot } from "../recipe-snapshot.js";
 import { runTool, type CallContext } from "./call.js";
+import { scopeOf } from "../../core/template/substitute.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
 import { programOf } from "../../core/tool/program.js";
 import { findOnPath, isExecutableFile } from "../../adapters/process/find-on-path.js";
+import { confinedRunner } from "../../adapters/process/bwrap.js";
+import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
+import { declaredPolicy } from "../../core/sandbox/policy.js";
+import { sandboxMode, sandboxOf } from "../call-sandbox.js";
 
 /** A spawn's context: a call's, plus where an inline template is captured as a draft. */
 export interface SpawnContext extends CallContext {
@@ -103,8 +108,13 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   const capture = missing !== undefined
     ? Promise.resolve<DraftCaptured>({ captured: false, reason: `command not found: ${missing} (a template that cannot start is not saved as a draft)` })
     : ctx.captureDraft?.({ template, values });
+  // with PI_RECIPES_SANDBOX=on an inline template runs confined as a tool without a `sandbox`
+  // field does (docs/sandbox.md), or not at all
+  const confinement = sandboxOf("spawn", declaredPolicy(undefined, sandboxMode(ctx.env ?? process.env)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env);
+  if (confinement.kind === "refused") return failure(confinement.message, { tool: "spawn", template, sandbox: "refused" });
+  const run = confinement.kind === "confined" ? { ...ctx, runner: confinedRunner(ctx.runner ?? nodeProcessRunner, confinement.sandbox) } : ctx;
   // an inline template is no recipe file: there is nothing to count (it is captured as a draft)
-  const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(ctx));
+  const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(run));
   return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs }), capture);
 }
 

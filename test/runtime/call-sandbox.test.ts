@@ -373,6 +373,19 @@ describe("sandbox: no bubblewrap, no run", () => {
     expect(existsSync(join(work, "confined.txt"))).toBe(true);
     expect(call(["plain_touch", `target=${join(home, "escaped.txt")}`], { PI_RECIPES_SANDBOX: "on" }).status).not.toBe(0);
     expect(existsSync(join(home, "escaped.txt"))).toBe(false);
+
+    // an inline template of `spawn` too: confined, or refused without bubblewrap
+    const spawnTouch = (target: string, extra: Record<string, string>) => runCli(["spawn", `template=touch ${target}`], { ...env, ...extra }, work);
+    expect(spawnTouch(join(home, "spawned.txt"), { PI_RECIPES_SANDBOX: "on" }).status).not.toBe(0);
+    expect(existsSync(join(home, "spawned.txt"))).toBe(false);
+    expect(spawnTouch("spawned-here.txt", { PI_RECIPES_SANDBOX: "on" }).status).toBe(0);
+    expect(existsSync(join(work, "spawned-here.txt"))).toBe(true);
+    const noBwrapSpawn = spawnTouch("spawn-refused.txt", on);
+    expect(noBwrapSpawn.stderr).toContain("spawn is sandboxed and cannot run unconfined: bwrap not found on PATH");
+    expect(existsSync(join(work, "spawn-refused.txt"))).toBe(false);
+    // and unconfined with the setting off
+    expect(spawnTouch(join(home, "spawned.txt"), {}).status).toBe(0);
+    expect(existsSync(join(home, "spawned.txt"))).toBe(true);
   });
 });
 
