@@ -83,7 +83,7 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
   // a key the verb does not take is a malformed command line, not an answer of the registry
   if (!result.ok && Array.isArray(result.details["unknown_arguments"])) return usageError(result.text, cmd.verb);
   printResult(cmd, result);
-  return result.ok ? 0 : 1;
+  return outcome.code ?? (result.ok ? 0 : 1);
 }
 
 quietBrokenPipes();

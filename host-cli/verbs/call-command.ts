@@ -28,25 +28,33 @@ export const callVerb: CliVerb = {
 /** the call itself; the session is closed (its launch folded) before this returns */
 async function callOnce(cmd: ParsedCommandLine, session: RuntimeSession): Promise<VerbOutcome> {
   try {
-    // the live output goes to stderr, so stdout stays the result alone
-    const live = cmd.stream === true || process.stderr.isTTY === true;
-    if (!live) return result(await callIn(session, cmd.positional[0]!, cmd.params));
-    const [{ nodeProcessRunner }, { withOutputLines }] = await Promise.all([
-      import("../../adapters/process/node-runner.js"),
-      import("../../runtime/execute/output-lines.js"),
-    ]);
-    const shown: string[] = [];
-    const runner = withOutputLines(nodeProcessRunner, ({ stream, line }) => {
-      if (stream === "stdout") shown.push(line);
-      process.stderr.write(`${line}\n`);
-    });
-    const answer = await callIn(session, cmd.positional[0]!, cmd.params, { runner });
-    // stdout and stderr on the same terminal: the person has just watched this very text go by,
-    // so printing it again would show every line twice
-    const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true && cmd.json !== true;
-    if (sameScreen && answer.ok && answer.text === shown.join("\n").trim()) return { kind: "exit", code: 0 };
-    return result(answer);
+    const { interruptible, interruptedExitCode } = await import("../interrupt.js");
+    const { value, signal } = await interruptible((abort) => callLive(cmd, session, abort));
+    if (signal === undefined || value.kind !== "result") return value;
+    return { ...value, code: interruptedExitCode(signal) };
   } finally {
     await session.close();
   }
+}
+
+/** the call, its output shown as it comes on a terminal (or with --stream); `abort` ends it */
+async function callLive(cmd: ParsedCommandLine, session: RuntimeSession, abort: AbortSignal): Promise<VerbOutcome> {
+  // the live output goes to stderr, so stdout stays the result alone
+  const live = cmd.stream === true || process.stderr.isTTY === true;
+  if (!live) return result(await callIn(session, cmd.positional[0]!, cmd.params, { signal: abort }));
+  const [{ nodeProcessRunner }, { withOutputLines }] = await Promise.all([
+    import("../../adapters/process/node-runner.js"),
+    import("../../runtime/execute/output-lines.js"),
+  ]);
+  const shown: string[] = [];
+  const runner = withOutputLines(nodeProcessRunner, ({ stream, line }) => {
+    if (stream === "stdout") shown.push(line);
+    process.stderr.write(`${line}\n`);
+  });
+  const answer = await callIn(session, cmd.positional[0]!, cmd.params, { runner, signal: abort });
+  // stdout and stderr on the same terminal: the person has just watched this very text go by,
+  // so printing it again would show every line twice
+  const sameScreen = process.stdout.isTTY === true && process.stderr.isTTY === true && cmd.json !== true;
+  if (sameScreen && answer.ok && answer.text === shown.join("\n").trim()) return { kind: "exit", code: 0 };
+  return result(answer);
 }

@@ -12,7 +12,8 @@ export interface CliHost {
 }
 
 export type VerbOutcome =
-  | { readonly kind: "result"; readonly result: CommandResult }
+  /** `code`: the exit code when not the result's own (a run a signal interrupted) */
+  | { readonly kind: "result"; readonly result: CommandResult; readonly code?: number }
   /** a malformed command line; `unknownVerb` when the verb itself is not one (its help is the general one) */
   | { readonly kind: "usage"; readonly error: string; readonly unknownVerb?: true }
   /** the verb wrote its own output (e.g. a stream) and ends with this exit code */

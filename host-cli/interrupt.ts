@@ -1,0 +1,37 @@
+// Ctrl-C (SIGINT), SIGTERM or SIGHUP while a command runs a recipe: the command a `call` or
+// `spawn` started runs in a process group of its own (so that a timeout can end all of it), which
+// the terminal's Ctrl-C does not reach; left alone, it would go on after the CLI exited. So the
+// CLI turns the signal into an abort of the run (the runner ends the whole group, as it does for
+// a timeout), reports what happened, and exits with the signal's conventional code (128 + its
+// number). A second signal while that is under way ends the CLI at once.
+import { constants } from "node:os";
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+type Interrupt = (typeof SIGNALS)[number];
+
+export interface Interruptible<T> {
+  readonly value: T;
+  /** the signal that interrupted the run, if one did */
+  readonly signal?: Interrupt;
+}
+
+/** 128 + the signal's number: what a shell reports for a process a signal ended */
+export const interruptedExitCode = (signal: Interrupt): number => 128 + constants.signals[signal];
+
+export async function interruptible<T>(run: (abort: AbortSignal) => Promise<T>): Promise<Interruptible<T>> {
+  const controller = new AbortController();
+  let received: Interrupt | undefined;
+  const on = (signal: Interrupt): void => {
+    if (received !== undefined) process.exit(interruptedExitCode(signal));
+    received = signal;
+    controller.abort(new Error(`interrupted by ${signal}`));
+  };
+  const handlers = SIGNALS.map((s) => [s, () => on(s)] as const);
+  for (const [s, h] of handlers) process.on(s, h);
+  try {
+    const value = await run(controller.signal);
+    return received === undefined ? { value } : { value, signal: received };
+  } finally {
+    for (const [s, h] of handlers) process.off(s, h);
+  }
+}
