@@ -23,7 +23,10 @@ function scopedRun(run: Run): Run {
 }
 
 /** `attempt`: the node without its loop controls (core/tool/program.ts attemptOf); `recover`: what
- * runs between failed attempts. */
+ * runs between failed attempts. An attempt failed when it failed, or when a step of it failed
+ * while its sequence went on (`failure: continue`): otherwise a retry around a sequence would
+ * never retry, and adding one would make a failing one-step root sequence succeed. `isRoot`: the
+ * node is the run's root, so each attempt is too (the one-step root rule applies to it). */
 export async function runGroupRetry(
   attempt: ObjectNode,
   recover: ProgramNode | undefined,
@@ -34,6 +37,7 @@ export async function runGroupRetry(
   stdin: Uint8Array | undefined,
   run: Run,
   exec: ExecNode,
+  isRoot: boolean,
 ): Promise<NodeResult> {
   let last: NodeResult | undefined;
   const commands: string[] = [];
@@ -42,9 +46,9 @@ export async function runGroupRetry(
     // went on in a list of its own: a later attempt supersedes them, so only the final one's are
     // named (other branches of a parallel node may be recording into the run's list meanwhile)
     const scoped = scopedRun(run);
-    last = await exec(attempt, parent, stdin, scoped, false);
+    last = await exec(attempt, parent, stdin, scoped, isRoot);
     commands.push(...last.commands);
-    if (last.code === 0 || i === attempts || run.options.signal?.aborted === true) {
+    if ((last.code === 0 && scoped.continued.length === 0) || i === attempts || run.options.signal?.aborted === true) {
       run.continued.push(...scoped.continued);
       break;
     }

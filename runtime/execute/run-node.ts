@@ -83,7 +83,7 @@ function execControlled(
   const body = node.body;
   if (scope !== undefined && node.retry !== undefined && (body.kind === "sequence" || node.recover !== undefined)) {
     const attempts = must(resolveRetry(node.retry, scope), step);
-    if (attempts !== undefined) return runGroupRetry(attemptOf(node), node.recover, attempts, failure, parent, context, stdin, run, execNode);
+    if (attempts !== undefined) return runGroupRetry(attemptOf(node), node.recover, attempts, failure, parent, context, stdin, run, execNode, isRoot);
   }
   switch (body.kind) {
     case "leaf":

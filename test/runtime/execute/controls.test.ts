@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Json } from "../../../core/model.js";
 import { eventually, groupGone } from "../../adapters/process/groups.js";
@@ -133,12 +133,29 @@ describe("delay, when, group retry, output", () => {
     expect(runs()).toBe(1);
   });
 
-  it("a group whose steps only continue never retries", async () => {
+  it("a group whose step failed while the sequence went on is retried; the last attempt's failure is named", async () => {
     box.script("flaky", flaky(9));
     const { result } = await run(box, [{ retry: 3, template: ["./flaky", "printf after"] }]);
     // the step that failed is named after the output, since no retry recovered it
     expect(result.text).toBe(`after\n\nStep failed, the sequence went on: ${box.dir}/flaky (exit 1)`);
-    expect(runs()).toBe(1);
+    expect(runs()).toBe(3);
+  });
+
+  it("a failure a retry recovered is not named", async () => {
+    box.script("flaky", flaky(2));
+    const { result } = await run(box, [{ retry: 3, template: ["./flaky", "printf after"] }]);
+    expect(result).toMatchObject({ ok: true, text: "after" });
+    expect(runs()).toBe(2);
+  });
+
+  it("retry around a root sequence of one step: the call fails when every attempt fails, as it does without retry", async () => {
+    box.script("flaky", flaky(9));
+    const retried = await run(box, { retry: 3, template: ["./flaky"] });
+    expect(retried.result.ok).toBe(false);
+    expect(runs()).toBe(3);
+    box.script("flaky", flaky(2));
+    rmSync(`${box.dir}/count`);
+    expect((await run(box, { retry: 3, template: ["./flaky"] })).result).toMatchObject({ ok: true, text: "attempt 2" });
   });
 
   it("output: <label> makes the labelled step's stdout the node's result", async () => {
