@@ -85,6 +85,7 @@ export async function runParallel(
   stdin: Uint8Array | undefined,
   run: Run,
   exec: ExecNode,
+  isRoot = false,
 ): Promise<NodeResult> {
   const n = branches.length;
   const step = node.label;
@@ -139,17 +140,30 @@ export async function runParallel(
   const join = bytesOf(sections.join("\n"));
   const joinedStderr = stderrs.join("\n");
   const anyFailed = reports.some((b) => b.status !== "done");
-  const escalate = own === "root" ? unmet : own === "branch" ? (minimum === undefined ? anyFailed || usable === 0 : unmet) : false;
-  if (!escalate) return synthetic(0, join, joinedStderr, { commands });
+  // what the node was for did not happen: its quorum was missed, or (without one) every branch failed
+  const missed = minimum === undefined ? n > 0 && done === 0 : unmet;
+  // the root has nothing after it to go on to: a miss there fails the call, whatever `failure`
+  // says (as a root sequence of one step does), so a result never reads as success for it
+  const escalate = own === "root" ? unmet : own === "branch" ? (minimum === undefined ? anyFailed || usable === 0 : unmet) : isRoot && missed;
+  if (!escalate) {
+    // going on (`failure: continue`), the result still names the miss, as it names a failed step
+    if (missed) {
+      const firstFailed = results.find((r) => r.code !== 0);
+      const why = unmet ? `${QUORUM_NOT_MET}: usable ${usable}/${n}, minimum ${minimum}` : `every branch failed (${n})`;
+      run.continued.push({ command: step === undefined ? "parallel node" : `parallel node ${step}`, code: firstFailed?.code ?? 1, killed: false, stderr: why });
+    }
+    return synthetic(0, join, joinedStderr, { commands });
+  }
 
   let stderr = joinedStderr;
   if (usable === 0) stderr = appendLine(stderr, ALL_UNUSABLE);
   if (unmet) stderr = appendLine(stderr, `${QUORUM_NOT_MET}: usable ${usable}/${n}, minimum ${minimum}`);
   const firstFailed = results.find((r) => r.code !== 0);
+  const scopeNow = own === "continue" ? "root" : own;
   return synthetic(firstFailed?.code ?? 1, join, stderr, {
     commands,
-    scope: own,
-    critical: own === "root",
+    scope: scopeNow,
+    critical: scopeNow === "root",
     ...(step === undefined ? {} : { failedStep: step }),
   });
 }

@@ -89,7 +89,7 @@ function execControlled(
     case "leaf":
       return runLeaf(body.leaf, step === body.leaf.text ? undefined : step, context, node, stdin, run);
     case "sequence":
-      if (node.parallel) return runParallel(node, body.steps, context, stdin, run, execNode);
+      if (node.parallel) return runParallel(node, body.steps, context, stdin, run, execNode, isRoot);
       return runSequence(body.steps, failure, context, stdin, run, isRoot, execNode);
     case "object":
       return execNode(body, context, stdin, run, isRoot);

@@ -79,13 +79,27 @@ describe("parallel nodes", () => {
       "--- parallel_status: insufficient_data usable: 1 expected: 3 minimum: 2 ---\n" +
       "--- branch: branch 1 status: done ---\ng out\n--- branch: branch 2 status: done ---\n\n" +
       "--- branch: branch 3 status: failed ---\nexit: 1\nstderr: x";
-    const soft = await run(box, { parallel: true, min_successful: 2, template });
-    expect(soft.result.ok).toBe(true);
-    expect(soft.result.text).toBe(`${join}`);
+    const failed = `Exit code 1\n\nstderr:\nx\nparallel branch quorum not met: usable 1/3, minimum 2\n\nstdout:\n${join}`;
     const hard = await run(box, { parallel: true, min_successful: 2, failure: "branch", template });
     expect(hard.result.ok).toBe(false);
-    expect(hard.result.text).toBe(`Exit code 1\n\nstderr:\nx\nparallel branch quorum not met: usable 1/3, minimum 2\n\nstdout:\n${join}`);
+    expect(hard.result.text).toBe(failed);
     expect(hard.result.details["failureReason"]).toBe("parallel_quorum_not_met");
+    // the root has nothing to go on to: a missed quorum fails the call with the default failure too
+    const root = await run(box, { parallel: true, min_successful: 2, template });
+    expect(root.result).toMatchObject({ ok: false, text: failed });
+    // inside a sequence that goes on, the result names the miss as it names a failed step
+    const inner = await run(box, [{ parallel: true, min_successful: 2, template }, "printf after"]);
+    expect(inner.result).toMatchObject({ ok: true, text: "after\n\nStep failed, the sequence went on: parallel node (exit 1): parallel branch quorum not met: usable 1/3, minimum 2" });
+  });
+
+  it("without min_successful, a root parallel node whose every branch failed fails the call; one branch done is enough", async () => {
+    const all = await run(box, { parallel: true, template: ["false", "sh -c 'exit 2'"] });
+    expect(all.result.ok).toBe(false);
+    expect(all.result.text).toContain("all parallel branches failed or produced empty output");
+    // branches that print nothing but succeed are not failures
+    expect((await run(box, { parallel: true, template: ["true", "sh -c 'exit 2'"] })).result.ok).toBe(true);
+    const inner = await run(box, [{ parallel: true, label: "fetch", template: ["false", "sh -c 'exit 2'"] }, "printf after"]);
+    expect(inner.result).toMatchObject({ ok: true, text: "after\n\nStep failed, the sequence went on: parallel node fetch (exit 1): every branch failed (2)" });
   });
 
   it("failure: root on the parallel node makes any failing branch fail the run", async () => {
