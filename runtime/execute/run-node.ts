@@ -1,6 +1,6 @@
 // One node of the template graph, in the order docs/templates.md describes: context, delay, when,
 // failure, repeat, group retry, then the node's own kind (child object, leaf, parallel, sequence).
-import { resolveDelay, resolveFailure, resolveRetry, resolveWhen } from "../../core/template/controls.js";
+import { resolveDelay, resolveFailure, resolveRetry, resolveTimeout, resolveWhen, type FailureScope } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
 import type { Scope } from "../../core/template/substitute.js";
 import { contextOf, controlScope } from "../../core/template/context.js";
@@ -8,7 +8,7 @@ import { resolveRepeat } from "../../core/template/repeat.js";
 import { attemptOf, repeatProgram, type ObjectNode, type ProgramNode } from "../../core/tool/program.js";
 import { delay } from "./delay.js";
 import { runGroupRetry } from "./group-retry.js";
-import { runLeaf, type LeafControls } from "./leaf.js";
+import { appendLine, runLeaf, type LeafControls } from "./leaf.js";
 import { fanoutMessage, runParallel } from "./parallel.js";
 import { EMPTY_BYTES, skippedResult, synthetic, withStdout } from "./results.js";
 import { runSequence } from "./sequence.js";
@@ -85,6 +85,18 @@ function execControlled(
     const attempts = must(resolveRetry(node.retry, scope), step);
     if (attempts !== undefined) return runGroupRetry(attemptOf(node), node.recover, attempts, failure, parent, context, stdin, run, execNode, isRoot);
   }
+  // a leaf's timeout is its process's; a sequence's or a parallel node's bounds all of it
+  if (node.timeout !== undefined && body.kind !== "leaf") {
+    const ms = must(resolveTimeout(node.timeout, controlScope(context, run.runtime)), step);
+    if (ms !== undefined && ms > 0) return withDeadline(ms, step ?? "template", failure, run, (bounded) => execBody(node, context, stdin, bounded, isRoot, failure));
+  }
+  return execBody(node, context, stdin, run, isRoot, failure);
+}
+
+/** The node's own kind, its controls handled. */
+function execBody(node: ObjectNode, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean, failure: FailureScope): Promise<NodeResult> {
+  const step = node.step;
+  const body = node.body;
   switch (body.kind) {
     case "leaf":
       return runLeaf(body.leaf, step === body.leaf.text ? undefined : step, context, node, stdin, run);
@@ -95,6 +107,31 @@ function execControlled(
       return execNode(body, context, stdin, run, isRoot);
     case "empty":
       throw new TemplateError(EMPTY_COMMAND, step);
+  }
+}
+
+/** Runs `go` with a signal that also fires after `ms`: every process it started is ended (their
+ *  groups killed), and the node fails with the timeout said, in its own failure scope (as a
+ *  leaf that timed out does), not as a run that was aborted from outside. */
+async function withDeadline(ms: number, step: string, failure: FailureScope, run: Run, go: (bounded: Run) => Promise<NodeResult>): Promise<NodeResult> {
+  const outer = run.options.signal;
+  const controller = new AbortController();
+  const follow = (): void => controller.abort(outer?.reason);
+  if (outer?.aborted === true) follow();
+  else outer?.addEventListener("abort", follow, { once: true });
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new Error(`timed out after ${ms} ms`));
+  }, ms);
+  const bounded: Run = { options: { ...run.options, signal: controller.signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued };
+  try {
+    const r = await go(bounded);
+    if (!expired || outer?.aborted === true) return r;
+    return { ...r, code: r.code === 0 ? 1 : r.code, killed: true, stderr: appendLine(r.stderr, `${step}: timed out after ${ms} ms`), scope: failure, critical: failure === "root" };
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", follow);
   }
 }
 

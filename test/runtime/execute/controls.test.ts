@@ -29,6 +29,25 @@ describe("timeout and retry take placeholders", () => {
     expect(result.text).toBe("done");
   });
 
+  it("timeout on a sequence or a parallel node bounds all of it: its processes are ended and it fails, in its own failure scope", async () => {
+    // a step that records its process group, then sleeps far longer than the timeout
+    box.script("nap", `echo $$ > "$(dirname "$0")/nap.pid"; exec sleep 30`);
+    const napGone = async (): Promise<boolean> => eventually(() => groupGone(Number(readFileSync(`${box.dir}/nap.pid`, "utf8"))));
+    const seq = await run(box, { timeout: 300, template: ["./nap", "printf after"] });
+    expect(seq.result.ok).toBe(false);
+    expect(seq.result.text).toContain("timed out after 300 ms");
+    expect(seq.result.text).not.toContain("after\n");
+    expect(await napGone()).toBe(true);
+    const par = await run(box, { timeout: 300, parallel: true, template: ["./nap", "printf b"] });
+    expect(par.result.ok).toBe(false);
+    expect(par.result.text).toContain("timed out after 300 ms");
+    expect(await napGone()).toBe(true);
+    // inside a sequence that goes on (`failure: continue`), the next step runs and the result names the timeout
+    const inner = await run(box, [{ label: "slow", timeout: 300, template: ["./nap"] }, "printf after"]);
+    expect(inner.result.ok).toBe(true);
+    expect(inner.result.text.startsWith("after\n\nStep failed, the sequence went on: ")).toBe(true);
+  });
+
   it("retry on a leaf re-runs the process until it succeeds", async () => {
     box.script("flaky", flaky(3));
     const { result } = await run(box, [{ template: "./flaky {file}", retry: "{tries}" }], { file: "f", tries: "3" });
