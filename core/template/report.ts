@@ -71,16 +71,16 @@ export interface Truncated {
 }
 
 /** The last 2000 lines, then the last 50 KiB of those, starting on a whole character. */
-export function truncateBody(body: string): Truncated {
+export function truncateBody(body: string, maxLines = MAX_OUTPUT_LINES, maxBytes = MAX_OUTPUT_BYTES): Truncated {
   // every call reports its body: count lines and bytes without building arrays when it is short
   const newlines = countNewlines(body);
   const totalLines = newlines + 1;
   const totalBytes = byteLength(body);
-  let text = totalLines > MAX_OUTPUT_LINES ? body.split("\n").slice(-MAX_OUTPUT_LINES).join("\n") : body;
+  let text = totalLines > maxLines ? body.split("\n").slice(-maxLines).join("\n") : body;
   let bytes = text === body ? totalBytes : byteLength(text);
-  if (bytes > MAX_OUTPUT_BYTES) {
+  if (bytes > maxBytes) {
     const encoded = encoder.encode(text);
-    let start = encoded.length - MAX_OUTPUT_BYTES;
+    let start = encoded.length - maxBytes;
     // skip UTF-8 continuation bytes so the kept part starts on a character
     while (start < encoded.length && ((encoded[start] ?? 0) & 0xc0) === 0x80) start += 1;
     text = decoder.decode(encoded.subarray(start));
@@ -113,6 +113,22 @@ export function failureBody(code: number, killed: boolean, stderr: string, stdou
   if (stderr.trim() !== "") body += `\n\nstderr:\n${stderr.trimEnd()}`;
   if (stdout.trim() !== "") body += `\n\nstdout:\n${stdout.trimEnd()}`;
   return body;
+}
+
+/** A failure's body within the limits of truncateBody, its exit line always kept: the end of
+ *  stderr (at most half the limits: where a failing command says why) and then as much of the
+ *  end of stdout as fits, then `tail` (the failed step's line). Cutting the whole body from its
+ *  end instead would keep only stdout, and the agent would read a failure without its exit code
+ *  or its error. */
+export function truncateFailure(code: number, killed: boolean, stderr: string, stdout: string, tail: string): Truncated {
+  const whole = truncateBody(`${failureBody(code, killed, stderr, stdout)}${tail}`);
+  if (!whole.truncated || (!killed && stderr.startsWith(NOT_STARTED))) return whole;
+  const err = stderr.trim() === "" ? undefined : truncateBody(stderr.trimEnd(), MAX_OUTPUT_LINES / 2, MAX_OUTPUT_BYTES / 2).text;
+  const head = `Exit code ${code}${killed ? " (killed)" : ""}${err === undefined ? "" : `\n\nstderr:\n${err}`}${stdout.trim() === "" ? "" : "\n\nstdout:\n"}`;
+  const used = `${head}${tail}`;
+  const out = stdout.trim() === "" ? "" : truncateBody(stdout.trimEnd(), Math.max(1, MAX_OUTPUT_LINES - countNewlines(used) - 1), Math.max(1, MAX_OUTPUT_BYTES - byteLength(used))).text;
+  const text = `${head}${out}${tail}`;
+  return { text, truncated: true, outLines: countNewlines(text) + 1, totalLines: whole.totalLines, outBytes: byteLength(text), totalBytes: whole.totalBytes };
 }
 
 /** The final text: the (possibly truncated) body, then the notice. Texts carry no leading

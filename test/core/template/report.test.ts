@@ -1,7 +1,38 @@
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  collapseFailures, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody,
+  collapseFailures, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
+  MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 } from "../../../core/template/report.js";
+
+describe("a failure's body over the limits", () => {
+  const lines = (n: number, word: string): string => Array.from({ length: n }, (_u, i) => `${word} ${i + 1}`).join("\n");
+  test.prop([fc.nat(6000), fc.nat(3000), fc.integer({ min: 1, max: 255 }), fc.boolean(), fc.constantFrom("", "\n\nstep: deploy"), fc.constantFrom("x", "é")])(
+    "keeps its exit line, the end of stderr, the end of stdout and the step, within the limits",
+    (outLines, errLines, code, killed, tail, letter) => {
+      const stdout = lines(outLines, `out${letter}`);
+      const stderr = lines(errLines, `err${letter}`);
+      const t = truncateFailure(code, killed, stderr, stdout, tail);
+      const full = `${failureBody(code, killed, stderr, stdout)}${tail}`;
+      if (!t.truncated) return void expect(t.text).toBe(full);
+      expect(t.text.startsWith(`Exit code ${code}${killed ? " (killed)" : ""}`)).toBe(true);
+      if (errLines > 0) expect(t.text).toContain(`err${letter} ${errLines}\n`);
+      if (outLines > 0) expect(t.text).toContain(`out${letter} ${outLines}`);
+      expect(t.text.endsWith(outLines > 0 ? `out${letter} ${outLines}${tail}` : `err${letter} ${errLines}${tail}`)).toBe(true);
+      expect(t.outLines).toBe(t.text.split("\n").length);
+      expect(t.outLines).toBeLessThanOrEqual(MAX_OUTPUT_LINES);
+      expect(t.outBytes).toBe(Buffer.byteLength(t.text));
+      expect(t.outBytes).toBeLessThanOrEqual(MAX_OUTPUT_BYTES);
+      expect(t.totalBytes).toBe(Buffer.byteLength(full));
+    },
+  );
+
+  it("the red team's case: 5000 lines of stdout, then the error on stderr and exit 2", () => {
+    const t = truncateFailure(2, false, "FATAL: disk full\n", `${lines(5000, "n")}\n`, "");
+    expect(t.text.startsWith("Exit code 2\n\nstderr:\nFATAL: disk full\n\nstdout:\n")).toBe(true);
+    expect(t.text.endsWith("n 5000")).toBe(true);
+  });
+});
 
 describe("report formatting", () => {
   it("renders words bare when safe, else single-quoted", () => {
