@@ -90,10 +90,22 @@ export function truncateBody(body: string, maxLines = MAX_OUTPUT_LINES, maxBytes
   return { text, truncated, outLines: truncated ? text.split("\n").length : totalLines, totalLines, outBytes: bytes, totalBytes };
 }
 
-/** The notice appended to a truncated body; `savedPath` undefined means saving failed. */
-export function truncationNotice(t: Truncated, savedPath: string | undefined): string {
-  const saved = savedPath === undefined ? "Full output could not be saved." : `Full output saved to: ${savedPath}`;
+/** The notice appended to a truncated body; `savedPath` undefined means saving failed. `partial`
+ *  says what the saved text lacks when the run's output itself was not kept whole (a stream over
+ *  what is saved of it): the file is then never called the full output. */
+export function truncationNotice(t: Truncated, savedPath: string | undefined, partial?: string): string {
+  const saved =
+    savedPath === undefined ? "Full output could not be saved." : partial === undefined ? `Full output saved to: ${savedPath}` : `Output saved to: ${savedPath}, not in full: ${partial}`;
   return `\n\n[Output truncated: ${t.outLines} of ${t.totalLines} lines (${formatSize(t.outBytes)} of ${formatSize(t.totalBytes)}). ${saved}]`;
+}
+
+/** What the text of a run lacks of its streams, or undefined when it holds them whole: a stream
+ *  over what is saved of it kept only its end (`file`: where all of it is, when it was). */
+export function partialStreams(streams: readonly { readonly name: string; readonly truncated: boolean; readonly bytes: number; readonly kept: number; readonly file?: string | undefined }[]): string | undefined {
+  const parts = streams
+    .filter((s) => s.truncated)
+    .map((s) => `${s.name} was ${formatSize(s.bytes)}, only its last ${formatSize(s.kept)} is in it${s.file === undefined ? "" : ` (all of it: ${s.file})`}`);
+  return parts.length === 0 ? undefined : parts.join("; ");
 }
 
 /** The body of a successful run: stdout trimmed, `(no output)` when nothing is left. */
@@ -133,8 +145,8 @@ export function truncateFailure(code: number, killed: boolean, stderr: string, s
 
 /** The final text: the (possibly truncated) body, then the notice. Texts carry no leading
  * newline: every host prints them as they are. */
-export const finalText = (t: Truncated, savedPath: string | undefined): string =>
-  `${t.text}${t.truncated ? truncationNotice(t, savedPath) : ""}`;
+export const finalText = (t: Truncated, savedPath: string | undefined, partial?: string): string =>
+  `${t.text}${t.truncated ? truncationNotice(t, savedPath, partial) : ""}`;
 
 export type FailureReason = "parallel_quorum_not_met" | "all_branches_unusable" | "command_failed";
 

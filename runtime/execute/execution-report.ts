@@ -8,7 +8,7 @@ import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
 import {
-  collapseFailures, continuedFailureLines, failureBody, failureReason, finalText, renderCommands, successBody, truncateBody, truncateFailure, type Truncated,
+  collapseFailures, continuedFailureLines, failureBody, failureReason, finalText, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, type Truncated,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
@@ -158,17 +158,28 @@ async function saveThenReport(
   target: ReportTarget, kind: "stdout" | "error", full: string, body: Truncated, details: Record<string, unknown>, result: NodeResult, trace: Trace,
 ): Promise<CommandResult> {
   const saved = await saveFullOutput(target, kind, full);
-  return kind === "stdout" ? succeeded(target, body, saved, details, trace) : failed(target, body, saved, details, result, trace);
+  return kind === "stdout" ? succeeded(target, body, saved, details, trace, partialOf(result)) : failed(target, body, saved, details, result, trace);
 }
 
-function succeeded(target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>, trace: Trace): CommandResult {
+/** What the saved text lacks: stdout read back from its spill file is whole, but one over the
+ *  spill limit (no file) kept only its end, and stderr is never read back (its end is kept; its
+ *  spill file, when there is one, holds all of it). */
+const partialOf = (r: NodeResult): string | undefined =>
+  !r.stdoutTruncated && !r.stderrTruncated
+    ? undefined
+    : partialStreams([
+        { name: "stdout", truncated: r.stdoutTruncated === true && r.stdoutFile === undefined, bytes: r.stdoutBytes, kept: r.stdoutCapturedBytes },
+        { name: "stderr", truncated: r.stderrTruncated === true, bytes: r.stderrBytes, kept: r.stderrCapturedBytes, file: r.stderrFile },
+      ]);
+
+function succeeded(target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>, trace: Trace, partial?: string): CommandResult {
   const warnings = graphWarnings(target.graph);
   if (saved !== undefined) details["fullOutputPath"] = saved;
   details["template"] = target.template;
   if (warnings.length !== 0) details["templateWarnings"] = [...warnings];
   details["tool"] = target.tool;
   details["truncated"] = body.truncated;
-  return success(withContinued(finalText(body, saved), trace), details);
+  return success(withContinued(finalText(body, saved, partial), trace), details);
 }
 
 function failed(
@@ -180,5 +191,5 @@ function failed(
   details["truncated"] = body.truncated;
   details["failureReason"] = failureReason(result.stderr, trace.branches);
   if (result.failedStep !== undefined) details["step"] = result.failedStep;
-  return failure(withContinued(finalText(body, saved), trace), details);
+  return failure(withContinued(finalText(body, saved, partialOf(result)), trace), details);
 }

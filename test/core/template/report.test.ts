@@ -2,7 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
   collapseFailures, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
-  MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
+  MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partialStreams,
 } from "../../../core/template/report.js";
 
 describe("a failure's body over the limits", () => {
@@ -26,6 +26,17 @@ describe("a failure's body over the limits", () => {
       expect(t.totalBytes).toBe(Buffer.byteLength(full));
     },
   );
+
+  it("a notice over a stream kept only in part says what is missing, never 'Full output'", () => {
+    const t = truncateBody("x\n".repeat(3000));
+    const partial = partialStreams([
+      { name: "stdout", truncated: true, bytes: 268_435_457, kept: 1_048_576 },
+      { name: "stderr", truncated: false, bytes: 10, kept: 10 },
+    ]);
+    expect(finalText(t, "/o/out.txt", partial).endsWith("Output saved to: /o/out.txt, not in full: stdout was 256.0MB, only its last 1.0MB is in it]")).toBe(true);
+    expect(partialStreams([{ name: "stdout", truncated: false, bytes: 1, kept: 1 }])).toBeUndefined();
+    expect(finalText(t, "/o/out.txt", undefined).endsWith("Full output saved to: /o/out.txt]")).toBe(true);
+  });
 
   it("the red team's case: 5000 lines of stdout, then the error on stderr and exit 2", () => {
     const t = truncateFailure(2, false, "FATAL: disk full\n", `${lines(5000, "n")}\n`, "");

@@ -24,3 +24,13 @@ it("details of a success name the command, byte counts and trusted-boundary warn
   expect(result.details).toMatchObject({ code: 0, command: "sh -c 'printf hi'", killed: false, stdoutBytes: 2, stdoutCapturedBytes: 2, stderrBytes: 0, truncated: false });
   expect((result.details["templateWarnings"] as string[])[0]).toMatch(/^sh: invokes sh; shell command strings are trusted/);
 });
+
+it("a stream kept only in part is never called the full output: 3 MB of stderr, then a failure", async () => {
+  const { result } = await run(box, "sh -c 'yes errline | head -c 3000000 >&2; exit 5'");
+  expect(result.ok).toBe(false);
+  expect(result.text.startsWith("Exit code 5\n\nstderr:\n")).toBe(true);
+  const m = /\. Output saved to: (.+), not in full: stderr was 2\.9MB, only its last 1\.0MB is in it \(all of it: (.+)\)\]$/.exec(result.text);
+  expect(m, result.text.slice(-400)).not.toBeNull();
+  expect(readFileSync(m![2]!).length).toBe(3_000_000);
+  expect(result.text).not.toContain("Full output saved to");
+});
