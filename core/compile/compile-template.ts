@@ -5,6 +5,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
+import { OPTION_PRONE } from "../risk/option-injection.js";
 import { type ArgInput, repeatSafetyOf, surfaceNames, surfaceOf, unsafeRepeatText } from "../args/analysis.js";
 import { recipeRiskLabels, type RiskLabel } from "../risk/risk-labels.js";
 import type { RecipeConfig } from "../model.js";
@@ -45,7 +46,7 @@ export function compileTemplate(
   const safe = repeatSafetyOf(input, survey.repeats, survey.facts);
   const surface = surfaceOf(input, survey.facts, descriptions);
   // an explicit or inline type other than string (path, int, enum...) makes the value safe
-  const optionInjection = survey.freeTextWords.length === 0 ? survey.freeTextWords : compact(survey.freeTextWords.filter((name) => argTypeOf(surface, name) === undefined));
+  const optionInjection = survey.freeTextWords.length === 0 ? survey.freeTextWords : compact(survey.freeTextWords.filter((name) => { const type = argTypeOf(surface, name); return type === undefined || OPTION_PRONE.has(type.kind); }));
   const placeholderNames = input.args === undefined ? surface.names : surfaceNames({ template }, survey.facts);
   // built by assignment, in the key order of the interface: this runs for every recipe
   const compiled: { -readonly [K in keyof CompiledTemplate]: CompiledTemplate[K] } = survey.error === undefined

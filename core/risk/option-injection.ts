@@ -3,9 +3,14 @@
 // file); a plain string argument cannot be, so a template where one forms a whole argv word
 // before any `--` is flagged for review: `grep {pattern} file` with pattern `--help`, or
 // `git log {ref}` with ref `--output=/tmp/x`, would run an option the author never wrote.
+// A number is no protection: `-1` is an int (`kill -TERM {pid:int}` with pid -1 signals every
+// process of the user), so int and number arguments are flagged like strings.
 // The template survey (core/compile/template-survey.ts) applies `freeTextWords` to every leaf;
-// the compile step keeps the names whose argument has no type other than string.
+// the compile step keeps the names whose argument has no type, or one of OPTION_PRONE.
 import { isRepeatName, parsePlaceholder } from "../template/placeholder.js";
+
+/** the argument types whose values may begin with `-` */
+export const OPTION_PRONE: ReadonlySet<string> = new Set(["string", "int", "number"]);
 
 /** The placeholder's argument name when `word` is exactly one placeholder whose value is free
  *  text (an untyped or string-typed argument, or one with a `??` fallback). */
@@ -18,7 +23,7 @@ function freeTextName(word: string): string | undefined {
   if (content.includes("{") || content.includes("}")) return undefined;
   const p = parsePlaceholder(content);
   if (p.kind === "nullish") return p.name;
-  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && p.type.kind !== "string")) return undefined;
+  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && !OPTION_PRONE.has(p.type.kind))) return undefined;
   return p.name;
 }
 

@@ -115,7 +115,8 @@ function freeTextName(word: string): string | undefined {
   if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== word.length) return undefined;
   const p = parsePlaceholder(only.content);
   if (p.kind === "nullish") return p.name;
-  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && p.type.kind !== "string")) return undefined;
+  // a number can be negative: only other types cannot start with "-"
+  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && !["string", "int", "number"].includes(p.type.kind))) return undefined;
   return p.name;
 }
 
@@ -126,7 +127,8 @@ export function optionInjectionArgs(input: ArgInput): string[] {
     for (const word of splitWords(leaf.text).slice(1)) {
       if (word === "--") break;
       const name = freeTextName(word);
-      if (name !== undefined && !names.includes(name) && !Object.hasOwn(types, name)) names.push(name);
+      const kind = name === undefined || !Object.hasOwn(types, name) ? undefined : (types[name] as { kind: string }).kind;
+      if (name !== undefined && !names.includes(name) && (kind === undefined || kind === "int" || kind === "number")) names.push(name);
     }
   }
   return names;
