@@ -10,6 +10,7 @@ import { setOwn } from "../recipe/own.js";
 import { compact } from "../compact.js";
 import { parseDeclaration, storedDefaults } from "./declarations.js";
 import { FIELD } from "../recipe/fields.js";
+import { whenLiteral } from "../template/controls.js";
 
 export interface ArgInput {
   /** the recipe's explicit `args` declarations */
@@ -124,7 +125,7 @@ export function noteNodeControls(node: JsonObject, facts: GraphFacts): void {
     if (typeof v === "string") scanText(v, facts);
   }
   const when = node[FIELD.when];
-  if (typeof when === "string") {
+  if (typeof when === "string" && whenLiteral(when.trim()) === undefined) {
     const bare = BARE_WHEN.exec(when.trim());
     if (bare !== null && bare[1] !== undefined) declare(facts, bare[1], BOOL, true);
     else scanText(when, facts);

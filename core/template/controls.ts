@@ -65,12 +65,18 @@ const EXACT_PLACEHOLDER = /^\{([^{}]+)\}$/;
 
 /** Whether the node runs: absent → yes; a boolean as is; blank text → no; exactly
  * `{...}` → the resolved text's truthiness (nothing resolves it → no); else `name` / `!name`. */
+/** `when: "true"` and `when: "false"` are the booleans written as text (as JSON and YAML both
+ *  make it easy to write them), never arguments named `true` or `false`. */
+export const whenLiteral = (text: string): boolean | undefined => (text === "true" ? true : text === "false" ? false : undefined);
+
 export function resolveWhen(when: unknown, scope: Scope): E.Either<TemplateFailure, boolean> {
   if (when === undefined) return E.right(true);
   if (typeof when === "boolean") return E.right(when);
   if (typeof when !== "string") return E.right(isTruthy(when));
   const t = when.trim();
   if (t === "") return E.right(false);
+  const literal = whenLiteral(t);
+  if (literal !== undefined) return E.right(literal);
   const exact = EXACT_PLACEHOLDER.exec(t);
   if (exact !== null) return E.map(isTruthy)(resolveContent(exact[1] ?? "", scope, "command template when"));
   const negated = t.startsWith("!");

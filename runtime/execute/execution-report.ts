@@ -118,6 +118,9 @@ function graphWarnings(graph: Json): readonly string[] {
  * tool is the step. */
 export const namesSteps = (graph: Json): boolean => leaves(graph).length > 1;
 
+/** The text of a call whose template its `when` skipped as a whole. */
+export const NOTHING_RAN = "Nothing ran: the template's `when` condition is false (details.skipped).";
+
 /** The text of an error that stopped the run before or between commands. */
 export function errorText(message: string, step: string | undefined, graph: Json): string {
   return step !== undefined && namesSteps(graph) ? `${message}\nstep: ${step}` : message;
@@ -143,6 +146,11 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
   const { result, trace } = execution;
   const details = evidence(result, trace);
   if (result.code === 0) {
+    // the whole template skipped by its `when`: "(no output)" would read as a command that ran
+    if (result.skipped) {
+      details["skipped"] = true;
+      return succeeded(target, truncateBody(NOTHING_RAN), undefined, details, trace);
+    }
     const body = truncateBody(successBody(text(result.stdout)));
     if (body.truncated) return saveThenReport(target, "stdout", successBody(text(result.stdout)), body, details, result, trace);
     return succeeded(target, body, undefined, details, trace);

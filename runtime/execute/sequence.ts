@@ -56,5 +56,7 @@ export async function runSequence(
     last = r;
     input = r.stdout;
   }
-  return { ...(last as NodeResult), commands };
+  // the sequence itself ran: a last step that `when` skipped does not make the sequence skipped
+  // (a parallel branch or the call would otherwise read it as a node that never ran)
+  return { ...(last as NodeResult), commands, skipped: false };
 }

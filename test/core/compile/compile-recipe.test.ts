@@ -200,6 +200,12 @@ describe("compileRecipe", () => {
     expect(plain.toolProblem).toBeUndefined();
   });
 
+  it("when: \"true\" and \"false\" are booleans, not arguments named true and false", () => {
+    const path = `${ROOT}/always.json`;
+    for (const when of ["true", "false", " true "]) expect(recipe(compile({ [path]: { when, template: "echo x" } }, path)).surface.names).toEqual([]);
+    expect(recipe(compile({ [path]: { when: "verbose", template: "echo x" } }, path)).surface.names).toEqual(["verbose"]);
+  });
+
   it("templates: controls and sequences are checked, and every leaf counts", () => {
     const path = `${ROOT}/seq.json`;
     const ok = recipe(compile({ [path]: { template: [{ label: "fetch", template: "curl {url}" }, { template: "sleep {t:int}", timeout: 5 }] } }, path));

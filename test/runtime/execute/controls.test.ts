@@ -128,10 +128,18 @@ describe("delay, when, group retry, output", () => {
 
   it("when: {x} / name / !name / booleans", async () => {
     const t = (when: Json, values = {}) => run(box, { when, template: "printf yes" }, values);
+    // a template its `when` skipped says that nothing ran, never "(no output)" as if it had
+    const nothing = "Nothing ran: the template's `when` condition is false (details.skipped).";
     expect((await t("{x}", { x: "1" })).result.text).toBe("yes");
-    expect((await t("{x}", {})).result.text).toBe("(no output)");
+    expect((await t("{x}", {})).result).toMatchObject({ ok: true, text: nothing, details: { skipped: true } });
     expect((await t("!x", { x: "no" })).result.text).toBe("yes");
-    expect((await t(false)).result.text).toBe("(no output)");
+    expect((await t(false)).result.text).toBe(nothing);
+    // "true" and "false" written as text are the booleans, not arguments of those names
+    expect((await t("true")).result.text).toBe("yes");
+    expect((await t(" false ")).result.text).toBe(nothing);
+    expect((await t("!true", {})).result.text).toBe("yes");
+    // a step skipped inside a sequence passes its stdin on; the sequence did run
+    expect((await run(box, ["printf in", { when: false, template: "printf never" }])).result).toMatchObject({ ok: true, text: "in" });
   });
 
   it("group retry re-runs the whole node and runs recover between attempts with the failed stdout", async () => {
