@@ -19,7 +19,7 @@ export const ALL_UNUSABLE = "all parallel branches failed or produced empty outp
 const EVIDENCE_CHARS = 1000;
 
 export const fanoutMessage = (n: number, max: number): string =>
-  `Command template parallel fanout ${n} exceeds limit ${max}; set PI_ACTORS_MAX_PARALLEL_BRANCHES to override intentionally.`;
+  `Command template parallel fanout ${n} exceeds limit ${max}; set PI_RECIPES_MAX_PARALLEL_BRANCHES (or the older PI_ACTORS_MAX_PARALLEL_BRANCHES) to override intentionally.`;
 
 const branchLabel = (branch: ProgramNode, index: number): string =>
   branch.kind === "object" && branch.label !== undefined ? branch.label : `branch ${index + 1}`;

@@ -125,7 +125,7 @@ describe("parallel nodes", () => {
 
   it("a fanout over the limit is refused before anything runs", async () => {
     const { result } = await run(box, { parallel: true, template: ["true", "true", "true"] }, {}, { maxParallelBranches: 2 });
-    expect(result.text).toBe("Command template parallel fanout 3 exceeds limit 2; set PI_ACTORS_MAX_PARALLEL_BRANCHES to override intentionally.");
+    expect(result.text).toBe("Command template parallel fanout 3 exceeds limit 2; set PI_RECIPES_MAX_PARALLEL_BRANCHES (or the older PI_ACTORS_MAX_PARALLEL_BRANCHES) to override intentionally.");
     const repeat = await run(box, { parallel: true, repeat: 5, template: "true" }, {}, { maxParallelBranches: 4 });
     expect(repeat.result.text).toContain("fanout 5 exceeds limit 4");
   });
