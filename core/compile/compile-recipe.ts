@@ -16,7 +16,8 @@ import * as E from "fp-ts/lib/Either.js";
 import { bind, bindTo, chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
-import type { ArgSurface } from "../tool/tool-spec.js";
+import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
+import { argKindLabel, isValidDefault } from "../args/arg-type.js";
 import { problemDiagnostic } from "../discovery/problem.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
@@ -97,7 +98,24 @@ const resolveAndCheck = (loaded: RecipeConfig, path: string, ctx: ResolveContext
     bind("survey", ({ resolved }) => surveyed(resolved)),
     bind("config", ({ resolved }) => checkArgs(resolved)),
     E.map(({ config, survey }) => ({ config, template: compileTemplate(config.template, argInputOf(config), survey, descriptionsOf(config)) })),
+    chain((compiled) => {
+      const bad = defaultTypeError(compiled.template.surface);
+      return bad === undefined ? E.right(compiled) : E.left(bad);
+    }),
   );
+
+/** A default written in the template (`{n:int=abc}`) or a node's `args` that the argument's
+ *  type refuses: a recipe error, as the same default in the recipe's `args` or `defaults` is,
+ *  never a value the call then passes on as it is. */
+function defaultTypeError(surface: ArgSurface): RecipeError | undefined {
+  const declared = surface.declaredDefaults;
+  if (declared === undefined) return undefined;
+  for (const name of Object.keys(declared)) {
+    const type = argTypeOf(surface, name);
+    if (type !== undefined && !isValidDefault(type, declared[name]!)) return { _tag: "InvalidTemplate", message: `Invalid default for ${name}:${argKindLabel(type)} in the template: ${JSON.stringify(declared[name])}` };
+  }
+  return undefined;
+}
 
 /** A disabled recipe as written: reported as disabled whatever its imports or template would say. */
 const asWritten = (loaded: RecipeConfig): Compiled =>

@@ -200,6 +200,17 @@ describe("compileRecipe", () => {
     expect(plain.toolProblem).toBeUndefined();
   });
 
+  it("a default written in the template or a node's args that its type refuses makes the recipe invalid, as in `args`", () => {
+    const path = `${ROOT}/idef.json`;
+    const bad = compile({ [path]: { template: "echo {n:int=abc}" } }, path);
+    expect(bad.kind === "problem" && bad.problem.message).toBe('Invalid default for n:int in the template: "abc"');
+    const node = compile({ [path]: { template: { args: ["mode:enum(a,b)=c"], template: "echo {mode}" } } }, path);
+    expect(node.kind).toBe("problem");
+    // a default its type takes, and one an explicit string declaration makes free text
+    expect(recipe(compile({ [path]: { template: "echo {n:int=5}" } }, path)).surface.declaredDefaults).toEqual({ n: "5" });
+    expect(compile({ [path]: { args: ["n:string"], template: "echo {n:int=abc}" } }, path).kind).toBe("recipe");
+  });
+
   it("when: \"true\" and \"false\" are booleans, not arguments named true and false", () => {
     const path = `${ROOT}/always.json`;
     for (const when of ["true", "false", " true "]) expect(recipe(compile({ [path]: { when, template: "echo x" } }, path)).surface.names).toEqual([]);
