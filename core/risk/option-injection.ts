@@ -4,13 +4,14 @@
 // before any `--` is flagged for review: `grep {pattern} file` with pattern `--help`, or
 // `git log {ref}` with ref `--output=/tmp/x`, would run an option the author never wrote.
 // A number is no protection: `-1` is an int (`kill -TERM {pid:int}` with pid -1 signals every
-// process of the user), so int and number arguments are flagged like strings.
+// process of the user), so int and number arguments are flagged like strings, and so are an
+// array's elements (`ls {files[0]}` with files ["-la"]).
 // The template survey (core/compile/template-survey.ts) applies `freeTextWords` to every leaf;
 // the compile step keeps the names whose argument has no type, or one of OPTION_PRONE.
 import { isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 
-/** the argument types whose values may begin with `-` */
-export const OPTION_PRONE: ReadonlySet<string> = new Set(["string", "int", "number"]);
+/** the argument types whose values may begin with `-` (an array's elements are free text) */
+export const OPTION_PRONE: ReadonlySet<string> = new Set(["string", "int", "number", "array"]);
 
 /** The placeholder's argument name when `word` is exactly one placeholder whose value is free
  *  text (an untyped or string-typed argument, or one with a `??` fallback). */
@@ -23,6 +24,8 @@ function freeTextName(word: string): string | undefined {
   if (content.includes("{") || content.includes("}")) return undefined;
   const p = parsePlaceholder(content);
   if (p.kind === "nullish") return p.name;
+  // one element of an array argument (`{files[0]}`): free text as well
+  if (p.kind === "index") return p.name;
   if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && !OPTION_PRONE.has(p.type.kind))) return undefined;
   return p.name;
 }

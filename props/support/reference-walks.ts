@@ -114,9 +114,9 @@ function freeTextName(word: string): string | undefined {
   const only = spans[0];
   if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== word.length) return undefined;
   const p = parsePlaceholder(only.content);
-  if (p.kind === "nullish") return p.name;
-  // a number can be negative: only other types cannot start with "-"
-  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && !["string", "int", "number"].includes(p.type.kind))) return undefined;
+  if (p.kind === "nullish" || p.kind === "index") return p.name;
+  // a number can be negative, an array's elements are text: only other types cannot start with "-"
+  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && !["string", "int", "number", "array"].includes(p.type.kind))) return undefined;
   return p.name;
 }
 
@@ -128,7 +128,7 @@ export function optionInjectionArgs(input: ArgInput): string[] {
       if (word === "--") break;
       const name = freeTextName(word);
       const kind = name === undefined || !Object.hasOwn(types, name) ? undefined : (types[name] as { kind: string }).kind;
-      if (name !== undefined && !names.includes(name) && (kind === undefined || kind === "int" || kind === "number")) names.push(name);
+      if (name !== undefined && !names.includes(name) && (kind === undefined || kind === "int" || kind === "number" || kind === "array")) names.push(name);
     }
   }
   return names;

@@ -18,6 +18,9 @@ describe("option injection", () => {
     expect(optionInjectionArgs(recipe("kill -TERM {pid:int}"))).toEqual(["pid"]);
     expect(optionInjectionArgs(recipe("cat {x}", { args: ["x:number"] }))).toEqual(["x"]);
     expect(optionInjectionArgs(recipe("kill -TERM -- {pid:int}"))).toEqual([]);
+    // an array's elements too, one by one or all of them
+    expect(optionInjectionArgs(recipe("ls {files[0]}", { args: ["files:array"] }))).toEqual(["files"]);
+    expect(optionInjectionArgs(recipe("ls {files}", { args: ["files:array"] }))).toEqual(["files"]);
   });
 
   it("does not flag what cannot start an option", () => {
