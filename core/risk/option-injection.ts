@@ -3,15 +3,16 @@
 // file); a plain string argument cannot be, so a template where one forms a whole argv word
 // before any `--` is flagged for review: `grep {pattern} file` with pattern `--help`, or
 // `git log {ref}` with ref `--output=/tmp/x`, would run an option the author never wrote.
-// A number is no protection: `-1` is an int (`kill -TERM {pid:int}` with pid -1 signals every
-// process of the user), so int and number arguments are flagged like strings, and so are an
-// array's elements (`ls {files[0]}` with files ["-la"]).
+// An array's elements are free text too (`ls {files[0]}` with files ["-la"]), so they are flagged
+// like strings. A number is not: it can start with `-`, but only as a number (`-5`), which a
+// command reads as a count or the value it is (`--` would not change what `kill -TERM -1` does);
+// flagging every `-n {count}` would bury the real cases.
 // The template survey (core/compile/template-survey.ts) applies `freeTextWords` to every leaf;
 // the compile step keeps the names whose argument has no type, or one of OPTION_PRONE.
 import { isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 
-/** the argument types whose values may begin with `-` (an array's elements are free text) */
-export const OPTION_PRONE: ReadonlySet<string> = new Set(["string", "int", "number", "array"]);
+/** the argument types whose values are free text (an array's elements are) */
+export const OPTION_PRONE: ReadonlySet<string> = new Set(["string", "array"]);
 
 /** The placeholder's argument name when `word` is exactly one placeholder whose value is free
  *  text (an untyped or string-typed argument, or one with a `??` fallback). */

@@ -109,7 +109,7 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry, mode: SandboxM
       severity: "warning",
       path: entry.path,
       risk_labels: entry.riskLabels,
-      reason: `argument(s) ${injectable.join(", ")} form a whole command word before any "--": a value starting with "-" (a negative number too) becomes an option of the command`,
+      reason: `argument(s) ${injectable.join(", ")} form a whole command word before any "--": a value starting with "-" becomes an option of the command`,
       action: `put "--" before the argument(s) in the template, or give them a type whose values cannot start with "-" (path, enum)`,
     };
   if (risks.length > 0)

@@ -115,8 +115,8 @@ function freeTextName(word: string): string | undefined {
   if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== word.length) return undefined;
   const p = parsePlaceholder(only.content);
   if (p.kind === "nullish" || p.kind === "index") return p.name;
-  // a number can be negative, an array's elements are text: only other types cannot start with "-"
-  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && !["string", "int", "number", "array"].includes(p.type.kind))) return undefined;
+  // an array's elements are text too
+  if (p.kind !== "simple" || isRepeatName(p.name) || (p.typed && !["string", "array"].includes(p.type.kind))) return undefined;
   return p.name;
 }
 
@@ -128,7 +128,7 @@ export function optionInjectionArgs(input: ArgInput): string[] {
       if (word === "--") break;
       const name = freeTextName(word);
       const kind = name === undefined || !Object.hasOwn(types, name) ? undefined : (types[name] as { kind: string }).kind;
-      if (name !== undefined && !names.includes(name) && (kind === undefined || kind === "int" || kind === "number" || kind === "array")) names.push(name);
+      if (name !== undefined && !names.includes(name) && (kind === undefined || kind === "array")) names.push(name);
     }
   }
   return names;
