@@ -12,22 +12,33 @@ export const MD_NO_FENCE = "Markdown recipe has no executable recipe/template fe
 
 /** Only backtick fences count (`~~~` does not); the info string of a backtick fence has no backtick. */
 const OPENING_FENCE = /^\s*(`{3,})([^`]*)$/;
-const SELECTING_WORDS = ["recipe", "template", "command", "json"];
+/** Words of a fence's info string that make it the recipe's, strongest first: a fence that
+ *  names a recipe, template or command wins over one that only says JSON (which may be an
+ *  example of output in the prose, ahead of the template), whatever their order. Whole words:
+ *  `jsonl`, `geojson` or `commands` are other languages. */
+const NAMING_WORDS = ["recipe", "template", "command"];
+const JSON_WORD = "json";
 const JSON_WORDS = ["json", "recipe"];
 
 interface Fence {
   /** trimmed, lower-cased */
   readonly info: string;
+  /** the info string's words (letters only) */
+  readonly words: readonly string[];
   /** trimmed */
   readonly body: string;
 }
 
+const wordsOf = (info: string): string[] => info.split(/[^a-z]+/).filter((w) => w !== "");
+
 /**
- * The first fence whose info names a recipe, template, command or JSON; other fences (`bash`,
- * `text`, ...) are examples in the prose. Fences are recognised by line, as Markdown renders
- * them: the closing line holds only backticks, at least as many as the opening.
+ * The recipe's fence: the first whose info names a recipe, template or command, else the first
+ * that says JSON; other fences (`bash`, `text`, ...) are examples in the prose. Fences are
+ * recognised by line, as Markdown renders them: the closing line holds only backticks, at least
+ * as many as the opening.
  */
 function selectFence(lines: readonly string[]): Fence | undefined {
+  let json: Fence | undefined;
   for (let i = 0; i < lines.length; i++) {
     const open = OPENING_FENCE.exec(lines[i] ?? "");
     if (open === null) continue;
@@ -35,14 +46,15 @@ function selectFence(lines: readonly string[]): Fence | undefined {
     let close = i + 1;
     while (close < lines.length && !isClosingFence(lines[close] ?? "", ticks)) close++;
     // an unclosed fence swallows the rest of the document, so nothing after it can be a fence
-    if (close >= lines.length) return undefined;
+    if (close >= lines.length) break;
     const info = (open[2] ?? "").trim().toLowerCase();
-    if (SELECTING_WORDS.some((w) => info.includes(w))) {
-      return { info, body: lines.slice(i + 1, close).join("\n").trim() };
-    }
+    const words = wordsOf(info);
+    const fence = (): Fence => ({ info, words, body: lines.slice(i + 1, close).join("\n").trim() });
+    if (NAMING_WORDS.some((w) => words.includes(w))) return fence();
+    if (json === undefined && words.includes(JSON_WORD)) json = fence();
     i = close;
   }
-  return undefined;
+  return json;
 }
 
 function isClosingFence(line: string, ticks: number): boolean {
@@ -99,7 +111,7 @@ export function compileMarkdown(text: string): E.Either<MarkdownError, JsonObjec
   const fence = selectFence(lines.slice(end + 1));
   if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right(frontmatter) : E.left(NO_FENCE);
   if (fence.body === "") return E.left(NO_FENCE);
-  const declaredJson = JSON_WORDS.some((w) => fence.info.includes(w));
+  const declaredJson = JSON_WORDS.some((w) => fence.words.includes(w));
   if (declaredJson || /^[{["]/.test(fence.body)) {
     const parsed = parseJson(fence.body);
     if (E.isRight(parsed)) {

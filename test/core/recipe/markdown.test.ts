@@ -23,6 +23,16 @@ describe("compileMarkdown", () => {
     });
   });
 
+  it("a fence naming a template wins over a JSON example before it in the prose; info words are whole words", () => {
+    const md = "---\ndescription: List names\nargs: [dir:path]\n---\n\nExample output:\n\n```json\n[\"hostname\", \"passwd\"]\n```\n\n```template\nls -1 -- {dir}\n```\n";
+    expect(ok(md)).toEqual({ description: "List names", args: ["dir:path"], template: "ls -1 -- {dir}" });
+    // a JSON fence alone is still the recipe's (the reference's literate JSON recipes)
+    expect(ok("---\ndescription: d\n---\n\n```json\n{\"template\": \"echo j\"}\n```\n")).toEqual({ description: "d", template: "echo j" });
+    // other languages whose names contain a selecting word are examples
+    for (const info of ["jsonl", "geojson", "commands"]) expect(reason(`---\ndescription: d\n---\n\n\`\`\`${info}\n["x"]\n\`\`\`\n`)).toBe(NO_FENCE);
+    expect(ok("---\ndescription: d\n---\n\n```json recipe\n{\"template\": \"echo r\"}\n```\n")).toEqual({ description: "d", template: "echo r" });
+  });
+
   it("frontmatter must open and close", () => {
     expect(reason("# title\n---\ntemplate: x\n---\n")).toBe("Markdown recipe must start with frontmatter");
     expect(reason("---\ndescription: x\n")).toBe("Markdown recipe frontmatter is not closed");
