@@ -11,8 +11,11 @@ import { setOwn } from "../recipe/own.js";
 import type { RegisterInput } from "./params.js";
 import type { RecipeInputError } from "./texts.js";
 
-function defaultsOf(input: RegisterInput, shorthand: Readonly<Record<string, string>> | undefined): Json | undefined {
-  const given = input.fields.get("defaults");
+/** The defaults to write: those given, else (an update that gives `args` but not `defaults`)
+ *  the stored ones, which the call did not mention and so keeps; then the shorthand's own
+ *  (`mode=check`) over them. `defaults=null` clears the stored ones. */
+function defaultsOf(input: RegisterInput, shorthand: Readonly<Record<string, string>> | undefined, stored: Json | undefined): Json | undefined {
+  const given = input.fields.has("defaults") ? input.fields.get("defaults") : isPlainObject(stored) ? stored : undefined;
   // a defaults value that is not an object is left for the recipe decoder to name
   if (given !== undefined && given !== null && !isPlainObject(given)) return given;
   const out: Record<string, Json> = {};
@@ -47,7 +50,7 @@ function assemble(input: RegisterInput, base: JsonObject | undefined, descriptio
   if (input.async !== undefined) out.set("async", input.async);
   if (parsed !== undefined) out.set("args", [...parsed.declarations]);
   if (parsed !== undefined || input.fields.has("defaults")) {
-    const defaults = defaultsOf(input, parsed?.defaults);
+    const defaults = defaultsOf(input, parsed?.defaults, base?.["defaults"]);
     if (defaults === undefined) out.delete("defaults");
     else out.set("defaults", defaults);
   }

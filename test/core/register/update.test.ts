@@ -37,6 +37,17 @@ describe("update merges", () => {
     });
   });
 
+  it("an update that gives args but not defaults keeps the stored defaults; defaults=null clears them", () => {
+    const w = world({ [`${ROOT}/chk.json`]: { description: "Check", args: ["file:path", "mode"], defaults: { mode: "check", other: "x" }, template: "echo {file} {mode}" } });
+    expect(w.run({ name: "chk", args: "file:path,mode:enum(check,fix)", update: true })).toMatchObject({ ok: true });
+    expect(w.read("chk.json")).toMatchObject({ args: ["file:path", "mode:enum(check,fix)"], defaults: { mode: "check", other: "x" } });
+    // a default written in the shorthand wins over the stored one for its name
+    w.run({ name: "chk", args: "file:path,mode:enum(check,fix)=fix", update: true });
+    expect(w.read("chk.json")).toMatchObject({ defaults: { mode: "fix", other: "x" } });
+    w.run({ name: "chk", args: "file:path,mode:enum(check,fix)", defaults: null, update: true });
+    expect(w.read("chk.json")).not.toHaveProperty("defaults");
+  });
+
   it("an identical update rewrites byte-identical content", () => {
     const w = seeded();
     const before = pretty({ ...stored, description: "New" });
