@@ -18,6 +18,7 @@ import { pipe } from "fp-ts/lib/function.js";
 import type { RecipeConfig, RecipeFormat, RecipeProblem, SnapshotFile } from "../model.js";
 import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { argKindLabel, isValidDefault } from "../args/arg-type.js";
+import { eachPlaceholder, parsePlaceholder } from "../template/placeholder.js";
 import { problemDiagnostic } from "../discovery/problem.js";
 import { loadRecipe } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
@@ -99,10 +100,31 @@ const resolveAndCheck = (loaded: RecipeConfig, path: string, ctx: ResolveContext
     bind("config", ({ resolved }) => checkArgs(resolved)),
     E.map(({ config, survey }) => ({ config, template: compileTemplate(config.template, argInputOf(config), survey, descriptionsOf(config)) })),
     chain((compiled) => {
-      const bad = defaultTypeError(compiled.template.surface);
+      const bad = defaultTypeError(compiled.template.surface) ?? sandboxNameError(compiled.config, compiled.template.surface);
       return bad === undefined ? E.right(compiled) : E.left(bad);
     }),
   );
+
+/** A `sandbox` path whose placeholder names no argument of the recipe (`"write": ["{out}"]` with
+ *  no `out`): no call could ever give it (an unknown argument is refused), so every call would
+ *  fail. A recipe error instead, naming the field and the argument to declare. A placeholder
+ *  with a default or a fallback needs no argument. */
+function sandboxNameError(config: RecipeConfig, surface: ArgSurface): RecipeError | undefined {
+  const field = config.sandbox;
+  if (typeof field !== "object" || field === null) return undefined;
+  for (const [key, texts] of [["write", field.write], ["read_deny", field.read_deny]] as const) {
+    for (const text of texts ?? []) {
+      const missing = eachPlaceholder(text, (content) => {
+        const p = parsePlaceholder(content);
+        const needs = (p.kind === "simple" && p.default === undefined) || p.kind === "index" || p.kind === "length";
+        return needs && !surface.names.includes(p.name) ? p.name : undefined;
+      });
+      if (missing !== undefined)
+        return { _tag: "InvalidTemplate", message: `field "sandbox.${key}": ${JSON.stringify(text)} names the argument ${missing}, which the recipe does not take: declare it in "args" (${missing}:path)` };
+    }
+  }
+  return undefined;
+}
 
 /** A default written in the template (`{n:int=abc}`) or a node's `args` that the argument's
  *  type refuses: a recipe error, as the same default in the recipe's `args` or `defaults` is,

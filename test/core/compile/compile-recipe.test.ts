@@ -211,6 +211,16 @@ describe("compileRecipe", () => {
     expect(compile({ [path]: { args: ["n:string"], template: "echo {n:int=abc}" } }, path).kind).toBe("recipe");
   });
 
+  it("a sandbox path naming an argument the recipe does not take makes it invalid; a default or a fallback needs none", () => {
+    const path = `${ROOT}/sb.json`;
+    const bad = compile({ [path]: { template: "echo {a}", sandbox: { network: false, write: ["{out}"] } } }, path);
+    expect(bad.kind === "problem" && bad.problem.message).toBe('field "sandbox.write": "{out}" names the argument out, which the recipe does not take: declare it in "args" (out:path)');
+    expect(compile({ [path]: { template: "echo {a}", sandbox: { read_deny: ["{secret}"] } } }, path).kind).toBe("problem");
+    expect(compile({ [path]: { args: ["out:path"], template: "echo {a}", sandbox: { write: ["{out}"] } } }, path).kind).toBe("recipe");
+    expect(compile({ [path]: { template: "echo {a} > {out}", sandbox: { write: ["{out}"] } } }, path).kind).toBe("recipe");
+    expect(compile({ [path]: { template: "echo {a}", sandbox: { write: ["{out=result.txt}", "{dir??.}"] } } }, path).kind).toBe("recipe");
+  });
+
   it("when: \"true\" and \"false\" are booleans, not arguments named true and false", () => {
     const path = `${ROOT}/always.json`;
     for (const when of ["true", "false", " true "]) expect(recipe(compile({ [path]: { when, template: "echo x" } }, path)).surface.names).toEqual([]);
