@@ -178,8 +178,18 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
         return errorResult(verdict.text, { tool: name, stale: true });
       case "changed":
         return errorResult(verdict.text, { tool: name, stale: true, description: verdict.tool.description, parameters: verdict.tool.schema });
-      case "run":
-        return callRecipe(verdict.tool, args, extra);
+      case "run": {
+        const result = await callRecipe(verdict.tool, args, extra);
+        if (result.isError !== true || (result.structuredContent as { stale?: unknown } | undefined)?.stale !== true) return result;
+        // the file changed under a call the watcher had not reported yet (the launch checks the
+        // bytes it was built from): read it now and judge again, so that one edit is refused once,
+        // with the new schema when its executable part changed, and a description-only edit runs
+        live.refresh([verdict.tool.path]);
+        const again = gate.check(name);
+        if (again.kind === "missing") return errorResult(again.text, { tool: name, stale: true });
+        if (again.kind === "changed") return errorResult(again.text, { tool: name, stale: true, description: again.tool.description, parameters: again.tool.schema });
+        return callRecipe(again.tool, args, extra);
+      }
     }
   }
 

@@ -129,6 +129,26 @@ describe("a listed tool that changed without a watcher event, or stopped loading
     expect(textOf(await mcp.client.callTool({ name: "imp", arguments: { w: "a" } })).trim()).toBe("TWO a");
   });
 
+  it("a call right after an edit, before the watcher says so, is refused once with the new schema; a description-only edit runs", async () => {
+    agent = makeAgentDir();
+    agent.write("alpha", { description: "A", template: "echo v1" });
+    mcp = await connect(agent);
+    await mcp.client.listTools();
+    expect(textOf(await mcp.client.callTool({ name: "alpha", arguments: {} })).trim()).toBe("v1");
+    agent.write("alpha", { description: "A", args: ["x"], template: "echo v2 {x}" });
+    // whichever comes first, the watcher's report or this call: one refusal, carrying the new schema
+    const refused = await mcp.client.callTool({ name: "alpha", arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('Tool "alpha" changed since your last tools/list');
+    expect(refused.structuredContent).toMatchObject({ stale: true, parameters: { properties: { x: {} } } });
+    expect(textOf(await mcp.client.callTool({ name: "alpha", arguments: { x: "y" } })).trim()).toBe("v2 y");
+    // the description alone: nothing executable changed, so the call runs
+    agent.write("alpha", { description: "A, described again", args: ["x"], template: "echo v2 {x}" });
+    const ran = await mcp.client.callTool({ name: "alpha", arguments: { x: "z" } });
+    expect(ran.isError).toBeFalsy();
+    expect(textOf(ran).trim()).toBe("v2 z");
+  });
+
   it("a listed tool whose recipe no longer loads is refused with the loader's reason, not as deleted", async () => {
     agent = makeAgentDir();
     const path = agent.write("tmp_a", { description: "A", template: "echo a" });
