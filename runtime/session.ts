@@ -73,7 +73,7 @@ export interface RuntimeSession {
   /** the tool `name`; or, for a name no recipe has, the tool names; or the discovery that says
    *  why there is none. One-shot, the first two come from the list index and the tool's one
    *  compile cache entry when the index is current (runtime/registry.ts toolNamed) */
-  toolNamed(name: string): NamedTool;
+  toolNamed(name: string, fresh?: boolean): NamedTool;
   /** the registry view `spawn` reads (its `discover` answers `discovery()`) */
   registry(): Registry;
   /** the one launch path: validate (runtime/verbs/call.ts), account in this session's ledger
@@ -188,7 +188,9 @@ export function openSession(options: SessionOptions): RuntimeSession {
     discovered = seen.discovery;
     return seen;
   };
-  const toolNamed = (name: string): NamedTool => {
+  // `fresh`: found again from the files as they are now (a launch refused as stale)
+  const toolNamed = (name: string, fresh = false): NamedTool => {
+    if (fresh) discovered = undefined;
     if (discovered !== undefined) return { discovery: discovered };
     const found = registry.toolNamed(name);
     if ("discovery" in found) discovered = found.discovery;

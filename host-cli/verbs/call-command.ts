@@ -9,7 +9,12 @@ import { expectPositional, result, type CliVerb, type VerbOutcome } from "./cli-
  *  (runtime/launch.ts). */
 export async function callIn(session: RuntimeSession, name: string, params: Readonly<Record<string, unknown>>, extra?: Parameters<RuntimeSession["callContext"]>[0]): Promise<CommandResult> {
   const { callNamed } = await import("../../runtime/verbs/call.js");
-  return callNamed(session.toolNamed(name), name, params, session.callContext(extra));
+  const first = await callNamed(session.toolNamed(name), name, params, session.callContext(extra));
+  // the recipe file changed between finding the tool and launching it (the launch checks the
+  // bytes the tool was built from; nothing ran): a command line has no tool list to reload, so
+  // the tool is found again, as it is now, and called once more
+  if (first.ok || first.details["stale"] !== true) return first;
+  return callNamed(session.toolNamed(name, true), name, params, session.callContext(extra));
 }
 
 export const callVerb: CliVerb = {
