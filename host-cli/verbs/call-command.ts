@@ -14,7 +14,10 @@ export async function callIn(session: RuntimeSession, name: string, params: Read
   // bytes the tool was built from; nothing ran): a command line has no tool list to reload, so
   // the tool is found again, as it is now, and called once more
   if (first.ok || first.details["stale"] !== true) return first;
-  return callNamed(session.toolNamed(name, true), name, params, session.callContext(extra));
+  const again = session.toolNamed(name, true);
+  // gone or no tool any more (an activation renamed it): the refusal says why better
+  const still = "tool" in again || ("discovery" in again && again.discovery.tools.some((t) => t.name === name));
+  return still ? callNamed(again, name, params, session.callContext(extra)) : first;
 }
 
 export const callVerb: CliVerb = {

@@ -2,7 +2,7 @@
 // launch refuses the tool it was given (it checks the bytes the tool was built from; nothing
 // runs), and the command line, which has no tool list to reload, finds the tool again as it is
 // now and calls it once more. Real files, the real one-shot session.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -39,6 +39,17 @@ function editedAfterLookup(edit: () => void): RuntimeSession {
 }
 
 describe("call of a recipe rewritten under it", () => {
+  it("renamed away meanwhile: the refusal that says why is the answer", async () => {
+    const session = editedAfterLookup(() => renameSync(recipe, join(dir, "agent", "recipes", "other.json")));
+    try {
+      const r = await callIn(session, "shared", {});
+      expect(r).toMatchObject({ ok: false, details: { stale: true } });
+      expect(r.text).toContain("Recipe launch rejected because its source changed");
+    } finally {
+      await session.close();
+    }
+  });
+
   it("runs the recipe as it is now, once", async () => {
     const session = editedAfterLookup(() => writeFileSync(recipe, JSON.stringify({ description: "d1, longer", template: "echo two" })));
     try {

@@ -26,7 +26,7 @@ describe("compileMarkdown", () => {
   it("a fence naming a template wins over a JSON example before it in the prose; info words are whole words", () => {
     const md = "---\ndescription: List names\nargs: [dir:path]\n---\n\nExample output:\n\n```json\n[\"hostname\", \"passwd\"]\n```\n\n```template\nls -1 -- {dir}\n```\n";
     expect(ok(md)).toEqual({ description: "List names", args: ["dir:path"], template: "ls -1 -- {dir}" });
-    // a JSON fence alone is still the recipe's (the reference's literate JSON recipes)
+    // a JSON fence alone is still the recipe's (a literate JSON recipe)
     expect(ok("---\ndescription: d\n---\n\n```json\n{\"template\": \"echo j\"}\n```\n")).toEqual({ description: "d", template: "echo j" });
     // other languages whose names contain a selecting word are examples
     for (const info of ["jsonl", "geojson", "commands"]) expect(reason(`---\ndescription: d\n---\n\n\`\`\`${info}\n["x"]\n\`\`\`\n`)).toBe(NO_FENCE);
