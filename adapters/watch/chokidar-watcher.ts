@@ -194,13 +194,28 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
     const rc = makeRechecker((path, kind) => {
       if (live(gen)) batcher.push({ kind, path });
     });
+    // A root removed with its contents (`rm -rf`) does not always raise the root's own event
+    // (seen with a subfolder in it): the watch then stays on the deleted folder and never hears
+    // of the new one. So a name that went from the root has the root's identity checked too,
+    // once per window however many names went.
+    let rootCheck: NodeJS.Timeout | undefined;
+    const checkRootSoon = (): void => {
+      if (rootCheck !== undefined || !live(gen)) return;
+      rootCheck = setTimeout(() => {
+        rootCheck = undefined;
+        void enqueue(() => checkRoot(gen));
+      }, RECHECK_MS);
+    };
     current = w;
     recheck = rc;
     mode = "root";
     w.on("all", (event, path, stats) => {
       if (!live(gen)) return;
       if (event === "add" || event === "change") rc.saw(path, stats);
-      if (event === "unlink") rc.forget(path);
+      if (event === "unlink") {
+        rc.forget(path);
+        checkRootSoon();
+      }
       if (event === "add" || event === "change" || event === "unlink") batcher.push({ kind: event, path });
       else if (event === "unlinkDir" && path === root) void enqueue(() => rootGone(gen));
     });
@@ -213,6 +228,7 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
       // a name appeared or went in the root or drafts/: see the note above RECHECK_MS
       else if (event === "rename" && (watched === root || watched === drafts)) {
         const path = join(watched, name);
+        if (watched === root) checkRootSoon();
         // drafts/ itself is chokidar's to enter; the hints are for recipe files
         if (path !== drafts && isWatchedRecipePath(root, path)) rc.hint(path);
       }
