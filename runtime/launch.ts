@@ -72,6 +72,10 @@ export interface ToolLaunch {
   readonly sandbox: PreparedSandbox | undefined;
 }
 
+/** `ctx` with its runner wrapped in the sandbox, when there is one: every step then runs confined. */
+export const confinedContext = <C extends Omit<CallContext, "launch">>(ctx: C, sandbox: PreparedSandbox | undefined): C =>
+  sandbox === undefined ? ctx : { ...ctx, runner: confinedRunner(ctx.runner ?? nodeProcessRunner, sandbox) };
+
 /** Launches an accounted recipe tool: an `async: true` one starts a detached run (which records
  *  how it was accounted), any other runs here and is reported. */
 export async function launchTool(accounted: Accounted, call: ToolLaunch, ctx: Omit<CallContext, "launch">): Promise<CommandResult> {
@@ -81,8 +85,7 @@ export async function launchTool(accounted: Accounted, call: ToolLaunch, ctx: Om
     const start = ctx.startAsync ?? defaultAsyncStarter(ctx);
     result = await start({ tool, params: call.params, values: call.plain ?? {}, runtime: call.runtime, accounted, ...(sandbox === undefined ? {} : { sandbox }) });
   } else {
-    const confined = sandbox === undefined ? ctx : { ...ctx, runner: confinedRunner(ctx.runner ?? nodeProcessRunner, sandbox) };
-    const execution = await launch(accounted, call.program, call.runtime, executeOptions(confined, call.contextCache));
+    const execution = await launch(accounted, call.program, call.runtime, executeOptions(confinedContext(ctx, sandbox), call.contextCache));
     if (execution.kind === "error" && execution.argument) result = usageHint(tool, execution.message);
     else {
       const reported = reportNow(execution, { tool: tool.name, template: tool.path, graph: tool.config.template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs });

@@ -15,7 +15,7 @@ import type { Discovery, RecipeEntry } from "../../core/discovery/discovery-resu
 import type { Json } from "../../core/model.js";
 import { failure, type CommandResult } from "../../core/result.js";
 import { unaccounted } from "../accounting.js";
-import { executeOptions, launch } from "../launch.js";
+import { confinedContext, executeOptions, launch } from "../launch.js";
 import { errorText, reportExecution } from "../execute/execution-report.js";
 import type { Registry } from "../registry.js";
 import { sha256Of } from "../crypto-sha256.js";
@@ -26,8 +26,6 @@ import { unknownKeys, type Params } from "./verb-params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
 import { programOf } from "../../core/tool/program.js";
 import { findOnPath, isExecutableFile } from "../../adapters/process/find-on-path.js";
-import { confinedRunner } from "../../adapters/process/bwrap.js";
-import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { declaredPolicy } from "../../core/sandbox/policy.js";
 import { sandboxMode, sandboxOf } from "../call-sandbox.js";
 
@@ -102,19 +100,18 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
     const error = argMismatchText(normalized.left);
     return failure(error, { tool: "spawn", template, error });
   }
+  // with PI_RECIPES_SANDBOX=on an inline template runs confined as a tool without a `sandbox`
+  // field does (docs/sandbox.md), or not at all (and, not launched, is not captured either)
+  const confinement = sandboxOf("spawn", declaredPolicy(undefined, sandboxMode(ctx.env ?? process.env)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env);
+  if (confinement.kind === "refused") return failure(confinement.message, { tool: "spawn", template, sandbox: "refused" });
   // captured at launch, not on success: a failing first attempt is still worth a review; but a
   // command that cannot start at all (a typo: `ecoh hi`) is no tool to make, and is not saved
   const missing = ctx.captureDraft === undefined ? undefined : missingCommand(template, ctx.paths.cwd, ctx.env ?? process.env);
   const capture = missing !== undefined
     ? Promise.resolve<DraftCaptured>({ captured: false, reason: `command not found: ${missing} (a template that cannot start is not saved as a draft)` })
     : ctx.captureDraft?.({ template, values });
-  // with PI_RECIPES_SANDBOX=on an inline template runs confined as a tool without a `sandbox`
-  // field does (docs/sandbox.md), or not at all
-  const confinement = sandboxOf("spawn", declaredPolicy(undefined, sandboxMode(ctx.env ?? process.env)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env);
-  if (confinement.kind === "refused") return failure(confinement.message, { tool: "spawn", template, sandbox: "refused" });
-  const run = confinement.kind === "confined" ? { ...ctx, runner: confinedRunner(ctx.runner ?? nodeProcessRunner, confinement.sandbox) } : ctx;
   // an inline template is no recipe file: there is nothing to count (it is captured as a draft)
-  const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(run));
+  const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(confinedContext(ctx, confinement.kind === "confined" ? confinement.sandbox : undefined)));
   return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs }), capture);
 }
 

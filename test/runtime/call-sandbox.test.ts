@@ -383,6 +383,11 @@ describe("sandbox: no bubblewrap, no run", () => {
     const noBwrapSpawn = spawnTouch("spawn-refused.txt", on);
     expect(noBwrapSpawn.stderr).toContain("spawn is sandboxed and cannot run unconfined: bwrap not found on PATH");
     expect(existsSync(join(work, "spawn-refused.txt"))).toBe(false);
+    // not launched, so not captured as a draft either
+    const drafts = join(agent, "recipes", "drafts");
+    const captured = existsSync(drafts) ? readdirSync(drafts).map((f) => readFileSync(join(drafts, f), "utf8")) : [];
+    expect(captured.some((text) => text.includes("spawn-refused"))).toBe(false);
+    expect(captured.some((text) => text.includes("spawned-here"))).toBe(true);
     // and unconfined with the setting off
     expect(spawnTouch(join(home, "spawned.txt"), {}).status).toBe(0);
     expect(existsSync(join(home, "spawned.txt"))).toBe(true);
