@@ -17,7 +17,7 @@ import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
 import { nodeProcessRunner } from "../adapters/process/node-runner.js";
-import { makeCallGate } from "./gate.js";
+import { makeCallGate, type GateVerdict } from "./gate.js";
 import { checkedRequest, methodOnly, requireInitialized } from "./request-checks.js";
 import { progressReporter } from "./progress.js";
 import { errorResult, toToolResult } from "./tool-result.js";
@@ -160,11 +160,9 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
           discovery: () => live.current().discovery,
           // a tool reached by message runs as a direct call would: through the gate and accounting
           invokeTool: async (tool, params) => {
-            const verdict = gate.check(tool);
-            if (verdict.kind === "missing") return { ok: false, text: verdict.text, details: { tool, stale: true } };
-            if (verdict.kind === "changed")
-              return { ok: false, text: verdict.text, details: { tool, stale: true, description: verdict.tool.description, parameters: verdict.tool.schema } };
-            const r = await callRecipe(verdict.tool, params, extra);
+            const gated = await gatedCall(tool, params, extra);
+            if ("refused" in gated) return { ok: false, ...gated.refused };
+            const r = gated.result;
             return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
           },
           runsRoot: runsRootOf(live.paths.tmpRoot),
@@ -172,25 +170,29 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
         }),
       );
     }
+    const gated = await gatedCall(name, args, extra);
+    return "refused" in gated ? errorResult(gated.refused.text, gated.refused.details) : gated.result;
+  }
+
+  /** Why a gate verdict does not run: the tool is gone, or changed since the client saw it (with
+   *  its new description and schema). */
+  const refusalOf = (name: string, verdict: Exclude<GateVerdict, { kind: "run" }>): Refusal =>
+    verdict.kind === "missing"
+      ? { text: verdict.text, details: { tool: name, stale: true } }
+      : { text: verdict.text, details: { tool: name, stale: true, description: verdict.tool.description, parameters: verdict.tool.schema } };
+
+  /** A recipe tool's call through the gate, by `tools/call` or by `message`. When the launch finds
+   *  the file changed under a call the watcher had not reported yet (it checks the bytes the tool
+   *  was built from), the file is read now and the call judged again: one edit is refused once,
+   *  with the new schema when its executable part changed, and a description-only edit runs. */
+  async function gatedCall(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<{ readonly refused: Refusal } | { readonly result: CallToolResult }> {
     const verdict = gate.check(name);
-    switch (verdict.kind) {
-      case "missing":
-        return errorResult(verdict.text, { tool: name, stale: true });
-      case "changed":
-        return errorResult(verdict.text, { tool: name, stale: true, description: verdict.tool.description, parameters: verdict.tool.schema });
-      case "run": {
-        const result = await callRecipe(verdict.tool, args, extra);
-        if (result.isError !== true || (result.structuredContent as { stale?: unknown } | undefined)?.stale !== true) return result;
-        // the file changed under a call the watcher had not reported yet (the launch checks the
-        // bytes it was built from): read it now and judge again, so that one edit is refused once,
-        // with the new schema when its executable part changed, and a description-only edit runs
-        live.refresh([verdict.tool.path]);
-        const again = gate.check(name);
-        if (again.kind === "missing") return errorResult(again.text, { tool: name, stale: true });
-        if (again.kind === "changed") return errorResult(again.text, { tool: name, stale: true, description: again.tool.description, parameters: again.tool.schema });
-        return callRecipe(again.tool, args, extra);
-      }
-    }
+    if (verdict.kind !== "run") return { refused: refusalOf(name, verdict) };
+    const result = await callRecipe(verdict.tool, args, extra);
+    if (result.isError !== true || (result.structuredContent as { stale?: unknown } | undefined)?.stale !== true) return { result };
+    live.refresh([verdict.tool.path]);
+    const again = gate.check(name);
+    return again.kind === "run" ? { result: await callRecipe(again.tool, args, extra) } : { refused: refusalOf(name, again) };
   }
 
   // registered under the method alone: the SDK's server checks a call's shape itself (-32602),
@@ -226,3 +228,8 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
 }
 
 type CallExtra = Parameters<Parameters<Server["setRequestHandler"]>[1]>[1];
+
+interface Refusal {
+  readonly text: string;
+  readonly details: Readonly<Record<string, unknown>>;
+}
