@@ -145,22 +145,22 @@ export async function runParallel(
   // the root has nothing after it to go on to: a miss there fails the call, whatever `failure`
   // says (as a root sequence of one step does), so a result never reads as success for it
   const escalate = own === "root" ? unmet : own === "branch" ? (minimum === undefined ? anyFailed || usable === 0 : unmet) : isRoot && missed;
+  const firstFailedCode = results.find((r) => r.code !== 0)?.code ?? 1;
+  const quorumLine = unmet ? `${QUORUM_NOT_MET}: usable ${usable}/${n}, minimum ${minimum}` : undefined;
   if (!escalate) {
     // going on (`failure: continue`), the result still names the miss, as it names a failed step
     if (missed) {
-      const firstFailed = results.find((r) => r.code !== 0);
-      const why = unmet ? `${QUORUM_NOT_MET}: usable ${usable}/${n}, minimum ${minimum}` : `every branch failed (${n})`;
-      run.continued.push({ command: step === undefined ? "parallel node" : `parallel node ${step}`, code: firstFailed?.code ?? 1, killed: false, stderr: why });
+      const why = quorumLine ?? `every branch failed (${n})`;
+      run.continued.push({ command: step === undefined ? "parallel node" : `parallel node ${step}`, code: firstFailedCode, killed: false, stderr: why });
     }
     return synthetic(0, join, joinedStderr, { commands });
   }
 
   let stderr = joinedStderr;
   if (usable === 0) stderr = appendLine(stderr, ALL_UNUSABLE);
-  if (unmet) stderr = appendLine(stderr, `${QUORUM_NOT_MET}: usable ${usable}/${n}, minimum ${minimum}`);
-  const firstFailed = results.find((r) => r.code !== 0);
+  if (quorumLine !== undefined) stderr = appendLine(stderr, quorumLine);
   const scopeNow = own === "continue" ? "root" : own;
-  return synthetic(firstFailed?.code ?? 1, join, stderr, {
+  return synthetic(firstFailedCode, join, stderr, {
     commands,
     scope: scopeNow,
     critical: scopeNow === "root",

@@ -115,24 +115,12 @@ function execBody(node: ObjectNode, context: Context, stdin: Uint8Array | undefi
  *  leaf that timed out does), not as a run that was aborted from outside. */
 async function withDeadline(ms: number, step: string, failure: FailureScope, run: Run, go: (bounded: Run) => Promise<NodeResult>): Promise<NodeResult> {
   const outer = run.options.signal;
-  const controller = new AbortController();
-  const follow = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted === true) follow();
-  else outer?.addEventListener("abort", follow, { once: true });
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(new Error(`timed out after ${ms} ms`));
-  }, ms);
-  const bounded: Run = { options: { ...run.options, signal: controller.signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued };
-  try {
-    const r = await go(bounded);
-    if (!expired || outer?.aborted === true) return r;
-    return { ...r, code: r.code === 0 ? 1 : r.code, killed: true, stderr: appendLine(r.stderr, `${step}: timed out after ${ms} ms`), scope: failure, critical: failure === "root" };
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener("abort", follow);
-  }
+  const deadline = AbortSignal.timeout(ms);
+  const signal = outer === undefined ? deadline : AbortSignal.any([outer, deadline]);
+  const bounded: Run = { options: { ...run.options, signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued };
+  const r = await go(bounded);
+  if (!deadline.aborted || outer?.aborted === true) return r;
+  return { ...r, code: r.code === 0 ? 1 : r.code, killed: true, stderr: appendLine(r.stderr, `${step}: timed out after ${ms} ms`), scope: failure, critical: failure === "root" };
 }
 
 /** Records a labelled node's output, and applies `output: "<label>"`: on success the node's
