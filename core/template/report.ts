@@ -132,15 +132,17 @@ export function failureBody(code: number, killed: boolean, stderr: string, stdou
  *  end of stdout as fits, then `tail` (the failed step's line). Cutting the whole body from its
  *  end instead would keep only stdout, and the agent would read a failure without its exit code
  *  or its error. */
-export function truncateFailure(code: number, killed: boolean, stderr: string, stdout: string, tail: string): Truncated {
-  const whole = truncateBody(`${failureBody(code, killed, stderr, stdout)}${tail}`);
-  if (!whole.truncated || (!killed && stderr.startsWith(NOT_STARTED))) return whole;
+export function truncateFailure(code: number, killed: boolean, stderr: string, stdout: string, tail: string): Truncated & { readonly full: string } {
+  // `full`: the whole body, which the caller saves when it was cut (built once, as it may be large)
+  const full = `${failureBody(code, killed, stderr, stdout)}${tail}`;
+  const whole = truncateBody(full);
+  if (!whole.truncated || (!killed && stderr.startsWith(NOT_STARTED))) return { ...whole, full };
   const err = stderr.trim() === "" ? undefined : truncateBody(stderr.trimEnd(), MAX_OUTPUT_LINES / 2, MAX_OUTPUT_BYTES / 2).text;
   const head = `Exit code ${code}${killed ? " (killed)" : ""}${err === undefined ? "" : `\n\nstderr:\n${err}`}${stdout.trim() === "" ? "" : "\n\nstdout:\n"}`;
   const used = `${head}${tail}`;
   const out = stdout.trim() === "" ? "" : truncateBody(stdout.trimEnd(), Math.max(1, MAX_OUTPUT_LINES - countNewlines(used) - 1), Math.max(1, MAX_OUTPUT_BYTES - byteLength(used))).text;
   const text = `${head}${out}${tail}`;
-  return { text, truncated: true, outLines: countNewlines(text) + 1, totalLines: whole.totalLines, outBytes: byteLength(text), totalBytes: whole.totalBytes };
+  return { text, truncated: true, outLines: countNewlines(text) + 1, totalLines: whole.totalLines, outBytes: byteLength(text), totalBytes: whole.totalBytes, full };
 }
 
 /** The final text: the (possibly truncated) body, then the notice. Texts carry no leading

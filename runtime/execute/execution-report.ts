@@ -8,7 +8,7 @@ import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
 import {
-  collapseFailures, continuedFailureLines, failureBody, failureReason, finalText, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, type Truncated,
+  collapseFailures, continuedFailureLines, failureReason, finalText, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, type Truncated,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
@@ -158,7 +158,7 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
   const stdout = text(result.stdout);
   const tail = result.failedStep !== undefined && namesSteps(target.graph) ? `\n\nstep: ${result.failedStep}` : "";
   const body = truncateFailure(result.code, result.killed, result.stderr, stdout, tail);
-  if (body.truncated) return saveThenReport(target, "error", `${failureBody(result.code, result.killed, result.stderr, stdout)}${tail}`, body, details, result, trace);
+  if (body.truncated) return saveThenReport(target, "error", body.full, body, details, result, trace);
   return failed(target, body, undefined, details, result, trace);
 }
 
