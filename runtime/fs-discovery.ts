@@ -18,7 +18,7 @@ async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean;
     // symlink so named is never followed, but said (SourceListing.links), as are the strays
     const names = entries.filter(isRecipeEntry).map((e) => e.name).sort();
     const pathsOf = (keep: (e: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((e) => `${dir}/${e.name}`).sort(compareText);
-    return { present: true, paths: names.map((n) => `${dir}/${n}`), links: pathsOf(isRecipeLink), strays: pathsOf((e) => !isRecipeLink(e) && !isRecipeEntry(e) && isStrayEntry(e)) };
+    return { present: true, paths: names.map((n) => `${dir}/${n}`), links: pathsOf(isRecipeLink), strays: pathsOf(isStrayEntry) };
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [], links: [], strays: [] };
     return { present: true, paths: [], links: [], strays: [], error: e instanceof Error ? e.message : String(e) };

@@ -5,7 +5,7 @@ import type { RegistrySnapshot, SnapshotFile, SourceListing } from "../core/mode
 import { basename, dirname, misnamedRecipe, recipeFileName } from "../core/discovery/paths.js";
 import { nodeEntryKind, type EntryKind, type ScanPort } from "../adapters/fs/scan.js";
 import type { AgentPaths } from "./agent-paths.js";
-import { extraReader, isStrayEntry, listRecipeDir, readFailedWith, readFileEntry } from "./recipe-snapshot.js";
+import { extraReader, isRecipeLink, isStrayEntry, listRecipeDir, readFailedWith, readFileEntry } from "./recipe-snapshot.js";
 import { compareText } from "../core/text-order.js";
 import { sameSnapshotFile } from "../core/discovery/same-file.js";
 
@@ -87,7 +87,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
   const readOne = (dir: Dir, path: string, stat: boolean): void => {
     const kind = entryKind(path);
     const name = basename(path);
-    if (kind === "symlink" && recipeFileName(name) !== undefined) dir.links.add(path);
+    if (kind !== undefined && isRecipeLink({ name, kind })) dir.links.add(path);
     else dir.links.delete(path);
     if (kind !== undefined && isStrayEntry({ name, kind })) dir.strays.add(path);
     else dir.strays.delete(path);

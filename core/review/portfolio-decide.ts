@@ -178,7 +178,12 @@ export function readersOf(entries: readonly { readonly path: string; readonly to
   const by = new Map<string, string[]>();
   for (const e of entries) {
     if (!e.toolSource) continue;
-    for (const p of new Set(reads.get(e.path) ?? [])) if (p !== e.path) by.set(p, [...(by.get(p) ?? []), e.path]);
+    for (const p of new Set(reads.get(e.path) ?? [])) {
+      if (p === e.path) continue;
+      const readers = by.get(p);
+      if (readers === undefined) by.set(p, [e.path]);
+      else readers.push(e.path);
+    }
   }
   return (path) => by.get(path) ?? [];
 }
