@@ -84,7 +84,10 @@ export interface ToolControlOutcome {
 }
 
 /** review.retry / review.reset for the tool scope. */
-export function toolControl(action: "review.retry" | "review.reset", state: ToolReviewState | undefined, at: string): ToolControlOutcome {
+/** `reviewer`: whether a retry may go back to a reviewer. With the automatic review off it may
+ *  not, but a retry that only carries out the approved plan again (activation is no review) is
+ *  still taken; one that would need the reviewer says so (`review_disabled`) and changes nothing. */
+export function toolControl(action: "review.retry" | "review.reset", state: ToolReviewState | undefined, at: string, reviewer = true): ToolControlOutcome {
   if (state === undefined) return { changed: false, phase: "idle", reason: "review_state_unavailable" };
   if (action === "review.reset") {
     if (state.phase !== "completed" && state.phase !== "failed" && state.phase !== "processing_failed")
@@ -93,5 +96,6 @@ export function toolControl(action: "review.retry" | "review.reset", state: Tool
   }
   if (state.phase !== "failed" && state.phase !== "processing_failed") return { changed: false, phase: state.phase, reason: "review_state_not_retryable" };
   const phase: ToolReviewPhase = state.phase === "processing_failed" && state.approvedSha256 !== undefined ? "approved" : "captured";
+  if (phase === "captured" && !reviewer) return { changed: false, phase: state.phase, reason: "review_disabled" };
   return { changed: true, phase, previous_phase: state.phase, next: { ...toolMoved(state, phase, at), attempts: 0, processingAttempts: 0 } };
 }

@@ -77,9 +77,9 @@ export async function idleCycle(
 
 /** review.retry / review.reset as `message to=tool:pi-actors` delivers them, for either scope. */
 export function reviewControlFor(ports: ReviewPorts, afterChange?: () => Promise<unknown>) {
-  return async (action: "review.retry" | "review.reset", scope: "draft" | "tool") => {
+  return async (action: "review.retry" | "review.reset", scope: "draft" | "tool", options?: { readonly reviewer?: boolean }) => {
     const outcome = await withReviews(ports, (ctx): Promise<{ readonly changed: boolean; readonly phase: string; readonly next?: unknown }> =>
-      scope === "tool" ? controlPortfolioReview(ctx, action) : controlReview(ctx, action),
+      scope === "tool" ? controlPortfolioReview(ctx, action, options?.reviewer ?? true) : controlReview(ctx, action),
     );
     if (outcome.changed && afterChange !== undefined) await afterChange().catch(() => undefined);
     const { next: _next, ...shown } = outcome;

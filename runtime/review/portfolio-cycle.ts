@@ -171,11 +171,11 @@ export function runPortfolioCycle(ctx: ReviewContext, options: PortfolioCycleOpt
 }
 
 /** review.retry / review.reset for the tool scope. */
-export function controlPortfolioReview(ctx: ReviewContext, action: "review.retry" | "review.reset") {
+export function controlPortfolioReview(ctx: ReviewContext, action: "review.retry" | "review.reset", reviewer = true) {
   return ctx.lock.withLock(
     toolStatePath(ctx.paths),
     async () => {
-      const outcome = toolControl(action, await readToolState(ctx), isoNow(ctx));
+      const outcome = toolControl(action, await readToolState(ctx), isoNow(ctx), reviewer);
       if (outcome.next === null) await ctx.fs.rm(toolStatePath(ctx.paths));
       else if (outcome.next !== undefined) await write(ctx, outcome.next);
       return outcome;

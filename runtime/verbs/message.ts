@@ -31,7 +31,7 @@ export interface MessageContext {
   /** runs a tool the way the host's own tool would (launch accounting included) */
   readonly invokeTool: (name: string, params: Readonly<Record<string, unknown>>) => Promise<CommandResult>;
   /** the review admission state; absent until automatic reviews exist: no state to control */
-  readonly reviewControl?: (action: ReviewAction, scope: ReviewScope) => Promise<ReviewControlResult>;
+  readonly reviewControl?: (action: ReviewAction, scope: ReviewScope, options?: { readonly reviewer?: boolean }) => Promise<ReviewControlResult>;
   readonly env?: NodeJS.ProcessEnv;
   /** where async runs live (`run:<id>` destinations): `<agent>/tmp/pi-recipes/runs` */
   readonly runsRoot: string;
@@ -47,6 +47,8 @@ export const UNSUPPORTED_DESTINATION = (to: string): string =>
   `message supports tool:<name> and run:<id> destinations; unsupported destination: ${to}`;
 export const RUNTIME_MESSAGE_TYPES = "tool:pi-actors accepts review.retry or review.reset messages.";
 export const REVIEW_DISABLED = "Automatic recipe review is disabled by PI_ACTORS_AUTOMATIC_REVIEW.";
+const RETRY_NEEDS_REVIEWER = (phase: string | undefined): string =>
+  `This tool review (${phase ?? "unknown"}) has no approved plan to carry out again: retrying it would run the reviewer. Set PI_ACTORS_AUTOMATIC_REVIEW=1 to retry it, or send review.reset to start over.`;
 export const REVIEW_SCOPE_REQUIRED = "review control requires body.scope=draft or body.scope=tool.";
 const REVIEWS_ACTION = "inspect target=recipes view=reviews";
 
@@ -127,15 +129,22 @@ const unavailable = (action: ReviewAction, scope: ReviewScope): ReviewControlRes
 
 async function messageRuntime(to: string, type: string, body: unknown, verbose: boolean, ctx: MessageContext): Promise<CommandResult> {
   if (type !== "review.retry" && type !== "review.reset") return failure(RUNTIME_MESSAGE_TYPES, { to, type });
-  if (type === "review.retry" && !automaticReviewPolicy(ctx.env)) return failure(REVIEW_DISABLED, { to, type });
   const scope = isRecord(body) ? body["scope"] : bodyToParams(body)["scope"];
   if (scope !== "draft" && scope !== "tool") return failure(REVIEW_SCOPE_REQUIRED, { to, type });
-  const control = await (ctx.reviewControl?.(type, scope) ?? Promise.resolve(unavailable(type, scope)));
+  // with the automatic review off, a retry is refused unless it only carries out a tool review's
+  // approved plan again: activation runs whatever the policy says (docs/lifecycle.md)
+  const reviewer = type !== "review.retry" || automaticReviewPolicy(ctx.env);
+  if (!reviewer && scope === "draft") return failure(REVIEW_DISABLED, { to, type });
+  const control = await (ctx.reviewControl?.(type, scope, { reviewer }) ?? Promise.resolve(unavailable(type, scope)));
+  if (control.reason === "review_disabled") return failure(`${REVIEW_DISABLED} ${RETRY_NEEDS_REVIEWER(control.phase)}`, { to, type, result: control });
   const decorated =
     control.reason === undefined ? { ...control, consumer: "tool", delivered: true, persisted: false, reason: "tool_invoked" } : control;
   const result = { ...decorated, next_actions: [REVIEWS_ACTION], sent: control.changed };
   const details = { message: { to, type, body }, result };
-  return success(verbose ? JSON.stringify(details, null, 2) : deliveryLine(to, type, result), details);
+  const text = verbose ? JSON.stringify(details, null, 2) : deliveryLine(to, type, result);
+  // a control that changed nothing (no state, a phase it does not apply to) did not do what was
+  // asked: the answer says why, and is no success
+  return control.changed ? success(text, details) : failure(text, details);
 }
 
 /** `message to=tool:<name> type=<type> [body=<json|text>] [verbose=true]` */

@@ -2,7 +2,7 @@
 // command that has done its work (`call`) runs one portfolio cycle once 36 tools are eligible, as
 // Pi does after a foreground turn; the approved plan then waits for `pi-recipes activate`.
 // Without a reviewer, or with the automatic review off, nothing is captured.
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -51,5 +51,28 @@ describe("the tool portfolio review at the CLI's idle boundary", () => {
     expect(runCliJson(["activate"], off).body.text).toContain("activation outcome=activated phase=completed");
     expect(toolState()).toMatchObject({ phase: "completed" });
     expect(runCli(["call", "renamed_tool"], off).stdout).toBe("t0\n");
+  }, 120_000);
+
+  it("with the automatic review off, a failed activation can be retried, and a retry with nothing to retry fails", async () => {
+    expect(await approvedPortfolio(agent)).toBe("approved");
+    const off = { PI_CODING_AGENT_DIR: agent, PI_RECIPES_REVIEWER: "", PI_ACTORS_AUTOMATIC_REVIEW: "off" };
+    const file = join(agent, "recipes", "tool_10.json");
+    const reviewed = readFileSync(file, "utf8");
+    // a reviewed tool edited after approval: activation refuses the plan, and says to retry
+    writeFileSync(file, '{"description":"x","template":"printf changed"}');
+    const failed = runCliJson(["activate"], off);
+    expect(failed.status).not.toBe(0);
+    expect(toolState()).toMatchObject({ phase: "processing_failed" });
+    writeFileSync(file, reviewed);
+    const retry = ["message", "to=tool:pi-actors", "type=review.retry", 'body={"scope":"tool"}'];
+    const retried = runCliJson(retry, off);
+    expect(retried.status).toBe(0);
+    expect(retried.body.text).toContain("message=sent");
+    expect(toolState()).toMatchObject({ phase: "approved" });
+    expect(runCliJson(["activate"], off).body.text).toContain("activation outcome=activated phase=completed");
+    // nothing left to retry: the answer says so and is no success
+    const again = runCliJson(retry, off);
+    expect(again.status).toBe(1);
+    expect(again.body.text).toContain("message=not_sent reason=review_state_not_retryable");
   }, 120_000);
 });

@@ -172,7 +172,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
         call("inspect", { target: "tool:pi-actors", view: "status" }),
         call("message", { to: "tool:greet", type: "greet.now", body: { who: "msg" } }),
         call("message", { to: "tool:pi-actors", type: "review.reset", body: { scope: "draft" } }),
-        call("message", { to: "tool:pi-actors", type: "review.retry", body: { scope: "tool" } }),
+        call("message", { to: "tool:pi-actors", type: "review.retry", body: { scope: "draft" } }),
         call("greet", { who: "direct" }),
         say("ok"),
       ],
@@ -189,6 +189,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     expect(toTool!.text).toBe(
       "to=tool:greet type=greet.now message=sent delivered=true persisted=false consumer=tool reason=tool_invoked tool=greet invoked=true\nhello msg",
     );
+    expect(reset!.isError).toBe(true);
     expect(reset!.text).toBe(
       "to=tool:pi-actors type=review.reset message=not_sent reason=review_state_unavailable phase=idle next=inspect_target=recipes_view=reviews",
     );

@@ -51,6 +51,13 @@ describe("tool review admission", () => {
     expect(toolControl("review.retry", undefined, "t")).toEqual({ changed: false, phase: "idle", reason: "review_state_unavailable" });
   });
 
+  it("with no reviewer allowed, retry still carries out an approved plan again, and changes nothing that would need the reviewer", () => {
+    const activation = toolFailed(approved, "processing_failed", "activation", "edited", "t");
+    expect(toolControl("review.retry", activation, "t2", false)).toMatchObject({ changed: true, phase: "approved" });
+    const failed = toolFailed(captured, "failed", "result_validation", "bad", "t");
+    expect(toolControl("review.retry", failed, "t2", false)).toEqual({ changed: false, phase: "failed", reason: "review_disabled" });
+  });
+
   it("reset forgets any terminal review, never one that is captured or approved", () => {
     for (const s of [toolFailed(captured, "failed", "x", "y", "t"), toolFailed(approved, "processing_failed", "activation", "y", "t"), toolMoved(approved, "completed", "t")])
       expect(toolControl("review.reset", s, "t")).toEqual({ changed: true, phase: "idle", previous_phase: s.phase, next: null });

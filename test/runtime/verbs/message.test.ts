@@ -80,16 +80,36 @@ describe("message to=tool:pi-actors", () => {
     );
   });
 
-  it("retry is refused while the policy is off; reset is not", async () => {
+  it("a draft retry is refused while the policy is off; reset is not; a control that changed nothing is no success", async () => {
     const off = ctx({ env: { PI_ACTORS_AUTOMATIC_REVIEW: "off" } });
     expect((await message({ to: "tool:pi-actors", type: "review.retry", body: { scope: "draft" } }, off)).text).toBe(
       "Automatic recipe review is disabled by PI_ACTORS_AUTOMATIC_REVIEW.",
     );
+    // the scope is checked first: a wrong one is named as such, whatever the policy
+    expect((await message({ to: "tool:pi-actors", type: "review.retry", body: { scope: "nope" } }, off)).text).toBe(
+      "review control requires body.scope=draft or body.scope=tool.",
+    );
     const reset = await message({ to: "tool:pi-actors", type: "review.reset", body: '{"scope":"tool"}' }, off);
-    expect(reset.ok).toBe(true);
+    expect(reset.ok).toBe(false);
     expect(reset.text).toBe(
       "to=tool:pi-actors type=review.reset message=not_sent reason=review_state_unavailable phase=idle next=inspect_target=recipes_view=reviews",
     );
+  });
+
+  it("with the policy off, a tool retry is asked of the state with no reviewer, and refused when it would need one", async () => {
+    const asked: unknown[] = [];
+    const control = (answer: Record<string, unknown>) =>
+      ctx({
+        env: { PI_ACTORS_AUTOMATIC_REVIEW: "0" },
+        reviewControl: async (action, scope, options) => (asked.push(options), { action, scope, ...answer }) as never,
+      });
+    const approved = await message({ to: "tool:pi-actors", type: "review.retry", body: { scope: "tool" } }, control({ changed: true, phase: "approved", previous_phase: "processing_failed" }));
+    expect(approved.ok).toBe(true);
+    expect(approved.text).toContain("message=sent");
+    const needs = await message({ to: "tool:pi-actors", type: "review.retry", body: { scope: "tool" } }, control({ changed: false, phase: "failed", reason: "review_disabled" }));
+    expect(needs.ok).toBe(false);
+    expect(needs.text).toMatch(/^Automatic recipe review is disabled by PI_ACTORS_AUTOMATIC_REVIEW\. This tool review \(failed\) has no approved plan/);
+    expect(asked).toStrictEqual([{ reviewer: false }, { reviewer: false }]);
   });
 
   it("a delivered control is decorated; one with a reason is not", async () => {
