@@ -5,6 +5,7 @@ import { launched } from "./transitions.js";
 import { startFromCarried, type CarriedUsage } from "./seed.js";
 import { Working, type LedgerPlan, type LedgerSnapshot } from "./working.js";
 import { compareText } from "../text-order.js";
+import { otherFormat } from "./keys.js";
 
 /** One counted launch, as the launching process appended it to its log. */
 export interface LaunchEntry {
@@ -48,9 +49,12 @@ export function foldLaunches(snapshot: LedgerSnapshot, entries: readonly LaunchE
 
 /** The keys whose lineage a fold may follow away from, for the runtime to check on disk. */
 export function relocationCandidates(snapshot: Pick<LedgerSnapshot, "index">, wanted: readonly { key: string; fingerprint: string }[]): string[] {
-  const unindexed = new Set(wanted.filter((x) => snapshot.index.paths[x.key] === undefined).map((x) => x.fingerprint));
-  if (unindexed.size === 0) return [];
+  const unindexed = wanted.filter((x) => snapshot.index.paths[x.key] === undefined);
+  if (unindexed.length === 0) return [];
+  const fingerprints = new Set(unindexed.map((x) => x.fingerprint));
+  // the same tool in its other format (x.json for x.md): followed whatever its content
+  const siblings = new Set(unindexed.map((x) => otherFormat(x.key)));
   return Object.entries(snapshot.index.paths)
-    .filter(([, e]) => unindexed.has(e.fingerprint))
+    .filter(([k, e]) => fingerprints.has(e.fingerprint) || siblings.has(k))
     .map(([k]) => k);
 }

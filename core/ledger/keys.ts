@@ -20,6 +20,14 @@ export function lineageName(key: string): string {
   return base;
 }
 
+/** The key of the same tool in the other recipe format (`x.json` for `x.md` and back); the key
+ *  itself for one that is neither. */
+export function otherFormat(key: string): string {
+  if (key.endsWith(".json")) return `${key.slice(0, -5)}.md`;
+  if (key.endsWith(".md")) return `${key.slice(0, -3)}.json`;
+  return key;
+}
+
 /** The ledger file name of an id; `%2E` keeps `.` and `..` from naming a folder. */
 export const ledgerFileName = (id: string): string => `${encodeURIComponent(id).replace(/^\./, "%2E")}.json`;
 

@@ -2,7 +2,7 @@
 // writes and deletes that turn the old store into the new one. The pure operations (fold, seed,
 // move) drive it; the runtime commits the resulting plan in one journaled step.
 import type { IndexEntry, LedgerIndex, LedgerRecord } from "./codec.js";
-import { allocateId } from "./keys.js";
+import { allocateId, otherFormat } from "./keys.js";
 import { freshLedger, moved, moveType } from "./transitions.js";
 
 /** What the runtime read before planning. `ledgers` holds every ledger the plan may touch: those
@@ -104,6 +104,10 @@ export class Working {
       this.drop(key);
     }
     // (the key itself is not in the index at this point)
+    // the same tool in its other format, whose file is gone (x.json rewritten as x.md): its
+    // lineage goes on, whatever the content (a changed one is a new revision of it)
+    const sibling = otherFormat(key);
+    if (sibling !== key && this.snapshot.missing.has(sibling) && this.lookup(sibling) !== undefined) return this.relocate(sibling, key, name, at);
     const candidates = Object.keys(this.paths)
       .filter((k) => this.snapshot.missing.has(k) && this.paths[k]!.fingerprint === fingerprint && this.lookup(k) !== undefined)
       .sort();

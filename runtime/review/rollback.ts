@@ -53,6 +53,19 @@ async function findSnapshot(ctx: ReviewContext, record: LedgerRecord, revision: 
   return first!;
 }
 
+/** The first of `named` whose recipe file is there. */
+async function firstLive<T extends readonly [string, LedgerRecord]>(ctx: ReviewContext, named: readonly T[]): Promise<T | undefined> {
+  for (const entry of named) if ((await ctx.fs.lstat(join(ctx.paths.recipeRoot, entry[1].current_path)).catch(() => undefined)) !== undefined) return entry;
+  return undefined;
+}
+
+/** Why no lineage is named `tool`: when one had that name before (renamed, merged), which tool it is now. */
+function unavailable(tool: string, records: readonly LedgerRecord[]): string {
+  const now = records.filter((r) => r.former_names.includes(tool)).map((r) => r.lineage_name);
+  if (now.length === 0) return `Recipe revision rollback lineage is unavailable: ${tool} (no tool of that name has a usage lineage)`;
+  return `Recipe revision rollback lineage is unavailable: ${tool} is ${now.map((n) => `"${n}"`).join(", ")} now (renamed or merged); roll back with rollback tool=${now[0]} revision=<n>`;
+}
+
 export async function rollbackTool(ctx: ReviewContext, tool: string, revision: number): Promise<RollbackResult> {
   if (!Number.isSafeInteger(revision) || revision < 1) return { ok: false, error: `revision must be a positive integer (got ${revision})` };
   try {
@@ -65,8 +78,11 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         const { index } = await readIndex(ctx.ledger);
         const ids = Object.values(index.paths).map((e) => e.ledger);
         const ledgers = await readLedgers(ctx.ledger, ids);
-        const found = [...ledgers].find(([, r]) => r.lineage_name === tool);
-        if (found === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
+        const named = [...ledgers].filter(([, r]) => r.lineage_name === tool);
+        // two lineages of one name (a tool deleted, then written again as a new recipe): the
+        // one whose file is there is the tool
+        const found = named.length < 2 ? named[0] : ((await firstLive(ctx, named)) ?? named[0]);
+        if (found === undefined) return { ok: false, error: unavailable(tool, [...ledgers.values()]) };
         const [, record] = found;
         const key = record.current_path;
         // a demoted tool is a draft now: writing the revision there would answer "rolled back"
@@ -78,8 +94,11 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         if (typeof located === "string") return { ok: false, error: located };
         const { at, snap } = located;
         if (pathKey(ctx.paths.recipeRoot, path) !== key) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
-        const current = await fileSha(ctx.fs, path);
-        if (current === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool}` };
+        const present = await ctx.fs.lstat(path).catch(() => undefined);
+        // a tool whose file was deleted gets the revision back as a new file; anything else
+        // where its file was (a folder, a link) is not overwritten
+        const current = present === undefined ? null : await fileSha(ctx.fs, path);
+        if (current === undefined) return { ok: false, error: `Recipe revision rollback cannot replace ${path}: it is not a regular file (${tool})` };
         // the revision's own format comes back: a .json revision of a tool that is a .md file now
         // (or the other way round) is written beside it and the current file goes, so the tool is
         // one recipe file again, and its lineage moves with it
@@ -89,6 +108,10 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         const targetKey = pathKey(ctx.paths.recipeRoot, target)!;
         if (target !== path && (await ctx.fs.lstat(target).catch(() => undefined)) !== undefined)
           return { ok: false, error: `Recipe revision rollback would replace another recipe file: ${target} (${tool} is ${path} now)` };
+        // a deleted tool written again in its other format is another recipe of that name now
+        const twin = withExtension(target, target.endsWith(".json") ? ".md" : ".json");
+        if (current === null && (await ctx.fs.lstat(twin).catch(() => undefined)) !== undefined)
+          return { ok: false, error: `Recipe revision rollback would put a second recipe beside ${twin}: ${tool}'s file ${path} was deleted and ${twin} is another tool of that name now` };
         // the tool holds that revision already: it is the current revision, or the one a rollback
         // to it made; nothing is recorded (a rollback event would restart the revision's calls)
         if (target === path && current === snap.snapshot.sha256 && record.fingerprint === snap.snapshot.fingerprint && (record.rollback_of_revision === revision || record.revision === revision))
@@ -101,7 +124,9 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         w.put(targetKey, base.id, next);
         const [ledgerWrites = [], ...rest] = await commitSteps(ctx.ledger, w.plan());
         const recipe: StepInput[] =
-          target !== path
+          current === null
+            ? [{ op: "write", path: target, before: null, content: snap.bytes }]
+            : target !== path
             ? [{ op: "write", path: target, before: null, content: snap.bytes }, { op: "unlink", path, before: { hash: current } }]
             : current === snap.snapshot.sha256
               ? []

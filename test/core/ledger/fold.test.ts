@@ -79,6 +79,26 @@ describe("foldLaunches", () => {
     s.consistent();
   });
 
+  it("follows the same tool into its other format, changed content and all, as a new revision", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("t.json", "f1", T(1)), launch("same.json", "f2", T(1))], new Set(["L1"])));
+    // t.json rewritten as t.md with other content (whose fingerprint even matches another
+    // former recipe): the name wins
+    s.missing = new Set(["t.json", "same.json"]);
+    const plan = s.commit(foldLaunches(s.snapshot(), [launch("t.md", "f2", T(2))], new Set(["L1"])));
+    expect(plan.diagnostics).toEqual([]);
+    expect(s.index.paths["t.json"]).toBeUndefined();
+    expect(s.of("t.md")).toMatchObject({ lineage_name: "t", lifetime_calls: 2, revision: 2, revision_calls: 1, former_paths: ["t.json"] });
+    expect(s.of("same.json")!.lifetime_calls).toBe(1);
+    s.consistent();
+    // while the other format's file is still there (it shadows this one), its lineage stays its own
+    const t = new Store();
+    t.commit(foldLaunches(t.snapshot(), [launch("u.json", "f1", T(1))], new Set(["L1"])));
+    t.commit(foldLaunches(t.snapshot(), [launch("u.md", "f3", T(2))], new Set(["L1"])));
+    expect(t.of("u.json")!.lifetime_calls).toBe(1);
+    expect(t.of("u.md")).toMatchObject({ lifetime_calls: 1, revision: 1 });
+  });
+
   it("does not follow when two former recipes share the fingerprint, and says so", () => {
     const s = new Store();
     s.commit(foldLaunches(s.snapshot(), [launch("a.json", "same", T(1)), launch("c.json", "same", T(1))], new Set(["L1"])));
@@ -107,6 +127,8 @@ describe("foldLaunches", () => {
     const index: LedgerIndex = { paths: { "a.json": { ledger: "a", fingerprint: "fa" }, "b.json": { ledger: "b", fingerprint: "fb" } }, applied: {} };
     expect(relocationCandidates({ index }, [{ key: "a.json", fingerprint: "fa" }])).toEqual([]);
     expect(relocationCandidates({ index }, [{ key: "c.json", fingerprint: "fb" }])).toEqual(["b.json"]);
+    // and the same name in the other format, whatever its fingerprint
+    expect(relocationCandidates({ index }, [{ key: "a.md", fingerprint: "fz" }])).toEqual(["a.json"]);
   });
 });
 

@@ -238,7 +238,7 @@ describe("snapshot rollback", () => {
     const s = await json(fs, snap);
     await fs.writeFile(snap, JSON.stringify({ ...s, content: { text: '{"template":"rm -rf ~"}' } }));
     expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "renamed_tool", 1))).toEqual({ ok: false, error: "Invalid or rotated recipe revision snapshot. (renamed_tool revision 1)" });
-    expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "nope", 1))).toEqual({ ok: false, error: "Recipe revision rollback lineage is unavailable: nope" });
+    expect(await withCtx(fs, (ctx) => rollbackTool(ctx, "nope", 1))).toEqual({ ok: false, error: "Recipe revision rollback lineage is unavailable: nope (no tool of that name has a usage lineage)" });
     expect(await text(fs, toolPath("renamed_tool"))).toBe(recipeText(0));
   });
 });
