@@ -40,7 +40,11 @@ export async function runSequence(
     const r = await exec(step, context, input, run, false);
     commands.push(...r.commands);
     if (r.code !== 0) {
-      const scope = widest(r.scope, r.critical ? "root" : undefined, stepFailure(step), own, isRoot && steps.length === 1 ? "root" : undefined);
+      // the root's last step gives the call its answer: when it fails with no `failure` of its
+      // own, there is no answer, and the call fails (a one-step root is the same rule); an
+      // explicit `failure: continue` on it still lets the call succeed, as asked
+      const explicit = step.kind === "object" && step.failure !== undefined;
+      const scope = widest(r.scope, r.critical ? "root" : undefined, stepFailure(step), own, isRoot && i === steps.length - 1 && !explicit ? "root" : undefined);
       if (scope === "root") return { ...r, commands, scope: "root", critical: true };
       run.trace.nonCritical.push({ code: r.code, command: renderCommands(r.commands), killed: r.killed });
       if (scope === "branch") return { ...r, commands, scope: "branch" };

@@ -41,13 +41,21 @@ describe("sequences", () => {
     expect(result.details["nonCriticalFailures"]).toEqual([{ code: 1, command: `${box.dir}/scan /tmp/a.ogg`, killed: false }]);
   });
 
-  it("a failing last step is swallowed; a failing first step gives the next empty stdin", async () => {
+  it("a failing last step of the root fails the call, unless it says failure: continue; a failing first step gives the next empty stdin", async () => {
     box.script("a", recorder("a", "a out"));
     box.script("b", recorder("b", "b out", 2));
+    // the last step gives the call its answer: failing, there is none
     const last = await run(box, ["./a", "./b"]);
-    expect(last.result.ok).toBe(true);
-    expect(last.result.text).toBe(`(no output)\n\nStep failed, the sequence went on: ${box.dir}/b (exit 2)`);
-    expect(last.result.details["nonCriticalFailures"]).toEqual([{ code: 2, command: `${box.dir}/b`, killed: false }]);
+    expect(last.result.ok).toBe(false);
+    expect(last.result.text).toBe("Exit code 2\n\nstdout:\nb out\n\nstep: ./b");
+    // asked for, it is swallowed as any other step
+    const asked = await run(box, ["./a", { template: "./b", failure: "continue" }]);
+    expect(asked.result.ok).toBe(true);
+    expect(asked.result.text).toBe(`(no output)\n\nStep failed, the sequence went on: ${box.dir}/b (exit 2)`);
+    expect(asked.result.details["nonCriticalFailures"]).toEqual([{ code: 2, command: `${box.dir}/b`, killed: false }]);
+    // a sequence inside the root is no answer of its own: its failing last step is swallowed
+    const inner = await run(box, [["./a", "./b"], "./a"]);
+    expect(inner.result.ok).toBe(true);
 
     box.script("a", recorder("a", "a out", 2));
     box.script("b", recorder("b", "b out"));
