@@ -39,15 +39,26 @@ const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !==
 const score = (v: unknown): boolean => v === undefined || (typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 1);
 const calls = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v >= 0;
 
+/** What an assessment holds, said after every refusal of one: the reviewer sees the usage as
+ *  `lifetime_calls` and `revision_calls` in the projection, but writes them in camelCase here. */
+export const ASSESSMENT_SHAPE =
+  'an assessment is {"lifetimeCalls", "revisionCalls"} (whole numbers, the projection\'s lifetime_calls and revision_calls) with optional "adaptability", "futureUsefulness", "redundancy" (0 to 1) and "safety" (text)';
+
+const camel = (k: string): string => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
 function assessmentErrors(raw: unknown, t: PortfolioTool): string[] {
   if (raw === undefined) return [];
-  if (!isObject(raw) || Object.keys(raw).some((k) => !ASSESSMENT_KEYS.has(k))) return [`invalid tool assessment: ${t.occurrence}`];
-  const safety = raw["safety"];
-  const ok =
-    calls(raw["lifetimeCalls"]) && calls(raw["revisionCalls"]) &&
-    score(raw["adaptability"]) && score(raw["futureUsefulness"]) && score(raw["redundancy"]) &&
-    (safety === undefined || (typeof safety === "string" && safety.trim() !== ""));
-  if (!ok) return [`invalid tool assessment: ${t.occurrence}`];
+  const invalid = (why: string): string[] => [`invalid tool assessment: ${t.occurrence} (${why}; ${ASSESSMENT_SHAPE})`];
+  if (!isObject(raw)) return invalid("not an object");
+  const unknown = Object.keys(raw).filter((k) => !ASSESSMENT_KEYS.has(k));
+  if (unknown.length > 0)
+    return invalid(unknown.map((k) => (ASSESSMENT_KEYS.has(camel(k)) ? `"${k}" is written "${camel(k)}"` : `unknown key "${k}"`)).join(", "));
+  const bad = [
+    ...(["lifetimeCalls", "revisionCalls"] as const).filter((k) => !calls(raw[k])).map((k) => (raw[k] === undefined ? `"${k}" is missing` : `"${k}" is no whole number`)),
+    ...(["adaptability", "futureUsefulness", "redundancy"] as const).filter((k) => !score(raw[k])).map((k) => `"${k}" is not from 0 to 1`),
+    ...(raw["safety"] === undefined || (typeof raw["safety"] === "string" && raw["safety"].trim() !== "") ? [] : ['"safety" is no text']),
+  ];
+  if (bad.length > 0) return invalid(bad.join(", "));
   return [
     ...(raw["lifetimeCalls"] === t.usage.lifetime_calls ? [] : [`tool lifetime calls differ from lineage: ${t.occurrence}`]),
     ...(raw["revisionCalls"] === t.usage.revision_calls ? [] : [`tool revision calls differ from lineage: ${t.occurrence}`]),

@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../../core/model.js";
-import { APPROVAL_LIMIT, approve, parsePortfolioReply, validatePortfolioDecisions, type ToolDecision } from "../../../core/review/portfolio-decide.js";
+import { APPROVAL_LIMIT, ASSESSMENT_SHAPE, approve, parsePortfolioReply, validatePortfolioDecisions, type ToolDecision } from "../../../core/review/portfolio-decide.js";
 import { capturePortfolio, type Portfolio, type ToolCandidate } from "../../../core/review/portfolio.js";
 import { portfolioReply, toolCandidate } from "./fixtures.js";
 
@@ -102,7 +102,21 @@ describe("the assessment", () => {
     [{ lifetimeCalls: 1, revisionCalls: 1, safety: "  " }],
     [{ lifetimeCalls: 1, revisionCalls: 1, safety: 1 }],
   ])("%j is refused", (a) => {
-    expect(assessed(a)).toEqual(["invalid tool assessment: tool_02"]);
+    const errors = assessed(a);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^invalid tool assessment: tool_02 \(.+; an assessment is \{"lifetimeCalls", "revisionCalls"\}/);
+  });
+
+  it("the refusal says what is wrong, and the name a snake_case key is written with", () => {
+    const shape = `; ${ASSESSMENT_SHAPE})`;
+    expect(assessed({ lifetime_calls: 1, revision_calls: 1 })).toEqual([
+      `invalid tool assessment: tool_02 ("lifetime_calls" is written "lifetimeCalls", "revision_calls" is written "revisionCalls"${shape}`,
+    ]);
+    expect(assessed({ launches: 0 })).toEqual([`invalid tool assessment: tool_02 (unknown key "launches"${shape}`]);
+    expect(assessed({ lifetimeCalls: 1.5, redundancy: 2 })).toEqual([
+      `invalid tool assessment: tool_02 ("lifetimeCalls" is no whole number, "revisionCalls" is missing, "redundancy" is not from 0 to 1${shape}`,
+    ]);
+    expect(assessed([])).toEqual([`invalid tool assessment: tool_02 (not an object${shape}`]);
   });
 });
 
