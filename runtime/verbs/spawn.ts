@@ -81,11 +81,28 @@ function missingCommand(template: Json, cwd: string, env: NodeJS.ProcessEnv): st
 }
 
 /** The draft an inline spawn left behind, as result tokens and details. */
+/** The capture as a promise that never rejects: it runs beside the command, and a rejection
+ *  nobody awaited yet (a drafts folder that cannot be written, a full disk) would end the process
+ *  while the command still runs. Started inside, so a capture that throws at once is caught too. */
+function settledCapture(start: () => Promise<DraftCaptured> | undefined): Promise<DraftCaptured> | undefined {
+  const why = (e: unknown): DraftCaptured => ({ captured: false, reason: e instanceof Error ? e.message : String(e) });
+  try {
+    return start()?.catch(why);
+  } catch (e) {
+    return Promise.resolve(why(e));
+  }
+}
+
 async function withDraft(result: CommandResult, capture: Promise<DraftCaptured> | undefined): Promise<CommandResult> {
   if (capture === undefined) return result;
-  const draft = await capture.catch((e: unknown): DraftCaptured => ({ captured: false, reason: e instanceof Error ? e.message : String(e) }));
-  const token = draft.captured ? `draft_recipe=${draft.path}` : `draft_recipe=none draft_reason=${JSON.stringify(draft.reason)}`;
-  const details = draft.captured ? { draft_recipe: draft.path } : { draft_recipe: null, draft_reason: draft.reason };
+  const draft = await capture;
+  // a draft saved whose usage lineage could not be written (the ledger busy past its wait) is
+  // saved all the same, and says so
+  const notes = draft.captured && draft.diagnostics.length > 0 ? ` draft_note=${JSON.stringify(draft.diagnostics.join("; "))}` : "";
+  const token = draft.captured ? `draft_recipe=${draft.path}${notes}` : `draft_recipe=none draft_reason=${JSON.stringify(draft.reason)}`;
+  const details = draft.captured
+    ? { draft_recipe: draft.path, ...(draft.diagnostics.length > 0 ? { draft_diagnostics: draft.diagnostics } : {}) }
+    : { draft_recipe: null, draft_reason: draft.reason };
   return { ...result, text: `${result.text}${result.text.endsWith("\n") || result.text === "" ? "" : "\n"}${token}`, details: { ...result.details, ...details } };
 }
 
@@ -109,7 +126,7 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   const missing = ctx.captureDraft === undefined ? undefined : missingCommand(template, ctx.paths.cwd, ctx.env ?? process.env);
   const capture = missing !== undefined
     ? Promise.resolve<DraftCaptured>({ captured: false, reason: `command not found: ${missing} (a template that cannot start is not saved as a draft)` })
-    : ctx.captureDraft?.({ template, values });
+    : settledCapture(() => ctx.captureDraft?.({ template, values }));
   // an inline template is no recipe file: there is nothing to count (it is captured as a draft)
   const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(confinedContext(ctx, confinement.kind === "confined" ? confinement.sandbox : undefined)));
   return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs }), capture);

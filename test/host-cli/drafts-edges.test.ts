@@ -78,6 +78,24 @@ describe("spawn of a command that cannot start", () => {
   });
 });
 
+describe("spawn when its draft cannot be saved", () => {
+  it("the command runs to its end and its result comes back, saying why no draft was saved", () => {
+    // a file where the drafts folder should be: the capture fails at once, while the command runs
+    rmSync(drafts, { recursive: true });
+    writeFileSync(drafts, "not a folder");
+    const mark = join(base, "mark");
+    const r = runCli(["spawn", `template=sh -c "sleep 0.5; echo ran > ${mark}; echo done"`, "--json"], env, base);
+    expect(r.stderr).not.toMatch(/Error|at /);
+    expect(r.status).toBe(0);
+    const body = JSON.parse(r.stdout) as { ok: boolean; text: string; details: Record<string, unknown> };
+    expect(body.ok).toBe(true);
+    expect(body.text).toMatch(/^done\ndraft_recipe=none draft_reason="/);
+    expect(String(body.details["draft_reason"])).toMatch(/ENOTDIR|EEXIST|not a directory/i);
+    // the command was not left behind: it ran to its end before the answer
+    expect(readFileSync(mark, "utf8")).toBe("ran\n");
+  });
+});
+
 describe("review with fewer drafts than a batch needs", () => {
   it("says how many there are and how many a batch needs", () => {
     for (let i = 1; i <= 4; i++) draft(`d${i}.json`, `echo d${i}`);
