@@ -43,7 +43,8 @@ export async function answerKept(
       // the environment the key was made from (PI_RECIPES_SANDBOX)
       env: ports.env,
     });
-    if (!answer.ok) return unprinted(answer);
+    // an answer without the usage it should show (ledgers unreadable for now) is not kept
+    if (!answer.ok || answer.details["usage_unreadable"] !== undefined) return unprinted(answer);
     const sameCode = seen !== undefined && seen.version === expect.version && seen.context === expect.context;
     const header = t === undefined || !sameCode ? undefined : viewHeader(ports.scan, expect, t, seen.seen, recording.reads(), { text: answer.text, body: 0 });
     // nothing is kept for a recipe root that does not exist (the command creates no folder)

@@ -30,12 +30,28 @@ const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
   // triage names the reviews that wait for an operator
   (typeof params["target"] === "string" && params["target"].startsWith("tool:") && isRuntimeActor(params["target"].slice(5)) && params["view"] === "triage");
 
-const hasLedgers = (fs: FileSystem, ledger: LedgerContext): Promise<boolean> =>
-  fs.stat(ledger.paths.usageRoot).then(() => true, () => false);
+/** Whether there are ledgers to read: false without a usage folder; a reason when there is
+ *  something else in its place (the store is broken, not empty). */
+const hasLedgers = (fs: FileSystem, ledger: LedgerContext): Promise<boolean | string> =>
+  fs.stat(ledger.paths.usageRoot).then(
+    (s) => s.kind === "dir" || `Usage ledgers could not be read: ${ledger.paths.usageRoot} is not a folder`,
+    () => false,
+  );
+
+/** What a view says when the ledgers could not be read (a lock held past its wait, a broken
+ *  store): usage shown as zeros would read as "never launched" and advise deleting busy tools. */
+export const usageUnreadable = (why: string): string =>
+  `${why}; usage is not shown and no tool is called unused until the ledgers can be read (try again)`;
+
+export interface UsageLookup {
+  readonly lookup: (entry: RecipeEntry) => JsonObject | undefined;
+  /** set when the ledgers exist but could not be read: the lookup then knows no usage */
+  readonly unreadable?: string;
+}
 
 /** Usage per entry: the session's ledger's when one exists, zeros for user recipes without
  *  launches yet. The ledger is the host session's (its file system, its lock, its usage folder). */
-export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discovery: Discovery): Promise<(entry: RecipeEntry) => JsonObject | undefined> {
+export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discovery: Discovery): Promise<UsageLookup> {
   const zero = (entry: RecipeEntry): JsonObject | undefined => (entry.mutableUsage ? ZERO : undefined);
   // a recipe that still carries pi-actors' own `usage` object and has no ledger yet shows those
   // launches (seeding starts its lineage from them), not "never launched"
@@ -44,9 +60,12 @@ export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discove
     if (carried === undefined) return zero(entry);
     return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
   };
-  if (!(await hasLedgers(fs, ledger))) return carriedOrZero;
-  const { usageFor, ledgerFor } = await loadUsage(ledger, discovery.entries);
-  return (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry);
+  const present = await hasLedgers(fs, ledger);
+  if (typeof present === "string") return { lookup: () => undefined, unreadable: present };
+  if (!present) return { lookup: carriedOrZero };
+  const { usageFor, ledgerFor, unreadable } = await loadUsage(ledger, discovery.entries);
+  if (unreadable !== undefined) return { lookup: () => undefined, unreadable };
+  return { lookup: (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry) };
 }
 
 /** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
@@ -55,7 +74,7 @@ export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discove
 async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerContext) {
   const reviews = await import("./review/gather-reviews.js");
   // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now
-  if (await hasLedgers(fs, ledger)) await foldPending(ledger).catch(() => undefined);
+  if ((await hasLedgers(fs, ledger)) === true) await foldPending(ledger).catch(() => undefined);
   return reviews.gatherReviews(fs, paths);
 }
 
@@ -65,7 +84,10 @@ export async function inspectWithUsage(
   params: Readonly<Record<string, unknown>>,
   runtime: RuntimeContext & { readonly paths: AgentPaths; readonly fs: FileSystem; readonly ledger: LedgerContext },
 ): Promise<CommandResult> {
-  const usage = showsUsage(params) ? await usageLookup(runtime.fs, runtime.ledger, discovery) : undefined;
+  const found = showsUsage(params) ? await usageLookup(runtime.fs, runtime.ledger, discovery) : undefined;
   const reviews = showsReviews(params) ? await gatherReviews(runtime.fs, runtime.paths, runtime.ledger) : undefined;
-  return inspect(discovery, params, { ...runtime, ...(usage === undefined ? {} : { usage }), ...(reviews === undefined ? {} : { reviews }) });
+  // ledgers that could not be read are said as one of the registry's diagnostics, in every view
+  const seen = found?.unreadable === undefined ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, usageUnreadable(found.unreadable)] };
+  const answer = await inspect(seen, params, { ...runtime, ...(found === undefined ? {} : { usage: found.lookup }), ...(reviews === undefined ? {} : { reviews }) });
+  return found?.unreadable === undefined ? answer : { ...answer, details: { ...answer.details, usage_unreadable: found.unreadable } };
 }

@@ -19,6 +19,8 @@ const STRAY_FOLDER = /^Recipe file .+ is a folder and was not loaded: /s;
 const STRAY_CASE = /^Recipe file .+ was not loaded: a recipe file's name ends in \.json or \.md, in lower case: /s;
 const STRAY_YAML = /^Recipe file .+ was not loaded: a recipe is a \.json file, or a \.md file /s;
 const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /, LINKED, STRAY_FOLDER, STRAY_CASE, STRAY_YAML];
+/** the usage views' own: ledgers that could not be read (runtime/usage-view.ts) */
+const USAGE_UNREADABLE = /^Usage ledgers could not be read: /;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
@@ -88,6 +90,7 @@ const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
  * then by its words. */
 export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severity {
   if (tag !== undefined) return TAG_SEVERITY[tag];
+  if (USAGE_UNREADABLE.test(message)) return "warning";
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
   if (ROOT_WARNING.test(message)) return "warning";

@@ -16,6 +16,8 @@ export interface UsageLookup {
   /** the full ledger of an entry, when it has one */
   readonly ledgerFor: (entry: RecipeEntry) => LedgerRecord | undefined;
   readonly diagnostics: readonly string[];
+  /** set when the ledgers could not be read at all (the lookup then knows no ledger) */
+  readonly unreadable?: string;
 }
 
 export async function loadUsage(ctx: LedgerContext, entries: readonly RecipeEntry[]): Promise<UsageLookup> {
@@ -23,6 +25,7 @@ export async function loadUsage(ctx: LedgerContext, entries: readonly RecipeEntr
   const keyOf = (entry: RecipeEntry): string | undefined => (entry.mutableUsage ? pathKey(root, entry.path) : undefined);
   const diagnostics: string[] = [];
   let byKey = new Map<string, LedgerRecord>();
+  let unreadable: string | undefined;
   try {
     byKey = await withStore(ctx, async (recovered) => {
       diagnostics.push(...recovered, ...(await foldLocked(ctx)));
@@ -37,7 +40,8 @@ export async function loadUsage(ctx: LedgerContext, entries: readonly RecipeEntr
       return out;
     });
   } catch (e) {
-    diagnostics.push(`Usage ledgers could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    unreadable = `Usage ledgers could not be read: ${e instanceof Error ? e.message : String(e)}`;
+    diagnostics.push(unreadable);
   }
   const ledgerFor = (entry: RecipeEntry): LedgerRecord | undefined => {
     const key = keyOf(entry);
@@ -47,5 +51,6 @@ export async function loadUsage(ctx: LedgerContext, entries: readonly RecipeEntr
     usageFor: (entry) => (keyOf(entry) === undefined ? undefined : usageSummary(ledgerFor(entry))),
     ledgerFor,
     diagnostics,
+    ...(unreadable === undefined ? {} : { unreadable }),
   };
 }

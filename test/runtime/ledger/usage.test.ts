@@ -9,6 +9,8 @@ import { recordLaunch } from "../../../runtime/ledger/account-launch.js";
 import { seedLineages } from "../../../runtime/ledger/seed-lineages.js";
 import { foldPending } from "../../../runtime/ledger/fold-logs.js";
 import { loadUsage } from "../../../runtime/ledger/usage.js";
+import { inspectWithUsage } from "../../../runtime/usage-view.js";
+import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
 import { makeAgent, resolved, type Agent } from "./support.js";
 
 let agent: Agent;
@@ -91,5 +93,44 @@ describe("usage in inspect target=recipes view=summary verbose=true", () => {
     expect(reasons["stdlib"]).toBeUndefined();
     // --json carries the same object as the text
     expect(JSON.parse(result.text)).toEqual(JSON.parse(JSON.stringify(result.details)));
+  });
+});
+
+describe("usage the ledgers cannot give", () => {
+  it("a lock held past its wait, or a file where the usage folder is: no zeros, no unused advice, a warning", async () => {
+    const used = agent.write("used.json", { template: "echo used" });
+    const discovery = discover();
+    const ctx = agent.ctx({ lockTimeoutMs: 50 });
+    await seedLineages(ctx, discovery);
+    await recordLaunch(ctx, resolved(used));
+    await foldPending(ctx);
+    const fs = makeNodeFileSystem();
+    const paths = { recipeRoot: agent.root } as never;
+    const doctor = () => inspectWithUsage(discovery, { target: "recipes", view: "doctor" }, { paths, fs, ledger: ctx });
+    const summary = () => inspectWithUsage(discovery, { target: "recipes", view: "summary", verbose: "true" }, { paths, fs, ledger: ctx });
+    // readable: one launch, nothing to advise
+    expect((await doctor()).text).toMatch(/^recipes doctor errors=0 warnings=0 .* recommendations=0/);
+    // another process holds the store past this one's wait
+    let release = (): void => undefined;
+    let taken = (): void => undefined;
+    const isTaken = new Promise<void>((r) => (taken = r));
+    const holding = ctx.lock.withLock(ctx.paths.index, () => new Promise<void>((r) => ((release = r), taken())));
+    await isTaken;
+    const held = [await doctor(), await summary()] as const;
+    release();
+    await holding;
+    for (const answer of held) {
+      expect(answer.details["usage_unreadable"]).toMatch(/^Usage ledgers could not be read: Timed out after 50 ms waiting for the lock/);
+      expect(answer.text).toContain("Usage ledgers could not be read: ");
+    }
+    expect(held[0].text).toMatch(/^recipes doctor errors=0 warnings=1 .* recommendations=0/);
+    const active = (held[1].details as { active: { id: string; usage?: unknown }[] }).active;
+    expect(active.find((a) => a.id === "used")?.usage).toBeUndefined();
+    // a file where the usage folder should be
+    renameSync(ctx.paths.usageRoot, `${ctx.paths.usageRoot}.away`);
+    writeFileSync(ctx.paths.usageRoot, "not a folder");
+    const broken = await doctor();
+    expect(broken.details["usage_unreadable"]).toBe(`Usage ledgers could not be read: ${ctx.paths.usageRoot} is not a folder`);
+    expect(broken.text).toMatch(/recommendations=0/);
   });
 });
