@@ -87,8 +87,16 @@ const commandOutput = (cmd: ParsedCommandLine): boolean =>
   cmd.verb === "call" || cmd.verb === "spawn" || cmd.verb === "message" ||
   (cmd.verb === "inspect" && typeof cmd.params["target"] === "string" && cmd.params["target"].startsWith("run:"));
 
+/** A launch that ran but could not be counted (a full disk, a read-only recipe folder): the
+ *  result is the command's, and a note on stderr says the usage ledger missed it. */
+function warnUncounted(result: CommandResult): void {
+  const note = result.details["usage_diagnostic"];
+  if (typeof note === "string" && note !== "") process.stderr.write(`pi-recipes: note: ${note}\n`);
+}
+
 export function printResult(cmd: ParsedCommandLine, result: CommandResult): void {
   warnContinued(result);
+  warnUncounted(result);
   if (cmd.json) {
     writeJson(result.ok, result.text, result.details);
     return;

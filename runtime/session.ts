@@ -226,11 +226,21 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
   });
   await live.start();
   tell((await seedLineages(b.ledger, live.current().discovery)).diagnostics);
+  // the lineages follow the tool set as it changes, not only at the next launch: a tool renamed
+  // or edited by hand shows its own usage at once (one seeding at a time, in the order of the
+  // changes; each seeds the tool set as it is when it runs)
+  let seeding: Promise<void> = Promise.resolve();
+  const unseed = live.subscribe((change) => {
+    if (change.added.length + change.changed.length + change.removed.length === 0) return;
+    seeding = seeding.then(async () => tell((await seedLineages(b.ledger, live.current().discovery)).diagnostics)).catch(report("lineage seeding"));
+  });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      unseed();
       await live.close();
+      await seeding;
       // launches counted in this session's log reach the ledgers now rather than at the next fold
       tell(await foldPending(b.ledger).catch((e: unknown) => [`usage ledger fold failed: ${String(e)}`]));
       await closeLedger(b.ledger).catch(report("launch log close"));

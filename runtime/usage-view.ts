@@ -12,7 +12,7 @@ import { isRuntimeActor } from "../core/views/tool-status.js";
 import type { RuntimeContext } from "./verbs/status.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
-import { foldPending, loadUsage, type LedgerContext } from "./ledger/index.js";
+import { foldPending, loadUsage, seedLineages, type LedgerContext } from "./ledger/index.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
@@ -63,6 +63,13 @@ export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discove
   const present = await hasLedgers(fs, ledger);
   if (typeof present === "string") return { lookup: () => undefined, unreadable: present };
   if (!present) return { lookup: carriedOrZero };
+  // the lineages first follow the recipes as they are now: a tool renamed or edited by hand
+  // since its last launch shows its own usage, not zeros or its former revision's calls (a
+  // seeding that cannot run now leaves the ledgers as they are; the read below then says why)
+  const seeded = await seedLineages(ledger, discovery);
+  // a store busy past the wait is busy for the read too: said once, without a second wait
+  const busy = seeded.diagnostics.find((d) => /^Usage lineage seeding failed: Timed out /.test(d));
+  if (busy !== undefined) return { lookup: () => undefined, unreadable: busy.replace(/^Usage lineage seeding failed: /, "Usage ledgers could not be read: ") };
   const { usageFor, ledgerFor, unreadable } = await loadUsage(ledger, discovery.entries);
   if (unreadable !== undefined) return { lookup: () => undefined, unreadable };
   return { lookup: (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry) };

@@ -1,6 +1,6 @@
 // Launch accounting through the real command: call, spawn recipe= and message to=tool: count, usage shows in the
 // verbose summary, and an unused tool gets the operator-gated cleanup recommendation.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,5 +39,37 @@ describe("usage through the CLI", () => {
     const { body } = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env);
     const active = body.details["active"] as { id: string; usage?: Record<string, unknown> }[];
     expect(active.find((a) => a.id === "hello")?.usage).toMatchObject({ lifetime_calls: 5, revision_calls: 1 });
+  });
+
+  it("the views follow a hand rename and an edit before the next launch; a new tool of the old name starts at zero", () => {
+    const env = { PI_CODING_AGENT_DIR: agent };
+    const usageOf = (id: string): Record<string, unknown> | undefined => {
+      const { body } = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env);
+      return (body.details["active"] as { id: string; usage?: Record<string, unknown> }[]).find((a) => a.id === id)?.usage;
+    };
+    renameSync(join(agent, "recipes", "hello.json"), join(agent, "recipes", "greeting.json"));
+    // renamed by hand, never launched under its new name: its launches are shown, no "unused" advice
+    expect(usageOf("greeting")).toMatchObject({ lifetime_calls: 5, revision_calls: 1 });
+    const doctor = runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text;
+    expect(doctor).not.toContain("greeting");
+    // a new recipe takes the old name: it is another tool, with no launches
+    writeFileSync(join(agent, "recipes", "hello.json"), JSON.stringify({ template: "printf other" }));
+    expect(usageOf("hello")).toMatchObject({ lifetime_calls: 0 });
+    expect(usageOf("greeting")).toMatchObject({ lifetime_calls: 5 });
+    // an edit is a new revision at once: its calls restart in the view, before any launch
+    writeFileSync(join(agent, "recipes", "greeting.json"), JSON.stringify({ template: "printf greetings" }));
+    expect(usageOf("greeting")).toMatchObject({ lifetime_calls: 5, revision_calls: 0 });
+  });
+
+  it("a launch that could not be counted says so on stderr; the command's result is the command's", () => {
+    const env = { PI_CODING_AGENT_DIR: agent };
+    const launches = join(agent, "recipes", ".usage", "launches");
+    rmSync(launches, { recursive: true, force: true });
+    writeFileSync(launches, "a file where the launch logs go");
+    const r = runCli(["call", "greeting"], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("greetings\n");
+    expect(r.stderr).toMatch(/^pi-recipes: note: Usage accounting failed for .*greeting\.json: .*The launch was not counted\.\n$/);
+    rmSync(launches);
   });
 });
