@@ -37,7 +37,8 @@ export class NextRun {
   runEnded(ctx: ExtensionContext): boolean {
     if (this.closed || this.requests.length === 0) return false;
     const text =
-      `Recipe tools changed: ${this.requests.join("; ")}. ` +
+      // each request is a sentence of its own, its stop included: joined without doubling it
+      `Recipe tools changed: ${this.requests.map((r) => r.trim().replace(/\.$/, "")).join("; ")}. ` +
       "The updated tool set is active from this turn on; continue with the task.";
     this.requests.length = 0;
     const started = Date.now();

@@ -20,8 +20,9 @@ export interface RecipeRuntime {
   readonly injected: (ctx: ExtensionContext | undefined) => Readonly<Record<string, unknown>>;
 }
 
+/** `why` ends in its own stop when it ends in a question or exclamation mark ("Did you mean …?") */
 export const removedToolText = (name: string, why: string): string =>
-  `Tool "${name}" is not in the recipe registry any more: ${why}. ` +
+  `Tool "${name}" is not in the recipe registry any more: ${why}${/[.?!]$/.test(why) ? "" : "."} ` +
   "Its stale definition stays visible until the session reloads; do not call it.";
 
 /** Only the injected names the tool declares: a value it does not take would be an unknown argument. */

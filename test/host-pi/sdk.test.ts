@@ -80,7 +80,7 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
     // the run was started by a hidden message that says why
     const custom = pi.session.messages.filter((m) => (m as { role: string }).role === "custom");
     expect(custom).toHaveLength(1);
-    expect(JSON.stringify(custom[0])).toContain('Recipe tools changed: Registered tool \\"greet\\"');
+    expect(JSON.stringify(custom[0])).toContain('Recipe tools changed: Registered tool \\"greet\\" (args: who). The updated tool set');
     expect(pi.agentEnds()).toBe(2);
   });
 
