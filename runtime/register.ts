@@ -227,7 +227,7 @@ export async function registerTool(params: RegisterParams, ctx: RegisterContext)
       return apply(await decide(params, ctx), ctx);
     });
   } catch (e) {
-    if (e instanceof LockTimeoutError) return failure(lockTimedOut(e.canonicalPath), { lock: e.canonicalPath });
+    if (e instanceof LockTimeoutError) return failure(lockTimedOut(e.canonicalPath, e.message), { lock: e.canonicalPath, timeout_ms: e.timeoutMs });
     throw e;
   }
 }

@@ -88,7 +88,10 @@ export const storedUnreadable = (path: string, reason: string): string =>
 
 export const persistFailed = (message: string): string => `Failed to persist tool recipe: ${message}`;
 export const deleteFailed = (message: string): string => `Failed to delete tool recipe: ${message}`;
-export const lockTimedOut = (canonicalPath: string): string => `Timed out waiting for file mutation lock: ${canonicalPath}`;
+/** `why`: the lock's own account (how long it waited, who holds it); the write changed nothing
+ *  and may simply be asked again */
+export const lockTimedOut = (canonicalPath: string, why?: string): string =>
+  `Timed out waiting for file mutation lock: ${canonicalPath}${why === undefined ? "" : ` (${why})`}. Nothing was written; try again.`;
 
 export function registeredText(name: string, args: readonly string[], updated: boolean, warnings: readonly string[]): string {
   const head = `${updated ? "Updated" : "Registered"} tool "${name}" (args: ${args.length === 0 ? "none" : args.join(", ")}).`;
