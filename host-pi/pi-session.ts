@@ -9,6 +9,7 @@ import type { Watcher } from "../adapters/watch/Watcher.js";
 import type { AgentPaths } from "../runtime/agent-paths.js";
 import type { LiveRegistry, ToolSetChange } from "../runtime/live-registry.js";
 import type { Registry } from "../runtime/registry.js";
+import type { Discovery } from "../core/discovery/discovery-result.js";
 import { hostPorts, openLiveSession, overPorts, type LiveSession } from "../runtime/session.js";
 import { automaticReviewPolicy, type RuntimeContext } from "../runtime/verbs/status.js";
 import { activateReviews, piReviewPolicy, recoverReviews, reviewWhenIdle } from "./reviews.js";
@@ -63,6 +64,19 @@ const notify = (ctx: ExtensionContext, text: string, level: "info" | "warning" |
   }
 };
 
+/** The tools of `removed` that are gone because their recipe broke or was disabled, each with
+ *  the notice that says so (a recipe deleted or renamed is no news to tell). */
+export function brokenRemovals(removed: readonly string[], discovery: Discovery): { readonly text: string; readonly level: "info" | "warning" }[] {
+  const out: { text: string; level: "info" | "warning" }[] = [];
+  for (const name of removed) {
+    const entry = discovery.active.get(name);
+    if (entry === undefined || (!entry.invalid && !entry.disabled)) continue;
+    const why = entry.disabled ? `${entry.path} is disabled` : (entry.diagnostics[0] ?? `${entry.path} is invalid`);
+    out.push({ text: `pi-recipes: tool "${name}" was removed: ${why}`, level: entry.disabled ? "info" : "warning" });
+  }
+  return out;
+}
+
 export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, options: HostOptions): Promise<HostSession> {
   const env = options.env ?? process.env;
   // the host's adapters, paths, packaged root and lock, built once here and handed to the boundary
@@ -116,7 +130,11 @@ export async function openHostSession(pi: ExtensionAPI, ctx: ExtensionContext, o
   sync.sync(live.current().discovery);
   const publish = (change: ToolSetChange): void => {
     watcherFailed = false;
-    const outcome: SyncOutcome = sync.sync(live.current().discovery);
+    const discovery = live.current().discovery;
+    // a tool gone because its recipe broke (or was disabled) is said where the user looks: the
+    // model only learns it at its next call of the tool, or from the doctor view
+    for (const n of brokenRemovals(change.removed, discovery)) notify(ctx, n.text, n.level);
+    const outcome: SyncOutcome = sync.sync(discovery);
     pi.events.emit(TOOLS_CHANGED_EVENT, { ...change, ...outcome });
   };
   live.subscribe(publish);
