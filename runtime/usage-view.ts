@@ -13,6 +13,8 @@ import type { RuntimeContext } from "./verbs/status.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 import { foldPending, loadUsage, seedLineages, type LedgerContext } from "./ledger/index.js";
+import { registerJournalDir } from "./register-journal.js";
+import { join } from "node:path";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
@@ -85,6 +87,22 @@ async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerCo
   return reviews.gatherReviews(fs, paths);
 }
 
+/** What a journal that recovery set aside (`<id>.journal.json.quarantined[-n]`) is said as: the
+ *  plan it held was neither finished nor undone, and the one process that recovered it said so
+ *  only once, on its own stderr. */
+export const quarantinedJournal = (path: string): string =>
+  `Journal ${path} was set aside by recovery: the plan it held was not carried out, and the files it names are as recovery found them`;
+
+/** The journals recovery set aside, in the usage store's and register_tool's journal folders. */
+async function quarantinedJournals(fs: FileSystem, ledger: LedgerContext, paths: AgentPaths): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of [ledger.paths.journals, registerJournalDir(paths)]) {
+    const entries = await fs.readdir(dir).catch(() => [] as const);
+    for (const e of entries) if (e.kind === "file" && /\.journal\.json\.quarantined(-\d+)?$/.test(e.name)) out.push(quarantinedJournal(join(dir, e.name)));
+  }
+  return out.sort();
+}
+
 /** `inspect` for every host: ledger usage is loaded for the views that show it. */
 export async function inspectWithUsage(
   discovery: Discovery,
@@ -93,8 +111,12 @@ export async function inspectWithUsage(
 ): Promise<CommandResult> {
   const found = showsUsage(params) ? await usageLookup(runtime.fs, runtime.ledger, discovery) : undefined;
   const reviews = showsReviews(params) ? await gatherReviews(runtime.fs, runtime.paths, runtime.ledger) : undefined;
-  // ledgers that could not be read are said as one of the registry's diagnostics, in every view
-  const seen = found?.unreadable === undefined ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, usageUnreadable(found.unreadable)] };
+  // ledgers that could not be read, and journals set aside, are said as registry diagnostics
+  const extra = [
+    ...(found?.unreadable === undefined ? [] : [usageUnreadable(found.unreadable)]),
+    ...(showsUsage(params) ? await quarantinedJournals(runtime.fs, runtime.ledger, runtime.paths) : []),
+  ];
+  const seen = extra.length === 0 ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, ...extra] };
   const answer = await inspect(seen, params, { ...runtime, ...(found === undefined ? {} : { usage: found.lookup }), ...(reviews === undefined ? {} : { reviews }) });
   return found?.unreadable === undefined ? answer : { ...answer, details: { ...answer.details, usage_unreadable: found.unreadable } };
 }

@@ -21,6 +21,8 @@ const STRAY_YAML = /^Recipe file .+ was not loaded: a recipe is a \.json file, o
 const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/s, /^Invalid recipe: /, /^Failed to load recipe /, LINKED, STRAY_FOLDER, STRAY_CASE, STRAY_YAML];
 /** the usage views' own: ledgers that could not be read (runtime/usage-view.ts) */
 const USAGE_UNREADABLE = /^Usage ledgers could not be read: /;
+/** a journal recovery set aside (runtime/usage-view.ts) */
+const QUARANTINED_JOURNAL = /^Journal .+ was set aside by recovery: /s;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
@@ -90,7 +92,7 @@ const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
  * then by its words. */
 export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severity {
   if (tag !== undefined) return TAG_SEVERITY[tag];
-  if (USAGE_UNREADABLE.test(message)) return "warning";
+  if (USAGE_UNREADABLE.test(message) || QUARANTINED_JOURNAL.test(message)) return "warning";
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
   if (ROOT_WARNING.test(message)) return "warning";
@@ -120,6 +122,8 @@ export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
   const byTag = tag === undefined ? undefined : TAG_ACTIONS[tag];
   if (byTag !== undefined) return byTag;
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
+  if (QUARANTINED_JOURNAL.test(message)) return "read the journal (JSON: its plan and the files it names), check those files, then delete the journal";
+  if (USAGE_UNREADABLE.test(message)) return "run the view again once the other process is done, or repair the usage folder";
   if (LINKED.test(message)) return "copy the file into the recipe folder in place of the link, or link the whole folder";
   if (STRAY_FOLDER.test(message)) return "move the folder out of the recipe folder: a recipe is one file";
   if (STRAY_CASE.test(message)) return "rename the file to the lower-case ending, or move it out of the recipe folder";

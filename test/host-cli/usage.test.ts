@@ -61,6 +61,24 @@ describe("usage through the CLI", () => {
     expect(usageOf("greeting")).toMatchObject({ lifetime_calls: 5, revision_calls: 0 });
   });
 
+  it("a journal recovery set aside is named by the views for as long as it is there", () => {
+    const env = { PI_CODING_AGENT_DIR: agent };
+    const journals = join(agent, "recipes", ".usage", "journal");
+    mkdirSync(journals, { recursive: true });
+    writeFileSync(join(journals, "0aaab-y.journal.json"), "garbage");
+    // the first command that opens the store sets it aside, and says so once on its stderr
+    expect(runCli(["call", "greeting"], env).stderr).toContain("was not applied and was kept as");
+    const aside = join(journals, "0aaab-y.journal.json.quarantined");
+    for (let i = 0; i < 2; i++) {
+      const doctor = runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text;
+      expect(doctor).toMatch(/^recipes doctor errors=0 warnings=1 /);
+      expect(doctor).toContain(`Journal ${aside} was set aside by recovery: the plan it held was not carried out`);
+      expect(doctor).toContain("then delete the journal");
+    }
+    rmSync(aside);
+    expect(runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text).toMatch(/^recipes doctor errors=0 warnings=0 /);
+  });
+
   it("a launch that could not be counted says so on stderr; the command's result is the command's", () => {
     const env = { PI_CODING_AGENT_DIR: agent };
     const launches = join(agent, "recipes", ".usage", "launches");

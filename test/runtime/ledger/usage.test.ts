@@ -105,7 +105,7 @@ describe("usage the ledgers cannot give", () => {
     await recordLaunch(ctx, resolved(used));
     await foldPending(ctx);
     const fs = makeNodeFileSystem();
-    const paths = { recipeRoot: agent.root } as never;
+    const paths = { recipeRoot: agent.root, usageRoot: ctx.paths.usageRoot } as never;
     const doctor = () => inspectWithUsage(discovery, { target: "recipes", view: "doctor" }, { paths, fs, ledger: ctx });
     const summary = () => inspectWithUsage(discovery, { target: "recipes", view: "summary", verbose: "true" }, { paths, fs, ledger: ctx });
     // readable: one launch, nothing to advise
