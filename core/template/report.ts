@@ -118,10 +118,16 @@ export const successBody = (stdout: string): string => {
 /** How the process runner begins the message of a command that could not be started. */
 export const NOT_STARTED = "Could not start ";
 
-export function failureBody(code: number, killed: boolean, stderr: string, stdout: string): string {
+/** The first line of a failure: the exit code, or the signal that ended a process that had none
+ *  of its own (`signal`: one sent from elsewhere, the OOM killer or a kill -9; a run's own timeout
+ *  or abort is `killed`). */
+export const exitLine = (code: number, killed: boolean, signal?: string): string =>
+  signal !== undefined && !killed ? `Killed by signal ${signal} (no exit code of its own)` : `Exit code ${code}${killed ? " (killed)" : ""}`;
+
+export function failureBody(code: number, killed: boolean, stderr: string, stdout: string, signal?: string): string {
   // a command that never started has no exit code: the reason alone says what happened
   if (!killed && stderr.startsWith(NOT_STARTED)) return stdout.trim() === "" ? stderr.trimEnd() : `${stderr.trimEnd()}\n\nstdout:\n${stdout.trimEnd()}`;
-  let body = `Exit code ${code}${killed ? " (killed)" : ""}`;
+  let body = exitLine(code, killed, signal);
   if (stderr.trim() !== "") body += `\n\nstderr:\n${stderr.trimEnd()}`;
   if (stdout.trim() !== "") body += `\n\nstdout:\n${stdout.trimEnd()}`;
   return body;
@@ -132,13 +138,13 @@ export function failureBody(code: number, killed: boolean, stderr: string, stdou
  *  end of stdout as fits, then `tail` (the failed step's line). Cutting the whole body from its
  *  end instead would keep only stdout, and the agent would read a failure without its exit code
  *  or its error. */
-export function truncateFailure(code: number, killed: boolean, stderr: string, stdout: string, tail: string): Truncated & { readonly full: string } {
+export function truncateFailure(code: number, killed: boolean, stderr: string, stdout: string, tail: string, signal?: string): Truncated & { readonly full: string } {
   // `full`: the whole body, which the caller saves when it was cut (built once, as it may be large)
-  const full = `${failureBody(code, killed, stderr, stdout)}${tail}`;
+  const full = `${failureBody(code, killed, stderr, stdout, signal)}${tail}`;
   const whole = truncateBody(full);
   if (!whole.truncated || (!killed && stderr.startsWith(NOT_STARTED))) return { ...whole, full };
   const err = stderr.trim() === "" ? undefined : truncateBody(stderr.trimEnd(), MAX_OUTPUT_LINES / 2, MAX_OUTPUT_BYTES / 2).text;
-  const head = `Exit code ${code}${killed ? " (killed)" : ""}${err === undefined ? "" : `\n\nstderr:\n${err}`}${stdout.trim() === "" ? "" : "\n\nstdout:\n"}`;
+  const head = `${exitLine(code, killed, signal)}${err === undefined ? "" : `\n\nstderr:\n${err}`}${stdout.trim() === "" ? "" : "\n\nstdout:\n"}`;
   const used = `${head}${tail}`;
   const out = stdout.trim() === "" ? "" : truncateBody(stdout.trimEnd(), Math.max(1, MAX_OUTPUT_LINES - countNewlines(used) - 1), Math.max(1, MAX_OUTPUT_BYTES - byteLength(used))).text;
   const text = `${head}${out}${tail}`;

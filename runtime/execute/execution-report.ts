@@ -157,7 +157,8 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
   }
   const stdout = text(result.stdout);
   const tail = result.failedStep !== undefined && namesSteps(target.graph) ? `\n\nstep: ${result.failedStep}` : "";
-  const body = truncateFailure(result.code, result.killed, result.stderr, stdout, tail);
+  const body = truncateFailure(result.code, result.killed, result.stderr, stdout, tail, result.signal);
+  if (result.signal !== undefined && !result.killed) details["signal"] = result.signal;
   if (body.truncated) return saveThenReport(target, "error", body.full, body, details, result, trace);
   return failed(target, body, undefined, details, result, trace);
 }

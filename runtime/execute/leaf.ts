@@ -72,7 +72,7 @@ export async function runLeaf(
   } else if (result.signal !== undefined && !result.killed) {
     // ended by a signal from elsewhere (the OOM killer, a kill -9): it has no exit code of its own
     // (the 1 it is reported with), so the signal is said
-    out = { ...out, stderr: appendLine(out.stderr, `${step}: killed by signal ${result.signal} (no exit code of its own)`) };
+    out = { ...out, signal: result.signal, stderr: appendLine(out.stderr, `${step}: killed by signal ${result.signal} (no exit code of its own)`) };
   }
   if (out.code === 0 && controls.accept_output === "review_evidence" && !hasReviewMarker(text(out.stdout))) {
     out = { ...out, code: 65, stderr: appendLine(out.stderr, REVIEW_REJECTED) };

@@ -38,6 +38,8 @@ export interface NodeResult {
   readonly failedStep?: string;
   /** the rendered command of the leaf a failure came from */
   readonly failedCommand?: string;
+  /** the signal from elsewhere (not the run's own timeout or abort) that ended the failed leaf */
+  readonly signal?: string;
 }
 
 export interface BranchReport {

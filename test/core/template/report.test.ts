@@ -84,6 +84,9 @@ describe("report formatting", () => {
 
   it("failure bodies: exit line, killed, stderr and stdout sections", () => {
     expect(failureBody(1, true, "", "")).toBe("Exit code 1 (killed)");
+    expect(failureBody(1, false, "", "", "SIGSEGV")).toBe("Killed by signal SIGSEGV (no exit code of its own)");
+    // the run's own kill (a timeout) says killed, whatever signal did it
+    expect(failureBody(1, true, "", "", "SIGTERM")).toBe("Exit code 1 (killed)");
     expect(failureBody(65, false, "why\n", "out\n\n")).toBe("Exit code 65\n\nstderr:\nwhy\n\nstdout:\nout");
     expect(failureBody(2, false, "  \n", "x")).toBe("Exit code 2\n\nstdout:\nx");
   });

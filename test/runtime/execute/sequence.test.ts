@@ -22,7 +22,12 @@ describe("sequences", () => {
   it("a step a signal from elsewhere ends is named with the signal: it has no exit code of its own", async () => {
     const { result } = await run(box, ["printf a", { template: 'sh -c "kill -9 $$"', label: "doomed", failure: "branch" }]);
     expect(result.ok).toBe(false);
-    expect(result.text).toMatch(/^Exit code 1\n\nstderr:\ndoomed: killed by signal SIGKILL \(no exit code of its own\)\n\nstep: doomed$/);
+    expect(result.text).toMatch(/^Killed by signal SIGKILL \(no exit code of its own\)\n\nstderr:\ndoomed: killed by signal SIGKILL \(no exit code of its own\)\n\nstep: doomed$/);
+    expect(result.details["signal"]).toBe("SIGKILL");
+    // its own timeout is no signal from elsewhere: the killed run says so as before
+    const own = await run(box, [{ template: "sleep 5", timeout: 100 }]);
+    expect(own.result.text).toMatch(/^Exit code \d+ \(killed\)/);
+    expect(own.result.details).not.toHaveProperty("signal");
   });
 
   it("a step over its timeout is killed and named", async () => {
