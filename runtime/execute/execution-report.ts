@@ -14,6 +14,7 @@ import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
 import type { Execution } from "./execute.js";
 import { text } from "./results.js";
+import { isUtf8 } from "node:buffer";
 import type { BranchReport, NodeResult, Trace } from "./run-state.js";
 
 interface ReportOf {
@@ -144,7 +145,21 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
     return failure(errorText(execution.message, execution.step, target.graph), details);
   }
   const { result, trace } = execution;
-  const details = evidence(result, trace);
+  // bytes that are no UTF-8 text (a binary file, another encoding) reach the agent as U+FFFD:
+  // the result says so, rather than passing the damaged text off as what the command printed
+  if (result.stdout.length !== 0 && !isUtf8(result.stdout)) {
+    const r = reportText(execution, target, evidence(result, trace));
+    return r instanceof Promise ? r.then(notUtf8) : notUtf8(r);
+  }
+  return reportText(execution, target, evidence(result, trace));
+}
+
+/** The note a result whose stdout is no UTF-8 text ends with, and its flag. */
+export const NOT_UTF8 = "(stdout is not UTF-8 text: the bytes that are not show as U+FFFD (\uFFFD) above)";
+const notUtf8 = (r: CommandResult): CommandResult => ({ ...r, text: `${r.text}\n\n${NOT_UTF8}`, details: { ...r.details, stdoutNotUtf8: true } });
+
+function reportText(execution: Execution & { readonly kind: "done" }, target: ReportTarget, details: Record<string, unknown>): CommandResult | Promise<CommandResult> {
+  const { result, trace } = execution;
   if (result.code === 0) {
     // the whole template skipped by its `when`: "(no output)" would read as a command that ran
     if (result.skipped) {
