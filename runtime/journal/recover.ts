@@ -1,10 +1,12 @@
 // recoverJournals: finish or undo what a crash left, and keep aside what cannot be trusted.
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { JOURNAL_SUFFIX, decodeJournal, journalErrorText } from "../../core/journal/record.js";
 import { drive, removeJournal, type JournalOptions } from "./apply.js";
 import { confinementBroken } from "./confine.js";
+import type { Step } from "../../core/journal/plan.js";
+import { nodeProcessProbe, type ProcessProbe } from "../../adapters/lock/owner.js";
 
 export type RecoveryOutcome =
   /** the plan was finished */
@@ -29,6 +31,36 @@ async function quarantine(fs: FileSystem, dir: string, file: string): Promise<st
     await fs.rename(join(dir, file), aside);
     await fs.fsyncDir(dir);
     return aside;
+  }
+}
+
+const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The temps a killed plan's writes left beside the files it wrote (`.<file>.<pid>-<n>.tmp`, a
+ * revision snapshot's in its ring folder, say): once the plan is finished or undone, those of a
+ * writer whose process is provably gone are removed. A live process's temp (another writer of
+ * that file, outside this journal's lock) is left alone, and so is any doubt. Never throws.
+ */
+export async function removeDeadWriteTemps(fs: FileSystem, steps: readonly Step[], probe: Pick<ProcessProbe, "signalZero"> = nodeProcessProbe): Promise<void> {
+  const written = new Map<string, Set<string>>();
+  for (const step of steps) {
+    const path = step.op === "write" ? step.path : step.op === "rename" || step.op === "link" ? step.to : undefined;
+    if (path === undefined) continue;
+    const names = written.get(dirname(path)) ?? new Set<string>();
+    names.add(basename(path));
+    written.set(dirname(path), names);
+  }
+  for (const [dir, bases] of written) {
+    const own = new RegExp(`^\\.(${[...bases].map(escaped).join("|")})\\.(\\d+)-\\d+\\.tmp$`);
+    const entries = await fs.readdir(dir).catch(() => []);
+    let removed = false;
+    for (const e of entries) {
+      const pid = e.kind === "file" ? own.exec(e.name)?.[2] : undefined;
+      if (pid === undefined || Number(pid) === process.pid || probe.signalZero(Number(pid)) !== "gone") continue;
+      removed = (await fs.unlink(join(dir, e.name)).then(() => true, () => false)) || removed;
+    }
+    if (removed) await fs.fsyncDir(dir).catch(() => undefined);
   }
 }
 
@@ -81,6 +113,7 @@ export async function recoverJournals(fs: FileSystem, journalDir: string, option
       continue;
     }
     await removeJournal(fs, journalDir, file);
+    await removeDeadWriteTemps(fs, journal.plan.phases.flat());
     outcomes.push({ id, kind: journal.plan.kind, outcome: journal.direction === "forward" ? "rolled-forward" : "rolled-back" });
   }
   // temps of journal writes a crash interrupted; the caller's lock keeps live writers out. The
