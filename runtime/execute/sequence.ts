@@ -37,14 +37,17 @@ export async function runSequence(
   let last: NodeResult | undefined;
   for (let i = 0; i < steps.length; i += 1) {
     const step = steps[i]!;
-    const r = await exec(step, context, input, run, false);
+    // the root's last step gives the call its answer: when it fails with no `failure` of its
+    // own, there is no answer, and the call fails (a one-step root is the same rule); an
+    // explicit `failure: continue` on it still lets the call succeed, as asked. The step is the
+    // answer's place in turn: a sequence there has its own last step in it, a parallel node
+    // there fails on a missed quorum, a group retry's attempts are judged so.
+    const explicit = step.kind === "object" && step.failure !== undefined;
+    const answer = isRoot && i === steps.length - 1 && !explicit;
+    const r = await exec(step, context, input, run, answer);
     commands.push(...r.commands);
     if (r.code !== 0) {
-      // the root's last step gives the call its answer: when it fails with no `failure` of its
-      // own, there is no answer, and the call fails (a one-step root is the same rule); an
-      // explicit `failure: continue` on it still lets the call succeed, as asked
-      const explicit = step.kind === "object" && step.failure !== undefined;
-      const scope = widest(r.scope, r.critical ? "root" : undefined, stepFailure(step), own, isRoot && i === steps.length - 1 && !explicit ? "root" : undefined);
+      const scope = widest(r.scope, r.critical ? "root" : undefined, stepFailure(step), own, answer ? "root" : undefined);
       if (scope === "root") return { ...r, commands, scope: "root", critical: true };
       run.trace.nonCritical.push({ code: r.code, command: renderCommands(r.commands), killed: r.killed });
       if (scope === "branch") return { ...r, commands, scope: "branch" };

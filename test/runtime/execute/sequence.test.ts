@@ -61,6 +61,21 @@ describe("sequences", () => {
     // a sequence inside the root is no answer of its own: its failing last step is swallowed
     const inner = await run(box, [["./a", "./b"], "./a"]);
     expect(inner.result.ok).toBe(true);
+    // but the answer's place passes down: whatever shape the last step has, its failure fails the call
+    for (const template of [
+      ["./a", ["./a", "./b"]],
+      ["./a", { template: ["./a", "./b"] }],
+      [["./a", "./b"]],
+      ["./a", { template: "./b", repeat: 2 }],
+      ["./a", { template: ["./b"], retry: 2 }],
+      ["./a", { parallel: true, template: ["./b", "./b"] }],
+      ["./a", { parallel: true, template: ["./a", "./b"], min_successful: 2 }],
+    ] as const) {
+      const r = await run(box, template as never);
+      expect({ template, ok: r.result.ok }).toEqual({ template, ok: false });
+    }
+    // unless that step (or the node around it) says failure: continue
+    expect((await run(box, ["./a", { template: ["./a", "./b"], failure: "continue" }])).result.ok).toBe(true);
 
     box.script("a", recorder("a", "a out", 2));
     box.script("b", recorder("b", "b out"));
