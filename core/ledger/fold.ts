@@ -37,10 +37,10 @@ export function foldLaunches(snapshot: LedgerSnapshot, entries: readonly LaunchE
     delete w.applied[log];
     w.touch();
   }
-  const fresh = entries.filter((e) => e.seq > (snapshot.index.applied[e.log] ?? 0)).sort(byTime);
-  for (const e of fresh) {
+  const pending = entries.filter((e) => e.seq > (snapshot.index.applied[e.log] ?? 0)).sort(byTime);
+  for (const e of pending) {
     const fresh = w.lookup(e.key) === undefined;
-    const { id, record } = w.attach(e.key, e.name, e.fingerprint, e.at);
+    const { id, record } = w.attach(e.key, e.name, e.fingerprint, e.at, pending);
     w.put(e.key, id, launched(startFromCarried(record, e.carried, fresh), { fingerprint: e.fingerprint, at: e.at }));
     if (e.seq > (w.applied[e.log] ?? 0)) w.applied[e.log] = e.seq;
   }

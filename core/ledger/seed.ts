@@ -38,7 +38,7 @@ export function seedObservations(snapshot: LedgerSnapshot, observations: readonl
   const w = new Working(snapshot);
   for (const o of [...observations].sort((a, b) => compareText(a.key, b.key))) {
     const fresh = w.lookup(o.key) === undefined;
-    const { id, record } = w.attach(o.key, o.name, o.fingerprint, at);
+    const { id, record } = w.attach(o.key, o.name, o.fingerprint, at, observations);
     w.put(o.key, id, revise(startFromCarried(record, o.carried, fresh), o.fingerprint, at));
   }
   return w.plan();

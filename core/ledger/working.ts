@@ -25,6 +25,12 @@ export interface LedgerPlan {
   readonly changed: boolean;
 }
 
+/** A key this pass attaches, with its content's fingerprint. */
+export interface Claim {
+  readonly key: string;
+  readonly fingerprint: string;
+}
+
 export class Working {
   readonly paths: Record<string, IndexEntry>;
   readonly applied: Record<string, number>;
@@ -96,7 +102,7 @@ export class Working {
    * an unindexed key follows the one former recipe that is gone and had the same fingerprint
    * (an external rename or move), and starts a fresh zero-call lineage otherwise.
    */
-  attach(key: string, name: string, fingerprint: string, at: string): { id: string; record: LedgerRecord } {
+  attach(key: string, name: string, fingerprint: string, at: string, claims?: readonly Claim[]): { id: string; record: LedgerRecord } {
     const own = this.lookup(key);
     if (own !== undefined) return own;
     if (this.paths[key] !== undefined) {
@@ -104,10 +110,20 @@ export class Working {
       this.drop(key);
     }
     // (the key itself is not in the index at this point)
-    // the same tool in its other format, whose file is gone (x.json rewritten as x.md): its
-    // lineage goes on, whatever the content (a changed one is a new revision of it)
+    // the same tool in its other format (x.json rewritten as x.md): its lineage goes on, whatever
+    // the content (a changed one is a new revision of it), when the other file is gone, or when
+    // this one is a recipe's .json beside its .md (the .json shadows it: the tool is this file
+    // now, whichever was written first). Not when another new file of this pass (`claims`) holds
+    // that lineage's very content: x.json moved to y.json, then a new x.md written; y.json is the
+    // tool, followed by its content.
     const sibling = otherFormat(key);
-    if (sibling !== key && this.snapshot.missing.has(sibling) && this.lookup(sibling) !== undefined) return this.relocate(sibling, key, name, at);
+    if (
+      sibling !== key &&
+      this.lookup(sibling) !== undefined &&
+      !this.claimedByContent(sibling, key, claims) &&
+      (this.snapshot.missing.has(sibling) || (key.endsWith(".json") && !key.startsWith("drafts/")))
+    )
+      return this.relocate(sibling, key, name, at);
     const candidates = Object.keys(this.paths)
       .filter((k) => this.snapshot.missing.has(k) && this.paths[k]!.fingerprint === fingerprint && this.lookup(k) !== undefined)
       .sort();
@@ -127,6 +143,13 @@ export class Working {
   }
 
   /** moves the lineage of `fromKey` to `toKey` (named `name`); the old key leaves the index */
+  /** Whether another key of this pass, not indexed yet, has the content of `sibling`'s lineage:
+   *  that key follows it by content, and `key` (its other format) does not take it. */
+  private claimedByContent(sibling: string, key: string, claims: readonly Claim[] | undefined): boolean {
+    const held = this.paths[sibling]?.fingerprint;
+    return claims !== undefined && held !== undefined && claims.some((c) => c.key !== key && c.key !== sibling && c.fingerprint === held && this.paths[c.key] === undefined);
+  }
+
   relocate(fromKey: string, toKey: string, name: string, at: string, type?: "renamed" | "moved" | "promoted" | "demoted"): { id: string; record: LedgerRecord } {
     const from = this.lookup(fromKey)!;
     const record = moved(from.record, { name, key: toKey, type: type ?? moveType(fromKey, toKey, from.record.lineage_name, name), at });

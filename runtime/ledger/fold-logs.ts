@@ -83,8 +83,10 @@ export async function foldLocked(ctx: LedgerContext): Promise<string[]> {
   const wanted = entries.map((e) => ({ key: e.key, fingerprint: e.fingerprint }));
   const launched = [...new Set(entries.map((e) => e.key))];
   // a launched key can itself become a former path within this fold (launched, then moved)
-  const missing = await missingKeys(ctx, [...new Set([...relocationCandidates({ index }, wanted), ...launched])]);
-  const ledgers = await readLedgers(ctx, idsOf(index, [...launched, ...missing]));
+  const candidates = relocationCandidates({ index }, wanted);
+  const missing = await missingKeys(ctx, [...new Set([...candidates, ...launched])]);
+  // the candidates' ledgers, present or not: a shadowed other format's lineage may be followed
+  const ledgers = await readLedgers(ctx, idsOf(index, [...launched, ...candidates, ...missing]));
   // with nothing new, the plan still drops the watermarks of logs that are gone; an unchanged plan
   // writes nothing
   const plan = foldLaunches({ index, ledgers, missing }, entries, new Set(logs.map((l) => l.id)));

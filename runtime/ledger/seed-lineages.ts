@@ -48,8 +48,10 @@ function seedInStore(ctx: LedgerContext, observations: readonly Observation[]): 
     // pending launches first, so a launch before a rename lands on the old lineage
     const diagnostics = [...recovered, ...(await foldLocked(ctx))];
     const { index } = await readIndex(ctx);
-    const missing = await missingKeys(ctx, relocationCandidates({ index }, observations));
-    const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...missing]));
+    const candidates = relocationCandidates({ index }, observations);
+    const missing = await missingKeys(ctx, candidates);
+    // the candidates' ledgers, present or not: a shadowed other format's lineage may be followed
+    const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...candidates]));
     const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
     await commit(ctx, plan);
     return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };

@@ -99,6 +99,34 @@ describe("foldLaunches", () => {
     expect(t.of("u.md")).toMatchObject({ lifetime_calls: 1, revision: 1 });
   });
 
+  it("a hand rename keeps its lineage by content even when a new file of the old name appears in the other format", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("x.json", "f1", T(1)), launch("x.json", "f1", T(1))], new Set(["L1"])));
+    // x.json moved to y.json (same bytes), then a new x.md written with other content
+    s.missing = new Set(["x.json"]);
+    s.commit(foldLaunches(s.snapshot(), [launch("x.md", "f9", T(2)), launch("y.json", "f1", T(2))], new Set(["L1"])));
+    expect(s.of("y.json")).toMatchObject({ lifetime_calls: 3, former_paths: ["x.json"] });
+    expect(s.of("x.md")).toMatchObject({ lifetime_calls: 1, revision: 1 });
+    s.consistent();
+    // the same story folded at once, the first launches included (no index yet)
+    const t = new Store();
+    t.missing = new Set(["x.json"]);
+    t.commit(foldLaunches(t.snapshot(), [launch("x.json", "f1", T(1)), launch("x.json", "f1", T(1)), launch("x.md", "f9", T(2)), launch("y.json", "f1", T(3))], new Set(["L1"])));
+    expect(t.of("y.json")).toMatchObject({ lifetime_calls: 3, former_paths: ["x.json"] });
+    expect(t.of("x.md")).toMatchObject({ lifetime_calls: 1, revision: 1 });
+    t.consistent();
+  });
+
+  it("a .json written beside its .md (which it shadows) takes the tool's lineage, before the .md is deleted", () => {
+    const s = new Store();
+    s.commit(foldLaunches(s.snapshot(), [launch("x.md", "f1", T(1)), launch("x.md", "f1", T(1))], new Set(["L1"])));
+    // x.md still there, shadowed: nothing is missing
+    s.commit(foldLaunches(s.snapshot(), [launch("x.json", "f2", T(2))], new Set(["L1"])));
+    expect(s.of("x.json")).toMatchObject({ lineage_name: "x", lifetime_calls: 3, revision: 2, revision_calls: 1 });
+    expect(s.index.paths["x.md"]).toBeUndefined();
+    s.consistent();
+  });
+
   it("does not follow when two former recipes share the fingerprint, and says so", () => {
     const s = new Store();
     s.commit(foldLaunches(s.snapshot(), [launch("a.json", "same", T(1)), launch("c.json", "same", T(1))], new Set(["L1"])));
