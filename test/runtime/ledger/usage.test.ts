@@ -60,6 +60,23 @@ describe("seedLineages", () => {
   });
 });
 
+describe("seedLineages and a disabled recipe", () => {
+  it("switching disabled on and off again is no revision; a disabled recipe still gets its lineage", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    agent.write("off.json", { disabled: true, template: "echo off" });
+    const ctx = agent.ctx();
+    await seedLineages(ctx, discover());
+    expect(agent.ledgerIds()).toEqual(["off", "t"]);
+    await recordLaunch(ctx, resolved(path));
+    await foldPending(ctx);
+    agent.write("t.json", { disabled: true, template: "echo 1" });
+    expect(await seedLineages(ctx, discover())).toEqual({ changed: false, diagnostics: [] });
+    agent.write("t.json", { template: "echo 1" });
+    await seedLineages(ctx, discover());
+    expect(agent.ledgerFile("t")).toMatchObject({ lifetime_calls: 1, revision: 1, revision_calls: 1 });
+  });
+});
+
 describe("usage in inspect target=recipes view=summary verbose=true", () => {
   it("shows per-recipe usage and the operator-gated cleanup recommendations", async () => {
     const used = agent.write("used.json", { template: "echo used" });
