@@ -14,7 +14,8 @@ import { snapshotBytes, snapshotPath, type RevisionSnapshot } from "../../core/r
 import type { LedgerRecord } from "../../core/ledger/codec.js";
 import { newPlanId, runSteps } from "../journal/index.js";
 import { isoAt } from "../ledger/ledger-context.js";
-import { sha256Bytes, withRootFence } from "../ledger/index.js";
+import { seedLineages, sha256Bytes, withRootFence } from "../ledger/index.js";
+import { discoverThroughFs } from "../fs-discovery.js";
 import { foldLocked } from "../ledger/fold-logs.js";
 import { commitSteps, readIndex, readLedgers, withStore } from "../ledger/ledger-store.js";
 import type { ReviewContext } from "./review-context.js";
@@ -53,6 +54,15 @@ async function findSnapshot(ctx: ReviewContext, record: LedgerRecord, revision: 
   return first!;
 }
 
+/** Whether no lineage of that name has its file there (read without the store's lock: it only
+ *  decides whether to seed first, which takes the lock and reads again). */
+async function stale(ctx: ReviewContext, tool: string): Promise<boolean> {
+  const { index } = await readIndex(ctx.ledger);
+  const ledgers = await readLedgers(ctx.ledger, Object.values(index.paths).map((e) => e.ledger));
+  const named = [...ledgers].filter(([, r]) => r.lineage_name === tool);
+  return named.length === 0 || (await firstLive(ctx, named)) === undefined;
+}
+
 /** The first of `named` whose recipe file is there. */
 async function firstLive<T extends readonly [string, LedgerRecord]>(ctx: ReviewContext, named: readonly T[]): Promise<T | undefined> {
   for (const entry of named) if ((await ctx.fs.lstat(join(ctx.paths.recipeRoot, entry[1].current_path)).catch(() => undefined)) !== undefined) return entry;
@@ -72,6 +82,10 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
     // the folder the rollback began in is the folder it writes: taken before anything is read
     const root = await realRoot(ctx.fs, ctx.paths.recipeRoot);
     if (root === undefined) return { ok: false, error: `Recipe revision rollback lineage is unavailable: ${tool} (the recipe root ${ctx.paths.recipeRoot} is missing)` };
+    // a lineage of that name whose file is gone may have moved since the last launch or view (a
+    // hand rename, a change of format): the lineages first follow the recipes as they are now,
+    // so that the answer never depends on whether a view ran before
+    if (await stale(ctx, tool)) await seedLineages(ctx.ledger, await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot));
     return await withRootFence(ctx.ledger, () =>
       withStore(ctx.ledger, async (): Promise<RollbackResult> => {
         await foldLocked(ctx.ledger);
