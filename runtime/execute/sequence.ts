@@ -47,6 +47,9 @@ export async function runSequence(
     const r = await exec(step, context, input, run, answer);
     commands.push(...r.commands);
     if (r.code !== 0) {
+      // the run was ended around it (a node's deadline, an interrupt): the sequence does not go
+      // on, whatever the step's scope; the node that ended it says why
+      if (run.options.signal?.aborted === true) return { ...r, commands };
       const scope = widest(r.scope, r.critical ? "root" : undefined, stepFailure(step), own, answer ? "root" : undefined);
       if (scope === "root") return { ...r, commands, scope: "root", critical: true };
       run.trace.nonCritical.push({ code: r.code, command: renderCommands(r.commands), killed: r.killed });

@@ -37,6 +37,8 @@ describe("timeout and retry take placeholders", () => {
     expect(seq.result.ok).toBe(false);
     expect(seq.result.text).toContain("timed out after 300 ms");
     expect(seq.result.text).not.toContain("after\n");
+    // the sequence did not go on: no step is named as if it had
+    expect(seq.result.text).not.toContain("the sequence went on");
     expect(await napGone()).toBe(true);
     const par = await run(box, { timeout: 300, parallel: true, template: ["./nap", "printf b"] });
     expect(par.result.ok).toBe(false);
