@@ -47,4 +47,12 @@ describe("splitWords", () => {
   it("keeps Windows-style backslashes", () => {
     expect(splitWords("C:\\Program\\x")).toEqual(["C:\\Program\\x"]);
   });
+
+  it("a backslash outside quotes escapes a shell operator's character, as a shell's would", () => {
+    expect(splitWords("find . -exec ls {} \\;")).toEqual(["find", ".", "-exec", "ls", "{}", ";"]);
+    expect(splitWords("grep a\\|b \\>x \\&")).toEqual(["grep", "a|b", ">x", "&"]);
+    // inside double quotes it stays, as in a shell
+    expect(splitWords('echo "a\\;b"')).toEqual(["echo", "a\\;b"]);
+    expect(splitWordsDetailed("ls {} \\;").quoted).toEqual([2]);
+  });
 });
