@@ -46,6 +46,13 @@ const unknownOption = (word: string): string => {
   return near === "" ? `unknown option: ${word}` : `unknown option: ${word}.${near}`;
 };
 
+/** Whether `--json` is among the options: before a `--` that follows the verb (after it, every
+ *  word is taken as it is). */
+export function jsonAsked(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--", 1);
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json");
+}
+
 /** `--version` alone (or first) is its own command; `--help` with a verb is that verb's help. A
  *  `--` after the verb ends the options: the words after it are taken as they are, so that a tool
  *  whose name begins with `-` (a valid tool name) can be named (`call -- -dash`). */
@@ -71,7 +78,7 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
       rest.push(`scripted=${value}`);
     } else if (a === "--stream") stream = true;
     else if (a === "--help" || a === "-h") help = true;
-    else if ((a === "--version" || a === "-V") && rest.length === 0) return E.right({ verb: "--version", positional: [], params: {}, json: argv.includes("--json") });
+    else if ((a === "--version" || a === "-V") && rest.length === 0) return E.right({ verb: "--version", positional: [], params: {}, json: jsonAsked(argv) });
     else rest.push(a);
   }
   const [verb, ...words] = rest;

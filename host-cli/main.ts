@@ -11,14 +11,15 @@ import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import type { HostPorts } from "../runtime/session.js";
 import type { CliHost } from "./verbs/cli-verb.js";
-import { parseArgv, type ParsedCommandLine } from "./argv.js";
+import { jsonAsked, parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
 import { helpAnswer, unknownVerb } from "./help.js";
 import { runVerb, type VerbOutcome } from "./verbs.js";
 
-// `--json` anywhere on the command line promises one JSON object on stdout, even when the command
-// line itself is wrong (a script piping into a JSON parser must not get an empty stdout).
-const wantsJson = process.argv.slice(2).includes("--json");
+// `--json` anywhere among the options promises one JSON object on stdout, even when the command
+// line itself is wrong (a script piping into a JSON parser must not get an empty stdout). After a
+// `--` it is a word like any other (argv.ts), so it asks for nothing there.
+const wantsJson = jsonAsked(process.argv.slice(2));
 
 /** A usage error is one short paragraph: what is wrong and where help is, never the whole help. */
 function usageError(error: string, verb?: string): number {

@@ -108,11 +108,14 @@ export function partialStreams(streams: readonly { readonly name: string; readon
   return parts.length === 0 ? undefined : parts.join("; ");
 }
 
-/** The body of a successful run: stdout trimmed, `(no output)` when nothing is left. */
+/** The body of a successful run: stdout without its leading blank lines and trailing whitespace
+ *  (the first line keeps its indentation: `uniq -c` columns stay aligned), `(no output)` when
+ *  nothing is left. */
 export const successBody = (stdout: string): string => {
-  const trimmed = stdout.trim();
+  const trimmed = stdout.trimEnd().replace(LEADING_BLANK_LINES, "");
   return trimmed === "" ? "(no output)" : trimmed;
 };
+const LEADING_BLANK_LINES = /^(?:[ \t\f\v]*\r?\n)+/;
 
 /** The body of a failed run: the exit line, then stderr and stdout when they say anything. */
 /** How the process runner begins the message of a command that could not be started. */

@@ -32,7 +32,7 @@ export function doctorText(summary: RecipesSummary): string {
   const shown = summary.remediations.slice(0, VIEW_LIMITS.doctorLines);
   lines.push(...shown.map(findingLine));
   const more = summary.remediations.length - shown.length;
-  if (more > 0) lines.push(`… +${more} more (inspect target=recipes view=doctor verbose=true lists every finding)`);
+  if (more > 0) lines.push(`… +${more} more (inspect target=recipes view=doctor verbose=true gives every finding, as JSON)`);
   const confined = summary.active.flatMap((a) => (a.sandbox === undefined ? [] : [`sandbox id=${a.id} ${a.sandbox}`]));
   lines.push(...confined.slice(0, VIEW_LIMITS.doctorLines));
   if (confined.length > VIEW_LIMITS.doctorLines) lines.push(`… +${confined.length - VIEW_LIMITS.doctorLines} more sandboxed tools`);

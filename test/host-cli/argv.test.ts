@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { parseArgv, parseCliValue } from "../../host-cli/argv.js";
+import { jsonAsked, parseArgv, parseCliValue } from "../../host-cli/argv.js";
 
 describe("CLI value parsing", () => {
   it("takes JSON values as JSON and everything else as a string", () => {
@@ -49,5 +49,15 @@ describe("CLI value parsing", () => {
     expect(parseArgv(["call", "-dash"])).toEqual(E.left('unknown option: -dash (a name that begins with "-" goes after "--": call -- -dash)'));
     // a `--` before the verb is no verb
     expect(parseArgv(["--", "list"])).toEqual(E.left("unknown option: --"));
+  });
+});
+
+describe("--json after --", () => {
+  it("is a word there, not an option: neither the parse nor the usage error's form takes it", () => {
+    const parsed = parseArgv(["call", "--", "-dash", "--json"]);
+    expect(parsed).toMatchObject({ _tag: "Right", right: { verb: "call", positional: ["-dash", "--json"], json: false } });
+    expect(jsonAsked(["call", "--", "-dash", "--json"])).toBe(false);
+    expect(jsonAsked(["call", "x", "--json"])).toBe(true);
+    expect(jsonAsked(["--json", "call", "--", "x"])).toBe(true);
   });
 });

@@ -80,6 +80,8 @@ describe("report formatting", () => {
   it("bodies are trimmed; empty is (no output)", () => {
     expect(finalText(truncateBody(successBody("\n\nabc\n\n  ")), undefined)).toBe("abc");
     expect(finalText(truncateBody(successBody(" \n\t ")), undefined)).toBe("(no output)");
+    // the first line keeps its indentation: columns stay aligned
+    expect(successBody("\n      5 the\n     12 a\n")).toBe("      5 the\n     12 a");
   });
 
   it("failure bodies: exit line, killed, stderr and stdout sections", () => {

@@ -50,7 +50,7 @@ describe("doctorText", () => {
     expect(summary.remediations).toHaveLength(10);
     expect(lines).toHaveLength(1 + 1 + 8 + 1 + 1);
     expect(lines[0]).toMatch(/ actions=10 /);
-    expect(lines[10]).toBe("… +2 more (inspect target=recipes view=doctor verbose=true lists every finding)");
+    expect(lines[10]).toBe("… +2 more (inspect target=recipes view=doctor verbose=true gives every finding, as JSON)");
     // nine labels per recipe: `curl {api_key}` also lets a string value become an option of curl
     expect(lines[0]).toMatch(/ risks=90 top_risks=([a-z._]+:10,){3}[a-z._]+:10$/);
     expect(lines[2]).toBe(
