@@ -48,7 +48,7 @@ const camel = (k: string): string => k.replace(/_([a-z])/g, (_, c: string) => c.
 
 function assessmentErrors(raw: unknown, t: PortfolioTool): string[] {
   if (raw === undefined) return [];
-  const invalid = (why: string): string[] => [`invalid tool assessment: ${t.occurrence} (${why}; ${ASSESSMENT_SHAPE})`];
+  const invalid = (why: string): string[] => [`invalid tool assessment: ${t.occurrence} (${why})`];
   if (!isObject(raw)) return invalid("not an object");
   const unknown = Object.keys(raw).filter((k) => !ASSESSMENT_KEYS.has(k));
   if (unknown.length > 0)
@@ -145,6 +145,8 @@ export function validatePortfolioDecisions(p: Portfolio, reply: JsonObject): E.E
     if (!member && active.has(key)) errors.push(`merge target collides with unrelated active tool: ${g.given}`);
     if (new Set(g.members.map((m) => recipeDigest(m.recipe))).size > 1) errors.push(`merge target recipes differ: ${g.given}`);
   }
+  // the shape an assessment needs, said once after the refusals of any
+  if (errors.some((e) => e.startsWith("invalid tool assessment: "))) errors.push(`(${ASSESSMENT_SHAPE})`);
   if (errors.length > 0) return E.left(errors);
   return E.right(p.tools.map((t) => accepted.get(t.occurrence)!));
 }

@@ -23,7 +23,18 @@ import { fileSha, readJsonOrUndefined } from "./files.js";
 import { realRoot, rootChanged, stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-guard.js";
 
 export type RollbackResult =
-  | { readonly ok: true; readonly tool: string; readonly path: string; readonly restored_revision: number; readonly revision: number; readonly changed: boolean }
+  | {
+      readonly ok: true;
+      readonly tool: string;
+      readonly path: string;
+      readonly restored_revision: number;
+      readonly revision: number;
+      readonly changed: boolean;
+      /** false (else absent) when no new revision was recorded: the file was written back with
+       *  the content the lineage already had (a deleted file restored, other bytes of the same
+       *  recipe), so its revision's calls go on */
+      readonly new_revision?: false;
+    }
   | { readonly ok: false; readonly error: string };
 
 const withExtension = (path: string, extension: string): string => {
@@ -152,7 +163,7 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         const link = await symlinkBelowRoot(ctx.fs, ctx.paths.recipeRoot, [at, ...stepPaths([...recipe, ...ledgerWrites, ...rest.flat()])]);
         if (link !== undefined) return { ok: false, error: symlinkOnPlan(ctx.paths.recipeRoot, link, "rollback") };
         await runSteps(ctx.fs, ctx.ledger.paths.journals, { id: newPlanId(ctx.now()), kind: "revision-rollback", phases: [[...recipe, ...ledgerWrites], ...rest], root: ctx.paths.recipeRoot });
-        return { ok: true, tool, path: target, restored_revision: revision, revision: next.revision, changed: true };
+        return { ok: true, tool, path: target, restored_revision: revision, revision: next.revision, changed: true, ...(next.revision === base.record.revision ? { new_revision: false } : {}) };
       }),
     );
   } catch (e) {

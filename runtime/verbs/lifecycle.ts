@@ -90,7 +90,9 @@ async function rollbackNowLocked(ctx: LifecycleVerbContext, tool: string, revisi
   const r = await withReviews(ctx, (c) => rollbackTool(c, tool, revision));
   if (!r.ok) return failure(r.error);
   const text = r.changed
-    ? `rolled back tool=${r.tool} to revision ${r.restored_revision}: now revision ${r.revision} (revision_calls restart at 0; lifetime_calls kept)`
+    ? r.new_revision === false
+      ? `rolled back tool=${r.tool} to revision ${r.restored_revision}: its file holds that content again, which is its current revision ${r.revision} (revision_calls go on; lifetime_calls kept)`
+      : `rolled back tool=${r.tool} to revision ${r.restored_revision}: now revision ${r.revision} (revision_calls restart at 0; lifetime_calls kept)`
     : `tool=${r.tool} already holds revision ${r.restored_revision}'s content (revision ${r.revision}); nothing changed`;
   return success(text, { ...r });
 }

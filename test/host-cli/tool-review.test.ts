@@ -103,6 +103,12 @@ describe("a tool portfolio review through the CLI", () => {
     expect(usage(env, "renamed_tool")).toMatchObject({ lifetime_calls: 5, revision_calls: 1 });
     // not an agent tool: the verbs agents see do not include it
     expect(runCliJson(["rollback", "tool=renamed_tool", "revision=7"], env).body).toMatchObject({ ok: false, text: expect.stringContaining("Invalid or rotated recipe revision snapshot.") });
+    // the file deleted by hand: the rollback writes it back, with the content of the revision the
+    // tool is on (3, revision 1's), so no revision is recorded and its calls go on
+    rmSync(join(agent, "recipes", "renamed_tool.json"));
+    const back = runCliJson(["rollback", "tool=renamed_tool", "revision=1"], env);
+    expect(back.body.text).toBe("rolled back tool=renamed_tool to revision 1: its file holds that content again, which is its current revision 3 (revision_calls go on; lifetime_calls kept)");
+    expect(ledger("renamed_tool")).toMatchObject({ lifetime_calls: 5, revision: 3, revision_calls: 1 });
 
     // rolled back to reviewed content: nothing is eligible (a new content revision would be)
     expect(runCliJson(["review", "scope=tool"], env).body.text).toMatch(/eligible=0\/36/);

@@ -103,20 +103,24 @@ describe("the assessment", () => {
     [{ lifetimeCalls: 1, revisionCalls: 1, safety: 1 }],
   ])("%j is refused", (a) => {
     const errors = assessed(a);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^invalid tool assessment: tool_02 \(.+; an assessment is \{"lifetimeCalls", "revisionCalls"\}/);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^invalid tool assessment: tool_02 \(.+\)$/);
+    expect(errors[1]).toBe(`(${ASSESSMENT_SHAPE})`);
   });
 
-  it("the refusal says what is wrong, and the name a snake_case key is written with", () => {
-    const shape = `; ${ASSESSMENT_SHAPE})`;
+  it("the refusal says what is wrong, and the name a snake_case key is written with; the shape once", () => {
+    const shape = `)`;
+    const once = `(${ASSESSMENT_SHAPE})`;
     expect(assessed({ lifetime_calls: 1, revision_calls: 1 })).toEqual([
       `invalid tool assessment: tool_02 ("lifetime_calls" is written "lifetimeCalls", "revision_calls" is written "revisionCalls"${shape}`,
+      once,
     ]);
-    expect(assessed({ launches: 0 })).toEqual([`invalid tool assessment: tool_02 (unknown key "launches"${shape}`]);
+    expect(assessed({ launches: 0 })).toEqual([`invalid tool assessment: tool_02 (unknown key "launches"${shape}`, once]);
     expect(assessed({ lifetimeCalls: 1.5, redundancy: 2 })).toEqual([
       `invalid tool assessment: tool_02 ("lifetimeCalls" is no whole number, "revisionCalls" is missing, "redundancy" is not from 0 to 1${shape}`,
+      once,
     ]);
-    expect(assessed([])).toEqual([`invalid tool assessment: tool_02 (not an object${shape}`]);
+    expect(assessed([])).toEqual([`invalid tool assessment: tool_02 (not an object${shape}`, once]);
   });
 });
 

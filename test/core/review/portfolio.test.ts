@@ -187,6 +187,7 @@ describe("decision validation", () => {
       "invalid tool decision shape: tool_13",
       expect.stringMatching(/^invalid tool assessment: tool_14 \(/),
       "merge target requires at least two sources: lonely",
+      expect.stringMatching(/^\(an assessment is /),
     ]);
   });
 
