@@ -49,7 +49,13 @@ export interface UsageLookup {
   readonly lookup: (entry: RecipeEntry) => JsonObject | undefined;
   /** set when the ledgers exist but could not be read: the lookup then knows no usage */
   readonly unreadable?: string;
+  /** what seeding and reading the ledgers found on the way (an index rebuilt, a lineage not
+   *  followed), for the view to say */
+  readonly notes?: readonly string[];
 }
+
+/** Notes the view says: a journal set aside is listed by its file, for as long as it is there. */
+const noted = (diagnostics: readonly string[]): string[] => diagnostics.filter((d) => !/ was not applied and was kept as /.test(d));
 
 /** Usage per entry: the session's ledger's when one exists, zeros for user recipes without
  *  launches yet. The ledger is the host session's (its file system, its lock, its usage folder). */
@@ -72,9 +78,10 @@ export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discove
   // a store busy past the wait is busy for the read too: said once, without a second wait
   const busy = seeded.diagnostics.find((d) => /^Usage lineage seeding failed: Timed out /.test(d));
   if (busy !== undefined) return { lookup: () => undefined, unreadable: busy.replace(/^Usage lineage seeding failed: /, "Usage ledgers could not be read: ") };
-  const { usageFor, ledgerFor, unreadable } = await loadUsage(ledger, discovery.entries);
+  const { usageFor, ledgerFor, unreadable, diagnostics } = await loadUsage(ledger, discovery.entries);
   if (unreadable !== undefined) return { lookup: () => undefined, unreadable };
-  return { lookup: (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry) };
+  const notes = noted([...seeded.diagnostics, ...diagnostics]);
+  return { lookup: (entry) => (ledgerFor(entry) === undefined ? carriedOrZero(entry) : usageFor(entry)) ?? zero(entry), ...(notes.length === 0 ? {} : { notes }) };
 }
 
 /** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
@@ -114,6 +121,7 @@ export async function inspectWithUsage(
   // ledgers that could not be read, and journals set aside, are said as registry diagnostics
   const extra = [
     ...(found?.unreadable === undefined ? [] : [usageUnreadable(found.unreadable)]),
+    ...(found?.notes ?? []),
     ...(showsUsage(params) ? await quarantinedJournals(runtime.fs, runtime.ledger, runtime.paths) : []),
   ];
   const seen = extra.length === 0 ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, ...extra] };

@@ -23,6 +23,11 @@ const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/
 const USAGE_UNREADABLE = /^Usage ledgers could not be read: /;
 /** a journal recovery set aside (runtime/usage-view.ts) */
 const QUARANTINED_JOURNAL = /^Journal .+ was set aside by recovery: /s;
+/** what the usage ledger repaired on the way (an unreadable index rebuilt, an unreadable ledger
+ *  started again): counts may be lower than the launches made */
+const USAGE_REPAIRED = /^Usage (?:index|ledger|lineage) .+ (?:was unreadable|is unreadable|failed)/s;
+/** the usage ledger's other notes (a lineage not followed, a name held by another lineage) */
+const USAGE_NOTE = /^Usage (?:lineage|ledger|index|journal|accounting) /;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
@@ -92,7 +97,8 @@ const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
  * then by its words. */
 export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severity {
   if (tag !== undefined) return TAG_SEVERITY[tag];
-  if (USAGE_UNREADABLE.test(message) || QUARANTINED_JOURNAL.test(message)) return "warning";
+  if (USAGE_UNREADABLE.test(message) || QUARANTINED_JOURNAL.test(message) || USAGE_REPAIRED.test(message)) return "warning";
+  if (USAGE_NOTE.test(message)) return "info";
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
   if (ROOT_WARNING.test(message)) return "warning";
@@ -124,6 +130,8 @@ export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
   if (QUARANTINED_JOURNAL.test(message)) return "read the journal (JSON: its plan and the files it names), check those files, then delete the journal";
   if (USAGE_UNREADABLE.test(message)) return "run the view again once the other process is done, or repair the usage folder";
+  if (USAGE_REPAIRED.test(message)) return "nothing to undo: the ledger repaired what it could; launches it could not read are not counted";
+  if (USAGE_NOTE.test(message)) return "nothing to do unless it is unexpected: rename one of the recipes to tell their histories apart";
   if (LINKED.test(message)) return "copy the file into the recipe folder in place of the link, or link the whole folder";
   if (STRAY_FOLDER.test(message)) return "move the folder out of the recipe folder: a recipe is one file";
   if (STRAY_CASE.test(message)) return "rename the file to the lower-case ending, or move it out of the recipe folder";

@@ -79,6 +79,16 @@ describe("usage through the CLI", () => {
     expect(runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text).toMatch(/^recipes doctor errors=0 warnings=0 /);
   });
 
+  it("an index the ledger had to rebuild is said by the view that found it", () => {
+    const env = { PI_CODING_AGENT_DIR: agent };
+    writeFileSync(join(agent, "recipes", ".usage", "index.json"), "{garbage");
+    const doctor = runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text;
+    expect(doctor).toMatch(/^recipes doctor errors=0 warnings=1 /);
+    expect(doctor).toContain("was unreadable and was rebuilt from the ledgers; launches not yet folded are not counted.");
+    // repaired: the next view has nothing to say
+    expect(runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text).toMatch(/^recipes doctor errors=0 warnings=0 /);
+  });
+
   it("a launch that could not be counted says so on stderr; the command's result is the command's", () => {
     const env = { PI_CODING_AGENT_DIR: agent };
     const launches = join(agent, "recipes", ".usage", "launches");
