@@ -2,7 +2,7 @@
 // the fields the recipe-field table (core/recipe/fields.ts) marks executable, so the template
 // graph (the envelope with the control keys given at top level), args, defaults, values, imports,
 // async and the control flags, and leaves out the name (a rename is not a revision), the
-// description, inline usage and the raw text. Reformatting a file or reordering its keys changes
+// description, `disabled` (whether the tool is offered), inline usage and the raw text. Reformatting a file or reordering its keys changes
 // nothing. The live registry compares `executableText` to tell which tools changed; the ledger
 // stores its digest, `executableFingerprint`, so both agree on what a revision is.
 import type { Json, RecipeConfig } from "../model.js";
@@ -14,7 +14,9 @@ import { sha256Hex } from "./sha256.js";
 export function executableContent(config: RecipeConfig): { readonly [k: string]: Json } {
   const out: { [k: string]: Json } = {};
   for (const [key, value] of Object.entries(config)) {
-    if (!NOT_EXECUTABLE_FIELDS.has(key) && value !== undefined) out[key] = value as Json;
+    // `disabled` says whether the tool is offered, not what it does: switching it off and on
+    // again is no revision, and a disabled tool renamed by hand is still followed by content
+    if (!NOT_EXECUTABLE_FIELDS.has(key) && key !== "disabled" && value !== undefined) out[key] = value as Json;
   }
   out["async"] = config.async === true;
   return out;

@@ -15,9 +15,6 @@ export interface Observation {
   /** launches a recipe still carries in its own `usage` object (written by pi-actors): a fresh
    *  lineage starts from them instead of zero */
   readonly carried?: CarriedUsage;
-  /** a disabled recipe: seeded (a lineage started or followed) but never revised by seeding, so
-   *  that switching `disabled` on and off again is no revision of what the tool does */
-  readonly disabled?: boolean;
 }
 
 /** A lineage's record started from the carried launches. Only a lineage born in this very plan
@@ -41,7 +38,6 @@ export function seedObservations(snapshot: LedgerSnapshot, observations: readonl
   const w = new Working(snapshot);
   for (const o of [...observations].sort((a, b) => compareText(a.key, b.key))) {
     const fresh = w.lookup(o.key) === undefined;
-    if (o.disabled === true && !fresh) continue;
     const { id, record } = w.attach(o.key, o.name, o.fingerprint, at, observations);
     w.put(o.key, id, revise(startFromCarried(record, o.carried, fresh), o.fingerprint, at));
   }
@@ -50,4 +46,4 @@ export function seedObservations(snapshot: LedgerSnapshot, observations: readonl
 
 /** True when every observation is indexed at its current fingerprint: seeding would change nothing. */
 export const seedIsCurrent = (snapshot: Pick<LedgerSnapshot, "index">, observations: readonly Observation[]): boolean =>
-  observations.every((o) => (o.disabled === true ? snapshot.index.paths[o.key] !== undefined : snapshot.index.paths[o.key]?.fingerprint === o.fingerprint));
+  observations.every((o) => snapshot.index.paths[o.key]?.fingerprint === o.fingerprint);

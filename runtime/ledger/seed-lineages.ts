@@ -31,7 +31,7 @@ export function lineageObservations(recipeRoot: string, entries: readonly Recipe
     if (!e.mutableUsage || !e.active || e.config === undefined) continue;
     const key = pathKey(recipeRoot, e.path);
     const carried = carriedUsage(e.config.usage);
-    if (key !== undefined) out.push({ key, name: e.id, fingerprint: fingerprintOf(e.config), ...(carried === undefined ? {} : { carried }), ...(e.disabled ? { disabled: true } : {}) });
+    if (key !== undefined) out.push({ key, name: e.id, fingerprint: fingerprintOf(e.config), ...(carried === undefined ? {} : { carried }) });
   }
   return out;
 }

@@ -74,6 +74,15 @@ describe("seedLineages and a disabled recipe", () => {
     agent.write("t.json", { template: "echo 1" });
     await seedLineages(ctx, discover());
     expect(agent.ledgerFile("t")).toMatchObject({ lifetime_calls: 1, revision: 1, revision_calls: 1 });
+    // disabled, renamed by hand while disabled, enabled again: the same tool, the same revision
+    agent.write("t.json", { disabled: true, template: "echo 1" });
+    await seedLineages(ctx, discover());
+    renameSync(path, join(agent.root, "u.json"));
+    await seedLineages(ctx, discover());
+    agent.write("u.json", { template: "echo 1" });
+    await seedLineages(ctx, discover());
+    expect(agent.ledgerIds()).toEqual(["off", "u"]);
+    expect(agent.ledgerFile("u")).toMatchObject({ lifetime_calls: 1, revision: 1, revision_calls: 1, former_names: ["t"] });
   });
 });
 
