@@ -143,10 +143,13 @@ export class Working {
   }
 
   /** moves the lineage of `fromKey` to `toKey` (named `name`); the old key leaves the index */
-  /** Whether another key of this pass, not indexed yet, has the content of `sibling`'s lineage:
-   *  that key follows it by content, and `key` (its other format) does not take it. */
+  /** Whether another key of this pass, not indexed yet, has the content of `sibling`'s lineage
+   *  while its file is gone: that key follows it by content, and `key` (its other format) does
+   *  not take it. */
   private claimedByContent(sibling: string, key: string, claims: readonly Claim[] | undefined): boolean {
     const held = this.paths[sibling]?.fingerprint;
+    // only a lineage whose file is gone can be followed by content at all
+    if (!this.snapshot.missing.has(sibling)) return false;
     return claims !== undefined && held !== undefined && claims.some((c) => c.key !== key && c.key !== sibling && c.fingerprint === held && this.paths[c.key] === undefined);
   }
 

@@ -15,8 +15,6 @@ export interface SplitResult {
 // the characters of isSpace: space, \t, \n, \v, \f, \r
 const isSpaceCode = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 const QUOTE_OR_ESCAPE = /['"\\]/;
-/** what a shell operator or redirection is made of */
-const OPERATOR_CHARS = new Set([";", "|", "&", "<", ">"]);
 
 // Most leaves hold no quote and no backslash: their words are the runs between spaces, taken as
 // slices instead of being built a character at a time.
@@ -50,10 +48,10 @@ export function splitWordsDetailed(text: string): SplitResult {
   let escaped = false;
   for (const c of text) {
     if (escaped) {
-      // a backslash escapes what a shell would read otherwise: a space, a quote, a backslash and
-      // outside quotes a shell operator's character (`find … -exec ls {} \;` passes `;`); before
-      // anything else it stays, so `C:\Program` and `\n` keep theirs
-      word += isSpace(c) || c === "'" || c === '"' || c === "\\" || (quote === undefined && OPERATOR_CHARS.has(c)) ? c : "\\" + c;
+      // a backslash escapes a space, a quote, a backslash and, outside quotes, `;` (find's
+      // `-exec ls {} \;`, which a shell would pass as `;`); before anything else it stays, so
+      // `C:\Program`, `\n` and a regex's `\|` or `\<` reach the command as written
+      word += isSpace(c) || c === "'" || c === '"' || c === "\\" || (quote === undefined && c === ";") ? c : "\\" + c;
       escaped = false;
       literal = true;
       continue;

@@ -97,14 +97,17 @@ function execControlled(
 function execBody(node: ObjectNode, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean, failure: FailureScope): Promise<NodeResult> {
   const step = node.step;
   const body = node.body;
+  // a node whose `output` names one of its steps answers with that step, not its last one: the
+  // answer's rules (the root's last step fails the call) do not reach inside it
+  const answer = isRoot && !(node.output !== undefined && node.output !== "" && node.labels.has(node.output));
   switch (body.kind) {
     case "leaf":
       return runLeaf(body.leaf, step === body.leaf.text ? undefined : step, context, node, stdin, run);
     case "sequence":
-      if (node.parallel) return runParallel(node, body.steps, context, stdin, run, execNode, isRoot);
-      return runSequence(body.steps, failure, context, stdin, run, isRoot, execNode);
+      if (node.parallel) return runParallel(node, body.steps, context, stdin, run, execNode, answer);
+      return runSequence(body.steps, failure, context, stdin, run, answer, execNode);
     case "object":
-      return execNode(body, context, stdin, run, isRoot);
+      return execNode(body, context, stdin, run, answer);
     case "empty":
       throw new TemplateError(EMPTY_COMMAND, step);
   }

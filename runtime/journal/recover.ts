@@ -39,14 +39,18 @@ const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
  * The temps a killed plan's writes left beside the files it wrote (`.<file>.<pid>-<n>.tmp`, a
  * revision snapshot's in its ring folder, say): once the plan is finished or undone, those of a
- * writer whose process is provably gone are removed. A live process's temp (another writer of
- * that file, outside this journal's lock) is left alone, and so is any doubt. Never throws.
+ * writer whose process is gone are removed. Only inside `store` (the folder that holds the
+ * journal folder: the usage store for the ledger's journals), whose files are written only under
+ * the lock recovery holds, so no live writer's temp can be there; a recipe file a plan wrote
+ * (outside it) keeps its folder's temps for the writer that holds that file's lock. A pid this
+ * process sees alive, or cannot tell about, keeps its temp too. Never throws.
  */
-export async function removeDeadWriteTemps(fs: FileSystem, steps: readonly Step[], probe: Pick<ProcessProbe, "signalZero"> = nodeProcessProbe): Promise<void> {
+export async function removeDeadWriteTemps(fs: FileSystem, steps: readonly Step[], store: string, probe: Pick<ProcessProbe, "signalZero"> = nodeProcessProbe): Promise<void> {
   const written = new Map<string, Set<string>>();
+  const inside = `${store.endsWith("/") ? store.slice(0, -1) : store}/`;
   for (const step of steps) {
     const path = step.op === "write" ? step.path : step.op === "rename" || step.op === "link" ? step.to : undefined;
-    if (path === undefined) continue;
+    if (path === undefined || !path.startsWith(inside)) continue;
     const names = written.get(dirname(path)) ?? new Set<string>();
     names.add(basename(path));
     written.set(dirname(path), names);
@@ -113,7 +117,7 @@ export async function recoverJournals(fs: FileSystem, journalDir: string, option
       continue;
     }
     await removeJournal(fs, journalDir, file);
-    await removeDeadWriteTemps(fs, journal.plan.phases.flat());
+    await removeDeadWriteTemps(fs, journal.plan.phases.flat(), dirname(journalDir));
     outcomes.push({ id, kind: journal.plan.kind, outcome: journal.direction === "forward" ? "rolled-forward" : "rolled-back" });
   }
   // temps of journal writes a crash interrupted; the caller's lock keeps live writers out. The

@@ -125,6 +125,13 @@ describe("foldLaunches", () => {
     expect(s.of("x.json")).toMatchObject({ lineage_name: "x", lifetime_calls: 3, revision: 2, revision_calls: 1 });
     expect(s.index.paths["x.md"]).toBeUndefined();
     s.consistent();
+    // a copy of the .md elsewhere (same content) cannot follow a lineage whose file is there:
+    // the .json still takes it
+    const t = new Store();
+    t.commit(foldLaunches(t.snapshot(), [launch("x.md", "f1", T(1))], new Set(["L1"])));
+    t.commit(foldLaunches(t.snapshot(), [launch("y.md", "f1", T(2)), launch("x.json", "f2", T(2))], new Set(["L1"])));
+    expect(t.of("x.json")).toMatchObject({ lineage_name: "x", lifetime_calls: 2 });
+    t.consistent();
   });
 
   it("does not follow when two former recipes share the fingerprint, and says so", () => {

@@ -48,9 +48,9 @@ describe("splitWords", () => {
     expect(splitWords("C:\\Program\\x")).toEqual(["C:\\Program\\x"]);
   });
 
-  it("a backslash outside quotes escapes a shell operator's character, as a shell's would", () => {
+  it("a backslash outside quotes escapes `;` (find's -exec), and stays before a regex's | < >", () => {
     expect(splitWords("find . -exec ls {} \\;")).toEqual(["find", ".", "-exec", "ls", "{}", ";"]);
-    expect(splitWords("grep a\\|b \\>x \\&")).toEqual(["grep", "a|b", ">x", "&"]);
+    expect(splitWords("grep a\\|b \\<ba")).toEqual(["grep", "a\\|b", "\\<ba"]);
     // inside double quotes it stays, as in a shell
     expect(splitWords('echo "a\\;b"')).toEqual(["echo", "a\\;b"]);
     expect(splitWordsDetailed("ls {} \\;").quoted).toEqual([2]);

@@ -76,6 +76,10 @@ describe("sequences", () => {
     }
     // unless that step (or the node around it) says failure: continue
     expect((await run(box, ["./a", { template: ["./a", "./b"], failure: "continue" }])).result.ok).toBe(true);
+    // or the node there answers with another step (`output`): its failing cleanup is no failure of the answer
+    const picked = await run(box, ["./a", { output: "x", template: [{ label: "x", template: "./a" }, "./b"] }]);
+    expect(picked.result.ok).toBe(true);
+    expect(picked.result.text.startsWith("a out")).toBe(true);
 
     box.script("a", recorder("a", "a out", 2));
     box.script("b", recorder("b", "b out"));
