@@ -197,6 +197,8 @@ export interface ContinuedFailure {
   readonly killed: boolean;
   /** the first non-blank line of the step's stderr ("" when it printed none) */
   readonly stderr: string;
+  /** the signal from elsewhere that ended it (it had no exit code of its own) */
+  readonly signal?: string;
 }
 
 /** At most this many continued failures are named, one line each; the rest are counted. */
@@ -218,7 +220,7 @@ export function firstLine(text: string): string {
 
 /** `Step failed, the sequence went on: cat nope (exit 1): cat: nope: No such file or directory` */
 export function continuedFailureLine(f: ContinuedFailure): string {
-  const exit = `exit ${f.code}${f.killed ? ", killed" : ""}`;
+  const exit = f.signal !== undefined && !f.killed ? `killed by signal ${f.signal}` : `exit ${f.code}${f.killed ? ", killed" : ""}`;
   const stderr = oneLine(f.stderr);
   return `Step failed, the sequence went on: ${oneLine(f.command)} (${exit})${stderr === "" ? "" : `: ${stderr}`}`;
 }

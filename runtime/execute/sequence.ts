@@ -55,7 +55,7 @@ export async function runSequence(
       run.trace.nonCritical.push({ code: r.code, command: renderCommands(r.commands), killed: r.killed });
       if (scope === "branch") return { ...r, commands, scope: "branch" };
       // the sequence goes on as if the step had printed nothing: the result still names it
-      run.continued.push({ command: r.failedCommand ?? renderCommands(r.commands), code: r.code, killed: r.killed, stderr: firstLine(r.stderr) });
+      run.continued.push({ command: r.failedCommand ?? renderCommands(r.commands), code: r.code, killed: r.killed, stderr: firstLine(r.stderr), ...(r.signal === undefined ? {} : { signal: r.signal }) });
       last = withStdout({ ...r, code: 0 }, EMPTY_BYTES);
       input = EMPTY_BYTES;
       continue;

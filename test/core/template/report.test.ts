@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  collapseFailures, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
+  collapseFailures, continuedFailureLine, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
   MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partialStreams,
 } from "../../../core/template/report.js";
 
@@ -87,6 +87,7 @@ describe("report formatting", () => {
   it("failure bodies: exit line, killed, stderr and stdout sections", () => {
     expect(failureBody(1, true, "", "")).toBe("Exit code 1 (killed)");
     expect(failureBody(1, false, "", "", "SIGSEGV")).toBe("Killed by signal SIGSEGV (no exit code of its own)");
+    expect(continuedFailureLine({ command: "x", code: 1, killed: false, stderr: "", signal: "SIGKILL" })).toBe("Step failed, the sequence went on: x (killed by signal SIGKILL)");
     // the run's own kill (a timeout) says killed, whatever signal did it
     expect(failureBody(1, true, "", "", "SIGTERM")).toBe("Exit code 1 (killed)");
     expect(failureBody(65, false, "why\n", "out\n\n")).toBe("Exit code 65\n\nstderr:\nwhy\n\nstdout:\nout");
