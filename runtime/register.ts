@@ -114,7 +114,11 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
     case "write": {
       // a promotion writes its tool and moves the draft's lineage in one journal plan
       const promoted = await promoteWithLineage(plan, ctx);
-      if (promoted !== undefined) return refreshed(ctx, success(plan.text, promoted));
+      if (promoted !== undefined && "moved" in promoted) return refreshed(ctx, success(plan.text, promoted.moved));
+      // a lineage that could not move (a target with a lineage of its own, a busy ledger) is said:
+      // the tool is written all the same, and the draft keeps its launches
+      const notMoved = promoted?.notMoved;
+      const written = notMoved === undefined ? plan : { ...plan, text: `${plan.text}\n${notMoved} (the tool is written; the draft keeps its usage)`, details: { ...plan.details, lineage: "not_moved", lineage_diagnostic: notMoved } };
       try {
         await ctx.fs.mkdir(dirname(plan.path), { recursive: true });
         await writeFileAtomic(ctx.fs, plan.path, plan.content);
@@ -122,7 +126,7 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
         if (!isFsError(e)) throw e;
         return failure(persistFailed(e.message), { tool: plan.name, config: plan.path });
       }
-      return refreshed(ctx, success(plan.text, plan.details));
+      return refreshed(ctx, success(written.text, written.details));
     }
     case "delete":
       let notes: readonly string[];
@@ -141,15 +145,20 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
  *  zero-call lineage first, so that every promotion leaves the draft's path among the tool's
  *  former paths: that is how a review batch knows never to offer the draft again. Undefined when
  *  the lineage cannot move (a target with a lineage of its own): the caller writes plainly. */
-async function promoteWithLineage(plan: Extract<RegisterPlan, { kind: "write" }>, ctx: RegisterContext): Promise<Readonly<Record<string, unknown>> | undefined> {
+async function promoteWithLineage(
+  plan: Extract<RegisterPlan, { kind: "write" }>, ctx: RegisterContext,
+): Promise<{ readonly moved: Readonly<Record<string, unknown>> } | { readonly notMoved: string } | undefined> {
   const draft = plan.details["draft"];
   if (plan.details["promoted"] !== true || typeof draft !== "string") return undefined;
   const ledger = openLedger({ fs: ctx.fs, lock: ctx.lock, recipeRoot: ctx.paths.recipeRoot });
   try {
     const observed = await draftObservation(ctx, draft);
-    if (observed !== undefined) await seedObserved(ledger, [observed]);
+    const seeded = observed === undefined ? undefined : await seedObserved(ledger, [observed]);
     const moved = await promoteLineage(ledger, { from: draft, to: plan.path, writeTarget: plan.content });
-    return moved.ok ? { ...plan.details, lineage: "moved" } : undefined;
+    if (moved.ok) return { moved: { ...plan.details, lineage: "moved" } };
+    // a target that has a lineage of its own keeps it (the usual case of an update): no news
+    const why = [...(seeded?.diagnostics ?? []), moved.diagnostic].filter((d) => /failed|Timed out|could not/i.test(d));
+    return why.length === 0 ? undefined : { notMoved: why.join("; ") };
   } finally {
     await closeLedger(ledger);
   }

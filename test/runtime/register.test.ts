@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
 import { canonicalLockPath } from "../../adapters/lock/canonical-path.js";
-import type { Lock } from "../../adapters/lock/Lock.js";
+import { LockTimeoutError, type Lock } from "../../adapters/lock/Lock.js";
 import { agentPaths, type AgentPaths } from "../../runtime/agent-paths.js";
 import { registerTool, type RegisterContext } from "../../runtime/register.js";
 import { cleanStrayRecipeTemps } from "../../runtime/startup.js";
@@ -44,6 +44,23 @@ describe("registerTool", () => {
     // the tool's files are gone; the (empty) journal folder of the delete stays under .usage
     expect(readdirSync(paths.recipeRoot)).toEqual([".usage"]);
     expect(readdirSync(join(paths.usageRoot, "register-journal"))).toEqual([]);
+  });
+
+  it("a promotion whose usage lineage cannot move (the ledger busy) writes the tool and says so", async () => {
+    const draft = join(paths.draftRoot, "captured.json");
+    mkdirSync(paths.draftRoot, { recursive: true });
+    writeFileSync(draft, JSON.stringify({ template: "echo promoted", description: "Captured" }));
+    // every wait for the usage store's lock times out, as when another process holds it
+    const busy: Lock = {
+      acquire: (path, options) => lock.acquire(path, options),
+      withLock: (path, fn, options) =>
+        path.endsWith(join(".usage", "index.json")) ? Promise.reject(new LockTimeoutError(path, path, 5000, undefined, process.pid)) : lock.withLock(path, fn, options),
+    };
+    const r = await reg({ name: "promoted_tool", draft }, { lock: busy });
+    expect(r.ok).toBe(true);
+    expect(r.text).toMatch(/^Registered tool "promoted_tool" from draft recipe\.\n.*Timed out after 5000 ms.* \(the tool is written; the draft keeps its usage\)$/s);
+    expect(r.details).toMatchObject({ lineage: "not_moved" });
+    expect(readRecipe("promoted_tool.json")).toMatchObject({ template: "echo promoted" });
   });
 
   it("promotes a draft and keeps the draft file", async () => {
