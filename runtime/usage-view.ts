@@ -126,5 +126,12 @@ export async function inspectWithUsage(
   ];
   const seen = extra.length === 0 ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, ...extra] };
   const answer = await inspect(seen, params, { ...runtime, ...(found === undefined ? {} : { usage: found.lookup }), ...(reviews === undefined ? {} : { reviews }) });
+  // the reviews view reads the usage store too (lineages, snapshots): a store that is no folder
+  // would read as empty there, so it says so (the views above say it as a diagnostic)
+  const broken = reviews !== undefined && found === undefined ? await hasLedgers(runtime.fs, runtime.ledger) : undefined;
+  if (answer.ok && typeof broken === "string") {
+    const verbose = params["verbose"] === true || params["verbose"] === "true";
+    return { ...answer, text: verbose ? answer.text : `${answer.text}\nwarning: ${usageUnreadable(broken)}`, details: { ...answer.details, usage_unreadable: broken } };
+  }
   return found?.unreadable === undefined ? answer : { ...answer, details: { ...answer.details, usage_unreadable: found.unreadable } };
 }

@@ -158,5 +158,9 @@ describe("usage the ledgers cannot give", () => {
     const broken = await doctor();
     expect(broken.details["usage_unreadable"]).toBe(`Usage ledgers could not be read: ${ctx.paths.usageRoot} is not a folder`);
     expect(broken.text).toMatch(/recommendations=0/);
+    // the reviews view reads the store as well: it says so too, instead of showing it empty
+    const reviews = await inspectWithUsage(discovery, { target: "recipes", view: "reviews" }, { paths, fs, ledger: ctx });
+    expect(reviews.details["usage_unreadable"]).toBe(`Usage ledgers could not be read: ${ctx.paths.usageRoot} is not a folder`);
+    expect(reviews.text).toContain(`\nwarning: Usage ledgers could not be read: ${ctx.paths.usageRoot} is not a folder`);
   });
 });
