@@ -227,6 +227,14 @@ export const atomicTempName = (base: string, suffix: string): string => `.${base
 
 export const isAtomicTempName = (name: string): boolean => TEMP_NAME.test(name);
 
+/** The file an atomic-write temp was for and its writer's pid, for a temp named the way this
+ *  module names them by default (`.<base>.<pid>-<n>.tmp`); undefined for any other name. */
+export function atomicTempWriter(name: string): { readonly base: string; readonly pid: number } | undefined {
+  const m = TEMP_NAME.exec(name);
+  const pid = m === null ? undefined : /^(\d+)-\d+$/.exec(m[2]!)?.[1];
+  return pid === undefined ? undefined : { base: m![1]!, pid: Number(pid) };
+}
+
 let tempCounter = 0;
 const defaultTempId = (): string => `${process.pid}-${++tempCounter}`;
 

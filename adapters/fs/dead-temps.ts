@@ -5,12 +5,10 @@
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { nodeProcessProbe } from "../lock/owner.js";
-
-const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+import { atomicTempWriter } from "./FileSystem.js";
 
 /** Removes the temps of `base` in `dir` whose writer's process no longer exists. Never throws. */
 export function removeDeadTemps(dir: string, base: string, fs: Pick<typeof nodeFs, "readdirSync" | "unlinkSync"> = nodeFs): void {
-  const own = new RegExp(`^\\.${escaped(base)}\\.(\\d+)-\\d+\\.tmp$`);
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -18,9 +16,9 @@ export function removeDeadTemps(dir: string, base: string, fs: Pick<typeof nodeF
     return;
   }
   for (const name of names) {
-    const pid = own.exec(name)?.[1];
+    const temp = atomicTempWriter(name);
     // only a writer provably gone: a doubt (another user's process, an unknown answer) keeps it
-    if (pid === undefined || nodeProcessProbe.signalZero(Number(pid)) !== "gone") continue;
+    if (temp === undefined || temp.base !== base || nodeProcessProbe.signalZero(temp.pid) !== "gone") continue;
     try {
       fs.unlinkSync(join(dir, name));
     } catch {

@@ -1,7 +1,7 @@
 // recoverJournals: finish or undo what a crash left, and keep aside what cannot be trusted.
 import { basename, dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
-import { cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { atomicTempWriter, cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { JOURNAL_SUFFIX, decodeJournal, journalErrorText } from "../../core/journal/record.js";
 import { drive, removeJournal, type JournalOptions } from "./apply.js";
 import { confinementBroken } from "./confine.js";
@@ -34,8 +34,6 @@ async function quarantine(fs: FileSystem, dir: string, file: string): Promise<st
   }
 }
 
-const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /**
  * The temps a killed plan's writes left beside the files it wrote (`.<file>.<pid>-<n>.tmp`, a
  * revision snapshot's in its ring folder, say): once the plan is finished or undone, those of a
@@ -56,12 +54,11 @@ export async function removeDeadWriteTemps(fs: FileSystem, steps: readonly Step[
     written.set(dirname(path), names);
   }
   for (const [dir, bases] of written) {
-    const own = new RegExp(`^\\.(${[...bases].map(escaped).join("|")})\\.(\\d+)-\\d+\\.tmp$`);
     const entries = await fs.readdir(dir).catch(() => []);
     let removed = false;
     for (const e of entries) {
-      const pid = e.kind === "file" ? own.exec(e.name)?.[2] : undefined;
-      if (pid === undefined || Number(pid) === process.pid || probe.signalZero(Number(pid)) !== "gone") continue;
+      const temp = e.kind === "file" ? atomicTempWriter(e.name) : undefined;
+      if (temp === undefined || !bases.has(temp.base) || temp.pid === process.pid || probe.signalZero(temp.pid) !== "gone") continue;
       removed = (await fs.unlink(join(dir, e.name)).then(() => true, () => false)) || removed;
     }
     if (removed) await fs.fsyncDir(dir).catch(() => undefined);
