@@ -18,14 +18,11 @@ import { join } from "node:path";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
+const verbose = (params: Readonly<Record<string, unknown>>): boolean => params["verbose"] === true || params["verbose"] === "true";
+
 export const showsUsage = (params: Readonly<Record<string, unknown>>): boolean =>
   (params["target"] === "recipes" || params["target"] === "recipe-registry") &&
-  (params["view"] === undefined ||
-    params["view"] === "status" ||
-    params["view"] === "summary" ||
-    params["view"] === "doctor" ||
-    params["verbose"] === true ||
-    params["verbose"] === "true");
+  (params["view"] === undefined || params["view"] === "status" || params["view"] === "summary" || params["view"] === "doctor" || verbose(params));
 
 const showsReviews = (params: Readonly<Record<string, unknown>>): boolean =>
   ((params["target"] === "recipes" || params["target"] === "recipe-registry") && params["view"] === "reviews") ||
@@ -58,8 +55,9 @@ export interface UsageLookup {
 const noted = (diagnostics: readonly string[]): string[] => diagnostics.filter((d) => !/ was not applied and was kept as /.test(d));
 
 /** Usage per entry: the session's ledger's when one exists, zeros for user recipes without
- *  launches yet. The ledger is the host session's (its file system, its lock, its usage folder). */
-export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discovery: Discovery): Promise<UsageLookup> {
+ *  launches yet. The ledger is the host session's (its file system, its lock, its usage folder);
+ *  `present` is what hasLedgers found of its folder. */
+export async function usageLookup(ledger: LedgerContext, discovery: Discovery, present: boolean | string): Promise<UsageLookup> {
   const zero = (entry: RecipeEntry): JsonObject | undefined => (entry.mutableUsage ? ZERO : undefined);
   // a recipe that still carries pi-actors' own `usage` object and has no ledger yet shows those
   // launches (seeding starts its lineage from them), not "never launched"
@@ -68,7 +66,6 @@ export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discove
     if (carried === undefined) return zero(entry);
     return { lifetime_calls: carried.calls, calls: carried.calls, revision_calls: carried.calls, last_launch_at: carried.last_called ?? null };
   };
-  const present = await hasLedgers(fs, ledger);
   if (typeof present === "string") return { lookup: () => undefined, unreadable: present };
   if (!present) return { lookup: carriedOrZero };
   // the lineages first follow the recipes as they are now: a tool renamed or edited by hand
@@ -87,10 +84,10 @@ export async function usageLookup(fs: FileSystem, ledger: LedgerContext, discove
 /** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
  *  in launch logs are folded first, so a lineage a launch created is counted (as the usage views
  *  fold before they read). */
-async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerContext) {
+async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerContext, present: boolean | string) {
   const reviews = await import("./review/gather-reviews.js");
   // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now
-  if ((await hasLedgers(fs, ledger)) === true) await foldPending(ledger).catch(() => undefined);
+  if (present === true) await foldPending(ledger).catch(() => undefined);
   return reviews.gatherReviews(fs, paths);
 }
 
@@ -116,22 +113,23 @@ export async function inspectWithUsage(
   params: Readonly<Record<string, unknown>>,
   runtime: RuntimeContext & { readonly paths: AgentPaths; readonly fs: FileSystem; readonly ledger: LedgerContext },
 ): Promise<CommandResult> {
-  const found = showsUsage(params) ? await usageLookup(runtime.fs, runtime.ledger, discovery) : undefined;
-  const reviews = showsReviews(params) ? await gatherReviews(runtime.fs, runtime.paths, runtime.ledger) : undefined;
+  const usage = showsUsage(params);
+  const withReviews = showsReviews(params);
+  // the usage folder, looked at once for both
+  const present = usage || withReviews ? await hasLedgers(runtime.fs, runtime.ledger) : false;
+  const found = usage ? await usageLookup(runtime.ledger, discovery, present) : undefined;
+  const reviews = withReviews ? await gatherReviews(runtime.fs, runtime.paths, runtime.ledger, present) : undefined;
   // ledgers that could not be read, and journals set aside, are said as registry diagnostics
   const extra = [
     ...(found?.unreadable === undefined ? [] : [usageUnreadable(found.unreadable)]),
     ...(found?.notes ?? []),
-    ...(showsUsage(params) ? await quarantinedJournals(runtime.fs, runtime.ledger, runtime.paths) : []),
+    ...(usage ? await quarantinedJournals(runtime.fs, runtime.ledger, runtime.paths) : []),
   ];
   const seen = extra.length === 0 ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, ...extra] };
   const answer = await inspect(seen, params, { ...runtime, ...(found === undefined ? {} : { usage: found.lookup }), ...(reviews === undefined ? {} : { reviews }) });
   // the reviews view reads the usage store too (lineages, snapshots): a store that is no folder
   // would read as empty there, so it says so (the views above say it as a diagnostic)
-  const broken = reviews !== undefined && found === undefined ? await hasLedgers(runtime.fs, runtime.ledger) : undefined;
-  if (answer.ok && typeof broken === "string") {
-    const verbose = params["verbose"] === true || params["verbose"] === "true";
-    return { ...answer, text: verbose ? answer.text : `${answer.text}\nwarning: ${usageUnreadable(broken)}`, details: { ...answer.details, usage_unreadable: broken } };
-  }
+  if (answer.ok && reviews !== undefined && found === undefined && typeof present === "string")
+    return { ...answer, text: verbose(params) ? answer.text : `${answer.text}\nwarning: ${usageUnreadable(present)}`, details: { ...answer.details, usage_unreadable: present } };
   return found?.unreadable === undefined ? answer : { ...answer, details: { ...answer.details, usage_unreadable: found.unreadable } };
 }

@@ -20,7 +20,7 @@ export function lineageName(key: string): string {
   return base;
 }
 
-/** The key of the same tool in the other recipe format (`x.json` for `x.md` and back); the key
+/** The key (or path) of the same tool in the other recipe format (`x.json` for `x.md` and back); the key
  *  itself for one that is neither. */
 export function otherFormat(key: string): string {
   if (key.endsWith(".json")) return `${key.slice(0, -5)}.md`;

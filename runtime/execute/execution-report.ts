@@ -145,13 +145,11 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
     return failure(errorText(execution.message, execution.step, target.graph), details);
   }
   const { result, trace } = execution;
+  const r = reportText(execution, target, evidence(result, trace));
   // bytes that are no UTF-8 text (a binary file, another encoding) reach the agent as U+FFFD:
   // the result says so, rather than passing the damaged text off as what the command printed
-  if (result.stdout.length !== 0 && !isUtf8(result.stdout)) {
-    const r = reportText(execution, target, evidence(result, trace));
-    return r instanceof Promise ? r.then(notUtf8) : notUtf8(r);
-  }
-  return reportText(execution, target, evidence(result, trace));
+  if (result.stdout.length === 0 || isUtf8(result.stdout)) return r;
+  return r instanceof Promise ? r.then(notUtf8) : notUtf8(r);
 }
 
 /** The note a result whose stdout is no UTF-8 text ends with, and its flag. */

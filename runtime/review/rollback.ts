@@ -7,7 +7,7 @@
 // the same rollback again changes nothing.
 import { dirname, join } from "node:path";
 import type { StepInput } from "../../core/journal/plan.js";
-import { pathKey } from "../../core/ledger/keys.js";
+import { otherFormat, pathKey } from "../../core/ledger/keys.js";
 import { rolledBack } from "../../core/ledger/transitions.js";
 import { Working } from "../../core/ledger/working.js";
 import { snapshotBytes, snapshotPath, type RevisionSnapshot } from "../../core/review/snapshot.js";
@@ -134,7 +134,7 @@ export async function rollbackTool(ctx: ReviewContext, tool: string, revision: n
         if (target !== path && (await ctx.fs.lstat(target).catch(() => undefined)) !== undefined)
           return { ok: false, error: `Recipe revision rollback would replace another recipe file: ${target} (${tool} is ${path} now)` };
         // a deleted tool written again in its other format is another recipe of that name now
-        const twin = withExtension(target, target.endsWith(".json") ? ".md" : ".json");
+        const twin = otherFormat(target);
         if (current === null && (await ctx.fs.lstat(twin).catch(() => undefined)) !== undefined)
           return { ok: false, error: `Recipe revision rollback would put a second recipe beside ${twin}: ${tool}'s file ${path} was deleted and ${twin} is another tool of that name now` };
         // the tool holds that revision already: it is the current revision, or the one a rollback
