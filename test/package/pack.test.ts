@@ -11,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, echoLast, makeSandbox, startPi } from "../host-pi/sdk-harness.js";
 import { packedTarball } from "../support/packed-package.js";
+import { withExtraCa } from "../support/extra-ca.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -39,7 +40,7 @@ beforeAll(async () => {
   writeFileSync(join(agentDir, "recipes", "greet.json"), JSON.stringify({ description: "Say hello", template: "echo hello {who}" }));
   execFileSync("mkdir", ["-p", app]);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "pack-test-app", version: "1.0.0", private: true }));
-  execFileSync(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], { cwd: app, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], { cwd: app, env: withExtraCa(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   installed = join(app, "node_modules", "pi-recipes");
   bin = join(app, "node_modules", ".bin", "pi-recipes");
 }, 600_000);

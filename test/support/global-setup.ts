@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { buildForTests, removeStaleBuilds, testBuildsDir } from "./test-build.js";
+import { setExtraCaAside } from "./extra-ca.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -29,6 +30,8 @@ const KEY = Symbol.for("pi-recipes.test-build");
 const holder = globalThis as { [KEY]?: Shared };
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  // before any worker or command starts: none of them needs the extra certificates (./extra-ca.ts)
+  setExtraCaAside();
   let shared = holder[KEY];
   if (shared === undefined) {
     removeStaleBuilds(repoRoot);
