@@ -212,7 +212,9 @@ describe("delay, when, group retry, output", () => {
 describe("no zombie or orphan", () => {
   it("a timed-out step's whole process group is gone, background children included", async () => {
     box.script("spawner", `sleep 30 & echo $! > "$(dirname "$0")/child"; echo $$ > "$(dirname "$0")/leader"; sleep 30`);
-    const { result } = await run(box, { timeout: 200, template: "./spawner" });
+    // long enough for the script to write both files on a loaded machine (200 ms was not, at a
+    // load average of 7): the group is killed only after they are there
+    const { result } = await run(box, { timeout: 2000, template: "./spawner" });
     expect(result.ok).toBe(false);
     const leader = Number(readFileSync(`${box.dir}/leader`, "utf8"));
     const child = Number(readFileSync(`${box.dir}/child`, "utf8"));
