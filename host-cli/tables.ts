@@ -2,6 +2,8 @@
 // (no terminal) get the compact text the registry writes, scripts get `--json`; the facts are
 // the same `details` object either way.
 import type { CommandResult } from "../core/result.js";
+import { doctorHeadline, statusCounts } from "../core/views/headlines.js";
+import type { RecipesSummary } from "../core/views/registry-summary.js";
 import type { ParsedCommandLine } from "./argv.js";
 
 type Row = Readonly<Record<string, unknown>>;
@@ -71,8 +73,11 @@ export function tableFor(cmd: ParsedCommandLine, result: CommandResult): string 
   const view = cmd.params["view"];
   if (cmd.verb !== "inspect" || !result.ok || (target !== "recipes" && target !== "recipe-registry")) return undefined;
   if (view !== "summary" && view !== "doctor") return undefined;
-  // the compact head line without its `next=` tokens: the Next list below spells them out
-  const head = (result.text.split("\n")[0] ?? "").replace(/ next=\S+$/, "");
+  // the view's head line, made from the details as the compact text makes it (without its
+  // `next=` tokens: the Next list below spells them out); never the text's first line, which
+  // with verbose=true is the first line of the details as JSON
+  const summary = result.details as unknown as RecipesSummary;
+  const head = view === "summary" ? statusCounts(summary) : doctorHeadline(summary);
   const body = view === "summary" ? summaryTable(result.details) : doctorTable(result.details);
   const lines = [head, "", ...body, ...nextLines(result.details)];
   if (body.length === 0) lines.push("Nothing to report.");

@@ -3,6 +3,7 @@
 // be read by a person or a model in a pipe: structured tokens first, then the advice as it is
 // written (no underscores for spaces, nothing cut off).
 import { VIEW_LIMITS } from "./compact-text.js";
+import { doctorHeadline } from "./headlines.js";
 import type { RecipesSummary } from "./registry-summary.js";
 import type { Remediation } from "./remediations.js";
 
@@ -17,16 +18,7 @@ function findingLine(r: Remediation): string {
 }
 
 export function doctorText(summary: RecipesSummary): string {
-  const c = summary.counts;
-  const topRisks = summary.risk_summary
-    .slice(0, VIEW_LIMITS.topRisks)
-    .map((r) => `${r.label}:${r.count}`)
-    .join(",");
-  const lines = [
-    `recipes doctor errors=${c.errors} warnings=${c.warnings} info=${c.info}` +
-      ` actions=${c.actions} recommendations=${c.recommendations} risks=${c.risks}` +
-      (topRisks === "" ? "" : ` top_risks=${topRisks}`),
-  ];
+  const lines = [doctorHeadline(summary)];
   const top = summary.top_action;
   if (top !== undefined) lines.push(`top severity=${findingLine(top)}`);
   const shown = summary.remediations.slice(0, VIEW_LIMITS.doctorLines);

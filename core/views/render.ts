@@ -2,6 +2,7 @@
 // (plus our per-entry lines), imports and reviews.
 import { isObject } from "../template/graph.js";
 import { compareText, nextToken, oneLine } from "./compact-text.js";
+import { statusCounts } from "./headlines.js";
 import type { RecipesSummary } from "./registry-summary.js";
 
 // Caps keep the summary compact on registries with thousands of recipes.
@@ -9,15 +10,7 @@ const ACTIVE_NAMES = 50;
 const GROUP_LINES = 20;
 
 /** The single counts line shared by `status` and `summary`. */
-export function statusLine(summary: RecipesSummary): string {
-  const c = summary.counts;
-  return (
-    `recipes active=${c.active} components=${c.components} drafts=${c.drafts}` +
-    ` shadowed=${c.shadowed} invalid=${c.invalid} disabled=${c.disabled}` +
-    ` current_policy=${c.current_policy} recommendations=${c.recommendations}` +
-    ` diagnostics=${c.diagnostics}${nextToken(summary.next_actions)}`
-  );
-}
+export const statusLine = (summary: RecipesSummary): string => `${statusCounts(summary)}${nextToken(summary.next_actions)}`;
 
 function capped(lines: readonly string[], what: string): string[] {
   if (lines.length <= GROUP_LINES) return [...lines];

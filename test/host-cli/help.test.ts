@@ -140,6 +140,19 @@ describe("views", () => {
     expect(runCli(["inspect", "target=recipes", "view=summary"], example).stdout).toMatch(/^recipes active=\d+ /);
   });
 
+  it("with verbose=true the tables keep the view's head line, not the first line of the JSON", () => {
+    const tables = { ...example, PI_RECIPES_TABLES: "1" };
+    for (const [view, head] of [["summary", /^recipes active=\d+ components=\d+ .* diagnostics=\d+$/], ["doctor", /^recipes doctor errors=\d+ warnings=\d+ /]] as const) {
+      const plain = runCli(["inspect", "target=recipes", `view=${view}`], tables);
+      const verbose = runCli(["inspect", "target=recipes", `view=${view}`, "verbose=true"], tables);
+      expect(verbose.status).toBe(0);
+      const first = verbose.stdout.split("\n")[0]!;
+      expect(first).toMatch(head);
+      // the same head line as without verbose=true, and the same tables under it
+      expect(verbose.stdout).toBe(plain.stdout);
+    }
+  });
+
   it("every command a view suggests next is one the CLI accepts", () => {
     const suggested = new Set<string>();
     for (const params of [["target=recipes", "view=summary"], ["target=recipes", "view=doctor"], ["target=tool:pi-actors", "view=triage"]]) {
