@@ -20,7 +20,7 @@ import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { argKindLabel, isValidDefault } from "../args/arg-type.js";
 import { eachPlaceholder, parsePlaceholder } from "../template/placeholder.js";
 import { problemDiagnostic } from "../discovery/problem.js";
-import { loadRecipe } from "../recipe/load.js";
+import { loadRecipeWithWarnings } from "../recipe/load.js";
 import { resolveRecipe, type ResolveContext } from "../recipe/imports.js";
 import { checkArgs } from "../recipe/check.js";
 import { type RecipeError, recipeProblem } from "../recipe/recipe-error.js";
@@ -157,18 +157,28 @@ const reservedAsyncArg = (name: string): string =>
 
 export function compileRecipe(source: RecipeSource, ctx: CompileContext): CompiledRecipe {
   return pipe(
-    loadRecipe(source.file, source.id, source.format),
-    chain((loaded) => (loaded.disabled === true ? E.right(asWritten(loaded)) : resolveAndCheck(loaded, source.file.path, ctx))),
-    E.match<RecipeError, Compiled, CompiledRecipe>((error) => problemOf(source, recipeProblem(error)), (compiled) => compiledConfig(source, ctx, compiled)),
+    loadRecipeWithWarnings(source.file, source.id, source.format),
+    chain(({ config: loaded, warnings }) =>
+      pipe(
+        loaded.disabled === true ? E.right(asWritten(loaded)) : resolveAndCheck(loaded, source.file.path, ctx),
+        E.map((compiled) => ({ compiled, warnings })),
+      ),
+    ),
+    E.match<RecipeError, { readonly compiled: Compiled; readonly warnings: readonly RecipeWarning[] }, CompiledRecipe>(
+      (error) => problemOf(source, recipeProblem(error)),
+      ({ compiled, warnings }) => compiledConfig(source, ctx, compiled, warnings),
+    ),
   );
 }
 
-/** The compile result of a recipe that loaded (and, unless disabled, resolved and checked). */
-function compiledConfig(source: RecipeSource, ctx: CompileContext, { config, template }: Compiled): CompiledConfig {
+/** The compile result of a recipe that loaded (and, unless disabled, resolved and checked);
+ *  `fileWarnings` are the authoring warnings its file's text showed as it was loaded. */
+function compiledConfig(source: RecipeSource, ctx: CompileContext, { config, template }: Compiled, fileWarnings: readonly RecipeWarning[]): CompiledConfig {
   const path = source.file.path;
   // trusted-boundary warnings of the template, then authoring mistakes (an unknown field, an
-  // undeclared placeholder, an unclosed brace, an output naming no step)
-  const authoring = authoringWarnings(config, template.placeholderNames, template.surface.names, template.namesRead);
+  // undeclared placeholder, an unclosed brace, an output naming no step, a Markdown fence ignored)
+  const configWarnings = authoringWarnings(config, template.placeholderNames, template.surface.names, template.namesRead);
+  const authoring = fileWarnings.length === 0 ? configWarnings : [...configWarnings, ...fileWarnings];
   const warnings = authoring.length === 0 ? template.warnings : template.warnings.length === 0 ? authoring : [...template.warnings, ...authoring];
   const sha = ctx.digest?.(source.file);
   // built by assignment in the published key order (the compile cache stores this object)

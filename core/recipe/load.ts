@@ -4,8 +4,9 @@ import { chain } from "../either-steps.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { RECIPE_SIZE_LIMIT, type RecipeConfig, type RecipeFormat, type SnapshotFile } from "../model.js";
 import { decodeRecipeObject } from "./decode.js";
-import { compileMarkdown } from "./markdown.js";
+import { ignoredFenceText, readMarkdown, type MarkdownRecipe } from "./markdown.js";
 import type { RecipeError } from "./recipe-error.js";
+import type { RecipeWarning } from "../compile/recipe-warning.js";
 
 export { RECIPE_SIZE_LIMIT } from "../model.js";
 
@@ -84,15 +85,41 @@ function bytesOf(file: SnapshotFile): E.Either<RecipeError, Uint8Array> {
   return file.bytes === undefined ? E.left({ _tag: "Unreadable", path: file.path }) : E.right(file.bytes);
 }
 
-const rawRecipe = (format: RecipeFormat) => (text: string): E.Either<RecipeError, unknown> =>
-  format === "md" ? pipe(compileMarkdown(text), E.mapLeft((error): RecipeError => ({ _tag: "Markdown", error }))) : parseJson(text);
+/** A recipe as loaded, with the authoring warnings only its file's text shows (a Markdown fence
+ *  that is ignored); the other authoring warnings are made from the config (core/recipe/lint.ts). */
+export interface LoadedRecipe {
+  readonly config: RecipeConfig;
+  readonly warnings: readonly RecipeWarning[];
+}
 
-const load = (file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, RecipeConfig> =>
+const NO_WARNINGS: readonly RecipeWarning[] = Object.freeze([]);
+
+interface RawRecipe {
+  readonly raw: unknown;
+  readonly warnings: readonly RecipeWarning[];
+}
+
+const markdownRecipe = (md: MarkdownRecipe): RawRecipe => ({
+  raw: md.raw,
+  warnings: md.ignoredFences.length === 0 ? NO_WARNINGS : md.ignoredFences.map((f): RecipeWarning => ({ kind: "authoring", text: ignoredFenceText(f) })),
+});
+
+const rawRecipe = (format: RecipeFormat) => (text: string): E.Either<RecipeError, RawRecipe> =>
+  format === "md"
+    ? pipe(readMarkdown(text), E.bimap((error): RecipeError => ({ _tag: "Markdown", error }), markdownRecipe))
+    : pipe(parseJson(text), E.map((raw): RawRecipe => ({ raw, warnings: NO_WARNINGS })));
+
+const load = (file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, LoadedRecipe> =>
   pipe(
     bytesOf(file),
     chain(decodeText),
     chain(rawRecipe(format)),
-    chain((raw) => pipe(decodeRecipeObject(raw, file.path, name), E.mapLeft((problem): RecipeError => ({ _tag: "Decode", problem })))),
+    chain(({ raw, warnings }) =>
+      pipe(
+        decodeRecipeObject(raw, file.path, name),
+        E.bimap((problem): RecipeError => ({ _tag: "Decode", problem }), (config): LoadedRecipe => ({ config, warnings })),
+      ),
+    ),
   );
 
 function thrownMessage(e: unknown): string {
@@ -110,6 +137,11 @@ function thrownMessage(e: unknown): string {
  * guard so that one hostile file can never take the registry down.
  */
 export function loadRecipe(file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, RecipeConfig> {
+  return E.map((loaded: LoadedRecipe) => loaded.config)(loadRecipeWithWarnings(file, name, format));
+}
+
+/** loadRecipe, with the authoring warnings of the file's text (LoadedRecipe): the compile step's. */
+export function loadRecipeWithWarnings(file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, LoadedRecipe> {
   try {
     return load(file, name, format);
   } catch (e) {

@@ -27,9 +27,21 @@ interface Fence {
   readonly words: readonly string[];
   /** trimmed */
   readonly body: string;
+  /** the opening line, 0-based in the lines searched */
+  readonly line: number;
 }
 
 const wordsOf = (info: string): string[] => info.split(/[^a-z]+/).filter((w) => w !== "");
+
+/** The recipe's fence, and the line (0-based, in the lines given) of every later fence that
+ *  names a recipe, template or command too: only the first such fence is the recipe's, so each of
+ *  those is ignored (a later `json` fence is not counted: it is most often an example of output). */
+interface SelectedFence {
+  readonly fence: Fence | undefined;
+  readonly ignored: readonly number[];
+}
+
+const NO_LINES: readonly number[] = Object.freeze([]);
 
 /**
  * The recipe's fence: the first whose info names a recipe, template or command, else the first
@@ -37,8 +49,10 @@ const wordsOf = (info: string): string[] => info.split(/[^a-z]+/).filter((w) => 
  * recognised by line, as Markdown renders them: the closing line holds only backticks, at least
  * as many as the opening.
  */
-function selectFence(lines: readonly string[]): Fence | undefined {
+function selectFence(lines: readonly string[]): SelectedFence {
   let json: Fence | undefined;
+  let named: Fence | undefined;
+  let ignored: number[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const open = OPENING_FENCE.exec(lines[i] ?? "");
     if (open === null) continue;
@@ -49,12 +63,14 @@ function selectFence(lines: readonly string[]): Fence | undefined {
     if (close >= lines.length) break;
     const info = (open[2] ?? "").trim().toLowerCase();
     const words = wordsOf(info);
-    const fence = (): Fence => ({ info, words, body: lines.slice(i + 1, close).join("\n").trim() });
-    if (NAMING_WORDS.some((w) => words.includes(w))) return fence();
-    if (json === undefined && words.includes(JSON_WORD)) json = fence();
+    const fence = (): Fence => ({ info, words, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
+    if (NAMING_WORDS.some((w) => words.includes(w))) {
+      if (named === undefined) named = fence();
+      else (ignored ??= []).push(i);
+    } else if (named === undefined && json === undefined && words.includes(JSON_WORD)) json = fence();
     i = close;
   }
-  return json;
+  return { fence: named ?? json, ignored: ignored ?? NO_LINES };
 }
 
 function isClosingFence(line: string, ticks: number): boolean {
@@ -95,8 +111,33 @@ function parseJson(text: string): E.Either<undefined, Json> {
   }
 }
 
+/** A Markdown recipe's object and what it holds that is ignored: the line (1-based, in the file)
+ *  of each fence that names a recipe, template or command after the one that is the recipe's. */
+export interface MarkdownRecipe {
+  readonly raw: JsonObject;
+  readonly ignoredFences: readonly IgnoredFence[];
+}
+
+export interface IgnoredFence {
+  /** the ignored fence's opening line */
+  readonly line: number;
+  /** the opening line of the fence that is the recipe's */
+  readonly used: number;
+}
+
+const NO_IGNORED: readonly IgnoredFence[] = Object.freeze([]);
+
+/** The authoring warning of a fence that is ignored (core/recipe/lint.ts words the others). */
+export const ignoredFenceText = (f: IgnoredFence): string =>
+  `Markdown fence at line ${f.line} is ignored: the template is the first fence naming template, recipe or command (line ${f.used}); merge the two, or give the other fence another info string (such as text) if it is an example`;
+
 /** The raw recipe object of a Markdown file, or the reason it has none. */
 export function compileMarkdown(text: string): E.Either<MarkdownError, JsonObject> {
+  return E.map((md: MarkdownRecipe) => md.raw)(readMarkdown(text));
+}
+
+/** The raw recipe object of a Markdown file with the fences it ignores, or the reason it has none. */
+export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownRecipe> {
   const lines = text.split(/\r?\n/);
   if ((lines[0] ?? "").trim() !== "---") return E.left(NO_FRONTMATTER);
   let end = 1;
@@ -108,19 +149,22 @@ export function compileMarkdown(text: string): E.Either<MarkdownError, JsonObjec
     return E.left({ _tag: "BadFrontmatter", line, column, message });
   }
   const frontmatter = parsed.right;
-  const fence = selectFence(lines.slice(end + 1));
-  if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right(frontmatter) : E.left(NO_FENCE);
+  const { fence, ignored } = selectFence(lines.slice(end + 1));
+  if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right({ raw: frontmatter, ignoredFences: NO_IGNORED }) : E.left(NO_FENCE);
   if (fence.body === "") return E.left(NO_FENCE);
+  // lines counted from 1 in the file: the fences were searched from the line after the frontmatter
+  const ignoredFences = ignored.length === 0 ? NO_IGNORED : ignored.map((i) => ({ line: end + 2 + i, used: end + 2 + fence.line }));
+  const recipe = (raw: JsonObject): E.Either<MarkdownError, MarkdownRecipe> => E.right({ raw, ignoredFences });
   const declaredJson = JSON_WORDS.some((w) => fence.words.includes(w));
   if (declaredJson || /^[{["]/.test(fence.body)) {
     const parsed = parseJson(fence.body);
     if (E.isRight(parsed)) {
       const value = parsed.right;
       // the fence wins over the frontmatter; spreading keeps `__proto__`-like keys as plain data
-      if (isPlainObject(value) && hasOwn(value, "template")) return E.right({ ...frontmatter, ...(value as JsonObject) });
-      return E.right({ ...frontmatter, template: value });
+      if (isPlainObject(value) && hasOwn(value, "template")) return recipe({ ...frontmatter, ...(value as JsonObject) });
+      return recipe({ ...frontmatter, template: value });
     }
     if (declaredJson) return E.left(NO_FENCE);
   }
-  return E.right({ ...frontmatter, template: fence.body });
+  return recipe({ ...frontmatter, template: fence.body });
 }

@@ -94,3 +94,33 @@ describe("shell syntax in a template", () => {
     );
   });
 });
+
+describe("a Markdown recipe with more than one template fence", () => {
+  it("runs the first, and the summary and doctor warn of the other by its line", () => {
+    const box = mkdtempSync(join(tmpdir(), "pi-recipes-two-fences-"));
+    const recipes = join(box, "agent", "recipes");
+    mkdirSync(recipes, { recursive: true });
+    const agent = { PI_CODING_AGENT_DIR: join(box, "agent") };
+    try {
+      const path = join(recipes, "twice.md");
+      // the fences open on lines 6 and 10
+      writeFileSync(path, "---\ndescription: Say which\n---\n\nThe first:\n```template\necho first\n```\n\n```template\necho second\n```\n");
+      const called = runCli(["call", "twice"], agent);
+      expect(called).toMatchObject({ status: 0, stdout: "first\n" });
+
+      const warning = "Markdown fence at line 10 is ignored: the template is the first fence naming template, recipe or command (line 6); merge the two, or give the other fence another info string (such as text) if it is an example";
+      const summary = runCli(["inspect", "target=recipes", "view=summary"], agent);
+      expect(summary.stdout).toContain(`  diagnostic warning: Recipe ${path}: ${warning}\n`);
+      const doctor = runCli(["inspect", "target=recipes", "view=doctor"], agent);
+      expect(doctor.stdout).toContain(`\nwarning kind=authoring id=twice: ${warning}\n`);
+      const json = runCliJson(["inspect", "target=recipes", "view=doctor"], agent).body.details as { remediations: { id: string; kind: string; severity: string }[] };
+      expect(json.remediations.filter((r) => r.id === "twice").map((r) => [r.kind, r.severity])).toEqual([["authoring", "warning"]]);
+
+      // one template fence: nothing to say
+      writeFileSync(path, "---\ndescription: Say which\n---\n\n```template\necho first\n```\n\n```bash\necho an example\n```\n");
+      expect(runCli(["inspect", "target=recipes", "view=doctor"], agent).stdout).not.toContain("id=twice");
+    } finally {
+      rmSync(box, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { compileMarkdown, markdownErrorText } from "../../../core/recipe/markdown.js";
+import { compileMarkdown, ignoredFenceText, markdownErrorText, readMarkdown } from "../../../core/recipe/markdown.js";
 
 const ok = (text: string) => {
   const r = compileMarkdown(text);
@@ -71,6 +71,26 @@ describe("compileMarkdown", () => {
   it("selects the first fence whose info contains recipe, template, command or json", () => {
     const md = "---\n---\n```bash\necho example\n```\n```Shell-Command\necho chosen\n```\n```template\necho later\n```\n";
     expect(ok(md)).toEqual({ template: "echo chosen" });
+  });
+
+  it("names the line of every later template, recipe or command fence, which is ignored; later json fences are prose", () => {
+    const ignored = (text: string) => {
+      const r = readMarkdown(text);
+      if (E.isLeft(r)) throw new Error(`expected a recipe, got: ${markdownErrorText(r.left)}`);
+      return r.right.ignoredFences;
+    };
+    // line 1 opens the frontmatter; the fences open on lines 5, 8, 12 (json: an example) and 15
+    const md = "---\ndescription: d\n---\n\n```template\necho first\n```\n```command\necho second\n```\n\n```json\n[1]\n```\n```recipe\n{\"template\": \"echo third\"}\n```\n";
+    expect(ok(md)).toEqual({ description: "d", template: "echo first" });
+    expect(ignored(md)).toEqual([{ line: 8, used: 5 }, { line: 15, used: 5 }]);
+    expect(ignoredFenceText({ line: 8, used: 5 })).toMatch(/^Markdown fence at line 8 is ignored: the template is the first fence naming template, recipe or command \(line 5\)/);
+    // CRLF lines count alike; one fence, a json fence after the template, or prose fences: nothing ignored
+    expect(ignored(md.replaceAll("\n", "\r\n"))).toEqual([{ line: 8, used: 5 }, { line: 15, used: 5 }]);
+    expect(ignored("---\n---\n```template\necho a\n```\n```json\n{\"x\": 1}\n```\n```bash\necho b\n```\n")).toEqual([]);
+    // a template fence quoted inside another fence is the prose's, not a second template
+    expect(ignored("---\n---\n```template\necho a\n```\n````markdown\n```template\necho inner\n```\n````\n")).toEqual([]);
+    // a frontmatter template with one fence: the fence wins as documented, no fence is ignored
+    expect(ignored("---\ntemplate: echo fm\n---\n```template\necho f\n```\n")).toEqual([]);
   });
 
   it("only backtick fences count", () => {
