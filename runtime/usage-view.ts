@@ -14,6 +14,7 @@ import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
 import { foldPending, loadUsage, seedLineages, type LedgerContext } from "./ledger/index.js";
 import { registerJournalDir } from "./register-journal.js";
+import { batchesRoot, journalDirOf } from "./review/review-context.js";
 import { join } from "node:path";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
@@ -97,10 +98,18 @@ async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerCo
 export const quarantinedJournal = (path: string): string =>
   `Journal ${path} was set aside by recovery: the plan it held was not carried out, and the files it names are as recovery found them`;
 
-/** The journals recovery set aside, in the usage store's and register_tool's journal folders. */
+/** The journal folder of every draft-review batch (its folder under the batches folder). */
+async function batchJournalDirs(fs: FileSystem, paths: AgentPaths): Promise<string[]> {
+  const batches = batchesRoot(paths);
+  const entries = await fs.readdir(batches).catch(() => [] as const);
+  return entries.filter((e) => e.kind === "dir").map((e) => journalDirOf(join(batches, e.name)));
+}
+
+/** The journals recovery set aside, in the usage store's and register_tool's journal folders and
+ *  in each draft-review batch's (docs/journal.md). */
 async function quarantinedJournals(fs: FileSystem, ledger: LedgerContext, paths: AgentPaths): Promise<string[]> {
   const out: string[] = [];
-  for (const dir of [ledger.paths.journals, registerJournalDir(paths)]) {
+  for (const dir of [ledger.paths.journals, registerJournalDir(paths), ...(await batchJournalDirs(fs, paths))]) {
     const entries = await fs.readdir(dir).catch(() => [] as const);
     for (const e of entries) if (e.kind === "file" && /\.journal\.json\.quarantined(-\d+)?$/.test(e.name)) out.push(quarantinedJournal(join(dir, e.name)));
   }

@@ -13,8 +13,8 @@ import { project, REVIEW_INSTRUCTIONS } from "../../core/review/projection.js";
 import { parseReply, replyErrorText } from "../../core/review/reply.js";
 import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
 import { listCandidates, promotedKeys } from "./draft-candidates.js";
-import { BATCH_FILE, batchDir, EVIDENCE_FILE, isoNow, PROJECTION_FILE, QUARANTINE_DIR, REPLY_FILE, statePath, type ReviewContext } from "./review-context.js";
-import { executePlan, journalDirOf, moveLineages, type ItemOutcome } from "./execute-batch.js";
+import { BATCH_FILE, batchDir, EVIDENCE_FILE, isoNow, journalDirOf, PROJECTION_FILE, QUARANTINE_DIR, REPLY_FILE, statePath, type ReviewContext } from "./review-context.js";
+import { executePlan, moveLineages, type ItemOutcome } from "./execute-batch.js";
 import { durableChain, ensureDir, exists, readJsonOrUndefined, writeJson } from "./files.js";
 import type { Reviewer } from "./reviewer.js";
 

@@ -12,7 +12,7 @@ import { planFaults } from "../../core/review/plan-check.js";
 import { canonicalLockPath } from "../../adapters/lock/canonical-path.js";
 import { PlanFailed, recoverJournals, runPlan } from "../../runtime/journal/index.js";
 import { promoteLineage } from "../ledger/index.js";
-import { QUARANTINE_DIR, type ReviewContext } from "./review-context.js";
+import { journalDirOf, QUARANTINE_DIR, type ReviewContext } from "./review-context.js";
 import { exists, fileSha } from "./files.js";
 import { stepPaths, symlinkBelowRoot, symlinkOnPlan } from "./root-guard.js";
 import { pathKey } from "../../core/ledger/keys.js";
@@ -39,7 +39,6 @@ interface Observed {
   readonly promotedAway?: boolean;
 }
 
-export const journalDirOf = (dir: string): string => join(dir, "journal");
 const quarantinePath = (dir: string, item: PlanItem): string => join(dir, QUARANTINE_DIR, item.quarantine);
 
 async function observe(ctx: ReviewContext, dir: string, item: PlanItem): Promise<Observed> {

@@ -47,7 +47,12 @@ export function openReviews(o: ReviewOptions): ReviewContext {
 
 export const reviewRoot = (paths: AgentPaths): string => join(paths.usageRoot, "reviews", "draft");
 export const statePath = (paths: AgentPaths): string => join(reviewRoot(paths), "state.json");
-export const batchDir = (paths: AgentPaths, batchId: string): string => join(reviewRoot(paths), "batches", batchId);
+/** The folder of every batch's own folder. */
+export const batchesRoot = (paths: AgentPaths): string => join(reviewRoot(paths), "batches");
+export const batchDir = (paths: AgentPaths, batchId: string): string => join(batchesRoot(paths), batchId);
+/** The journal folder of the batch whose folder is `dir`: the plans that carry out its decisions
+ *  (runtime/review/execute-batch.ts), and any that recovery set aside (runtime/usage-view.ts). */
+export const journalDirOf = (dir: string): string => join(dir, "journal");
 
 export const BATCH_FILE = "batch.json";
 export const PROJECTION_FILE = "projection.json";

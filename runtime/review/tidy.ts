@@ -7,7 +7,7 @@
 //   or was reset keeps what an operator may want to look at) and the one the state names.
 import { join } from "node:path";
 import { hasCode, type FileSystem } from "../../adapters/fs/FileSystem.js";
-import { BATCH_FILE, EVIDENCE_FILE, reviewRoot, type ReviewContext } from "./review-context.js";
+import { BATCH_FILE, batchesRoot, EVIDENCE_FILE, reviewRoot, type ReviewContext } from "./review-context.js";
 import { readJsonOrUndefined } from "./files.js";
 
 export const KEEP_BATCHES = 5;
@@ -41,7 +41,7 @@ const isFinished = (evidence: unknown): boolean => (evidence as { garbageCollect
  *  Returns what it did, for the cycle's steps. */
 export async function tidyReviews(ctx: ReviewContext, current: string | undefined): Promise<string[]> {
   const root = reviewRoot(ctx.paths);
-  const batches = join(root, "batches");
+  const batches = batchesRoot(ctx.paths);
   let temps = await sweepTemps(ctx.fs, root);
   const found: Array<{ id: string; createdAt: string; finished: boolean }> = [];
   for (const e of await entries(ctx.fs, batches)) {

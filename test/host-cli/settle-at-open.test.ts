@@ -83,7 +83,9 @@ describe("a pending plan is settled by the next command", () => {
     expect(journals(dir)).toEqual([]);
   }, 60_000);
 
-  it("a draft review killed while executing its final decisions is carried out by the next `list`", () => {
+  /** a draft review of twelve drafts killed once it had written its final decisions (the first
+   *  draft promoted as reviewed_tool, the others discarded) and the phase executing */
+  function killedReview(): { readonly drafts: string; readonly reviews: string; readonly batchDir: string } {
     const drafts = join(root, "drafts");
     mkdirSync(drafts);
     for (let i = 1; i <= 12; i++) writeFileSync(join(drafts, `d${String(i).padStart(2, "0")}.json`), JSON.stringify({ description: `D${i}`, template: `echo d${i}` }));
@@ -101,10 +103,36 @@ describe("a pending plan is settled by the next command", () => {
     });
     writeFileSync(join(batchDir, "decisions.json"), JSON.stringify({ batchId: state.batchId, items }));
     writeFileSync(join(reviews, "state.json"), JSON.stringify({ ...state, phase: "executing" }));
+    return { drafts, reviews, batchDir };
+  }
+
+  it("a draft review killed while executing its final decisions is carried out by the next `list`", () => {
+    const { drafts, reviews } = killedReview();
     const r = runCli(["list"], env);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("reviewed_tool");
     expect((JSON.parse(readFileSync(join(reviews, "state.json"), "utf8")) as { phase: string }).phase).toBe("completed");
     expect(readdirSync(drafts)).toEqual([]);
+  }, 120_000);
+
+  it("a draft review journal recovery set aside is named by the recipe views for as long as it is there", () => {
+    const { batchDir } = killedReview();
+    const journalDir = join(batchDir, "journal");
+    mkdirSync(journalDir, { recursive: true });
+    writeFileSync(join(journalDir, "0aaab-y.journal.json"), "garbage");
+    // the next command finishing the review sets the torn journal aside and says so once
+    expect(runCli(["list"], env).stderr).toContain("Draft review journal set aside");
+    const aside = join(journalDir, "0aaab-y.journal.json.quarantined");
+    expect(existsSync(aside)).toBe(true);
+    for (const view of ["doctor", "summary"]) {
+      const r = runCli(["inspect", "target=recipes", `view=${view}`], env);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`Journal ${aside} was set aside by recovery: the plan it held was not carried out`);
+    }
+    expect(runCli(["inspect", "target=recipes", "view=status"], env).stdout).toMatch(/ diagnostics=1( |$)/m);
+    expect(runCli(["inspect", "target=recipes", "view=doctor"], env).stdout).toMatch(/^recipes doctor errors=0 warnings=1 /);
+    rmSync(aside);
+    expect(runCli(["inspect", "target=recipes", "view=doctor"], env).stdout).toMatch(/^recipes doctor errors=0 warnings=0 /);
+    expect(runCli(["inspect", "target=recipes", "view=status"], env).stdout).toMatch(/ diagnostics=0( |$)/m);
   }, 120_000);
 });

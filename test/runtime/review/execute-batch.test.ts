@@ -16,7 +16,8 @@ import { agentPaths } from "../../../runtime/agent-paths.js";
 import { closeLedger, readIndex } from "../../../runtime/ledger/index.js";
 import { batchDir, openReviews, QUARANTINE_DIR, type ReviewContext } from "../../../runtime/review/review-context.js";
 import { runCycle } from "../../../runtime/review/cycle.js";
-import { executePlan, journalDirOf, moveLineages, type ItemOutcome } from "../../../runtime/review/execute-batch.js";
+import { executePlan, moveLineages, type ItemOutcome } from "../../../runtime/review/execute-batch.js";
+import { journalDirOf } from "../../../runtime/review/review-context.js";
 import { cloneVolume, makeCrashingFileSystem, recoverView } from "../../../props/support/crash-fs.js";
 
 const paths = agentPaths({ PI_CODING_AGENT_DIR: "/agent" }, "/", "/home");
