@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import { planLocks, planRegister } from "../core/register/plan-register.js";
 import type { RegisterFacts, RegisterPlan } from "../core/register/register-plan.js";
-import { deleteFailed, draftSymlink, lockTimedOut, persistFailed, recipeNotAFile, recipeSymlink } from "../core/register/texts.js";
+import { deleteFailed, deletedUnread, deletePairUnreadable, draftSymlink, lockTimedOut, persistFailed, recipeNotAFile, recipeSymlink } from "../core/register/texts.js";
 import { draftPathOf } from "../core/register/promote.js";
 import { failure, success, type CommandResult } from "../core/result.js";
 import { hasCode, isFsError, writeFileAtomic, type FileSystem } from "../adapters/fs/FileSystem.js";
@@ -60,20 +60,66 @@ async function withLocks<A>(ctx: RegisterContext, paths: readonly string[], run:
 const quarantined = (outcomes: readonly RecoveryOutcome[]): string[] =>
   outcomes.flatMap((o) => (o.outcome === "quarantined" ? [`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`] : []));
 
-async function deleteFiles(ctx: RegisterContext, paths: readonly string[]): Promise<readonly string[]> {
+/** A recipe file this process may not read: EACCES or EPERM. */
+interface Unreadable {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** What a delete did: the notes of recovery, and the file it removed without reading, if any. */
+interface Deleted {
+  readonly notes: readonly string[];
+  readonly unread?: Unreadable;
+}
+
+/** Why a delete removed nothing: one of the tool's two files cannot be read (deletePairUnreadable). */
+interface PairUnreadable {
+  readonly _tag: "PairUnreadable";
+  readonly unreadable: Unreadable;
+  readonly other: string;
+  readonly notes: readonly string[];
+}
+
+/** The file's bytes, null when absent, or why this process may not read it. */
+async function bytesOrUnreadable(fs: FileSystem, path: string): Promise<Uint8Array | null | Unreadable> {
+  try {
+    return await currentBytes(fs, path);
+  } catch (e) {
+    if (!isFsError(e) || (e.code !== "EACCES" && e.code !== "EPERM")) throw e;
+    return { path, reason: e.code === "EACCES" ? "EACCES: permission denied" : "EPERM: operation not permitted" };
+  }
+}
+
+/** Removes the tool's files. Two files go as one journal plan, one phase per file in the plan's
+ *  order (a reader between them sees the old tool); the journal keeps each file's bytes, so a file
+ *  that cannot be read is refused then (PairUnreadable), never removed apart from the other. One
+ *  file is removed by itself: a single unlink is all or nothing, so the one that cannot be read is
+ *  unlinked without reading it (and its folder synced), as `rm` would. */
+async function deleteFiles(ctx: RegisterContext, paths: readonly string[]): Promise<E.Either<PairUnreadable, Deleted>> {
   const dir = registerJournalDir(ctx.paths);
   return ctx.lock.withLock(
     dir,
     async () => {
       const notes = quarantined(await recoverJournals(ctx.fs, dir));
-      // one phase per file, in the plan's order: a reader between them sees the old tool
       const phases: StepInput[][] = [];
+      const present: string[] = [];
+      let unread: Unreadable | undefined;
       for (const path of paths) {
-        const before = await currentBytes(ctx.fs, path);
-        if (before !== null) phases.push([{ op: "unlink", path, before }]);
+        const bytes = await bytesOrUnreadable(ctx.fs, path);
+        if (bytes === null) continue;
+        present.push(path);
+        if ("reason" in bytes) unread ??= bytes;
+        else phases.push([{ op: "unlink", path, before: bytes }]);
+      }
+      if (unread !== undefined) {
+        const other = present.find((p) => p !== unread.path);
+        if (other !== undefined) return E.left({ _tag: "PairUnreadable", unreadable: unread, other, notes });
+        await ctx.fs.unlink(unread.path);
+        await ctx.fs.fsyncDir(dirname(unread.path));
+        return E.right({ notes, unread });
       }
       if (phases.length > 0) await runSteps(ctx.fs, dir, { id: newPlanId(Date.now()), kind: "register-delete", phases });
-      return notes;
+      return E.right({ notes });
     },
     ctx.lockOptions,
   );
@@ -129,14 +175,29 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
       return refreshed(ctx, success(written.text, written.details));
     }
     case "delete":
-      let notes: readonly string[];
+      let deleted: E.Either<PairUnreadable, Deleted>;
       try {
-        notes = await deleteFiles(ctx, plan.paths);
+        deleted = await deleteFiles(ctx, plan.paths);
       } catch (e) {
         if (!isFsError(e) && !(e instanceof PlanFailed)) throw e;
         return failure(deleteFailed(e.message), { tool: plan.name });
       }
-      return refreshed(ctx, success(plan.text, notes.length === 0 ? plan.details : { ...plan.details, journal_diagnostics: notes }));
+      if (E.isLeft(deleted)) {
+        const { unreadable, other, notes } = deleted.left;
+        return failure(deletePairUnreadable(unreadable.path, other, unreadable.reason), {
+          tool: plan.name,
+          unreadable: unreadable.path,
+          ...(notes.length === 0 ? {} : { journal_diagnostics: notes }),
+        });
+      }
+      const { notes, unread } = deleted.right;
+      const text = unread === undefined ? plan.text : `${plan.text}\n${deletedUnread(unread.path, unread.reason)}`;
+      const details = {
+        ...plan.details,
+        ...(unread === undefined ? {} : { removed_unread: unread.path }),
+        ...(notes.length === 0 ? {} : { journal_diagnostics: notes }),
+      };
+      return refreshed(ctx, success(text, details));
   }
 }
 

@@ -88,6 +88,15 @@ export const storedUnreadable = (path: string, reason: string): string =>
 
 export const persistFailed = (message: string): string => `Failed to persist tool recipe: ${message}`;
 export const deleteFailed = (message: string): string => `Failed to delete tool recipe: ${message}`;
+/** A tool's recipe file that could not be read, removed all the same (its content is not needed
+ *  to remove it; the usage ledger is not touched by any delete). */
+export const deletedUnread = (path: string, reason: string): string =>
+  `${path} could not be read (${reason}) and was removed without being read; its usage history is kept.`;
+/** A tool with a `.md` and a `.json` file, one of which cannot be read: the two are removed as one
+ *  journaled change (docs/journal.md), whose journal keeps what each file held and so must read
+ *  both; removed one at a time, a crash between could leave half the tool. */
+export const deletePairUnreadable = (path: string, other: string, reason: string): string =>
+  `Tool not deleted: ${path} cannot be read (${reason}), and it is removed together with ${other} only as one journaled change, which reads both files. Make it readable (chmod u+r ${path}) and delete the tool again, or remove it by hand (rm ${path}) and delete the tool again.`;
 /** `why`: the lock's own account (how long it waited, who holds it); the write changed nothing
  *  and may simply be asked again */
 export const lockTimedOut = (canonicalPath: string, why?: string): string =>

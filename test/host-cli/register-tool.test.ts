@@ -1,9 +1,10 @@
 // `pi-recipes register_tool key=value ...`, the real command in a child process.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../support/cli.js";
+import { cliNodeArgs, runCli, runCliJson, type CliRun } from "../support/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-register-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,5 +102,110 @@ describe("pi-recipes register_tool", () => {
     expect(runCli(["register_tool", "name=x", "descripton=d"], env).stderr).toContain('Did you mean "description"?');
     expect(runCli(["register_tool", "name=t", "description=t", "template=[]"], env)).toMatchObject({ status: 1, stderr: "Tool template sequence is empty.\n" });
     expect(runCli(["register_tool", "positional"], env).status).toBe(2);
+  }, 120_000);
+});
+
+// Mode 000 keeps a file from its owner only when the owner is not root (root reads any file): as
+// root the command runs as another user, who owns the agent dir, when that user can reach the
+// command (every folder above it lets others through); otherwise it runs as this user.
+const OWNER = { uid: 4101, gid: 4100 };
+const asRoot = process.getuid?.() === 0;
+function othersReach(file: string): boolean {
+  for (let d = dirname(file); ; d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) return false;
+    if (dirname(d) === d) return true;
+  }
+}
+const command = cliNodeArgs()[0]!;
+const reachable = !asRoot || othersReach(command);
+if (!reachable) console.log(`skipping the unreadable-recipe delete tests: as root they run the command as uid ${OWNER.uid}, which cannot reach ${command}`);
+
+describe.skipIf(!reachable)("register_tool deletes a recipe file its owner may not read", () => {
+  const boxes: string[] = [];
+  let box = "";
+  let agent = "";
+  let recipes = "";
+  const run = (args: readonly string[]): CliRun => {
+    const r = spawnSync(process.execPath, [...cliNodeArgs(), ...args], {
+      cwd: box,
+      env: { ...process.env, PI_CODING_AGENT_DIR: agent, HOME: box, TMPDIR: join(box, "tmp"), XDG_CACHE_HOME: join(box, "cache") },
+      encoding: "utf8",
+      timeout: 60_000,
+      ...(asRoot ? OWNER : {}),
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  /** the agent dir, the owner's from top to bottom (as root: the other user's) */
+  const ownAll = (): void => {
+    if (!asRoot) return;
+    const walk = (p: string): void => {
+      chownSync(p, OWNER.uid, OWNER.gid);
+      if (statSync(p).isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
+    };
+    walk(box);
+  };
+  const fresh = (): void => {
+    box = mkdtempSync(join(tmpdir(), "cli-register-unreadable-"));
+    boxes.push(box);
+    // the box is reached by the owner (mkdtemp makes it private to this user)
+    chmodSync(box, 0o755);
+    agent = join(box, "agent");
+    recipes = join(agent, "recipes");
+    mkdirSync(recipes, { recursive: true });
+    mkdirSync(join(box, "tmp"));
+    ownAll();
+  };
+  afterAll(() => {
+    for (const b of boxes) rmSync(b, { recursive: true, force: true });
+  });
+
+  it("removes it as rm would, and leaves its usage ledger as it was", () => {
+    fresh();
+    const file = join(recipes, "locked.json");
+    writeFileSync(file, JSON.stringify({ description: "Locked", template: "echo locked" }));
+    ownAll();
+    expect(run(["call", "locked"])).toMatchObject({ status: 0, stdout: "locked\n" });
+    // the view folds the launch into the tool's ledger
+    expect(run(["inspect", "target=recipes", "view=summary"]).stdout).toContain("usage: locked calls=1");
+    const ledger = join(recipes, ".usage", "recipes", "locked.json");
+    const counted = readFileSync(ledger);
+    chmodSync(file, 0o000);
+    // the detector: the owner cannot read it (so no tool comes of it)
+    expect(run(["list"]).stdout).toContain(`Failed to load recipe ${file}: EACCES`);
+
+    const r = run(["register_tool", "name=locked", "template=null"]);
+    expect(r).toEqual({
+      status: 0,
+      stdout: `Deleted tool "locked". Reload to remove it from the complete registry.\n${file} could not be read (EACCES: permission denied) and was removed without being read; its usage history is kept.\n`,
+      stderr: "",
+    });
+    expect(existsSync(file)).toBe(false);
+    expect(run(["list"])).toMatchObject({ status: 0, stdout: "No registered tools.\n" });
+    expect(readFileSync(ledger)).toEqual(counted);
+    // nothing left for a later command to settle
+    const journals = join(recipes, ".usage", "register-journal");
+    expect(existsSync(journals) ? readdirSync(journals) : []).toEqual([]);
+  }, 120_000);
+
+  it("refuses a tool whose .md cannot be read beside its .json, naming the file and what to do, and removes nothing", () => {
+    fresh();
+    const json = join(recipes, "pair.json");
+    const md = join(recipes, "pair.md");
+    writeFileSync(json, JSON.stringify({ description: "Pair", template: "echo json" }));
+    writeFileSync(md, "---\ndescription: Pair\n---\n\n```template\necho md\n```\n");
+    ownAll();
+    chmodSync(md, 0o000);
+    const r = run(["register_tool", "name=pair", "template=null"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `Tool not deleted: ${md} cannot be read (EACCES: permission denied), and it is removed together with ${json} only as one journaled change, which reads both files. Make it readable (chmod u+r ${md}) and delete the tool again, or remove it by hand (rm ${md}) and delete the tool again.\n`,
+    );
+    expect(existsSync(md) && existsSync(json)).toBe(true);
+    expect(run(["call", "pair"]).stdout).toBe("json\n");
+    // as the answer says: once the file is readable, the tool goes whole
+    chmodSync(md, 0o600);
+    expect(run(["register_tool", "name=pair", "template=null"])).toMatchObject({ status: 0, stdout: 'Deleted tool "pair". Reload to remove it from the complete registry.\n' });
+    expect(existsSync(md) || existsSync(json)).toBe(false);
   }, 120_000);
 });
