@@ -55,9 +55,9 @@ const esModules = {
 };
 
 // Libraries a common path never calls, yet whose code would be most of what that path loads:
-// - `yaml` reads the frontmatter of a Markdown recipe, needed only when one is compiled (the
-//   compile cache serves the others); it was 300 kB of the 400 kB every discovery loaded, even
-//   on a root without a `.md` file;
+// - `js-yaml` reads the frontmatter of a Markdown recipe, needed only when one is compiled (the
+//   compile cache serves the others); a YAML parser was most of what every discovery loaded, even
+//   on a root without a `.md` file (`yaml`, before it, was 300 kB of 400);
 // - `ajv` (with `ajv-formats`) checks the answers of MCP elicitation, which the MCP server never
 //   requests (host-mcp/server.ts builds its validator on first use), yet the SDK imports it.
 // Discovery is synchronous, so they cannot be an `import()` at the point of use. Instead the
@@ -65,9 +65,13 @@ const esModules = {
 // file (chunks/<name>.cjs), with a synchronous require the first time one of its exports is
 // called. A stand-in offers only the names listed here: a new import of another name fails the
 // build ("No matching export") until it is added, so no import can silently skip the lazy path.
-// Classes are called through a function that constructs the real class (`new LineCounter()`
-// then yields the library's own object); "default" is the CommonJS module's `default` export,
-// or the module itself.
+// Classes are called through a function that constructs the real class (`new Type(...)` then
+// yields the library's own object, which the library's `instanceof` checks accept); "default" is
+// the CommonJS module's `default` export, or the module itself. An "object" (js-yaml's
+// FAILSAFE_SCHEMA) is a Proxy whose property reads load the library and read the real object's,
+// with a method bound to the real object: only reads and `in` are offered, so the importing code
+// must use it by its properties (core/recipe/frontmatter.ts calls `FAILSAFE_SCHEMA.extend` on
+// its first parse, not when it is imported).
 /** The first lines of a stand-in: `fn()` requires `file` (a path from the package root) once, on
  *  its first call, and yields the export `pick` of it (`""`: the module itself). */
 const standInLoader = (fn, file, pick) => [
@@ -77,7 +81,7 @@ const standInLoader = (fn, file, pick) => [
   `const ${fn} = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(`../${file}`)}))${pick};`,
 ];
 const LAZY_LIBRARIES = [
-  { file: "chunks/yaml.cjs", modules: { yaml: { parseDocument: "function", LineCounter: "class" } } },
+  { file: "chunks/js-yaml.cjs", modules: { "js-yaml": { load: "function", Type: "class", FAILSAFE_SCHEMA: "object" } } },
   { file: "chunks/ajv.cjs", modules: { ajv: { default: "class" }, "ajv-formats": { default: "function" } } },
 ];
 const lazyModules = new Map(LAZY_LIBRARIES.flatMap((lib) => Object.entries(lib.modules).map(([name, names]) => [name, { file: lib.file, names }])));
@@ -95,7 +99,9 @@ const lazyLibraries = {
         contents: [
           ...standInLoader("lib", file, `[${JSON.stringify(args.path)}]`),
           ...Object.entries(names).map(([name, kind]) =>
-            exported(name, kind === "class" ? `return new (${real(name)})(...args);` : `return ${real(name)}(...args);`),
+            kind === "object"
+              ? `export const ${name} = new Proxy({}, { get(_, key) { const real = ${real(name)}, v = Reflect.get(real, key); return typeof v === "function" ? v.bind(real) : v; }, has: (_, key) => Reflect.has(${real(name)}, key) });`
+              : exported(name, kind === "class" ? `return new (${real(name)})(...args);` : `return ${real(name)}(...args);`),
           ),
         ].join("\n"),
       };
@@ -231,7 +237,7 @@ const frontDoor = await oneFile(FRONT_DOOR, "cjs", [moduleUrl, esModules], { ext
 // the front door answers without the compile code, the libraries loaded lazily, or io-ts:
 // one of them in its file would be loaded by every command (an import added to a module it uses)
 const frontDoorInputs = Object.entries(Object.values(frontDoor.metafile.outputs)[0].inputs).filter(([, v]) => v.bytesInOutput > 0).map(([f]) => f);
-const heavy = frontDoorInputs.filter((f) => /(^|\/)(compile-step|compile-recipe)\.ts$|node_modules\/(yaml|ajv|ajv-formats|io-ts)\//.test(f));
+const heavy = frontDoorInputs.filter((f) => /(^|\/)(compile-step|compile-recipe)\.ts$|node_modules\/(js-yaml|ajv|ajv-formats|io-ts)\//.test(f));
 if (heavy.length > 0) throw new Error(`bundle: ${FRONT_DOOR.out} would hold ${heavy.join(", ")}`);
 if (metafile !== undefined) {
   const all = [bundled, fullCommand, mainEntry, frontDoor].map((b) => b.metafile);

@@ -1,33 +1,50 @@
-// The YAML frontmatter of Markdown recipes, parsed by the `yaml` library (pure: no I/O, no
-// globals) as YAML 1.2 with a deliberately narrow set of implicit types. Only the scalars a JSON
-// recipe could hold are typed: `true`, `false`, `null`, and decimal numbers. Everything else that
-// YAML schemas like to guess at stays text: `on`/`yes`/`True`, `0x1F`, `1e3`, `.inf`, `~`, dates.
-// That keeps a frontmatter value and the same value in a JSON recipe decoding alike.
+// The YAML frontmatter of Markdown recipes, parsed by the `js-yaml` library (pure: no I/O, no
+// globals) with a deliberately narrow set of implicit types. Only the scalars a JSON recipe could
+// hold are typed: `true`, `false`, `null`, and decimal numbers. Everything else that YAML schemas
+// like to guess at stays text: `on`/`yes`/`True`, `0x1F`, `1e3`, `.inf`, `~`, dates. That keeps a
+// frontmatter value and the same value in a JSON recipe decoding alike.
 import * as E from "fp-ts/lib/Either.js";
-import { LineCounter, parseDocument, type ScalarTag } from "yaml";
+import { FAILSAFE_SCHEMA, load, Type, type Schema } from "js-yaml";
 import type { Json, JsonObject } from "../model.js";
 import { isPlainObject } from "./fields.js";
 import { setOwn } from "./own.js";
 
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
-const nullTag: ScalarTag = { tag: "tag:yaml.org,2002:null", default: true, test: /^null$/, resolve: () => null };
-const boolTag: ScalarTag = {
-  tag: "tag:yaml.org,2002:bool",
-  default: true,
-  test: /^(?:true|false)$/,
-  resolve: (s) => s === "true",
-};
-// a digit string too long for a double stays text rather than becoming Infinity or losing digits
-const numberTag: ScalarTag = {
-  tag: "tag:yaml.org,2002:float",
-  default: true,
-  test: DECIMAL,
-  resolve: (s) => {
-    const n = Number(s);
-    return Number.isFinite(n) ? n : s;
-  },
-};
+/**
+ * What a written `null` parses to, until `toTree` makes it `null`. The library gives `null` for
+ * a node with nothing in it too (`description:` then a new line), which a frontmatter reads as
+ * the empty string: the marker keeps the two apart. As a mapping key it reads `null`, as the
+ * library writes any key that is not text (a `Symbol.toStringTag` makes it use `toString`).
+ */
+class WrittenNull {
+  get [Symbol.toStringTag](): string {
+    return "WrittenNull";
+  }
+  toString(): string {
+    return "null";
+  }
+}
+const WRITTEN_NULL = Object.freeze(new WrittenNull());
+
+let narrowSchema: Schema | undefined;
+/** The failsafe schema (text, lists, maps) and the JSON scalars, for plain (unquoted) scalars only.
+ *  Built on the first parse: the bundles load the library then (scripts/bundle.mjs). */
+function schema(): Schema {
+  narrowSchema ??= FAILSAFE_SCHEMA.extend({
+    implicit: [
+      new Type("tag:yaml.org,2002:null", { kind: "scalar", resolve: (s: string) => s === "null", construct: () => WRITTEN_NULL }),
+      new Type("tag:yaml.org,2002:bool", { kind: "scalar", resolve: (s: string) => s === "true" || s === "false", construct: (s: string) => s === "true" }),
+      // a digit string too long for a double stays text rather than becoming Infinity or losing digits
+      new Type("tag:yaml.org,2002:float", {
+        kind: "scalar",
+        resolve: (s: string) => DECIMAL.test(s) && Number.isFinite(Number(s)),
+        construct: (s: string) => Number(s),
+      }),
+    ],
+  });
+  return narrowSchema;
+}
 
 /** One problem in the frontmatter, with its line counted from the top of the Markdown file. */
 export interface FrontmatterError {
@@ -36,8 +53,46 @@ export interface FrontmatterError {
   readonly message: string;
 }
 
-/** The first line of a library message, without its own (frontmatter-relative) position. */
-const reason = (message: string): string => (message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+/** How many values the aliases of a frontmatter (`*name`, repeating what `&name` marks) may add
+ *  when written out: a few nested aliases would otherwise make billions of them. */
+export const MAX_ALIASED_VALUES = 10_000;
+const TOO_MANY_ALIASED = `aliases expand to more than ${MAX_ALIASED_VALUES} values`;
+
+/** The first line of a library message. */
+const reason = (message: string): string => message.split("\n")[0] ?? "";
+
+/**
+ * The library's value as JSON: the library's `null` (an empty node) becomes "", a written `null`
+ * becomes `null`, and a list or map met again (an alias gives the very object it names) is
+ * copied, so the result is a tree. Every value copied for such a repeat counts down
+ * `budget.left`; undefined once it is spent.
+ */
+function toTree(value: unknown, seen: Set<object>, budget: { left: number }, repeat: boolean): Json | undefined {
+  if (typeof value === "object" && value !== null && value !== WRITTEN_NULL) {
+    repeat ||= seen.has(value);
+    seen.add(value);
+  }
+  if (repeat && --budget.left < 0) return undefined;
+  if (value === null) return "";
+  if (value === WRITTEN_NULL) return null;
+  if (typeof value !== "object") return value as Json;
+  if (Array.isArray(value)) {
+    const out: Json[] = [];
+    for (const item of value as unknown[]) {
+      const v = toTree(item, seen, budget, repeat);
+      if (v === undefined) return undefined;
+      out.push(v);
+    }
+    return out;
+  }
+  const out: Record<string, Json> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const v = toTree(item, seen, budget, repeat);
+    if (v === undefined) return undefined;
+    setOwn(out, key, v);
+  }
+  return out;
+}
 
 /** `args: a, b` is a comma list; `defaults:` may be written as a list of `key: value` items. */
 function normalizeField(key: string, value: Json): Json {
@@ -55,30 +110,59 @@ function normalizeField(key: string, value: Json): Json {
   return value;
 }
 
+/** The library's error: its reason, and where it stopped (lines and columns from 0). */
+interface LibraryError {
+  readonly reason: string;
+  readonly mark?: { readonly line: number; readonly column: number };
+}
+const isLibraryError = (e: unknown): e is LibraryError => e instanceof Error && typeof (e as Partial<LibraryError>).reason === "string";
+
+const DOCUMENT_END = /^\.\.\.(?:[ \t]|$)/;
+const DOCUMENT_START = /^---(?:[ \t]|$)/;
+/** Nothing a document holds: a blank line, a comment, a directive (`%YAML 1.2`). */
+const NO_CONTENT = /^(?:[ \t]*(?:#.*)?|%.*)$/;
+
+/**
+ * Where the library stopped, as a position in `text` (0-based line, 1-based column). Its error
+ * for a second document has no position: that is the line that ends the first, `...` or a `---`
+ * after the first document's content (a line holding only `---` closes the frontmatter itself,
+ * so this is `--- # comment` and the like). At the end of the text, the library stands one line
+ * past it: that is the end of the last line.
+ */
+function positionOf(text: string, mark: LibraryError["mark"]): { line: number; column: number } {
+  const lines = text.split("\n");
+  if (mark === undefined) {
+    let started = false;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] ?? "";
+      if (DOCUMENT_END.test(line) || (DOCUMENT_START.test(line) && started)) return { line: i, column: 1 };
+      if (DOCUMENT_START.test(line) || !NO_CONTENT.test(line)) started = true;
+    }
+    return { line: 0, column: 1 };
+  }
+  if (mark.line >= lines.length) return { line: lines.length - 1, column: (lines[lines.length - 1] ?? "").length + 1 };
+  return { line: mark.line, column: mark.column + 1 };
+}
+
 /**
  * The text strictly between the frontmatter delimiters, as an object, or the first YAML error.
  * `firstLine` is the file line the text starts on, so that errors name the line in the file.
  */
 export function parseFrontmatter(text: string, firstLine = 2): E.Either<FrontmatterError, JsonObject> {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, {
-    version: "1.2",
-    schema: "failsafe",
-    customTags: [nullTag, boolTag, numberTag],
-    // `!!binary`, `!!timestamp` and the like would produce values no recipe field can hold
-    resolveKnownTags: false,
-    prettyErrors: false,
-    lineCounter,
-  });
-  // a warning (an unresolved `!tag`) is refused too: the value would silently change type
-  const error = doc.errors[0] ?? doc.warnings[0];
-  if (error !== undefined) {
-    const at = lineCounter.linePos(error.pos[0]);
-    return E.left({ line: at.line + firstLine - 1, column: at.col, message: reason(error.message) });
+  let parsed: unknown;
+  try {
+    // an unknown tag (`!!binary`, `!!timestamp`, `!foo`) is an error: no recipe field holds its
+    // value; so are a second document, and lists and maps nested more than 100 deep (the
+    // library's `maxDepth`)
+    parsed = load(text, { schema: schema() });
+  } catch (e) {
+    if (!isLibraryError(e)) throw e;
+    const at = positionOf(text, e.mark);
+    return E.left({ line: at.line + firstLine, column: at.column, message: reason(e.reason) });
   }
-  // the library turns a `__proto__` key into an own property, never the prototype
-  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
-  if (value === null || value === undefined || value === "") return E.right({});
+  if (parsed === null || parsed === undefined || parsed === "" || parsed === WRITTEN_NULL) return E.right({});
+  const value = toTree(parsed, new Set(), { left: MAX_ALIASED_VALUES }, false);
+  if (value === undefined) return E.left({ line: firstLine, column: 1, message: TOO_MANY_ALIASED });
   if (!isPlainObject(value)) {
     return E.left({ line: firstLine, column: 1, message: "frontmatter must be a mapping of `field: value` lines" });
   }

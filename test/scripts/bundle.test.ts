@@ -68,8 +68,8 @@ function modulesRunIn(file: string, dir: string): string[] {
   return inFile.filter((m) => onDemand.get(m) ?? true);
 }
 
-// the yaml library's own code, however it is bundled: one of its string literals
-const holdsYaml = (file: string): boolean => readFileSync(file, "utf8").includes(`"YAMLParseError"`);
+// the YAML parser's own code (js-yaml), however it is bundled: one of its string literals
+const holdsYaml = (file: string): boolean => readFileSync(file, "utf8").includes(`"YAMLException"`);
 // and ajv's (bundled into the MCP SDK's chunk if it were imported eagerly)
 const holdsAjv = (file: string): boolean => readFileSync(file, "utf8").includes("ajv implementation error");
 
@@ -104,12 +104,12 @@ function modulesIn(files: readonly string[]): string[] {
 }
 
 // The compile step and what only it needs: the recipe decoder (core/recipe/), the template checks;
-// the YAML parser and ajv come as files of their own (chunks/yaml.cjs, chunks/ajv.cjs).
+// the YAML parser and ajv come as files of their own (chunks/js-yaml.cjs, chunks/ajv.cjs).
 // The field table (core/recipe/fields.ts, with the io-ts codecs its rows carry) is not counted: the
 // usage ledger, which every command settles, fingerprints a revision by the fields the table marks
 // executable (docs/performance.md says what splitting the flags from the codecs would save).
 const isCompileCode = (module: string): boolean =>
-  module !== "core/recipe/fields.ts" && /^core\/recipe\/|^core\/compile\/(compile-recipe|compile-template|template-survey)\.ts$|node_modules\/(yaml|ajv)\//.test(module);
+  module !== "core/recipe/fields.ts" && /^core\/recipe\/|^core\/compile\/(compile-recipe|compile-template|template-survey)\.ts$|node_modules\/(js-yaml|ajv)\//.test(module);
 
 describe("the bundled build", () => {
   it("runs the command from one CommonJS file, each verb evaluated on demand; the Pi extension has its chunks", () => {
@@ -162,7 +162,7 @@ describe("the bundled build", () => {
       );
       const withMd = loadedFiles(["list"], md.env);
       expect(withMd.stdout).toContain("greet");
-      expect(withMd.files.filter(holdsYaml)).toHaveLength(1);
+      expect(withMd.files.filter(holdsYaml)).toEqual([join(out, "chunks", "js-yaml.cjs")]);
       const described = run(["inspect", "target=tool:greet", "--json"], md.env);
       expect(described.status).toBe(0);
       expect(described.stdout).toContain("Greet someone by name");
@@ -267,7 +267,7 @@ describe("the bundled build", () => {
     expect(readFileSync(door, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
     expect(statSync(door).mode & 0o111).toBe(0o111);
     // what the file holds: none of the compile code, io-ts, or the libraries loaded lazily
-    expect(modulesIn([door]).filter((m) => isCompileCode(m) || /node_modules\/(io-ts|yaml|ajv)\//.test(m))).toEqual([]);
+    expect(modulesIn([door]).filter((m) => isCompileCode(m) || /node_modules\/(io-ts|js-yaml|ajv)\//.test(m))).toEqual([]);
     const viaDoor = (args: readonly string[], env: NodeJS.ProcessEnv): { files: string[]; stdout: string } => {
       const { files, stdout } = loadedFiles(args, env, undefined, "pi-recipes.cjs");
       return { files, stdout };

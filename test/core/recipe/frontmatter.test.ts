@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { parseFrontmatter } from "../../../core/recipe/frontmatter.js";
+import { MAX_ALIASED_VALUES, parseFrontmatter } from "../../../core/recipe/frontmatter.js";
 
 const fm = (text: string) => {
   const r = parseFrontmatter(text);
@@ -76,6 +76,14 @@ describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
     expect(fm("# only a comment")).toEqual({});
   });
 
+  it("an empty value is an empty string at any depth, a written null is null", () => {
+    expect(fm("list:\n  -\n  - null\n  - ''\nmap: {a: , b: null}\nnested:\n  empty:\n  none: null")).toEqual({
+      list: ["", null, ""],
+      map: { a: "", b: null },
+      nested: { empty: "", none: null },
+    });
+  });
+
   it("splits args given as a scalar on commas", () => {
     expect(fm("args: a, b:int , ,c=1")).toEqual({ args: ["a", "b:int", "c=1"] });
   });
@@ -92,14 +100,32 @@ describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
 
   it("YAML that does not parse is an error naming the file line", () => {
     // the frontmatter text starts on line 2 of the file (after the opening ---)
-    expect(fault("label: a\nlabel: b")).toMatchObject({ line: 3, message: "Map keys must be unique" });
+    expect(fault("label: a\nlabel: b")).toMatchObject({ line: 3, message: "duplicated mapping key" });
     expect(fault("a: 1\nkey: value: bad")).toMatchObject({ line: 3 });
     expect(fault("args: [a, b\nx: 1").line).toBeGreaterThanOrEqual(2);
     expect(parseFrontmatter("a: 1\nb: c: d", 10)).toMatchObject({ left: { line: 11 } });
+    // a text that ends too soon is an error at the end of its last line, not the line after it
+    expect(fault("a: 1\nb: 'open")).toMatchObject({ line: 3, column: 9 });
+  });
+
+  it("holds one YAML document: a second one is an error at the line that ends the first", () => {
+    expect(fault("a: 1\n--- # another document\nb: 2")).toMatchObject({ line: 3, column: 1, message: expect.stringMatching(/single document/) });
+    expect(fault("a: 1\n...\nb: 2")).toMatchObject({ line: 3, column: 1, message: expect.stringMatching(/single document/) });
   });
 
   it("refuses explicit tags and a frontmatter that is not a mapping", () => {
-    expect(fault("x: !!binary abc").message).toMatch(/Unresolved tag/);
+    expect(fault("x: !!binary abc").message).toMatch(/unknown tag/);
+    for (const tag of ["!foo", "!!int", "!!timestamp"]) expect(fault(`label: x\ny: ${tag} 3`)).toMatchObject({ line: 3, message: expect.stringMatching(/unknown tag/) });
     expect(fault("- a\n- b").message).toMatch(/mapping/);
+    expect(fault("just text").message).toMatch(/mapping/);
+  });
+
+  it("writes aliases out, but refuses aliases that expand past a bound (a few lines would make billions of values)", () => {
+    expect(fm("base: &b {host: h, port: 1}\none: *b\ntwo: [*b]")).toEqual({ base: { host: "h", port: 1 }, one: { host: "h", port: 1 }, two: [{ host: "h", port: 1 }] });
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 10; i++) levels.push(`${"abcdefghij"[i]}: &${"abcdefghij"[i]} [${Array(10).fill(`*${"abcdefghij"[i - 1]}`).join(", ")}]`);
+    const started = Date.now();
+    expect(fault(levels.join("\n"))).toEqual({ line: 2, column: 1, message: `aliases expand to more than ${MAX_ALIASED_VALUES} values` });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

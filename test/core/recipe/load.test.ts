@@ -106,8 +106,9 @@ describe("loadRecipe: golden cases", () => {
 
 describe("loadRecipe: every bad input is a problem, never a throw", () => {
   it("an indented key in the frontmatter is a YAML error naming the line, not silently dropped", () => {
+    // line 3: the indented key
     const r = load("bad.md", "---\ntemplate: echo fm\n description: indented\n---\n");
-    expect(r).toMatchObject({ left: { kind: "invalid", message: expect.stringMatching(/not valid YAML \(line 2 column \d+\)/) } });
+    expect(r).toMatchObject({ left: { kind: "invalid", message: expect.stringMatching(/not valid YAML \(line 3 column \d+\)/) } });
   });
 
   it("a read error is reported verbatim", () => {

@@ -49,8 +49,9 @@ describe("compileMarkdown", () => {
   });
 
   it("frontmatter that is not valid YAML names the file line", () => {
+    // the line of the stray indentation
     expect(reason("---\ndescription: ok\ntemplate: echo fm\n description: indented\n---\n")).toMatch(
-      /^Markdown recipe frontmatter is not valid YAML \(line 3 column \d+\): /,
+      /^Markdown recipe frontmatter is not valid YAML \(line 4 column \d+\): /,
     );
   });
 
