@@ -1,7 +1,7 @@
 // `pi-recipes watch` as a real process: it prints the tool set's changes as they happen and
 // exits 0 when interrupted.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -107,7 +107,10 @@ describe("pi-recipes watch", () => {
     await mkdir(root);
     await writeFile(join(root, "x.json"), recipe("echo x"));
     expect(await lines.next((l) => l.startsWith("+ "), "+ x")).toBe("+ x");
-    await writeFile(join(root, "x.json"), recipe("echo x2"));
+    // replaced whole (written beside the root, then renamed in), as an editor saves: a rewrite in
+    // place can be read half-written on a loaded machine, which is a removal and an addition
+    await writeFile(join(agentDir, "x.json.new"), recipe("echo x2"));
+    await rename(join(agentDir, "x.json.new"), join(root, "x.json"));
     expect(await lines.next((l) => l.startsWith("~ "), "~ x")).toBe("~ x");
     await unlink(join(root, "x.json"));
     expect(await lines.next((l) => l.startsWith("- "), "- x")).toBe("- x");
