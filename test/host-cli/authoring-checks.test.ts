@@ -18,6 +18,19 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** An agent dir of its own with an empty recipe root, for one test; `use` gets the root and the
+ *  environment that points the command at it, and the folder is removed after. */
+function withAgent(prefix: string, use: (recipes: string, agent: NodeJS.ProcessEnv) => void): void {
+  const box = mkdtempSync(join(tmpdir(), prefix));
+  const recipes = join(box, "agent", "recipes");
+  mkdirSync(recipes, { recursive: true });
+  try {
+    use(recipes, { PI_CODING_AGENT_DIR: join(box, "agent") });
+  } finally {
+    rmSync(box, { recursive: true, force: true });
+  }
+}
+
 const UNKNOWN_INTEGER = 'field "args" declares unknown type "integer" for n; use string, path, int, number, bool, array or enum(a,b)';
 
 describe("register_tool args with an unknown type", () => {
@@ -53,11 +66,7 @@ describe("shell syntax in a template", () => {
   };
 
   it("warns in the summary and doctor diagnostics, naming the operator, that no shell runs, and what to write instead", () => {
-    const box = mkdtempSync(join(tmpdir(), "pi-recipes-shell-syntax-"));
-    const recipes = join(box, "agent", "recipes");
-    mkdirSync(recipes, { recursive: true });
-    const agent = { PI_CODING_AGENT_DIR: join(box, "agent") };
-    try {
+    withAgent("pi-recipes-shell-syntax-", (recipes, agent) => {
       for (const [name, template] of Object.entries(SHELLY)) writeFileSync(join(recipes, `${name}.json`), JSON.stringify({ description: name, template }));
       // quoted or escaped, the text is meant literally; find's -exec wants a bare ";"
       writeFileSync(join(recipes, "quoted.json"), JSON.stringify({ description: "q", template: ["grep -E \"a|b\" {file}", "echo '>' \\&& x", "find . -name x -exec ls {} ;"] }));
@@ -81,9 +90,7 @@ describe("shell syntax in a template", () => {
       expect(shell.map((d) => [d.id, d.severity]).sort()).toEqual([["chained", "warning"], ["fed", "warning"], ["merged", "warning"], ["piped", "warning"], ["written", "warning"]]);
       // the recipes still load as tools: a warning, not a refusal
       expect(runCli(["list"], agent).stdout).toContain("piped");
-    } finally {
-      rmSync(box, { recursive: true, force: true });
-    }
+    });
   });
 
   it("register_tool registers the tool and shows the warning", () => {
@@ -97,11 +104,7 @@ describe("shell syntax in a template", () => {
 
 describe("a Markdown recipe with more than one template fence", () => {
   it("runs the first, and the summary and doctor warn of the other by its line", () => {
-    const box = mkdtempSync(join(tmpdir(), "pi-recipes-two-fences-"));
-    const recipes = join(box, "agent", "recipes");
-    mkdirSync(recipes, { recursive: true });
-    const agent = { PI_CODING_AGENT_DIR: join(box, "agent") };
-    try {
+    withAgent("pi-recipes-two-fences-", (recipes, agent) => {
       const path = join(recipes, "twice.md");
       // the fences open on lines 6 and 10
       writeFileSync(path, "---\ndescription: Say which\n---\n\nThe first:\n```template\necho first\n```\n\n```template\necho second\n```\n");
@@ -119,8 +122,6 @@ describe("a Markdown recipe with more than one template fence", () => {
       // one template fence: nothing to say
       writeFileSync(path, "---\ndescription: Say which\n---\n\n```template\necho first\n```\n\n```bash\necho an example\n```\n");
       expect(runCli(["inspect", "target=recipes", "view=doctor"], agent).stdout).not.toContain("id=twice");
-    } finally {
-      rmSync(box, { recursive: true, force: true });
-    }
+    });
   });
 });
