@@ -5,7 +5,7 @@
 // frontmatter value and the same value in a JSON recipe decoding alike.
 import * as E from "fp-ts/lib/Either.js";
 import { FAILSAFE_SCHEMA, load, Type, type Schema } from "js-yaml";
-import type { Json, JsonObject } from "../model.js";
+import { RECIPE_SIZE_LIMIT, type Json, type JsonObject } from "../model.js";
 import { isPlainObject } from "./fields.js";
 import { setOwn } from "./own.js";
 
@@ -56,42 +56,80 @@ export interface FrontmatterError {
 /** How many values the aliases of a frontmatter (`*name`, repeating what `&name` marks) may add
  *  when written out: a few nested aliases would otherwise make billions of them. */
 export const MAX_ALIASED_VALUES = 10_000;
+/** How much the frontmatter may hold once written out, aliases expanded, counted as the length of
+ *  every text (keys included) and one for every value: twice the largest recipe file. Without
+ *  aliases a frontmatter never holds more than about its own text; with them, a few lines naming
+ *  one long text thousands of times would otherwise make gigabytes (the compile cache writes the
+ *  values out, and every later command reads them). */
+export const MAX_EXPANDED_SIZE = 2 * RECIPE_SIZE_LIMIT;
 const TOO_MANY_ALIASED = `aliases expand to more than ${MAX_ALIASED_VALUES} values`;
+const TOO_LARGE = `aliases expand the frontmatter to more than ${MAX_EXPANDED_SIZE} characters`;
+const INSIDE_ITSELF = "an alias names a list or map it is inside of (such as `a: &a [*a]`), which never ends";
 
 /** The first line of a library message. */
 const reason = (message: string): string => message.split("\n")[0] ?? "";
+
+/** What a walk of the library's value has left of its bounds, and the lists and maps it is inside. */
+interface Walk {
+  readonly seen: Set<object>;
+  readonly open: Set<object>;
+  values: number;
+  size: number;
+  problem?: string;
+}
 
 /**
  * The library's value as JSON: the library's `null` (an empty node) becomes "", a written `null`
  * becomes `null`, and a list or map met again (an alias gives the very object it names) is
  * copied, so the result is a tree. Every value copied for such a repeat counts down
- * `budget.left`; undefined once it is spent.
+ * `walk.values`, and every value its size (an alias of a text is the very same string, which no
+ * walk can tell from a text written twice); a list or map met inside itself is refused. Undefined,
+ * with `walk.problem` said, once a bound is passed.
  */
-function toTree(value: unknown, seen: Set<object>, budget: { left: number }, repeat: boolean): Json | undefined {
-  if (typeof value === "object" && value !== null && value !== WRITTEN_NULL) {
-    repeat ||= seen.has(value);
-    seen.add(value);
+function toTree(value: unknown, walk: Walk, repeat: boolean): Json | undefined {
+  const node = typeof value === "object" && value !== null && value !== WRITTEN_NULL ? value : undefined;
+  if (node !== undefined) {
+    if (walk.open.has(node)) {
+      walk.problem = INSIDE_ITSELF;
+      return undefined;
+    }
+    repeat ||= walk.seen.has(node);
+    walk.seen.add(node);
   }
-  if (repeat && --budget.left < 0) return undefined;
+  if (repeat && --walk.values < 0) {
+    walk.problem = TOO_MANY_ALIASED;
+    return undefined;
+  }
+  walk.size -= typeof value === "string" ? value.length + 1 : 1;
+  if (walk.size < 0) {
+    walk.problem = TOO_LARGE;
+    return undefined;
+  }
   if (value === null) return "";
   if (value === WRITTEN_NULL) return null;
-  if (typeof value !== "object") return value as Json;
-  if (Array.isArray(value)) {
-    const out: Json[] = [];
-    for (const item of value as unknown[]) {
-      const v = toTree(item, seen, budget, repeat);
+  if (node === undefined) return value as Json;
+  walk.open.add(node);
+  try {
+    if (Array.isArray(node)) {
+      const out: Json[] = [];
+      for (const item of node as unknown[]) {
+        const v = toTree(item, walk, repeat);
+        if (v === undefined) return undefined;
+        out.push(v);
+      }
+      return out;
+    }
+    const out: Record<string, Json> = {};
+    for (const [key, item] of Object.entries(node as Record<string, unknown>)) {
+      walk.size -= key.length;
+      const v = toTree(item, walk, repeat);
       if (v === undefined) return undefined;
-      out.push(v);
+      setOwn(out, key, v);
     }
     return out;
+  } finally {
+    walk.open.delete(node);
   }
-  const out: Record<string, Json> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    const v = toTree(item, seen, budget, repeat);
-    if (v === undefined) return undefined;
-    setOwn(out, key, v);
-  }
-  return out;
 }
 
 /** `args: a, b` is a comma list; `defaults:` may be written as a list of `key: value` items. */
@@ -161,8 +199,17 @@ export function parseFrontmatter(text: string, firstLine = 2): E.Either<Frontmat
     return E.left({ line: at.line + firstLine, column: at.column, message: reason(e.reason) });
   }
   if (parsed === null || parsed === undefined || parsed === "" || parsed === WRITTEN_NULL) return E.right({});
-  const value = toTree(parsed, new Set(), { left: MAX_ALIASED_VALUES }, false);
-  if (value === undefined) return E.left({ line: firstLine, column: 1, message: TOO_MANY_ALIASED });
+  const walk: Walk = { seen: new Set(), open: new Set(), values: MAX_ALIASED_VALUES, size: MAX_EXPANDED_SIZE };
+  let value: Json | undefined;
+  try {
+    value = toTree(parsed, walk, false);
+  } catch (e) {
+    // aliases of aliases nested past what the call stack holds: refused as too many
+    if (!(e instanceof RangeError)) throw e;
+    walk.problem = TOO_MANY_ALIASED;
+  }
+  // (the library keeps no position once it has parsed: the frontmatter's first line is named)
+  if (value === undefined) return E.left({ line: firstLine, column: 1, message: walk.problem ?? TOO_MANY_ALIASED });
   if (!isPlainObject(value)) {
     return E.left({ line: firstLine, column: 1, message: "frontmatter must be a mapping of `field: value` lines" });
   }

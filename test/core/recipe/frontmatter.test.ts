@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { MAX_ALIASED_VALUES, parseFrontmatter } from "../../../core/recipe/frontmatter.js";
+import { MAX_ALIASED_VALUES, MAX_EXPANDED_SIZE, parseFrontmatter } from "../../../core/recipe/frontmatter.js";
+import { RECIPE_SIZE_LIMIT } from "../../../core/model.js";
 
 const fm = (text: string) => {
   const r = parseFrontmatter(text);
@@ -127,5 +128,28 @@ describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
     const started = Date.now();
     expect(fault(levels.join("\n"))).toEqual({ line: 2, column: 1, message: `aliases expand to more than ${MAX_ALIASED_VALUES} values` });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("refuses aliases that repeat a long text or map into more than the bound holds, however few values that is", () => {
+    const long = "x".repeat(100_000);
+    const started = Date.now();
+    // one text named 50 times: 5 MB written out, from a 100 kB file
+    expect(fault(`s: &s ${long}\nl: [${Array(50).fill("*s").join(", ")}]`)).toEqual({ line: 2, column: 1, message: `aliases expand the frontmatter to more than ${MAX_EXPANDED_SIZE} characters` });
+    // a map holding it, named 40 times
+    expect(fault(`m: &m {k: ${long}}\nl: [${Array(40).fill("*m").join(", ")}]`).message).toBe(`aliases expand the frontmatter to more than ${MAX_EXPANDED_SIZE} characters`);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // named a few times it is written out
+    expect(fm(`s: &s ${long}\nl: [*s, *s]`)).toEqual({ s: long, l: [long, long] });
+    // the largest recipe file without aliases is never refused by the bound
+    const big = "y".repeat(RECIPE_SIZE_LIMIT - 100);
+    expect(fm(`description: ${big}`)).toEqual({ description: big });
+  });
+
+  it("refuses an alias inside the list or map it names, which would never end", () => {
+    for (const text of ["a: &a [*a]", "a: &a {b: *a}", "a: &a {b: [x, {c: *a}]}"]) {
+      expect(fault(text)).toEqual({ line: 2, column: 1, message: "an alias names a list or map it is inside of (such as `a: &a [*a]`), which never ends" });
+    }
+    // the same map named beside itself is no cycle
+    expect(fm("a: &a {x: 1}\nb: [*a, *a]")).toEqual({ a: { x: 1 }, b: [{ x: 1 }, { x: 1 }] });
   });
 });
