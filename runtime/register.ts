@@ -72,11 +72,12 @@ interface Deleted {
   readonly unread?: Unreadable;
 }
 
-/** Why a delete removed nothing: one of the tool's two files cannot be read (deletePairUnreadable). */
+/** Why a delete removed nothing: of the tool's two files, these cannot be read (deletePairUnreadable);
+ *  `other` is the one that can, when one can. */
 interface PairUnreadable {
   readonly _tag: "PairUnreadable";
-  readonly unreadable: Unreadable;
-  readonly other: string;
+  readonly unreadable: readonly Unreadable[];
+  readonly other?: string;
   readonly notes: readonly string[];
 }
 
@@ -103,17 +104,20 @@ async function deleteFiles(ctx: RegisterContext, paths: readonly string[]): Prom
       const notes = quarantined(await recoverJournals(ctx.fs, dir));
       const phases: StepInput[][] = [];
       const present: string[] = [];
-      let unread: Unreadable | undefined;
+      const unreadable: Unreadable[] = [];
       for (const path of paths) {
         const bytes = await bytesOrUnreadable(ctx.fs, path);
         if (bytes === null) continue;
         present.push(path);
-        if ("reason" in bytes) unread ??= bytes;
+        if ("reason" in bytes) unreadable.push(bytes);
         else phases.push([{ op: "unlink", path, before: bytes }]);
       }
+      const unread = unreadable[0];
       if (unread !== undefined) {
-        const other = present.find((p) => p !== unread.path);
-        if (other !== undefined) return E.left({ _tag: "PairUnreadable", unreadable: unread, other, notes });
+        if (present.length > 1) {
+          const other = present.find((p) => unreadable.every((u) => u.path !== p));
+          return E.left({ _tag: "PairUnreadable", unreadable, ...(other === undefined ? {} : { other }), notes });
+        }
         await ctx.fs.unlink(unread.path);
         await ctx.fs.fsyncDir(dirname(unread.path));
         return E.right({ notes, unread });
@@ -184,9 +188,11 @@ async function apply(plan: RegisterPlan, ctx: RegisterContext): Promise<CommandR
       }
       if (E.isLeft(deleted)) {
         const { unreadable, other, notes } = deleted.left;
-        return failure(deletePairUnreadable(unreadable.path, other, unreadable.reason), {
+        return failure(deletePairUnreadable(unreadable, other), {
           tool: plan.name,
-          unreadable: unreadable.path,
+          // the first, as before; all of them in `unreadable_files`
+          unreadable: unreadable[0]!.path,
+          unreadable_files: unreadable.map((u) => u.path),
           ...(notes.length === 0 ? {} : { journal_diagnostics: notes }),
         });
       }

@@ -92,11 +92,17 @@ export const deleteFailed = (message: string): string => `Failed to delete tool 
  *  to remove it; the usage ledger is not touched by any delete). */
 export const deletedUnread = (path: string, reason: string): string =>
   `${path} could not be read (${reason}) and was removed without being read; its usage history is kept.`;
-/** A tool with a `.md` and a `.json` file, one of which cannot be read: the two are removed as one
- *  journaled change (docs/journal.md), whose journal keeps what each file held and so must read
- *  both; removed one at a time, a crash between could leave half the tool. */
-export const deletePairUnreadable = (path: string, other: string, reason: string): string =>
-  `Tool not deleted: ${path} cannot be read (${reason}), and it is removed together with ${other} only as one journaled change, which reads both files. Make it readable (chmod u+r ${path}) and delete the tool again, or remove it by hand (rm ${path}) and delete the tool again.`;
+/** A tool with a `.md` and a `.json` file, one or both of which cannot be read: the two are
+ *  removed as one journaled change (docs/journal.md), whose journal keeps what each file held and
+ *  so must read both; removed one at a time, a crash between could leave half the tool. Every file
+ *  that cannot be read is named, so that one fix is enough. */
+export const deletePairUnreadable = (unreadable: readonly { readonly path: string; readonly reason: string }[], other: string | undefined): string => {
+  const paths = unreadable.map((u) => u.path).join(" ");
+  const reasons = [...new Set(unreadable.map((u) => u.reason))].join("; ");
+  const what = unreadable.length === 1 ? `${paths} cannot be read (${reasons}), and it is removed together with ${other ?? "the other file"}` : `${unreadable.map((u) => u.path).join(" and ")} cannot be read (${reasons}), and they are removed together`;
+  const them = unreadable.length === 1 ? "it" : "them";
+  return `Tool not deleted: ${what} only as one journaled change, which reads both files. Make ${them} readable (chmod u+r ${paths}) and delete the tool again, or remove ${them} by hand (rm ${paths}) and delete the tool again.`;
+};
 /** `why`: the lock's own account (how long it waited, who holds it); the write changed nothing
  *  and may simply be asked again */
 export const lockTimedOut = (canonicalPath: string, why?: string): string =>

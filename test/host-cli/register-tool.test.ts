@@ -208,4 +208,26 @@ describe.skipIf(!reachable)("register_tool deletes a recipe file its owner may n
     expect(run(["register_tool", "name=pair", "template=null"])).toMatchObject({ status: 0, stdout: 'Deleted tool "pair". Reload to remove it from the complete registry.\n' });
     expect(existsSync(md) || existsSync(json)).toBe(false);
   }, 120_000);
+
+  it("names both files when neither of the pair can be read, so that one fix is enough", () => {
+    fresh();
+    const json = join(recipes, "both.json");
+    const md = join(recipes, "both.md");
+    writeFileSync(json, JSON.stringify({ description: "Both", template: "echo json" }));
+    writeFileSync(md, "---\ndescription: Both\n---\n\n```template\necho md\n```\n");
+    ownAll();
+    chmodSync(md, 0o000);
+    chmodSync(json, 0o000);
+    const r = run(["register_tool", "name=both", "template=null"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `Tool not deleted: ${md} and ${json} cannot be read (EACCES: permission denied), and they are removed together only as one journaled change, which reads both files. Make them readable (chmod u+r ${md} ${json}) and delete the tool again, or remove them by hand (rm ${md} ${json}) and delete the tool again.\n`,
+    );
+    expect(existsSync(md) && existsSync(json)).toBe(true);
+    // as the answer says: both readable, one more delete removes the tool
+    chmodSync(md, 0o600);
+    chmodSync(json, 0o600);
+    expect(run(["register_tool", "name=both", "template=null"])).toMatchObject({ status: 0 });
+    expect(existsSync(md) || existsSync(json)).toBe(false);
+  }, 120_000);
 });
