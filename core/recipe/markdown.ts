@@ -59,10 +59,14 @@ function selectFence(lines: readonly string[]): SelectedFence {
     const ticks = (open[1] ?? "").length;
     let close = i + 1;
     while (close < lines.length && !isClosingFence(lines[close] ?? "", ticks)) close++;
-    // an unclosed fence swallows the rest of the document, so nothing after it can be a fence
-    if (close >= lines.length) break;
     const info = (open[2] ?? "").trim().toLowerCase();
     const words = wordsOf(info);
+    // an unclosed fence swallows the rest of the document, so nothing after it can be a fence; it
+    // is no template either, but when it names one after the template, its author meant a second
+    if (close >= lines.length) {
+      if (named !== undefined && NAMING_WORDS.some((w) => words.includes(w))) (ignored ??= []).push(i);
+      break;
+    }
     const fence = (): Fence => ({ info, words, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
     if (NAMING_WORDS.some((w) => words.includes(w))) {
       if (named === undefined) named = fence();

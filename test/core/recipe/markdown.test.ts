@@ -88,6 +88,8 @@ describe("compileMarkdown", () => {
     // CRLF lines count alike; one fence, a json fence after the template, or prose fences: nothing ignored
     expect(ignored(md.replaceAll("\n", "\r\n"))).toEqual([{ line: 8, used: 5 }, { line: 15, used: 5 }]);
     expect(ignored("---\n---\n```template\necho a\n```\n```json\n{\"x\": 1}\n```\n```bash\necho b\n```\n")).toEqual([]);
+    // a later template fence left unclosed is ignored all the same, and said so
+    expect(ignored("---\n---\n```template\necho a\n```\n\n```template\necho b\n")).toEqual([{ line: 7, used: 3 }]);
     // a template fence quoted inside another fence is the prose's, not a second template
     expect(ignored("---\n---\n```template\necho a\n```\n````markdown\n```template\necho inner\n```\n````\n")).toEqual([]);
     // a frontmatter template with one fence: the fence wins as documented, no fence is ignored
