@@ -64,6 +64,12 @@ const FS_REASONS: Readonly<Record<string, string>> = {
   ENOENT: "no such file or folder",
 };
 
+const LOCK_FAILURES: ReadonlySet<string> = new Set(["ELOCKACCESS", "ELOCKTIMEOUT"]);
+const lockFailure = (error: unknown): { readonly message: string; readonly code: string } | undefined => {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && LOCK_FAILURES.has(code) ? { message: (error as Error).message, code } : undefined;
+};
+
 /** A command that failed with an exception: exit status 1, and one line on stderr (and the JSON
  *  object on stdout when `--json` was asked). A file the command could not use (a symlink loop, a
  *  name too long, a permission) is the environment's doing, not a bug: the line names the file,
@@ -74,6 +80,15 @@ export function reportFailure(error: unknown, json: boolean): void {
     const text = fsFailure(error);
     process.stderr.write(`pi-recipes: ${text}\n`);
     if (json) writeJson(false, text, { fs_error: error.code, path: error.path });
+    return;
+  }
+  // a lock folder this user may not write, or a lock held past the wait: the environment's doing,
+  // said in the error's own words (they name the folder, and the holder); known by code, since the
+  // error may come from another bundle's copy of the class (adapters/lock/Lock.ts)
+  const lock = lockFailure(error);
+  if (lock !== undefined) {
+    process.stderr.write(`pi-recipes: ${lock.message}\n`);
+    if (json) writeJson(false, lock.message, { lock_error: lock.code });
     return;
   }
   process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);

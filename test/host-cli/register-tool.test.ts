@@ -118,9 +118,9 @@ function othersReach(file: string): boolean {
 }
 const command = cliNodeArgs()[0]!;
 const reachable = !asRoot || othersReach(command);
-if (!reachable) console.log(`skipping the unreadable-recipe delete tests: as root they run the command as uid ${OWNER.uid}, which cannot reach ${command}`);
+if (!reachable) console.log(`skipping the permission tests of register_tool: as root they run the command as uid ${OWNER.uid}, which cannot reach ${command}`);
 
-describe.skipIf(!reachable)("register_tool deletes a recipe file its owner may not read", () => {
+describe.skipIf(!reachable)("register_tool where permissions bite: an unreadable recipe file, a root this user may not write", () => {
   const boxes: string[] = [];
   let box = "";
   let agent = "";
@@ -207,6 +207,25 @@ describe.skipIf(!reachable)("register_tool deletes a recipe file its owner may n
     chmodSync(md, 0o600);
     expect(run(["register_tool", "name=pair", "template=null"])).toMatchObject({ status: 0, stdout: 'Deleted tool "pair". Reload to remove it from the complete registry.\n' });
     expect(existsSync(md) || existsSync(json)).toBe(false);
+  }, 120_000);
+
+  it("a recipe root this user may not write is refused in one line naming the folder, never an internal error", () => {
+    fresh();
+    writeFileSync(join(recipes, "kept.json"), JSON.stringify({ description: "Kept", template: "echo kept" }));
+    ownAll();
+    chmodSync(recipes, 0o555);
+    try {
+      const r = run(["register_tool", "name=new_one", "description=New", "template=echo new"]);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(`pi-recipes: Cannot take a lock in ${join(recipes, ".locks")}: this user may not write that folder (EACCES: permission denied, mkdir '${join(recipes, ".locks")}'); the lock folder has the permissions of the folder it is in\n`);
+      const json = run(["register_tool", "name=new_one", "description=New", "template=echo new", "--json"]);
+      expect(json.status).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, text: expect.stringMatching(/^Cannot take a lock in /), details: { lock_error: "ELOCKACCESS" } });
+      expect(existsSync(join(recipes, "new_one.json"))).toBe(false);
+    } finally {
+      chmodSync(recipes, 0o755);
+    }
   }, 120_000);
 
   it("names both files when neither of the pair can be read, so that one fix is enough", () => {
