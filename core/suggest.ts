@@ -22,13 +22,22 @@ export function editDistance(a: string, b: string): number {
   return rows[a.length]![b.length]!;
 }
 
+/** Longer than this, a word is no typo of a name: nothing is suggested for it (the distance of
+ *  two words costs the product of their lengths, and a recipe field named by a million letters
+ *  took a cold listing a minute and a gigabyte). */
+export const MAX_SUGGESTED_LENGTH = 128;
+
 /** The known word nearest to `word`, when it is near enough to be a plausible typo. */
 export function closest(word: string, known: Iterable<string>): string | undefined {
+  if (word.length > MAX_SUGGESTED_LENGTH) return undefined;
   const limit = Math.max(1, Math.floor(word.length / 3));
+  const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
-    const d = editDistance(word.toLowerCase(), k.toLowerCase());
+    // the distance is at least the difference of the lengths: too far without computing it
+    if (Math.abs(k.length - word.length) > limit) continue;
+    const d = editDistance(lower, k.toLowerCase());
     if (d < bestDistance && d <= limit) {
       best = k;
       bestDistance = d;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closest, didYouMean, editDistance } from "../../core/suggest.js";
+import { closest, didYouMean, editDistance, MAX_SUGGESTED_LENGTH } from "../../core/suggest.js";
 
 describe("did-you-mean", () => {
   it("counts edits, a swap of neighbours as one", () => {
@@ -16,5 +16,13 @@ describe("did-you-mean", () => {
     expect(closest("bogus", ["target", "view"])).toBeUndefined();
     expect(didYouMean("zzz", ["file"])).toBe("");
     expect(didYouMean("fiel", ["file"])).toBe(' Did you mean "file"?');
+  });
+
+  it("suggests nothing for a word longer than any name is written (its distances would cost its length times theirs)", () => {
+    const long = "q".repeat(MAX_SUGGESTED_LENGTH);
+    expect(closest(`${long}x`, [long])).toBeUndefined();
+    expect(closest(long.slice(1), [long])).toBe(long);
+    // a million letters against the recipe fields: answered at once, with nothing
+    expect(closest("q".repeat(1_000_000), ["description", "template", "args"])).toBeUndefined();
   });
 });
