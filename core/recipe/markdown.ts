@@ -38,10 +38,10 @@ const wordsOf = (info: string): string[] => info.split(/[^a-z]+/).filter((w) => 
  *  those is ignored (a later `json` fence is not counted: it is most often an example of output). */
 interface SelectedFence {
   readonly fence: Fence | undefined;
-  readonly ignored: readonly number[];
+  readonly ignored: readonly { readonly line: number; readonly unclosed: boolean }[];
 }
 
-const NO_LINES: readonly number[] = Object.freeze([]);
+const NO_LINES: SelectedFence["ignored"] = Object.freeze([]);
 
 /**
  * The recipe's fence: the first whose info names a recipe, template or command, else the first
@@ -52,7 +52,7 @@ const NO_LINES: readonly number[] = Object.freeze([]);
 function selectFence(lines: readonly string[]): SelectedFence {
   let json: Fence | undefined;
   let named: Fence | undefined;
-  let ignored: number[] | undefined;
+  let ignored: { line: number; unclosed: boolean }[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const open = OPENING_FENCE.exec(lines[i] ?? "");
     if (open === null) continue;
@@ -62,15 +62,16 @@ function selectFence(lines: readonly string[]): SelectedFence {
     const info = (open[2] ?? "").trim().toLowerCase();
     const words = wordsOf(info);
     // an unclosed fence swallows the rest of the document, so nothing after it can be a fence; it
-    // is no template either, but when it names one after the template, its author meant a second
+    // is no template either, but when it names one after the fence that is used (a template, or a
+    // json one), its author meant it as the template
     if (close >= lines.length) {
-      if (named !== undefined && NAMING_WORDS.some((w) => words.includes(w))) (ignored ??= []).push(i);
+      if ((named ?? json) !== undefined && NAMING_WORDS.some((w) => words.includes(w))) (ignored ??= []).push({ line: i, unclosed: true });
       break;
     }
     const fence = (): Fence => ({ info, words, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
     if (NAMING_WORDS.some((w) => words.includes(w))) {
       if (named === undefined) named = fence();
-      else (ignored ??= []).push(i);
+      else (ignored ??= []).push({ line: i, unclosed: false });
     } else if (named === undefined && json === undefined && words.includes(JSON_WORD)) json = fence();
     i = close;
   }
@@ -127,13 +128,17 @@ export interface IgnoredFence {
   readonly line: number;
   /** the opening line of the fence that is the recipe's */
   readonly used: number;
+  /** it is never closed, so it is no fence at all */
+  readonly unclosed?: true;
 }
 
 const NO_IGNORED: readonly IgnoredFence[] = Object.freeze([]);
 
 /** The authoring warning of a fence that is ignored (core/recipe/lint.ts words the others). */
 export const ignoredFenceText = (f: IgnoredFence): string =>
-  `Markdown fence at line ${f.line} is ignored: the template is the first fence naming template, recipe or command (line ${f.used}); merge the two, or give the other fence another info string (such as text) if it is an example`;
+  f.unclosed === true
+    ? `Markdown fence at line ${f.line} is ignored: it is never closed (by a line of as many backticks), so it is no fence; the template is the fence at line ${f.used}. Close it if it is the template`
+    : `Markdown fence at line ${f.line} is ignored: the template is the first fence naming template, recipe or command (line ${f.used}); merge the two, or give the other fence another info string (such as text) if it is an example`;
 
 /** The raw recipe object of a Markdown file, or the reason it has none. */
 export function compileMarkdown(text: string): E.Either<MarkdownError, JsonObject> {
@@ -157,7 +162,7 @@ export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownReci
   if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right({ raw: frontmatter, ignoredFences: NO_IGNORED }) : E.left(NO_FENCE);
   if (fence.body === "") return E.left(NO_FENCE);
   // lines counted from 1 in the file: the fences were searched from the line after the frontmatter
-  const ignoredFences = ignored.length === 0 ? NO_IGNORED : ignored.map((i) => ({ line: end + 2 + i, used: end + 2 + fence.line }));
+  const ignoredFences = ignored.length === 0 ? NO_IGNORED : ignored.map((i): IgnoredFence => ({ line: end + 2 + i.line, used: end + 2 + fence.line, ...(i.unclosed ? { unclosed: true as const } : {}) }));
   const recipe = (raw: JsonObject): E.Either<MarkdownError, MarkdownRecipe> => E.right({ raw, ignoredFences });
   const declaredJson = JSON_WORDS.some((w) => fence.words.includes(w));
   if (declaredJson || /^[{["]/.test(fence.body)) {

@@ -89,7 +89,10 @@ describe("compileMarkdown", () => {
     expect(ignored(md.replaceAll("\n", "\r\n"))).toEqual([{ line: 8, used: 5 }, { line: 15, used: 5 }]);
     expect(ignored("---\n---\n```template\necho a\n```\n```json\n{\"x\": 1}\n```\n```bash\necho b\n```\n")).toEqual([]);
     // a later template fence left unclosed is ignored all the same, and said so
-    expect(ignored("---\n---\n```template\necho a\n```\n\n```template\necho b\n")).toEqual([{ line: 7, used: 3 }]);
+    expect(ignored("---\n---\n```template\necho a\n```\n\n```template\necho b\n")).toEqual([{ line: 7, used: 3, unclosed: true }]);
+    // and after a json fence, which is then the recipe's (an example of output run as the command)
+    expect(ignored("---\n---\n```json\n\"echo example\"\n```\n\n```template\necho real\n")).toEqual([{ line: 7, used: 3, unclosed: true }]);
+    expect(ignoredFenceText({ line: 7, used: 3, unclosed: true })).toBe("Markdown fence at line 7 is ignored: it is never closed (by a line of as many backticks), so it is no fence; the template is the fence at line 3. Close it if it is the template");
     // a template fence quoted inside another fence is the prose's, not a second template
     expect(ignored("---\n---\n```template\necho a\n```\n````markdown\n```template\necho inner\n```\n````\n")).toEqual([]);
     // a frontmatter template with one fence: the fence wins as documented, no fence is ignored
