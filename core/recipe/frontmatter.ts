@@ -78,6 +78,82 @@ interface Walk {
   problem?: string;
 }
 
+/** What a text takes written out as JSON: its quotes, and an escape for each character JSON
+ *  escapes (a control character as `\u0000`, six characters; `"` and `\` as two). */
+function writtenLength(text: string): number {
+  let n = text.length + 2;
+  if (!NEEDS_ESCAPE.test(text)) return n;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20) n += 5;
+    else if (c === 0x22 || c === 0x5c) n += 1;
+  }
+  return n;
+}
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
+
+/** A bound passed while the library parses, where the node that passed it ends. */
+class PassedBound extends Error {
+  constructor(
+    readonly reasonText: string,
+    readonly at: { readonly line: number; readonly column: number } | undefined,
+  ) {
+    super(reasonText);
+  }
+}
+
+/** The part of the library's parser state a node's end shows (`listener` of `load`): the node's
+ *  value, its kind (none for an alias: `*name` gives the value its anchor marked) and where the
+ *  parser stands. */
+interface NodeEnd {
+  readonly result: unknown;
+  readonly kind: string | null;
+  readonly line?: number;
+  readonly position?: number;
+  readonly lineStart?: number;
+}
+
+/**
+ * The size bound applied while the library parses, so that nothing it builds from aliases can
+ * grow past it first: the library turns a list used as a mapping key into one text joined from
+ * its items, and a key of a thousand aliases of a long text would be gigabytes before any walk of
+ * the result could count it. Every node that ends counts: a text what it takes written out, any
+ * other value one, and an alias what the value it repeats holds written out (its lists and maps
+ * measured once each). A list or map met inside itself while measured is refused.
+ */
+function sizeGuard(): (event: string, state: NodeEnd) => void {
+  let left = MAX_EXPANDED_SIZE;
+  const measured = new WeakMap<object, number>();
+  const measuring = new Set<object>();
+  const sizeOf = (value: unknown): number => {
+    if (typeof value === "string") return writtenLength(value);
+    if (typeof value !== "object" || value === null || value === WRITTEN_NULL) return 1;
+    const known = measured.get(value);
+    if (known !== undefined) return known;
+    if (measuring.has(value)) throw new PassedBound(INSIDE_ITSELF, undefined);
+    measuring.add(value);
+    let n = 1;
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      n += (Array.isArray(value) ? 0 : writtenLength(key)) + sizeOf(item);
+      // a value larger than the bound needs no exact size
+      if (n > MAX_EXPANDED_SIZE) break;
+    }
+    measuring.delete(value);
+    measured.set(value, n);
+    return n;
+  };
+  return (event, state) => {
+    if (event !== "close") return;
+    const alias = state.kind === null && state.result !== null;
+    left -= alias || typeof state.result === "string" ? sizeOf(state.result) : 1;
+    if (left >= 0) return;
+    const where = typeof state.line === "number" && typeof state.position === "number" && typeof state.lineStart === "number"
+      ? { line: state.line, column: state.position - state.lineStart + 1 }
+      : undefined;
+    throw new PassedBound(TOO_LARGE, where);
+  };
+}
+
 /**
  * The library's value as JSON: the library's `null` (an empty node) becomes "", a written `null`
  * becomes `null`, and a list or map met again (an alias gives the very object it names) is
@@ -100,7 +176,7 @@ function toTree(value: unknown, walk: Walk, repeat: boolean): Json | undefined {
     walk.problem = TOO_MANY_ALIASED;
     return undefined;
   }
-  walk.size -= typeof value === "string" ? value.length + 1 : 1;
+  walk.size -= typeof value === "string" ? writtenLength(value) : 1;
   if (walk.size < 0) {
     walk.problem = TOO_LARGE;
     return undefined;
@@ -121,7 +197,7 @@ function toTree(value: unknown, walk: Walk, repeat: boolean): Json | undefined {
     }
     const out: Record<string, Json> = {};
     for (const [key, item] of Object.entries(node as Record<string, unknown>)) {
-      walk.size -= key.length;
+      walk.size -= writtenLength(key);
       const v = toTree(item, walk, repeat);
       if (v === undefined) return undefined;
       setOwn(out, key, v);
@@ -192,8 +268,12 @@ export function parseFrontmatter(text: string, firstLine = 2): E.Either<Frontmat
     // an unknown tag (`!!binary`, `!!timestamp`, `!foo`) is an error: no recipe field holds its
     // value; so are a second document, and lists and maps nested more than 100 deep (the
     // library's `maxDepth`)
-    parsed = load(text, { schema: schema() });
+    parsed = load(text, { schema: schema(), listener: sizeGuard() });
   } catch (e) {
+    if (e instanceof PassedBound) {
+      const at = e.at === undefined ? { line: 0, column: 1 } : positionOf(text, { line: e.at.line, column: e.at.column - 1 });
+      return E.left({ line: at.line + firstLine, column: at.column, message: e.reasonText });
+    }
     if (!isLibraryError(e)) throw e;
     const at = positionOf(text, e.mark);
     return E.left({ line: at.line + firstLine, column: at.column, message: reason(e.reason) });
