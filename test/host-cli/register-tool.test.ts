@@ -158,6 +158,17 @@ describe.skipIf(!reachable)("register_tool where permissions bite: an unreadable
   afterAll(() => {
     for (const b of boxes) rmSync(b, { recursive: true, force: true });
   });
+  /** a fresh agent dir with a tool `name` in both formats (`name.json` says "json", `name.md` "md"),
+   *  the owner's */
+  const pair = (name: string): { readonly json: string; readonly md: string } => {
+    fresh();
+    const json = join(recipes, `${name}.json`);
+    const md = join(recipes, `${name}.md`);
+    writeFileSync(json, JSON.stringify({ description: name, template: "echo json" }));
+    writeFileSync(md, `---\ndescription: ${name}\n---\n\n\`\`\`template\necho md\n\`\`\`\n`);
+    ownAll();
+    return { json, md };
+  };
 
   it("removes it as rm would, and leaves its usage ledger as it was", () => {
     fresh();
@@ -188,12 +199,7 @@ describe.skipIf(!reachable)("register_tool where permissions bite: an unreadable
   }, 120_000);
 
   it("refuses a tool whose .md cannot be read beside its .json, naming the file and what to do, and removes nothing", () => {
-    fresh();
-    const json = join(recipes, "pair.json");
-    const md = join(recipes, "pair.md");
-    writeFileSync(json, JSON.stringify({ description: "Pair", template: "echo json" }));
-    writeFileSync(md, "---\ndescription: Pair\n---\n\n```template\necho md\n```\n");
-    ownAll();
+    const { json, md } = pair("pair");
     chmodSync(md, 0o000);
     const r = run(["register_tool", "name=pair", "template=null"]);
     expect(r.status).toBe(1);
@@ -229,12 +235,7 @@ describe.skipIf(!reachable)("register_tool where permissions bite: an unreadable
   }, 120_000);
 
   it("names both files when neither of the pair can be read, so that one fix is enough", () => {
-    fresh();
-    const json = join(recipes, "both.json");
-    const md = join(recipes, "both.md");
-    writeFileSync(json, JSON.stringify({ description: "Both", template: "echo json" }));
-    writeFileSync(md, "---\ndescription: Both\n---\n\n```template\necho md\n```\n");
-    ownAll();
+    const { json, md } = pair("both");
     chmodSync(md, 0o000);
     chmodSync(json, 0o000);
     const r = run(["register_tool", "name=both", "template=null"]);
