@@ -26,6 +26,13 @@ async function cleanDir(ctx: StartupContext, dir: string): Promise<string[]> {
     entries = await ctx.fs.readdir(dir);
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return [];
+    // housekeeping never stops the command it runs before: a folder this user may not list
+    // (a drafts folder of mode 000) keeps its temps, and the command goes on (the views say
+    // the folder cannot be read)
+    if (hasCode(e, "EACCES", "EPERM")) {
+      ctx.report?.(`stray temps in ${dir} were not looked for: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
+    }
     throw e;
   }
   const removed: string[] = [];

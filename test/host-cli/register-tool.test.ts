@@ -234,6 +234,21 @@ describe.skipIf(!reachable)("register_tool where permissions bite: an unreadable
     }
   }, 120_000);
 
+  it("a drafts folder this user may not list does not stop writing or deleting a tool", () => {
+    fresh();
+    const drafts = join(recipes, "drafts");
+    mkdirSync(drafts);
+    ownAll();
+    chmodSync(drafts, 0o000);
+    try {
+      expect(run(["register_tool", "name=fresh_one", "description=Fresh", "template=echo fresh"])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Registered tool "fresh_one"/) });
+      expect(run(["call", "fresh_one"])).toMatchObject({ status: 0, stdout: "fresh\n" });
+      expect(run(["register_tool", "name=fresh_one", "template=null"])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Deleted tool "fresh_one"/) });
+    } finally {
+      chmodSync(drafts, 0o755);
+    }
+  }, 120_000);
+
   it("names both files when neither of the pair can be read, so that one fix is enough", () => {
     const { json, md } = pair("both");
     chmodSync(md, 0o000);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
+import { toFsError } from "../../adapters/fs/FileSystem.js";
 import { makeFileLock } from "../../adapters/lock/file-lock.js";
 import { canonicalLockPath } from "../../adapters/lock/canonical-path.js";
 import { LockTimeoutError, type Lock } from "../../adapters/lock/Lock.js";
@@ -149,6 +150,26 @@ describe("stray temps", () => {
     expect(strays.some((s) => existsSync(s))).toBe(false);
     expect(existsSync(busy)).toBe(true);
     expect(existsSync(join(paths.recipeRoot, "kept.json"))).toBe(true);
+  });
+
+  it("a folder this user may not list keeps its temps and is told, and the rest is cleaned", async () => {
+    mkdirSync(paths.draftRoot, { recursive: true });
+    const stray = join(paths.recipeRoot, ".a.json.999999-1.tmp");
+    mkdirSync(paths.recipeRoot, { recursive: true });
+    writeFileSync(stray, "{ partial");
+    // the drafts folder as a user of mode 000 sees it (root lists any folder)
+    const denied = new Proxy(fs, {
+      get: (target, p) =>
+        p === "readdir"
+          ? async (d: string) => {
+              if (d === paths.draftRoot) throw toFsError(Object.assign(new Error(`EACCES: permission denied, scandir '${d}'`), { code: "EACCES" }), "readdir", d);
+              return target.readdir(d);
+            }
+          : Reflect.get(target, p),
+    });
+    const told: string[] = [];
+    expect(await cleanStrayRecipeTemps({ paths, fs: denied, lock, report: (m) => told.push(m) })).toEqual([stray]);
+    expect(told).toEqual([`stray temps in ${paths.draftRoot} were not looked for: EACCES: permission denied, scandir '${paths.draftRoot}'`]);
   });
 
   it("a missing root is nothing to clean", async () => {
