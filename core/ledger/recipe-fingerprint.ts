@@ -14,9 +14,7 @@ import { sha256Hex } from "./sha256.js";
 export function executableContent(config: RecipeConfig): { readonly [k: string]: Json } {
   const out: { [k: string]: Json } = {};
   for (const [key, value] of Object.entries(config)) {
-    // `disabled` says whether the tool is offered, not what it does: switching it off and on
-    // again is no revision, and a disabled tool renamed by hand is still followed by content
-    if (!NOT_EXECUTABLE_FIELDS.has(key) && key !== "disabled" && value !== undefined) out[key] = value as Json;
+    if (!NOT_EXECUTABLE_FIELDS.has(key) && value !== undefined) out[key] = value as Json;
   }
   out["async"] = config.async === true;
   return out;

@@ -140,7 +140,9 @@ export const RECIPE_FIELDS = {
     },
   }),
   description: row(t.string, "a string", { kept: trimmedText, executable: false, inherited: true, register: "param", schema: { type: "string", description: "Tool description (required unless deleting)." } }),
-  disabled: row(t.boolean, "a boolean", { executable: true, inherited: true, register: "colocated", schema: { type: "boolean" } }),
+  // whether the tool is offered, not what a call runs: switching it off and on again is no
+  // revision, and a disabled tool renamed by hand is still followed by its content
+  disabled: row(t.boolean, "a boolean", { executable: false, inherited: true, register: "colocated", schema: { type: "boolean" } }),
   async: row(t.boolean, "a boolean", {
     executable: true,
     inherited: true,
