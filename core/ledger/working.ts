@@ -142,7 +142,6 @@ export class Working {
     return { id, record };
   }
 
-  /** moves the lineage of `fromKey` to `toKey` (named `name`); the old key leaves the index */
   /** Whether another key of this pass, not indexed yet, has the content of `sibling`'s lineage
    *  while its file is gone: that key follows it by content, and `key` (its other format) does
    *  not take it. */
@@ -153,6 +152,7 @@ export class Working {
     return claims !== undefined && held !== undefined && claims.some((c) => c.key !== key && c.key !== sibling && c.fingerprint === held && this.paths[c.key] === undefined);
   }
 
+  /** moves the lineage of `fromKey` to `toKey` (named `name`); the old key leaves the index */
   relocate(fromKey: string, toKey: string, name: string, at: string, type?: "renamed" | "moved" | "promoted" | "demoted"): { id: string; record: LedgerRecord } {
     const from = this.lookup(fromKey)!;
     const record = moved(from.record, { name, key: toKey, type: type ?? moveType(fromKey, toKey, from.record.lineage_name, name), at });
