@@ -16,6 +16,7 @@ import { canonicalLockPath } from "../adapters/lock/canonical-path.js";
 import { LockTimeoutError, type Lock, type LockOptions } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { registerJournalDir } from "./register-journal.js";
+import { setAsideNote } from "../core/journal/journal-suffix.js";
 import { discoverThroughFs } from "./fs-discovery.js";
 import { makeCachingReader, readRecipeFile, settle } from "./fs-reader.js";
 import { listTools } from "./verbs/list.js";
@@ -58,7 +59,7 @@ async function withLocks<A>(ctx: RegisterContext, paths: readonly string[], run:
 }
 
 const quarantined = (outcomes: readonly RecoveryOutcome[]): string[] =>
-  outcomes.flatMap((o) => (o.outcome === "quarantined" ? [`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`] : []));
+  outcomes.flatMap((o) => (o.outcome === "quarantined" ? [setAsideNote("register_tool", o)] : []));
 
 /** A recipe file this process may not read: EACCES or EPERM. */
 interface Unreadable {

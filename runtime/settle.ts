@@ -12,6 +12,7 @@ import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { closeLedger, openLedger } from "./ledger/ledger-context.js";
 import { recoverRegisterJournals } from "./register-journal.js";
+import { setAsideNote } from "../core/journal/journal-suffix.js";
 import { ledgerPending, registerPending, reviewExecuting } from "./pending.js";
 import { openReviews } from "./review/review-context.js";
 
@@ -37,7 +38,7 @@ export async function settlePendingPlans(ctx: SettleContext): Promise<readonly s
   if (await registerPending(ctx.fs, ctx.paths)) {
     try {
       for (const o of await recoverRegisterJournals(ctx.fs, ctx.lock, ctx.paths, { timeoutMs })) {
-        if (o.outcome === "quarantined") notes.push(`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`);
+        if (o.outcome === "quarantined") notes.push(setAsideNote("register_tool", o));
       }
     } catch (e) {
       busy(e);

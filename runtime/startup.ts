@@ -6,6 +6,7 @@ import { hasCode, isAtomicTempName, type FileSystem } from "../adapters/fs/FileS
 import { LockTimeoutError, type Lock } from "../adapters/lock/Lock.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { recoverRegisterJournals } from "./register-journal.js";
+import { setAsideNote } from "../core/journal/journal-suffix.js";
 
 export interface StartupContext {
   readonly paths: AgentPaths;
@@ -27,8 +28,7 @@ async function cleanDir(ctx: StartupContext, dir: string): Promise<string[]> {
   } catch (e) {
     if (hasCode(e, "ENOENT", "ENOTDIR")) return [];
     // housekeeping never stops the command it runs before: a folder this user may not list
-    // (a drafts folder of mode 000) keeps its temps, and the command goes on (the views say
-    // the folder cannot be read)
+    // (a drafts folder of mode 000) keeps its temps, told to `report`, and the command goes on
     if (hasCode(e, "EACCES", "EPERM")) {
       ctx.report?.(`stray temps in ${dir} were not looked for: ${e instanceof Error ? e.message : String(e)}`);
       return [];
@@ -62,7 +62,7 @@ async function cleanDir(ctx: StartupContext, dir: string): Promise<string[]> {
 export async function cleanStrayRecipeTemps(ctx: StartupContext): Promise<string[]> {
   try {
     for (const o of await recoverRegisterJournals(ctx.fs, ctx.lock, ctx.paths, { timeoutMs: ctx.lockTimeoutMs ?? 50 })) {
-      if (o.outcome === "quarantined") ctx.report?.(`register_tool journal ${o.id} was not applied and was kept as ${o.quarantinedAs}: ${o.reason}`);
+      if (o.outcome === "quarantined") ctx.report?.(setAsideNote("register_tool", o));
     }
   } catch (e) {
     // a busy journal belongs to a live register_tool call, which finishes it itself

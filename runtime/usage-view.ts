@@ -16,6 +16,7 @@ import { foldPending, loadUsage, seedLineages, type LedgerContext } from "./ledg
 import { registerJournalDir } from "./register-journal.js";
 import { batchesRoot, journalDirOf } from "./review/review-context.js";
 import { join } from "node:path";
+import { isQuarantinedJournal, SET_ASIDE } from "../core/journal/journal-suffix.js";
 
 const ZERO: JsonObject = { lifetime_calls: 0, calls: 0, revision_calls: 0, last_launch_at: null };
 
@@ -53,7 +54,7 @@ export interface UsageLookup {
 }
 
 /** Notes the view says: a journal set aside is listed by its file, for as long as it is there. */
-const noted = (diagnostics: readonly string[]): string[] => diagnostics.filter((d) => !/ was not applied and was kept as /.test(d));
+const noted = (diagnostics: readonly string[]): string[] => diagnostics.filter((d) => !d.includes(SET_ASIDE));
 
 /** Usage per entry: the session's ledger's when one exists, zeros for user recipes without
  *  launches yet. The ledger is the host session's (its file system, its lock, its usage folder);
@@ -111,7 +112,7 @@ async function quarantinedJournals(fs: FileSystem, ledger: LedgerContext, paths:
   const out: string[] = [];
   for (const dir of [ledger.paths.journals, registerJournalDir(paths), ...(await batchJournalDirs(fs, paths))]) {
     const entries = await fs.readdir(dir).catch(() => [] as const);
-    for (const e of entries) if (e.kind === "file" && /\.journal\.json\.quarantined(-\d+)?$/.test(e.name)) out.push(quarantinedJournal(join(dir, e.name)));
+    for (const e of entries) if (e.kind === "file" && isQuarantinedJournal(e.name)) out.push(quarantinedJournal(join(dir, e.name)));
   }
   return out.sort();
 }

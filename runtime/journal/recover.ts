@@ -3,6 +3,7 @@ import { basename, dirname, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { atomicTempWriter, cleanStrayTemps, hasCode, isAtomicTempName, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { JOURNAL_SUFFIX, decodeJournal, journalErrorText } from "../../core/journal/record.js";
+import { quarantinedName } from "../../core/journal/journal-suffix.js";
 import { drive, removeJournal, type JournalOptions } from "./apply.js";
 import { confinementBroken } from "./confine.js";
 import type { Step } from "../../core/journal/plan.js";
@@ -21,7 +22,7 @@ export type RecoveryOutcome =
 /** `<id>.journal.json.quarantined[-n]`: not a journal name, so recovery passes it by */
 async function quarantine(fs: FileSystem, dir: string, file: string): Promise<string> {
   for (let n = 0; ; n++) {
-    const aside = join(dir, `${file}.quarantined${n === 0 ? "" : `-${n}`}`);
+    const aside = join(dir, quarantinedName(file, n));
     try {
       await fs.lstat(aside);
       continue;

@@ -12,6 +12,7 @@ import { ledgerFileName } from "../../core/ledger/keys.js";
 import type { LedgerPlan } from "../../core/ledger/working.js";
 import { recoverJournals } from "../journal/index.js";
 import { currentState, newPlanId, runSteps } from "../journal/steps.js";
+import { setAsideNote } from "../../core/journal/journal-suffix.js";
 import type { LedgerContext } from "./ledger-context.js";
 
 const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
@@ -120,7 +121,7 @@ export async function commit(ctx: LedgerContext, plan: LedgerPlan): Promise<void
 export async function recover(ctx: LedgerContext): Promise<string[]> {
   const diagnostics: string[] = [];
   for (const outcome of await recoverJournals(ctx.fs, ctx.paths.journals)) {
-    if (outcome.outcome === "quarantined") diagnostics.push(`Usage journal ${outcome.id} was not applied and was kept as ${outcome.quarantinedAs}: ${outcome.reason}`);
+    if (outcome.outcome === "quarantined") diagnostics.push(setAsideNote("Usage", outcome));
   }
   for (const dir of [ctx.paths.usageRoot, ctx.paths.ledgers]) {
     if ((await cleanStrayTemps(ctx.fs, dir).catch(() => [])).length > 0) await ctx.fs.fsyncDir(dir);
