@@ -237,7 +237,8 @@ const frontDoor = await oneFile(FRONT_DOOR, "cjs", [moduleUrl, esModules], { ext
 // the front door answers without the compile code, the libraries loaded lazily, or io-ts:
 // one of them in its file would be loaded by every command (an import added to a module it uses)
 const frontDoorInputs = Object.entries(Object.values(frontDoor.metafile.outputs)[0].inputs).filter(([, v]) => v.bytesInOutput > 0).map(([f]) => f);
-const heavy = frontDoorInputs.filter((f) => /(^|\/)(compile-step|compile-recipe)\.ts$|node_modules\/(js-yaml|ajv|ajv-formats|io-ts)\//.test(f));
+const heavyModules = [...lazyModules.keys(), "io-ts"].map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+const heavy = frontDoorInputs.filter((f) => new RegExp(`(^|/)(compile-step|compile-recipe)\\.ts$|node_modules/(${heavyModules})/`).test(f));
 if (heavy.length > 0) throw new Error(`bundle: ${FRONT_DOOR.out} would hold ${heavy.join(", ")}`);
 if (metafile !== undefined) {
   const all = [bundled, fullCommand, mainEntry, frontDoor].map((b) => b.metafile);

@@ -92,7 +92,8 @@ function writtenLength(text: string): number {
 }
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
 
-/** A bound passed while the library parses, where the node that passed it ends. */
+/** A bound passed while the library parses, where the node that passed it ends (0-based line and
+ *  column, as the library's own marks). */
 class PassedBound extends Error {
   constructor(
     readonly reasonText: string,
@@ -148,7 +149,7 @@ function sizeGuard(): (event: string, state: NodeEnd) => void {
     left -= alias || typeof state.result === "string" ? sizeOf(state.result) : 1;
     if (left >= 0) return;
     const where = typeof state.line === "number" && typeof state.position === "number" && typeof state.lineStart === "number"
-      ? { line: state.line, column: state.position - state.lineStart + 1 }
+      ? { line: state.line, column: state.position - state.lineStart }
       : undefined;
     throw new PassedBound(TOO_LARGE, where);
   };
@@ -271,7 +272,7 @@ export function parseFrontmatter(text: string, firstLine = 2): E.Either<Frontmat
     parsed = load(text, { schema: schema(), listener: sizeGuard() });
   } catch (e) {
     if (e instanceof PassedBound) {
-      const at = e.at === undefined ? { line: 0, column: 1 } : positionOf(text, { line: e.at.line, column: e.at.column - 1 });
+      const at = e.at === undefined ? { line: 0, column: 1 } : positionOf(text, e.at);
       return E.left({ line: at.line + firstLine, column: at.column, message: e.reasonText });
     }
     if (!isLibraryError(e)) throw e;

@@ -61,15 +61,16 @@ function selectFence(lines: readonly string[]): SelectedFence {
     while (close < lines.length && !isClosingFence(lines[close] ?? "", ticks)) close++;
     const info = (open[2] ?? "").trim().toLowerCase();
     const words = wordsOf(info);
+    const naming = NAMING_WORDS.some((w) => words.includes(w));
     // an unclosed fence swallows the rest of the document, so nothing after it can be a fence; it
     // is no template either, but when it names one after the fence that is used (a template, or a
     // json one), its author meant it as the template
     if (close >= lines.length) {
-      if ((named ?? json) !== undefined && NAMING_WORDS.some((w) => words.includes(w))) (ignored ??= []).push({ line: i, unclosed: true });
+      if ((named ?? json) !== undefined && naming) (ignored ??= []).push({ line: i, unclosed: true });
       break;
     }
     const fence = (): Fence => ({ info, words, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
-    if (NAMING_WORDS.some((w) => words.includes(w))) {
+    if (naming) {
       if (named === undefined) named = fence();
       else (ignored ??= []).push({ line: i, unclosed: false });
     } else if (named === undefined && json === undefined && words.includes(JSON_WORD)) json = fence();
