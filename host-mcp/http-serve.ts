@@ -31,6 +31,17 @@ export interface HttpServeOptions {
 
 const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
+// Idle connections. Clients keep a connection open after a response and send their next request
+// on it; HTTP/1.1 gives the server no way to close an idle connection without racing such a
+// request, and the request lost in that race fails on the client ("other side closed"). So the
+// server announces a shorter idle time (the Keep-Alive header) than it keeps a connection for:
+// clients that read the header (undici, which node's fetch uses, closes it 2 s before the
+// announced time) let go of the connection first, even when their event loop runs late. With
+// node's defaults the server kept a connection 5 s and announced nothing on the MCP transport's
+// answers, so undici guessed 4 s: a margin that late timers on a loaded machine used up.
+const ANNOUNCED_IDLE_S = 60;
+const KEPT_IDLE_MS = 65_000;
+
 const urlOf = (address: AddressInfo): string =>
   `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}${MCP_PATH}`;
 
@@ -65,7 +76,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
     makeServer: () => createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle, callsInFlight }),
   });
 
-  const server: NodeHttpServer = createServer((req, res) => void handler.handle(req, res));
+  const server: NodeHttpServer = createServer((req, res) => {
+    res.setHeader("Keep-Alive", `timeout=${ANNOUNCED_IDLE_S}`);
+    void handler.handle(req, res);
+  });
+  server.keepAliveTimeout = KEPT_IDLE_MS;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
 import { connectHttp, rawInitialize, startHttpServer, type HttpServer } from "./http-harness.js";
@@ -26,13 +26,14 @@ interface Raw {
   readonly headers: Record<string, string | string[] | undefined>;
 }
 
-/** One HTTP request with exactly these headers (Host included), to 127.0.0.1. */
-function raw(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<Raw> {
+/** One HTTP request with exactly these headers (Host included), to 127.0.0.1; `reused`: whether it
+ *  went over a connection an earlier request left open (through `via`, an agent that keeps them). */
+function raw(url: URL, method: string, headers: Record<string, string>, body?: string, via?: Agent): Promise<Raw & { readonly reused: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: Number(url.port), path: url.pathname, method, headers }, (res) => {
+    const req = request({ host: "127.0.0.1", port: Number(url.port), path: url.pathname, method, headers, ...(via === undefined ? {} : { agent: via }) }, (res) => {
       let text = "";
       res.on("data", (c: Buffer) => (text += c.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers, reused: req.reusedSocket }));
     });
     req.on("error", reject);
     req.end(body);
@@ -54,6 +55,27 @@ function runCli(args: readonly string[], env: Record<string, string>): Promise<{
     });
   });
 }
+
+describe("pi-recipes mcp --http connections", () => {
+  it("keeps an idle connection longer than the idle time it announces, and past node's 5 s default", async () => {
+    agent = makeAgentDir();
+    server = await startHttpServer(agent);
+    const keep = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const host = { Host: `127.0.0.1:${server.url.port}`, ...MCP_HEADERS };
+      const first = await raw(server.url, "POST", host, initialize, keep);
+      expect(first.status).toBe(200);
+      expect(first.headers["keep-alive"]).toBe("timeout=60");
+      // node's agent keeps the connection until the server closes it; a server that had closed it
+      // by now would make the next request open another
+      await new Promise((r) => setTimeout(r, 6_000));
+      const second = await raw(server.url, "POST", host, initialize, keep);
+      expect({ status: second.status, reused: second.reused }).toEqual({ status: 200, reused: true });
+    } finally {
+      keep.destroy();
+    }
+  }, 60_000);
+});
 
 describe("pi-recipes mcp --http security", () => {
   it("refuses to bind beyond loopback without a token, and never takes the token as an argument", async () => {
