@@ -1,10 +1,10 @@
 // `pi-recipes register_tool key=value ...`, the real command in a child process.
-import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliNodeArgs, runCli, runCliJson, type CliRun } from "../support/cli.js";
+import { runCli, runCliJson, type CliRun } from "../support/cli.js";
+import { ownedAgentDirs, permissionTestsRun, type OwnedAgentDir } from "../support/as-owner.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-register-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,59 +105,21 @@ describe("pi-recipes register_tool", () => {
   }, 120_000);
 });
 
-// Mode 000 keeps a file from its owner only when the owner is not root (root reads any file): as
-// root the command runs as another user, who owns the agent dir, when that user can reach the
-// command (every folder above it lets others through); otherwise it runs as this user.
-const OWNER = { uid: 4101, gid: 4100 };
-const asRoot = process.getuid?.() === 0;
-function othersReach(file: string): boolean {
-  for (let d = dirname(file); ; d = dirname(d)) {
-    if ((statSync(d).mode & 0o001) === 0) return false;
-    if (dirname(d) === d) return true;
-  }
-}
-const command = cliNodeArgs()[0]!;
-const reachable = !asRoot || othersReach(command);
-if (!reachable) console.log(`skipping the permission tests of register_tool: as root they run the command as uid ${OWNER.uid}, which cannot reach ${command}`);
+// Mode 000 keeps a file from its owner only when the owner is not root: test/support/as-owner.ts
+// runs the command as the agent dir's owner.
+const reachable = permissionTestsRun("register_tool");
 
 describe.skipIf(!reachable)("register_tool where permissions bite: an unreadable recipe file, a root this user may not write", () => {
-  const boxes: string[] = [];
-  let box = "";
-  let agent = "";
+  const dirs = ownedAgentDirs("cli-register-unreadable-");
+  let owned: OwnedAgentDir;
   let recipes = "";
-  const run = (args: readonly string[]): CliRun => {
-    const r = spawnSync(process.execPath, [...cliNodeArgs(), ...args], {
-      cwd: box,
-      env: { ...process.env, PI_CODING_AGENT_DIR: agent, HOME: box, TMPDIR: join(box, "tmp"), XDG_CACHE_HOME: join(box, "cache") },
-      encoding: "utf8",
-      timeout: 60_000,
-      ...(asRoot ? OWNER : {}),
-    });
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
-  /** the agent dir, the owner's from top to bottom (as root: the other user's) */
-  const ownAll = (): void => {
-    if (!asRoot) return;
-    const walk = (p: string): void => {
-      chownSync(p, OWNER.uid, OWNER.gid);
-      if (statSync(p).isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
-    };
-    walk(box);
-  };
+  const run = (args: readonly string[]): CliRun => owned.run(args);
+  const ownAll = (): void => owned.ownAll();
   const fresh = (): void => {
-    box = mkdtempSync(join(tmpdir(), "cli-register-unreadable-"));
-    boxes.push(box);
-    // the box is reached by the owner (mkdtemp makes it private to this user)
-    chmodSync(box, 0o755);
-    agent = join(box, "agent");
-    recipes = join(agent, "recipes");
-    mkdirSync(recipes, { recursive: true });
-    mkdirSync(join(box, "tmp"));
-    ownAll();
+    owned = dirs.fresh();
+    recipes = owned.recipes;
   };
-  afterAll(() => {
-    for (const b of boxes) rmSync(b, { recursive: true, force: true });
-  });
+  afterAll(() => dirs.removeAll());
   /** a fresh agent dir with a tool `name` in both formats (`name.json` says "json", `name.md` "md"),
    *  the owner's */
   const pair = (name: string): { readonly json: string; readonly md: string } => {
