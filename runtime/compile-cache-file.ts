@@ -181,10 +181,11 @@ export function emitCacheText(emit: (piece: string) => void, version: string, co
 /** shape checks of the stored files (this one, the whole-root section, the list index) */
 export const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 export const isStrings = (a: unknown): a is string[] => Array.isArray(a) && a.every((x) => typeof x === "string");
+const isOptionalStrings = (a: unknown): boolean => a === undefined || isStrings(a);
 /** what `list` shows (the list index's, the packaged compiles' list without a recipe root) */
 export const isToolList = (x: unknown): x is ToolList =>
-  typeof x === "object" && x !== null && isStrings((x as Partial<ToolList>).names) && isStrings((x as Partial<ToolList>).problems);
-const isOptionalStrings = (a: unknown): boolean => a === undefined || isStrings(a);
+  typeof x === "object" && x !== null && isStrings((x as Partial<ToolList>).names) && isStrings((x as Partial<ToolList>).problems) &&
+  isOptionalStrings((x as Partial<ToolList>).unlisted);
 const isId = (i: unknown): i is Id => typeof i === "string";
 const isDep = (d: unknown): boolean => Array.isArray(d) && typeof d[0] === "string" && (d[1] === null || isId(d[1]));
 const DIGITS = /^\d+$/;

@@ -327,7 +327,8 @@ function revive(
     tools.push(tool.right);
   }
   for (let i = 0; i < s.extra.length; i++) observed.set(s.extra[i]![0], s.extra[i]![1]);
-  const discovery: Discovery = { entries, active, tools, diagnostics: s.diagnostics, drafts: s.drafts };
+  // (a root that could not be listed is never snapshotted)
+  const discovery: Discovery = { entries, active, tools, diagnostics: s.diagnostics, drafts: s.drafts, unlisted: [] };
   const sources = (): SourceListing[] => s.sources.map((src, priority) => ({
     kind: "root",
     root: src.dir,

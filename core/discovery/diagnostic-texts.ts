@@ -24,5 +24,7 @@ export const strayEntry = (path: string): string => {
     return `Recipe file ${path} was not loaded: a recipe file's name ends in .json or .md, in lower case: rename it to ${name.slice(0, dot)}.${ending}`;
   return `Recipe file ${path} was not loaded: a recipe is a .json file, or a .md file with its fields as YAML frontmatter`;
 };
+/** A recipe root that is there but could not be listed: the tools it holds are unknown. */
+export const unlistedRoot = (root: string, error: string): string => `Failed to inspect recipe root ${root}: ${error}`;
 export const notExposed = (id: string, reason: string): string => `Recipe ${id} could not be exposed as a tool: ${reason}`;
 export { reservedName } from "../register/texts.js";

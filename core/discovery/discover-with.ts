@@ -13,11 +13,21 @@ import type { CompileHook } from "./compile-hook.js";
 import { beginPass, createDiscoveryMemo, type CompileStep, type DiscoveryMemo } from "./compile-pass.js";
 import { basename, recipeFileName } from "./paths.js";
 import { patchResolution, resolveAll } from "./resolution.js";
-import type { Discovery } from "./discovery-result.js";
+import type { Discovery, UnlistedFolder } from "./discovery-result.js";
 import { compareText } from "../text-order.js";
-import { linkedRecipe, strayEntry } from "./diagnostic-texts.js";
+import { linkedRecipe, strayEntry, unlistedRoot } from "./diagnostic-texts.js";
 
 export { createDiscoveryMemo, type CompileStep, type DiscoveryMemo, type PassStats } from "./compile-pass.js";
+
+/** The roots that are there but could not be listed, each once. */
+function unlistedRoots(sources: readonly SourceListing[]): UnlistedFolder[] {
+  const out: UnlistedFolder[] = [];
+  for (const source of sources) {
+    if (source.kind !== "root" || !source.present || source.error === undefined || out.some((u) => u.dir === source.root)) continue;
+    out.push({ kind: "root", dir: source.root, error: source.error });
+  }
+  return out;
+}
 
 function rootDiagnostics(sources: readonly SourceListing[]): string[] {
   const out: string[] = [];
@@ -25,7 +35,7 @@ function rootDiagnostics(sources: readonly SourceListing[]): string[] {
   for (const source of sources) {
     if (source.kind !== "root" || !source.present || seen.has(source.root)) continue;
     seen.add(source.root);
-    if (source.error !== undefined) out.push(`Failed to inspect recipe root ${source.root}: ${source.error}`);
+    if (source.error !== undefined) out.push(unlistedRoot(source.root, source.error));
     for (const link of source.links ?? []) out.push(linkedRecipe(link));
     for (const stray of source.strays ?? []) out.push(strayEntry(stray));
     if (source.rootMode === undefined) continue;
@@ -58,5 +68,5 @@ export function discoverWith(compile: CompileStep, snapshot: RegistrySnapshot, o
     .sort((a, b) => compareText(a.path, b.path))
     .map((f) => pass.draft(f));
   pass.finish(resolution);
-  return { ...resolution.result, drafts };
+  return { ...resolution.result, drafts, unlisted: unlistedRoots(snapshot.sources) };
 }

@@ -81,6 +81,15 @@ export interface DraftEntry {
   readonly sha256?: string;
 }
 
+/** A folder discovery found there but could not list (the error says why): a recipe root, whose
+ *  recipes, and so its tools, are then unknown. Its diagnostic is among the registry diagnostics
+ *  too (core/discovery/diagnostic-texts.ts unlistedRoot). */
+export interface UnlistedFolder {
+  readonly kind: "root";
+  readonly dir: string;
+  readonly error: string;
+}
+
 export interface Discovery {
   /** all entries, grouped by id (ids in order of first appearance), winner first */
   readonly entries: readonly RecipeEntry[];
@@ -91,4 +100,7 @@ export interface Discovery {
   /** registry diagnostics: root problems, then each id's bucket in order of first appearance */
   readonly diagnostics: readonly string[];
   readonly drafts: readonly DraftEntry[];
+  /** the folders that are there but could not be listed, in the order of their diagnostics: a
+   *  discovery that lists one does not know every recipe, and says so wherever it answers */
+  readonly unlisted: readonly UnlistedFolder[];
 }

@@ -66,5 +66,5 @@ export interface Resolution {
   readonly rootDiagnostics: readonly string[];
   /** candidates whose resolution read other files: checked again on every pass */
   readonly readers: Set<Candidate>;
-  readonly result: Omit<Discovery, "drafts">;
+  readonly result: Omit<Discovery, "drafts" | "unlisted">;
 }

@@ -7,7 +7,7 @@ import type { Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/discovery-result.js";
 import { compareText } from "./compact-text.js";
 import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
-import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "../discovery/diagnostic-texts.js";
+import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower, unlistedRoot } from "../discovery/diagnostic-texts.js";
 
 const INFO_SHAPES = [
   /^Recipe .+ shadows \d+ lower-priority recipe\(s\)$/s,
@@ -42,7 +42,8 @@ export type DiagnosticTag =
   | "shadows"
   | "markdown-shadowed"
   | "not-a-tool"
-  | "reserved-name";
+  | "reserved-name"
+  | "unlisted-root";
 
 /** A lookup whose table is built on the first question: a registry without diagnostics (the
  * common case, and 10,000 recipes of it) never pays for texts nobody asks about. */
@@ -52,7 +53,7 @@ function onDemand<T>(build: () => Map<string, T>): (message: string) => T | unde
 }
 
 /** The tag of each diagnostic the discovery made, found by building its text again from the same
- * facts; undefined for a text of another origin (a root's permissions or listing error). */
+ * facts; undefined for a text of another origin (a root's permissions). */
 export function diagnosticTags(discovery: Discovery): (message: string) => DiagnosticTag | undefined {
   return onDemand(() => tagTable(discovery));
 }
@@ -77,6 +78,7 @@ function tagTable(discovery: Discovery): Map<string, DiagnosticTag> {
     tag(shadowsLower(id, winner.shadows.length), "shadows");
     tag(reservedName(id), "reserved-name");
   }
+  for (const u of discovery.unlisted) tag(unlistedRoot(u.dir, u.error), "unlisted-root");
   return tags;
 }
 
@@ -91,6 +93,8 @@ const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
   shadows: "info",
   "markdown-shadowed": "info",
   "reserved-name": "info",
+  // what the folder holds is unknown: every tool it has is missing
+  "unlisted-root": "error",
 };
 
 /** A tagged diagnostic's severity is its tag's; a text of unknown origin is read by its shape,
@@ -120,6 +124,7 @@ const TAG_ACTIONS: Readonly<Partial<Record<DiagnosticTag, string>>> = {
   "disabled-blocks": "keep disabled intentionally or delete/archive the file",
   // the one reason a loaded recipe is not a tool: an unsafe `repeat`
   "not-a-tool": "use a positive repeat count or an array-typed repeat source",
+  "unlisted-root": "let this user list the folder (read and search permission: chmod u+rx), or correct what the error names",
 };
 
 /** The operator's next step for one diagnostic: by its tag when that decides it, else (a problem,

@@ -1,6 +1,6 @@
 // `pi-recipes schema <tool>`: the JSON parameter schema the agent sees for one tool.
 import { failure, success, type CommandResult } from "../../core/result.js";
-import type { Discovery } from "../../core/discovery/discovery-result.js";
+import type { Discovery, UnlistedFolder } from "../../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { didYouMean } from "../../core/suggest.js";
 import type { NamedTool } from "../registry.js";
@@ -9,8 +9,16 @@ import type { NamedTool } from "../registry.js";
  *  nearest one */
 const NAMES_SHOWN = 20;
 
-/** The answer for a name no recipe has; `names` are the tools there are. */
-export function unknownToolText(name: string, names: readonly string[]): string {
+/** The answer for a name no recipe has; `names` are the tools there are. A recipe root that could
+ *  not be listed (`unlisted`) may hold that very tool: the answer names the root and its error
+ *  rather than saying there is no such tool. */
+export function unknownToolText(name: string, names: readonly string[], unlisted: readonly UnlistedFolder[] = []): string {
+  if (unlisted.length > 0) {
+    const head = unlisted.length === 1
+      ? `Recipe root ${unlisted[0]!.dir} could not be read (${unlisted[0]!.error}), so the tools it holds are unknown.`
+      : `Recipe roots could not be read: ${unlisted.map((u) => `${u.dir} (${u.error})`).join(", ")}; the tools they hold are unknown.`;
+    return `Unknown tool: ${name}. ${head}${names.length === 0 ? "" : ` Tools found in the other roots: ${names.length <= NAMES_SHOWN ? names.join(", ") : `${names.length} (list shows them all)`}.`}`;
+  }
   if (names.length === 0) return `Unknown tool: ${name}. No tools are registered.`;
   // a name of one or two letters is one edit from any other: no guess for it
   const near = name.length < 3 ? "" : didYouMean(name, names);
@@ -35,7 +43,7 @@ function invalidReason(path: string, diagnostic: string | undefined): string {
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
   const entry = discovery.active.get(name);
-  if (entry === undefined) return unknownToolText(name, discovery.tools.map((t) => t.name));
+  if (entry === undefined) return unknownToolText(name, discovery.tools.map((t) => t.name), discovery.unlisted);
   if (entry.invalid) return `Recipe ${name} is invalid: ${invalidReason(entry.path, entry.diagnostics[0])}`;
   if (entry.disabled) return `Recipe ${name} is disabled (${entry.path})`;
   if (!entry.toolSource) return `Recipe ${name} is a component, not a tool (${entry.path})`;

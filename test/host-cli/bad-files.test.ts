@@ -84,13 +84,17 @@ describe("pi-recipes list with files that are not regular files", () => {
     expect(body.text).toContain("contains a NUL byte");
   }, LIMIT_MS + 10_000);
 
-  it("a symlink loop as the recipe root is a clear error", async () => {
+  it("a symlink loop as the recipe root is a clear error, and the list a failure", async () => {
     mkdirSync(agent, { recursive: true });
     symlinkSync(recipes, recipes);
     const r = await cli(["list", "--json"]);
     expect(r.signal).toBeNull();
-    const body = JSON.parse(r.stdout) as { text: string };
+    const body = JSON.parse(r.stdout) as { ok: boolean; text: string };
     expect(body.text).toContain(recipes);
     expect(body.text).toMatch(/Failed to inspect recipe root .*: ELOOP: the path is a symbolic link loop/);
+    // every tool of that root is missing from the list: not a success
+    expect(r.status).toBe(1);
+    expect(body.ok).toBe(false);
+    expect(body.text).toMatch(/^Recipe root .* could not be read: the tools it holds are not listed\./);
   }, LIMIT_MS + 10_000);
 });

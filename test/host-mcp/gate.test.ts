@@ -21,7 +21,7 @@ function fakeRegistry(initial: Record<string, string>) {
   const spec = (name: string): ToolSpec =>
     ({ name, description: `${name} tool`, path: `/r/${name}.json`, surface, schema: parametersSchema(surface, { async: false }), config: { template: tools.get(name) } }) as unknown as ToolSpec;
   const discovery = (): Discovery =>
-    ({ tools: [...tools.keys()].sort().map(spec), active: new Map(), entries: [], diagnostics: [], drafts: [] }) as unknown as Discovery;
+    ({ tools: [...tools.keys()].sort().map(spec), active: new Map(), entries: [], diagnostics: [], drafts: [], unlisted: [] }) as unknown as Discovery;
   const registry: GateRegistry = {
     recheck: () => undefined,
     current: () => ({ discovery: discovery(), generation }),

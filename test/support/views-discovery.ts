@@ -118,7 +118,7 @@ export function buildDiscovery(
       };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { entries, active, tools, diagnostics, drafts: extra.drafts ?? [] };
+  return { entries, active, tools, diagnostics, drafts: extra.drafts ?? [], unlisted: [] };
 }
 
 export function draft(path: string, extra: Partial<DraftEntry> = {}): DraftEntry {

@@ -9,6 +9,9 @@ describe("root diagnostics", () => {
     const broken = root("/P", {}, { error: "EACCES: permission denied" });
     const d = discover(snapshot([userRoot({}), broken, { ...broken }]));
     expect(d.diagnostics).toEqual(["Failed to inspect recipe root /P: EACCES: permission denied"]);
+    // and the discovery says which root it could not list, so that no answer passes for whole
+    expect(d.unlisted).toEqual([{ kind: "root", dir: "/P", error: "EACCES: permission denied" }]);
+    expect(discover(snapshot([userRoot({})])).unlisted).toEqual([]);
   });
 
   it("world- and group-writable roots are named; a root that is not there, or a file source, is not", () => {
