@@ -54,6 +54,9 @@ export interface RegistrySnapshot {
   readonly cwd: string;
   readonly sources: readonly SourceListing[];
   readonly drafts: readonly SnapshotFile[];
+  /** the drafts folder, when it is there but could not be listed (`drafts` is then empty, though
+   *  the folder may hold drafts) */
+  readonly draftsUnlisted?: { readonly dir: string; readonly error: string };
   /** the packaged component root, when there is one (bare-name references search it last) */
   readonly packagedRoot?: string;
   /** Files outside the listed roots (imports, delegation targets), read on demand and cached by

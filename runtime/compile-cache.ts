@@ -289,7 +289,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
 
   // the draft root as this pass listed it, with each draft's identity (for the whole-root section)
   let drafts: { dir: string; present: boolean; error?: string; ids: Map<string, Id | null> } | undefined;
-  const listDrafts = (dir: string): SnapshotFile[] => {
+  const listDrafts = (dir: string): { readonly files: SnapshotFile[]; readonly error?: string } => {
     const ids = new Map<string, Id | null>();
     const listed = listRecipeDir(scan, dir, true, (p) => {
       // taken before the read: a change after it has a newer ctime, so the section then either
@@ -298,7 +298,7 @@ export function beginCompileCache(scan: ScanPort, context: CompileContext, optio
       return readFileEntry(scan, p, true);
     });
     drafts = { dir, present: listed.present, ...(listed.error === undefined ? {} : { error: listed.error }), ids };
-    return listed.files;
+    return listed.error === undefined ? { files: listed.files } : { files: listed.files, error: listed.error };
   };
 
   const revive: CompileCacheSession["revive"] = () => {

@@ -61,6 +61,7 @@ export async function discoverThroughFs(
     cwd: paths.cwd,
     sources,
     drafts: drafts.files,
+    ...(drafts.error === undefined ? {} : { draftsUnlisted: { dir: paths.draftRoot, error: drafts.error } }),
     readExtra: reader.readFile,
     ...(packagedRoot === undefined ? {} : { packagedRoot }),
   };

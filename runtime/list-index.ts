@@ -13,6 +13,8 @@
 // - every root lists the same recipe file names (folders, symlinks and dot-files left out, as
 //   discovery leaves them out), is present or absent as before, and has the same mode (a world-
 //   or group-writable root is a diagnostic of discovery);
+// - the drafts folder lists without an error, or is not there, as when the index was written (one
+//   that cannot be listed is one of the list's errors; its drafts are not the list's);
 // - every path the discovery looked at (each listed recipe file, each import or delegation target,
 //   each probe that found nothing) has the identity recorded: device, inode, size, mtime and ctime
 //   in nanoseconds, or still no regular file there;
@@ -22,9 +24,9 @@
 //   file is that new.
 //
 // Anything else is a miss: the list comes from a full discovery (through the compile cache) and
-// the index is written again. A torn, foreign or damaged file is a miss too, and a root that cannot
-// be listed or a recipe name that is no regular file is never indexed (the full discovery reports
-// it each time). The file is replaced whole (write a temp, rename), so a reader needs no lock.
+// the index is written again. A torn, foreign or damaged file is a miss too, and a root or drafts
+// folder that cannot be listed or a recipe name that is no regular file is never indexed (the full
+// discovery reports it each time). The file is replaced whole (write a temp, rename), so a reader needs no lock.
 import { join } from "node:path";
 import type { SourceListing } from "../core/model.js";
 import type { ToolList } from "../core/views/list-view.js";
@@ -32,11 +34,11 @@ import type { ScanPort } from "../adapters/fs/scan.js";
 import type { ReplaceFileSync } from "../adapters/fs/replace-file-sync.js";
 import { registryContext, type AgentPaths } from "./agent-paths.js";
 import { compileCacheDir, olderThan } from "./compile-cache.js";
-import { namesListedNow, type PassInputs } from "./recipe-snapshot.js";
+import { listsOrIsAbsent, namesListedNow, type PassInputs } from "./recipe-snapshot.js";
 import { isStrings, isToolList, parseJsonLine, statStillAsRecorded } from "./compile-cache-file.js";
 import { preparedAbsentRootList } from "./packaged-compiles.js";
 
-export const LIST_INDEX_FORMAT = "pi-recipes-list-index/3";
+export const LIST_INDEX_FORMAT = "pi-recipes-list-index/4";
 
 export const listIndexPath = (recipeRoot: string): string => join(compileCacheDir(recipeRoot), "list.json");
 
@@ -70,6 +72,8 @@ interface IndexFile extends RecordedInputs {
   readonly cwd?: string;
   /** the writing pass's start on the file system's clock (ns) */
   readonly t: string;
+  /** the drafts folder, which listed without an error (or was not there) */
+  readonly drafts: string;
   readonly list: ToolList;
   /** for each tool of `list.names`, the recipe file it is made from: its place among the names of
    *  `roots`, counted across the roots in order */
@@ -80,7 +84,7 @@ interface IndexFile extends RecordedInputs {
 function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   const x = parseJsonLine(bytes) as Partial<IndexFile> | null | undefined;
   if (x === undefined || x === null || typeof x !== "object" || x.format !== LIST_INDEX_FORMAT || typeof x.t !== "string" || !/^\d+$/.test(x.t)) return undefined;
-  if (!(x.cwd === undefined || typeof x.cwd === "string")) return undefined;
+  if (!(x.cwd === undefined || typeof x.cwd === "string") || typeof x.drafts !== "string") return undefined;
   if (!isRecordedInputs(x)) return undefined;
   if (!isToolList(x.list)) return undefined;
   if (!Array.isArray(x.tools) || x.tools.length !== x.list.names.length || !x.tools.every((n) => Number.isInteger(n) && n >= 0)) return undefined;
@@ -129,6 +133,7 @@ function currentIndex(scan: ScanPort, recipeRoot: string, version: string, conte
   const index = parseIndex(read.value.bytes);
   if (index === undefined || index.version !== version || index.context !== context) return undefined;
   if (index.cwd !== undefined && index.cwd !== cwd) return undefined;
+  if (!listsOrIsAbsent(scan, index.drafts)) return undefined;
   return recordedInputsHold(scan, identity, index, BigInt(index.t)) ? index : undefined;
 }
 
@@ -194,13 +199,14 @@ export function listWithoutDiscovery(scan: ScanPort, at: ListPlace): ToolList | 
 
 /** The index for `list`, made from the discovery pass that read `sources` (or from the whole-root
  *  snapshot that answered it, runtime/root-snapshot.ts); `toolPaths` are the recipe files of the
- *  tools of `list`, in its order. Undefined when that pass cannot vouch for it (a root not listed,
- *  a recipe name that is no regular file, a file as new as the pass). */
+ *  tools of `list`, in its order. Undefined when that pass cannot vouch for it (a root or the
+ *  drafts folder not listed, a recipe name that is no regular file, a file as new as the pass). */
 export function listIndexText(
   version: string, context: string, cwd: string, sources: readonly SourceListing[], inputs: PassInputs, list: ToolList, toolPaths: readonly string[],
 ): string | undefined {
-  const { start } = inputs;
+  const { start, drafts } = inputs;
   if (start === undefined || toolPaths.length !== list.names.length) return undefined;
+  if (drafts === undefined || drafts.error !== undefined) return undefined;
   const recorded = recordInputs(sources, inputs.observed, start);
   if (recorded === undefined) return undefined;
   const place = new Map<string, number>();
@@ -220,7 +226,7 @@ export function listIndexText(
     if (n === undefined) return undefined;
     tools.push(n);
   }
-  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, ...(inputs.readPaths ? { cwd } : {}), t: String(start), ...recorded, list, tools };
+  const file: IndexFile = { format: LIST_INDEX_FORMAT, version, context, ...(inputs.readPaths ? { cwd } : {}), t: String(start), drafts: drafts.dir, ...recorded, list, tools };
   return JSON.stringify(file) + "\n";
 }
 

@@ -153,6 +153,7 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
         cwd: paths.cwd,
         sources,
         drafts: [...drafts.files.values()],
+        ...(drafts.error === undefined ? {} : { draftsUnlisted: { dir: paths.draftRoot, error: drafts.error } }),
         readExtra,
         ...(options.packagedRoot === undefined ? {} : { packagedRoot: options.packagedRoot }),
       };

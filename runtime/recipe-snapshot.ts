@@ -16,8 +16,9 @@ export interface CompileCacheSession {
   /** files outside the listings, read with their identity noted */
   readExtra(path: string): SnapshotFile | undefined;
   readonly hook: CompileHook;
-  /** the draft files of `dir`, read, with their identities noted (for the whole-root snapshot) */
-  drafts(dir: string): SnapshotFile[];
+  /** the draft files of `dir`, read, with their identities noted (for the whole-root snapshot);
+   *  `error` when the folder is there but could not be listed */
+  drafts(dir: string): { readonly files: SnapshotFile[]; readonly error?: string };
   /** the whole discovery from the cache file's whole-root section, when it describes the roots as
    *  they are now (runtime/root-snapshot.ts); ask before reading anything else */
   revive(): Revived | undefined;
@@ -184,6 +185,13 @@ export function namesListedNow(scan: ScanPort, dir: string, present: boolean, mo
   return names;
 }
 
+/** Whether `dir` lists now without an error or is not there: either way a drafts folder adds no
+ *  diagnostic to a discovery (listRecipeEntries says when a listing is an error). */
+export function listsOrIsAbsent(scan: ScanPort, dir: string): boolean {
+  const listed = scan.listDir(dir);
+  return listed.ok || listed.code === "ENOENT";
+}
+
 /** Recipe files of one directory (listRecipeEntries). A FIFO, socket or device so named is a
  *  file that cannot be read. Regular files go through `read` when given (the compile cache). */
 export function listRecipeDir(
@@ -252,13 +260,15 @@ export function readSnapshot(scan: ScanPort, request: SnapshotRequest, cache?: C
   }
   if (request.packagedRoot !== undefined) sources.push(rootSource(scan, request.packagedRoot, false, cache));
   const readExtra = cache === undefined ? extraReader(scan) : cachedReader(cache.readExtra);
+  const drafts = cache === undefined ? listRecipeDir(scan, paths.draftRoot, true) : cache.drafts(paths.draftRoot);
   return {
     agentDir: paths.agentDir,
     recipeRoot: paths.recipeRoot,
     home: paths.home,
     cwd: paths.cwd,
     sources,
-    drafts: cache === undefined ? listRecipeDir(scan, paths.draftRoot, true).files : cache.drafts(paths.draftRoot),
+    drafts: drafts.files,
+    ...(drafts.error === undefined ? {} : { draftsUnlisted: { dir: paths.draftRoot, error: drafts.error } }),
     readExtra,
     ...(request.packagedRoot === undefined ? {} : { packagedRoot: request.packagedRoot }),
   };

@@ -26,5 +26,8 @@ export const strayEntry = (path: string): string => {
 };
 /** A recipe root that is there but could not be listed: the tools it holds are unknown. */
 export const unlistedRoot = (root: string, error: string): string => `Failed to inspect recipe root ${root}: ${error}`;
+/** The drafts folder that is there but could not be listed: its drafts are unknown (none is
+ *  counted, shown or reviewed while it lasts). */
+export const unlistedDrafts = (dir: string, error: string): string => `Drafts folder ${dir} could not be listed: ${error}`;
 export const notExposed = (id: string, reason: string): string => `Recipe ${id} could not be exposed as a tool: ${reason}`;
 export { reservedName } from "../register/texts.js";

@@ -15,7 +15,7 @@ import { basename, recipeFileName } from "./paths.js";
 import { patchResolution, resolveAll } from "./resolution.js";
 import type { Discovery, UnlistedFolder } from "./discovery-result.js";
 import { compareText } from "../text-order.js";
-import { linkedRecipe, strayEntry, unlistedRoot } from "./diagnostic-texts.js";
+import { linkedRecipe, strayEntry, unlistedDrafts, unlistedRoot } from "./diagnostic-texts.js";
 
 export { createDiscoveryMemo, type CompileStep, type DiscoveryMemo, type PassStats } from "./compile-pass.js";
 
@@ -68,5 +68,11 @@ export function discoverWith(compile: CompileStep, snapshot: RegistrySnapshot, o
     .sort((a, b) => compareText(a.path, b.path))
     .map((f) => pass.draft(f));
   pass.finish(resolution);
-  return { ...resolution.result, drafts, unlisted: unlistedRoots(snapshot.sources) };
+  const unlisted = unlistedRoots(snapshot.sources);
+  const folder = snapshot.draftsUnlisted;
+  if (folder === undefined) return { ...resolution.result, drafts, unlisted };
+  // the drafts folder's diagnostic, after the recipes': added here, not in the resolution, which a
+  // memo patches from the recipe roots' listings alone (they do not show the drafts folder)
+  const diagnostics = [...resolution.result.diagnostics, unlistedDrafts(folder.dir, folder.error)];
+  return { ...resolution.result, diagnostics, drafts, unlisted: [...unlisted, { kind: "drafts", dir: folder.dir, error: folder.error }] };
 }

@@ -82,10 +82,11 @@ export interface DraftEntry {
 }
 
 /** A folder discovery found there but could not list (the error says why): a recipe root, whose
- *  recipes, and so its tools, are then unknown. Its diagnostic is among the registry diagnostics
- *  too (core/discovery/diagnostic-texts.ts unlistedRoot). */
+ *  recipes, and so its tools, are then unknown, or the drafts folder, whose drafts are then unknown.
+ *  Its diagnostic is among the registry diagnostics too (core/discovery/diagnostic-texts.ts
+ *  unlistedRoot, unlistedDrafts). */
 export interface UnlistedFolder {
-  readonly kind: "root";
+  readonly kind: "root" | "drafts";
   readonly dir: string;
   readonly error: string;
 }
@@ -97,7 +98,8 @@ export interface Discovery {
   readonly active: ReadonlyMap<string, RecipeEntry>;
   /** tools (winning, valid, enabled entries of tool sources with unreserved names), sorted by name */
   readonly tools: readonly ToolSpec[];
-  /** registry diagnostics: root problems, then each id's bucket in order of first appearance */
+  /** registry diagnostics: root problems, then each id's bucket in order of first appearance,
+   *  then a drafts folder that could not be listed */
   readonly diagnostics: readonly string[];
   readonly drafts: readonly DraftEntry[];
   /** the folders that are there but could not be listed, in the order of their diagnostics: a

@@ -7,7 +7,7 @@ import type { Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/discovery-result.js";
 import { compareText } from "./compact-text.js";
 import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
-import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower, unlistedRoot } from "../discovery/diagnostic-texts.js";
+import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower, unlistedDrafts, unlistedRoot } from "../discovery/diagnostic-texts.js";
 
 const INFO_SHAPES = [
   /^Recipe .+ shadows \d+ lower-priority recipe\(s\)$/s,
@@ -43,7 +43,8 @@ export type DiagnosticTag =
   | "markdown-shadowed"
   | "not-a-tool"
   | "reserved-name"
-  | "unlisted-root";
+  | "unlisted-root"
+  | "unlisted-drafts";
 
 /** A lookup whose table is built on the first question: a registry without diagnostics (the
  * common case, and 10,000 recipes of it) never pays for texts nobody asks about. */
@@ -78,7 +79,10 @@ function tagTable(discovery: Discovery): Map<string, DiagnosticTag> {
     tag(shadowsLower(id, winner.shadows.length), "shadows");
     tag(reservedName(id), "reserved-name");
   }
-  for (const u of discovery.unlisted) tag(unlistedRoot(u.dir, u.error), "unlisted-root");
+  for (const u of discovery.unlisted) {
+    if (u.kind === "root") tag(unlistedRoot(u.dir, u.error), "unlisted-root");
+    else tag(unlistedDrafts(u.dir, u.error), "unlisted-drafts");
+  }
   return tags;
 }
 
@@ -95,6 +99,8 @@ const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
   "reserved-name": "info",
   // what the folder holds is unknown: every tool it has is missing
   "unlisted-root": "error",
+  // no draft is counted, shown or reviewed while it lasts
+  "unlisted-drafts": "error",
 };
 
 /** A tagged diagnostic's severity is its tag's; a text of unknown origin is read by its shape,
@@ -125,6 +131,7 @@ const TAG_ACTIONS: Readonly<Partial<Record<DiagnosticTag, string>>> = {
   // the one reason a loaded recipe is not a tool: an unsafe `repeat`
   "not-a-tool": "use a positive repeat count or an array-typed repeat source",
   "unlisted-root": "let this user list the folder (read and search permission: chmod u+rx), or correct what the error names",
+  "unlisted-drafts": "let this user list the folder (read and search permission: chmod u+rx), or correct what the error names",
 };
 
 /** The operator's next step for one diagnostic: by its tag when that decides it, else (a problem,

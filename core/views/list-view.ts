@@ -19,6 +19,7 @@ export function toolListOf(discovery: Discovery): ToolList {
   const tagOf = diagnosticTags(discovery);
   const names = discovery.tools.map((t) => t.name);
   const problems = discovery.diagnostics.filter((d) => diagnosticSeverity(d, tagOf(d)) === "error");
-  const unlisted = discovery.unlisted.map((u) => u.dir);
+  // (a drafts folder that could not be listed is one of the problems: the tools are all there)
+  const unlisted = discovery.unlisted.flatMap((u) => (u.kind === "root" ? [u.dir] : []));
   return unlisted.length === 0 ? { names, problems } : { names, problems, unlisted };
 }

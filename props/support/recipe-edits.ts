@@ -1,7 +1,9 @@
 // Random edits of a real recipe root, shared by the properties of the caches that must answer as
 // a discovery without them would: writes, rewrites that keep the size and force one mtime (edits
-// inside one timestamp tick), renames, deletes, imports, drafts, and symbolic links named like
-// recipes and stray entries (never loaded, but said while they are there).
+// inside one timestamp tick), renames, deletes, imports, drafts, symbolic links named like
+// recipes and stray entries (never loaded, but said while they are there), and a drafts folder
+// that cannot be listed (said while it lasts: a file in its place, which fails a listing as a
+// folder of mode 000 does, also for root).
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fc } from "@fast-check/vitest";
@@ -19,6 +21,8 @@ export type Op =
   | { readonly kind: "unlink"; readonly k: number }
   | { readonly kind: "stray"; readonly k: number }
   | { readonly kind: "unstray"; readonly k: number }
+  | { readonly kind: "blockDrafts" }
+  | { readonly kind: "unblockDrafts" }
   | { readonly kind: "check" };
 
 export const op: fc.Arbitrary<Op> = fc.oneof(
@@ -32,6 +36,8 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("unlink" as const), k: fc.nat(1) }),
   fc.record({ kind: fc.constant("stray" as const), k: fc.nat(2) }),
   fc.record({ kind: fc.constant("unstray" as const), k: fc.nat(2) }),
+  fc.constant({ kind: "blockDrafts" as const }),
+  fc.constant({ kind: "unblockDrafts" as const }),
   fc.constant({ kind: "check" as const }),
 );
 
@@ -81,6 +87,9 @@ export function applyEdit(root: string, o: Op, fixed: Date, blindCtime: boolean)
   const existing = (k: number): string | undefined => [path(k, false), path(k, true)].find((p) => existsSync(p));
   const drafts = join(root, "drafts");
   const draft = (k: number): string => join(drafts, `${NAMES[k]}.json`);
+  // where the drafts folder waits while a file stands in its place (outside the root)
+  const aside = join(dirname(root), "drafts-aside");
+  const blocked = (): boolean => isThere(drafts) && !lstatSync(drafts).isDirectory();
   switch (o.kind) {
     case "write":
       writeFileSync(path(o.k, o.md), text(o.k, o.variant, o.md));
@@ -108,13 +117,24 @@ export function applyEdit(root: string, o: Op, fixed: Date, blindCtime: boolean)
     case "draft": {
       // a draft (a Discovery lists them); variants 0 and 1 have the same size, and with
       // `sameTick` the one fixed mtime
+      if (blocked()) break;
       mkdirSync(drafts, { recursive: true });
       writeFileSync(draft(o.k), text(o.k, o.variant, false));
       if (o.sameTick) utimesSync(draft(o.k), fixed, fixed);
       break;
     }
     case "undraft":
-      rmSync(draft(o.k), { force: true });
+      if (!blocked()) rmSync(draft(o.k), { force: true });
+      break;
+    case "blockDrafts":
+      if (blocked()) break;
+      if (isThere(drafts)) renameSync(drafts, aside);
+      writeFileSync(drafts, "");
+      break;
+    case "unblockDrafts":
+      if (!blocked()) break;
+      rmSync(drafts);
+      if (isThere(aside)) renameSync(aside, drafts);
       break;
     case "link":
       // to a recipe outside the root (link 0) or to one of the root's own names (link 1, maybe

@@ -38,6 +38,9 @@ export interface CycleReport {
   readonly error?: string;
   /** a capture found too few drafts: how many were eligible (a batch needs BATCH_SIZE) */
   readonly eligible?: number;
+  /** a capture could not list the drafts folder (its diagnostic): nothing was captured, whatever
+   *  drafts the folder holds */
+  readonly unlisted?: string;
   /** what the batch this cycle completed did, by outcome (promoted, discarded, skipped_...) */
   readonly actions?: Readonly<Record<string, number>>;
 }
@@ -100,8 +103,9 @@ async function collect(ctx: ReviewContext, state: ReviewState, steps: string[]):
   steps.push("collected");
 }
 
-async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState | number> {
-  const { drafts, activeTools } = await listCandidates(ctx);
+async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState | number | { readonly unlisted: string }> {
+  const { drafts, activeTools, unlisted } = await listCandidates(ctx);
+  if (unlisted !== undefined) return { unlisted };
   const batch = captureBatch(drafts, activeTools, ctx.newId(), isoNow(ctx));
   if (batch === undefined) return eligibleDrafts(drafts).length;
   const dir = batchDir(ctx.paths, batch.batchId);
@@ -164,6 +168,7 @@ async function review(ctx: ReviewContext, state: ReviewState, reviewer: Reviewer
 async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<CycleReport> {
   const steps: string[] = [];
   let eligible: number | undefined;
+  let unlisted: string | undefined;
   let state = await readState(ctx);
   if (state !== undefined && (state.phase === "executing" || (state.phase === "processing_failed" && !isParked(state)))) {
     steps.push("recovered");
@@ -174,6 +179,7 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
     if (state === undefined || state.phase === "completed") {
       const captured = await capture(ctx, steps);
       if (typeof captured === "number") eligible = captured;
+      else if ("unlisted" in captured) unlisted = captured.unlisted;
       else state = captured;
     }
   }
@@ -192,6 +198,7 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
     ...(state === undefined ? {} : { batchId: state.batchId, projection: join(batchDir(ctx.paths, state.batchId), PROJECTION_FILE) }),
     ...(state?.lastError === undefined ? {} : { error: state.lastError }),
     ...(eligible === undefined ? {} : { eligible }),
+    ...(unlisted === undefined ? {} : { unlisted }),
     ...(evidence?.actions === undefined ? {} : { actions: evidence.actions }),
   };
 }

@@ -3,6 +3,7 @@
 // zero calls when it has none yet, so launch counts are always there to compare).
 import * as E from "fp-ts/lib/Either.js";
 import { userRecipeNames } from "../../core/discovery/discovery-result.js";
+import { unlistedDrafts } from "../../core/discovery/diagnostic-texts.js";
 import { pathKey } from "../../core/ledger/keys.js";
 import type { DraftCandidate, LineageUsage } from "../../core/review/batch.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
@@ -19,10 +20,15 @@ export interface Candidates {
   /** names of the tools that exist now */
   readonly activeTools: readonly string[];
   readonly diagnostics: readonly string[];
+  /** the drafts folder is there but could not be listed (its diagnostic): the drafts it holds are
+   *  unknown, so none can be taken into a batch */
+  readonly unlisted?: string;
 }
 
 export async function listCandidates(ctx: ReviewContext): Promise<Candidates> {
   const discovery = await discoverThroughFs(ctx.fs, ctx.paths, ctx.packagedRoot, { digested: true });
+  const folder = discovery.unlisted.find((u) => u.kind === "drafts");
+  if (folder !== undefined) return { drafts: [], activeTools: userRecipeNames(discovery), diagnostics: [], unlisted: unlistedDrafts(folder.dir, folder.error) };
   const promoted = await promotedKeys(ctx);
   const found: Array<{ candidate: Omit<DraftCandidate, "usage">; key: string; fingerprint?: string }> = [];
   for (const entry of discovery.drafts) {

@@ -37,14 +37,17 @@ async function reviewDraftsNow(reviewer: Reviewer | undefined, ctx: ReviewVerbCo
   const report = await withReviews(ctx, (r) => runCycle(r, reviewer === undefined ? { capture: true } : { reviewer }));
   // a capture that found too few drafts says so, not just "nothing to do"
   const few = report.eligible === undefined ? "" : ` (${report.eligible} draft${report.eligible === 1 ? "" : "s"}, a batch needs ${BATCH_SIZE})`;
-  const did = (report.steps.length === 0 ? "nothing to do" : report.steps.join(",")) + few;
+  // nor one that could not list the drafts folder: the drafts it holds are unknown, which is no
+  // "nothing to do" but a review that could not run
+  const did = (report.steps.length === 0 ? (report.unlisted === undefined ? "nothing to do" : "none") : report.steps.join(",")) + few;
   const hint = reviewer === undefined ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
   const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
   const actions = report.actions === undefined ? "" : `\nactions: ${Object.entries(report.actions).map(([k, v]) => `${k}=${v}`).join(" ")}`;
   const skipped = Object.entries(report.actions ?? {}).filter(([k, v]) => k.startsWith("skipped_") && v > 0);
   const warn = skipped.length === 0 ? "" : `\nnot carried out: ${skipped.map(([k, v]) => `${v} ${k.slice("skipped_".length).replace(/_/g, " ")}`).join(", ")} (see inspect target=recipes view=reviews)`;
   const text = `draft_review phase=${report.phase} steps=${did}${report.batchId === undefined ? "" : ` batch=${report.batchId}`}${hint}${where}${actions}${warn}` +
-    (report.error === undefined ? "" : `\nlast_error: ${report.error}`);
-  const ok = report.phase !== "failed" && report.phase !== "processing_failed";
+    (report.error === undefined ? "" : `\nlast_error: ${report.error}`) +
+    (report.unlisted === undefined ? "" : `\nnot captured: ${report.unlisted}`);
+  const ok = report.phase !== "failed" && report.phase !== "processing_failed" && report.unlisted === undefined;
   return ok ? success(text, { ...report }) : failure(text, { ...report });
 }

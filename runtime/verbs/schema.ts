@@ -43,7 +43,7 @@ function invalidReason(path: string, diagnostic: string | undefined): string {
 /** Why an id has no tool, in words a user can act on. */
 export function whyNotATool(discovery: Discovery, name: string): string {
   const entry = discovery.active.get(name);
-  if (entry === undefined) return unknownToolText(name, discovery.tools.map((t) => t.name), discovery.unlisted);
+  if (entry === undefined) return unknownToolText(name, discovery.tools.map((t) => t.name), discovery.unlisted.filter((u) => u.kind === "root"));
   if (entry.invalid) return `Recipe ${name} is invalid: ${invalidReason(entry.path, entry.diagnostics[0])}`;
   if (entry.disabled) return `Recipe ${name} is disabled (${entry.path})`;
   if (!entry.toolSource) return `Recipe ${name} is a component, not a tool (${entry.path})`;

@@ -1,7 +1,7 @@
 // Folders of the agent dir that this user may not read: an answer never looks complete when a
 // folder it stands on could not be read. It fails, names the folder and the error, and still shows
 // what could be read. The real command, run as the agent dir's owner (test/support/as-owner.ts).
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeArgsFor, repoRoot } from "../support/cli.js";
@@ -52,5 +52,55 @@ describe.skipIf(!reachable)("a recipe root this user may write but not read (mod
     }
     // readable again: the list is whole and a success
     expect(d.run(["list"])).toMatchObject({ status: 0, stdout: "Registered tools:\n- hello\n" });
+  }, 120_000);
+});
+
+describe.skipIf(!reachable)("a drafts folder this user may not list (mode 000)", () => {
+  const dirs = ownedAgentDirs("cli-unreadable-drafts-");
+  afterAll(() => dirs.removeAll());
+
+  it("the views name the folder and its error, review fails naming it, and list shows it as a problem only while it lasts, whichever command answers", () => {
+    const d = dirs.fresh();
+    const drafts = join(d.recipes, "drafts");
+    writeFileSync(join(d.recipes, "hello.json"), JSON.stringify({ description: "Hello", template: "echo hello" }));
+    mkdirSync(drafts);
+    writeFileSync(join(drafts, "d.json"), JSON.stringify({ description: "Draft", template: "echo d" }));
+    d.ownAll();
+    const whole = "Registered tools:\n- hello\n";
+    // a list index written while the folder could be listed
+    expect(d.run(["list"])).toMatchObject({ status: 0, stdout: whole });
+    expect(d.run(["list"])).toMatchObject({ status: 0, stdout: whole });
+    expect(d.run(["review"])).toMatchObject({ status: 0, stdout: expect.stringContaining("(1 draft, a batch needs 12)") });
+    chmodSync(drafts, 0o000);
+    try {
+      const problem = `Drafts folder ${drafts} could not be listed: EACCES: permission denied, scandir '${drafts}'`;
+      const status = d.run(["inspect", "target=recipes", "view=status"]);
+      expect(status.status).toBe(0);
+      expect(status.stdout).toMatch(/ diagnostics=1 next=inspect_target=recipes_view=doctor\n$/);
+      expect(d.run(["inspect", "target=recipes", "view=summary"]).stdout).toContain(`  diagnostic error: ${problem}\n`);
+      expect(d.run(["inspect", "target=recipes", "view=doctor"]).stdout).toContain(
+        `error kind=diagnostic id=-: ${problem}: let this user list the folder (read and search permission: chmod u+rx), or correct what the error names\n`,
+      );
+
+      const review = d.run(["review"]);
+      expect(review.status).toBe(1);
+      expect(review.stdout).toBe("");
+      expect(review.stderr).toMatch(/^draft_review phase=idle steps=none /);
+      expect(review.stderr).toContain(`\nnot captured: ${problem}\n`);
+      expect(review.stderr).not.toContain("nothing to do");
+
+      // the tools are all there: the list answers, with the folder among its problems
+      const listed = d.run(["list"]);
+      expect(listed).toEqual({ status: 0, stdout: `Registered tools:\n- hello\n\nProblems (details: inspect target=recipes view=doctor):\n- ${problem}\n`, stderr: "" });
+      expect(d.run(["list"], fullCommand())).toEqual(listed);
+      expect(d.run(["list"])).toEqual(listed);
+    } finally {
+      chmodSync(drafts, 0o755);
+    }
+    // listed again: no problem left, from the installed command and the full one alike
+    expect(d.run(["list"])).toEqual({ status: 0, stdout: whole, stderr: "" });
+    expect(d.run(["list"], fullCommand())).toEqual({ status: 0, stdout: whole, stderr: "" });
+    expect(d.run(["inspect", "target=recipes", "view=status"]).stdout).toContain(" drafts=1 ");
+    expect(d.run(["review"])).toMatchObject({ status: 0, stdout: expect.stringContaining("(1 draft, a batch needs 12)") });
   }, 120_000);
 });
