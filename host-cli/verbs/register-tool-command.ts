@@ -18,11 +18,15 @@ export const registerToolVerb: CliVerb = {
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const { cleanStrayRecipeTemps } = await import("../../runtime/startup.js");
+    const [{ cleanStrayRecipeTemps }, { planLocks }] = await Promise.all([import("../../runtime/startup.js"), import("../../core/register/plan-register.js")]);
+    const params = asParams(cmd.params);
     const session = await host.openSession();
     try {
-      await cleanStrayRecipeTemps(session);
-      return result(await session.register(asParams(cmd.params)));
+      // the stray-temp housekeeping goes before a change only: it takes locks in the recipe root,
+      // which a root this user may read but not write cannot give, and a listing only reads, as
+      // `list` does (a plan a killed command left is settled before any verb reads: host-cli/main.ts)
+      if (planLocks(params, { userRoot: session.paths.recipeRoot, cwd: session.paths.cwd }).kind !== "list") await cleanStrayRecipeTemps(session);
+      return result(await session.register(params));
     } finally {
       await session.close();
     }

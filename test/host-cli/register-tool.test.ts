@@ -196,6 +196,20 @@ describe.skipIf(!reachable)("register_tool where permissions bite: an unreadable
     }
   }, 120_000);
 
+  it("without fields it lists the tools of a root this user may read but not write, as list does: a listing takes no lock", () => {
+    fresh();
+    writeFileSync(join(recipes, "kept.json"), JSON.stringify({ description: "Kept", template: "echo kept" }));
+    ownAll();
+    chmodSync(recipes, 0o555);
+    try {
+      expect(run(["register_tool"])).toEqual({ status: 0, stdout: "Registered tools:\n- kept\n", stderr: "" });
+      expect(run(["register_tool"])).toEqual(run(["list"]));
+      expect(JSON.parse(run(["register_tool", "--json"]).stdout)).toEqual({ ok: true, text: "Registered tools:\n- kept", details: { tool: "register_tool", tools: ["kept"] } });
+    } finally {
+      chmodSync(recipes, 0o755);
+    }
+  }, 120_000);
+
   it("a drafts folder this user may not list does not stop writing or deleting a tool", () => {
     fresh();
     const drafts = join(recipes, "drafts");
