@@ -12,10 +12,13 @@ export const MD_NO_FENCE = "Markdown recipe has no executable recipe/template fe
 
 /** Only backtick fences count (`~~~` does not); the info string of a backtick fence has no backtick. */
 const OPENING_FENCE = /^\s*(`{3,})([^`]*)$/;
-/** Words of a fence's info string that make it the recipe's, strongest first: a fence that
- *  names a recipe, template or command wins over one that only says JSON (which may be an
- *  example of output in the prose, ahead of the template), whatever their order. Whole words:
- *  `jsonl`, `geojson` or `commands` are other languages. */
+/** Words that mark a fence as the recipe's, strongest first: a fence that names a recipe,
+ *  template or command wins over one whose language is JSON (which may be an example of output
+ *  in the prose, ahead of the template), whatever their order. The marker is the info string's
+ *  first word (`template`) or the word right after its language (`bash template`, `json recipe`).
+ *  Words are separated by white space and compared whole, so `jsonl`, `geojson`, `commands`,
+ *  `shell-command` or `sh title="template.sh"` mark nothing; nor does a word further on
+ *  (`text this is not the template`): that is a note on an example. */
 const NAMING_WORDS = ["recipe", "template", "command"];
 const JSON_WORD = "json";
 const JSON_WORDS = ["json", "recipe"];
@@ -23,15 +26,16 @@ const JSON_WORDS = ["json", "recipe"];
 interface Fence {
   /** trimmed, lower-cased */
   readonly info: string;
-  /** the info string's words (letters only) */
-  readonly words: readonly string[];
+  /** the info string's first two words: its language and the word that may mark it */
+  readonly marks: readonly string[];
   /** trimmed */
   readonly body: string;
   /** the opening line, 0-based in the lines searched */
   readonly line: number;
 }
 
-const wordsOf = (info: string): string[] => info.split(/[^a-z]+/).filter((w) => w !== "");
+/** The first two words of a trimmed info string. */
+const marksOf = (info: string): string[] => info.split(/\s+/, 2);
 
 /** The recipe's fence, and the line (0-based, in the lines given) of every later fence that
  *  names a recipe, template or command too: only the first such fence is the recipe's, so each of
@@ -44,8 +48,8 @@ interface SelectedFence {
 const NO_LINES: SelectedFence["ignored"] = Object.freeze([]);
 
 /**
- * The recipe's fence: the first whose info names a recipe, template or command, else the first
- * that says JSON; other fences (`bash`, `text`, ...) are examples in the prose. Fences are
+ * The recipe's fence: the first marked as a recipe, template or command, else the first whose
+ * language is JSON; other fences (`bash`, `text`, ...) are examples in the prose. Fences are
  * recognised by line, as Markdown renders them: the closing line holds only backticks, at least
  * as many as the opening.
  */
@@ -60,8 +64,8 @@ function selectFence(lines: readonly string[]): SelectedFence {
     let close = i + 1;
     while (close < lines.length && !isClosingFence(lines[close] ?? "", ticks)) close++;
     const info = (open[2] ?? "").trim().toLowerCase();
-    const words = wordsOf(info);
-    const naming = NAMING_WORDS.some((w) => words.includes(w));
+    const marks = marksOf(info);
+    const naming = NAMING_WORDS.some((w) => marks.includes(w));
     // an unclosed fence swallows the rest of the document, so nothing after it can be a fence; it
     // is no template either, but when it names one after the fence that is used (a template, or a
     // json one), its author meant it as the template
@@ -69,11 +73,11 @@ function selectFence(lines: readonly string[]): SelectedFence {
       if ((named ?? json) !== undefined && naming) (ignored ??= []).push({ line: i, unclosed: true });
       break;
     }
-    const fence = (): Fence => ({ info, words, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
+    const fence = (): Fence => ({ info, marks, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
     if (naming) {
       if (named === undefined) named = fence();
       else (ignored ??= []).push({ line: i, unclosed: false });
-    } else if (named === undefined && json === undefined && words.includes(JSON_WORD)) json = fence();
+    } else if (named === undefined && json === undefined && marks[0] === JSON_WORD) json = fence();
     i = close;
   }
   return { fence: named ?? json, ignored: ignored ?? NO_LINES };
@@ -165,7 +169,7 @@ export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownReci
   // lines counted from 1 in the file: the fences were searched from the line after the frontmatter
   const ignoredFences = ignored.length === 0 ? NO_IGNORED : ignored.map((i): IgnoredFence => ({ line: end + 2 + i.line, used: end + 2 + fence.line, ...(i.unclosed ? { unclosed: true as const } : {}) }));
   const recipe = (raw: JsonObject): E.Either<MarkdownError, MarkdownRecipe> => E.right({ raw, ignoredFences });
-  const declaredJson = JSON_WORDS.some((w) => fence.words.includes(w));
+  const declaredJson = JSON_WORDS.some((w) => fence.marks.includes(w));
   if (declaredJson || /^[{["]/.test(fence.body)) {
     const parsed = parseJson(fence.body);
     if (E.isRight(parsed)) {

@@ -69,9 +69,23 @@ describe("compileMarkdown", () => {
     expect(reason("---\ndescription: x\n---\nJust prose.\n")).toBe(NO_FENCE);
   });
 
-  it("selects the first fence whose info contains recipe, template, command or json", () => {
-    const md = "---\n---\n```bash\necho example\n```\n```Shell-Command\necho chosen\n```\n```template\necho later\n```\n";
+  it("selects the first fence marked recipe, template or command by its first word or the word after its language", () => {
+    const md = "---\n---\n```bash\necho example\n```\n```Bash Command\necho chosen\n```\n```template\necho later\n```\n";
     expect(ok(md)).toEqual({ template: "echo chosen" });
+    // (the body is a JSON text, which a fence marked recipe must hold)
+    const chosen = (info: string) => ok(`---\ntemplate: echo frontmatter\n---\n\n\`\`\`${info}\n"echo fence"\n\`\`\`\n`).template;
+    for (const info of ["template", "recipe", "command", " TEMPLATE ", "bash template", "sh\ttemplate", "json recipe", "bash template title=run.sh", "template bash", "text command"]) {
+      expect([info, chosen(info)]).toEqual([info, "echo fence"]);
+    }
+    // the word elsewhere in the info string, or inside another word, marks nothing: the frontmatter's template is used
+    for (const info of ['sh title="template.sh"', "text this is not the template", "bash run the command", "shell-command", "templates", "sh {.template}", "bash title=template"]) {
+      expect([info, chosen(info)]).toEqual([info, "echo frontmatter"]);
+    }
+    // nor is such a fence the template ahead of a marked one
+    expect(ok("---\n---\n```sh title=\"template.sh\"\necho example\n```\n```bash template\necho real\n```\n")).toEqual({ template: "echo real" });
+    // JSON is the fence's language, not a word in a note
+    expect(reason("---\n---\n```text output as json\n[\"x\"]\n```\n")).toBe(NO_FENCE);
+    expect(ok("---\ntemplate: echo fm\n---\n```text this prints json\n{ not json\n```\n")).toEqual({ template: "echo fm" });
   });
 
   it("names the line of every later template, recipe or command fence, which is ignored; later json fences are prose", () => {
@@ -93,6 +107,8 @@ describe("compileMarkdown", () => {
     // and after a json fence, which is then the recipe's (an example of output run as the command)
     expect(ignored("---\n---\n```json\n\"echo example\"\n```\n\n```template\necho real\n")).toEqual([{ line: 7, used: 3, unclosed: true }]);
     expect(ignoredFenceText({ line: 7, used: 3, unclosed: true })).toBe("Markdown fence at line 7 is ignored: it is never closed (by a line of as many backticks), so it is no fence; the template is the fence at line 3. Close it if it is the template");
+    // a later fence whose info string holds the word but is not marked by it is prose, not a second template
+    expect(ignored("---\n---\n```template\necho a\n```\n```sh title=\"template.sh\"\necho b\n```\n```text this is not the template\necho c\n```\n")).toEqual([]);
     // a template fence quoted inside another fence is the prose's, not a second template
     expect(ignored("---\n---\n```template\necho a\n```\n````markdown\n```template\necho inner\n```\n````\n")).toEqual([]);
     // a frontmatter template with one fence: the fence wins as documented, no fence is ignored
