@@ -46,6 +46,9 @@ function schema(): Schema {
   return narrowSchema;
 }
 
+/** A line break as YAML and Markdown both read one: LF, CRLF, or a CR alone. */
+export const LINE_BREAK = /\r\n?|\n/;
+
 /** One problem in the frontmatter, with its line counted from the top of the Markdown file. */
 export interface FrontmatterError {
   readonly line: number;
@@ -245,7 +248,7 @@ const NO_CONTENT = /^(?:[ \t]*(?:#.*)?|%.*)$/;
  * past it: that is the end of the last line.
  */
 function positionOf(text: string, mark: LibraryError["mark"]): { line: number; column: number } {
-  const lines = text.split("\n");
+  const lines = text.split(LINE_BREAK);
   if (mark === undefined) {
     let started = false;
     for (let i = 0; i < lines.length; i++) {

@@ -3,7 +3,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { hasOwn, isPlainObject } from "./fields.js";
-import { parseFrontmatter } from "./frontmatter.js";
+import { LINE_BREAK, parseFrontmatter } from "./frontmatter.js";
 
 export const MD_NO_FRONTMATTER = "Markdown recipe must start with frontmatter";
 export const MD_UNCLOSED_FRONTMATTER = "Markdown recipe frontmatter is not closed";
@@ -152,7 +152,9 @@ export function compileMarkdown(text: string): E.Either<MarkdownError, JsonObjec
 
 /** The raw recipe object of a Markdown file with the fences it ignores, or the reason it has none. */
 export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownRecipe> {
-  const lines = text.split(/\r?\n/);
+  // a line ends at LF, CRLF or a CR alone, in Markdown as in YAML, so the line a YAML error names
+  // is the file's line
+  const lines = text.split(LINE_BREAK);
   if ((lines[0] ?? "").trim() !== "---") return E.left(NO_FRONTMATTER);
   let end = 1;
   while (end < lines.length && (lines[end] ?? "").trim() !== "---") end++;

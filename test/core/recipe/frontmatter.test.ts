@@ -107,6 +107,9 @@ describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
     expect(parseFrontmatter("a: 1\nb: c: d", 10)).toMatchObject({ left: { line: 11 } });
     // a text that ends too soon is an error at the end of its last line, not the line after it
     expect(fault("a: 1\nb: 'open")).toMatchObject({ line: 3, column: 9 });
+    // lines end at LF, CRLF or a CR alone, as the library counts them
+    for (const eol of ["\n", "\r\n", "\r"]) expect(fault(["a: 1", "b: 2", "a: 3", "c: 4"].join(eol))).toEqual({ line: 4, column: 1, message: "duplicated mapping key" });
+    expect(fault("a: 1\rb: 'open")).toMatchObject({ line: 3, column: 9 });
   });
 
   it("holds one YAML document: a second one is an error at the line that ends the first", () => {

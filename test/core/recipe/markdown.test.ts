@@ -44,14 +44,25 @@ describe("compileMarkdown", () => {
     expect(ok(md)).toEqual({ description: "From fence", async: true, timeout: 5, template: "echo {x}" });
   });
 
-  it("without a fence the frontmatter template is used; CRLF accepted", () => {
+  it("without a fence the frontmatter template is used; CRLF and CR line endings accepted", () => {
     expect(ok("---\r\ntemplate: echo fm\r\nlabel: x\r\n---\r\nprose\r\n")).toEqual({ template: "echo fm", label: "x" });
+    expect(ok("---\rtemplate: echo fm\rlabel: x\r---\rprose\r")).toEqual({ template: "echo fm", label: "x" });
+    expect(ok("---\rdescription: d\r---\r\r```template\recho a\recho b\r```\r")).toEqual({ description: "d", template: "echo a\necho b" });
   });
 
   it("frontmatter that is not valid YAML names the file line", () => {
     // the line of the stray indentation
     expect(reason("---\ndescription: ok\ntemplate: echo fm\n description: indented\n---\n")).toMatch(
       /^Markdown recipe frontmatter is not valid YAML \(line 4 column \d+\): /,
+    );
+    // the same line whatever ends the lines: LF, CRLF or a CR alone, as YAML reads them
+    for (const eol of ["\n", "\r\n", "\r"]) {
+      const md = ["---", "description: ok", "label: a", "timeout: 5", "label: b", "args: [a]", "---", "```template", "echo x", "```", ""].join(eol);
+      expect([eol, reason(md)]).toEqual([eol, "Markdown recipe frontmatter is not valid YAML (line 5 column 1): duplicated mapping key"]);
+    }
+    // a CR alone inside a file of LF lines ends a line too
+    expect(reason("---\ndescription: ok\rlabel: a\nlabel: b\n---\n```template\necho x\n```\n")).toBe(
+      "Markdown recipe frontmatter is not valid YAML (line 4 column 1): duplicated mapping key",
     );
   });
 
@@ -99,8 +110,9 @@ describe("compileMarkdown", () => {
     expect(ok(md)).toEqual({ description: "d", template: "echo first" });
     expect(ignored(md)).toEqual([{ line: 8, used: 5 }, { line: 15, used: 5 }]);
     expect(ignoredFenceText({ line: 8, used: 5 })).toMatch(/^Markdown fence at line 8 is ignored: the template is the first fence naming template, recipe or command \(line 5\)/);
-    // CRLF lines count alike; one fence, a json fence after the template, or prose fences: nothing ignored
+    // CRLF and CR lines count alike; one fence, a json fence after the template, or prose fences: nothing ignored
     expect(ignored(md.replaceAll("\n", "\r\n"))).toEqual([{ line: 8, used: 5 }, { line: 15, used: 5 }]);
+    expect(ignored(md.replaceAll("\n", "\r"))).toEqual([{ line: 8, used: 5 }, { line: 15, used: 5 }]);
     expect(ignored("---\n---\n```template\necho a\n```\n```json\n{\"x\": 1}\n```\n```bash\necho b\n```\n")).toEqual([]);
     // a later template fence left unclosed is ignored all the same, and said so
     expect(ignored("---\n---\n```template\necho a\n```\n\n```template\necho b\n")).toEqual([{ line: 7, used: 3, unclosed: true }]);
