@@ -146,8 +146,15 @@ function sizeGuard(): (event: string, state: NodeEnd) => void {
     measured.set(value, n);
     return n;
   };
+  // a node that holds only another (a block list's item, a value on the line below its key) ends
+  // where that one ends, with its value: the library reports the end of both, and it counts once
+  let lastEnd: number | undefined;
+  let lastResult: unknown;
   return (event, state) => {
     if (event !== "close") return;
+    if (state.position !== undefined && state.position === lastEnd && state.result === lastResult) return;
+    lastEnd = state.position;
+    lastResult = state.result;
     const alias = state.kind === null && state.result !== null;
     left -= alias || typeof state.result === "string" ? sizeOf(state.result) : 1;
     if (left >= 0) return;

@@ -156,6 +156,10 @@ describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
     expect(Date.now() - started).toBeLessThan(2000);
     // named a few times it is written out
     expect(fm(`s: &s ${long}\nl: [*s, *s]`)).toEqual({ s: long, l: [long, long] });
+    // and named 15 times (1.5 MB written out) as the items of a block list or the values of a
+    // block map, each alias counted once
+    expect(fm(`s: &s ${long}\nl:\n${Array(15).fill("  - *s").join("\n")}`).l).toEqual(Array(15).fill(long));
+    expect(Object.keys(fm(`s: &s ${long}\nm:\n${Array.from({ length: 15 }, (_, i) => `  k${i}:\n    *s`).join("\n")}`).m as object)).toHaveLength(15);
     // the largest recipe file without aliases is never refused by the bound
     const big = "y".repeat(RECIPE_SIZE_LIMIT - 100);
     expect(fm(`description: ${big}`)).toEqual({ description: big });
