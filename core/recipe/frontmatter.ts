@@ -95,8 +95,8 @@ function writtenLength(text: string): number {
 }
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
 
-/** A bound passed while the library parses, where the node that passed it ends (0-based line and
- *  column, as the library's own marks). */
+/** A bound passed while the library parses, at the node that passed it (0-based line and column,
+ *  as the library's own marks). */
 class PassedBound extends Error {
   constructor(
     readonly reasonText: string,
@@ -106,63 +106,110 @@ class PassedBound extends Error {
   }
 }
 
-/** The part of the library's parser state a node's end shows (`listener` of `load`): the node's
- *  value, its kind (none for an alias: `*name` gives the value its anchor marked) and where the
- *  parser stands. */
+/** The part of the library's parser state a node's start and end show (`listener` of `load`): the
+ *  node's value, its kind (none for an alias: `*name` gives the value its anchor marked), the
+ *  text and where the parser stands. */
 interface NodeEnd {
   readonly result: unknown;
   readonly kind: string | null;
+  readonly input?: string;
   readonly line?: number;
   readonly position?: number;
   readonly lineStart?: number;
 }
 
+/** What a list or map holds written out: its size as the size bound counts it, and its values
+ *  (itself and every value in it, at any depth) as the bound on values copied counts them. */
+interface Measure {
+  readonly size: number;
+  readonly values: number;
+}
+
+const isNode = (value: unknown): value is object => typeof value === "object" && value !== null && value !== WRITTEN_NULL;
+
 /**
- * The size bound applied while the library parses, so that nothing it builds from aliases can
- * grow past it first: the library turns a list used as a mapping key into one text joined from
- * its items, and a key of a thousand aliases of a long text would be gigabytes before any walk of
- * the result could count it. Every node that ends counts: a text what it takes written out, any
- * other value one, and an alias what the value it repeats holds written out (its lists and maps
- * measured once each). A list or map met inside itself while measured is refused.
+ * The bounds applied while the library parses, so that nothing it builds from aliases can grow
+ * past them first: the library turns a list used as a mapping key into one text joined from its
+ * items, and a key of a thousand aliases of a long text would be gigabytes before any walk of the
+ * result could count it. Every node that ends counts toward the size: a text what it takes
+ * written out, any other value one, and an alias what the value it repeats holds written out.
+ * An alias of a list or map counts every value it copies toward the values bound, and that bound
+ * names the line and column where the alias starts. Lists and maps are measured once each; one
+ * met inside itself while measured is refused.
  */
-function sizeGuard(): (event: string, state: NodeEnd) => void {
+function boundsGuard(): (event: string, state: NodeEnd) => void {
   let left = MAX_EXPANDED_SIZE;
-  const measured = new WeakMap<object, number>();
+  let valuesLeft = MAX_ALIASED_VALUES;
+  const measured = new WeakMap<object, Measure>();
   const measuring = new Set<object>();
-  const sizeOf = (value: unknown): number => {
-    if (typeof value === "string") return writtenLength(value);
-    if (typeof value !== "object" || value === null || value === WRITTEN_NULL) return 1;
-    const known = measured.get(value);
+  const measure = (node: object): Measure => {
+    const known = measured.get(node);
     if (known !== undefined) return known;
-    if (measuring.has(value)) throw new PassedBound(INSIDE_ITSELF, undefined);
-    measuring.add(value);
-    let n = 1;
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      n += (Array.isArray(value) ? 0 : writtenLength(key)) + sizeOf(item);
-      // a value larger than the bound needs no exact size
-      if (n > MAX_EXPANDED_SIZE) break;
+    if (measuring.has(node)) throw new PassedBound(INSIDE_ITSELF, undefined);
+    measuring.add(node);
+    const list = Array.isArray(node);
+    let size = 1;
+    let values = 1;
+    for (const [key, item] of Object.entries(node as Record<string, unknown>)) {
+      if (!list) size += writtenLength(key);
+      if (isNode(item)) {
+        const inner = measure(item);
+        size += inner.size;
+        values += inner.values;
+      } else {
+        size += typeof item === "string" ? writtenLength(item) : 1;
+        values++;
+      }
+      // past either bound it needs no exact measure: any alias of it passes that bound
+      if (size > MAX_EXPANDED_SIZE || values > MAX_ALIASED_VALUES) break;
     }
-    measuring.delete(value);
-    measured.set(value, n);
-    return n;
+    measuring.delete(node);
+    const m: Measure = { size, values };
+    measured.set(node, m);
+    return m;
   };
+  // where each node still open starts: its line, the start of that line, and its position
+  const starts: (number | undefined)[] = [];
   // a node that holds only another (a block list's item, a value on the line below its key) ends
   // where that one ends, with its value: the library reports the end of both, and it counts once
   let lastEnd: number | undefined;
   let lastResult: unknown;
   return (event, state) => {
+    if (event === "open") {
+      starts.push(state.line, state.lineStart, state.position);
+      return;
+    }
     if (event !== "close") return;
+    const position = starts.pop();
+    const lineStart = starts.pop();
+    const line = starts.pop();
     if (state.position !== undefined && state.position === lastEnd && state.result === lastResult) return;
     lastEnd = state.position;
     lastResult = state.result;
     const alias = state.kind === null && state.result !== null;
-    left -= alias || typeof state.result === "string" ? sizeOf(state.result) : 1;
+    if (alias && isNode(state.result)) {
+      const m = measure(state.result);
+      left -= m.size;
+      valuesLeft -= m.values;
+      if (valuesLeft < 0) throw new PassedBound(TOO_MANY_ALIASED, startOf(state.input, line, lineStart, position));
+    } else {
+      left -= typeof state.result === "string" ? writtenLength(state.result) : 1;
+    }
     if (left >= 0) return;
     const where = typeof state.line === "number" && typeof state.position === "number" && typeof state.lineStart === "number"
       ? { line: state.line, column: state.position - state.lineStart }
       : undefined;
     throw new PassedBound(TOO_LARGE, where);
   };
+}
+
+/** Where a node starts (0-based line and column): at its first character, past the blanks the
+ *  library stands on as it begins the node (`key: *name` starts at `*`). */
+function startOf(text: string | undefined, line: number | undefined, lineStart: number | undefined, position: number | undefined): PassedBound["at"] {
+  if (text === undefined || line === undefined || lineStart === undefined || position === undefined) return undefined;
+  let p = position;
+  while (text[p] === " " || text[p] === "\t") p++;
+  return { line, column: p - lineStart };
 }
 
 /**
@@ -279,7 +326,7 @@ export function parseFrontmatter(text: string, firstLine = 2): E.Either<Frontmat
     // an unknown tag (`!!binary`, `!!timestamp`, `!foo`) is an error: no recipe field holds its
     // value; so are a second document, and lists and maps nested more than 100 deep (the
     // library's `maxDepth`)
-    parsed = load(text, { schema: schema(), listener: sizeGuard() });
+    parsed = load(text, { schema: schema(), listener: boundsGuard() });
   } catch (e) {
     if (e instanceof PassedBound) {
       const at = e.at === undefined ? { line: 0, column: 1 } : positionOf(text, e.at);
@@ -299,7 +346,9 @@ export function parseFrontmatter(text: string, firstLine = 2): E.Either<Frontmat
     if (!(e instanceof RangeError)) throw e;
     walk.problem = TOO_MANY_ALIASED;
   }
-  // (the library keeps no position once it has parsed: the frontmatter's first line is named)
+  // (the bounds on values and size are met while the library parses, at the line that passes them;
+  // what only the walk finds, a list or map inside itself, names the frontmatter's first line: the
+  // library keeps no position once it has parsed)
   if (value === undefined) return E.left({ line: firstLine, column: 1, message: walk.problem ?? TOO_MANY_ALIASED });
   if (!isPlainObject(value)) {
     return E.left({ line: firstLine, column: 1, message: "frontmatter must be a mapping of `field: value` lines" });

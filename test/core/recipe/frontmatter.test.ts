@@ -128,14 +128,26 @@ describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
     expect(fm("base: &b {host: h, port: 1}\none: *b\ntwo: [*b]")).toEqual({ base: { host: "h", port: 1 }, one: { host: "h", port: 1 }, two: [{ host: "h", port: 1 }] });
     const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i < 10; i++) levels.push(`${"abcdefghij"[i]}: &${"abcdefghij"[i]} [${Array(10).fill(`*${"abcdefghij"[i - 1]}`).join(", ")}]`);
+    const tooMany = `aliases expand to more than ${MAX_ALIASED_VALUES} values`;
     const started = Date.now();
-    // refused while it is parsed, at the alias that passes the size bound (level f, line 7)
-    expect(fault(levels.join("\n"))).toMatchObject({ line: 7, message: `aliases expand the frontmatter to more than ${MAX_EXPANDED_SIZE} characters` });
+    // refused while it is parsed, at the alias that passes the bound on values copied: level d
+    // (line 5) copies 1,111 values an alias after 1,220 copied above, so its eighth alias, column 36
+    expect(fault(levels.join("\n"))).toEqual({ line: 5, column: 36, message: tooMany });
+    // long texts pass the size bound first: level c (line 4), at its first alias
+    const long = `[${Array(10).fill("y".repeat(10_000)).join(", ")}]`;
+    expect(fault([`a: &a ${long}`, ...levels.slice(1)].join("\n"))).toMatchObject({ line: 4, message: `aliases expand the frontmatter to more than ${MAX_EXPANDED_SIZE} characters` });
     expect(Date.now() - started).toBeLessThan(2000);
     // small values, many of them: within the size bound, past the bound on values copied
     const numbers = ["a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"];
     for (let i = 1; i < 5; i++) numbers.push(`${"abcde"[i]}: &${"abcde"[i]} [${Array(10).fill(`*${"abcde"[i - 1]}`).join(", ")}]`);
-    expect(fault(numbers.join("\n"))).toEqual({ line: 2, column: 1, message: `aliases expand to more than ${MAX_ALIASED_VALUES} values` });
+    expect(fault(numbers.join("\n"))).toEqual({ line: 5, column: 36, message: tooMany });
+    // the line and column of the alias itself, not of what follows it: the eighth item of a block
+    // list (line 13), value of a block map (line 13, after `k7: `) or value on the line below its
+    // key (line 21), with lines after it
+    const above = numbers.slice(0, 3);
+    expect(fault([...above, "d:", ...Array(9).fill("  - *c"), "e: 1"].join("\n"))).toEqual({ line: 13, column: 5, message: tooMany });
+    expect(fault([...above, "d:", ...Array.from({ length: 9 }, (_, i) => `  k${i}: *c`), "e: 1"].join("\n"))).toEqual({ line: 13, column: 7, message: tooMany });
+    expect(fault([...above, "d:", ...Array.from({ length: 9 }, (_, i) => `  k${i}:\n    *c`), "e: 1"].join("\n"))).toEqual({ line: 21, column: 5, message: tooMany });
   });
 
   it("refuses aliases that repeat a long text or map into more than the bound holds, however few values that is", () => {

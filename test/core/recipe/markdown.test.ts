@@ -60,6 +60,11 @@ describe("compileMarkdown", () => {
       const md = ["---", "description: ok", "label: a", "timeout: 5", "label: b", "args: [a]", "---", "```template", "echo x", "```", ""].join(eol);
       expect([eol, reason(md)]).toEqual([eol, "Markdown recipe frontmatter is not valid YAML (line 5 column 1): duplicated mapping key"]);
     }
+    // a bound on aliases passed names the alias that passes it (the eighth on line 5), in each line ending
+    const levels = ["a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]", ...["b", "c", "d", "e"].map((n, i) => `${n}: &${n} [${Array(10).fill(`*${"abcd"[i]}`).join(", ")}]`)];
+    for (const eol of ["\n", "\r\n", "\r"]) {
+      expect([eol, reason(["---", ...levels, "---", "```template", "echo x", "```", ""].join(eol))]).toEqual([eol, "Markdown recipe frontmatter is not valid YAML (line 5 column 36): aliases expand to more than 10000 values"]);
+    }
     // a CR alone inside a file of LF lines ends a line too
     expect(reason("---\ndescription: ok\rlabel: a\nlabel: b\n---\n```template\necho x\n```\n")).toBe(
       "Markdown recipe frontmatter is not valid YAML (line 4 column 1): duplicated mapping key",
