@@ -133,9 +133,9 @@ const isNode = (value: unknown): value is object => typeof value === "object" &&
  * items, and a key of a thousand aliases of a long text would be gigabytes before any walk of the
  * result could count it. Every node that ends counts toward the size: a text what it takes
  * written out, any other value one, and an alias what the value it repeats holds written out.
- * An alias of a list or map counts every value it copies toward the values bound, and that bound
- * names the line and column where the alias starts. Lists and maps are measured once each; one
- * met inside itself while measured is refused.
+ * An alias of a list or map counts every value it copies toward the values bound. A bound passed
+ * names the line and column where the node that passed it starts. Lists and maps are measured
+ * once each; one met inside itself while measured is refused.
  */
 function boundsGuard(): (event: string, state: NodeEnd) => void {
   let left = MAX_EXPANDED_SIZE;
@@ -195,11 +195,7 @@ function boundsGuard(): (event: string, state: NodeEnd) => void {
     } else {
       left -= typeof state.result === "string" ? writtenLength(state.result) : 1;
     }
-    if (left >= 0) return;
-    const where = typeof state.line === "number" && typeof state.position === "number" && typeof state.lineStart === "number"
-      ? { line: state.line, column: state.position - state.lineStart }
-      : undefined;
-    throw new PassedBound(TOO_LARGE, where);
+    if (left < 0) throw new PassedBound(TOO_LARGE, startOf(state.input, line, lineStart, position));
   };
 }
 

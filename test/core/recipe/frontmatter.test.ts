@@ -159,10 +159,15 @@ describe("parseFrontmatter: YAML 1.2 with JSON-like scalars only", () => {
     // a map holding it, named 40 times
     expect(fault(`m: &m {k: ${long}}\nl: [${Array(40).fill("*m").join(", ")}]`)).toMatchObject({ line: 3, message: tooLarge });
     // a list of aliases used as a mapping key, which the library joins into one text: refused
-    // as the key's node ends (the parser then stands on the next line), before the text is made
-    // (a thousand aliases of a 500 kB text made gigabytes and ended the process)
+    // at the key's alias (line 4, at its `*`), before the text is made (a thousand aliases of a
+    // 500 kB text made gigabytes and ended the process)
     const short = "x".repeat(50_000);
-    expect(fault(`s: &s ${short}\nl: &l [${Array(30).fill("*s").join(", ")}]\n? *l\n: 0`)).toMatchObject({ line: 5, message: tooLarge });
+    expect(fault(`s: &s ${short}\nl: &l [${Array(30).fill("*s").join(", ")}]\n? *l\n: 0`)).toEqual({ line: 4, column: 3, message: tooLarge });
+    // the line and column where the alias that passes the bound starts (the 20th, 2.1 MB written
+    // out), not where the parser stands after it: in a flow list, a block list, a block map
+    expect(fault(`s: &s ${long}\nl: [${Array(25).fill("*s").join(", ")}]`)).toEqual({ line: 3, column: 81, message: tooLarge });
+    expect(fault(`s: &s ${long}\nl:\n${Array(25).fill("  - *s").join("\n")}\nz: 1`)).toEqual({ line: 23, column: 5, message: tooLarge });
+    expect(fault(`s: &s ${long}\n${Array.from({ length: 25 }, (_, i) => `k${i}: *s`).join("\n")}\nz: 1`)).toEqual({ line: 22, column: 6, message: tooLarge });
     // what JSON escapes counts as written: a control character is six characters in the cache
     expect(fault(`s: &s "${"\\u0001".repeat(100_000)}"\nl: [${Array(4).fill("*s").join(", ")}]`)).toMatchObject({ line: 3, message: tooLarge });
     expect(Date.now() - started).toBeLessThan(2000);
