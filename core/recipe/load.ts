@@ -39,7 +39,8 @@ export function invalidUtf8Offset(bytes: Uint8Array): number {
 const decodeText = (bytes: Uint8Array): E.Either<RecipeError, string> =>
   E.tryCatch(() => utf8.decode(bytes), (): RecipeError => ({ _tag: "NotUtf8", offset: invalidUtf8Offset(bytes) }));
 
-/** ` (line L column C)` for an engine message that names a character position. */
+/** ` (line L column C)` for an engine message that names a character position. A line ends at
+ *  LF, CRLF or a lone CR, as a Markdown recipe's lines do (core/recipe/frontmatter.ts). */
 export function lineAndColumn(text: string, message: string): string {
   const m = /at position (\d+)/.exec(message);
   if (m === null || /\bline \d+/.test(message)) return "";
@@ -47,7 +48,9 @@ export function lineAndColumn(text: string, message: string): string {
   let line = 1;
   let start = 0;
   for (let i = 0; i < position; i++) {
-    if (text.charCodeAt(i) === 10) {
+    const c = text.charCodeAt(i);
+    // a CR ends the line unless an LF follows it, which then ends it
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
       line++;
       start = i + 1;
     }

@@ -147,6 +147,13 @@ describe("loadRecipe: every bad input is a problem, never a throw", () => {
     expect(problem("empty.json", "")).toEqual({ kind: "invalid", message: "Unexpected end of JSON input" });
   });
 
+  it("a JSON error's line counts LF, CRLF and a lone CR as one line break each", () => {
+    for (const [name, eol] of [["lf", "\n"], ["crlf", "\r\n"], ["cr", "\r"]] as const) {
+      const text = ["{", '  "description": "d",', '  "template": "x",', "}"].join(eol);
+      expect(problem(`${name}.json`, text), name).toMatchObject({ kind: "invalid", message: expect.stringMatching(/\(line 4 column 1\)$/) });
+    }
+  });
+
   it("the top level must be an object", () => {
     for (const text of ["[]", "null", "5", '"echo"', "true", '[{"template":"echo"}]']) {
       expect(problem("x.json", text)).toEqual({ kind: "invalid", message: "JSON recipe must be an object" });
