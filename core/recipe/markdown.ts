@@ -24,9 +24,7 @@ const JSON_WORD = "json";
 const JSON_WORDS = ["json", "recipe"];
 
 interface Fence {
-  /** trimmed, lower-cased */
-  readonly info: string;
-  /** the info string's first two words: its language and the word that may mark it */
+  /** the (trimmed, lower-cased) info string's first two words: its language and the word that may mark it */
   readonly marks: readonly string[];
   /** trimmed */
   readonly body: string;
@@ -73,7 +71,7 @@ function selectFence(lines: readonly string[]): SelectedFence {
       if ((named ?? json) !== undefined && naming) (ignored ??= []).push({ line: i, unclosed: true });
       break;
     }
-    const fence = (): Fence => ({ info, marks, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
+    const fence = (): Fence => ({ marks, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
     if (naming) {
       if (named === undefined) named = fence();
       else (ignored ??= []).push({ line: i, unclosed: false });
