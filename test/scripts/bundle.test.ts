@@ -204,6 +204,11 @@ describe("the bundled build", () => {
       expect(listed.modules).toContain("runtime/verbs/list.ts");
       expect(listed.modules.filter(isCompileCode)).toEqual([]);
       expect(listed.files.filter((f) => holdsYaml(f) || holdsAjv(f))).toEqual([]);
+      // register_tool with no fields is the same listing, from the same cache
+      const registered = loadedFiles(["register_tool"], warm.env);
+      expect(registered.stdout).toBe(listed.stdout);
+      expect(registered.modules.filter(isCompileCode)).toEqual([]);
+      expect(registered.files.filter((f) => holdsYaml(f) || holdsAjv(f))).toEqual([]);
 
       // the detector, on the same build: without the cache the list compiles, and loads the code
       rmSync(join(warm.agent, "recipes", ".cache"), { recursive: true, force: true });
