@@ -4,6 +4,7 @@
 // arrives (never held whole), the transport never sees it, and `refused` is told its size and
 // how it began, so the server can answer that request with an error and go on serving.
 import { Transform, type TransformCallback } from "node:stream";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 
 /** How many bytes of an over-long line are kept to find its request id. */
 const HEAD_BYTES = 4096;
@@ -18,8 +19,10 @@ function isArrayLine(line: Buffer): boolean {
 }
 
 /** `batch`, when given, takes every line that is a JSON array instead of the transport: MCP sends
- *  no batches (the SDK's transport cannot read one, and would only report a parse error). */
-export function boundedLines(max: number, refused: (head: string, size: number) => void, batch?: (line: string) => void): Transform {
+ *  no batches (the SDK's transport cannot read one, and would only report a parse error).
+ *  `faulty`, when given, is asked about every other whole line, and the line reaches the
+ *  transport only when it answers false (it has not taken the line on itself). */
+export function boundedLines(max: number, refused: (head: string, size: number) => void, batch?: (line: string) => void, faulty?: (line: Buffer) => boolean): Transform {
   let held: Buffer[] = [];
   let heldBytes = 0;
   let dropping = false;
@@ -53,7 +56,7 @@ export function boundedLines(max: number, refused: (head: string, size: number) 
           } else {
             const line = held.length === 1 ? held[0]! : Buffer.concat(held);
             if (batch !== undefined && isArrayLine(line)) batch(line.toString("utf8"));
-            else this.push(line);
+            else if (faulty === undefined || !faulty(line)) this.push(line);
             held = [];
             heldBytes = 0;
           }
@@ -102,4 +105,62 @@ export function batchRequestIds(line: string): (string | number)[] | undefined {
     if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ids.push(id);
   }
   return ids;
+}
+
+/** What is wrong with one line the transport would read, and whom to answer:
+ *  - `parse`: the line is not JSON; answered with a parse error and a null id;
+ *  - `invalid`: JSON but no JSON-RPC message; answered with an invalid-request error, under the
+ *    message's id when it has one that is a string or a number, else a null id;
+ *  - `notification`: an invalid notification (a `method` and no `id`): nobody waits on it, and
+ *    nothing is answered. */
+export type LineFault =
+  | { readonly kind: "parse"; readonly reason: string }
+  | { readonly kind: "invalid"; readonly id: string | number | null; readonly reason: string }
+  | { readonly kind: "notification"; readonly reason: string };
+
+/** The fault of a line (its newline and a CR before it left out, as the transport reads it), or
+ *  undefined when the transport can take it: a JSON-RPC message, or a blank line (no message,
+ *  which the transport skips). Valid means what the SDK's own schema accepts, so nothing it would
+ *  take is refused here. */
+export function lineFault(line: string): LineFault | undefined {
+  if (line.trim() === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch (e) {
+    return { kind: "parse", reason: e instanceof Error ? e.message : String(e) };
+  }
+  if (JSONRPCMessageSchema.safeParse(parsed).success) return undefined;
+  const reason = whyInvalid(parsed);
+  const m = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  if (m !== undefined && !("id" in m) && typeof m["method"] === "string") return { kind: "notification", reason };
+  const id = m?.["id"];
+  return { kind: "invalid", id: typeof id === "string" || typeof id === "number" ? id : null, reason };
+}
+
+const MEMBERS: Record<string, readonly string[]> = {
+  request: ["jsonrpc", "id", "method", "params"],
+  notification: ["jsonrpc", "method", "params"],
+  response: ["jsonrpc", "id", "result"],
+  error: ["jsonrpc", "id", "error"],
+};
+
+const kindOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+
+/** What makes a JSON value no JSON-RPC message, in words naming the member at fault. */
+function whyInvalid(v: unknown): string {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return `a message must be a JSON object, got ${kindOf(v)}`;
+  const m = v as Record<string, unknown>;
+  if (m["jsonrpc"] !== "2.0") return `"jsonrpc" must be "2.0", got ${"jsonrpc" in m ? JSON.stringify(m["jsonrpc"]) : "none"}`;
+  if ("id" in m && typeof m["id"] !== "string" && !Number.isInteger(m["id"])) return `"id" must be a string or an integer, got ${JSON.stringify(m["id"])}`;
+  const shape = "method" in m ? ("id" in m ? "request" : "notification") : "result" in m ? "response" : "error" in m ? "error" : undefined;
+  if (shape === undefined) return 'a message needs a "method" (a request or a notification), or a "result" or an "error" (a response)';
+  if (shape === "response" && !("id" in m)) return 'a response needs an "id"';
+  if ("method" in m && typeof m["method"] !== "string") return `"method" must be a string, got ${kindOf(m["method"])}`;
+  const extra = Object.keys(m).filter((k) => !MEMBERS[shape]!.includes(k));
+  if (extra.length > 0) return `a ${shape === "error" ? "response" : shape} has no member ${extra.map((k) => JSON.stringify(k)).join(", ")}`;
+  for (const k of ["params", "result", "error"]) {
+    if (k in m && kindOf(m[k]) !== "an object") return `"${k}" must be an object, got ${kindOf(m[k])}`;
+  }
+  return `not a valid JSON-RPC ${shape === "error" ? "error response" : shape}`;
 }

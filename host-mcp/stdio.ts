@@ -14,7 +14,7 @@ import { runCycle } from "../runtime/review/cycle.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createRecipeServer } from "./server.js";
 import { agentDirExists, servingLines } from "./serving.js";
-import { batchRequestIds, boundedLines, leadingRequestId } from "./stdio-lines.js";
+import { batchRequestIds, boundedLines, leadingRequestId, lineFault } from "./stdio-lines.js";
 
 export interface StdioServeOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -94,11 +94,27 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
     log(`protocol: a batch of ${ids === undefined ? "unreadable" : ids.length} request(s) was refused`);
     if (ids === undefined || ids.length === 0) void transport.send({ jsonrpc: "2.0", id: null, error: { code: -32600, message } } as never);
     for (const id of ids ?? []) void transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } });
+  }, (line) => {
+    // A line that is no JSON-RPC message is answered here, so that a client whose request was
+    // garbled is not left waiting: not JSON, with a parse error (-32700); JSON but no message,
+    // with an invalid-request error (-32600) under its id when it has one. An invalid
+    // notification is answered by nothing. Either way it is said on stderr, and serving goes on.
+    const fault = lineFault(line.toString("utf8").replace(/\r?\n$/, ""));
+    if (fault === undefined) return false;
+    if (fault.kind === "notification") {
+      log(`protocol: ${fault.reason} (an invalid notification, skipped)`);
+      return true;
+    }
+    const code = fault.kind === "parse" ? -32700 : -32600;
+    const id = fault.kind === "parse" ? null : fault.id;
+    const message = `${fault.kind === "parse" ? "Parse error" : "Invalid Request"}: ${fault.reason}. Nothing was run.`;
+    log(`protocol: ${fault.reason} (${id === null ? "answered with an error, id null" : `request ${JSON.stringify(id)} answered with an error`})`);
+    void transport.send({ jsonrpc: "2.0", id, error: { code, message } } as never);
+    return true;
   });
   (stdin as NodeJS.ReadableStream).pipe(lines);
   const transport = new StdioServerTransport(lines as unknown as typeof process.stdin, stdout as typeof process.stdout);
-  // Undecodable input (not JSON, not JSON-RPC) is skipped line by line by the transport; say so
-  // on stderr and keep serving.
+  // anything else the connection cannot take is said on stderr, and serving goes on
   recipes.server.onerror = (e) => log(`protocol: ${e.message}`);
   recipes.server.onclose = () => void stop("connection closed");
   await recipes.server.connect(transport);

@@ -1,10 +1,13 @@
-// What a misbehaving client cannot do to the server: garbage on stdin does not kill it, and a
+// What a misbehaving client cannot do to the server: garbage on stdin does not kill it (and a
+// garbled request is answered, never left waiting), and a
 // client that goes away in the middle of a call leaves no process and no damage behind.
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { groupAlive, isAlive, waitUntil } from "../../adapters/process/group.js";
 import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, type AgentDir } from "./harness.js";
 
@@ -15,7 +18,7 @@ afterEach(() => {
 });
 
 describe("pi-recipes mcp under bad input", () => {
-  it("skips lines that are not JSON-RPC, answers invalid requests with errors, and keeps serving", async () => {
+  it("answers lines that are not JSON-RPC and invalid requests with errors, and keeps serving", async () => {
     agent = makeAgentDir();
     const recipe = { description: "Say hello", template: "echo hello {who}" };
     const recipePath = agent.write("greet", recipe);
@@ -88,6 +91,66 @@ describe("pi-recipes mcp under bad input", () => {
     child.stdin.end();
     expect(await exited).toBe(0);
     expect(readFileSync(recipePath, "utf8")).toBe(JSON.stringify(recipe, null, 2));
+  }, 40_000);
+
+  it("answers each garbled line on stdout (parse error or invalid request, its id when it has one), skips invalid notifications, and goes on serving a real client", async () => {
+    agent = makeAgentDir();
+    agent.write("greet", { description: "Say hello", template: "echo hello {who}" });
+    const child = spawn(process.execPath, SERVER_ARGS, { cwd: REPO, env: serverEnv(agent.dir), stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const replies: Record<string, unknown>[] = [];
+    createInterface({ input: child.stdout }).on("line", (line) => replies.push(JSON.parse(line) as Record<string, unknown>));
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const until = async (what: string, ok: () => boolean): Promise<void> => {
+      expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies)}\n${stderr}`).toBe(true);
+    };
+    const send = (...lines: string[]): void => void child.stdin.write(lines.map((l) => `${l}\n`).join(""));
+
+    send(
+      "{not json",
+      '{"jsonrpc":"2.0","id":5,"method":"tools/list"', // cut short: not JSON, so its id is not read
+      '{"jsonrpc":"1.0","id":16,"method":"tools/list"}',
+      '{"id":17,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":"s","method":"ping","extra":true}',
+      '{"jsonrpc":"2.0","id":18,"method":"tools/list","params":7}',
+      '{"hello":"world"}',
+      "42",
+      '{"jsonrpc":"1.0","method":"notifications/initialized"}', // an invalid notification: no answer
+      '{"jsonrpc":"2.0","id":99,"method":"ping"}',
+    );
+    await until("every garbled request is answered", () => replies.length >= 9);
+    const errorOf = (id: unknown): unknown => replies.find((r) => r["id"] === id)?.["error"];
+    expect(errorOf(16)).toEqual({ code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0", got "1.0". Nothing was run.' });
+    expect(errorOf(17)).toEqual({ code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0", got none. Nothing was run.' });
+    expect(errorOf("s")).toEqual({ code: -32600, message: 'Invalid Request: a request has no member "extra". Nothing was run.' });
+    expect(errorOf(18)).toEqual({ code: -32600, message: 'Invalid Request: "params" must be an object, got a number. Nothing was run.' });
+    expect(replies.find((r) => r["id"] === 99)).toEqual({ jsonrpc: "2.0", id: 99, result: {} });
+    const unnamed = replies.filter((r) => r["id"] === null).map((r) => r["error"] as { code: number; message: string });
+    expect(unnamed.map((e) => e.code)).toEqual([-32700, -32700, -32600, -32600]);
+    expect(unnamed[0]!.message).toMatch(/^Parse error: Expected property name .*\. Nothing was run\.$/);
+    expect(unnamed.slice(2).map((e) => e.message)).toEqual([
+      'Invalid Request: "jsonrpc" must be "2.0", got none. Nothing was run.',
+      "Invalid Request: a message must be a JSON object, got a number. Nothing was run.",
+    ]);
+    expect(replies.some((r) => r["id"] === 5)).toBe(false);
+    for (const r of replies) expect(r["jsonrpc"]).toBe("2.0");
+    // each is said on stderr too, the skipped notification as well
+    expect(stderr).toContain("protocol: Expected property name");
+    expect(stderr).toContain('protocol: "jsonrpc" must be "2.0", got "1.0" (request 16 answered with an error)');
+    expect(stderr).toContain('protocol: "jsonrpc" must be "2.0", got "1.0" (an invalid notification, skipped)');
+
+    // the same server, the same stdin: the SDK's client connects and works, garbage in between
+    const client = new Client({ name: "after-garbage", version: "1.0.0" });
+    client.onerror = () => undefined; // the null-id answers are no message its schema reads
+    await client.connect(new StdioServerTransport(child.stdout, child.stdin));
+    send("{still not json");
+    expect((await client.callTool({ name: "greet", arguments: { who: "after" } })).content).toEqual([{ type: "text", text: "hello after" }]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("greet");
+    await until("the last garbled line is answered", () => replies.filter((r) => r["id"] === null).length === 5);
+    await client.close();
+    child.stdin.end();
+    expect(await exited).toBe(0);
   }, 40_000);
 
   it("ends, with the call's process group, when the client disconnects mid-call", async () => {

@@ -2,7 +2,7 @@
 // however stdin chunks it; a longer one never does, and is reported with its size and its start.
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { batchRequestIds, boundedLines, leadingRequestId } from "../../host-mcp/stdio-lines.js";
+import { batchRequestIds, boundedLines, leadingRequestId, lineFault } from "../../host-mcp/stdio-lines.js";
 
 async function through(max: number, chunks: readonly Buffer[], batches?: string[]): Promise<{ out: string; refused: [string, number][] }> {
   const refused: [string, number][] = [];
@@ -78,5 +78,21 @@ describe("leadingRequestId", () => {
     expect(leadingRequestId('{"jsonrpc":"2.0","id":1.5,')).toBeUndefined();
     expect(leadingRequestId('{"jsonrpc":"2.0","id":7')).toBeUndefined();
     expect(leadingRequestId("xxxx")).toBeUndefined();
+  });
+});
+
+describe("lineFault", () => {
+  it("nothing for a JSON-RPC message or a blank line; a parse fault for what is no JSON; an invalid one with the id it can read", () => {
+    for (const ok of ['{"jsonrpc":"2.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","method":"notifications/initialized"}', '{"jsonrpc":"2.0","id":"a","result":{}}', '{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m"}}', "", "  "]) {
+      expect(lineFault(ok)).toBeUndefined();
+    }
+    expect(lineFault('{"jsonrpc":"2.0","id":5,')).toMatchObject({ kind: "parse" });
+    expect(lineFault('{"jsonrpc":"1.0","id":16,"method":"x"}')).toEqual({ kind: "invalid", id: 16, reason: '"jsonrpc" must be "2.0", got "1.0"' });
+    expect(lineFault('{"id":"q","method":"x"}')).toEqual({ kind: "invalid", id: "q", reason: '"jsonrpc" must be "2.0", got none' });
+    expect(lineFault('{"jsonrpc":"2.0","id":null,"method":"x"}')).toEqual({ kind: "invalid", id: null, reason: '"id" must be a string or an integer, got null' });
+    expect(lineFault('{"jsonrpc":"2.0","id":3,"method":7}')).toEqual({ kind: "invalid", id: 3, reason: '"method" must be a string, got a number' });
+    expect(lineFault('{"jsonrpc":"2.0","id":3}')).toMatchObject({ kind: "invalid", id: 3, reason: expect.stringContaining('needs a "method"') });
+    expect(lineFault("[1]")).toEqual({ kind: "invalid", id: null, reason: "a message must be a JSON object, got an array" });
+    expect(lineFault('{"jsonrpc":"2.0","method":"x","id_":1}')).toEqual({ kind: "notification", reason: 'a notification has no member "id_"' });
   });
 });
