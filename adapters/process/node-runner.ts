@@ -235,7 +235,20 @@ function describeSpawnError(e: Error, invocation: Invocation): string {
     return invocation.command.includes("/") ? `Could not start ${command}: no such file (${e.message})` : `Could not start ${command}: not found on PATH (${e.message})`;
   }
   if (code === "EACCES") return `Could not start ${command}: permission denied, not an executable file (${e.message})`;
+  if (code === "E2BIG") return `Could not start ${command}: ${tooBig(invocation)}`;
   return e.message;
+}
+
+/** The system takes only so much on one command line: in all (ARG_MAX, the environment counted
+ *  in) and, on Linux, 128 KiB for any one argument. Either is said with the sizes that broke it,
+ *  each word counted in UTF-8 bytes with the NUL that ends it, as the system counts them. */
+function tooBig(invocation: Invocation): string {
+  const words = [invocation.command, ...invocation.args];
+  const sizes = words.map((w) => Buffer.byteLength(w) + 1);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const longest = Math.max(...sizes.slice(1), 0) - 1;
+  const parts = words.length > 2 && longest > 0 ? `${total} bytes in all, the longest argument ${longest} bytes` : `${total} bytes`;
+  return `the arguments are too long for one command line (${parts}); pass large input on stdin or in a file instead`;
 }
 
 /** Why node refused to start `invocation` before any process existed. */
@@ -243,6 +256,7 @@ function refusedWhy(invocation: Invocation, e: unknown): string {
   const at = [invocation.command, ...invocation.args].findIndex((a) => typeof a === "string" && a.includes("\0"));
   if (at === 0) return "the command name holds a NUL byte";
   if (at > 0) return `argument ${at} holds a NUL byte, which no command line can carry`;
+  if ((e as NodeJS.ErrnoException | undefined)?.code === "E2BIG") return tooBig(invocation);
   return errorMessage(e);
 }
 

@@ -51,8 +51,26 @@ export function renderInvocation(inv: RenderedInvocation): string {
   return out;
 }
 
-/** Several executed invocations, in order, as one `a && b` line. */
-export const renderCommands = (commands: readonly string[]): string => (commands.length === 1 ? (commands[0] as string) : commands.join(" && "));
+/** Several executed invocations, in order, as one `a && b` line (bounded as one command is). */
+export const renderCommands = (commands: readonly string[]): string => (commands.length === 1 ? (commands[0] as string) : boundedCommand(commands.join(" && ")));
+
+/** The longest command text a result repeats: an argument can be megabytes, and the result
+ *  would carry all of it back. */
+export const MAX_COMMAND_CHARS = 2000;
+
+/** A command's text as a result shows it: whole up to MAX_COMMAND_CHARS, else its start and its
+ *  end with a marker between them saying how many characters were left out (never half of a
+ *  surrogate pair on either side). */
+export function boundedCommand(command: string, max = MAX_COMMAND_CHARS): string {
+  if (command.length <= max) return command;
+  let head = Math.floor((max * 3) / 4);
+  let tail = command.length - Math.floor(max / 4);
+  if (isLowSurrogate(command.charCodeAt(head))) head -= 1;
+  if (isLowSurrogate(command.charCodeAt(tail))) tail += 1;
+  return `${command.slice(0, head)}…[${tail - head} characters left out]…${command.slice(tail)}`;
+}
+
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 /** `<n>B` under 1 KiB, else one decimal of KB or MB. */
 export function formatSize(bytes: number): string {

@@ -9,7 +9,7 @@ import { resolveRetry, resolveTimeout } from "../../core/template/controls.js";
 import type { Context } from "../../core/template/context.js";
 import { controlScope, leafScope } from "../../core/template/context.js";
 import { invocationOf } from "../../core/template/invocation.js";
-import { renderInvocation } from "../../core/template/report.js";
+import { boundedCommand, renderInvocation } from "../../core/template/report.js";
 import { fromCapture, fromProcess, text } from "./results.js";
 import type { NodeResult, Run } from "./run-state.js";
 import { must } from "./run-state.js";
@@ -52,7 +52,7 @@ export async function runLeaf(
     retry = unwrap(resolveRetry(controls.retry, scope), step);
   }
   const invocation = unwrap(invocationOf(leaf, leafScope(context, runtime), options.place), step);
-  const command = renderInvocation(invocation);
+  const command = boundedCommand(renderInvocation(invocation));
   const request: { -readonly [K in keyof ProcessInvocation]: ProcessInvocation[K] } = {
     command: invocation.command,
     args: invocation.args,

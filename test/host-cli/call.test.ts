@@ -12,6 +12,8 @@ beforeAll(() => {
   const recipes = join(dir, "agent", "recipes");
   mkdirSync(recipes, { recursive: true });
   writeFileSync(join(recipes, "greet.json"), JSON.stringify({ description: "Greet", defaults: { greeting: "hello" }, template: ["printf '%s, %s' {greeting} {name}", "tr a-z A-Z"] }));
+  // each value given once, twenty times on the command line: more than one command line takes
+  writeFileSync(join(recipes, "twenty.json"), JSON.stringify({ args: ["s"], template: `printf [%s]\\n -- ${Array(20).fill("{s}").join(" ")}` }));
   writeFileSync(join(recipes, "check_tool.json"), JSON.stringify({ args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "printf '%s %s' {file} {mode}" }));
   env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
 });
@@ -37,6 +39,20 @@ describe("pi-recipes call", () => {
     expect(r.stderr).toBe(
       'Invalid arguments for tool "check_tool": Argument mode must be one of: check, fix.\n\nExpected call shape for check_tool:\ncheck_tool({\n  "file": "<file>",\n  "mode": "check"\n})\nRequired: file\nOptional: mode\n',
     );
+  });
+
+  it("a command line too long for the system fails saying so, and its result does not carry the whole value back", () => {
+    const value = "v".repeat(120_000);
+    const r = runCliJson(["call", "twenty", `s=${value}`], env);
+    expect(r.status).toBe(1);
+    expect(r.body.text).toBe(
+      'Could not start "printf": the arguments are too long for one command line (2400037 bytes in all, the longest argument 120000 bytes); pass large input on stdin or in a file instead',
+    );
+    const command = r.body.details["command"] as string;
+    expect(command).toMatch(/^printf '\[%s\]\\n' -- v+…\[2398038 characters left out\]…v+$/);
+    expect(command.length).toBeLessThan(2100);
+    // a short one is shown whole, as it was run
+    expect(runCliJson(["call", "twenty", "s=w"], env).body.details["command"]).toBe(`printf '[%s]\\n' -- ${Array(20).fill("w").join(" ")}`);
   });
 
   it("exits 1 for an unknown tool and 2 without a tool name", () => {

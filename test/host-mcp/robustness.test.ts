@@ -9,7 +9,7 @@ import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { groupAlive, isAlive, waitUntil } from "../../adapters/process/group.js";
-import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, type AgentDir } from "./harness.js";
+import { connect, makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
 
 let agent: AgentDir | undefined;
 afterEach(() => {
@@ -151,6 +151,28 @@ describe("pi-recipes mcp under bad input", () => {
     await client.close();
     child.stdin.end();
     expect(await exited).toBe(0);
+  }, 40_000);
+
+  it("a value too long for one command line: the call fails saying so, and the result does not carry the value back", async () => {
+    agent = makeAgentDir();
+    agent.write("strt", { description: "d", args: ["s"], template: "printf [%s]\\n -- {s}" });
+    const mcp = await connect(agent);
+    try {
+      const result = await mcp.client.callTool({ name: "strt", arguments: { s: "a".repeat(200_000) } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'Could not start "printf": the arguments are too long for one command line (200018 bytes in all, the longest argument 200000 bytes); pass large input on stdin or in a file instead',
+      );
+      const command = (result.structuredContent as { command: string }).command;
+      expect(command).toMatch(/^printf '\[%s\]\\n' -- a+…\[198019 characters left out\]…a+$/);
+      expect(JSON.stringify(result).length).toBeLessThan(5000);
+      // the server goes on, and a short command is shown whole
+      const short = await mcp.client.callTool({ name: "strt", arguments: { s: "b" } });
+      expect(short.isError).toBeFalsy();
+      expect((short.structuredContent as { command: string }).command).toBe("printf '[%s]\\n' -- b");
+    } finally {
+      await mcp.close();
+    }
   }, 40_000);
 
   it("ends, with the call's process group, when the client disconnects mid-call", async () => {

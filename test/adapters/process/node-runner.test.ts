@@ -140,6 +140,21 @@ describe("spawn errors", () => {
     const named = await runProcess({ command: "print\0f", args: [], cwd: dir });
     expect(named.spawnError).toBe('Could not start "print\\u0000f": the command name holds a NUL byte');
   });
+
+  it("arguments over what one command line takes are a result saying so, with their sizes, and what to do instead", async () => {
+    // one argument over the system's bound for a single one (128 KiB on Linux)
+    const one = await runProcess({ command: "printf", args: ["%s", "a".repeat(200_000)], cwd: dir });
+    expect(one.code).toBe(1);
+    expect(one.spawnError).toBe(
+      'Could not start "printf": the arguments are too long for one command line (200011 bytes in all, the longest argument 200000 bytes); pass large input on stdin or in a file instead',
+    );
+    expect(one.stderr.toString()).toBe(one.spawnError);
+    // many arguments, each within that bound, together over the whole command line's
+    const many = await runProcess({ command: "printf", args: Array.from({ length: 20 }, () => "é".repeat(60_000)), cwd: dir });
+    expect(many.spawnError).toBe(
+      'Could not start "printf": the arguments are too long for one command line (2400027 bytes in all, the longest argument 120000 bytes); pass large input on stdin or in a file instead',
+    );
+  });
 });
 
 describe("timeout and abort end the whole process group", () => {

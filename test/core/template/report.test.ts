@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  collapseFailures, continuedFailureLine, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
+  boundedCommand, collapseFailures, continuedFailureLine, MAX_COMMAND_CHARS, renderCommands, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
   MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partialStreams,
 } from "../../../core/template/report.js";
 
@@ -42,6 +42,23 @@ describe("a failure's body over the limits", () => {
     const t = truncateFailure(2, false, "FATAL: disk full\n", `${lines(5000, "n")}\n`, "");
     expect(t.text.startsWith("Exit code 2\n\nstderr:\nFATAL: disk full\n\nstdout:\n")).toBe(true);
     expect(t.text.endsWith("n 5000")).toBe(true);
+  });
+});
+
+describe("a command's text in a result", () => {
+  test.prop([fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", "'"), maxLength: 3000 })])("is whole when short; else its start and end, the marker counting what was left out", (command) => {
+    const shown = boundedCommand(command);
+    if (command.length <= MAX_COMMAND_CHARS) return void expect(shown).toBe(command);
+    const m = /^([^]*)…\[(\d+) characters left out\]…([^]*)$/.exec(shown)!;
+    expect(command.startsWith(m[1]!) && command.endsWith(m[3]!)).toBe(true);
+    expect(m[1]!.length + Number(m[2]) + m[3]!.length).toBe(command.length);
+    expect(m[1]!.length + m[3]!.length).toBeLessThanOrEqual(MAX_COMMAND_CHARS + 1);
+    expect(/[\ud800-\udbff]$|^[\udc00-\udfff]/.test(m[1]!) || /^[\udc00-\udfff]/.test(m[3]!)).toBe(false);
+  });
+
+  it("bounds a line of several commands as one", () => {
+    expect(renderCommands(["a", "b"])).toBe("a && b");
+    expect(renderCommands(["a".repeat(1500), "b".repeat(1500)])).toBe(`${"a".repeat(1500)}…[1004 characters left out]…${"b".repeat(500)}`);
   });
 });
 
