@@ -14,6 +14,7 @@ import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
+import { folderModesUnder } from "../adapters/fs/folder-modes.js";
 import type { ScanPort } from "../adapters/fs/scan.js";
 import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
@@ -106,7 +107,9 @@ export interface HostPorts {
 export function hostPorts(options: SessionOptions): HostPorts {
   const env = options.env ?? process.env;
   const { paths, packagedRoot } = agentPlace({ ...options, env });
-  const { fs } = options;
+  // what the runtime makes in the recipe folder (ledgers, journals, drafts, recipes) may be
+  // written by every user who may write the folder, whatever the umask of the one who made it
+  const fs = folderModesUnder(paths.recipeRoot, options.fs);
   return {
     paths,
     env,

@@ -9,6 +9,7 @@ import * as nodeFs from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { atomicTempName } from "./FileSystem.js";
 import { removeDeadTemps } from "./dead-temps.js";
+import { mkdirLikeParentSync } from "./folder-modes.js";
 
 export interface ReplaceFileSync {
   /** replaces `path` with `data` (its folder made if missing); throws on failure, leaving the
@@ -35,7 +36,9 @@ let counter = 0;
  *  made. */
 export function beginReplaceFileSync(path: string, mode: number, fs: typeof nodeFs = nodeFs): Replacement {
   const dir = dirname(path);
-  fs.mkdirSync(dir, { recursive: true });
+  // a folder it makes is shared as the one it is made in is (a cache folder in a group's
+  // recipe folder): each user may then put their own version in place
+  mkdirLikeParentSync(dir, fs);
   // a killed writer's temp of this file (as large as the file) goes now
   removeDeadTemps(dir, basename(path), fs);
   const temp = join(dir, atomicTempName(basename(path), `${process.pid}-${++counter}`));

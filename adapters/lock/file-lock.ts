@@ -24,9 +24,10 @@
 // hosts use `<recipe root>/.locks`, see runtime/agent-paths.ts), never in the OS temp folder:
 // processes with different TMPDIRs (systemd PrivateTmp, sandboxes) must still meet on one file.
 //
-// Several local users. The lock folder gets the permission bits of the folder it is created in,
-// so exactly the users who may write the data may take its locks, whatever their umask; lock
-// records are world-readable, so every such user can judge whether an owner is dead. A folder
+// Several local users. The lock folder gets the permission bits of the folder it is created in
+// (adapters/fs/folder-modes.ts, the rule for everything made in a recipe folder), so exactly the
+// users who may write the data may take its locks, whatever their umask; lock records are
+// world-readable, so every such user can judge whether an owner is dead. A folder
 // they may not write gives a `LockAccessError` naming it, never an internal error. In a sticky
 // folder (mode 1777, like /tmp) a user cannot remove another user's dead lock: that waits like a
 // live one and the timeout names the holder.
@@ -39,6 +40,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { nodeCrypto } from "../node-crypto.js";
 import { basename, dirname, join } from "node:path";
 import { hasCode, type FileSystem, type FsError } from "../fs/FileSystem.js";
+import { mkdirLikeParent } from "../fs/folder-modes.js";
 import { makeNodeFileSystem } from "../fs/node.js";
 import { canonicalLockPath, lockKey } from "./canonical-path.js";
 import { DEFAULT_LOCK_POLL_MS, DEFAULT_LOCK_TIMEOUT_MS, LockAccessError, LockReentryError, LockTimeoutError, type HeldLock, type Lock, type LockOptions } from "./Lock.js";
@@ -150,10 +152,7 @@ export function makeFileLock(options: FileLockOptions): Lock {
   /** Creates the lock root with the permission bits of its parent (see "Several local users"). */
   async function ensureRoot(): Promise<void> {
     try {
-      await fs.mkdir(root, { recursive: true });
-      const [made, parent] = await Promise.all([fs.stat(root), fs.stat(dirname(root))]);
-      const wanted = parent.mode & 0o7777;
-      if ((made.mode & 0o7777) !== wanted && fs.chmod !== undefined) await fs.chmod(root, wanted).catch(() => undefined);
+      await mkdirLikeParent(fs, root, { recursive: true });
     } catch (e) {
       if (denied(e)) throw new LockAccessError(root, e);
       throw e;

@@ -84,3 +84,86 @@ export function ownedAgentDirs(prefix: string): { fresh(): OwnedAgentDir; remove
     },
   };
 }
+
+/** Two users of one group (as root only: a test cannot change its user otherwise), each with a
+ *  umask of 022, which keeps the group from writing what each of them creates. */
+export const GROUP = { gid: 4200, users: [4101, 4102] as const };
+
+const hasSetpriv = (): boolean => spawnSync("setpriv", ["--version"], { encoding: "utf8" }).status === 0;
+
+/** Whether the tests of `what` with two users of one group can run here; when they cannot,
+ *  prints why. */
+export function groupTestsRun(what: string): boolean {
+  const why = !asRoot
+    ? "they need root to run the command as two users"
+    : !hasSetpriv()
+      ? "they need setpriv to run the command as a member of a group"
+      : !othersReach(cliNodeArgs()[0]!)
+        ? `uids ${GROUP.users.join(" and ")} cannot reach ${cliNodeArgs()[0]!}`
+        : undefined;
+  if (why !== undefined) console.log(`skipping the group tests of ${what}: ${why}`);
+  return why === undefined;
+}
+
+/** One agent dir shared by a group: the first user's, the group's, and its recipe folder writable
+ *  by the group with setgid (mode 2775), as an admin sets up a shared folder. */
+export interface SharedAgentDir {
+  readonly box: string;
+  readonly agent: string;
+  readonly recipes: string;
+  /** `pi-recipes` with `args` as user `who` (0 or 1) of the group, with umask 022 */
+  run(who: 0 | 1, args: readonly string[]): CliRun;
+  /** gives what this process wrote in the box to the first user and the group */
+  ownAll(): void;
+}
+
+export function sharedAgentDirs(prefix: string): { fresh(): SharedAgentDir; removeAll(): void } {
+  const boxes: string[] = [];
+  return {
+    fresh() {
+      const box = mkdtempSync(join(tmpdir(), prefix));
+      boxes.push(box);
+      const agent = join(box, "agent");
+      const recipes = join(agent, "recipes");
+      mkdirSync(recipes, { recursive: true });
+      // a temp folder and a code cache of each user's own
+      for (const uid of GROUP.users) mkdirSync(join(box, `home-${uid}`));
+      const ownAll = (): void => {
+        const walk = (p: string): void => {
+          const uid = /home-(\d+)$/.exec(p)?.[1];
+          chownSync(p, uid === undefined ? GROUP.users[0] : Number(uid), GROUP.gid);
+          if (statSync(p).isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
+        };
+        walk(box);
+      };
+      ownAll();
+      chmodSync(box, 0o755);
+      chmodSync(agent, 0o2775);
+      chmodSync(recipes, 0o2775);
+      return {
+        box,
+        agent,
+        recipes,
+        run(who, args) {
+          const uid = GROUP.users[who];
+          const home = join(box, `home-${uid}`);
+          const r = spawnSync(
+            "setpriv",
+            [`--reuid=${uid}`, `--regid=${GROUP.gid}`, `--groups=${GROUP.gid}`, "--", "sh", "-c", 'umask 022 && exec "$0" "$@"', process.execPath, ...cliNodeArgs(), ...args],
+            {
+              cwd: box,
+              env: { ...process.env, PI_CODING_AGENT_DIR: agent, HOME: home, TMPDIR: home, XDG_CACHE_HOME: join(home, "cache") },
+              encoding: "utf8",
+              timeout: 60_000,
+            },
+          );
+          return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+        },
+        ownAll,
+      };
+    },
+    removeAll() {
+      for (const b of boxes) rmSync(b, { recursive: true, force: true });
+    },
+  };
+}

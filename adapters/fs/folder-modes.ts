@@ -1,0 +1,125 @@
+// Several local users of one folder. A folder shared by a group (mode 2775, say) is written by
+// each of its users with their own umask, and a umask of 022 would make every folder and file one
+// of them creates inside it writable by that user alone: the next user could not add a launch to
+// the ledger, take a lock or write a draft there. So what is created inside such a folder takes
+// its permissions from the folder, not from the creator's umask:
+//   - a new folder gets the permission bits of the folder it is made in (setgid and sticky too),
+//     so the group a setgid folder hands down and who may write stay the same all the way down;
+//   - a new file may be read and written by whoever may read and write the folder it is made in,
+//     as far as the mode its creator asked for allows (a private file stays private).
+// A chmod that fails (the folder or file is another user's, made by a concurrent creator) leaves
+// the mode as it is: who made it applied the same rule.
+import * as nodeFs from "node:fs";
+import { dirname, sep } from "node:path";
+import { hasCode, type FileHandle, type FileSystem, type OpenFlag, type WriteOptions } from "./FileSystem.js";
+
+/** The mode of a folder made inside a folder of mode `parent`. */
+export const folderModeIn = (parent: number): number => parent & 0o7777;
+
+/** The mode of a file made inside a folder of mode `folder`, its creator having asked for
+ *  `requested`: the owner keeps what was asked, group and others get the read and write bits the
+ *  folder gives them, never more than was asked. */
+export const fileModeIn = (folder: number, requested = 0o666): number => requested & (0o600 | (folder & 0o066));
+
+/** The folders `dir` and its parents that do not exist, the deepest first, and the mode of the
+ *  nearest one that does. */
+async function missingUpTo(fs: FileSystem, dir: string): Promise<{ readonly missing: string[]; readonly parentMode: number | undefined }> {
+  const missing: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      return { missing, parentMode: (await fs.stat(d)).mode };
+    } catch (e) {
+      if (!hasCode(e, "ENOENT") || dirname(d) === d) return { missing, parentMode: undefined };
+      missing.push(d);
+    }
+  }
+}
+
+/** `mkdir` (with `recursive`, `mkdir -p`) where every folder it makes gets the permission bits of
+ *  the folder it is made in, whatever the umask. Fails as `fs.mkdir` does. */
+export async function mkdirLikeParent(fs: FileSystem, dir: string, options: { readonly recursive?: boolean } = {}): Promise<void> {
+  if (fs.chmod === undefined) return fs.mkdir(dir, options);
+  const { missing, parentMode } = options.recursive === true ? await missingUpTo(fs, dir) : { missing: [dir], parentMode: undefined };
+  await fs.mkdir(dir, options);
+  if (missing.length === 0) return;
+  const mode = folderModeIn(parentMode ?? (await fs.stat(dirname(dir))).mode);
+  // from the top down: each folder the same bits as the one it was made in
+  for (const d of missing.reverse()) await fs.chmod(d, mode).catch(() => undefined);
+}
+
+/** The synchronous `mkdir -p` of the same rule, over node's file system. */
+export function mkdirLikeParentSync(dir: string, fs: typeof nodeFs = nodeFs): void {
+  const missing: string[] = [];
+  let d = dir;
+  for (; !fs.existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.push(d);
+  fs.mkdirSync(dir, { recursive: true });
+  if (missing.length === 0) return;
+  let mode: number;
+  try {
+    mode = folderModeIn(fs.statSync(d).mode);
+  } catch {
+    return;
+  }
+  for (const m of missing.reverse()) {
+    try {
+      fs.chmodSync(m, mode);
+    } catch {
+      // another user's folder, made by them under the same rule
+    }
+  }
+}
+
+const inside = (root: string) => {
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  return (path: string): boolean => path.startsWith(prefix);
+};
+
+/**
+ * `fs` where every folder and file created under `root` (not `root` itself) follows the rule
+ * above; everything else passes through. A file system without `chmod` is returned as it is.
+ */
+export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
+  const chmod = fs.chmod?.bind(fs);
+  // one layer per root: ports handed on and wrapped again are not wrapped twice
+  if (chmod === undefined || wrapped.get(fs) === root) return fs;
+  const under = inside(root);
+  /** whether `path` is about to be created by a write with `flag` */
+  const creates = async (path: string, flag: OpenFlag | undefined): Promise<boolean> => {
+    if (flag === "r") return false;
+    if (flag === "wx") return true;
+    try {
+      await fs.lstat(path);
+      return false;
+    } catch (e) {
+      return hasCode(e, "ENOENT");
+    }
+  };
+  const settle = async (path: string, requested: number | undefined): Promise<void> => {
+    try {
+      await chmod(path, fileModeIn((await fs.stat(dirname(path))).mode, requested));
+    } catch {
+      // another user's file, or gone already: as it is
+    }
+  };
+  const modes: FileSystem = {
+    ...fs,
+    name: fs.name,
+    capabilities: fs.capabilities,
+    mkdir: (path, options) => (under(path) ? mkdirLikeParent(fs, path, options) : fs.mkdir(path, options)),
+    async writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<void> {
+      const made = under(path) && (await creates(path, options?.flag ?? "w"));
+      await fs.writeFile(path, data, options);
+      if (made) await settle(path, options?.mode);
+    },
+    async open(path: string, flag: OpenFlag, mode?: number): Promise<FileHandle> {
+      const made = under(path) && (await creates(path, flag));
+      const handle = await fs.open(path, flag, mode);
+      if (made) await settle(path, mode);
+      return handle;
+    },
+  };
+  wrapped.set(modes, root);
+  return modes;
+}
+
+const wrapped = new WeakMap<FileSystem, string>();

@@ -1,0 +1,61 @@
+// A recipe folder shared by a group (mode 2775): every member counts their launches, saves drafts
+// and registers tools, whoever came first. What the runtime creates in the folder takes its
+// permissions from the folder, not from the umask of the member who created it. The real
+// command, run as two users of one group (test/support/as-owner.ts).
+import { readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { groupTestsRun, sharedAgentDirs } from "../support/as-owner.js";
+
+const runs = groupTestsRun("a shared recipe folder");
+
+/** every folder and file under `dir` */
+function walk(dir: string): { path: string; mode: number; dir: boolean }[] {
+  const out: { path: string; mode: number; dir: boolean }[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const st = statSync(path);
+    out.push({ path, mode: st.mode & 0o7777, dir: st.isDirectory() });
+    if (st.isDirectory()) out.push(...walk(path));
+  }
+  return out;
+}
+
+const lifetimeCalls = (summary: { stdout: string }, tool: string): unknown =>
+  (JSON.parse(summary.stdout) as { details: { active: { id: string; usage?: { lifetime_calls?: number } }[] } }).details.active.find((a) => a.id === tool)?.usage?.lifetime_calls;
+
+describe.skipIf(!runs)("a recipe folder shared by a group, its members with umask 022", () => {
+  const dirs = sharedAgentDirs("cli-shared-root-");
+  afterAll(() => dirs.removeAll());
+
+  it("counts the launches of every member, saves their drafts, and leaves everything it made writable by the group", () => {
+    const d = dirs.fresh();
+    writeFileSync(join(d.recipes, "e.json"), JSON.stringify({ description: "e", template: "echo hello" }));
+    d.ownAll();
+    expect(d.run(0, ["call", "e"])).toEqual({ status: 0, stdout: "hello\n", stderr: "" });
+    // the second member, after the first made the usage folder, its fence and its launch log
+    expect(d.run(1, ["call", "e"])).toEqual({ status: 0, stdout: "hello\n", stderr: "" });
+    const spawned = d.run(1, ["spawn", "template=echo sp"]);
+    expect(spawned.status).toBe(0);
+    expect(spawned.stdout).toMatch(/^sp\ndraft_recipe=\S+\n$/);
+    expect(spawned.stderr).toBe("");
+    // and the first again, over what the second made (the ledgers, the index, the journal folder)
+    expect(d.run(0, ["call", "e"])).toEqual({ status: 0, stdout: "hello\n", stderr: "" });
+    for (const who of [0, 1] as const) {
+      const summary = d.run(who, ["inspect", "target=recipes", "view=summary", "verbose=true", "--json"]);
+      expect(summary.status).toBe(0);
+      expect(JSON.parse(summary.stdout).details.usage_unreadable).toBeUndefined();
+      expect(lifetimeCalls(summary, "e")).toBe(3);
+    }
+    const made = walk(d.recipes).filter((m) => !m.path.endsWith("e.json"));
+    expect(made.map((m) => m.path)).toEqual(expect.arrayContaining([join(d.recipes, ".usage"), join(d.recipes, "drafts"), join(d.recipes, ".locks"), join(d.recipes, ".cache")]));
+    for (const m of made) {
+      // a cache file stays its writer's alone (each member puts their own in place)
+      if (m.path.includes("/.cache/") && !m.dir) continue;
+      if (m.dir) expect([m.path, m.mode.toString(8)]).toEqual([m.path, "2775"]);
+      // lock records are readable by all, and replaced rather than written by another user
+      else if (m.path.includes("/.locks/")) expect([m.path, m.mode & 0o444]).toEqual([m.path, 0o444]);
+      else expect([m.path, m.mode.toString(8)]).toEqual([m.path, "664"]);
+    }
+  }, 120_000);
+});
