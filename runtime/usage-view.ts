@@ -9,6 +9,7 @@ import type { CommandResult } from "../core/result.js";
 import { inspect } from "./verbs/inspect.js";
 import { factsOf } from "../core/views/registry-summary.js";
 import { isRuntimeActor } from "../core/views/tool-status.js";
+import type { ReviewsDetails } from "../core/views/render.js";
 import type { RuntimeContext } from "./verbs/status.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
 import { carriedUsage } from "../core/ledger/seed.js";
@@ -85,12 +86,19 @@ export async function usageLookup(ledger: LedgerContext, discovery: Discovery, p
 
 /** The drafts and reviews of `view=reviews`; their code loads only for that view. Launches still
  *  in launch logs are folded first, so a lineage a launch created is counted (as the usage views
- *  fold before they read). */
+ *  fold before they read). A store that is no folder, or a fold that cannot run (a lock held too
+ *  long, a usage folder this user may not write), is `unreadable`: the ledgers as they are then
+ *  miss launches, and the view must not show them as the whole count. */
 async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerContext, present: boolean | string) {
   const reviews = await import("./review/gather-reviews.js");
-  // a fold that cannot run (a lock held too long) leaves the view to what the ledgers hold now
-  if (present === true) await foldPending(ledger).catch(() => undefined);
-  return reviews.gatherReviews(fs, paths);
+  let unreadable = typeof present === "string" ? present : undefined;
+  if (present === true) {
+    await foldPending(ledger).catch((e: unknown) => {
+      unreadable = `Usage ledgers could not be read: ${e instanceof Error ? e.message : String(e)}`;
+    });
+  }
+  const gathered: ReviewsDetails = await reviews.gatherReviews(fs, paths);
+  return unreadable === undefined ? gathered : { ...gathered, usage_unreadable: unreadable };
 }
 
 /** What a journal that recovery set aside (`<id>.journal.json.quarantined[-n]`) is said as: the
@@ -137,9 +145,11 @@ export async function inspectWithUsage(
   ];
   const seen = extra.length === 0 ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, ...extra] };
   const answer = await inspect(seen, params, { ...runtime, ...(found === undefined ? {} : { usage: found.lookup }), ...(reviews === undefined ? {} : { reviews }) });
-  // the reviews view reads the usage store too (lineages, snapshots): a store that is no folder
-  // would read as empty there, so it says so (the views above say it as a diagnostic)
-  if (answer.ok && reviews !== undefined && found === undefined && typeof present === "string")
-    return { ...answer, text: verbose(params) ? answer.text : `${answer.text}\nwarning: ${usageUnreadable(present)}`, details: { ...answer.details, usage_unreadable: present } };
+  // the reviews view reads the usage store too (lineages, snapshots): a store that is no folder,
+  // or launches that could not be folded, would read as empty there, so it says so (the views
+  // above say it as a diagnostic)
+  const reviewsUnreadable = reviews?.usage_unreadable;
+  if (answer.ok && reviewsUnreadable !== undefined && found === undefined)
+    return { ...answer, text: verbose(params) ? answer.text : `${answer.text}\nwarning: ${usageUnreadable(reviewsUnreadable)}`, details: { ...answer.details, usage_unreadable: reviewsUnreadable } };
   return found?.unreadable === undefined ? answer : { ...answer, details: { ...answer.details, usage_unreadable: found.unreadable } };
 }

@@ -76,6 +76,8 @@ export type ReviewsDetails = {
   readonly lineages: readonly unknown[];
   readonly revision_snapshots: number;
   readonly tool_review: { readonly phase: string };
+  /** why the usage ledgers could not be read: the counts above are then not known */
+  readonly usage_unreadable?: string;
 };
 
 /** Automatic reviews have not run yet: both phases idle, no lineages, no snapshots. */
@@ -103,7 +105,8 @@ const failureLines = (scope: string, review: Readonly<Record<string, unknown>>):
 export const reviewsText = (r: ReviewsDetails): string =>
   [
     `automatic_reviews draft=${r.draft_review.phase} tool=${r.tool_review.phase}`,
-    `lineages=${r.lineage_count} revision_snapshots=${r.revision_snapshots}`,
+    // ledgers that could not be read are not shown as none
+    r.usage_unreadable === undefined ? `lineages=${r.lineage_count} revision_snapshots=${r.revision_snapshots}` : "lineages=unknown revision_snapshots=unknown",
     ...failureLines("draft", r.draft_review),
     ...failureLines("tool", r.tool_review),
   ].join("\n");

@@ -2,7 +2,7 @@
 // and registers tools, whoever came first. What the runtime creates in the folder takes its
 // permissions from the folder, not from the umask of the member who created it. The real
 // command, run as two users of one group (test/support/as-owner.ts).
-import { readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { groupTestsRun, sharedAgentDirs } from "../support/as-owner.js";
@@ -57,5 +57,28 @@ describe.skipIf(!runs)("a recipe folder shared by a group, its members with umas
       else if (m.path.includes("/.locks/")) expect([m.path, m.mode & 0o444]).toEqual([m.path, 0o444]);
       else expect([m.path, m.mode.toString(8)]).toEqual([m.path, "664"]);
     }
+  }, 120_000);
+
+  it("a usage folder one member narrowed: the other's launch is said not counted, and the reviews view says the ledgers could not be read instead of showing none", () => {
+    const d = dirs.fresh();
+    writeFileSync(join(d.recipes, "e.json"), JSON.stringify({ description: "e", template: "echo hello" }));
+    d.ownAll();
+    expect(d.run(0, ["call", "e"])).toEqual({ status: 0, stdout: "hello\n", stderr: "" });
+    // the first member takes the group's write away, on purpose (the launch is still in its log)
+    const narrow = (p: string): void => {
+      chmodSync(p, statSync(p).mode & ~0o020 & 0o7777);
+      if (statSync(p).isDirectory()) for (const n of readdirSync(p)) narrow(join(p, n));
+    };
+    narrow(join(d.recipes, ".usage"));
+    const call = d.run(1, ["call", "e"]);
+    expect(call.stdout).toBe("hello\n");
+    expect(call.stderr).toMatch(/Usage accounting failed for .*e\.json: EACCES.*The launch was not counted\./);
+    const reviews = d.run(1, ["inspect", "target=recipes", "view=reviews"]);
+    expect(reviews.status).toBe(0);
+    expect(reviews.stdout).toMatch(/^automatic_reviews draft=idle tool=idle\nlineages=unknown revision_snapshots=unknown\nwarning: Usage ledgers could not be read: .*EACCES: permission denied.*; usage is not shown/);
+    const json = JSON.parse(d.run(1, ["inspect", "target=recipes", "view=reviews", "--json"]).stdout);
+    expect(json.details.usage_unreadable).toMatch(/^Usage ledgers could not be read: .*EACCES/);
+    // the member who may write it folds and sees the launch
+    expect(d.run(0, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/^automatic_reviews draft=idle tool=idle\nlineages=1 revision_snapshots=0\n?$/);
   }, 120_000);
 });
