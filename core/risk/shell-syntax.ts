@@ -2,7 +2,10 @@
 // `>` or `2>&1` reaches the command as a plain argument and the tool fails only when it is
 // called (`ls: cannot access '|'`). Each such word is an authoring warning that says so and what
 // to write instead. A word the author quoted or escaped (`grep -E "a|b"`, `find -exec … \;`) is
-// meant literally and is never warned about.
+// meant literally and is never warned about, except a word that is nothing but quotes (`''`,
+// `""`): a shell would pass it as an empty argument, a template drops every empty argument word
+// (that is what makes `{flag?--flag:}` vanish), so it passes nothing, and no template can pass an
+// empty argument.
 import type { RecipeWarning } from "../compile/recipe-warning.js";
 import type { SplitResult } from "../template/split.js";
 
@@ -72,12 +75,26 @@ function advice(kind: Kind): string {
   }
 }
 
+/** The warning for `words[at]`, an argument word written as nothing but quotes. */
+function emptyWordWarning(words: readonly string[], at: number, label: string | undefined): RecipeWarning {
+  const command = words[0]!;
+  const where = at === 1 ? "as its first argument" : `after ${JSON.stringify(words[at - 1])}`;
+  const text =
+    `${label ?? command}: word ${at + 1} is an empty quoted string ('' or ""), which passes no argument: a command template drops every empty argument word, so ${command} gets nothing ${where}. ` +
+    `No command template can pass an empty argument: if ${command} takes the value joined to its option (--option=), write that; otherwise remove the word.`;
+  return { kind: "authoring", text };
+}
+
 /** The shell-syntax warnings of one leaf, split into `split`; `label`: the nearest node label. */
 export function shellSyntaxWarnings(split: SplitResult, label: string | undefined): readonly RecipeWarning[] {
   const { words, quoted } = split;
   let out: RecipeWarning[] | undefined;
   for (let i = 0; i < words.length; i++) {
-    if (quoted !== undefined && quoted.includes(i)) continue;
+    if (quoted !== undefined && quoted.includes(i)) {
+      // only a quoted word can be empty after splitting; the command word is never dropped
+      if (i > 0 && words[i] === "") (out ??= []).push(emptyWordWarning(words, i, label));
+      continue;
+    }
     const found = classify(words, i);
     if (found === undefined) continue;
     const command = words[0]!;

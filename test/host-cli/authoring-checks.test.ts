@@ -102,6 +102,33 @@ describe("shell syntax in a template", () => {
   });
 });
 
+describe("an argument word that is only quotes", () => {
+  it("still runs without it, and the summary and doctor warn that it passes nothing and what to write instead", () => {
+    withAgent("pi-recipes-empty-word-", (recipes, agent) => {
+      writeFileSync(join(recipes, "keygen.json"), JSON.stringify({ description: "k", args: ["key:path"], template: "ssh-keygen -N '' -f {key}" }));
+      // an array template's string element, under a label
+      writeFileSync(join(recipes, "show.json"), JSON.stringify({ description: "s", template: ["true", { label: "print", template: `printf [%s]\\n a '' b "" c` }] }));
+
+      // the words are dropped, as they always were: printf gets three arguments
+      expect(runCli(["call", "show"], agent)).toMatchObject({ status: 0, stdout: "[a]\n[b]\n[c]\n" });
+
+      const summary = runCli(["inspect", "target=recipes", "view=summary"], agent);
+      expect(summary.status).toBe(0);
+      expect(summary.stdout).toContain(
+        `diagnostic warning: Recipe ${join(recipes, "keygen.json")}: ssh-keygen: word 3 is an empty quoted string ('' or ""), which passes no argument: a command template drops every empty argument word, so ssh-keygen gets nothing after "-N". No command template can pass an empty argument: if ssh-keygen takes the value joined to its option (--option=), write that; otherwise remove the word.`,
+      );
+      const doctor = runCliJson(["inspect", "target=recipes", "view=doctor"], agent);
+      const diagnostics = doctor.body.details["diagnostics"] as { id: string; message: string; severity: string }[];
+      const empty = diagnostics.filter((d) => d.message.includes("is an empty quoted string"));
+      expect(empty.map((d) => [d.id, d.severity, /: (print: word \d+) .* after "(\w+)"/.exec(d.message)?.slice(1).join(" ") ?? d.message])).toEqual([
+        ["keygen", "warning", expect.stringContaining("ssh-keygen: word 3")],
+        ["show", "warning", "print: word 4 a"],
+        ["show", "warning", "print: word 6 b"],
+      ]);
+    });
+  });
+});
+
 describe("a Markdown recipe with more than one template fence", () => {
   it("runs the first, and the summary and doctor warn of the other by its line", () => {
     withAgent("pi-recipes-two-fences-", (recipes, agent) => {
