@@ -41,7 +41,7 @@ import { configFacts, type ConfigFacts } from "../core/discovery/discovery-resul
 import type { CompiledConfig } from "../core/compile/compile-recipe.js";
 import { toolOf } from "../core/compile/tool.js";
 import { recipeFileName } from "../core/discovery/paths.js";
-import type { RegistrySnapshot, SourceListing } from "../core/model.js";
+import { RESERVED_TOOL_NAMES, type RegistrySnapshot, type SourceListing } from "../core/model.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { FileIdentity, ScanPort, ScanResult } from "../adapters/fs/scan.js";
 import { checkedEntry, isObject, isStrings, olderThan, servedCompile, statStillAsRecorded, type Entry, type Id } from "./compile-cache-file.js";
@@ -306,6 +306,9 @@ function revive(
       if (compiled.sourceSha256 !== undefined) entry.sourceSha256 = compiled.sourceSha256;
     } else entry.problem = compiled.problem;
     if (isWinner) {
+      // as discovery marks it (core/discovery/buckets.ts): an enabled, valid winner of a tool
+      // source named like a built-in tool
+      if (src.tool && compiled.kind === "recipe" && !compiled.disabled && RESERVED_TOOL_NAMES.includes(parsed.id)) entry.reservedName = true;
       winner = entry;
       active.set(entry.id, entry);
     } else {

@@ -7,7 +7,7 @@ import { RESERVED_TOOL_NAMES } from "../model.js";
 import type { BucketMemo, Candidate, Group, LoadedRecipe } from "./pass-records.js";
 import type { RecipeEntry } from "./discovery-result.js";
 import type { ToolSpec } from "../tool/tool-spec.js";
-import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower } from "./diagnostic-texts.js";
+import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, reservedRecipe, shadowsLower } from "./diagnostic-texts.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -75,6 +75,11 @@ function resolve(id: string, bucket: readonly Candidate[], sources: readonly Sou
     if (isWinner && source.tool && recipe.tool !== undefined) {
       if (RESERVED_TOOL_NAMES.includes(id)) {
         diagnostics.push(reservedName(id));
+        // the file itself is a problem of its own, named by its path: the name alone does not say
+        // which file to rename
+        own = [...own, reservedRecipe(candidate.file.path, id)];
+        entry.diagnostics = own;
+        entry.reservedName = true;
       } else {
         const converted = recipe.tool;
         if (E.isRight(converted)) {

@@ -31,3 +31,7 @@ export const unlistedRoot = (root: string, error: string): string => `Failed to 
 export const unlistedDrafts = (dir: string, error: string): string => `Drafts folder ${dir} could not be listed: ${error}`;
 export const notExposed = (id: string, reason: string): string => `Recipe ${id} could not be exposed as a tool: ${reason}`;
 export { reservedName } from "../register/texts.js";
+/** A recipe of the user recipe root named like a built-in tool: said of its file, so that the
+ *  recipe is not silently missing from the tools. */
+export const reservedRecipe = (path: string, id: string): string =>
+  `Recipe file ${path} is not registered: "${id}" is the name of a built-in tool, and a recipe named like a built-in tool is never a tool; rename the file`;

@@ -33,6 +33,9 @@ export interface RecipeEntry {
   readonly sourceSha256?: string;
   /** the entry is exposed as a tool */
   readonly tool: boolean;
+  /** a winner of the user recipe root named like one of the host's built-in tools: it loads, but
+   *  is never registered (neither a tool nor a component) */
+  readonly reservedName?: true;
   /** the compile result the fields above are read from */
   readonly compiled: CompiledRecipe;
   /** the few config fields the listing views print (a loadable entry) */

@@ -7,7 +7,7 @@ import type { Severity } from "../model.js";
 import type { Discovery, RecipeEntry } from "../discovery/discovery-result.js";
 import { compareText } from "./compact-text.js";
 import { warningDiagnostic, type WarningKind } from "../compile/recipe-warning.js";
-import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, shadowsLower, unlistedDrafts, unlistedRoot } from "../discovery/diagnostic-texts.js";
+import { disabledBlocks, invalidBlocks, markdownShadowed, notExposed, reservedName, reservedRecipe, shadowsLower, unlistedDrafts, unlistedRoot } from "../discovery/diagnostic-texts.js";
 
 const INFO_SHAPES = [
   /^Recipe .+ shadows \d+ lower-priority recipe\(s\)$/s,
@@ -43,6 +43,7 @@ export type DiagnosticTag =
   | "markdown-shadowed"
   | "not-a-tool"
   | "reserved-name"
+  | "reserved-recipe"
   | "unlisted-root"
   | "unlisted-drafts";
 
@@ -71,6 +72,7 @@ function tagTable(discovery: Discovery): Map<string, DiagnosticTag> {
       for (const w of compiled.warnings) tag(warningDiagnostic(compiled.path, w), w.kind);
       if (compiled.toolProblem !== undefined) tag(notExposed(entry.id, compiled.toolProblem), "not-a-tool");
     }
+    if (entry.reservedName === true) tag(reservedRecipe(entry.path, entry.id), "reserved-recipe");
     if (entry.shadowedBy !== undefined) tag(markdownShadowed(entry.path, entry.shadowedBy), "markdown-shadowed");
   }
   for (const [id, winner] of discovery.active) {
@@ -97,6 +99,8 @@ const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
   shadows: "info",
   "markdown-shadowed": "info",
   "reserved-name": "info",
+  // a recipe file the user wrote that is no tool
+  "reserved-recipe": "error",
   // what the folder holds is unknown: every tool it has is missing
   "unlisted-root": "error",
   // no draft is counted, shown or reviewed while it lasts
@@ -130,6 +134,8 @@ const TAG_ACTIONS: Readonly<Partial<Record<DiagnosticTag, string>>> = {
   "disabled-blocks": "keep disabled intentionally or delete/archive the file",
   // the one reason a loaded recipe is not a tool: an unsafe `repeat`
   "not-a-tool": "use a positive repeat count or an array-typed repeat source",
+  "reserved-name": "rename the recipe file: a recipe named like a built-in tool is never registered",
+  "reserved-recipe": "rename the recipe file: a recipe named like a built-in tool is never registered",
   "unlisted-root": "let this user list the folder (read and search permission: chmod u+rx), or correct what the error names",
   "unlisted-drafts": "let this user list the folder (read and search permission: chmod u+rx), or correct what the error names",
 };
@@ -176,6 +182,7 @@ function ownerTable(discovery: Discovery): Map<string, RecipeEntry> {
     claim(invalidBlocks(id), winner);
     claim(disabledBlocks(id), winner);
     claim(shadowsLower(id, winner.shadows.length), winner);
+    if (winner.reservedName === true) claim(reservedName(id), winner);
     for (const d of winner.diagnostics) claim(d, winner);
   }
   // a shadowed entry's own diagnostics are registry diagnostics too; without an owner they would

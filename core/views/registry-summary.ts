@@ -28,6 +28,8 @@ export type ActiveItem = Ref & {
   readonly tool: boolean;
   readonly disabled: boolean;
   readonly invalid: boolean;
+  /** a user recipe named like a built-in tool: not registered, and no component either */
+  readonly reserved_name?: true;
   readonly shadows: readonly string[];
   readonly risk_labels?: readonly string[];
   readonly imports?: JsonObject;
@@ -151,6 +153,10 @@ function errorsOf(diagnostics: readonly string[], tagOf: (message: string) => Di
   return errors.length > 0 ? errors : diagnostics;
 }
 
+/** A winner that loads but is no tool: a packaged component or a recipe outside the tool root
+ *  (a user recipe named like a built-in tool is a problem, not a component). */
+export const isComponent = (a: ActiveItem): boolean => !a.tool && !a.invalid && !a.disabled && a.reserved_name !== true;
+
 function activeItem(entry: RecipeEntry, usage: JsonObject | undefined, mode: SandboxMode): ActiveItem {
   const config = factsOf(entry);
   // built field by field, the same keys in the same order as the contract (docs/performance.md)
@@ -159,6 +165,7 @@ function activeItem(entry: RecipeEntry, usage: JsonObject | undefined, mode: San
   item.tool = entry.tool;
   item.disabled = entry.disabled;
   item.invalid = entry.invalid;
+  if (entry.reservedName === true) item.reserved_name = true;
   item.shadows = entry.shadows;
   if (entry.riskLabels.length > 0) item.risk_labels = entry.riskLabels;
   if (config?.imports !== undefined) item.imports = config.imports;
@@ -252,7 +259,7 @@ export function buildRecipesSummary(discovery: Discovery, options: SummaryOption
   for (const r of remedies) severities[r.severity] += 1;
   const counts: RecipeCounts = {
     active: discovery.tools.length,
-    components: active.filter((a) => !a.tool && !a.invalid && !a.disabled).length,
+    components: active.filter(isComponent).length,
     drafts: drafts.length,
     shadowed: shadowed.length,
     invalid: invalid.length,

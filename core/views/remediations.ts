@@ -139,11 +139,12 @@ function remediationFor(discovery: Discovery, entry: RecipeEntry, mode: SandboxM
 
 // Diagnostics that are findings of their own whatever else is said about their recipe: a likely
 // authoring mistake (an unknown field with its did-you-mean) and a loaded recipe that is no tool.
-const OWN_FINDING: ReadonlySet<DiagnosticTag | undefined> = new Set<DiagnosticTag | undefined>(["authoring", "not-a-tool"]);
+const OWN_FINDING: ReadonlySet<DiagnosticTag | undefined> = new Set<DiagnosticTag | undefined>(["authoring", "not-a-tool", "reserved-recipe"]);
 const KIND_OF_TAG: Readonly<Partial<Record<DiagnosticTag, RemediationKind>>> = {
   authoring: "authoring",
   "not-a-tool": "not_a_tool",
   "reserved-name": "reserved_name",
+  "reserved-recipe": "reserved_name",
 };
 
 /** The registry's diagnostics that no entry remediation already stands for: authoring warnings,
@@ -157,6 +158,8 @@ function diagnosticFindings(discovery: Discovery, covered: ReadonlySet<string>):
   return diagnosticDetails(discovery).flatMap((d): Remediation[] => {
     const tag = tagOf(d.message);
     if (tag === "shadows") return [];
+    // a reserved name held by a recipe file: that file's own diagnostic (which names it) stands for it
+    if (tag === "reserved-name" && d.path !== undefined) return [];
     if (!OWN_FINDING.has(tag) && d.path !== undefined && covered.has(d.path)) return [];
     const owner = ownerOf(d.message);
     const prefix = d.path === undefined ? "" : `Recipe ${d.path}: `;
@@ -225,6 +228,11 @@ function recommendationFor(
     return {
       reason: "active user tool has no recorded launches",
       actions: ["keep as tool", "move out of tool root", "delete", "archive"],
+    };
+  if (entry.reservedName === true)
+    return {
+      reason: "user recipe is named like a built-in tool and is not registered",
+      actions: ["rename", "delete", "archive"],
     };
   if (entry.mutableUsage && !entry.tool)
     return {

@@ -3,7 +3,7 @@
 import { isObject } from "../template/graph.js";
 import { compareText, nextToken, oneLine } from "./compact-text.js";
 import { statusCounts } from "./headlines.js";
-import type { RecipesSummary } from "./registry-summary.js";
+import { isComponent, type RecipesSummary } from "./registry-summary.js";
 
 // Caps keep the summary compact on registries with thousands of recipes.
 const ACTIVE_NAMES = 50;
@@ -28,7 +28,7 @@ function entryLines(summary: RecipesSummary): string[] {
   };
   // tools the agent has, then winners that are not tools for a reason other than being broken or off
   names("tools", summary.active.filter((a) => a.tool).map((a) => a.id));
-  names("components", summary.active.filter((a) => !a.tool && !a.invalid && !a.disabled).map((a) => a.id));
+  names("components", summary.active.filter(isComponent).map((a) => a.id));
   lines.push(
     ...capped(summary.shadowed.map((s) => `shadowed: ${s.path} (by ${s.shadowed_by ?? "?"})`), "shadowed"),
     ...capped(summary.invalid.map((i) => oneLine(`invalid: ${i.id}: ${i.errors.join("; ")}`)), "invalid"),
