@@ -28,6 +28,10 @@ const QUARANTINED_JOURNAL = /^Journal .+ was set aside by recovery: /s;
 const USAGE_REPAIRED = /^Usage (?:index|ledger|lineage) .+ (?:was unreadable|is unreadable|failed)/s;
 /** the usage ledger's other notes (a lineage not followed, a name held by another lineage) */
 const USAGE_NOTE = /^Usage (?:lineage|ledger|index|journal|accounting) /;
+/** a recipe's delegation target that is missing or has no template (core/recipe/recipe-error.ts) */
+const DELEGATE_UNLOADED = /^Failed to load recipe .+: Template recipe must define template: /s;
+/** an import whose file is missing (one that is there but no recipe says so in parentheses) */
+const IMPORT_MISSING = /^Failed to load recipe .+: Recipe import not found: [^ (]+$/s;
 const ROOT_WARNING = /world-writable|group-writable|broad Windows principals/;
 const ERROR_WORDS = /invalid|failed to (?:load|inspect)|not found|cyclic|exceeds|must define|repeat must/i;
 const WARNING_WORDS = /world-writable|group-writable|invokes bash|eval|destructive|broad filesystem|unsafe/i;
@@ -156,6 +160,10 @@ export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
   if (STRAY_YAML.test(message)) return "write it as a .md recipe (the fields as YAML frontmatter, the template in a fenced block) or as .json, or move it out of the recipe folder";
   if (/^Markdown recipe .+ is shadowed by JSON recipe /s.test(message) || /shadows \d+ lower-priority/.test(message))
     return "confirm the active override or rename one recipe";
+  // a delegation target or an import that did not load: the fixed texts say the same of a file
+  // that is missing as of one without a template, so the step covers both
+  if (DELEGATE_UNLOADED.test(message)) return "the delegated recipe file it names is missing or has no template: create it with one, or correct the path in the template";
+  if (IMPORT_MISSING.test(message)) return "no recipe file is where the import's \"from\" points: create it, or fix \"from\"";
   if (/must define template/i.test(message)) return "add a template field or remove the recipe";
   if (/cyclic/i.test(message)) return "break the import cycle";
   if (/exceeds.*size/i.test(message)) return "split large prompt or data into separate files";
