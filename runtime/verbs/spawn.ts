@@ -21,7 +21,10 @@ import type { Registry } from "../registry.js";
 import { sha256Of } from "../crypto-sha256.js";
 import { readSnapshot } from "../recipe-snapshot.js";
 import { runTool, type CallContext } from "./call.js";
-import { scopeOf } from "../../core/template/substitute.js";
+import { scopeOf, type Values } from "../../core/template/substitute.js";
+import type { Execution } from "../execute/execute.js";
+import { makeProcessRunner, type ProcessRunner } from "../../adapters/process/ProcessRunner.js";
+import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
 import { programOf } from "../../core/tool/program.js";
@@ -121,16 +124,50 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   // field does (docs/sandbox.md), or not at all (and, not launched, is not captured either)
   const confinement = sandboxOf("spawn", declaredPolicy(undefined, sandboxMode(ctx.env ?? process.env)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env);
   if (confinement.kind === "refused") return failure(confinement.message, { tool: "spawn", template, sandbox: "refused" });
-  // captured at launch, not on success: a failing first attempt is still worth a review; but a
-  // command that cannot start at all (a typo: `ecoh hi`) is no tool to make, and is not saved
+  // captured when its first command starts, not on success: a failing first attempt is still
+  // worth a review; but a command that cannot start at all (a typo: `ecoh hi`) is no tool to
+  // make, and is not saved
   const missing = ctx.captureDraft === undefined ? undefined : missingCommand(template, ctx.paths.cwd, ctx.env ?? process.env);
-  const capture = missing !== undefined
-    ? Promise.resolve<DraftCaptured>({ captured: false, reason: `command not found: ${missing} (a template that cannot start is not saved as a draft)` })
-    : settledCapture(() => ctx.captureDraft?.({ template, values }));
-  // an inline template is no recipe file: there is nothing to count (it is captured as a draft)
-  const execution = await launch(unaccounted("an inline template"), programOf(template), normalized.right, executeOptions(confinedContext(ctx, confinement.kind === "confined" ? confinement.sandbox : undefined)));
-  return withDraft(await reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs }), capture);
+  if (missing !== undefined) {
+    const notFound = Promise.resolve<DraftCaptured>({ captured: false, reason: `command not found: ${missing} (a template that cannot start is not saved as a draft)` });
+    return withDraft(await runInline(template, normalized.right, ctx, confinement), notFound);
+  }
+  let capture: Promise<DraftCaptured> | undefined;
+  const start = (): void => {
+    capture ??= settledCapture(() => ctx.captureDraft?.({ template, values }));
+  };
+  const watched = ctx.captureDraft === undefined ? ctx : { ...ctx, runner: onFirstRun(ctx.runner ?? nodeProcessRunner, start) };
+  const execution = await launchInline(template, normalized.right, watched, confinement);
+  // a template refused before any command ran (a missing value, a control out of range) is no
+  // tool to make either; one that ran no command and ended well is saved as it was
+  if (capture === undefined && ctx.captureDraft !== undefined) {
+    if (execution.kind === "error") capture = Promise.resolve<DraftCaptured>({ captured: false, reason: NOT_STARTED });
+    else start();
+  }
+  return withDraft(await reportInline(template, execution, ctx), capture);
 }
+
+const NOT_STARTED = "no command started (a template that cannot start is not saved as a draft)";
+
+/** `base`, calling `first` once, just before the first command it is asked to run starts. */
+function onFirstRun(base: ProcessRunner, first: () => void): ProcessRunner {
+  return makeProcessRunner(base.name, (invocation) => {
+    first();
+    return base.run(invocation);
+  });
+}
+
+type Confinement = ReturnType<typeof sandboxOf>;
+
+// an inline template is no recipe file: there is nothing to count (it is captured as a draft)
+const launchInline = (template: Json, values: Values, ctx: SpawnContext, confinement: Confinement): Promise<Execution> =>
+  launch(unaccounted("an inline template"), programOf(template), values, executeOptions(confinedContext(ctx, confinement.kind === "confined" ? confinement.sandbox : undefined)));
+
+const reportInline = (template: Json, execution: Execution, ctx: SpawnContext): Promise<CommandResult> =>
+  reportExecution(execution, { tool: "spawn", template, graph: template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs });
+
+const runInline = async (template: Json, values: Values, ctx: SpawnContext, confinement: Confinement): Promise<CommandResult> =>
+  reportInline(template, await launchInline(template, values, ctx, confinement), ctx);
 
 function blocked(entry: RecipeEntry): string {
   if (entry.disabled) return `Template recipe is disabled: ${entry.path}`;

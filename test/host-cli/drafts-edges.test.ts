@@ -78,6 +78,22 @@ describe("spawn of a command that cannot start", () => {
   });
 });
 
+describe("spawn whose template or values stop it before any command starts", () => {
+  it("is not saved as a draft, and the result says why; a template whose first command ran is saved", () => {
+    const listed = (): string[] => readdirSync(drafts).filter((n) => n.endsWith(".json"));
+    for (const args of [["template=echo {x}"], ["template=echo {x}", 'values={"y":1}'], ['template={"timeout":"{t}","template":"echo hi"}', 'values={"t":"soon"}']]) {
+      const r = runCli(["spawn", ...args], env, base);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('draft_recipe=none draft_reason="no command started (a template that cannot start is not saved as a draft)"');
+    }
+    expect(listed()).toEqual([]);
+    const ran = runCli(["spawn", 'template=["echo first","echo {x}"]'], env, base);
+    expect(ran.status).toBe(1);
+    expect(ran.stderr).toMatch(/draft_recipe=\//);
+    expect(listed()).toHaveLength(1);
+  });
+});
+
 describe("spawn when its draft cannot be saved", () => {
   it("the command runs to its end and its result comes back, saying why no draft was saved", () => {
     // a file where the drafts folder should be: the capture fails at once, while the command runs
