@@ -1,8 +1,10 @@
 // The call-time checks that come before typed normalization: every given name must be one the
 // tool takes (a typo like `fiel` would otherwise surface later as a missing `file`), and an
-// object given where text is expected is refused rather than becoming `[object Object]`.
+// object given where text is expected is refused rather than becoming `[object Object]`: a
+// string argument, and any value a command word reads as text (`{o}`, `{o??x}`, an array's
+// item `{a[0]}`). A whole array, `{a}`, reaches the command as its JSON.
 import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
-import { eachPlaceholder } from "../template/placeholder.js";
+import { eachPlaceholder, isIdentifier, parsePlaceholder } from "../template/placeholder.js";
 import { didYouMean } from "../suggest.js";
 
 /** Parameters that steer an async run rather than fill the template. */
@@ -44,6 +46,77 @@ export function checkCallParams(
     const value = params[name];
     if (typeof value === "object" && value !== null && !Array.isArray(value) && takesText(surface, name)) {
       return `Argument ${name} must be a string.`;
+    }
+  }
+  return undefined;
+}
+
+/** How a template's words read each name, where a value without text of its own would show:
+ *  `text` as `{name}` (an object has no text; an array is JSON), `joined` as `{name??…}` (an
+ *  array's items joined by commas), `indexed` as `{name[i]}` (one item). Each holds the first
+ *  placeholder so written, for the message. */
+export interface WordUse {
+  readonly text?: string;
+  readonly joined?: string;
+  readonly indexed?: string;
+}
+
+/** The word uses of every name the texts read (see WordUse). */
+export function wordUses(texts: Iterable<string>): ReadonlyMap<string, WordUse> {
+  const uses = new Map<string, WordUse>();
+  const note = (name: string, form: keyof WordUse, content: string): void => {
+    const use = uses.get(name) ?? {};
+    if (use[form] === undefined) uses.set(name, { ...use, [form]: `{${content}}` });
+  };
+  for (const text of texts) {
+    eachPlaceholder(text, (content) => {
+      const p = parsePlaceholder(content);
+      if (p.kind === "simple") note(p.name, "text", content);
+      else if (p.kind === "nullish") note(p.name, "joined", content);
+      else if (p.kind === "index") note(p.name, "indexed", content);
+      // an arithmetic-looking content (`n-2`) is a name when a value has that name
+      else if (p.kind === "expression" && isIdentifier(content)) note(content, "text", content);
+      return undefined;
+    });
+  }
+  return uses;
+}
+
+const isRecord = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether an object is in `v` itself or anywhere in the arrays it nests (walked without
+ *  recursion: a parsed value may nest deeper than the stack). */
+function holdsObject(v: unknown): boolean {
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (isRecord(next)) return true;
+    if (Array.isArray(next)) for (const item of next) if (typeof item === "object" && item !== null) stack.push(item);
+  }
+  return false;
+}
+
+/** The first call value, in `keys` order, that a template word would turn into
+ *  `[object Object]`: an object read as `{name}` or `{name??…}`, or an array whose item holds an
+ *  object read as `{name[i]}` or `{name??…}`. A whole array, `{name}`, is its JSON and fine. */
+export function objectValueProblem(uses: ReadonlyMap<string, WordUse>, values: Readonly<Record<string, unknown>>, keys: Iterable<string>): string | undefined {
+  if (uses.size === 0) return undefined;
+  for (const name of keys) {
+    const value = values[name];
+    if (typeof value !== "object" || value === null) continue;
+    const use = uses.get(name);
+    if (use === undefined) continue;
+    if (!Array.isArray(value)) {
+      const form = use.text ?? use.joined;
+      if (form !== undefined) return `Argument ${name} must be a string, number, boolean or array: an object has no text for ${form} to put in a command word.`;
+      continue;
+    }
+    const form = use.indexed ?? use.joined;
+    if (form === undefined) continue;
+    const i = value.findIndex(holdsObject);
+    if (i >= 0) {
+      return `Argument ${name}[${i}] must be a string, number or boolean: the template reads the items of ${name} as text (${form}), and an object has none ` +
+        `(an array holding objects can only be used whole, as {${name}}, which gives its JSON).`;
     }
   }
   return undefined;

@@ -3,7 +3,7 @@
 // out once and kept with it, and a call builds its value layer in one pass.
 import * as E from "fp-ts/lib/Either.js";
 import { MISMATCH, argMismatchText, valueNormalizer } from "../../core/args/arg-type.js";
-import { checkCallParams, readableNames } from "../../core/args/call-check.js";
+import { checkCallParams, objectValueProblem, readableNames, wordUses, type WordUse } from "../../core/args/call-check.js";
 import { compileArgNormalizer, type ArgNormalizer } from "../../core/args/normalize.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { setOwn } from "../../core/recipe/own.js";
@@ -29,6 +29,8 @@ export interface PreparedTool {
   readonly contextCache: ContextCache;
   /** the template as the program execution walks, its leaves split into words once */
   readonly program: ProgramNode;
+  /** how the template's words read each name, for values that have no text (objects) */
+  readonly wordUses: ReadonlyMap<string, WordUse>;
 }
 
 // Keyed by the ToolSpec object, which discovery makes once per file revision.
@@ -53,6 +55,7 @@ export function prepareTool(tool: ToolSpec): PreparedTool {
     authoredOrigins: new Map(),
     contextCache: createContextCache(),
     program: programOf(tool.config.template),
+    wordUses: wordUses(texts),
   };
   prepared.set(tool, hit);
   return hit;
@@ -106,6 +109,9 @@ export function assemble(
       if (!layer.put(k, injected[k], true)) return mismatch(prep, params, injected);
     }
   }
+  // an array the caller gave (or JSON text an array argument parsed) whose items hold objects
+  const objects = objectValueProblem(prep.wordUses, layer.runtime, Object.keys(params));
+  if (objects !== undefined) return E.left(objects);
   return E.right({ plain: layer.plain, runtime: layer.runtime });
 }
 

@@ -7,6 +7,7 @@ import { leaves } from "../../core/template/graph.js";
 import { splitWords } from "../../core/template/split.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
 import { argMismatchText } from "../../core/args/arg-type.js";
+import { objectValueProblem, wordUses } from "../../core/args/call-check.js";
 import { discover } from "../../core/discovery/discover.js";
 import { recipeFileName } from "../../core/discovery/paths.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
@@ -115,11 +116,18 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
     const step = compiled.errorStep;
     return failure(errorText(compiled.error, step, template), { tool: "spawn", template, error: compiled.error, ...(step === undefined ? {} : { step }) });
   }
+  // an object has no text for a command word: checked as given (a string type would make it
+  // `[object Object]`) and once normalized (an array argument parses JSON text)
+  const uses = wordUses(leaves(template).map((leaf) => leaf.text));
+  const given = objectValueProblem(uses, values, Object.keys(values));
+  if (given !== undefined) return failure(given, { tool: "spawn", template, error: given });
   const normalized = normalizeArgs(compiled.surface, values);
   if (E.isLeft(normalized)) {
     const error = argMismatchText(normalized.left);
     return failure(error, { tool: "spawn", template, error });
   }
+  const parsed = objectValueProblem(uses, normalized.right, Object.keys(values));
+  if (parsed !== undefined) return failure(parsed, { tool: "spawn", template, error: parsed });
   // with PI_RECIPES_SANDBOX=on an inline template runs confined as a tool without a `sandbox`
   // field does (docs/sandbox.md), or not at all (and, not launched, is not captured either)
   const confinement = sandboxOf("spawn", declaredPolicy(undefined, sandboxMode(ctx.env ?? process.env)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env);

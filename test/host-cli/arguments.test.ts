@@ -1,6 +1,6 @@
 // Argument handling a model or a person meets through the real command: unknown names, values of
 // the wrong kind, exponents, defaults and descriptions in the schema, authoring warnings.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,6 +19,8 @@ write("show.json", {
   defaults: { timeout: "60000", label: "x" },
   template: "printf %s|%s|%s|%s {file} {n} {timeout} {label}",
 });
+write("items.json", { description: "array items", args: ["arr:array"], template: "printf [%s]\\n -- {arr} {arr[0]} {arr??none}" });
+write("whole.json", { description: "whole array", args: ["arr:array"], template: "printf [%s]\\n -- {arr}" });
 write("encode.json", { description: "output names a file, not a step", output: "ogg", template: "printf encoded" });
 write("sloppy.json", { descripton: "typo", args: ["a"], template: ["printf {a} {b}", "printf {unclosed"] });
 
@@ -35,6 +37,42 @@ describe("arguments", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("Argument label must be a string.");
     expect(r.stderr).not.toContain("[object Object]");
+  });
+
+  it("an array item that is an object is refused when the template reads items as text, naming the argument and the index", () => {
+    const r = runCli(["call", "items", 'arr=[{"a":1},"x y"]'], env);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(
+      "Argument arr[0] must be a string, number or boolean: the template reads the items of arr as text ({arr[0]}), and an object has none " +
+        "(an array holding objects can only be used whole, as {arr}, which gives its JSON).",
+    );
+    expect(r.stderr).not.toContain("[object Object]");
+    // an object nested in an item is found too
+    expect(runCli(["call", "items", 'arr=["a",[{"b":2}]]'], env).stderr).toContain("Argument arr[1] must be a string, number or boolean");
+    // items without objects still run, and a template that uses the array only whole passes it as JSON
+    expect(runCli(["call", "items", 'arr=["a","x y"]'], env)).toMatchObject({ status: 0, stdout: '[--]\n[["a","x y"]]\n[a]\n[a,x y]\n' });
+    expect(runCli(["call", "whole", 'arr=[{"a":1},"x y"]'], env)).toMatchObject({ status: 0, stdout: '[--]\n[[{"a":1},"x y"]]\n' });
+  });
+
+  it("a spawn value that is an object, or an array whose items hold one, is refused for a word that reads it as text; nothing runs", () => {
+    const mark = join(dir, "spawn-object-ran");
+    const spawn = (template: string, values: string) => runCli(["spawn", `template=${template}`, `values=${values}`], env, dir);
+    const object = spawn(`sh -c "touch ${mark}; printf [%s] $0" {o} {o??x}`, '{"o":{"k":"v"}}');
+    expect(object.status).toBe(1);
+    expect(object.stderr).toContain("Argument o must be a string, number, boolean or array: an object has no text for {o} to put in a command word.");
+    const typed = spawn("printf [%s] {o:string}", '{"o":{"k":"v"}}');
+    expect(typed.stderr).toContain("Argument o must be a string, number, boolean or array: an object has no text for {o:string}");
+    const item = spawn(`sh -c "touch ${mark}" {o??x}`, '{"o":["a",{"k":"v"}]}');
+    expect(item.stderr).toContain("Argument o[1] must be a string, number or boolean: the template reads the items of o as text ({o??x})");
+    // an array argument given as JSON text is checked once parsed
+    expect(spawn("printf [%s] {o:array} {o[0]}", '{"o":"[{\\"k\\":1}]"}').stderr).toContain("Argument o[0] must be a string, number or boolean");
+    for (const r of [object, typed, item]) expect(r.stdout + r.stderr).not.toContain("[object Object]");
+    expect(existsSync(mark)).toBe(false);
+    // no draft of a command that never ran
+    expect(existsSync(join(dir, "agent", "recipes", "drafts"))).toBe(false);
+    // the whole array is its JSON
+    expect(spawn("printf [%s] {o}", '{"o":[{"k":"v"}]}')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^\[\[\{"k":"v"\}\]\]\n?draft_recipe=/) });
   });
 
   it("a number given with an exponent reaches the command in plain decimal notation", () => {
