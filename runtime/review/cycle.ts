@@ -5,7 +5,7 @@
 // only authority: a retry resumes them and never asks the reviewer again.
 import * as E from "fp-ts/lib/Either.js";
 import { join } from "node:path";
-import { control, decodeState, failed, isParked, moved, type ControlAction, type ReviewState } from "../../core/review/admission.js";
+import { control, decodeState, failed, isParked, moved, RETRY_ACTION, type ControlAction, type ReviewState } from "../../core/review/admission.js";
 import { tidyReviews } from "./tidy.js";
 import { batchSha256, captureBatch, eligibleDrafts, type Batch } from "../../core/review/batch.js";
 import { planOf, validateDecisions, type ExecutionPlan } from "../../core/review/decide.js";
@@ -43,6 +43,9 @@ export interface CycleReport {
   readonly unlisted?: string;
   /** what the batch this cycle completed did, by outcome (promoted, discarded, skipped_...) */
   readonly actions?: Readonly<Record<string, number>>;
+  /** the batch failed as often as it may and waits for `review.retry`: how often, the retry, and
+   *  whether it was so already when this cycle began (its reviewer, if any, was then not asked) */
+  readonly parked?: { readonly attempts: number; readonly retry: string; readonly before: boolean };
 }
 
 const write = (ctx: ReviewContext, s: ReviewState): Promise<void> => writeJson(ctx.fs, statePath(ctx.paths), s);
@@ -183,6 +186,8 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
       else state = captured;
     }
   }
+  // a batch that failed as often as it may is neither reviewed nor executed again until a retry
+  const parkedBefore = state !== undefined && isParked(state);
   const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isParked(state)));
   if (reviewable && state !== undefined) state = await review(ctx, state, options.reviewer, steps);
   // cleanup comes only after `completed` is durable, and is repeated by any later cycle
@@ -200,6 +205,9 @@ async function cycleLocked(ctx: ReviewContext, options: CycleOptions): Promise<C
     ...(eligible === undefined ? {} : { eligible }),
     ...(unlisted === undefined ? {} : { unlisted }),
     ...(evidence?.actions === undefined ? {} : { actions: evidence.actions }),
+    ...(state === undefined || !isParked(state)
+      ? {}
+      : { parked: { attempts: state.phase === "failed" ? state.attempts : state.processingAttempts, retry: state.nextAction ?? RETRY_ACTION, before: parkedBefore } }),
   };
 }
 

@@ -105,6 +105,42 @@ describe("drafts and one review cycle through the CLI", () => {
     expect(reviews.details["draft_review"]).toMatchObject({ phase: "completed", sources: 12, evidence: { actions: { promoted: 2, discarded: 10 } } });
   });
 
+  it("a batch whose review failed three times reads no new reply and says so, with the retry that unblocks it", () => {
+    const own = mkdtempSync(join(tmpdir(), "pi-recipes-drafts-parked-"));
+    try {
+      const env = { PI_CODING_AGENT_DIR: own, PI_RECIPES_REVIEWER: "" };
+      const drafts = join(own, "recipes", "drafts");
+      mkdirSync(drafts, { recursive: true });
+      for (let i = 1; i <= 12; i++) writeFileSync(join(drafts, `d${String(i).padStart(2, "0")}.json`), JSON.stringify({ description: `Draft ${i}`, template: `echo d${i}` }));
+      const garbage = join(own, "garbage.txt");
+      writeFileSync(garbage, "junk\n");
+      const failures = [1, 2, 3].map(() => runCli(["review", "--scripted", garbage], env));
+      expect(failures.map((r) => r.status)).toEqual([1, 1, 1]);
+      const retry = `retry: pi-recipes message to=tool:pi-actors type=review.retry body='{"scope":"draft"}'`;
+      // the first two failures may be answered again as they were; the third parks the batch
+      expect(failures[1]!.stderr).not.toContain("retry:");
+      expect(failures[2]!.stderr).toContain(`${retry} (the batch failed 3 times: it is not reviewed again until then)`);
+
+      const projection = JSON.parse(readFileSync(String(runCliJson(["review"], env).body.details["projection"]), "utf8")) as Projected;
+      const valid = join(own, "valid.txt");
+      const decisions = projection.drafts.map((d) => ({ draft: d.draft, sha256: d.sha256, action: "discard", rationale: "one-off", assessment: { launches: d.usage.lifetime_calls } }));
+      writeFileSync(valid, `DRAFT_REVIEW_RESULT\n${JSON.stringify({ batchId: projection.batchId, decisions })}\n`);
+      const ignored = runCli(["review", "--scripted", valid], env);
+      expect(ignored.status).toBe(1);
+      expect(ignored.stderr).toContain("phase=failed steps=nothing to do");
+      expect(ignored.stderr).toContain(`not read: ${valid} (the review of this batch failed 3 times, and no reply is read until a retry)`);
+      expect(ignored.stderr).toContain(`${retry}, then pi-recipes review --scripted ${valid}`);
+      expect(draftsIn(drafts)).toHaveLength(12);
+      // the command it gives, then the same review, carries the reply out
+      expect(runCli(["message", "to=tool:pi-actors", "type=review.retry", 'body={"scope":"draft"}'], env).status).toBe(0);
+      const done = runCli(["review", "--scripted", valid], env);
+      expect(done.stdout).toContain("phase=completed");
+      expect(draftsIn(drafts)).toHaveLength(0);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("one cycle through a configured reviewer command", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-recipes-reviewer-"));
     try {
