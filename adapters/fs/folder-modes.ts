@@ -82,7 +82,23 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
   const chmod = fs.chmod?.bind(fs);
   // one layer per root: ports handed on and wrapped again are not wrapped twice
   if (chmod === undefined || wrapped.get(fs) === root) return fs;
-  const under = inside(root);
+  const inRoot = inside(root);
+  // The rule only changes anything in a folder others may write: in a root that gives its group
+  // and others no write permission and hands down no group (setgid), what the umask makes is what
+  // the rule would make, so the lookups and the chmod are left out. A call creates its launch log
+  // and folder each time, four file system round trips more on every launch otherwise. The root's
+  // mode is looked at again after a minute, so a long-lived server sees a folder that became
+  // shared.
+  let sharedRoot: { readonly at: number; readonly shared: Promise<boolean> } | undefined;
+  const rootShared = (): Promise<boolean> => {
+    const now = Date.now();
+    if (sharedRoot === undefined || now - sharedRoot.at > 60_000) {
+      // a root that cannot be looked at now: apply the rule (it costs time, never permissions)
+      sharedRoot = { at: now, shared: fs.stat(root).then((st) => (st.mode & 0o2022) !== 0, () => true) };
+    }
+    return sharedRoot.shared;
+  };
+  const under = async (path: string): Promise<boolean> => inRoot(path) && (await rootShared());
   /** whether `path` is about to be created by a write with `flag` */
   const creates = async (path: string, flag: OpenFlag | undefined): Promise<boolean> => {
     if (flag === "r") return false;
@@ -105,14 +121,14 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
     ...fs,
     name: fs.name,
     capabilities: fs.capabilities,
-    mkdir: (path, options) => (under(path) ? mkdirLikeParent(fs, path, options) : fs.mkdir(path, options)),
+    mkdir: async (path, options) => ((await under(path)) ? mkdirLikeParent(fs, path, options) : fs.mkdir(path, options)),
     async writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<void> {
-      const made = under(path) && (await creates(path, options?.flag ?? "w"));
+      const made = (await under(path)) && (await creates(path, options?.flag ?? "w"));
       await fs.writeFile(path, data, options);
       if (made) await settle(path, options?.mode);
     },
     async open(path: string, flag: OpenFlag, mode?: number): Promise<FileHandle> {
-      const made = under(path) && (await creates(path, flag));
+      const made = (await under(path)) && (await creates(path, flag));
       const handle = await fs.open(path, flag, mode);
       if (made) await settle(path, mode);
       return handle;
