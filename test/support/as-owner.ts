@@ -40,13 +40,27 @@ export interface OwnedAgentDir {
   ownAll(): void;
 }
 
-/** Agent dirs made by `fresh()`, each in a box of its own, all removed by `removeAll()`. */
-export function ownedAgentDirs(prefix: string): { fresh(): OwnedAgentDir; removeAll(): void } {
+/** Folders made by `make()` under the system's temp folder, each removed by `removeAll()`. */
+function tempBoxes(prefix: string): { make(): string; removeAll(): void } {
   const boxes: string[] = [];
   return {
-    fresh() {
+    make() {
       const box = mkdtempSync(join(tmpdir(), prefix));
       boxes.push(box);
+      return box;
+    },
+    removeAll() {
+      for (const b of boxes) rmSync(b, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Agent dirs made by `fresh()`, each in a box of its own, all removed by `removeAll()`. */
+export function ownedAgentDirs(prefix: string): { fresh(): OwnedAgentDir; removeAll(): void } {
+  const boxes = tempBoxes(prefix);
+  return {
+    fresh() {
+      const box = boxes.make();
       // the box is reached by the owner (mkdtemp makes it private to this user)
       chmodSync(box, 0o755);
       const agent = join(box, "agent");
@@ -79,9 +93,7 @@ export function ownedAgentDirs(prefix: string): { fresh(): OwnedAgentDir; remove
         ownAll,
       };
     },
-    removeAll() {
-      for (const b of boxes) rmSync(b, { recursive: true, force: true });
-    },
+    removeAll: boxes.removeAll,
   };
 }
 
@@ -118,11 +130,10 @@ export interface SharedAgentDir {
 }
 
 export function sharedAgentDirs(prefix: string): { fresh(): SharedAgentDir; removeAll(): void } {
-  const boxes: string[] = [];
+  const boxes = tempBoxes(prefix);
   return {
     fresh() {
-      const box = mkdtempSync(join(tmpdir(), prefix));
-      boxes.push(box);
+      const box = boxes.make();
       const agent = join(box, "agent");
       const recipes = join(agent, "recipes");
       mkdirSync(recipes, { recursive: true });
@@ -162,8 +173,6 @@ export function sharedAgentDirs(prefix: string): { fresh(): SharedAgentDir; remo
         ownAll,
       };
     },
-    removeAll() {
-      for (const b of boxes) rmSync(b, { recursive: true, force: true });
-    },
+    removeAll: boxes.removeAll,
   };
 }
