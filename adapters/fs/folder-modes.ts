@@ -1,25 +1,44 @@
 // Several local users of one folder. A folder shared by a group (mode 2775, say) is written by
 // each of its users with their own umask, and a umask of 022 would make every folder and file one
 // of them creates inside it writable by that user alone: the next user could not add a launch to
-// the ledger, take a lock or write a draft there. So what is created inside such a folder takes
-// its permissions from the folder, not from the creator's umask:
-//   - a new folder gets the permission bits of the folder it is made in (setgid and sticky too),
-//     so the group a setgid folder hands down and who may write stay the same all the way down;
-//   - a new file may be read and written by whoever may read and write the folder it is made in,
-//     as far as the mode its creator asked for allows (a private file stays private).
+// the ledger or write a draft there. So what the runtime creates inside such a folder takes its
+// permissions from the folder, not from the creator's umask:
+//   - a new folder gets the permission bits of the folder it is made in (setgid too), so the group
+//     a setgid folder hands down and who may write stay the same all the way down;
+//   - a new file may be read and written by the group that may read and write the folder it is
+//     made in, and read by others who may read it, as far as the mode its creator asked for allows
+//     (a private file stays private). Others never get write permission on a file: a folder that
+//     lets everyone write is no reason to let everyone rewrite a recipe.
+// A sticky folder (mode 1777 like /tmp, or 3775) says the opposite: each user's files are their
+// own, nobody else may remove or replace them. There the rule does not apply: what is made in it
+// keeps its creator's umask (other users then cannot count their launches in a ledger folder the
+// first user made, and say so; they never get to change another user's files).
 // A chmod that fails (the folder or file is another user's, made by a concurrent creator) leaves
 // the mode as it is: who made it applied the same rule.
+//
+// The lock folder has a rule of its own (lockFolderModeIn): it takes its folder's bits, sticky
+// included, so in a 1777 folder every user may take a lock and nobody may remove another's.
 import * as nodeFs from "node:fs";
 import { dirname, sep } from "node:path";
 import { hasCode, type FileHandle, type FileSystem, type OpenFlag, type WriteOptions } from "./FileSystem.js";
 
-/** The mode of a folder made inside a folder of mode `parent`. */
-export const folderModeIn = (parent: number): number => parent & 0o7777;
+const STICKY = 0o1000;
+
+/** Whether a folder of mode `mode` keeps each user's files their own (the sticky bit). */
+const keepsOwn = (mode: number): boolean => (mode & STICKY) !== 0;
+
+/** The mode of a folder the runtime makes inside a folder of mode `parent`; undefined in a sticky
+ *  folder, where it keeps the creator's umask. */
+export const folderModeIn = (parent: number): number | undefined => (keepsOwn(parent) ? undefined : parent & 0o2777);
+
+/** The mode of the lock folder made inside a folder of mode `parent`: its bits, sticky included. */
+export const lockFolderModeIn = (parent: number): number => parent & 0o7777;
 
 /** The mode of a file made inside a folder of mode `folder`, its creator having asked for
- *  `requested`: the owner keeps what was asked, group and others get the read and write bits the
- *  folder gives them, never more than was asked. */
-export const fileModeIn = (folder: number, requested = 0o666): number => requested & (0o600 | (folder & 0o066));
+ *  `requested`: the owner keeps what was asked, the group gets the read and write bits the folder
+ *  gives it, others its read bit, never more than was asked; undefined in a sticky folder. */
+export const fileModeIn = (folder: number, requested = 0o666): number | undefined =>
+  keepsOwn(folder) ? undefined : requested & (0o600 | (folder & 0o064));
 
 /** The folders `dir` and its parents that do not exist, the deepest first, and the mode of the
  *  nearest one that does. */
@@ -35,14 +54,18 @@ async function missingUpTo(fs: FileSystem, dir: string): Promise<{ readonly miss
   }
 }
 
-/** `mkdir` (with `recursive`, `mkdir -p`) where every folder it makes gets the permission bits of
- *  the folder it is made in, whatever the umask. Fails as `fs.mkdir` does. */
-export async function mkdirLikeParent(fs: FileSystem, dir: string, options: { readonly recursive?: boolean } = {}): Promise<void> {
+/** `mkdir` (with `recursive`, `mkdir -p`) where every folder it makes gets the mode `modeIn` gives
+ *  for the folder it is made in (folderModeIn unless told), whatever the umask; a folder `modeIn`
+ *  gives no mode keeps the umask's. Fails as `fs.mkdir` does. */
+export async function mkdirLikeParent(
+  fs: FileSystem, dir: string, options: { readonly recursive?: boolean } = {}, modeIn: (parent: number) => number | undefined = folderModeIn,
+): Promise<void> {
   if (fs.chmod === undefined) return fs.mkdir(dir, options);
   const { missing, parentMode } = options.recursive === true ? await missingUpTo(fs, dir) : { missing: [dir], parentMode: undefined };
   await fs.mkdir(dir, options);
   if (missing.length === 0) return;
-  const mode = folderModeIn(parentMode ?? (await fs.stat(dirname(dir))).mode);
+  const mode = modeIn(parentMode ?? (await fs.stat(dirname(dir))).mode);
+  if (mode === undefined) return;
   // from the top down: each folder the same bits as the one it was made in
   for (const d of missing.reverse()) await fs.chmod(d, mode).catch(() => undefined);
 }
@@ -54,12 +77,13 @@ export function mkdirLikeParentSync(dir: string, fs: typeof nodeFs = nodeFs): vo
   for (; !fs.existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.push(d);
   fs.mkdirSync(dir, { recursive: true });
   if (missing.length === 0) return;
-  let mode: number;
+  let mode: number | undefined;
   try {
     mode = folderModeIn(fs.statSync(d).mode);
   } catch {
     return;
   }
+  if (mode === undefined) return;
   for (const m of missing.reverse()) {
     try {
       fs.chmodSync(m, mode);
@@ -85,7 +109,8 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
   const inRoot = inside(root);
   // The rule only changes anything in a folder others may write: in a root that gives its group
   // and others no write permission and hands down no group (setgid), what the umask makes is what
-  // the rule would make, so the lookups and the chmod are left out. A call creates its launch log
+  // the rule would make, and in a sticky root it does not apply, so the lookups and the chmod are
+  // left out. A call creates its launch log
   // and folder each time, four file system round trips more on every launch otherwise. The root's
   // mode is looked at again after a minute, so a long-lived server sees a folder that became
   // shared.
@@ -94,7 +119,7 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
     const now = Date.now();
     if (sharedRoot === undefined || now - sharedRoot.at > 60_000) {
       // a root that cannot be looked at now: apply the rule (it costs time, never permissions)
-      sharedRoot = { at: now, shared: fs.stat(root).then((st) => (st.mode & 0o2022) !== 0, () => true) };
+      sharedRoot = { at: now, shared: fs.stat(root).then((st) => !keepsOwn(st.mode) && (st.mode & 0o2022) !== 0, () => true) };
     }
     return sharedRoot.shared;
   };
@@ -112,7 +137,8 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
   };
   const settle = async (path: string, requested: number | undefined): Promise<void> => {
     try {
-      await chmod(path, fileModeIn((await fs.stat(dirname(path))).mode, requested));
+      const mode = fileModeIn((await fs.stat(dirname(path))).mode, requested);
+      if (mode !== undefined) await chmod(path, mode);
     } catch {
       // another user's file, or gone already: as it is
     }

@@ -24,9 +24,9 @@
 // hosts use `<recipe root>/.locks`, see runtime/agent-paths.ts), never in the OS temp folder:
 // processes with different TMPDIRs (systemd PrivateTmp, sandboxes) must still meet on one file.
 //
-// Several local users. The lock folder gets the permission bits of the folder it is created in
-// (adapters/fs/folder-modes.ts, the rule for everything made in a recipe folder), so exactly the
-// users who may write the data may take its locks, whatever their umask; lock records are
+// Several local users. The lock folder gets the permission bits of the folder it is created in,
+// sticky included (adapters/fs/folder-modes.ts, lockFolderModeIn), so exactly the users who may
+// write the data may take its locks, whatever their umask; lock records are
 // world-readable, so every such user can judge whether an owner is dead. A folder
 // they may not write gives a `LockAccessError` naming it, never an internal error. In a sticky
 // folder (mode 1777, like /tmp) a user cannot remove another user's dead lock: that waits like a
@@ -40,7 +40,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { nodeCrypto } from "../node-crypto.js";
 import { basename, dirname, join } from "node:path";
 import { hasCode, type FileSystem, type FsError } from "../fs/FileSystem.js";
-import { mkdirLikeParent } from "../fs/folder-modes.js";
+import { lockFolderModeIn, mkdirLikeParent } from "../fs/folder-modes.js";
 import { makeNodeFileSystem } from "../fs/node.js";
 import { canonicalLockPath, lockKey } from "./canonical-path.js";
 import { DEFAULT_LOCK_POLL_MS, DEFAULT_LOCK_TIMEOUT_MS, LockAccessError, LockReentryError, LockTimeoutError, type HeldLock, type Lock, type LockOptions } from "./Lock.js";
@@ -152,7 +152,7 @@ export function makeFileLock(options: FileLockOptions): Lock {
   /** Creates the lock root with the permission bits of its parent (see "Several local users"). */
   async function ensureRoot(): Promise<void> {
     try {
-      await mkdirLikeParent(fs, root, { recursive: true });
+      await mkdirLikeParent(fs, root, { recursive: true }, lockFolderModeIn);
     } catch (e) {
       if (denied(e)) throw new LockAccessError(root, e);
       throw e;

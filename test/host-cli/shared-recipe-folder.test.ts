@@ -81,4 +81,16 @@ describe.skipIf(!runs)("a recipe folder shared by a group, its members with umas
     // the member who may write it folds and sees the launch
     expect(d.run(0, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/^automatic_reviews draft=idle tool=idle\nlineages=1 revision_snapshots=0\n?$/);
   }, 120_000);
+
+  it("in a sticky folder everyone may write (1777) a member's recipe stays theirs: the other member cannot rewrite it", () => {
+    const d = dirs.fresh();
+    d.ownAll();
+    chmodSync(d.recipes, 0o1777);
+    expect(d.run(0, ["register_tool", "name=mine", "description=mine", "template=echo safe"]).status).toBe(0);
+    expect(statSync(join(d.recipes, "mine.json")).mode & 0o022).toBe(0);
+    expect(d.run(0, ["call", "mine"]).stdout).toBe("safe\n");
+    // the other member may not write the file (and, the folder being sticky, not replace it)
+    expect(d.run(1, ["register_tool", "name=mine", "template=echo changed"]).status).not.toBe(0);
+    expect(d.run(0, ["call", "mine"]).stdout).toBe("safe\n");
+  }, 120_000);
 });

@@ -65,4 +65,30 @@ describe("folder modes under a recipe root", () => {
     // the root's own mode, looked at once
     expect(calls).toEqual([`stat ${root}`]);
   });
+
+  it("never gives others write on a file, even in a folder everyone may write (2777)", async () => {
+    const root = join(dir, "recipes");
+    mkdirSync(root);
+    chmodSync(root, 0o2777);
+    await writeSome(folderModesUnder(root, makeNodeFileSystem()), root);
+    expect([mode(join(root, ".usage")), mode(join(root, ".usage", "index.json")), mode(join(root, ".usage", "logs", "1.log"))]).toEqual(["2777", "664", "664"]);
+  });
+
+  for (const sticky of [0o1777, 0o3775]) {
+    it(`in a sticky folder (${sticky.toString(8)}) each user's files stay their own: what is made keeps the umask's modes, and no sticky bit is handed down`, async () => {
+      const root = join(dir, "recipes");
+      mkdirSync(root);
+      chmodSync(root, sticky);
+      const { fs, calls } = counted();
+      await writeSome(folderModesUnder(root, fs), root);
+      // the same writes without the wrapper, in a folder of the same mode
+      const plain = join(dir, "plain");
+      mkdirSync(plain);
+      chmodSync(plain, sticky);
+      await writeSome(makeNodeFileSystem(), plain);
+      for (const p of [".usage", join(".usage", "logs"), join(".usage", "index.json"), join(".usage", "logs", "1.log")]) expect(mode(join(root, p)), p).toBe(mode(join(plain, p)));
+      expect(statSync(join(root, ".usage")).mode & 0o1000).toBe(0);
+      expect(calls.filter((c) => c.startsWith("chmod"))).toEqual([]);
+    });
+  }
 });
