@@ -98,7 +98,8 @@ async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerCo
     });
   }
   const gathered: ReviewsDetails = await reviews.gatherReviews(fs, paths);
-  return unreadable === undefined ? gathered : { ...gathered, usage_unreadable: unreadable };
+  // the counts are not known then: null, as the text says `unknown`
+  return unreadable === undefined ? gathered : { ...gathered, lineage_count: null, revision_snapshots: null, usage_unreadable: unreadable };
 }
 
 /** What a journal that recovery set aside (`<id>.journal.json.quarantined[-n]`) is said as: the

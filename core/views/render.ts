@@ -72,9 +72,11 @@ export function importsText(summary: RecipesSummary): string {
 
 export type ReviewsDetails = {
   readonly draft_review: { readonly phase: string };
-  readonly lineage_count: number;
+  /** null when the ledgers could not be read (`usage_unreadable`) */
+  readonly lineage_count: number | null;
   readonly lineages: readonly unknown[];
-  readonly revision_snapshots: number;
+  /** null when the ledgers could not be read (`usage_unreadable`) */
+  readonly revision_snapshots: number | null;
   readonly tool_review: { readonly phase: string };
   /** why the usage ledgers could not be read: the counts above are then not known */
   readonly usage_unreadable?: string;

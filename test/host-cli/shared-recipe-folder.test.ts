@@ -78,6 +78,8 @@ describe.skipIf(!runs)("a recipe folder shared by a group, its members with umas
     expect(reviews.stdout).toMatch(/^automatic_reviews draft=idle tool=idle\nlineages=unknown revision_snapshots=unknown\nwarning: Usage ledgers could not be read: .*EACCES: permission denied.*; usage is not shown/);
     const json = JSON.parse(d.run(1, ["inspect", "target=recipes", "view=reviews", "--json"]).stdout);
     expect(json.details.usage_unreadable).toMatch(/^Usage ledgers could not be read: .*EACCES/);
+    // not counts of none: unknown, as the text says
+    expect([json.details.lineage_count, json.details.revision_snapshots]).toEqual([null, null]);
     // the member who may write it folds and sees the launch
     expect(d.run(0, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/^automatic_reviews draft=idle tool=idle\nlineages=1 revision_snapshots=0\n?$/);
   }, 120_000);
