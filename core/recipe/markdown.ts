@@ -10,8 +10,15 @@ export const MD_UNCLOSED_FRONTMATTER = "Markdown recipe frontmatter is not close
 export const MD_BAD_FRONTMATTER = "Markdown recipe frontmatter is not valid YAML";
 export const MD_NO_FENCE = "Markdown recipe has no executable recipe/template fence";
 
-/** Only backtick fences count (`~~~` does not); the info string of a backtick fence has no backtick. */
-const OPENING_FENCE = /^\s*(`{3,})([^`]*)$/;
+/** A fence opens on a line of up to three spaces, then three or more backticks or tildes and the
+ *  info string; a backtick fence's info string has no backtick (such a line is text). It closes on
+ *  a line of up to three spaces, then the same character at least as many times, then nothing but
+ *  white space; until then every line is the fence's content, so a fence quoted inside another
+ *  (a `~~~markdown` or four-backtick block showing an example) is content, never a fence. Only
+ *  backtick fences can be the recipe's: a tilde fence is always prose. */
+const OPENING_FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+
 /** Words that mark a fence as the recipe's, strongest first: a fence that names a recipe,
  *  template or command wins over one whose language is JSON (which may be an example of output
  *  in the prose, ahead of the template), whatever their order. The marker is the info string's
@@ -48,8 +55,7 @@ const NO_LINES: SelectedFence["ignored"] = Object.freeze([]);
 /**
  * The recipe's fence: the first marked as a recipe, template or command, else the first whose
  * language is JSON; other fences (`bash`, `text`, ...) are examples in the prose. Fences are
- * recognised by line, as Markdown renders them: the closing line holds only backticks, at least
- * as many as the opening.
+ * recognised by line, as Markdown renders them (see OPENING_FENCE).
  */
 function selectFence(lines: readonly string[]): SelectedFence {
   let json: Fence | undefined;
@@ -58,12 +64,15 @@ function selectFence(lines: readonly string[]): SelectedFence {
   for (let i = 0; i < lines.length; i++) {
     const open = OPENING_FENCE.exec(lines[i] ?? "");
     if (open === null) continue;
-    const ticks = (open[1] ?? "").length;
+    const run = open[1] ?? "";
+    const rawInfo = open[2] ?? "";
+    const backticks = run.startsWith("`");
+    if (backticks && rawInfo.includes("`")) continue;
     let close = i + 1;
-    while (close < lines.length && !isClosingFence(lines[close] ?? "", ticks)) close++;
-    const info = (open[2] ?? "").trim().toLowerCase();
+    while (close < lines.length && !isClosingFence(lines[close] ?? "", run)) close++;
+    const info = rawInfo.trim().toLowerCase();
     const marks = marksOf(info);
-    const naming = NAMING_WORDS.some((w) => marks.includes(w));
+    const naming = backticks && NAMING_WORDS.some((w) => marks.includes(w));
     // an unclosed fence swallows the rest of the document, so nothing after it can be a fence; it
     // is no template either, but when it names one after the fence that is used (a template, or a
     // json one), its author meant it as the template
@@ -75,15 +84,16 @@ function selectFence(lines: readonly string[]): SelectedFence {
     if (naming) {
       if (named === undefined) named = fence();
       else (ignored ??= []).push({ line: i, unclosed: false });
-    } else if (named === undefined && json === undefined && marks[0] === JSON_WORD) json = fence();
+    } else if (backticks && named === undefined && json === undefined && marks[0] === JSON_WORD) json = fence();
     i = close;
   }
   return { fence: named ?? json, ignored: ignored ?? NO_LINES };
 }
 
-function isClosingFence(line: string, ticks: number): boolean {
-  const trimmed = line.trim();
-  return trimmed.length >= ticks && /^`+$/.test(trimmed);
+/** Whether a line closes the fence opened by `run` (its backticks or tildes). */
+function isClosingFence(line: string, run: string): boolean {
+  const close = CLOSING_FENCE.exec(line)?.[1];
+  return close !== undefined && close[0] === run[0] && close.length >= run.length;
 }
 
 /** Why a Markdown file holds no recipe object. */

@@ -152,3 +152,15 @@ describe("a Markdown recipe with more than one template fence", () => {
     });
   });
 });
+
+describe("a template example quoted inside a ~~~markdown block", () => {
+  it("is content, not a fence: its command does not run, the real template after it does, with no warning", () => {
+    withAgent("pi-recipes-quoted-fence-", (recipes, agent) => {
+      const marker = join(recipes, "..", "PWNED-example");
+      writeFileSync(join(recipes, "greet.md"), `---\ndescription: g\n---\n\n~~~markdown\n\`\`\`template\ntouch ${marker}\n\`\`\`\n~~~\n\n\`\`\`template\necho real\n\`\`\`\n`);
+      expect(runCli(["call", "greet"], agent)).toMatchObject({ status: 0, stdout: "real\n" });
+      expect(existsSync(marker)).toBe(false);
+      expect(runCli(["inspect", "target=recipes", "view=doctor"], agent).stdout).not.toContain("is ignored");
+    });
+  });
+});

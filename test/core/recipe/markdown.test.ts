@@ -136,6 +136,23 @@ describe("compileMarkdown", () => {
     expect(reason("---\n---\n~~~template\necho tilde\n~~~\n")).toBe(NO_FENCE);
   });
 
+  it("nothing inside a tilde fence, or any other fence, is a fence: a quoted template example is content", () => {
+    // the example inside a ~~~markdown block is not the template, and the real one after it is not ignored
+    const md = "---\ndescription: g\n---\n\n~~~markdown\n```template\ntouch /tmp/example\n```\n~~~\n\n```template\necho real\n```\n";
+    const r = readMarkdown(md);
+    expect(r).toEqual(E.right({ raw: { description: "g", template: "echo real" }, ignoredFences: [] }));
+    // a tilde fence closes only with tildes, at least as many, and no info string
+    expect(ok("---\n---\n~~~~\n~~~\n```\n```template\necho example\n```\n~~~~ no\n~~~~~\n```command\necho real\n```\n")).toEqual({ template: "echo real" });
+    // a backtick fence does not close on tildes, nor on fewer backticks, nor on a line with an info string
+    expect(ok("---\n---\n````markdown\n~~~\n```\n```` text\n```template\necho example\n```\n````\n```template\necho real\n```\n")).toEqual({ template: "echo real" });
+    // only the example, in a block never closed: it is content to the end, so there is no template
+    expect(reason("---\n---\n~~~markdown\n```template\necho example\n```\n")).toBe(NO_FENCE);
+    // a line of backticks whose info string holds a backtick opens nothing
+    expect(ok("---\n---\n``` `x`\n```template\necho real\n```\n")).toEqual({ template: "echo real" });
+    // four spaces of indentation make no fence (an indented code block), three still do
+    expect(ok("---\n---\n    ```template\n    echo indented example\n    ```\n   ```template\n   echo real\n   ```\n")).toEqual({ template: "echo real" });
+  });
+
   it("a selected fence with an empty body gives nothing, even with a frontmatter template", () => {
     expect(reason("---\ntemplate: echo fm\n---\n```template\n   \n```\n")).toBe(NO_FENCE);
   });
