@@ -48,6 +48,34 @@ const marksOf = (info: string): string[] => info.split(/\s+/, 2);
 interface SelectedFence {
   readonly fence: Fence | undefined;
   readonly ignored: readonly { readonly line: number; readonly unclosed: boolean }[];
+  /** the first closed backtick fence holding a marking word where it marks nothing, told about
+   *  when no fence is the recipe's: most likely the template, marked the wrong way */
+  readonly unmarked: UnmarkedFence | undefined;
+}
+
+/** A fence whose info string holds `template`, `recipe` or `command`, but not as its first word
+ *  or the word after its language (```` ```{.template} ````, ```` ```bash,template ````). */
+export interface UnmarkedFence {
+  /** the opening line */
+  readonly line: number;
+  /** trimmed, as written */
+  readonly info: string;
+  /** the marking word it holds, lower-cased */
+  readonly word: string;
+  /** the language it seems to name (its leading letters), if not the word itself */
+  readonly language: string | undefined;
+}
+
+/** A marking word standing alone among letters: `{.template}`, `bash,template`, `template.sh`. */
+const LOOSE_WORD = /(?<![a-z])(recipe|template|command)(?![a-z])/;
+const LEADING_LANGUAGE = /^[a-z][a-z0-9_+-]*/;
+
+function unmarkedFence(info: string, line: number): UnmarkedFence | undefined {
+  const lower = info.toLowerCase();
+  const word = LOOSE_WORD.exec(lower)?.[1];
+  if (word === undefined) return undefined;
+  const language = LEADING_LANGUAGE.exec(lower)?.[0];
+  return { line, info, word, language: language === undefined || NAMING_WORDS.includes(language) ? undefined : language };
 }
 
 const NO_LINES: SelectedFence["ignored"] = Object.freeze([]);
@@ -60,6 +88,7 @@ const NO_LINES: SelectedFence["ignored"] = Object.freeze([]);
 function selectFence(lines: readonly string[]): SelectedFence {
   let json: Fence | undefined;
   let named: Fence | undefined;
+  let unmarked: UnmarkedFence | undefined;
   let ignored: { line: number; unclosed: boolean }[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const open = OPENING_FENCE.exec(lines[i] ?? "");
@@ -84,10 +113,13 @@ function selectFence(lines: readonly string[]): SelectedFence {
     if (naming) {
       if (named === undefined) named = fence();
       else (ignored ??= []).push({ line: i, unclosed: false });
-    } else if (backticks && named === undefined && json === undefined && marks[0] === JSON_WORD) json = fence();
+    } else if (backticks) {
+      if (named === undefined && json === undefined && marks[0] === JSON_WORD) json = fence();
+      else unmarked ??= unmarkedFence(rawInfo.trim(), i);
+    }
     i = close;
   }
-  return { fence: named ?? json, ignored: ignored ?? NO_LINES };
+  return { fence: named ?? json, ignored: ignored ?? NO_LINES, unmarked };
 }
 
 /** Whether a line closes the fence opened by `run` (its backticks or tildes). */
@@ -101,7 +133,7 @@ export type MarkdownError =
   | { readonly _tag: "NoFrontmatter" }
   | { readonly _tag: "UnclosedFrontmatter" }
   | { readonly _tag: "BadFrontmatter"; readonly line: number; readonly column: number; readonly message: string }
-  | { readonly _tag: "NoFence" };
+  | { readonly _tag: "NoFence"; readonly unmarked?: UnmarkedFence };
 
 /** The text of a Markdown error (fixed texts existing agents match on). */
 export function markdownErrorText(e: MarkdownError): string {
@@ -113,8 +145,14 @@ export function markdownErrorText(e: MarkdownError): string {
     case "BadFrontmatter":
       return `${MD_BAD_FRONTMATTER} (line ${e.line} column ${e.column}): ${e.message}`;
     case "NoFence":
-      return MD_NO_FENCE;
+      return e.unmarked === undefined ? MD_NO_FENCE : `${MD_NO_FENCE}: ${unmarkedText(e.unmarked)}`;
   }
+}
+
+/** How to mark a fence that holds a marking word where it marks nothing. */
+function unmarkedText(f: UnmarkedFence): string {
+  const marked = f.language === undefined ? `\`\`\`${f.word}` : `\`\`\`${f.language} ${f.word} or \`\`\`${f.word}`;
+  return `the fence at line ${f.line} (\`\`\`${f.info}) holds "${f.word}", but only the info string's first word or the word right after its language marks the recipe's fence; write ${marked} if it is the ${f.word}`;
 }
 
 const NO_FRONTMATTER: MarkdownError = { _tag: "NoFrontmatter" };
@@ -173,8 +211,12 @@ export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownReci
     return E.left({ _tag: "BadFrontmatter", line, column, message });
   }
   const frontmatter = parsed.right;
-  const { fence, ignored } = selectFence(lines.slice(end + 1));
-  if (fence === undefined) return hasOwn(frontmatter, "template") ? E.right({ raw: frontmatter, ignoredFences: NO_IGNORED }) : E.left(NO_FENCE);
+  const { fence, ignored, unmarked } = selectFence(lines.slice(end + 1));
+  if (fence === undefined) {
+    if (hasOwn(frontmatter, "template")) return E.right({ raw: frontmatter, ignoredFences: NO_IGNORED });
+    // lines counted from 1 in the file, as below
+    return E.left(unmarked === undefined ? NO_FENCE : { _tag: "NoFence", unmarked: { ...unmarked, line: end + 2 + unmarked.line } });
+  }
   if (fence.body === "") return E.left(NO_FENCE);
   // lines counted from 1 in the file: the fences were searched from the line after the frontmatter
   const ignoredFences = ignored.length === 0 ? NO_IGNORED : ignored.map((i): IgnoredFence => ({ line: end + 2 + i.line, used: end + 2 + fence.line, ...(i.unclosed ? { unclosed: true as const } : {}) }));

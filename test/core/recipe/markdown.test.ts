@@ -153,6 +153,24 @@ describe("compileMarkdown", () => {
     expect(ok("---\n---\n    ```template\n    echo indented example\n    ```\n   ```template\n   echo real\n   ```\n")).toEqual({ template: "echo real" });
   });
 
+  it("with no fence marked, a backtick fence holding template, recipe or command elsewhere in its info string is named, with how to mark it", () => {
+    const marked = (info: string, how: string, word = "template") =>
+      `${NO_FENCE}: the fence at line 5 (\`\`\`${info}) holds "${word}", but only the info string's first word or the word right after its language marks the recipe's fence; write ${how} if it is the ${word}`;
+    const md = (info: string) => `---\ndescription: d\n---\n\n\`\`\`${info}\necho x\n\`\`\`\n`;
+    expect(reason(md("{.template}"))).toBe(marked("{.template}", "```template"));
+    expect(reason(md("bash,template"))).toBe(marked("bash,template", "```bash template or ```template"));
+    expect(reason(md("sh x template"))).toBe(marked("sh x template", "```sh template or ```template"));
+    expect(reason(md("Text run the Command"))).toBe(marked("Text run the Command", "```text command or ```command", "command"));
+    // the first such fence is named, after examples that hold no such word; one quoted in another fence is content
+    expect(reason("---\n---\n```bash\necho a\n```\n~~~\n```{.template}\n~~~\n```sh,recipe\n\"echo b\"\n```\n```bash,template\necho c\n```\n")).toBe(
+      `${NO_FENCE}: the fence at line 9 (\`\`\`sh,recipe) holds "recipe", but only the info string's first word or the word right after its language marks the recipe's fence; write \`\`\`sh recipe or \`\`\`recipe if it is the recipe`,
+    );
+    // a word inside another word, or a tilde fence, is no hint; a frontmatter template still needs no fence
+    expect(reason(md("templates"))).toBe(NO_FENCE);
+    expect(reason("---\n---\n~~~ bash,template\necho x\n~~~\n")).toBe(NO_FENCE);
+    expect(ok("---\ntemplate: echo fm\n---\n```bash,template\necho x\n```\n")).toEqual({ template: "echo fm" });
+  });
+
   it("a selected fence with an empty body gives nothing, even with a frontmatter template", () => {
     expect(reason("---\ntemplate: echo fm\n---\n```template\n   \n```\n")).toBe(NO_FENCE);
   });
