@@ -10,14 +10,16 @@ export const MD_UNCLOSED_FRONTMATTER = "Markdown recipe frontmatter is not close
 export const MD_BAD_FRONTMATTER = "Markdown recipe frontmatter is not valid YAML";
 export const MD_NO_FENCE = "Markdown recipe has no executable recipe/template fence";
 
-/** A fence opens on a line of up to three spaces, then three or more backticks or tildes and the
- *  info string; a backtick fence's info string has no backtick (such a line is text). It closes on
- *  a line of up to three spaces, then the same character at least as many times, then nothing but
- *  white space; until then every line is the fence's content, so a fence quoted inside another
- *  (a `~~~markdown` or four-backtick block showing an example) is content, never a fence. Only
- *  backtick fences can be the recipe's: a tilde fence is always prose. */
-const OPENING_FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+/** A fence opens on a line of three or more backticks or tildes and the info string; a backtick
+ *  fence's info string has no backtick (such a line is text). It closes on a line of the same
+ *  character at least as many times, then nothing but white space; until then every line is the
+ *  fence's content, so a fence quoted inside another (a `~~~markdown` or four-backtick block
+ *  showing an example) is content, never a fence. Only backtick fences can be the recipe's: a
+ *  tilde fence is always prose. Either may be indented by any white space: a recipe's fence nested
+ *  under a list item is indented four spaces or more, and recipes written so have always worked
+ *  (lists are not modelled, so an indented code block's lines are not told apart from them). */
+const OPENING_FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+const CLOSING_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
 
 /** Words that mark a fence as the recipe's, strongest first: a fence that names a recipe,
  *  template or command wins over one whose language is JSON (which may be an example of output

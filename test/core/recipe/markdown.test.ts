@@ -149,8 +149,9 @@ describe("compileMarkdown", () => {
     expect(reason("---\n---\n~~~markdown\n```template\necho example\n```\n")).toBe(NO_FENCE);
     // a line of backticks whose info string holds a backtick opens nothing
     expect(ok("---\n---\n``` `x`\n```template\necho real\n```\n")).toEqual({ template: "echo real" });
-    // four spaces of indentation make no fence (an indented code block), three still do
-    expect(ok("---\n---\n    ```template\n    echo indented example\n    ```\n   ```template\n   echo real\n   ```\n")).toEqual({ template: "echo real" });
+    // a fence indented four spaces or by a tab (under a list item) is a fence too
+    expect(ok("---\n---\n1. Run it:\n\n    ```template\n    echo listed\n    ```\n")).toEqual({ template: "echo listed" });
+    expect(ok("---\n---\n-\tRun it:\n\n\t```template\n\techo tabbed\n\t```\n")).toEqual({ template: "echo tabbed" });
   });
 
   it("with no fence marked, a backtick fence holding template, recipe or command elsewhere in its info string is named, with how to mark it", () => {
