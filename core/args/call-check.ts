@@ -2,9 +2,10 @@
 // tool takes (a typo like `fiel` would otherwise surface later as a missing `file`), and an
 // object given where text is expected is refused rather than becoming `[object Object]`: a
 // string argument, and any value a command word reads as text (`{o}`, `{o??x}`, an array's
-// item `{a[0]}`). A whole array, `{a}`, reaches the command as its JSON.
+// item a word reads, `{a[0]}` or `{a??x}`). A whole array, `{a}`, reaches the command as its JSON.
 import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { eachPlaceholder, isIdentifier, parsePlaceholder } from "../template/placeholder.js";
+import { Origin } from "../template/substitute.js";
 import { didYouMean } from "../suggest.js";
 
 /** Parameters that steer an async run rather than fill the template. */
@@ -53,27 +54,37 @@ export function checkCallParams(
 
 /** How a template's words read each name, where a value without text of its own would show:
  *  `text` as `{name}` (an object has no text; an array is JSON), `joined` as `{name??…}` (an
- *  array's items joined by commas), `indexed` as `{name[i]}` (one item). Each holds the first
- *  placeholder so written, for the message. */
+ *  array's items joined by commas, so every item), `positions` as `{name[2]}` (that item only),
+ *  `named` as `{name[i]}` (the item the value of `i` selects), keyed by the index's name. Each
+ *  holds the first placeholder so written, for the message. */
 export interface WordUse {
   readonly text?: string;
   readonly joined?: string;
-  readonly indexed?: string;
+  readonly positions?: ReadonlyMap<number, string>;
+  readonly named?: ReadonlyMap<string, string>;
 }
 
 /** The word uses of every name the texts read (see WordUse). */
 export function wordUses(texts: Iterable<string>): ReadonlyMap<string, WordUse> {
   const uses = new Map<string, WordUse>();
-  const note = (name: string, form: keyof WordUse, content: string): void => {
+  const note = (name: string, form: "text" | "joined", content: string): void => {
     const use = uses.get(name) ?? {};
     if (use[form] === undefined) uses.set(name, { ...use, [form]: `{${content}}` });
+  };
+  const noteIndex = <K>(name: string, form: "positions" | "named", key: K, content: string): void => {
+    const use = uses.get(name) ?? {};
+    const seen = (use[form] ?? new Map<K, string>()) as ReadonlyMap<K, string>;
+    if (!seen.has(key)) uses.set(name, { ...use, [form]: new Map(seen).set(key, `{${content}}`) });
   };
   for (const text of texts) {
     eachPlaceholder(text, (content) => {
       const p = parsePlaceholder(content);
       if (p.kind === "simple") note(p.name, "text", content);
       else if (p.kind === "nullish") note(p.name, "joined", content);
-      else if (p.kind === "index") note(p.name, "indexed", content);
+      else if (p.kind === "index") {
+        if (p.index.kind === "position") noteIndex(p.name, "positions", p.index.position, content);
+        else noteIndex(p.name, "named", p.index.name, content);
+      }
       // an arithmetic-looking content (`n-2`) is a name when a value has that name
       else if (p.kind === "expression" && isIdentifier(content)) note(content, "text", content);
       return undefined;
@@ -96,9 +107,25 @@ function holdsObject(v: unknown): boolean {
   return false;
 }
 
+/** The placeholder that reads item `i` of an array as text, or undefined when none does. An
+ *  index named by a value the call holds selects the item that value gives (as the template
+ *  does, through Number()); one the call does not hold (a default, a repeat's `index`) may
+ *  select any item. */
+function itemReader(use: WordUse, i: number, values: Readonly<Record<string, unknown>>): string | undefined {
+  const fixed = use.positions?.get(i) ?? use.joined;
+  if (fixed !== undefined || use.named === undefined) return fixed;
+  for (const [indexName, form] of use.named) {
+    if (!Object.hasOwn(values, indexName)) return form;
+    const slot = values[indexName];
+    if (Number(slot instanceof Origin ? slot.value : slot) === i) return form;
+  }
+  return undefined;
+}
+
 /** The first call value, in `keys` order, that a template word would turn into
- *  `[object Object]`: an object read as `{name}` or `{name??…}`, or an array whose item holds an
- *  object read as `{name[i]}` or `{name??…}`. A whole array, `{name}`, is its JSON and fine. */
+ *  `[object Object]`: an object read as `{name}` or `{name??…}`, or an array item holding an
+ *  object that a word reads (`{name[0]}` reads item 0 only, `{name??…}` every item, `{name[i]}`
+ *  the item `i` selects). A whole array, `{name}`, is its JSON and fine. */
 export function objectValueProblem(uses: ReadonlyMap<string, WordUse>, values: Readonly<Record<string, unknown>>, keys: Iterable<string>): string | undefined {
   if (uses.size === 0) return undefined;
   for (const name of keys) {
@@ -111,10 +138,12 @@ export function objectValueProblem(uses: ReadonlyMap<string, WordUse>, values: R
       if (form !== undefined) return `Argument ${name} must be a string, number, boolean or array: an object has no text for ${form} to put in a command word.`;
       continue;
     }
-    const form = use.indexed ?? use.joined;
-    if (form === undefined) continue;
-    const i = value.findIndex(holdsObject);
-    if (i >= 0) {
+    if (use.joined === undefined && use.positions === undefined && use.named === undefined) continue;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item !== "object" || item === null) continue;
+      const form = itemReader(use, i, values);
+      if (form === undefined || !holdsObject(item)) continue;
       return `Argument ${name}[${i}] must be a string, number or boolean: the template reads the items of ${name} as text (${form}), and an object has none ` +
         `(an array holding objects can only be used whole, as {${name}}, which gives its JSON).`;
     }

@@ -20,6 +20,10 @@ write("show.json", {
   template: "printf %s|%s|%s|%s {file} {n} {timeout} {label}",
 });
 write("items.json", { description: "array items", args: ["arr:array"], template: "printf [%s]\\n -- {arr} {arr[0]} {arr??none}" });
+write("mix.json", { description: "one item and the whole", args: ["arr:array"], template: "echo {arr[0]} --json {arr}" });
+write("second.json", { description: "item 1", args: ["arr:array"], template: "echo {arr[1]}" });
+write("joined.json", { description: "items joined", args: ["arr:array"], template: "echo {arr??x}" });
+write("pick.json", { description: "item i", args: ["arr:array", "i:int"], template: "echo {arr[i]}" });
 write("whole.json", { description: "whole array", args: ["arr:array"], template: "printf [%s]\\n -- {arr}" });
 write("encode.json", { description: "output names a file, not a step", output: "ogg", template: "printf encoded" });
 write("sloppy.json", { descripton: "typo", args: ["a"], template: ["printf {a} {b}", "printf {unclosed"] });
@@ -55,6 +59,24 @@ describe("arguments", () => {
     expect(runCli(["call", "whole", 'arr=[{"a":1},"x y"]'], env)).toMatchObject({ status: 0, stdout: '[--]\n[[{"a":1},"x y"]]\n' });
   });
 
+  it("only the items a word reads must not hold objects: {arr[0]} reads item 0, {arr[i]} the item i selects, {arr??x} every item", () => {
+    const mix = runCli(["call", "mix", 'arr=["create",{"k":"v"}]'], env);
+    expect(mix).toMatchObject({ status: 0, stdout: 'create --json ["create",{"k":"v"}]\n' });
+    const second = runCli(["call", "second", 'arr=["create",{"k":"v"}]'], env);
+    expect(second.status).toBe(1);
+    expect(second.stdout).toBe("");
+    expect(second.stderr).toContain("Argument arr[1] must be a string, number or boolean: the template reads the items of arr as text ({arr[1]})");
+    expect(runCli(["call", "second", 'arr=[{"k":"v"},"b"]'], env)).toMatchObject({ status: 0, stdout: "b\n" });
+    for (const [arr, at] of [['[{"k":"v"},"b"]', 0], ['["a","b",[{"k":"v"}]]', 2]] as const) {
+      const joined = runCli(["call", "joined", `arr=${arr}`], env);
+      expect(joined.status).toBe(1);
+      expect(joined.stderr).toContain(`Argument arr[${at}] must be a string, number or boolean: the template reads the items of arr as text ({arr??x})`);
+    }
+    expect(runCli(["call", "pick", 'arr=["a",{"k":"v"}]', "i=0"], env)).toMatchObject({ status: 0, stdout: "a\n" });
+    expect(runCli(["call", "pick", 'arr=["a",{"k":"v"}]', "i=1"], env).stderr).toContain("Argument arr[1] must be a string, number or boolean: the template reads the items of arr as text ({arr[i]})");
+    for (const r of [second]) expect(r.stdout + r.stderr).not.toContain("[object Object]");
+  });
+
   it("a spawn value that is an object, or an array whose items hold one, is refused for a word that reads it as text; nothing runs", () => {
     const mark = join(dir, "spawn-object-ran");
     const spawn = (template: string, values: string) => runCli(["spawn", `template=${template}`, `values=${values}`], env, dir);
@@ -71,6 +93,12 @@ describe("arguments", () => {
     expect(existsSync(mark)).toBe(false);
     // no draft of a command that never ran
     expect(existsSync(join(dir, "agent", "recipes", "drafts"))).toBe(false);
+    // only the items a word reads count: {o[0]} reads "create" alone, {o[1]} and {o??x} the object
+    expect(spawn("echo {o[0]} --json {o}", '{"o":["create",{"k":"v"}]}')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^create --json \["create",\{"k":"v"\}\]\n/) });
+    expect(spawn(`sh -c "touch ${mark}" {o[1]}`, '{"o":["create",{"k":"v"}]}').stderr).toContain("Argument o[1] must be a string, number or boolean: the template reads the items of o as text ({o[1]})");
+    expect(spawn(`sh -c "touch ${mark}" {o??x}`, '{"o":[{"k":"v"},"b"]}').stderr).toContain("Argument o[0] must be a string, number or boolean: the template reads the items of o as text ({o??x})");
+    expect(spawn(`sh -c "touch ${mark}" {o[i]}`, '{"o":["a",{"k":"v"}],"i":1}').stderr).toContain("Argument o[1] must be a string, number or boolean: the template reads the items of o as text ({o[i]})");
+    expect(existsSync(mark)).toBe(false);
     // the whole array is its JSON
     expect(spawn("printf [%s] {o}", '{"o":[{"k":"v"}]}')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^\[\[\{"k":"v"\}\]\]\n?draft_recipe=/) });
   });
