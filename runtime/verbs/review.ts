@@ -5,6 +5,7 @@
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { runCycle, type CycleReport } from "../review/cycle.js";
 import { BATCH_SIZE } from "../../core/review/batch.js";
+import { renderWord } from "../../core/template/report.js";
 import { reviewPolicy, withReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
 import { reviewToolsNow, unlessBusy, type LifecycleVerbContext } from "./lifecycle.js";
@@ -52,7 +53,8 @@ function parkedText(parked: NonNullable<CycleReport["parked"]>, phase: string, r
     ? `its decisions are written and carrying them out failed ${times}; a retry resumes them, and reads no reply`
     : `the review of this batch failed ${times}, and no reply is read until a retry`;
   const unread = scripted !== undefined ? `not read: ${scripted} (${why})` : reviewer !== undefined ? `reviewer not asked (${why})` : `nothing reviewed (${why})`;
-  const then = phase === "processing_failed" ? "pi-recipes review" : `pi-recipes review${scripted === undefined ? "" : ` --scripted ${scripted}`}`;
+  // the file as a shell would retype it: a path with a quote, a space or `$(...)` pastes whole
+  const then = phase === "processing_failed" ? "pi-recipes review" : `pi-recipes review${scripted === undefined ? "" : ` --scripted ${renderWord(scripted)}`}`;
   return `\n${unread}\nretry: ${retry}, then ${then}`;
 }
 

@@ -1,7 +1,7 @@
 // Drafts and automatic draft review through the real command: inline spawns become drafts, one
 // review cycle (scripted reply, then a configured reviewer command) promotes and discards the
 // twelve oldest, the promoted tools keep their lineage, and the newest draft waits.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -122,14 +122,19 @@ describe("drafts and one review cycle through the CLI", () => {
       expect(failures[2]!.stderr).toContain(`${retry} (the batch failed 3 times: it is not reviewed again until then)`);
 
       const projection = JSON.parse(readFileSync(String(runCliJson(["review"], env).body.details["projection"]), "utf8")) as Projected;
-      const valid = join(own, "valid.txt");
+      // a path a shell would split or run part of: the retry hint must quote it
+      const valid = join(own, "it's a file;$(x).txt");
       const decisions = projection.drafts.map((d) => ({ draft: d.draft, sha256: d.sha256, action: "discard", rationale: "one-off", assessment: { launches: d.usage.lifetime_calls } }));
       writeFileSync(valid, `DRAFT_REVIEW_RESULT\n${JSON.stringify({ batchId: projection.batchId, decisions })}\n`);
       const ignored = runCli(["review", "--scripted", valid], env);
       expect(ignored.status).toBe(1);
       expect(ignored.stderr).toContain("phase=failed steps=nothing to do");
       expect(ignored.stderr).toContain(`not read: ${valid} (the review of this batch failed 3 times, and no reply is read until a retry)`);
-      expect(ignored.stderr).toContain(`${retry}, then pi-recipes review --scripted ${valid}`);
+      const quoted = `'${own}/it'\\''s a file;$(x).txt'`;
+      expect(ignored.stderr).toContain(`${retry}, then pi-recipes review --scripted ${quoted}\n`);
+      // pasted into a POSIX shell, the word is the path itself, and nothing in it runs
+      const then = /then pi-recipes review --scripted (.*)$/m.exec(ignored.stderr)?.[1] ?? "";
+      expect(spawnSync("sh", ["-c", `printf %s ${then}`], { encoding: "utf8" }).stdout).toBe(valid);
       expect(draftsIn(drafts)).toHaveLength(12);
       // the command it gives, then the same review, carries the reply out
       expect(runCli(["message", "to=tool:pi-actors", "type=review.retry", 'body={"scope":"draft"}'], env).status).toBe(0);
