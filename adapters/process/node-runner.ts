@@ -239,15 +239,21 @@ function describeSpawnError(e: Error, invocation: Invocation): string {
   return e.message;
 }
 
+/** Linux's bound on one argument, its NUL counted: 32 pages of 4 KiB. */
+const MAX_ARG_STRLEN = 128 * 1024;
+
 /** The system takes only so much on one command line: in all (ARG_MAX, the environment counted
  *  in) and, on Linux, 128 KiB for any one argument. Either is said with the sizes that broke it,
- *  each word counted in UTF-8 bytes with the NUL that ends it, as the system counts them. */
+ *  each word counted in UTF-8 bytes with the NUL that ends it, as the system counts them: the
+ *  longest argument is named among several, and alone when it is what broke the bound for one. */
 function tooBig(invocation: Invocation): string {
   const words = [invocation.command, ...invocation.args];
   const sizes = words.map((w) => Buffer.byteLength(w) + 1);
   const total = sizes.reduce((a, b) => a + b, 0);
-  const longest = Math.max(...sizes.slice(1), 0) - 1;
-  const parts = words.length > 2 && longest > 0 ? `${total} bytes in all, the longest argument ${longest} bytes` : `${total} bytes`;
+  const longestSize = Math.max(...sizes.slice(1), 0);
+  const longest = longestSize - 1;
+  const named = (words.length > 2 && longest > 0) || longestSize > MAX_ARG_STRLEN;
+  const parts = named ? `${total} bytes in all, the longest argument ${longest} bytes` : `${total} bytes`;
   return `the arguments are too long for one command line (${parts}); pass large input on stdin or in a file instead`;
 }
 
