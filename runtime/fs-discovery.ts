@@ -20,7 +20,9 @@ async function listDir(fs: FileSystem, dir: string): Promise<{ present: boolean;
     const pathsOf = (keep: (e: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((e) => `${dir}/${e.name}`).sort(compareText);
     return { present: true, paths: names.map((n) => `${dir}/${n}`), links: pathsOf(isRecipeLink), strays: pathsOf(isStrayEntry) };
   } catch (e) {
-    if (hasCode(e, "ENOENT", "ENOTDIR")) return { present: false, paths: [], links: [], strays: [] };
+    // only a folder that is not there is absent: one that is a file (ENOTDIR) cannot be listed,
+    // an error as the scan port's listing says it (listRecipeEntries), so every path agrees
+    if (hasCode(e, "ENOENT")) return { present: false, paths: [], links: [], strays: [] };
     return { present: true, paths: [], links: [], strays: [], error: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -1,10 +1,11 @@
 // Folders of the agent dir that this user may not read: an answer never looks complete when a
 // folder it stands on could not be read. It fails, names the folder and the error, and still shows
 // what could be read. The real command, run as the agent dir's owner (test/support/as-owner.ts).
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { nodeArgsFor, repoRoot } from "../support/cli.js";
+import { nodeArgsFor, repoRoot, runCli } from "../support/cli.js";
 import { ownedAgentDirs, permissionTestsRun } from "../support/as-owner.js";
 
 const reachable = permissionTestsRun("unreadable folders");
@@ -103,4 +104,47 @@ describe.skipIf(!reachable)("a drafts folder this user may not list (mode 000)",
     expect(d.run(["inspect", "target=recipes", "view=status"]).stdout).toContain(" drafts=1 ");
     expect(d.run(["review"])).toMatchObject({ status: 0, stdout: expect.stringContaining("(1 draft, a batch needs 12)") });
   }, 120_000);
+});
+
+describe("a regular file where a folder of the agent dir should be (no second user needed)", () => {
+  const base = mkdtempSync(join(tmpdir(), "cli-file-for-folder-"));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  it("a drafts folder that is a file: list and the views show it as a problem, and review fails naming it instead of finding nothing to do", () => {
+    const agent = join(base, "drafts-file");
+    const recipes = join(agent, "recipes");
+    const drafts = join(recipes, "drafts");
+    mkdirSync(recipes, { recursive: true });
+    writeFileSync(join(recipes, "hello.json"), JSON.stringify({ description: "Hello", template: "echo hello" }));
+    writeFileSync(drafts, "not a folder\n");
+    const env = { PI_CODING_AGENT_DIR: agent };
+    const problem = `Drafts folder ${drafts} could not be listed: ENOTDIR: not a directory, scandir '${drafts}'`;
+    expect(runCli(["list"], env)).toEqual({ status: 0, stdout: `Registered tools:\n- hello\n\nProblems (details: inspect target=recipes view=doctor):\n- ${problem}\n`, stderr: "" });
+    expect(runCli(["inspect", "target=recipes", "view=summary"], env).stdout).toContain(`  diagnostic error: ${problem}\n`);
+
+    const review = runCli(["review"], env);
+    expect(review.status).toBe(1);
+    expect(review.stdout).toBe("");
+    expect(review.stderr).toMatch(/^draft_review phase=idle steps=none /);
+    expect(review.stderr).toContain(`\nnot captured: ${problem}\n`);
+    expect(review.stderr).not.toContain("nothing to do");
+  }, 60_000);
+
+  it("a recipe root that is a file: list and register_tool fail naming it, and review does not run", () => {
+    const agent = join(base, "root-file");
+    const recipes = join(agent, "recipes");
+    mkdirSync(agent, { recursive: true });
+    writeFileSync(recipes, "not a folder\n");
+    const env = { PI_CODING_AGENT_DIR: agent };
+    const problem = `Failed to inspect recipe root ${recipes}: ENOTDIR: not a directory, scandir '${recipes}'`;
+    const listed = runCli(["list"], env);
+    expect(listed.status).toBe(1);
+    expect(listed.stderr).toContain(`Recipe root ${recipes} could not be read: the tools it holds are not listed.\n`);
+    expect(listed.stderr).toContain(`\n- ${problem}\n`);
+    expect(runCli(["register_tool"], env)).toEqual(listed);
+    const review = runCli(["review"], env);
+    expect(review.status).toBe(1);
+    expect(review.stdout).toBe("");
+    expect(review.stderr).not.toContain("nothing to do");
+  }, 60_000);
 });
