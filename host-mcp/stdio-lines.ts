@@ -112,11 +112,15 @@ export function batchRequestIds(line: string): (string | number)[] | undefined {
  *  - `invalid`: JSON but no JSON-RPC message; answered with an invalid-request error, under the
  *    message's id when it has one that is a string or a number, else a null id;
  *  - `notification`: an invalid notification (a `method` and no `id`): nobody waits on it, and
- *    nothing is answered. */
+ *    nothing is answered;
+ *  - `response`: shaped like a response (a `result` or an `error`, no `method`): a response is
+ *    never answered, valid or not, since an answer under its id would stand for the answer to
+ *    the client's own request of that id. */
 export type LineFault =
   | { readonly kind: "parse"; readonly reason: string }
   | { readonly kind: "invalid"; readonly id: string | number | null; readonly reason: string }
-  | { readonly kind: "notification"; readonly reason: string };
+  | { readonly kind: "notification"; readonly reason: string }
+  | { readonly kind: "response"; readonly reason: string };
 
 /** The fault of a line (its newline and a CR before it left out, as the transport reads it), or
  *  undefined when the transport can take it: a JSON-RPC message, or a blank line (no message,
@@ -133,6 +137,7 @@ export function lineFault(line: string): LineFault | undefined {
   if (JSONRPCMessageSchema.safeParse(parsed).success) return undefined;
   const reason = whyInvalid(parsed);
   const m = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  if (m !== undefined && !("method" in m) && ("result" in m || "error" in m)) return { kind: "response", reason };
   if (m !== undefined && !("id" in m) && typeof m["method"] === "string") return { kind: "notification", reason };
   const id = m?.["id"];
   return { kind: "invalid", id: typeof id === "string" || typeof id === "number" ? id : null, reason };

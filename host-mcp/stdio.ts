@@ -98,11 +98,17 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
     // A line that is no JSON-RPC message is answered here, so that a client whose request was
     // garbled is not left waiting: not JSON, with a parse error (-32700); JSON but no message,
     // with an invalid-request error (-32600) under its id when it has one. An invalid
-    // notification is answered by nothing. Either way it is said on stderr, and serving goes on.
+    // notification is answered by nothing, nor is a malformed response (an answer under its id
+    // would be taken for the answer to the client's own request of that id). Either way it is
+    // said on stderr, and serving goes on.
     const fault = lineFault(line.toString("utf8").replace(/\r?\n$/, ""));
     if (fault === undefined) return false;
     if (fault.kind === "notification") {
       log(`protocol: ${fault.reason} (an invalid notification, skipped)`);
+      return true;
+    }
+    if (fault.kind === "response") {
+      log(`protocol: ${fault.reason} (a response from the client, skipped: a response is never answered)`);
       return true;
     }
     const code = fault.kind === "parse" ? -32700 : -32600;

@@ -96,6 +96,7 @@ describe("pi-recipes mcp under bad input", () => {
   it("answers each garbled line on stdout (parse error or invalid request, its id when it has one), skips invalid notifications, and goes on serving a real client", async () => {
     agent = makeAgentDir();
     agent.write("greet", { description: "Say hello", template: "echo hello {who}" });
+    agent.write("slow", { description: "Take a second", template: "sleep 1" });
     const child = spawn(process.execPath, SERVER_ARGS, { cwd: REPO, env: serverEnv(agent.dir), stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -145,6 +146,15 @@ describe("pi-recipes mcp under bad input", () => {
     client.onerror = () => undefined; // the null-id answers are no message its schema reads
     await client.connect(new StdioServerTransport(child.stdout, child.stdin));
     send("{still not json");
+    // a malformed response under the id of the client's call in flight (its first request after
+    // initialize, id 1): a response is never answered, so the only answer under that id is the
+    // call's own result
+    const slow = client.callTool({ name: "slow", arguments: {} });
+    send('{"jsonrpc":"2.0","id":1,"result":"not-an-object"}', '{"jsonrpc":"2.0","id":1,"error":"bad"}');
+    expect((await slow).isError).not.toBe(true);
+    expect(replies.filter((r) => r["id"] === 1)).toEqual([{ jsonrpc: "2.0", id: 1, result: expect.objectContaining({ content: expect.any(Array) }) }]);
+    expect(stderr).toContain('protocol: "result" must be an object, got a string (a response from the client, skipped: a response is never answered)');
+    expect(stderr).toContain('protocol: "error" must be an object, got a string (a response from the client, skipped: a response is never answered)');
     expect((await client.callTool({ name: "greet", arguments: { who: "after" } })).content).toEqual([{ type: "text", text: "hello after" }]);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("greet");
     await until("the last garbled line is answered", () => replies.filter((r) => r["id"] === null).length === 5);

@@ -95,4 +95,13 @@ describe("lineFault", () => {
     expect(lineFault("[1]")).toEqual({ kind: "invalid", id: null, reason: "a message must be a JSON object, got an array" });
     expect(lineFault('{"jsonrpc":"2.0","method":"x","id_":1}')).toEqual({ kind: "notification", reason: 'a notification has no member "id_"' });
   });
+
+  it("a message shaped like a response (a result or an error, no method) is a response fault, never answered, whatever its id", () => {
+    expect(lineFault('{"jsonrpc":"2.0","id":20,"result":"not-an-object"}')).toEqual({ kind: "response", reason: '"result" must be an object, got a string' });
+    expect(lineFault('{"jsonrpc":"2.0","id":20,"error":"bad"}')).toEqual({ kind: "response", reason: '"error" must be an object, got a string' });
+    expect(lineFault('{"jsonrpc":"1.0","id":20,"result":{}}')).toEqual({ kind: "response", reason: '"jsonrpc" must be "2.0", got "1.0"' });
+    expect(lineFault('{"jsonrpc":"2.0","result":{}}')).toEqual({ kind: "response", reason: 'a response needs an "id"' });
+    // with a method it is a request, answered under its id
+    expect(lineFault('{"jsonrpc":"2.0","id":21,"method":"ping","result":{}}')).toEqual({ kind: "invalid", id: 21, reason: 'a request has no member "result"' });
+  });
 });
