@@ -140,7 +140,21 @@ export function lineFault(line: string): LineFault | undefined {
   if (m !== undefined && !("method" in m) && ("result" in m || "error" in m)) return { kind: "response", reason };
   if (m !== undefined && !("id" in m) && typeof m["method"] === "string") return { kind: "notification", reason };
   const id = m?.["id"];
-  return { kind: "invalid", id: typeof id === "string" || typeof id === "number" ? id : null, reason };
+  return { kind: "invalid", id: typeof id === "string" || (typeof id === "number" && echoesExactly(id)) ? id : null, reason };
+}
+
+/** Whether a number read as an id is written back as the client wrote it: not a number JSON
+ *  parsing turned into an infinity, nor an integer past 2^53 (rounded as it was read). */
+const echoesExactly = (id: number): boolean => Number.isFinite(id) && (!Number.isInteger(id) || Number.isSafeInteger(id));
+
+/** What is wrong with an id, or undefined when it is a string or an integer held exactly. */
+function whyBadId(id: unknown): string | undefined {
+  if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) return undefined;
+  if (typeof id === "number" && !Number.isFinite(id)) return '"id" must be a string or an integer, got a number too large for JSON to hold (not finite)';
+  if (typeof id === "number" && Number.isInteger(id)) {
+    return `"id" must be a string or an integer JSON can hold exactly (at most ${Number.MAX_SAFE_INTEGER} in size), got one that large, read as ${JSON.stringify(id)}`;
+  }
+  return `"id" must be a string or an integer, got ${JSON.stringify(id)}`;
 }
 
 const MEMBERS: Record<string, readonly string[]> = {
@@ -157,7 +171,8 @@ function whyInvalid(v: unknown): string {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return `a message must be a JSON object, got ${kindOf(v)}`;
   const m = v as Record<string, unknown>;
   if (m["jsonrpc"] !== "2.0") return `"jsonrpc" must be "2.0", got ${"jsonrpc" in m ? JSON.stringify(m["jsonrpc"]) : "none"}`;
-  if ("id" in m && typeof m["id"] !== "string" && !Number.isInteger(m["id"])) return `"id" must be a string or an integer, got ${JSON.stringify(m["id"])}`;
+  const badId = "id" in m ? whyBadId(m["id"]) : undefined;
+  if (badId !== undefined) return badId;
   const shape = "method" in m ? ("id" in m ? "request" : "notification") : "result" in m ? "response" : "error" in m ? "error" : undefined;
   if (shape === undefined) return 'a message needs a "method" (a request or a notification), or a "result" or an "error" (a response)';
   if (shape === "response" && !("id" in m)) return 'a response needs an "id"';

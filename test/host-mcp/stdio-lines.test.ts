@@ -104,4 +104,18 @@ describe("lineFault", () => {
     // with a method it is a request, answered under its id
     expect(lineFault('{"jsonrpc":"2.0","id":21,"method":"ping","result":{}}')).toEqual({ kind: "invalid", id: 21, reason: 'a request has no member "result"' });
   });
+
+  it("an id JSON cannot hold exactly is named as such, and answered with a null id", () => {
+    expect(lineFault('{"jsonrpc":"2.0","id":1e400,"method":"ping"}')).toEqual({
+      kind: "invalid", id: null, reason: '"id" must be a string or an integer, got a number too large for JSON to hold (not finite)',
+    });
+    expect(lineFault('{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}')).toEqual({
+      kind: "invalid", id: null,
+      reason: '"id" must be a string or an integer JSON can hold exactly (at most 9007199254740991 in size), got one that large, read as 1.2345678901234568e+29',
+    });
+    // the largest integer held exactly is an id like any other
+    expect(lineFault('{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}')).toBeUndefined();
+    expect(lineFault('{"jsonrpc":"2.0","id":9007199254740991,"method":7}')).toMatchObject({ kind: "invalid", id: 9007199254740991 });
+    expect(lineFault('{"jsonrpc":"2.0","id":1.5,"method":"ping"}')).toEqual({ kind: "invalid", id: 1.5, reason: '"id" must be a string or an integer, got 1.5' });
+  });
 });
