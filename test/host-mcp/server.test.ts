@@ -1,6 +1,6 @@
 // The MCP server end to end: the SDK's real client over stdio against `pi-recipes mcp`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { connect, makeAgentDir, sleep, textOf, type AgentDir, type Connected } from "./harness.js";
@@ -188,4 +188,39 @@ describe("pi-recipes mcp", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^Unknown tool: nope\. Registered tools: /);
   });
+});
+
+describe("register_tool's listing with a regular file where the drafts folder should be", () => {
+  it("names the drafts folder among its problems, as list does, instead of taking it for absent", async () => {
+    const other = makeAgentDir();
+    const drafts = join(other.recipes, "drafts");
+    other.write("greet", { description: "Say hello", template: "echo hello {who}" });
+    writeFileSync(drafts, "not a folder\n");
+    const served = await connect(other);
+    try {
+      const listed = await served.client.callTool({ name: "register_tool", arguments: {} });
+      expect(textOf(listed)).toBe(
+        `Registered tools:\n- greet\n\nProblems (details: inspect target=recipes view=doctor):\n- Drafts folder ${drafts} could not be listed: ENOTDIR: not a directory, scandir '${drafts}'`,
+      );
+    } finally {
+      await served.close();
+      other.cleanup();
+    }
+  }, 60_000);
+
+  it("a recipe root that is a file: the listing fails naming the root, as list does", async () => {
+    const other = makeAgentDir();
+    rmSync(other.recipes, { recursive: true });
+    writeFileSync(other.recipes, "not a folder\n");
+    const served = await connect(other);
+    try {
+      const listed = await served.client.callTool({ name: "register_tool", arguments: {} });
+      expect(listed.isError).toBe(true);
+      expect(textOf(listed).split("\n")[0]).toBe(`Recipe root ${other.recipes} could not be read: the tools it holds are not listed.`);
+      expect(textOf(listed)).toContain(`\n- Failed to inspect recipe root ${other.recipes}: ENOTDIR: not a directory, scandir '${other.recipes}'`);
+    } finally {
+      await served.close();
+      other.cleanup();
+    }
+  }, 60_000);
 });
