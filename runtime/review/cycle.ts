@@ -28,6 +28,15 @@ export interface CycleOptions {
   readonly capture?: boolean;
 }
 
+/** A review that failed as often as it may (it waits for `review.retry`): how often, the retry
+ *  action stored with it, and whether it was parked already when the cycle began (its reviewer,
+ *  if any, was then not asked). */
+export interface Parked {
+  readonly attempts: number;
+  readonly retry: string;
+  readonly before: boolean;
+}
+
 export interface CycleReport {
   readonly phase: string;
   /** what this cycle did, in order: recovered, collected, captured, reviewed, completed, failed */
@@ -45,7 +54,7 @@ export interface CycleReport {
   readonly actions?: Readonly<Record<string, number>>;
   /** the batch failed as often as it may and waits for `review.retry`: how often, the retry, and
    *  whether it was so already when this cycle began (its reviewer, if any, was then not asked) */
-  readonly parked?: { readonly attempts: number; readonly retry: string; readonly before: boolean };
+  readonly parked?: Parked;
 }
 
 const write = (ctx: ReviewContext, s: ReviewState): Promise<void> => writeJson(ctx.fs, statePath(ctx.paths), s);

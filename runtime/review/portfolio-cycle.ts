@@ -12,6 +12,7 @@ import { capturePortfolio, eligibilityCount, portfolioReviewerInput, portfolioSh
 import {
   decodeToolState,
   isToolParked,
+  TOOL_RETRY_ACTION,
   mayCapture,
   toolControl,
   toolFailed,
@@ -26,6 +27,7 @@ import { durableChain, fileSha, readJsonOrUndefined, writeJson } from "./files.j
 import { listToolCandidates } from "./portfolio-candidates.js";
 import { realRoot, rootChanged } from "./root-guard.js";
 import type { Reviewer } from "./reviewer.js";
+import type { Parked } from "./cycle.js";
 
 export const toolReviewRoot = (paths: AgentPaths): string => join(paths.usageRoot, "reviews", "tool");
 export const toolStatePath = (paths: AgentPaths): string => join(toolReviewRoot(paths), "state.json");
@@ -57,6 +59,8 @@ export interface PortfolioCycleReport {
   readonly reviewId?: string;
   readonly projection?: string;
   readonly error?: string;
+  /** the review failed as often as it may and waits for `review.retry` (runtime/review/cycle.ts) */
+  readonly parked?: Parked;
 }
 
 const write = (ctx: ReviewContext, s: ToolReviewState): Promise<void> => writeJson(ctx.fs, toolStatePath(ctx.paths), s);
@@ -154,6 +158,8 @@ async function cycleLocked(ctx: ReviewContext, options: PortfolioCycleOptions): 
     eligible = captured.eligible;
     state = captured.state ?? state;
   }
+  // a review that failed as often as it may is not done again until a retry
+  const parkedBefore = state !== undefined && isToolParked(state);
   const reviewable = state !== undefined && (state.phase === "captured" || (state.phase === "failed" && !isToolParked(state)));
   if (reviewable && options.reviewer !== undefined) state = await review(ctx, state!, options.reviewer, steps, options.faults);
   return {
@@ -162,6 +168,9 @@ async function cycleLocked(ctx: ReviewContext, options: PortfolioCycleOptions): 
     ...(eligible === undefined ? {} : { eligible }),
     ...(state === undefined ? {} : { reviewId: state.reviewId, projection: join(toolReviewDir(ctx.paths, state.reviewId), TOOL_PROJECTION_FILE) }),
     ...(state?.lastError === undefined ? {} : { error: state.lastError }),
+    ...(state === undefined || !isToolParked(state)
+      ? {}
+      : { parked: { attempts: state.phase === "failed" ? state.attempts : state.processingAttempts, retry: state.nextAction ?? TOOL_RETRY_ACTION, before: parkedBefore } }),
   };
 }
 

@@ -13,6 +13,7 @@ import { runPortfolioCycle } from "../review/portfolio-cycle.js";
 import type { Reviewer } from "../review/reviewer.js";
 import { rollbackTool } from "../review/rollback.js";
 import { unknownKeys, type Params } from "./verb-params.js";
+import { parkedText } from "./parked-text.js";
 
 /** The host's ports (its session's) and environment. */
 export interface LifecycleVerbContext extends ReviewPorts {
@@ -36,11 +37,12 @@ export async function unlessBusy(what: string, run: () => Promise<CommandResult>
   }
 }
 
-export function reviewToolsNow(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext): Promise<CommandResult> {
-  return unlessBusy("tool review", () => reviewToolsNowLocked(reviewer, ctx));
+/** One portfolio review cycle now; `scripted`: the reply file the reviewer reads, if one was given */
+export function reviewToolsNow(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext, scripted?: string): Promise<CommandResult> {
+  return unlessBusy("tool review", () => reviewToolsNowLocked(reviewer, ctx, scripted));
 }
 
-async function reviewToolsNowLocked(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext): Promise<CommandResult> {
+async function reviewToolsNowLocked(reviewer: Reviewer | undefined, ctx: LifecycleVerbContext, scripted: string | undefined): Promise<CommandResult> {
   const policy = reviewer ?? reviewPolicy(ctx.env).reviewer;
   const report = await withReviews(ctx, (r) => runPortfolioCycle(r, policy === undefined ? { capture: true } : { reviewer: policy }));
   const did = report.steps.length === 0 ? "nothing to do" : report.steps.join(",");
@@ -49,12 +51,14 @@ async function reviewToolsNowLocked(reviewer: Reviewer | undefined, ctx: Lifecyc
     report.steps.length === 0 && report.eligible !== undefined && report.eligible.eligible < report.eligible.needed
       ? `\nno portfolio: ${report.eligible.eligible} of the ${report.eligible.needed} tools a review needs are eligible (active, valid, not sensitive, current content not yet reviewed)`
       : "";
-  const hint = policy === undefined ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
+  // a parked review reads no reply, so pointing at --scripted would send the operator in circles
+  const hint = policy === undefined && report.parked?.before !== true ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
   const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
   const next = report.phase === "approved" ? "\nnext: pi-recipes activate (or the next Pi session start or MCP server start)" : "";
   const text =
     `tool_review phase=${report.phase} steps=${did}${report.reviewId === undefined ? "" : ` review_id=${report.reviewId}`}${eligible}${hint}${why}${where}${next}` +
-    (report.error === undefined ? "" : `\nlast_error: ${report.error}`);
+    (report.error === undefined ? "" : `\nlast_error: ${report.error}`) +
+    (report.parked === undefined ? "" : parkedText(report.parked, report.phase, policy, scripted, "portfolio", "pi-recipes review scope=tool"));
   const ok = report.phase !== "failed" && report.phase !== "processing_failed";
   return ok ? success(text, { ...report }) : failure(text, { ...report });
 }

@@ -3,9 +3,9 @@
 // when twelve drafts are eligible. The reply comes from the scripted file when given, else from
 // the configured reviewer.
 import { failure, success, type CommandResult } from "../../core/result.js";
-import { runCycle, type CycleReport } from "../review/cycle.js";
+import { runCycle } from "../review/cycle.js";
 import { BATCH_SIZE } from "../../core/review/batch.js";
-import { renderWord } from "../../core/template/report.js";
+import { parkedText } from "./parked-text.js";
 import { reviewPolicy, withReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
 import { reviewToolsNow, unlessBusy, type LifecycleVerbContext } from "./lifecycle.js";
@@ -30,32 +30,8 @@ export async function reviewNow(params: Params, ctx: ReviewVerbContext): Promise
       return failure(`review could not read the scripted reply ${scripted}: ${e instanceof Error ? e.message : String(e)}`);
     }
   } else reviewer = reviewPolicy(ctx.env).reviewer;
-  if (scope === "tool") return reviewToolsNow(reviewer, ctx);
+  if (scope === "tool") return reviewToolsNow(reviewer, ctx, typeof scripted === "string" ? scripted : undefined);
   return unlessBusy("draft review", () => reviewDraftsNow(reviewer, typeof scripted === "string" ? scripted : undefined, ctx));
-}
-
-/** A stored next action (`message to=... body={...}`) as a command line to type: a word holding
- *  anything a shell would read is single-quoted after its `key=`. */
-export function commandLine(action: string): string {
-  const words = action.split(" ").map((w) => {
-    const eq = w.indexOf("=");
-    return /^[A-Za-z0-9_=:.,/-]*$/.test(w) || eq < 0 ? w : `${w.slice(0, eq + 1)}'${w.slice(eq + 1).replace(/'/g, "'\\''")}'`;
-  });
-  return `pi-recipes ${words.join(" ")}`;
-}
-
-/** Why a batch that failed as often as it may was not reviewed now, and what unblocks it. */
-function parkedText(parked: NonNullable<CycleReport["parked"]>, phase: string, reviewer: Reviewer | undefined, scripted: string | undefined): string {
-  const retry = commandLine(parked.retry);
-  const times = `${parked.attempts} time${parked.attempts === 1 ? "" : "s"}`;
-  if (!parked.before) return `\nretry: ${retry} (the batch failed ${times}: it is not reviewed again until then)`;
-  const why = phase === "processing_failed"
-    ? `its decisions are written and carrying them out failed ${times}; a retry resumes them, and reads no reply`
-    : `the review of this batch failed ${times}, and no reply is read until a retry`;
-  const unread = scripted !== undefined ? `not read: ${scripted} (${why})` : reviewer !== undefined ? `reviewer not asked (${why})` : `nothing reviewed (${why})`;
-  // the file as a shell would retype it: a path with a quote, a space or `$(...)` pastes whole
-  const then = phase === "processing_failed" ? "pi-recipes review" : `pi-recipes review${scripted === undefined ? "" : ` --scripted ${renderWord(scripted)}`}`;
-  return `\n${unread}\nretry: ${retry}, then ${then}`;
 }
 
 async function reviewDraftsNow(reviewer: Reviewer | undefined, scripted: string | undefined, ctx: ReviewVerbContext): Promise<CommandResult> {
@@ -73,7 +49,7 @@ async function reviewDraftsNow(reviewer: Reviewer | undefined, scripted: string 
   const warn = skipped.length === 0 ? "" : `\nnot carried out: ${skipped.map(([k, v]) => `${v} ${k.slice("skipped_".length).replace(/_/g, " ")}`).join(", ")} (see inspect target=recipes view=reviews)`;
   const text = `draft_review phase=${report.phase} steps=${did}${report.batchId === undefined ? "" : ` batch=${report.batchId}`}${hint}${where}${actions}${warn}` +
     (report.error === undefined ? "" : `\nlast_error: ${report.error}`) +
-    (report.parked === undefined ? "" : parkedText(report.parked, report.phase, reviewer, scripted)) +
+    (report.parked === undefined ? "" : parkedText(report.parked, report.phase, reviewer, scripted, "batch", "pi-recipes review")) +
     (report.unlisted === undefined ? "" : `\nnot captured: ${report.unlisted}`);
   const ok = report.phase !== "failed" && report.phase !== "processing_failed" && report.unlisted === undefined;
   return ok ? success(text, { ...report }) : failure(text, { ...report });
