@@ -66,6 +66,8 @@ export interface UnmarkedFence {
   readonly word: string;
   /** the language it seems to name (its leading letters), if not the word itself */
   readonly language: string | undefined;
+  /** a `~~~` fence marked as the template: only backtick fences can be */
+  readonly tilde?: true;
 }
 
 /** A marking word standing alone among letters: `{.template}`, `bash,template`, `template.sh`. */
@@ -118,6 +120,9 @@ function selectFence(lines: readonly string[]): SelectedFence {
     } else if (backticks) {
       if (named === undefined && json === undefined && marks[0] === JSON_WORD) json = fence();
       else unmarked ??= unmarkedFence(rawInfo.trim(), i);
+    } else {
+      const word = NAMING_WORDS.find((w) => marks.includes(w));
+      if (word !== undefined) unmarked ??= { line: i, info: rawInfo.trim(), word, language: undefined, tilde: true };
     }
     i = close;
   }
@@ -153,6 +158,7 @@ export function markdownErrorText(e: MarkdownError): string {
 
 /** How to mark a fence that holds a marking word where it marks nothing. */
 function unmarkedText(f: UnmarkedFence): string {
+  if (f.tilde === true) return `the fence at line ${f.line} (~~~${f.info}) names "${f.word}", but a ~~~ fence is never the recipe's; write it with backticks (\`\`\`${f.info}) if it is the ${f.word}`;
   const marked = f.language === undefined ? `\`\`\`${f.word}` : `\`\`\`${f.language} ${f.word} or \`\`\`${f.word}`;
   return `the fence at line ${f.line} (\`\`\`${f.info}) holds "${f.word}", but only the info string's first word or the word right after its language marks the recipe's fence; write ${marked} if it is the ${f.word}`;
 }

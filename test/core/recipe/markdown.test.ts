@@ -133,7 +133,8 @@ describe("compileMarkdown", () => {
   });
 
   it("only backtick fences count", () => {
-    expect(reason("---\n---\n~~~template\necho tilde\n~~~\n")).toBe(NO_FENCE);
+    // (the error names the tilde fence: see the hints below)
+    expect(reason("---\n---\n~~~template\necho tilde\n~~~\n")).toMatch(new RegExp(`^${NO_FENCE}: the fence at line 3 \\(~~~template\\)`));
   });
 
   it("nothing inside a tilde fence, or any other fence, is a fence: a quoted template example is content", () => {
@@ -169,6 +170,13 @@ describe("compileMarkdown", () => {
     // a word inside another word, or a tilde fence, is no hint; a frontmatter template still needs no fence
     expect(reason(md("templates"))).toBe(NO_FENCE);
     expect(reason("---\n---\n~~~ bash,template\necho x\n~~~\n")).toBe(NO_FENCE);
+    // a tilde fence marked as the template is named, with the backtick fence to write instead
+    expect(reason("---\n---\n~~~template\necho x\n~~~\n")).toBe(
+      `${NO_FENCE}: the fence at line 3 (~~~template) names "template", but a ~~~ fence is never the recipe's; write it with backticks (\`\`\`template) if it is the template`,
+    );
+    expect(reason("---\n---\n~~~ Bash Command\necho x\n~~~\n")).toBe(
+      `${NO_FENCE}: the fence at line 3 (~~~Bash Command) names "command", but a ~~~ fence is never the recipe's; write it with backticks (\`\`\`Bash Command) if it is the command`,
+    );
     expect(ok("---\ntemplate: echo fm\n---\n```bash,template\necho x\n```\n")).toEqual({ template: "echo fm" });
   });
 
