@@ -3,16 +3,17 @@
 // of them creates inside it writable by that user alone: the next user could not add a launch to
 // the ledger or write a draft there. So what the runtime creates inside such a folder takes its
 // permissions from the folder, not from the creator's umask:
-//   - a new folder gets the permission bits of the folder it is made in (setgid too), so the group
-//     a setgid folder hands down and who may write stay the same all the way down;
+//   - a new folder gets the permission bits of the folder it is made in (setgid too, so the group
+//     a setgid folder hands down stays the same all the way down), but never the sticky bit and
+//     never write permission for others: the ledgers, journals and drafts in it are the group's
+//     to change, and a draft may become a tool;
 //   - a new file may be read and written by the group that may read and write the folder it is
-//     made in, and read by others who may read it, as far as the mode its creator asked for allows
-//     (a private file stays private). Others never get write permission on a file: a folder that
-//     lets everyone write is no reason to let everyone rewrite a recipe.
-// A sticky folder (mode 1777 like /tmp, or 3775) says the opposite: each user's files are their
-// own, nobody else may remove or replace them. There the rule does not apply: what is made in it
-// keeps its creator's umask (other users then cannot count their launches in a ledger folder the
-// first user made, and say so; they never get to change another user's files).
+//     made in, and read by others who may read it, as far as the mode its creator asked for
+//     allows (a private file stays private); others never get write permission on a file.
+// A sticky folder (mode 1777 like /tmp, or 3775) says each user's files are their own: nobody
+// else may remove or replace them. A file made directly in one (a recipe in a sticky recipe
+// folder) therefore gets no group write either; the folders made in it (.usage, drafts, .cache)
+// are shared as above, so every member can still count launches and save drafts there.
 // A chmod that fails (the folder or file is another user's, made by a concurrent creator) leaves
 // the mode as it is: who made it applied the same rule.
 //
@@ -27,18 +28,17 @@ const STICKY = 0o1000;
 /** Whether a folder of mode `mode` keeps each user's files their own (the sticky bit). */
 const keepsOwn = (mode: number): boolean => (mode & STICKY) !== 0;
 
-/** The mode of a folder the runtime makes inside a folder of mode `parent`; undefined in a sticky
- *  folder, where it keeps the creator's umask. */
-export const folderModeIn = (parent: number): number | undefined => (keepsOwn(parent) ? undefined : parent & 0o2777);
+/** The mode of a folder the runtime makes inside a folder of mode `parent`. */
+export const folderModeIn = (parent: number): number | undefined => parent & 0o2775;
 
 /** The mode of the lock folder made inside a folder of mode `parent`: its bits, sticky included. */
 export const lockFolderModeIn = (parent: number): number => parent & 0o7777;
 
 /** The mode of a file made inside a folder of mode `folder`, its creator having asked for
  *  `requested`: the owner keeps what was asked, the group gets the read and write bits the folder
- *  gives it, others its read bit, never more than was asked; undefined in a sticky folder. */
-export const fileModeIn = (folder: number, requested = 0o666): number | undefined =>
-  keepsOwn(folder) ? undefined : requested & (0o600 | (folder & 0o064));
+ *  gives it (only read in a sticky folder), others its read bit, never more than was asked. */
+export const fileModeIn = (folder: number, requested = 0o666): number =>
+  requested & (0o600 | (folder & (keepsOwn(folder) ? 0o044 : 0o064)));
 
 /** The folders `dir` and its parents that do not exist, the deepest first, and the mode of the
  *  nearest one that does. */
@@ -108,9 +108,8 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
   if (chmod === undefined || wrapped.get(fs) === root) return fs;
   const inRoot = inside(root);
   // The rule only changes anything in a folder others may write: in a root that gives its group
-  // and others no write permission and hands down no group (setgid), what the umask makes is what
-  // the rule would make, and in a sticky root it does not apply, so the lookups and the chmod are
-  // left out. A call creates its launch log
+  // and others no write permission and is neither setgid nor sticky, what the umask makes is what
+  // the rule would make, so the lookups and the chmod are left out. A call creates its launch log
   // and folder each time, four file system round trips more on every launch otherwise. The root's
   // mode is looked at again after a minute, so a long-lived server sees a folder that became
   // shared.
@@ -119,7 +118,7 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
     const now = Date.now();
     if (sharedRoot === undefined || now - sharedRoot.at > 60_000) {
       // a root that cannot be looked at now: apply the rule (it costs time, never permissions)
-      sharedRoot = { at: now, shared: fs.stat(root).then((st) => !keepsOwn(st.mode) && (st.mode & 0o2022) !== 0, () => true) };
+      sharedRoot = { at: now, shared: fs.stat(root).then((st) => (st.mode & 0o3022) !== 0, () => true) };
     }
     return sharedRoot.shared;
   };
@@ -137,8 +136,7 @@ export function folderModesUnder(root: string, fs: FileSystem): FileSystem {
   };
   const settle = async (path: string, requested: number | undefined): Promise<void> => {
     try {
-      const mode = fileModeIn((await fs.stat(dirname(path))).mode, requested);
-      if (mode !== undefined) await chmod(path, mode);
+      await chmod(path, fileModeIn((await fs.stat(dirname(path))).mode, requested));
     } catch {
       // another user's file, or gone already: as it is
     }

@@ -84,15 +84,27 @@ describe.skipIf(!runs)("a recipe folder shared by a group, its members with umas
     expect(d.run(0, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/^automatic_reviews draft=idle tool=idle\nlineages=1 revision_snapshots=0\n?$/);
   }, 120_000);
 
-  it("in a sticky folder everyone may write (1777) a member's recipe stays theirs: the other member cannot rewrite it", () => {
-    const d = dirs.fresh();
-    d.ownAll();
-    chmodSync(d.recipes, 0o1777);
-    expect(d.run(0, ["register_tool", "name=mine", "description=mine", "template=echo safe"]).status).toBe(0);
-    expect(statSync(join(d.recipes, "mine.json")).mode & 0o022).toBe(0);
-    expect(d.run(0, ["call", "mine"]).stdout).toBe("safe\n");
-    // the other member may not write the file (and, the folder being sticky, not replace it)
-    expect(d.run(1, ["register_tool", "name=mine", "template=echo changed"]).status).not.toBe(0);
-    expect(d.run(0, ["call", "mine"]).stdout).toBe("safe\n");
-  }, 120_000);
+  for (const sticky of [0o1777, 0o3775]) {
+    it(`in a sticky folder (${sticky.toString(8)}) a member's recipe stays theirs, and every member's launches, drafts and deletes still work`, () => {
+      const d = dirs.fresh();
+      writeFileSync(join(d.recipes, "e.json"), JSON.stringify({ description: "e", template: "echo hello" }));
+      d.ownAll();
+      chmodSync(d.recipes, sticky);
+      expect(d.run(0, ["register_tool", "name=mine", "description=mine", "template=echo safe"]).status).toBe(0);
+      expect(statSync(join(d.recipes, "mine.json")).mode & 0o022).toBe(0);
+      // the other member may neither rewrite it in place nor replace it
+      expect(d.run(1, ["register_tool", "name=mine", "template=echo changed"]).status).not.toBe(0);
+      expect(d.run(0, ["call", "mine"]).stdout).toBe("safe\n");
+      // the shared state is the group's: the second member's launch is counted, their draft saved,
+      // their own tool deleted
+      for (const who of [0, 1] as const) expect(d.run(who, ["call", "e"])).toEqual({ status: 0, stdout: "hello\n", stderr: "" });
+      expect(d.run(1, ["spawn", "template=echo sp"]).stdout).toMatch(/^sp\ndraft_recipe=\S+\n$/);
+      expect(d.run(0, ["spawn", "template=echo sp0"]).stdout).toMatch(/^sp0\ndraft_recipe=\S+\n$/);
+      expect(d.run(1, ["register_tool", "name=theirs", "description=t", "template=echo t"]).status).toBe(0);
+      expect(d.run(1, ["register_tool", "name=theirs", "template=null"]).status).toBe(0);
+      expect(lifetimeCalls(d.run(1, ["inspect", "target=recipes", "view=summary", "verbose=true", "--json"]), "e")).toBe(2);
+      // (the lock folder keeps its folder's bits, sticky included: every user takes locks there)
+      for (const m of walk(d.recipes)) if (!/\/\.locks(\/|$)/.test(m.path)) expect([m.path, m.mode & 0o1002]).toEqual([m.path, 0]);
+    }, 120_000);
+  }
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../../adapters/fs/node.js";
-import { folderModesUnder } from "../../../adapters/fs/folder-modes.js";
+import { fileModeIn, folderModeIn, folderModesUnder } from "../../../adapters/fs/folder-modes.js";
 
 let dir: string;
 beforeEach(() => {
@@ -66,29 +66,36 @@ describe("folder modes under a recipe root", () => {
     expect(calls).toEqual([`stat ${root}`]);
   });
 
-  it("never gives others write on a file, even in a folder everyone may write (2777)", async () => {
+  it("never gives others write, even in a folder everyone may write (2777)", async () => {
     const root = join(dir, "recipes");
     mkdirSync(root);
     chmodSync(root, 0o2777);
     await writeSome(folderModesUnder(root, makeNodeFileSystem()), root);
-    expect([mode(join(root, ".usage")), mode(join(root, ".usage", "index.json")), mode(join(root, ".usage", "logs", "1.log"))]).toEqual(["2777", "664", "664"]);
+    expect([mode(join(root, ".usage")), mode(join(root, ".usage", "index.json")), mode(join(root, ".usage", "logs", "1.log"))]).toEqual(["2775", "664", "664"]);
   });
 
-  for (const sticky of [0o1777, 0o3775]) {
-    it(`in a sticky folder (${sticky.toString(8)}) each user's files stay their own: what is made keeps the umask's modes, and no sticky bit is handed down`, async () => {
+  for (const [sticky, folders] of [[0o1777, "775"], [0o3775, "2775"]] as const) {
+    it(`in a sticky folder (${sticky.toString(8)}) a file made in it is its maker's alone; the folders made in it are shared without the sticky bit`, async () => {
       const root = join(dir, "recipes");
       mkdirSync(root);
       chmodSync(root, sticky);
-      const { fs, calls } = counted();
-      await writeSome(folderModesUnder(root, fs), root);
-      // the same writes without the wrapper, in a folder of the same mode
-      const plain = join(dir, "plain");
-      mkdirSync(plain);
-      chmodSync(plain, sticky);
-      await writeSome(makeNodeFileSystem(), plain);
-      for (const p of [".usage", join(".usage", "logs"), join(".usage", "index.json"), join(".usage", "logs", "1.log")]) expect(mode(join(root, p)), p).toBe(mode(join(plain, p)));
-      expect(statSync(join(root, ".usage")).mode & 0o1000).toBe(0);
-      expect(calls.filter((c) => c.startsWith("chmod"))).toEqual([]);
+      const { fs: base, calls } = counted();
+      const fs = folderModesUnder(root, base);
+      await writeSome(fs, root);
+      await fs.writeFile(join(root, "mine.json"), "{}");
+      // the rule applies in a sticky root (a creator's umask of 000 is clamped too)
+      expect(calls).toContain(`chmod ${join(root, "mine.json")}`);
+      expect([mode(join(root, ".usage")), mode(join(root, ".usage", "logs"))]).toEqual([folders, folders]);
+      expect([mode(join(root, ".usage", "index.json")), mode(join(root, ".usage", "logs", "1.log"))]).toEqual(["664", "664"]);
+      expect(mode(join(root, "mine.json"))).toBe("644");
     });
   }
+
+  it("a file's mode is set from the folder whatever the umask made it: never others' write, no group write in a sticky folder", () => {
+    // a creator with umask 000 asks for 666: what the rule then sets
+    expect([fileModeIn(0o2775), fileModeIn(0o2777), fileModeIn(0o0777), fileModeIn(0o1777), fileModeIn(0o3775)].map((m) => m.toString(8))).toEqual(["664", "664", "664", "644", "644"]);
+    expect([folderModeIn(0o1777), folderModeIn(0o3775), folderModeIn(0o2777)].map((m) => m?.toString(8))).toEqual(["775", "2775", "2775"]);
+    // a private file stays private
+    expect(fileModeIn(0o2775, 0o600).toString(8)).toBe("600");
+  });
 });
