@@ -98,7 +98,8 @@ async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerCo
     });
   }
   const gathered: ReviewsDetails = await reviews.gatherReviews(fs, paths);
-  // the counts are not known then: null, as the text says `unknown`
+  // the counts are not known then: null, as the text says `unknown` (a ledger the gathering could
+  // not read says so itself)
   return unreadable === undefined ? gathered : { ...gathered, lineage_count: null, revision_snapshots: null, usage_unreadable: unreadable };
 }
 

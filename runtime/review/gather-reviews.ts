@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { decodeState } from "../../core/review/admission.js";
 import type { JsonObject } from "../../core/model.js";
 import { draftReviewDetails, LINEAGE_LIMIT, reviewsDetails } from "../../core/review/reviews-view.js";
-import { readJson, type FileSystem } from "../../adapters/fs/FileSystem.js";
+import { hasCode, readJson, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { ledgerPaths } from "../ledger/index.js";
 import { batchDir, EVIDENCE_FILE, statePath } from "./review-context.js";
@@ -15,28 +15,37 @@ import { toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
 
 const MAX_BYTES = 1024 * 1024;
 
+/** Where a usage ledger or a revision folder could not be read (a permission, a damaged disk):
+ *  the counts the view would show are then not the store's. */
+type Unreadable = (path: string, e: unknown) => void;
+
+/** Whether `e` says a file or folder is not there (or not a folder), which the views show as none. */
+const absent = (e: unknown): boolean => hasCode(e, "ENOENT", "ENOTDIR");
+
 /** A JSON object file of at most MAX_BYTES; anything else (missing, unreadable, bigger, not
- *  JSON, not an object) reads as absent. */
-async function small(fs: FileSystem, path: string): Promise<JsonObject | undefined> {
+ *  JSON, not an object) reads as absent; `unreadable` hears of one that is there but could not be
+ *  read. */
+async function small(fs: FileSystem, path: string, unreadable?: Unreadable): Promise<JsonObject | undefined> {
   try {
     if ((await fs.stat(path)).size > MAX_BYTES) return undefined;
     const raw = await readJson(fs, path);
     if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) return raw as JsonObject;
-  } catch {
-    // as absent
+  } catch (e) {
+    if (unreadable !== undefined && !absent(e) && !(e instanceof SyntaxError)) unreadable(path, e);
   }
   return undefined;
 }
 
 /** The names of `dir`'s entries of `kind` whose names end in `suffix`, in name order; none when
  *  the folder cannot be listed (it is missing, or not a folder). */
-async function listed(fs: FileSystem, dir: string, kind: "file" | "dir", suffix = ""): Promise<string[]> {
+async function listed(fs: FileSystem, dir: string, kind: "file" | "dir", suffix = "", unreadable?: Unreadable): Promise<string[]> {
   try {
     return (await fs.readdir(dir))
       .filter((e) => e.kind === kind && e.name.endsWith(suffix))
       .map((e) => e.name)
       .sort();
-  } catch {
+  } catch (e) {
+    if (unreadable !== undefined && !absent(e)) unreadable(dir, e);
     return [];
   }
 }
@@ -54,12 +63,12 @@ async function activationPending(fs: FileSystem, paths: AgentPaths): Promise<boo
 }
 
 /** The tool review's state, its activation record and the retained revision snapshots. */
-async function gatherToolReview(fs: FileSystem, paths: AgentPaths) {
+async function gatherToolReview(fs: FileSystem, paths: AgentPaths, unreadable: Unreadable) {
   const state = decodeToolState(await small(fs, toolStatePath(paths)));
   const activated = state === undefined ? undefined : await small(fs, join(toolReviewDir(paths, state.reviewId), ACTIVATED_FILE));
   const rings = join(paths.usageRoot, "revisions");
   let revisionSnapshots = 0;
-  for (const d of (await listed(fs, rings, "dir")).slice(0, LINEAGE_LIMIT)) revisionSnapshots += (await listed(fs, join(rings, d), "file", ".json")).length;
+  for (const d of (await listed(fs, rings, "dir", "", unreadable)).slice(0, LINEAGE_LIMIT)) revisionSnapshots += (await listed(fs, join(rings, d), "file", ".json", unreadable)).length;
   // read whether or not a record exists: only a record's evidence shows it
   return { tool: toolReviewDetails(state, activated, await activationPending(fs, paths)), revisionSnapshots };
 }
@@ -68,9 +77,16 @@ export async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
   const state = decodeState(await small(fs, statePath(paths)));
   const evidence = state === undefined ? undefined : await small(fs, join(batchDir(paths, state.batchId), EVIDENCE_FILE));
   const ledgers = ledgerPaths(paths.recipeRoot).ledgers;
-  const files = (await listed(fs, ledgers, "file", ".json")).filter((name) => !name.startsWith("."));
+  // the first ledger or revision folder that is there but could not be read: the counts are then
+  // not known, and the view says so rather than showing what it could read as the whole
+  let cannot: string | undefined;
+  const unreadable: Unreadable = (path, e) => {
+    cannot ??= `Usage ledgers could not be read: ${path}: ${e instanceof Error ? e.message : String(e)}`;
+  };
+  const files = (await listed(fs, ledgers, "file", ".json", unreadable)).filter((name) => !name.startsWith("."));
   const lineages = [];
-  for (const file of files.slice(0, LINEAGE_LIMIT)) lineages.push({ file, record: await small(fs, join(ledgers, file)) });
-  const tool = await gatherToolReview(fs, paths);
-  return reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
+  for (const file of files.slice(0, LINEAGE_LIMIT)) lineages.push({ file, record: await small(fs, join(ledgers, file), unreadable) });
+  const tool = await gatherToolReview(fs, paths, unreadable);
+  const details = reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
+  return cannot === undefined ? details : { ...details, lineage_count: null, revision_snapshots: null, usage_unreadable: cannot };
 }

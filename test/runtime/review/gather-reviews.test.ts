@@ -3,7 +3,7 @@
 // when an activation's lineages read as pending, and which revision snapshots are counted.
 import { describe, expect, it } from "vitest";
 import { Volume } from "memfs";
-import type { FileSystem } from "../../../adapters/fs/FileSystem.js";
+import { toFsError, type FileSystem } from "../../../adapters/fs/FileSystem.js";
 import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { agentPaths } from "../../../runtime/agent-paths.js";
 import { gatherReviews } from "../../../runtime/review/gather-reviews.js";
@@ -151,6 +151,12 @@ describe("the tool review's part", () => {
     many[`${USAGE}/revisions/r000/2.json`] = "{}";
     expect((await gatherReviews(reversed(vol(many)), paths)).revision_snapshots).toBe(101);
     const denied = interceptFs(vol(files), async (name, args, call) => (name === "readdir" && args[0] === `${USAGE}/revisions/a` ? Promise.reject(new Error("EACCES")) : call()));
-    expect((await gatherReviews(denied, paths)).revision_snapshots).toBe(1);
+    // a ring that is there but cannot be listed: the count is not known (not the rings it could read)
+    const partial = await gatherReviews(denied, paths);
+    expect([partial.revision_snapshots, partial.lineage_count]).toEqual([null, null]);
+    expect((partial as { usage_unreadable?: string }).usage_unreadable).toMatch(/^Usage ledgers could not be read: .*revisions\/a: EACCES/);
+    // one that is not there counts none
+    const gone = interceptFs(vol(files), async (name, args, call) => (name === "readdir" && args[0] === `${USAGE}/revisions/a` ? Promise.reject(toFsError(Object.assign(new Error("ENOENT"), { code: "ENOENT" }), "readdir", String(args[0]))) : call()));
+    expect((await gatherReviews(gone, paths)).revision_snapshots).toBe(1);
   });
 });
