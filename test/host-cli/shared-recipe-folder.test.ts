@@ -82,12 +82,7 @@ describe.skipIf(!runs)("a recipe folder shared by a group, its members with umas
     expect([json.details.lineage_count, json.details.revision_snapshots]).toEqual([null, null]);
     // the member who may write it folds and sees the launch
     expect(d.run(0, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/^automatic_reviews draft=idle tool=idle\nlineages=1 revision_snapshots=0\n?$/);
-    // a lineage folder the other member may not read (nothing left to fold): unknown too, not none
-    chmodSync(join(d.recipes, ".usage", "recipes"), 0o700);
-    const hidden = JSON.parse(d.run(1, ["inspect", "target=recipes", "view=reviews", "--json"]).stdout);
-    expect([hidden.details.lineage_count, hidden.details.revision_snapshots]).toEqual([null, null]);
-    expect(hidden.details.usage_unreadable).toMatch(/^Usage ledgers could not be read: .*EACCES/);
-    expect(d.run(1, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/\nlineages=unknown revision_snapshots=unknown\nwarning: Usage ledgers could not be read: /);
+
   }, 120_000);
 
   for (const sticky of [0o1777, 0o3775]) {
@@ -113,4 +108,18 @@ describe.skipIf(!runs)("a recipe folder shared by a group, its members with umas
       for (const m of walk(d.recipes)) if (!/\/\.locks(\/|$)/.test(m.path)) expect([m.path, m.mode & 0o1002]).toEqual([m.path, 0]);
     }, 120_000);
   }
+
+  it("a lineage folder another member may not read, with nothing left to fold: the reviews view says unknown, not none", () => {
+    const d = dirs.fresh();
+    writeFileSync(join(d.recipes, "e.json"), JSON.stringify({ description: "e", template: "echo hello" }));
+    d.ownAll();
+    expect(d.run(0, ["call", "e"]).status).toBe(0);
+    // the first member folds the launch into its lineage, then closes the lineage folder
+    expect(d.run(0, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/\nlineages=1 /);
+    chmodSync(join(d.recipes, ".usage", "recipes"), 0o700);
+    const hidden = JSON.parse(d.run(1, ["inspect", "target=recipes", "view=reviews", "--json"]).stdout);
+    expect([hidden.details.lineage_count, hidden.details.revision_snapshots]).toEqual([null, null]);
+    expect(hidden.details.usage_unreadable).toMatch(/^Usage ledgers could not be read: .*recipes: EACCES/);
+    expect(d.run(1, ["inspect", "target=recipes", "view=reviews"]).stdout).toMatch(/\nlineages=unknown revision_snapshots=unknown\nwarning: Usage ledgers could not be read: /);
+  }, 120_000);
 });
