@@ -101,7 +101,11 @@ export function batchRequestIds(line: string): (string | number)[] | undefined {
   if (!Array.isArray(parsed)) return undefined;
   const ids: (string | number)[] = [];
   for (const m of parsed as unknown[]) {
-    const id = typeof m === "object" && m !== null ? (m as { id?: unknown }).id : undefined;
+    if (typeof m !== "object" || m === null) continue;
+    // a member shaped like a response is never answered: an answer under its id would stand for
+    // the answer to the client's own request of that id
+    if (!("method" in m) && ("result" in m || "error" in m)) continue;
+    const id = (m as { id?: unknown }).id;
     if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ids.push(id);
   }
   return ids;

@@ -65,6 +65,8 @@ describe("batchRequestIds", () => {
   it("the ids of a batch's requests (notifications and bad ids left out); undefined for what is no JSON array", () => {
     expect(batchRequestIds('[{"id":2},{"method":"n"},{"id":"x"},{"id":1.5},{"id":null},5]')).toEqual([2, "x"]);
     expect(batchRequestIds("[]")).toEqual([]);
+    // members shaped like responses are never answered
+    expect(batchRequestIds('[{"jsonrpc":"2.0","id":10,"error":{"code":1,"message":"m"}},{"jsonrpc":"2.0","id":11,"result":{}},{"jsonrpc":"2.0","id":12,"method":"ping"}]')).toEqual([12]);
     expect(batchRequestIds("[{")).toBeUndefined();
     expect(batchRequestIds('{"id":1}')).toBeUndefined();
   });
