@@ -29,7 +29,7 @@ const STICKY = 0o1000;
 const keepsOwn = (mode: number): boolean => (mode & STICKY) !== 0;
 
 /** The mode of a folder the runtime makes inside a folder of mode `parent`. */
-export const folderModeIn = (parent: number): number | undefined => parent & 0o2775;
+export const folderModeIn = (parent: number): number => parent & 0o2775;
 
 /** The mode of the lock folder made inside a folder of mode `parent`: its bits, sticky included. */
 export const lockFolderModeIn = (parent: number): number => parent & 0o7777;
@@ -55,17 +55,16 @@ async function missingUpTo(fs: FileSystem, dir: string): Promise<{ readonly miss
 }
 
 /** `mkdir` (with `recursive`, `mkdir -p`) where every folder it makes gets the mode `modeIn` gives
- *  for the folder it is made in (folderModeIn unless told), whatever the umask; a folder `modeIn`
- *  gives no mode keeps the umask's. Fails as `fs.mkdir` does. */
+ *  for the folder it is made in (folderModeIn unless told), whatever the umask. Fails as
+ *  `fs.mkdir` does. */
 export async function mkdirLikeParent(
-  fs: FileSystem, dir: string, options: { readonly recursive?: boolean } = {}, modeIn: (parent: number) => number | undefined = folderModeIn,
+  fs: FileSystem, dir: string, options: { readonly recursive?: boolean } = {}, modeIn: (parent: number) => number = folderModeIn,
 ): Promise<void> {
   if (fs.chmod === undefined) return fs.mkdir(dir, options);
   const { missing, parentMode } = options.recursive === true ? await missingUpTo(fs, dir) : { missing: [dir], parentMode: undefined };
   await fs.mkdir(dir, options);
   if (missing.length === 0) return;
   const mode = modeIn(parentMode ?? (await fs.stat(dirname(dir))).mode);
-  if (mode === undefined) return;
   // from the top down: each folder the same bits as the one it was made in
   for (const d of missing.reverse()) await fs.chmod(d, mode).catch(() => undefined);
 }
@@ -77,13 +76,12 @@ export function mkdirLikeParentSync(dir: string, fs: typeof nodeFs = nodeFs): vo
   for (; !fs.existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.push(d);
   fs.mkdirSync(dir, { recursive: true });
   if (missing.length === 0) return;
-  let mode: number | undefined;
+  let mode: number;
   try {
     mode = folderModeIn(fs.statSync(d).mode);
   } catch {
     return;
   }
-  if (mode === undefined) return;
   for (const m of missing.reverse()) {
     try {
       fs.chmodSync(m, mode);
