@@ -102,11 +102,10 @@ export function batchRequestIds(line: string): (string | number)[] | undefined {
   const ids: (string | number)[] = [];
   for (const m of parsed as unknown[]) {
     if (typeof m !== "object" || m === null) continue;
-    // a member shaped like a response is never answered: an answer under its id would stand for
-    // the answer to the client's own request of that id
-    if (!("method" in m) && ("result" in m || "error" in m)) continue;
+    // a member shaped like a response is never answered (see LineFault)
+    if (isResponseShaped(m)) continue;
     const id = (m as { id?: unknown }).id;
-    if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ids.push(id);
+    if (isExactId(id)) ids.push(id);
   }
   return ids;
 }
@@ -141,7 +140,7 @@ export function lineFault(line: string): LineFault | undefined {
   if (JSONRPCMessageSchema.safeParse(parsed).success) return undefined;
   const reason = whyInvalid(parsed);
   const m = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  if (m !== undefined && !("method" in m) && ("result" in m || "error" in m)) return { kind: "response", reason };
+  if (m !== undefined && isResponseShaped(m)) return { kind: "response", reason };
   if (m !== undefined && !("id" in m) && typeof m["method"] === "string") return { kind: "notification", reason };
   const id = m?.["id"];
   return { kind: "invalid", id: typeof id === "string" || (typeof id === "number" && echoesExactly(id)) ? id : null, reason };
@@ -151,9 +150,16 @@ export function lineFault(line: string): LineFault | undefined {
  *  parsing turned into an infinity, nor an integer past 2^53 (rounded as it was read). */
 const echoesExactly = (id: number): boolean => Number.isFinite(id) && (!Number.isInteger(id) || Number.isSafeInteger(id));
 
+/** Whether a message is shaped like a response: a `result` or an `error`, and no `method`. */
+const isResponseShaped = (m: object): boolean => !("method" in m) && ("result" in m || "error" in m);
+
+/** Whether an id is one a request may carry and an answer echo: a string, or an integer JSON
+ *  parsing held exactly. */
+const isExactId = (id: unknown): id is string | number => typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+
 /** What is wrong with an id, or undefined when it is a string or an integer held exactly. */
 function whyBadId(id: unknown): string | undefined {
-  if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) return undefined;
+  if (isExactId(id)) return undefined;
   if (typeof id === "number" && !Number.isFinite(id)) return '"id" must be a string or an integer, got a number too large for JSON to hold (not finite)';
   if (typeof id === "number" && Number.isInteger(id)) {
     return `"id" must be a string or an integer JSON can hold exactly (at most ${Number.MAX_SAFE_INTEGER} in size), got one that large, read as ${JSON.stringify(id)}`;
