@@ -31,6 +31,8 @@ const takesText = (surface: Pick<ArgSurface, "types">, name: string): boolean =>
   return kind === undefined || kind === "string" || kind === "path" || kind === "enum";
 };
 
+const isRecord = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** The first problem with the call's own parameters, in their order, or undefined. */
 export function checkCallParams(
   params: Readonly<Record<string, unknown>>,
@@ -45,7 +47,7 @@ export function checkCallParams(
       return `Unknown argument "${name}".${didYouMean(name, offered)}`;
     }
     const value = params[name];
-    if (typeof value === "object" && value !== null && !Array.isArray(value) && takesText(surface, name)) {
+    if (isRecord(value) && takesText(surface, name)) {
       return `Argument ${name} must be a string.`;
     }
   }
@@ -92,8 +94,6 @@ export function wordUses(texts: Iterable<string>): ReadonlyMap<string, WordUse> 
   }
   return uses;
 }
-
-const isRecord = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Whether an object is in `v` itself or anywhere in the arrays it nests (walked without
  *  recursion: a parsed value may nest deeper than the stack). */

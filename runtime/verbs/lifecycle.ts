@@ -13,7 +13,7 @@ import { runPortfolioCycle } from "../review/portfolio-cycle.js";
 import type { Reviewer } from "../review/reviewer.js";
 import { rollbackTool } from "../review/rollback.js";
 import { unknownKeys, type Params } from "./verb-params.js";
-import { parkedText } from "./parked-text.js";
+import { noReviewerHint, parkedText } from "./parked-text.js";
 
 /** The host's ports (its session's) and environment. */
 export interface LifecycleVerbContext extends ReviewPorts {
@@ -51,8 +51,7 @@ async function reviewToolsNowLocked(reviewer: Reviewer | undefined, ctx: Lifecyc
     report.steps.length === 0 && report.eligible !== undefined && report.eligible.eligible < report.eligible.needed
       ? `\nno portfolio: ${report.eligible.eligible} of the ${report.eligible.needed} tools a review needs are eligible (active, valid, not sensitive, current content not yet reviewed)`
       : "";
-  // a parked review reads no reply, so pointing at --scripted would send the operator in circles
-  const hint = policy === undefined && report.parked?.before !== true ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
+  const hint = noReviewerHint(policy, report.parked);
   const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
   const next = report.phase === "approved" ? "\nnext: pi-recipes activate (or the next Pi session start or MCP server start)" : "";
   const text =

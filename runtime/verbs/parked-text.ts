@@ -31,3 +31,9 @@ export function parkedText(
   const then = phase === "processing_failed" ? review : `${review}${scripted === undefined ? "" : ` --scripted ${renderWord(scripted)}`}`;
   return `\n${unread}\nretry: ${retry}, then ${then}`;
 }
+
+/** The note on a cycle that ran without a reviewer: how to give one. Not on a review that was
+ *  parked already, which reads no reply: pointing at --scripted would send the operator in
+ *  circles. */
+export const noReviewerHint = (reviewer: Reviewer | undefined, parked: Parked | undefined): string =>
+  reviewer === undefined && parked?.before !== true ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";

@@ -5,7 +5,7 @@
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { runCycle } from "../review/cycle.js";
 import { BATCH_SIZE } from "../../core/review/batch.js";
-import { parkedText } from "./parked-text.js";
+import { noReviewerHint, parkedText } from "./parked-text.js";
 import { reviewPolicy, withReviews } from "../review/host.js";
 import { scriptedReviewer, type Reviewer } from "../review/reviewer.js";
 import { reviewToolsNow, unlessBusy, type LifecycleVerbContext } from "./lifecycle.js";
@@ -41,8 +41,7 @@ async function reviewDraftsNow(reviewer: Reviewer | undefined, scripted: string 
   // nor one that could not list the drafts folder: the drafts it holds are unknown, which is no
   // "nothing to do" but a review that could not run
   const did = (report.steps.length === 0 ? (report.unlisted === undefined ? "nothing to do" : "none") : report.steps.join(",")) + few;
-  // a parked batch reads no reply, so pointing at --scripted would send the operator in circles
-  const hint = reviewer === undefined && report.parked?.before !== true ? " reviewer=none (set PI_RECIPES_REVIEWER or pass --scripted FILE)" : "";
+  const hint = noReviewerHint(reviewer, report.parked);
   const where = report.phase === "captured" && report.projection !== undefined ? `\nprojection: ${report.projection}` : "";
   const actions = report.actions === undefined ? "" : `\nactions: ${Object.entries(report.actions).map(([k, v]) => `${k}=${v}`).join(" ")}`;
   const skipped = Object.entries(report.actions ?? {}).filter(([k, v]) => k.startsWith("skipped_") && v > 0);
