@@ -5,8 +5,9 @@
 // line, then looks at the fence file's size; a writer fills the file, then reads the begin lines.
 // Whichever comes second sees the other, so a launch either finishes its source check and counts
 // before the writer changes anything, or sees the fence closed, withdraws, waits for the writer
-// and retries. The file stays in place (empty when open) so the common check is one stat that
-// does not fail.
+// and retries. A writer leaves the file in place, empty (open); before the first writer there is
+// no file, which is open too: a launch does not create it, since that would cost every
+// command-line call two more file system round trips than a stat that fails.
 import { join } from "node:path";
 import { hasCode } from "../../adapters/fs/FileSystem.js";
 import { isOwnerProvablyDead, makeOwnerRecord } from "../../adapters/lock/owner.js";

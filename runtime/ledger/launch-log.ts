@@ -14,7 +14,7 @@
 // written by earlier versions, are still read.)
 import { join } from "node:path";
 import { sha256Bytes } from "../crypto-sha256.js";
-import type { FileHandle, FileSystem } from "../../adapters/fs/FileSystem.js";
+import { hasCode, type FileHandle, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { decodeOwner, makeOwnerRecord, type OwnerRecord, type ProcessProbe } from "../../adapters/lock/owner.js";
 import type { LaunchEntry } from "../../core/ledger/fold.js";
 import { carriedUsage, type CarriedUsage } from "../../core/ledger/carried-usage.js";
@@ -40,7 +40,6 @@ function unsealed(line: string): string | undefined {
 
 export class LaunchLog {
   private handle: FileHandle | undefined;
-  private opening: Promise<FileHandle> | undefined;
   private current: string | undefined;
   private line = 0;
   private tail: Promise<unknown> = Promise.resolve();
@@ -55,8 +54,6 @@ export class LaunchLog {
     private readonly probe: ProcessProbe,
     private readonly now: () => number,
     private readonly newId: () => string,
-    /** runs once before a log is created (the owner makes sure the fence file exists) */
-    private readonly beforeOpen: () => Promise<void> = async () => undefined,
   ) {}
 
   /** the id of the log this process appends to now, if it has one */
@@ -68,30 +65,44 @@ export class LaunchLog {
     return this.line;
   }
 
-  private async open(): Promise<FileHandle> {
+  /** Creates this process's next log with its owner line and `first` (line 1) in one write:
+   *  every launch of a command-line call opens a log, and each file system call is a round trip
+   *  through the thread pool. The launches folder exists after the first launch under a root, so
+   *  the log is opened at once and the folder made only when the open says it is missing. */
+  private async open(first: Readonly<Record<string, unknown>>): Promise<void> {
     const start = this.probe.startTime(this.probe.pid) ?? "0";
     const id = `${this.probe.pid}-${start}-${this.newId()}`;
-    await this.fs.mkdir(this.dir, { recursive: true });
-    await this.beforeOpen();
-    const handle = await this.fs.open(join(this.dir, `${id}.log`), "a");
+    const path = join(this.dir, `${id}.log`);
+    let handle: FileHandle;
+    try {
+      handle = await this.fs.open(path, "a");
+    } catch (e) {
+      if (!hasCode(e, "ENOENT")) throw e;
+      await this.fs.mkdir(this.dir, { recursive: true });
+      handle = await this.fs.open(path, "a");
+    }
     try {
       const owner = makeOwnerRecord(id, this.now(), this.probe);
-      await handle.write(sealed({ n: 0, owner }));
+      await handle.write(sealed({ n: 0, owner }) + sealed({ n: 1, ...first }));
     } catch (e) {
       await handle.close().catch(() => undefined);
       throw e;
     }
     this.current = id;
-    this.line = 0;
+    this.line = 1;
     this.handle = handle;
-    return handle;
   }
 
   /** Appends one record after every earlier one; resolves with its line number. A failed write
    *  abandons the log (its last line may be torn), so the next record starts a fresh one. */
   append(record: Readonly<Record<string, unknown>>): Promise<number> {
+    // appends run one after another (`tail`), so a log is never opened twice at once
     const run = async (): Promise<number> => {
-      const handle = this.handle ?? (await (this.opening ??= this.open().finally(() => (this.opening = undefined))));
+      const handle = this.handle;
+      if (handle === undefined) {
+        await this.open(record);
+        return 1;
+      }
       const n = this.line + 1;
       try {
         await handle.write(sealed({ n, ...record }));

@@ -54,8 +54,7 @@ export function openLedger(options: LedgerOptions): LedgerContext {
     foldThreshold: options.foldThreshold ?? 1000,
     rotateLines: options.rotateLines ?? 8192,
     lockTimeoutMs: options.lockTimeoutMs ?? 5000,
-    // appending nothing creates the open fence file without touching a closed one
-    log: new LaunchLog(options.fs, paths.launches, probe, now, newId, () => options.fs.writeFile(paths.fence, "", { flag: "a" })),
+    log: new LaunchLog(options.fs, paths.launches, probe, now, newId),
   };
 }
 

@@ -110,6 +110,37 @@ describe("launch accounting", () => {
     expectConsistent();
   });
 
+  it("a command's one launch costs few file system calls: its log opened at once, owner and begin lines in one write, no fence file made", async () => {
+    const path = agent.write("t.json", { template: "echo 1" });
+    const launchOnce = async (): Promise<string[]> => {
+      const base = makeNodeFileSystem();
+      const calls: string[] = [];
+      const counted: FileSystem = {
+        ...base,
+        name: base.name,
+        capabilities: base.capabilities,
+        mkdir: (p, o) => (calls.push("mkdir"), base.mkdir(p, o)),
+        writeFile: (p, d, o) => (calls.push("writeFile"), base.writeFile(p, d, o)),
+        open: async (p, flag, mode) => {
+          calls.push("open");
+          const h = await base.open(p, flag, mode);
+          return { ...h, write: (data) => (calls.push("write"), h.write(data)), close: () => (calls.push("close"), h.close()) };
+        },
+      };
+      const ctx = agent.ctx({ fs: counted });
+      expect(await recordLaunch(ctx, resolved(path))).toEqual({ ok: true, recorded: true });
+      await closeLedger(ctx);
+      return calls;
+    };
+    // the first launch under the root makes the launches folder, after the open said it is missing
+    expect(await launchOnce()).toEqual(["open", "mkdir", "open", "write", "write", "close"]);
+    // every later process: open, one write for the owner and begin lines, one for the count
+    expect(await launchOnce()).toEqual(["open", "write", "write", "close"]);
+    expect(existsSync(join(agent.root, ".usage", "fence.json"))).toBe(false);
+    await foldPending(agent.ctx());
+    expect(ledgerAt("t.json")).toMatchObject({ lifetime_calls: 2 });
+  });
+
   it("folds by itself every foldThreshold launches, rotates its log, and deletes finished logs", async () => {
     const ctx = agent.ctx({ foldThreshold: 10, rotateLines: 7 });
     const path = agent.write("t.json", { template: "echo 1" });
