@@ -1,7 +1,16 @@
-// The FileSystem port over node:fs/promises. Every call goes through `guardFs`, so errors arrive
-// as the port's FsError whatever Node reported.
+// The FileSystem port over node:fs. Every call goes through `guardFs`, so errors arrive as the
+// port's FsError whatever Node reported.
+//
+// Calls that are one short system call on a small amount of data (a stat, a folder's listing, a
+// small file's read, a small append) are made synchronously behind the port's promise: through
+// node:fs/promises each is a round trip through libuv's thread pool (a worker woken, the event
+// loop woken again), some tens to hundreds of microseconds against a few for the call itself,
+// and on a loaded machine each wake-up may wait for a core. A `pi-recipes call` makes about a
+// dozen of them to account one launch. What may take long stays asynchronous: fsync, reads and
+// writes of large data, recursive removal, and opening a file (an open may wait on a FIFO or a
+// network file system).
 import * as nfs from "node:fs/promises";
-import { constants, type Dirent, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, writeSync, type Dirent, type Stats } from "node:fs";
 import { guardFs, type DirEntry, type FileHandle, type FileKind, type FileStat, type FileSystem, type FsCapabilities, type OpenFlag } from "./FileSystem.js";
 
 const kindOf = (s: Pick<Stats | Dirent, "isFile" | "isDirectory" | "isSymbolicLink">): FileKind =>
@@ -20,12 +29,19 @@ const toStat = (s: Stats): FileStat => ({
 
 const bytesOf = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? Buffer.from(data, "utf8") : data);
 
+/** Reads and writes up to this size are made synchronously (see the top of this file). */
+export const SMALL_IO_BYTES = 256 * 1024;
+
 function wrapHandle(path: string, h: nfs.FileHandle): FileHandle {
   return {
     write: (data) =>
       guardFs("handle.write", path, async () => {
         const bytes = bytesOf(data);
         // A regular file takes everything in one write in practice, but the API allows less.
+        if (bytes.length <= SMALL_IO_BYTES) {
+          for (let done = 0; done < bytes.length; ) done += writeSync(h.fd, bytes, done, bytes.length - done);
+          return;
+        }
         for (let done = 0; done < bytes.length; ) {
           const { bytesWritten } = await h.write(bytes, done, bytes.length - done);
           done += bytesWritten;
@@ -40,10 +56,52 @@ function wrapHandle(path: string, h: nfs.FileHandle): FileHandle {
 const folderSyncUnsupported = (e: unknown): boolean =>
   process.platform === "win32" && typeof e === "object" && e !== null && ["EISDIR", "EPERM", "EACCES"].includes(String((e as { code?: unknown }).code));
 
+/** readRegularFile's synchronous half: the file's bytes when it is a regular file of at most
+ *  SMALL_IO_BYTES, undefined when it is larger (read asynchronously then). The same checks, in
+ *  the same order: a non-blocking open, the fstat, then the read. */
+function readSmallRegularFile(path: string): Uint8Array | undefined {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error(`illegal operation on a directory, read '${path}'`), { code: "EISDIR" });
+    if (!st.isFile()) throw Object.assign(new Error(`not a regular file (a FIFO, socket or device): '${path}'`), { code: "EINVAL" });
+    // a size of 0 may be a file whose size the kernel does not know (as in /proc): read it to its end
+    if (st.size > SMALL_IO_BYTES || st.size === 0) return st.size === 0 ? readToEnd(fd) : undefined;
+    // one byte more than the stat's size: a file that grew since is read on to its end
+    const buffer = Buffer.allocUnsafe(st.size + 1);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, read);
+      if (n === 0) return buffer.subarray(0, read);
+      read += n;
+    }
+    return concatBytes(buffer, readToEnd(fd, read));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readToEnd(fd: number, from = 0): Uint8Array {
+  const chunks: Buffer[] = [];
+  let position = from;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const n = readSync(fd, chunk, 0, chunk.length, position);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    position += n;
+  }
+  return Buffer.concat(chunks);
+}
+
+const concatBytes = (a: Uint8Array, b: Uint8Array): Uint8Array => (b.length === 0 ? a : Buffer.concat([a, b]));
+
 /** Node's readFile, for regular files only: the open does not block (a FIFO without a writer would
  *  wait forever) and the fstat comes before any read, so a FIFO, socket, terminal or device fails
  *  at once with EINVAL (a folder with EISDIR, as before) instead of hanging or never ending. */
 async function readRegularFile(path: string): Promise<Uint8Array> {
+  const small = readSmallRegularFile(path);
+  if (small !== undefined) return small;
   const h = await nfs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await h.stat();
@@ -96,9 +154,9 @@ export function makeNodeFileSystem(): FileSystem {
     rmdir: (path) => guardFs("rmdir", path, () => nfs.rmdir(path)),
     rm: (path, options = {}) => guardFs("rm", path, () => nfs.rm(path, { recursive: options.recursive ?? false, force: options.force ?? false })),
     readdir: (path) =>
-      guardFs("readdir", path, async () => (await nfs.readdir(path, { withFileTypes: true })).map((d): DirEntry => ({ name: d.name, kind: kindOf(d) }))),
-    stat: (path) => guardFs("stat", path, async () => toStat(await nfs.stat(path))),
-    lstat: (path) => guardFs("lstat", path, async () => toStat(await nfs.lstat(path))),
+      guardFs("readdir", path, async () => readdirSync(path, { withFileTypes: true }).map((d): DirEntry => ({ name: d.name, kind: kindOf(d) }))),
+    stat: (path) => guardFs("stat", path, async () => toStat(statSync(path))),
+    lstat: (path) => guardFs("lstat", path, async () => toStat(lstatSync(path))),
     realpath: (path) => guardFs("realpath", path, () => nfs.realpath(path)),
     symlink: (target, path) => guardFs("symlink", path, () => nfs.symlink(target, path), target),
     readlink: (path) => guardFs("readlink", path, () => nfs.readlink(path)),

@@ -29,3 +29,47 @@ describe("files that are not regular files", () => {
     }
   });
 });
+
+describe("small reads and writes made synchronously, large ones on the thread pool", () => {
+  it("reads every byte of files just under, at and over the size it reads at once, of an empty file, and of a file the kernel gives no size (/proc)", async () => {
+    const { SMALL_IO_BYTES } = await import("../../../adapters/fs/node.js");
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const root = await mkdtemp(join(tmpdir(), "pi-recipes-sizes-"));
+    const fs = makeNodeFileSystem();
+    try {
+      for (const size of [0, 1, 4095, 4096, SMALL_IO_BYTES - 1, SMALL_IO_BYTES, SMALL_IO_BYTES + 1, 3 * SMALL_IO_BYTES]) {
+        const bytes = Buffer.alloc(size);
+        for (let i = 0; i < size; i++) bytes[i] = (i * 7 + size) & 0xff;
+        writeFileSync(join(root, `f${size}`), bytes);
+        expect(Buffer.compare(Buffer.from(await fs.readFile(join(root, `f${size}`))), bytes), `a file of ${size} bytes`).toBe(0);
+      }
+      if (process.platform === "linux") {
+        const status = Buffer.from(await fs.readFile("/proc/self/status")).toString("utf8");
+        expect(status).toContain(`Pid:\t${process.pid}\n`);
+        expect(status.length).toBeGreaterThan(readFileSync("/proc/self/status").length / 2);
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("an open handle appends small and large writes in order", async () => {
+    const { SMALL_IO_BYTES } = await import("../../../adapters/fs/node.js");
+    const { readFileSync } = await import("node:fs");
+    const root = await mkdtemp(join(tmpdir(), "pi-recipes-appends-"));
+    const fs = makeNodeFileSystem();
+    try {
+      const path = join(root, "log");
+      const big = "b".repeat(SMALL_IO_BYTES + 10);
+      const h = await fs.open(path, "a");
+      await h.write("one\n");
+      await h.write(big);
+      await h.write(new TextEncoder().encode("two\n"));
+      await h.close();
+      expect(readFileSync(path, "utf8")).toBe(`one\n${big}two\n`);
+      await expect(h.write("late")).rejects.toMatchObject({ syscall: "handle.write", path });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,6 +1,7 @@
 // The usage ledger on real disk: launch accounting, the fence, moves (promotion, demotion) and
 // seeding, including a revised Markdown recipe and a `.usage` folder deleted under a live process.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { createHook } from "node:async_hooks";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordLaunch, sourceChangedText } from "../../../runtime/ledger/account-launch.js";
@@ -110,7 +111,7 @@ describe("launch accounting", () => {
     expectConsistent();
   });
 
-  it("a command's one launch costs few file system calls: its log opened at once, owner and begin lines in one write, no fence file made", async () => {
+  it("a command's one launch costs few file system calls: its log opened at once, owner and begin lines in one write, no fence file made, two waits on the thread pool", async () => {
     const path = agent.write("t.json", { template: "echo 1" });
     const launchOnce = async (): Promise<string[]> => {
       const base = makeNodeFileSystem();
@@ -134,8 +135,18 @@ describe("launch accounting", () => {
     };
     // the first launch under the root makes the launches folder, after the open said it is missing
     expect(await launchOnce()).toEqual(["open", "mkdir", "open", "write", "write", "close"]);
-    // every later process: open, one write for the owner and begin lines, one for the count
-    expect(await launchOnce()).toEqual(["open", "write", "write", "close"]);
+    // every later process: open, one write for the owner and begin lines, one for the count; of
+    // all the file system calls (the fence's stat and the source's read too) only the open and
+    // the close wait for libuv's thread pool, the others are short calls made at once
+    const pooled: string[] = [];
+    const hook = createHook({ init: (_id, type) => void (type.startsWith("FSREQ") || type === "FILEHANDLECLOSEREQ" ? pooled.push(type) : undefined) });
+    hook.enable();
+    try {
+      expect(await launchOnce()).toEqual(["open", "write", "write", "close"]);
+    } finally {
+      hook.disable();
+    }
+    expect(pooled).toEqual(["FSREQPROMISE", "FILEHANDLECLOSEREQ"]);
     expect(existsSync(join(agent.root, ".usage", "fence.json"))).toBe(false);
     await foldPending(agent.ctx());
     expect(ledgerAt("t.json")).toMatchObject({ lifetime_calls: 2 });

@@ -63,8 +63,9 @@ describe("withReviews", () => {
     const handles = { opened: 0, closed: 0 };
     const fs = interceptFs(vol(), async (name, _args, call) => {
       if (name !== "open") return call();
-      handles.opened++;
+      // counted once opened: the first log's open fails until its folder is made
       const h = (await call()) as { close(): Promise<void> };
+      handles.opened++;
       return interceptFs(h, async (m, _a, c) => ((m === "close" && handles.closed++), c()));
     });
     await withReviews({ fs, lock, paths }, async (ctx) => void (await ctx.ledger.log.append({ k: "test" })));
