@@ -64,10 +64,13 @@ const FS_REASONS: Readonly<Record<string, string>> = {
   ENOENT: "no such file or folder",
 };
 
-const LOCK_FAILURES: ReadonlySet<string> = new Set(["ELOCKACCESS", "ELOCKTIMEOUT"]);
-const lockFailure = (error: unknown): { readonly message: string; readonly code: string } | undefined => {
+// (a recipe root that is no folder fails at its lock folder: runtime/root-lock.ts)
+const LOCK_FAILURES: ReadonlySet<string> = new Set(["ELOCKACCESS", "ELOCKTIMEOUT", "ERECIPEROOT"]);
+const lockFailure = (error: unknown): { readonly message: string; readonly code: string; readonly root?: string } | undefined => {
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return typeof code === "string" && LOCK_FAILURES.has(code) ? { message: (error as Error).message, code } : undefined;
+  if (typeof code !== "string" || !LOCK_FAILURES.has(code)) return undefined;
+  const root = (error as { root?: unknown }).root;
+  return { message: (error as Error).message, code, ...(typeof root === "string" ? { root } : {}) };
 };
 
 /** A command that failed with an exception: exit status 1, and one line on stderr (and the JSON
@@ -82,13 +85,14 @@ export function reportFailure(error: unknown, json: boolean): void {
     if (json) writeJson(false, text, { fs_error: error.code, path: error.path });
     return;
   }
-  // a lock folder this user may not write, or a lock held past the wait: the environment's doing,
+  // a lock folder this user may not write, a recipe root that is no folder, or a lock held past
+  // the wait: the environment's doing,
   // said in the error's own words (they name the folder, and the holder); known by code, since the
   // error may come from another bundle's copy of the class (adapters/lock/Lock.ts)
   const lock = lockFailure(error);
   if (lock !== undefined) {
     process.stderr.write(`pi-recipes: ${lock.message}\n`);
-    if (json) writeJson(false, lock.message, { lock_error: lock.code });
+    if (json) writeJson(false, lock.message, { lock_error: lock.code, ...(lock.root === undefined ? {} : { recipe_root: lock.root }) });
     return;
   }
   process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);

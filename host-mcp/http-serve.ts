@@ -14,7 +14,7 @@ import { isLoopback, requestGuard } from "./auth.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createHttpHandler, MCP_PATH, type HttpLimits } from "./http.js";
 import { createRecipeServer } from "./server.js";
-import { agentDirExists, servingLines } from "./serving.js";
+import { agentDirExists, recipeRootNotAFolder, servingLines } from "./serving.js";
 
 export interface HttpServeOptions {
   readonly host: string;
@@ -61,11 +61,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   // the server's adapters, paths, packaged root and lock, built once for its start-up steps and its session
   const ports = hostPorts({ env, cwd, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
   const agentDirExisted = agentDirExists(ports.paths);
+  const rootNotAFolder = recipeRootNotAFolder(ports.paths);
   // an approved tool portfolio review is carried out before the tool set is read
   const activation = await activateAtBoundary(ports);
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
   const session = await openLiveSession({ ...overPorts(ports), onWatchError: (e) => log(`watcher: ${e.message}`), log });
-  for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
+  for (const line of servingLines({ ...session, agentDirExisted, rootNotAFolder, tools: session.live.current().discovery.tools.length })) log(line);
   // the review boundary: no call in flight over every client's session, and no run active
   const callsInFlight = new Set<Promise<unknown>>();
   const onIdle = idleReviews(session, env);

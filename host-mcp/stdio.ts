@@ -13,7 +13,7 @@ import { withReviews } from "../runtime/review/host.js";
 import { runCycle } from "../runtime/review/cycle.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createRecipeServer } from "./server.js";
-import { agentDirExists, servingLines } from "./serving.js";
+import { agentDirExists, recipeRootNotAFolder, servingLines } from "./serving.js";
 import { batchRequestIds, boundedLines, leadingRequestId, lineFault } from "./stdio-lines.js";
 
 export interface StdioServeOptions {
@@ -43,11 +43,12 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   // the server's adapters, paths, packaged root and lock, built once for its start-up steps and its session
   const ports = hostPorts({ env, cwd, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
   const agentDirExisted = agentDirExists(ports.paths);
+  const rootNotAFolder = recipeRootNotAFolder(ports.paths);
   // an approved tool portfolio review is carried out before the tool set is read
   const activation = await activateAtBoundary(ports);
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
   const session = await openLiveSession({ ...overPorts(ports), onWatchError: (e) => log(`watcher: ${e.message}`), log });
-  for (const line of servingLines({ ...session, agentDirExisted, tools: session.live.current().discovery.tools.length })) log(line);
+  for (const line of servingLines({ ...session, agentDirExisted, rootNotAFolder, tools: session.live.current().discovery.tools.length })) log(line);
   // a draft review batch a crash interrupted is finished before serving
   const recovered = await withReviews(session, (ctx) => runCycle(ctx)).catch((e: unknown) => ({ error: String(e) }));
   if ("error" in recovered && recovered.error !== undefined) log(`draft review recovery: ${recovered.error}`);

@@ -28,6 +28,7 @@ import { pathKey } from "../core/ledger/keys.js";
 import type { Observation } from "../core/ledger/seed.js";
 import { loadRecipe } from "../core/recipe/load.js";
 import { formatOfPath, idOfPath } from "../core/recipe/posix.js";
+import { RecipeRootError } from "./root-lock.js";
 
 export interface RegisterContext {
   readonly paths: AgentPaths;
@@ -305,6 +306,8 @@ export async function registerTool(params: RegisterParams, ctx: RegisterContext)
     });
   } catch (e) {
     if (e instanceof LockTimeoutError) return failure(lockTimedOut(e.canonicalPath, e.message), { lock: e.canonicalPath, timeout_ms: e.timeoutMs });
+    // a recipe root that is no folder: an answer naming it, to every host alike (runtime/root-lock.ts)
+    if (e instanceof RecipeRootError) return failure(e.message, { recipe_root: e.root });
     throw e;
   }
 }

@@ -20,6 +20,7 @@ import type { Lock } from "../adapters/lock/Lock.js";
 import { makeFileLock } from "../adapters/lock/file-lock.js";
 import type { Watcher } from "../adapters/watch/Watcher.js";
 import { agentPlace, lockRootOf, type AgentPaths } from "./agent-paths.js";
+import { recipeRootLock } from "./root-lock.js";
 import type { LaunchCheck, OnRejected } from "./accounting.js";
 // only the ledger's context (paths, the launch log's handle) is opened with a session; the store's
 // code (folds, accounting, recovery, the journal engine and io-ts under them) is loaded when a
@@ -116,7 +117,7 @@ export function hostPorts(options: SessionOptions): HostPorts {
     packagedRoot,
     fs,
     scan: options.scan,
-    lock: options.lock ?? makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) }),
+    lock: options.lock ?? recipeRootLock(fs, paths.recipeRoot, makeFileLock({ fs, lockRoot: lockRootOf(paths.recipeRoot) })),
   };
 }
 

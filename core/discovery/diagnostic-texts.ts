@@ -26,6 +26,10 @@ export const strayEntry = (path: string): string => {
 };
 /** A recipe root that is there but could not be listed: the tools it holds are unknown. */
 export const unlistedRoot = (root: string, error: string): string => `Failed to inspect recipe root ${root}: ${error}`;
+/** A recipe root that is there and is no folder (a file, say): it holds no recipes, and nothing
+ *  (a recipe, a draft, a lock, a ledger) can be written in it until it is moved away. */
+export const rootNotAFolder = (root: string, kind: "file" | "other"): string =>
+  `Recipe root ${root} is ${kind === "file" ? "a file" : "a FIFO, socket or device"}, not a folder: it holds no recipes and nothing can be written in it; move it away (the folder is made again when first needed)`;
 /** The drafts folder that is there but could not be listed: its drafts are unknown (none is
  *  counted, shown or reviewed while it lasts). */
 export const unlistedDrafts = (dir: string, error: string): string => `Drafts folder ${dir} could not be listed: ${error}`;
