@@ -29,6 +29,7 @@ import type { Observation } from "../core/ledger/seed.js";
 import { loadRecipe } from "../core/recipe/load.js";
 import { formatOfPath, idOfPath } from "../core/recipe/posix.js";
 import { RecipeRootError } from "./root-lock.js";
+import { draftsNotAFolder } from "../core/discovery/diagnostic-texts.js";
 
 export interface RegisterContext {
   readonly paths: AgentPaths;
@@ -240,7 +241,7 @@ async function promoteWithLineage(
  *  or special file (which the journal's plans, replacing regular files only, cannot take). */
 async function notAFileAtRecipe(fs: FileSystem, userRoot: string, locked: readonly string[]): Promise<{ readonly text: string; readonly details: Readonly<Record<string, string>> } | undefined> {
   for (const path of locked) {
-    // (the draft a promotion locks is checked by symlinkOnDraftPath and the plan)
+    // (the draft a promotion locks is checked by draftPathProblem and the plan)
     if (dirname(path) !== userRoot || !path.endsWith(".json")) continue;
     for (const at of [path, `${path.slice(0, -".json".length)}.md`]) {
       let kind;
@@ -257,20 +258,25 @@ async function notAFileAtRecipe(fs: FileSystem, userRoot: string, locked: readon
   return undefined;
 }
 
-/** The first symlink from the drafts folder (itself included) down to `draft`, if any. A draft
- *  is promoted only from a regular file reached through real folders, as review batches list
- *  drafts: a symlink would make a file from outside the agent dir a tool. */
-async function symlinkOnDraftPath(fs: FileSystem, draftRoot: string, draft: string): Promise<string | undefined> {
+/** Why `draft` cannot be promoted before it is even read, if so: the first symlink from the
+ *  drafts folder (itself included) down to it (a draft is promoted only from a regular file
+ *  reached through real folders, as review batches list drafts: a symlink would make a file from
+ *  outside the agent dir a tool), or a drafts folder that is no folder (a file there holds no
+ *  draft, which is said of the folder rather than as a draft not found). */
+async function draftPathProblem(fs: FileSystem, draftRoot: string, draft: string): Promise<CommandResult | undefined> {
   if (!draft.startsWith(`${draftRoot}/`)) return undefined; // refused as outside by the plan
   const below = draft.slice(draftRoot.length + 1).split("/");
   const steps = below.map((_, i) => join(draftRoot, below.slice(0, i + 1).join("/")));
   for (const at of [draftRoot, ...steps]) {
+    let kind;
     try {
-      if ((await fs.lstat(at)).kind === "symlink") return at;
+      kind = (await fs.lstat(at)).kind;
     } catch (e) {
       if (hasCode(e, "ENOENT", "ENOTDIR")) return undefined; // not there: the plan says so
       throw e;
     }
+    if (kind === "symlink") return failure(draftSymlink(at), { draft, symlink: at });
+    if (at === draftRoot && (kind === "file" || kind === "other")) return failure(draftsNotAFolder(draftRoot, kind), { draft, drafts_folder: draftRoot });
   }
   return undefined;
 }
@@ -298,8 +304,8 @@ export async function registerTool(params: RegisterParams, ctx: RegisterContext)
   try {
     return await withLocks(ctx, locks.paths, async () => {
       const draftPath = draft === undefined ? undefined : draftPathOf(draft, roots);
-      const link = draftPath === undefined ? undefined : await symlinkOnDraftPath(ctx.fs, ctx.paths.draftRoot, draftPath);
-      if (link !== undefined) return failure(draftSymlink(link), { draft: draftPath, symlink: link });
+      const draftProblem = draftPath === undefined ? undefined : await draftPathProblem(ctx.fs, ctx.paths.draftRoot, draftPath);
+      if (draftProblem !== undefined) return draftProblem;
       const notAFile = await notAFileAtRecipe(ctx.fs, ctx.paths.recipeRoot, locks.paths);
       if (notAFile !== undefined) return failure(notAFile.text, notAFile.details);
       return apply(await decide(params, ctx), ctx);

@@ -30,6 +30,9 @@ export const unlistedRoot = (root: string, error: string): string => `Failed to 
  *  (a recipe, a draft, a lock, a ledger) can be written in it until it is moved away. */
 export const rootNotAFolder = (root: string, kind: "file" | "other"): string =>
   `Recipe root ${root} is ${kind === "file" ? "a file" : "a FIFO, socket or device"}, not a folder: it holds no recipes and nothing can be written in it; move it away (the folder is made again when first needed)`;
+/** The drafts folder that is there and is no folder: no draft can be read from it. */
+export const draftsNotAFolder = (dir: string, kind: "file" | "other"): string =>
+  `Drafts folder ${dir} is ${kind === "file" ? "a file" : "a FIFO, socket or device"}, not a folder: it holds no drafts; move it away (spawn makes the folder again when it keeps a draft)`;
 /** The drafts folder that is there but could not be listed: its drafts are unknown (none is
  *  counted, shown or reviewed while it lasts). */
 export const unlistedDrafts = (dir: string, error: string): string => `Drafts folder ${dir} could not be listed: ${error}`;

@@ -1,6 +1,6 @@
-// A file where the recipe root should be, through the real command and the
+// A file where the recipe root or the drafts folder should be, through the real command and the
 // real MCP server: every verb that would write there names the folder and says it is a file, not
-// a folder (never a failed mkdir of a lock folder the user never made).
+// a folder (never a failed mkdir of a lock folder the user never made, nor "Draft not found").
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,5 +53,20 @@ describe("a recipe root that is a regular file", () => {
     } finally {
       await server.close();
     }
+  }, 60_000);
+});
+
+describe("a drafts folder that is a regular file", () => {
+  it("register_tool draft= names the drafts folder and that it is a file, not a folder", () => {
+    mkdirSync(recipes);
+    const drafts = join(recipes, "drafts");
+    writeFileSync(drafts, "not a folder");
+    const text = `Drafts folder ${drafts} is a file, not a folder: it holds no drafts; move it away (spawn makes the folder again when it keeps a draft)`;
+    for (const draft of ["hello.json", "recipes/drafts/hello.json", join(drafts, "hello.json")]) {
+      expect(runCli(["register_tool", "name=hello", `draft=${draft}`], env, base), draft).toEqual({ status: 1, stdout: "", stderr: `${text}\n` });
+    }
+    const json = runCli(["register_tool", "name=hello", "draft=hello.json", "--json"], env, base);
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({ ok: false, text, details: { draft: join(drafts, "hello.json"), drafts_folder: drafts } });
   }, 60_000);
 });
