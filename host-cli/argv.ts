@@ -4,7 +4,9 @@
 // is taken as a number only when that number writes back as the very text given: `1.10`,
 // `007`-like forms, `-0`, `1e3` or a 20-digit id stay the text typed, since a text or path argument
 // must receive what the user wrote (the file `1.10` is not the file `1.1`), and a number argument
-// reads the text as the same number.
+// reads the text as the same number. The arguments of the verbs whose value is always a file path
+// (PATH_ARGUMENTS: `review --scripted FILE`, `spawn file=`, `register_tool draft=`) are taken as
+// the word typed, whatever it looks like: the file `123`, `true` or `null` is a file like any other.
 
 import * as E from "fp-ts/lib/Either.js";
 import { didYouMean } from "../core/suggest.js";
@@ -38,6 +40,13 @@ export function parseCliValue(text: string): CliValue {
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** The arguments of each verb whose value is a file path: never read as JSON. */
+const PATH_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  review: ["scripted"],
+  spawn: ["file"],
+  register_tool: ["draft"],
+};
 
 const FLAGS = ["--json", "--help", "--version", "--stream", "--scripted"];
 
@@ -88,6 +97,7 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
   if (verb.startsWith("-")) return E.left(unknownOption(verb));
   const positional: string[] = [];
   const params: Record<string, CliValue> = {};
+  const paths = Object.prototype.hasOwnProperty.call(PATH_ARGUMENTS, verb) ? PATH_ARGUMENTS[verb]! : [];
   for (let w = 0; w < words.length; w++) {
     const word = words[w]!;
     const eq = word.indexOf("=");
@@ -106,7 +116,8 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
     const key = word.slice(0, eq);
     if (!KEY.test(key)) return E.left(`invalid argument name "${key}" in "${word}"`);
     if (Object.prototype.hasOwnProperty.call(params, key)) return E.left(`argument "${key}" given twice`);
-    params[key] = parseCliValue(word.slice(eq + 1));
+    const text = word.slice(eq + 1);
+    params[key] = paths.includes(key) ? text : parseCliValue(text);
   }
   return E.right({ verb, positional, params, json, ...(help ? { help } : {}), ...(stream ? { stream } : {}) });
 }

@@ -14,7 +14,8 @@ export async function usageText(): Promise<string> {
        pi-recipes --version
 verbs:
 ${verbs.flatMap((v) => v.usage).map((u) => `  ${u}`).join("\n")}
-values that parse as JSON (numbers, true/false, null, arrays, objects, "quoted") are JSON, others strings.
+values that parse as JSON (numbers, true/false, null, arrays, objects, "quoted") are JSON, others strings;
+a file path (--scripted FILE, file=, draft=) is always the text typed.
 environment: PI_CODING_AGENT_DIR (default ~/.pi/agent); recipes live in <agent>/recipes/*.json|*.md
 exit status: 0 success, 1 the registry answered with an error, 2 malformed command line
 `;

@@ -61,3 +61,18 @@ describe("--json after --", () => {
     expect(jsonAsked(["--json", "call", "--", "x"])).toBe(true);
   });
 });
+
+describe("arguments whose value is a file path", () => {
+  it("take the word typed, even one that reads as JSON; the other arguments keep their types", () => {
+    for (const word of ["123", "true", "null", "1e3", "[x]"]) {
+      expect(parseArgv(["review", "--scripted", word]), word).toEqual(E.right({ verb: "review", positional: [], params: { scripted: word }, json: false }));
+      expect(parseArgv(["review", "scope=tool", `scripted=${word}`]), word).toEqual(E.right({ verb: "review", positional: [], params: { scope: "tool", scripted: word }, json: false }));
+      expect(parseArgv(["spawn", `file=${word}`, 'values={"n":1}']), word).toEqual(E.right({ verb: "spawn", positional: [], params: { file: word, values: { n: 1 } }, json: false }));
+      expect(parseArgv(["register_tool", "name=t", `draft=${word}`, "update=true"]), word).toEqual(E.right({ verb: "register_tool", positional: [], params: { name: "t", draft: word, update: true }, json: false }));
+    }
+    // the same names elsewhere, and the other arguments of these verbs, are typed as before
+    expect(parseArgv(["rollback", "tool=t", "revision=3"])).toEqual(E.right({ verb: "rollback", positional: [], params: { tool: "t", revision: 3 }, json: false }));
+    expect(parseArgv(["register_tool", "name=t", "template=null"])).toEqual(E.right({ verb: "register_tool", positional: [], params: { name: "t", template: null }, json: false }));
+    expect(parseArgv(["call", "t", "file=123", "scripted=true"])).toEqual(E.right({ verb: "call", positional: ["t"], params: { file: 123, scripted: true }, json: false }));
+  });
+});

@@ -146,6 +146,36 @@ describe("drafts and one review cycle through the CLI", () => {
     }
   }, 120_000);
 
+  it("a reply file named like a JSON value (123, true, null, 1e3) is read as the file, and so is the retry's file when parked", () => {
+    const own = mkdtempSync(join(tmpdir(), "pi-recipes-drafts-json-names-"));
+    try {
+      const env = { PI_CODING_AGENT_DIR: join(own, "agent"), PI_RECIPES_REVIEWER: "" };
+      const drafts = join(own, "agent", "recipes", "drafts");
+      mkdirSync(drafts, { recursive: true });
+      for (let i = 1; i <= 12; i++) writeFileSync(join(drafts, `d${String(i).padStart(2, "0")}.json`), JSON.stringify({ description: `Draft ${i}`, template: `echo d${i}` }));
+      for (const name of ["true", "null", "1e3"]) {
+        const r = runCli(["review", "--scripted", name], env, own);
+        expect(r, name).toMatchObject({ status: 1, stdout: "" });
+        expect(r.stderr, name).toBe(`review could not read the scripted reply ${name}: ENOENT: no such file or directory, open '${name}'\n`);
+      }
+      writeFileSync(join(own, "123"), "junk\n");
+      const failures = [1, 2, 3].map(() => runCli(["review", "--scripted", "123"], env, own));
+      for (const f of failures) expect(f.stderr).toContain("Draft reviewer output marker is missing");
+      const parked = runCli(["review", "--scripted", "123"], env, own);
+      expect(parked.stderr).toContain("not read: 123 (the review of this batch failed 3 times");
+      const then = /then pi-recipes (review --scripted .*)$/m.exec(parked.stderr)?.[1] ?? "";
+      expect(then).toBe("review --scripted 123");
+      expect(runCli(["message", "to=tool:pi-actors", "type=review.retry", 'body={"scope":"draft"}'], env, own).status).toBe(0);
+      // the printed command, as a shell splits it, reads the file again
+      const words = spawnSync("sh", ["-c", `printf '%s\\n' ${then}`], { encoding: "utf8" }).stdout.split("\n").slice(0, -1);
+      const again = runCli(words, env, own);
+      expect(again.stderr).not.toContain("not read:");
+      expect(again.stderr).toContain("Draft reviewer output marker is missing");
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("one cycle through a configured reviewer command", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-recipes-reviewer-"));
     try {
