@@ -244,17 +244,23 @@ const MAX_ARG_STRLEN = 128 * 1024;
 
 /** The system takes only so much on one command line: in all (ARG_MAX, the environment counted
  *  in) and, on Linux, 128 KiB for any one argument. Either is said with the sizes that broke it,
- *  each word counted in UTF-8 bytes with the NUL that ends it, as the system counts them: the
- *  longest argument is named among several, and alone when it is what broke the bound for one. */
+ *  each word counted in UTF-8 bytes with the NUL that ends it, as the system counts them, and
+ *  with the bound that was passed: one argument of 131072 bytes of text is already over the
+ *  one-argument bound, its NUL making 128 KiB and one byte. The longest argument is named among
+ *  several, and alone when it is what broke the bound for one. */
 function tooBig(invocation: Invocation): string {
   const words = [invocation.command, ...invocation.args];
   const sizes = words.map((w) => Buffer.byteLength(w) + 1);
   const total = sizes.reduce((a, b) => a + b, 0);
   const longestSize = Math.max(...sizes.slice(1), 0);
   const longest = longestSize - 1;
-  const named = (words.length > 2 && longest > 0) || longestSize > MAX_ARG_STRLEN;
+  const overOne = process.platform === "linux" && longestSize > MAX_ARG_STRLEN;
+  const named = (words.length > 2 && longest > 0) || overOne;
   const parts = named ? `${total} bytes in all, the longest argument ${longest} bytes` : `${total} bytes`;
-  return `the arguments are too long for one command line (${parts}); pass large input on stdin or in a file instead`;
+  const bound = overOne
+    ? `one argument may hold at most ${MAX_ARG_STRLEN - 1} bytes, 128 KiB with the NUL that ends it`
+    : "over the bound on a whole command line, ARG_MAX, the environment counted in";
+  return `the arguments are too long for one command line (${parts}: ${bound}); pass large input on stdin or in a file instead`;
 }
 
 /** Why node refused to start `invocation` before any process existed. */

@@ -46,7 +46,7 @@ describe("pi-recipes call", () => {
     const r = runCliJson(["call", "twenty", `s=${value}`], env);
     expect(r.status).toBe(1);
     expect(r.body.text).toBe(
-      'Could not start "printf": the arguments are too long for one command line (2400037 bytes in all, the longest argument 120000 bytes); pass large input on stdin or in a file instead',
+      'Could not start "printf": the arguments are too long for one command line (2400037 bytes in all, the longest argument 120000 bytes: over the bound on a whole command line, ARG_MAX, the environment counted in); pass large input on stdin or in a file instead',
     );
     const command = r.body.details["command"] as string;
     expect(command).toMatch(/^printf '\[%s\]\\n' -- v+…\[2398038 characters left out\]…v+$/);

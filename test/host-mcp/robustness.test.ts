@@ -171,7 +171,7 @@ describe("pi-recipes mcp under bad input", () => {
       const result = await mcp.client.callTool({ name: "strt", arguments: { s: "a".repeat(200_000) } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
-        'Could not start "printf": the arguments are too long for one command line (200018 bytes in all, the longest argument 200000 bytes); pass large input on stdin or in a file instead',
+        'Could not start "printf": the arguments are too long for one command line (200018 bytes in all, the longest argument 200000 bytes: one argument may hold at most 131071 bytes, 128 KiB with the NUL that ends it); pass large input on stdin or in a file instead',
       );
       const command = (result.structuredContent as { command: string }).command;
       expect(command).toMatch(/^printf '\[%s\]\\n' -- a+…\[198019 characters left out\]…a+$/);

@@ -146,25 +146,26 @@ describe("spawn errors", () => {
     const one = await runProcess({ command: "printf", args: ["%s", "a".repeat(200_000)], cwd: dir });
     expect(one.code).toBe(1);
     expect(one.spawnError).toBe(
-      'Could not start "printf": the arguments are too long for one command line (200011 bytes in all, the longest argument 200000 bytes); pass large input on stdin or in a file instead',
+      'Could not start "printf": the arguments are too long for one command line (200011 bytes in all, the longest argument 200000 bytes: one argument may hold at most 131071 bytes, 128 KiB with the NUL that ends it); pass large input on stdin or in a file instead',
     );
     expect(one.stderr.toString()).toBe(one.spawnError);
     // the only argument, over that bound, is named too: it is what the system refused
     const alone = await runProcess({ command: "echo", args: ["a".repeat(200_000)], cwd: dir });
     expect(alone.spawnError).toBe(
-      'Could not start "echo": the arguments are too long for one command line (200006 bytes in all, the longest argument 200000 bytes); pass large input on stdin or in a file instead',
+      'Could not start "echo": the arguments are too long for one command line (200006 bytes in all, the longest argument 200000 bytes: one argument may hold at most 131071 bytes, 128 KiB with the NUL that ends it); pass large input on stdin or in a file instead',
     );
-    // 131072 bytes and the NUL that ends it are one byte over; one byte fewer runs
+    // 131072 bytes and the NUL that ends it are one byte over the one-argument bound, and the
+    // message says that bound was passed; one byte fewer runs
     const edge = await runProcess({ command: "echo", args: ["a".repeat(131_072)], cwd: dir });
     expect(edge.spawnError).toBe(
-      'Could not start "echo": the arguments are too long for one command line (131078 bytes in all, the longest argument 131072 bytes); pass large input on stdin or in a file instead',
+      'Could not start "echo": the arguments are too long for one command line (131078 bytes in all, the longest argument 131072 bytes: one argument may hold at most 131071 bytes, 128 KiB with the NUL that ends it); pass large input on stdin or in a file instead',
     );
     const fits = await runProcess({ command: "echo", args: ["a".repeat(131_071)], cwd: dir });
     expect([fits.code, fits.spawnError, fits.stdout.length]).toEqual([0, undefined, 131_072]);
     // many arguments, each within that bound, together over the whole command line's
     const many = await runProcess({ command: "printf", args: Array.from({ length: 20 }, () => "é".repeat(60_000)), cwd: dir });
     expect(many.spawnError).toBe(
-      'Could not start "printf": the arguments are too long for one command line (2400027 bytes in all, the longest argument 120000 bytes); pass large input on stdin or in a file instead',
+      'Could not start "printf": the arguments are too long for one command line (2400027 bytes in all, the longest argument 120000 bytes: over the bound on a whole command line, ARG_MAX, the environment counted in); pass large input on stdin or in a file instead',
     );
   });
 });
