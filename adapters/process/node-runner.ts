@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { captureStream, type Captured } from "./capture.js";
 import { groupAlive, killGroup } from "./group.js";
+import { boundedCommand } from "../../core/template/report.js";
 import {
   DEFAULT_CAPTURE_LIMIT_BYTES,
   DEFAULT_KILL_GRACE_MS,
@@ -46,7 +47,7 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   } catch (e) {
     // Node refuses some arguments synchronously (a NUL byte, a non-string): the command never
     // started, and the text says so (not an exit code it never had)
-    return spawnFailure(`Could not start ${JSON.stringify(invocation.command)}: ${refusedWhy(invocation, e)}`, elapsed());
+    return spawnFailure(`Could not start ${commandNamed(invocation.command)}: ${refusedWhy(invocation, e)}`, elapsed());
   }
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -229,14 +230,32 @@ function abortedBeforeStart(durationMs: number): ProcessResult {
 // prefix lets the report leave out an exit code that never happened (core/template/report.ts).
 function describeSpawnError(e: Error, invocation: Invocation): string {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === "ENOENT" && !isDirectory(invocation.cwd)) return `${e.message} (working directory not found: ${invocation.cwd})`;
-  const command = JSON.stringify(invocation.command);
+  const message = nodeMessage(e, invocation.command);
+  if (code === "ENOENT" && !isDirectory(invocation.cwd)) return `${message} (working directory not found: ${invocation.cwd})`;
+  const command = commandNamed(invocation.command);
   if (code === "ENOENT") {
-    return invocation.command.includes("/") ? `Could not start ${command}: no such file (${e.message})` : `Could not start ${command}: not found on PATH (${e.message})`;
+    return invocation.command.includes("/") ? `Could not start ${command}: no such file (${message})` : `Could not start ${command}: not found on PATH (${message})`;
   }
-  if (code === "EACCES") return `Could not start ${command}: permission denied, not an executable file (${e.message})`;
+  if (code === "EACCES") return `Could not start ${command}: permission denied, not an executable file (${message})`;
   if (code === "E2BIG") return `Could not start ${command}: ${tooBig(invocation)}`;
-  return e.message;
+  return message;
+}
+
+/** The command as a failure to start names it, quoted. A placeholder can make it megabytes (a
+ *  template whose executable word is `{x}`), and the result would carry all of it back: past
+ *  MAX_COMMAND_CHARS it is cut as a result's command text is (its start, what was left out, its
+ *  end), and its length said. */
+function commandNamed(command: string): string {
+  const bounded = boundedCommand(command);
+  return bounded === command ? JSON.stringify(command) : `${JSON.stringify(bounded)} (${command.length} characters)`;
+}
+
+/** node's own message, which repeats the command (`spawn <command> ENOENT`): with the command cut
+ *  the same way. */
+function nodeMessage(e: unknown, command: string): string {
+  const message = errorMessage(e);
+  const bounded = boundedCommand(command);
+  return bounded === command ? message : message.split(command).join(bounded);
 }
 
 /** Linux's bound on one argument, its NUL counted: 32 pages of 4 KiB. */
@@ -269,7 +288,7 @@ function refusedWhy(invocation: Invocation, e: unknown): string {
   if (at === 0) return "the command name holds a NUL byte";
   if (at > 0) return `argument ${at} holds a NUL byte, which no command line can carry`;
   if ((e as NodeJS.ErrnoException | undefined)?.code === "E2BIG") return tooBig(invocation);
-  return errorMessage(e);
+  return nodeMessage(e, invocation.command);
 }
 
 function isDirectory(path: string): boolean {

@@ -185,6 +185,26 @@ describe("pi-recipes mcp under bad input", () => {
     }
   }, 40_000);
 
+  it("a megabyte value as the executable word: the failure to start names its start, cut as a command text is, and its length", async () => {
+    agent = makeAgentDir();
+    agent.write("run_it", { description: "d", args: ["x"], template: "{x}" });
+    const mcp = await connect(agent);
+    try {
+      for (const value of ["a".repeat(1_000_000), `/no/such/dir/${"b".repeat(1_000_000)}`]) {
+        const result = await mcp.client.callTool({ name: "run_it", arguments: { x: value } });
+        expect(result.isError).toBe(true);
+        const text = textOf(result);
+        expect(text.startsWith(`Could not start "${value.slice(0, 1000)}`)).toBe(true);
+        expect(text).toContain(`characters left out]…`);
+        expect(text).toContain(`" (${value.length} characters): `);
+        expect(text.length).toBeLessThan(5000);
+        expect(JSON.stringify(result).length).toBeLessThan(10_000);
+      }
+    } finally {
+      await mcp.close();
+    }
+  }, 40_000);
+
   it("ends, with the call's process group, when the client disconnects mid-call", async () => {
     agent = makeAgentDir();
     const pidFile = join(agent.dir, "sleep.pid");
