@@ -59,7 +59,9 @@ const esModules = {
 //   compile cache serves the others); a YAML parser was most of what every discovery loaded, even
 //   on a root without a `.md` file (`yaml`, before it, was 300 kB of 400);
 // - `ajv` (with `ajv-formats`) checks the answers of MCP elicitation, which the MCP server never
-//   requests (host-mcp/server.ts builds its validator on first use), yet the SDK imports it.
+//   requests (host-mcp/server.ts builds its validator on first use), yet the SDK imports it;
+// - `jsonc-parser` finds a key a JSON recipe's object names twice, read only for a file whose
+//   text may hold one (core/recipe/duplicate-keys.ts), which nearly none does.
 // Discovery is synchronous, so they cannot be an `import()` at the point of use. Instead the
 // bundles see a stand-in for each that loads the library, bundled on its own as one CommonJS
 // file (chunks/<name>.cjs), with a synchronous require the first time one of its exports is
@@ -83,6 +85,9 @@ const standInLoader = (fn, file, pick) => [
 const LAZY_LIBRARIES = [
   { file: "chunks/js-yaml.cjs", modules: { "js-yaml": { load: "function", Type: "class", FAILSAFE_SCHEMA: "object" } } },
   { file: "chunks/ajv.cjs", modules: { ajv: { default: "class" }, "ajv-formats": { default: "function" } } },
+  // its `main` is a UMD module that requires its parts through a `require` handed to it as an
+  // argument, which a bundler cannot follow: its ES module build (`module`) is bundled instead
+  { file: "chunks/jsonc-parser.cjs", modules: { "jsonc-parser": { visit: "function" } }, mainFields: ["module", "main"] },
 ];
 const lazyModules = new Map(LAZY_LIBRARIES.flatMap((lib) => Object.entries(lib.modules).map(([name, names]) => [name, { file: lib.file, names }])));
 const lazyLibraries = {
@@ -260,6 +265,7 @@ for (const lib of LAZY_LIBRARIES) {
       loader: "js",
     },
     outfile: join(outdir, lib.file),
+    ...(lib.mainFields === undefined ? {} : { mainFields: lib.mainFields }),
     bundle: true,
     format: "cjs",
     platform: "node",

@@ -7,6 +7,7 @@ import { decodeRecipeObject } from "./decode.js";
 import { ignoredFenceText, readMarkdown, type MarkdownRecipe } from "./markdown.js";
 import type { RecipeError } from "./recipe-error.js";
 import type { RecipeWarning } from "../compile/recipe-warning.js";
+import { duplicateKeyText, duplicateKeysOf } from "./duplicate-keys.js";
 
 export { RECIPE_SIZE_LIMIT } from "../model.js";
 
@@ -89,7 +90,7 @@ function bytesOf(file: SnapshotFile): E.Either<RecipeError, Uint8Array> {
 }
 
 /** A recipe as loaded, with the authoring warnings only its file's text shows (a Markdown fence
- *  that is ignored); the other authoring warnings are made from the config (core/recipe/lint.ts). */
+ *  that is ignored, a key a JSON object names twice); the other authoring warnings are made from the config (core/recipe/lint.ts). */
 export interface LoadedRecipe {
   readonly config: RecipeConfig;
   readonly warnings: readonly RecipeWarning[];
@@ -110,7 +111,20 @@ const markdownRecipe = (md: MarkdownRecipe): RawRecipe => ({
 const rawRecipe = (format: RecipeFormat) => (text: string): E.Either<RecipeError, RawRecipe> =>
   format === "md"
     ? pipe(readMarkdown(text), E.bimap((error): RecipeError => ({ _tag: "Markdown", error }), markdownRecipe))
-    : pipe(parseJson(text), E.map((raw): RawRecipe => ({ raw, warnings: NO_WARNINGS })));
+    : pipe(parseJson(text), E.map((raw): RawRecipe => ({ raw, warnings: jsonTextWarnings(text, raw) })));
+
+/** A key a JSON recipe's object names twice (core/recipe/duplicate-keys.ts): the file loads with
+ *  the last value, as it always has, and the author is told. The look is advice only: should it
+ *  fail, the recipe loads without it rather than becoming a problem. */
+function jsonTextWarnings(text: string, raw: unknown): readonly RecipeWarning[] {
+  let duplicates: ReturnType<typeof duplicateKeysOf>;
+  try {
+    duplicates = duplicateKeysOf(text, raw);
+  } catch {
+    return NO_WARNINGS;
+  }
+  return duplicates.length === 0 ? NO_WARNINGS : duplicates.map((d): RecipeWarning => ({ kind: "authoring", text: duplicateKeyText(d) }));
+}
 
 const load = (file: SnapshotFile, name: string, format: RecipeFormat): E.Either<RecipeError, LoadedRecipe> =>
   pipe(

@@ -1,8 +1,9 @@
 // The dependency rule (docs/ARCHITECTURE.md): core/ imports only fp-ts, io-ts and other core/ modules, and reads
 // no clock, no randomness and no environment; runtime/ reaches files only through the ports of
-// adapters/fs (no `node:fs`). One exception: `js-yaml` (the YAML parser of
-// Markdown frontmatter) is pure, a function from text to values with no I/O, so parsing stays in
-// core beside the rest of recipe loading rather than moving a pure step into runtime/.
+// adapters/fs (no `node:fs`). Two exceptions: `js-yaml` (the YAML parser of Markdown frontmatter)
+// and `jsonc-parser` (which finds a key a JSON recipe names twice) are pure, functions from text to
+// values with no I/O, so parsing stays in core beside the rest of recipe loading rather than
+// moving a pure step into runtime/.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,7 +30,7 @@ export function violations(file: string, text: string): string[] {
     if (spec.startsWith(".")) {
       const target = resolve(dirname(file), spec);
       if (relative(coreDir, target).startsWith("..")) out.push(`imports ${spec} (outside core/)`);
-    } else if (!/^(fp-ts|io-ts|js-yaml)(\/|$)/.test(spec)) {
+    } else if (!/^(fp-ts|io-ts|js-yaml|jsonc-parser)(\/|$)/.test(spec)) {
       out.push(`imports ${spec}`);
     }
   }

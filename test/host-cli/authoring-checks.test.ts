@@ -164,3 +164,45 @@ describe("a template example quoted inside a ~~~markdown block", () => {
     });
   });
 });
+
+describe("a JSON recipe that names a key twice", () => {
+  it("runs with the last value, as it always has, and the summary and doctor warn of each later key by its path, line and column", () => {
+    withAgent("pi-recipes-duplicate-key-", (recipes, agent) => {
+      const path = join(recipes, "twice.json");
+      const marker = join(recipes, "..", "first-template-ran");
+      writeFileSync(
+        path,
+        [
+          "{",
+          '  "description": "Say which",',
+          `  "template": "touch ${marker}",`,
+          '  "args": ["word:enum(first,last)"],',
+          '  "arg_descriptions": {"word": "shown", "word": "the word to say"},',
+          '  "template": ["echo {word}", {"template": "tr a-z A-Z", "timeout": 5000, "timeout": 9000}]',
+          "}",
+        ].join("\n"),
+      );
+      const called = runCli(["call", "twice", "word=last"], agent);
+      expect(called).toMatchObject({ status: 0, stdout: "LAST\n" });
+      expect(existsSync(marker)).toBe(false);
+
+      const tail = "JSON keeps the last value, so the earlier one is ignored; remove one of them";
+      const warnings = [
+        `duplicate key "word" (arg_descriptions.word) at line 5, column 41: ${tail}`,
+        `duplicate key "template" at line 6, column 3: ${tail}`,
+        `duplicate key "timeout" (template[1].timeout) at line 6, column 75: ${tail}`,
+      ];
+      const summary = runCli(["inspect", "target=recipes", "view=summary"], agent);
+      for (const w of warnings) expect(summary.stdout).toContain(`  diagnostic warning: Recipe ${path}: ${w}\n`);
+      const doctor = runCli(["inspect", "target=recipes", "view=doctor"], agent);
+      for (const w of warnings) expect(doctor.stdout).toContain(`\nwarning kind=authoring id=twice: ${w}\n`);
+      // the argument's description is the last one written
+      const tool = runCliJson(["inspect", "target=tool:twice"], agent).body.details as { parameters: { properties: Record<string, { description?: string }> } };
+      expect(tool.parameters.properties["word"]?.description).toBe("the word to say");
+
+      // each key once: nothing to say
+      writeFileSync(path, JSON.stringify({ description: "Say which", args: ["word"], arg_descriptions: { word: "the word" }, template: "echo {word}" }, null, 2));
+      expect(runCli(["inspect", "target=recipes", "view=doctor"], agent).stdout).not.toContain("duplicate key");
+    });
+  });
+});

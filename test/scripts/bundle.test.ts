@@ -70,6 +70,8 @@ function modulesRunIn(file: string, dir: string): string[] {
 
 // the YAML parser's own code (js-yaml), however it is bundled: one of its string literals
 const holdsYaml = (file: string): boolean => readFileSync(file, "utf8").includes(`"YAMLException"`);
+// jsonc-parser's (which looks for a key a JSON recipe names twice): one of its string literals
+const holdsJsonc = (file: string): boolean => readFileSync(file, "utf8").includes("InvalidCommentToken");
 // and ajv's (bundled into the MCP SDK's chunk if it were imported eagerly)
 const holdsAjv = (file: string): boolean => readFileSync(file, "utf8").includes("ajv implementation error");
 
@@ -104,12 +106,13 @@ function modulesIn(files: readonly string[]): string[] {
 }
 
 // The compile step and what only it needs: the recipe decoder (core/recipe/), the template checks;
-// the YAML parser and ajv come as files of their own (chunks/js-yaml.cjs, chunks/ajv.cjs).
+// the YAML parser, jsonc-parser and ajv come as files of their own (chunks/js-yaml.cjs,
+// chunks/jsonc-parser.cjs, chunks/ajv.cjs).
 // The field table (core/recipe/fields.ts, with the io-ts codecs its rows carry) is not counted: the
 // usage ledger, which every command settles, fingerprints a revision by the fields the table marks
 // executable (docs/performance.md says what splitting the flags from the codecs would save).
 const isCompileCode = (module: string): boolean =>
-  module !== "core/recipe/fields.ts" && /^core\/recipe\/|^core\/compile\/(compile-recipe|compile-template|template-survey)\.ts$|node_modules\/(js-yaml|ajv)\//.test(module);
+  module !== "core/recipe/fields.ts" && /^core\/recipe\/|^core\/compile\/(compile-recipe|compile-template|template-survey)\.ts$|node_modules\/(js-yaml|jsonc-parser|ajv)\//.test(module);
 
 describe("the bundled build", () => {
   it("runs the command from one CommonJS file, each verb evaluated on demand; the Pi extension has its chunks", () => {
@@ -170,6 +173,28 @@ describe("the bundled build", () => {
       expect(call.stdout).toContain("hello yaml");
     } finally {
       md.cleanup();
+    }
+  });
+
+  it("a cold list loads jsonc-parser only for a JSON recipe that may name a key twice, and warns of it", () => {
+    const plain = runBox();
+    try {
+      plain.recipe("greet", { description: "Greet someone", args: ["who"], template: "echo hello {who}" });
+      const cold = loadedFiles(["list"], plain.env);
+      expect(cold.stdout).toContain("greet");
+      // it compiled (the detector below sees compile code), yet read no duplicate-key parser
+      expect(cold.modules.some(isCompileCode)).toBe(true);
+      expect(cold.files.filter(holdsJsonc)).toEqual([]);
+
+      writeFileSync(join(plain.agent, "recipes", "twice.json"), '{"description": "d", "template": "echo one", "template": "echo two"}');
+      const withDuplicate = loadedFiles(["list"], plain.env);
+      expect(withDuplicate.stdout).toContain("twice");
+      expect(withDuplicate.files.filter(holdsJsonc)).toEqual([join(out, "chunks", "jsonc-parser.cjs")]);
+      const summary = run(["inspect", "target=recipes", "view=summary"], plain.env);
+      expect(summary.stdout).toContain('twice.json: duplicate key "template" at line 1, column 46: JSON keeps the last value');
+      expect(run(["call", "twice"], plain.env).stdout).toBe("two\n");
+    } finally {
+      plain.cleanup();
     }
   });
 
@@ -272,7 +297,7 @@ describe("the bundled build", () => {
     expect(readFileSync(door, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
     expect(statSync(door).mode & 0o111).toBe(0o111);
     // what the file holds: none of the compile code, io-ts, or the libraries loaded lazily
-    expect(modulesIn([door]).filter((m) => isCompileCode(m) || /node_modules\/(io-ts|js-yaml|ajv)\//.test(m))).toEqual([]);
+    expect(modulesIn([door]).filter((m) => isCompileCode(m) || /node_modules\/(io-ts|js-yaml|jsonc-parser|ajv)\//.test(m))).toEqual([]);
     const viaDoor = (args: readonly string[], env: NodeJS.ProcessEnv): { files: string[]; stdout: string } => {
       const { files, stdout } = loadedFiles(args, env, undefined, "pi-recipes.cjs");
       return { files, stdout };
