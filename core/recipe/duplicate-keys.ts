@@ -21,10 +21,10 @@ export function keyCount(value: unknown): number {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) n += keyCount(value[i]);
   } else {
-    // JSON.parse makes every key an own property, `__proto__` included
+    // JSON.parse makes every key an own property, `__proto__` included (for...in, unlike
+    // Object.keys, makes no array: this runs for every JSON recipe compiled)
     const o = value as Record<string, unknown>;
-    const keys = Object.keys(o);
-    for (let i = 0; i < keys.length; i++) n += 1 + keyCount(o[keys[i]!]);
+    for (const key in o) if (Object.hasOwn(o, key)) n += 1 + keyCount(o[key]);
   }
   return n;
 }
