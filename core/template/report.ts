@@ -177,11 +177,14 @@ export function truncateFailure(code: number, killed: boolean, stderr: string, s
 export const finalText = (t: Truncated, savedPath: string | undefined, partial?: string): string =>
   `${t.text}${t.truncated ? truncationNotice(t, savedPath, partial) : ""}`;
 
-export type FailureReason = "parallel_quorum_not_met" | "all_branches_unusable" | "command_failed";
+export type FailureReason = "timed_out" | "parallel_quorum_not_met" | "all_branches_unusable" | "command_failed";
 
 export const QUORUM_NOT_MET = "parallel branch quorum not met";
 
-export function failureReason(stderr: string, branches: readonly { readonly usable: boolean }[]): FailureReason {
+/** Why a call failed: a step or node ended by its own `timeout` first (whatever it left behind
+ *  says less than that), then a parallel node's quorum, then every branch unusable. */
+export function failureReason(stderr: string, branches: readonly { readonly usable: boolean }[], timedOut = false): FailureReason {
+  if (timedOut) return "timed_out";
   if (stderr.includes(QUORUM_NOT_MET)) return "parallel_quorum_not_met";
   if (branches.length > 0 && branches.every((b) => !b.usable)) return "all_branches_unusable";
   return "command_failed";

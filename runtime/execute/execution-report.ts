@@ -66,7 +66,8 @@ const publicBranch = ({ usable: _usable, ...report }: BranchReport): Omit<Branch
 // of conditional spreads costs more than the rest of the report.
 function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    code: result.code,
+    // a process a signal ended has no exit code: null, never the 1 the text shows for it
+    code: result.code !== 0 && result.noExitCode === true ? null : result.code,
     command: renderCommands(result.commands),
     killed: result.killed,
     stdoutBytes: result.stdoutBytes,
@@ -172,6 +173,7 @@ function reportText(execution: Execution & { readonly kind: "done" }, target: Re
   const tail = result.failedStep !== undefined && namesSteps(target.graph) ? `\n\nstep: ${result.failedStep}` : "";
   const body = truncateFailure(result.code, result.killed, result.stderr, stdout, tail, result.signal);
   if (result.signal !== undefined && !result.killed) details["signal"] = result.signal;
+  if (result.timeoutMs !== undefined) details["timeoutMs"] = result.timeoutMs;
   if (body.truncated) return saveThenReport(target, "error", body.full, body, details, result, trace);
   return failed(target, body, undefined, details, result, trace);
 }
@@ -211,7 +213,7 @@ function failed(
   details["template"] = target.template;
   details["tool"] = target.tool;
   details["truncated"] = body.truncated;
-  details["failureReason"] = failureReason(result.stderr, trace.branches);
+  details["failureReason"] = failureReason(result.stderr, trace.branches, result.timeoutMs !== undefined);
   if (result.failedStep !== undefined) details["step"] = result.failedStep;
   return failure(withContinued(finalText(body, saved, partialOf(result)), trace), details);
 }

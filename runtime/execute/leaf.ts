@@ -68,7 +68,7 @@ export async function runLeaf(
   let out = result.stdoutTruncated ? await fromProcess(options.fs, result, command) : fromCapture(result, command);
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why
-    out = { ...out, stderr: appendLine(out.stderr, `${step}: timed out after ${timeout ?? 0} ms`) };
+    out = { ...out, timeoutMs: timeout ?? 0, stderr: appendLine(out.stderr, `${step}: timed out after ${timeout ?? 0} ms`) };
   } else if (result.signal !== undefined && !result.killed) {
     // ended by a signal from elsewhere (the OOM killer, a kill -9): it has no exit code of its own
     // (the 1 it is reported with), so the signal is said

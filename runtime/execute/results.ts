@@ -59,6 +59,8 @@ function nodeResultOf(r: ProcessResult, command: string, stdout: Uint8Array, unr
   if (r.stdoutFile !== undefined) result.stdoutFile = r.stdoutFile;
   if (r.stderrFile !== undefined) result.stderrFile = r.stderrFile;
   if (unreadable !== undefined) result.stdoutUnreadable = unreadable;
+  // a signal ended it: the 1 it is reported with is no exit code of the process's own
+  if (r.signal !== undefined) result.noExitCode = true;
   result.commands = [command];
   result.scope = "continue";
   result.critical = false;

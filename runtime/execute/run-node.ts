@@ -123,7 +123,9 @@ async function withDeadline(ms: number, step: string, failure: FailureScope, run
   const bounded: Run = { options: { ...run.options, signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued };
   const r = await go(bounded);
   if (!deadline.aborted || outer?.aborted === true) return r;
-  return { ...r, code: r.code === 0 ? 1 : r.code, killed: true, stderr: appendLine(r.stderr, `${step}: timed out after ${ms} ms`), scope: failure, critical: failure === "root" };
+  // a node that had finished with 0 as the deadline fired is reported with a 1 that no process gave
+  const invented = r.code === 0 ? { code: 1, noExitCode: true } : {};
+  return { ...r, ...invented, timeoutMs: ms, killed: true, stderr: appendLine(r.stderr, `${step}: timed out after ${ms} ms`), scope: failure, critical: failure === "root" };
 }
 
 /** Records a labelled node's output, and applies `output: "<label>"`: on success the node's

@@ -40,6 +40,11 @@ export interface NodeResult {
   readonly failedCommand?: string;
   /** the signal from elsewhere (not the run's own timeout or abort) that ended the failed leaf */
   readonly signal?: string;
+  /** the failed process had no exit code of its own (a signal ended it): `code` is the 1 it is
+   *  reported with */
+  readonly noExitCode?: boolean;
+  /** the failure is a timeout: the milliseconds after which the step or node was ended */
+  readonly timeoutMs?: number;
 }
 
 export interface BranchReport {

@@ -1,0 +1,54 @@
+// What a failed call's details say, through the real `pi-recipes call --json`: a process a
+// signal ended has no exit code (`code` null, `signal` named), and a timeout is its own reason.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCliJson } from "../support/cli.js";
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const recipe = (name: string, body: object): void => writeFileSync(join(dir, "agent", "recipes", `${name}.json`), JSON.stringify(body));
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-recipes-failure-details-"));
+  mkdirSync(join(dir, "agent", "recipes"), { recursive: true });
+  recipe("sleepy", { description: "Over its timeout", template: { template: "sleep 5", timeout: 300 } });
+  recipe("sleepy_node", { description: "A sequence over its timeout", template: { timeout: 300, template: ["sleep 5", "echo after"] } });
+  recipe("selfkill", { description: "Ended by a signal", template: 'sh -c "kill -9 $$"' });
+  recipe("exits", { description: "Exits 3", template: "sh -c 'exit 3'" });
+  env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("a failed call's exit code and reason", () => {
+  it("a step its timeout ended: reason timeout, the milliseconds, no exit code, and a failed CLI status", () => {
+    const r = runCliJson(["call", "sleepy"], env);
+    expect(r.status).toBe(1);
+    expect(r.body.ok).toBe(false);
+    expect(r.body.text).toContain("sleep 5: timed out after 300 ms");
+    expect(r.body.details).toMatchObject({ code: null, killed: true, failureReason: "timed_out", timeoutMs: 300 });
+  });
+
+  it("a sequence its node timeout ended says timeout the same way", () => {
+    const r = runCliJson(["call", "sleepy_node"], env);
+    expect(r.status).toBe(1);
+    expect(r.body.text).toContain("timed out after 300 ms");
+    expect(r.body.details).toMatchObject({ code: null, failureReason: "timed_out", timeoutMs: 300 });
+  });
+
+  it("a process a signal from elsewhere ended: code null, the signal named", () => {
+    const r = runCliJson(["call", "selfkill"], env);
+    expect(r.status).toBe(1);
+    expect(r.body.text.startsWith("Killed by signal SIGKILL (no exit code of its own)")).toBe(true);
+    expect(r.body.details).toMatchObject({ code: null, signal: "SIGKILL", failureReason: "command_failed" });
+    expect(r.body.details).not.toHaveProperty("timeoutMs");
+  });
+
+  it("a process that exited keeps its own code", () => {
+    const r = runCliJson(["call", "exits"], env);
+    expect(r.status).toBe(1);
+    expect(r.body.details).toMatchObject({ code: 3, failureReason: "command_failed" });
+    expect(r.body.details).not.toHaveProperty("signal");
+  });
+});
