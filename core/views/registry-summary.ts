@@ -94,6 +94,9 @@ export type DraftItem = Ref & {
 export type RecipeCounts = {
   /** recipe tools offered to the agent (the `tools` list) */
   readonly active: number;
+  /** the winning entry of every recipe name (the `active` list): the tools, the components, and
+   *  the winners that are invalid, disabled or named like a built-in tool */
+  readonly active_entries: number;
   /** winners that load but are no tool (packaged components, recipes outside the tool root) */
   readonly components: number;
   readonly drafts: number;
@@ -117,6 +120,8 @@ export type RecipeCounts = {
 
 export type RecipesSummary = {
   readonly counts: RecipeCounts;
+  /** the winning entry of every name, whether or not it is a tool (its `tool`, `invalid`,
+   *  `disabled` and `reserved_name` say which); `counts.active` counts only the tools among them */
   readonly active: readonly ActiveItem[];
   readonly tools: readonly ToolItem[];
   readonly shadowed: readonly ShadowedItem[];
@@ -259,6 +264,7 @@ export function buildRecipesSummary(discovery: Discovery, options: SummaryOption
   for (const r of remedies) severities[r.severity] += 1;
   const counts: RecipeCounts = {
     active: discovery.tools.length,
+    active_entries: active.length,
     components: active.filter(isComponent).length,
     drafts: drafts.length,
     shadowed: shadowed.length,

@@ -210,3 +210,26 @@ describe("the recipe views' counts agree", () => {
     }
   });
 });
+
+describe("the summary's active list and its count", () => {
+  it("details.active holds every name's winner, tool or not, and counts name both its length and the tools among it", () => {
+    const dir = agentDir("active-entries");
+    const put = (name: string, body: object | string): void =>
+      writeFileSync(join(dir, "recipes", `${name}.json`), typeof body === "string" ? body : JSON.stringify(body));
+    put("hello", { description: "Say hi", template: "echo hi" });
+    put("broken", "not json");
+    put("resting", { description: "Off", template: "echo off", disabled: true });
+    put("inspect", { description: "Named like a built-in", template: "echo no" });
+    const { details } = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], { PI_CODING_AGENT_DIR: dir }).body as unknown as {
+      details: { counts: Record<string, number>; tools: { name: string }[]; active: { id: string; tool: boolean; invalid: boolean; disabled: boolean; reserved_name?: true }[] };
+    };
+    const ids = details.active.map((a) => a.id);
+    expect(ids).toEqual(expect.arrayContaining(["broken", "hello", "inspect", "resting"]));
+    expect(details.counts["active_entries"]).toBe(details.active.length);
+    expect(details.counts["active"]).toBe(details.active.filter((a) => a.tool).length);
+    expect(details.counts["active"]).toBe(details.tools.length);
+    // every winner that is no tool is counted under one of its reasons
+    const c = details.counts;
+    expect(c["active_entries"]).toBe(c["active"]! + c["components"]! + c["invalid"]! + c["disabled"]! + details.active.filter((a) => a.reserved_name === true).length);
+  });
+});
