@@ -51,8 +51,22 @@ export function renderInvocation(inv: RenderedInvocation): string {
   return out;
 }
 
-/** Several executed invocations, in order, as one `a && b` line (bounded as one command is). */
+/** Several executed invocations, in order, as one `a && b` line (bounded as one command is).
+ *  The form is kept for compatibility and is no shell line: a sequence's steps each read the
+ *  previous step's stdout, a step that failed under `continue` did not stop the ones after it,
+ *  and a parallel node's branches ran side by side. `listedCommands` says which ran, one each. */
 export const renderCommands = (commands: readonly string[]): string => (commands.length === 1 ? (commands[0] as string) : boundedCommand(commands.join(" && ")));
+
+/** At most this many invocations are listed one by one (a `repeat` can run thousands). */
+export const MAX_LISTED_COMMANDS = 100;
+
+/** The invocations a run made, one entry each in template order (a parallel node's in branch
+ *  order), the first MAX_LISTED_COMMANDS of them, and how many more there were. */
+export function listedCommands(commands: readonly string[]): { readonly steps: readonly string[]; readonly more: number } {
+  return commands.length <= MAX_LISTED_COMMANDS
+    ? { steps: commands, more: 0 }
+    : { steps: commands.slice(0, MAX_LISTED_COMMANDS), more: commands.length - MAX_LISTED_COMMANDS };
+}
 
 /** The longest command text a result repeats: an argument can be megabytes, and the result
  *  would carry all of it back. */

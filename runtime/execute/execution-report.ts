@@ -8,7 +8,7 @@ import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
 import {
-  collapseFailures, continuedFailureLines, failureReason, finalText, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, type Truncated,
+  collapseFailures, continuedFailureLines, failureReason, finalText, listedCommands, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, type Truncated,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
@@ -75,6 +75,12 @@ function evidence(result: NodeResult, trace: Trace): Record<string, unknown> {
     stderrBytes: result.stderrBytes,
     stderrCapturedBytes: result.stderrCapturedBytes,
   };
+  // `command` joins several with `&&` as it always has; the list says what ran, one by one
+  if (result.commands.length > 1) {
+    const { steps, more } = listedCommands(result.commands);
+    out["steps"] = [...steps];
+    if (more > 0) out["stepsLeftOut"] = more;
+  }
   if (result.stdoutFile !== undefined) out["stdoutFile"] = result.stdoutFile;
   if (result.stderrFile !== undefined) out["stderrFile"] = result.stderrFile;
   if (result.stdoutTruncated) out["stdoutTruncated"] = true;

@@ -17,6 +17,7 @@ beforeAll(() => {
   recipe("sleepy_node", { description: "A sequence over its timeout", template: { timeout: 300, template: ["sleep 5", "echo after"] } });
   recipe("selfkill", { description: "Ended by a signal", template: 'sh -c "kill -9 $$"' });
   recipe("exits", { description: "Exits 3", template: "sh -c 'exit 3'" });
+  recipe("fail_mid", { description: "A step fails, the sequence goes on", template: ["echo start", "sh -c 'echo oops >&2; exit 3'", "echo end"] });
   env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +51,22 @@ describe("a failed call's exit code and reason", () => {
     expect(r.status).toBe(1);
     expect(r.body.details).toMatchObject({ code: 3, failureReason: "command_failed" });
     expect(r.body.details).not.toHaveProperty("signal");
+  });
+});
+
+describe("the commands a sequence ran", () => {
+  it("are listed one by one in details.steps, the failed one too, beside the && line kept in details.command", () => {
+    const r = runCliJson(["call", "fail_mid"], env);
+    expect(r.status).toBe(0);
+    expect(r.body.text.startsWith("end\n\nStep failed, the sequence went on: sh -c 'echo oops >&2; exit 3' (exit 3): oops")).toBe(true);
+    expect(r.body.details["steps"]).toEqual(["echo start", "sh -c 'echo oops >&2; exit 3'", "echo end"]);
+    expect(r.body.details["command"]).toBe("echo start && sh -c 'echo oops >&2; exit 3' && echo end");
+    expect(r.body.details).not.toHaveProperty("stepsLeftOut");
+  });
+
+  it("a one-command call has no list: details.command is that command", () => {
+    const r = runCliJson(["call", "exits"], env);
+    expect(r.body.details).not.toHaveProperty("steps");
+    expect(r.body.details["command"]).toBe("sh -c 'exit 3'");
   });
 });

@@ -2,7 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
   boundedCommand, collapseFailures, continuedFailureLine, MAX_COMMAND_CHARS, renderCommands, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
-  MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partialStreams,
+  MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partialStreams, listedCommands, MAX_LISTED_COMMANDS,
 } from "../../../core/template/report.js";
 
 describe("a failure's body over the limits", () => {
@@ -54,6 +54,12 @@ describe("a command's text in a result", () => {
     expect(m[1]!.length + Number(m[2]) + m[3]!.length).toBe(command.length);
     expect(m[1]!.length + m[3]!.length).toBeLessThanOrEqual(MAX_COMMAND_CHARS + 1);
     expect(/[\ud800-\udbff]$|^[\udc00-\udfff]/.test(m[1]!) || /^[\udc00-\udfff]/.test(m[3]!)).toBe(false);
+  });
+
+  it("lists several commands one by one, the first MAX_LISTED_COMMANDS, and counts the rest", () => {
+    expect(listedCommands(["a", "b"])).toEqual({ steps: ["a", "b"], more: 0 });
+    const many = Array.from({ length: MAX_LISTED_COMMANDS + 7 }, (_u, i) => `echo ${i}`);
+    expect(listedCommands(many)).toEqual({ steps: many.slice(0, MAX_LISTED_COMMANDS), more: 7 });
   });
 
   it("bounds a line of several commands as one", () => {
