@@ -100,6 +100,8 @@ export interface Truncated {
   readonly totalLines: number;
   readonly outBytes: number;
   readonly totalBytes: number;
+  /** the byte limit cut a line: the text begins with only the end of it (`kept` of its `bytes`) */
+  readonly cutLine?: { readonly kept: number; readonly bytes: number };
 }
 
 /** The last 2000 lines, then the last 50 KiB of those, starting on a whole character. */
@@ -115,12 +117,22 @@ export function truncateBody(body: string, maxLines = MAX_OUTPUT_LINES, maxBytes
     let start = encoded.length - maxBytes;
     // skip UTF-8 continuation bytes so the kept part starts on a character
     while (start < encoded.length && ((encoded[start] ?? 0) & 0xc0) === 0x80) start += 1;
+    // a cut just before a newline would show an empty end of a line: the shown part starts after it
+    if (encoded[start] === NEWLINE && start > 0 && encoded[start - 1] !== NEWLINE) start += 1;
     text = decoder.decode(encoded.subarray(start));
     bytes = encoded.length - start;
+    // the cut fell inside a line: the first line shown is only its end, which the notice says
+    if (start > 0 && encoded[start - 1] !== NEWLINE) {
+      const next = encoded.indexOf(NEWLINE, start);
+      const end = next === -1 ? encoded.length : next;
+      const cutLine = { kept: end - start, bytes: end - (encoded.lastIndexOf(NEWLINE, start - 1) + 1) };
+      return { text, truncated: true, outLines: text.split("\n").length, totalLines, outBytes: bytes, totalBytes, cutLine };
+    }
   }
   const truncated = text.length !== body.length;
   return { text, truncated, outLines: truncated ? text.split("\n").length : totalLines, totalLines, outBytes: bytes, totalBytes };
 }
+const NEWLINE = 0x0a;
 
 /** The notice appended to a truncated body; `savedPath` undefined means saving failed. `partial`
  *  says what the saved text lacks when the run's output itself was not kept whole (a stream over
@@ -128,7 +140,18 @@ export function truncateBody(body: string, maxLines = MAX_OUTPUT_LINES, maxBytes
 export function truncationNotice(t: Truncated, savedPath: string | undefined, partial?: string): string {
   const saved =
     savedPath === undefined ? "Full output could not be saved." : partial === undefined ? `Full output saved to: ${savedPath}` : `Output saved to: ${savedPath}, not in full: ${partial}`;
-  return `\n\n[Output truncated: ${t.outLines} of ${t.totalLines} lines (${formatSize(t.outBytes)} of ${formatSize(t.totalBytes)}). ${saved}]`;
+  return `\n\n[Output truncated: ${shownPart(t)}. ${saved}]`;
+}
+
+/** What the text shows of the output: `<n> of <m> lines (<size> of <size>)`, and, when the byte
+ *  limit cut a line, that only that line's end is shown, never counting it as a whole line. */
+function shownPart(t: Truncated): string {
+  const sizes = `(${formatSize(t.outBytes)} of ${formatSize(t.totalBytes)})`;
+  const cut = t.cutLine;
+  if (cut === undefined) return `${t.outLines} of ${t.totalLines} lines ${sizes}`;
+  if (t.outLines > 1) return `${t.outLines} of ${t.totalLines} lines, the first of them only the last ${formatSize(cut.kept)} of a ${formatSize(cut.bytes)} line ${sizes}`;
+  const line = `last ${formatSize(cut.kept)} of a ${formatSize(cut.bytes)} line`;
+  return t.totalLines === 1 ? line : `${line}, the last of ${t.totalLines} lines ${sizes}`;
 }
 
 /** What the text of a run lacks of its streams, or undefined when it holds them whole: a stream

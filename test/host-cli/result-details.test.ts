@@ -1,22 +1,24 @@
-// What a failed call's details say, through the real `pi-recipes call --json`: a process a
-// signal ended has no exit code (`code` null, `signal` named), and a timeout is its own reason.
+// What a call's result says, through the real `pi-recipes call`: a process a signal ended has no
+// exit code (`code` null, `signal` named), a timeout is its own reason, a sequence's commands are
+// listed one by one, and a truncation notice says when it shows only the end of a line.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCliJson } from "../support/cli.js";
+import { runCli, runCliJson } from "../support/cli.js";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const recipe = (name: string, body: object): void => writeFileSync(join(dir, "agent", "recipes", `${name}.json`), JSON.stringify(body));
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "pi-recipes-failure-details-"));
+  dir = mkdtempSync(join(tmpdir(), "pi-recipes-result-details-"));
   mkdirSync(join(dir, "agent", "recipes"), { recursive: true });
   recipe("sleepy", { description: "Over its timeout", template: { template: "sleep 5", timeout: 300 } });
   recipe("sleepy_node", { description: "A sequence over its timeout", template: { timeout: 300, template: ["sleep 5", "echo after"] } });
   recipe("selfkill", { description: "Ended by a signal", template: 'sh -c "kill -9 $$"' });
   recipe("exits", { description: "Exits 3", template: "sh -c 'exit 3'" });
+  recipe("longline", { description: "One 3 MB line", template: "sh -c 'head -c 3000000 /dev/zero | tr \"\\\\0\" x'" });
   recipe("fail_mid", { description: "A step fails, the sequence goes on", template: ["echo start", "sh -c 'echo oops >&2; exit 3'", "echo end"] });
   env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
 });
@@ -68,5 +70,15 @@ describe("the commands a sequence ran", () => {
     const r = runCliJson(["call", "exits"], env);
     expect(r.body.details).not.toHaveProperty("steps");
     expect(r.body.details["command"]).toBe("sh -c 'exit 3'");
+  });
+});
+
+describe("the truncation notice", () => {
+  it("says that only the end of one long line is shown", () => {
+    const r = runCli(["call", "longline"], env);
+    expect(r.status).toBe(0);
+    const notice = r.stdout.trimEnd().split("\n").at(-1)!;
+    expect(notice).toMatch(/^\[Output truncated: last 50\.0KB of a 2\.9MB line\. Full output saved to: .+longline-stdout\.txt\]$/);
+    expect(r.stdout.startsWith("x".repeat(50 * 1024) + "\n\n[Output truncated")).toBe(true);
   });
 });
