@@ -117,14 +117,13 @@ export function truncateBody(body: string, maxLines = MAX_OUTPUT_LINES, maxBytes
     let start = encoded.length - maxBytes;
     // skip UTF-8 continuation bytes so the kept part starts on a character
     while (start < encoded.length && ((encoded[start] ?? 0) & 0xc0) === 0x80) start += 1;
-    // a cut just before a newline would show an empty end of a line: the shown part starts after it
-    if (encoded[start] === NEWLINE && start > 0 && encoded[start - 1] !== NEWLINE) start += 1;
     text = decoder.decode(encoded.subarray(start));
     bytes = encoded.length - start;
-    // the cut fell inside a line: the first line shown is only its end, which the notice says
-    if (start > 0 && encoded[start - 1] !== NEWLINE) {
-      const next = encoded.indexOf(NEWLINE, start);
-      const end = next === -1 ? encoded.length : next;
+    // the cut fell inside a line: the first line shown is only its end, which the notice says (a
+    // cut right before a newline shows nothing of that line: the text begins with a line break)
+    const next = start > 0 && encoded[start - 1] !== NEWLINE ? encoded.indexOf(NEWLINE, start) : start;
+    const end = next === -1 ? encoded.length : next;
+    if (end > start) {
       const cutLine = { kept: end - start, bytes: end - (encoded.lastIndexOf(NEWLINE, start - 1) + 1) };
       return { text, truncated: true, outLines: text.split("\n").length, totalLines, outBytes: bytes, totalBytes, cutLine };
     }
@@ -143,15 +142,13 @@ export function truncationNotice(t: Truncated, savedPath: string | undefined, pa
   return `\n\n[Output truncated: ${shownPart(t)}. ${saved}]`;
 }
 
-/** What the text shows of the output: `<n> of <m> lines (<size> of <size>)`, and, when the byte
- *  limit cut a line, that only that line's end is shown, never counting it as a whole line. */
+/** What the text shows of the output: `<n> of <m> lines (<size> of <size>)`, the form tools that
+ *  read the notice expect; when the byte limit cut a line, a clause after it says that the first
+ *  line shown is only that line's end. */
 function shownPart(t: Truncated): string {
-  const sizes = `(${formatSize(t.outBytes)} of ${formatSize(t.totalBytes)})`;
+  const counted = `${t.outLines} of ${t.totalLines} lines (${formatSize(t.outBytes)} of ${formatSize(t.totalBytes)})`;
   const cut = t.cutLine;
-  if (cut === undefined) return `${t.outLines} of ${t.totalLines} lines ${sizes}`;
-  if (t.outLines > 1) return `${t.outLines} of ${t.totalLines} lines, the first of them only the last ${formatSize(cut.kept)} of a ${formatSize(cut.bytes)} line ${sizes}`;
-  const line = `last ${formatSize(cut.kept)} of a ${formatSize(cut.bytes)} line`;
-  return t.totalLines === 1 ? line : `${line}, the last of ${t.totalLines} lines ${sizes}`;
+  return cut === undefined ? counted : `${counted}; the first line shown is only the last ${formatSize(cut.kept)} of a ${formatSize(cut.bytes)} line`;
 }
 
 /** What the text of a run lacks of its streams, or undefined when it holds them whole: a stream

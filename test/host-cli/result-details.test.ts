@@ -78,7 +78,7 @@ describe("the truncation notice", () => {
     const r = runCli(["call", "longline"], env);
     expect(r.status).toBe(0);
     const notice = r.stdout.trimEnd().split("\n").at(-1)!;
-    expect(notice).toMatch(/^\[Output truncated: last 50\.0KB of a 2\.9MB line\. Full output saved to: .+longline-stdout\.txt\]$/);
+    expect(notice).toMatch(/^\[Output truncated: 1 of 1 lines \(50\.0KB of 2\.9MB\); the first line shown is only the last 50\.0KB of a 2\.9MB line\. Full output saved to: .+longline-stdout\.txt\]$/);
     expect(r.stdout.startsWith("x".repeat(50 * 1024) + "\n\n[Output truncated")).toBe(true);
   });
 });

@@ -93,28 +93,31 @@ describe("report formatting", () => {
     expect(finalText(t, undefined).endsWith("(19.0KB of 23.3KB). Full output could not be saved.]")).toBe(true);
   });
 
-  it("a line the byte limit cut is said to be cut, never counted as a whole line", () => {
+  it("a line the byte limit cut is said to be cut, after the counts tools read", () => {
     const line = "x".repeat(3_000_000);
     const alone = truncateBody(line);
     expect(alone).toMatchObject({ truncated: true, outLines: 1, totalLines: 1, outBytes: MAX_OUTPUT_BYTES, cutLine: { kept: MAX_OUTPUT_BYTES, bytes: 3_000_000 } });
-    expect(finalText(alone, "/A/out.txt").endsWith("\n\n[Output truncated: last 50.0KB of a 2.9MB line. Full output saved to: /A/out.txt]")).toBe(true);
+    expect(finalText(alone, "/A/out.txt").endsWith("\n\n[Output truncated: 1 of 1 lines (50.0KB of 2.9MB); the first line shown is only the last 50.0KB of a 2.9MB line. Full output saved to: /A/out.txt]")).toBe(true);
     // the long line last after short ones
     const after = truncateBody(`1\n2\n3\n${line}`);
-    expect(finalText(after, "/A/out.txt").endsWith("[Output truncated: last 50.0KB of a 2.9MB line, the last of 4 lines (50.0KB of 2.9MB). Full output saved to: /A/out.txt]")).toBe(true);
+    expect(finalText(after, "/A/out.txt").endsWith("[Output truncated: 1 of 4 lines (50.0KB of 2.9MB); the first line shown is only the last 50.0KB of a 2.9MB line. Full output saved to: /A/out.txt]")).toBe(true);
     // several lines shown, the first of them cut: 1000 lines of 97 bytes and a newline each, the
     // last 51200 bytes begin 44 bytes before the end of a line
     const rows = truncateBody(Array.from({ length: 1000 }, () => "y".repeat(97)).join("\n"));
     expect(rows.cutLine).toEqual({ kept: 44, bytes: 97 });
     expect(rows.text.split("\n")[0]).toBe("y".repeat(44));
-    expect(finalText(rows, undefined)).toContain(`[Output truncated: ${rows.outLines} of 1000 lines, the first of them only the last 44B of a 97B line (50.0KB of 95.7KB).`);
-    // a cut that would keep only a line's newline keeps none of it: the text begins with a whole line
+    expect(finalText(rows, undefined)).toContain(`[Output truncated: ${rows.outLines} of 1000 lines (50.0KB of 95.7KB); the first line shown is only the last 44B of a 97B line.`);
+    // a cut right before a newline shows nothing of that line: the text keeps the last 50 KiB
+    // exactly, beginning with the line break, and no line is said to be cut
     const edge = truncateBody(Array.from({ length: 1000 }, () => "w".repeat(99)).join("\n"));
     expect(edge.cutLine).toBeUndefined();
-    expect(edge.text.split("\n")[0]).toBe("w".repeat(99));
-    // a cut on a line's start cuts no line
+    expect(edge.text.startsWith(`\n${"w".repeat(99)}\n`)).toBe(true);
+    expect(edge.outBytes).toBe(MAX_OUTPUT_BYTES);
+    // 1024 lines of 99 bytes: the cut falls on a newline again, no line is cut, and the count takes
+    // the empty start as a line, as the notice always counted
     const whole = truncateBody(Array.from({ length: 1024 }, () => "z".repeat(99)).join("\n"));
     expect(whole.cutLine).toBeUndefined();
-    expect(finalText(whole, undefined)).toContain("[Output truncated: 512 of 1024 lines (50.0KB of 100.0KB).");
+    expect(finalText(whole, undefined)).toContain("[Output truncated: 513 of 1024 lines (50.0KB of 100.0KB).");
   });
 
   it("keeps the last 50 KiB on a character boundary", () => {

@@ -119,8 +119,8 @@ describe("sequences", () => {
     expect(piped.result.text.trim()).toBe("10000000");
     const alone = await run(box, big);
     expect(alone.result.ok).toBe(true);
-    // one line, of which only the end is shown: the notice says so rather than "1 of 1 lines"
-    expect(alone.result.text).toMatch(/\[Output truncated: last 50\.0KB of a 9\.5MB line\. Full output saved to: .*my_tool-stdout\.txt\]$/);
+    // one line, of which only the end is shown: the notice says so after the counts
+    expect(alone.result.text).toMatch(/\[Output truncated: 1 of 1 lines \(50\.0KB of 9\.5MB\); the first line shown is only the last 50\.0KB of a 9\.5MB line\. Full output saved to: .*my_tool-stdout\.txt\]$/);
     expect(alone.result.details["stdoutTruncated"]).toBe(true);
     expect(alone.result.details["stdoutBytes"]).toBe(10_000_000);
     expect(readFileSync(alone.result.details["fullOutputPath"] as string).length).toBe(10_000_000);
