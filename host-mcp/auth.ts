@@ -13,9 +13,9 @@ import * as E from "fp-ts/lib/Either.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
-import { TOKEN_ENV } from "./token-env.js";
+import { TOKEN_ENV, TOKEN_FILE_ENV } from "./token-env.js";
 
-export const TOKEN_FILE_ENV = "PI_RECIPES_MCP_TOKEN_FILE";
+export { TOKEN_FILE_ENV };
 /** long enough that guessing is hopeless; `openssl rand -hex 32` gives 64 */
 export const MIN_TOKEN_LENGTH = 32;
 

@@ -12,6 +12,7 @@ import { closeSync, mkdirSync, openSync, realpathSync, statSync } from "node:fs"
 import { dirname } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
+import { childEnvironment } from "./child-env.js";
 import { findOnPath } from "./find-on-path.js";
 
 export const BWRAP = "bwrap";
@@ -37,7 +38,7 @@ export function probeBubblewrap(env: Readonly<Record<string, string | undefined>
   if (path === undefined) return { ok: false, reason: `bwrap not found on PATH; ${INSTALL_HINT}` };
   let probe = probes.get(path);
   if (probe === undefined) {
-    const r = spawnSync(path, [...baseArgs(false), "--", path, "--version"], { timeout: 10_000, encoding: "utf8" });
+    const r = spawnSync(path, [...baseArgs(false), "--", path, "--version"], { timeout: 10_000, encoding: "utf8", env: childEnvironment() });
     if (r.status === 0 && /^bubblewrap /.test(r.stdout)) probe = { ok: true, path, version: r.stdout.trim() };
     else {
       const why = (r.stderr ?? "").trim().split("\n")[0] || (r.error?.message ?? `exit ${String(r.status)}`);

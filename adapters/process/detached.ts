@@ -11,6 +11,7 @@ import { makeNodeFileSystem } from "../fs/node.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { killGroup } from "./group.js";
+import { childEnvironment } from "./child-env.js";
 import { checkIdentity } from "./identity.js";
 import { recordedCommand, recordedSupervisor, runGroupIsOurs } from "./recorded.js";
 import { spawned } from "./node-runner.js";
@@ -48,7 +49,7 @@ export async function startDetached(spec: DetachedSpec & { readonly stdoutPath: 
     err = openSync(spec.stderrPath, "w", 0o600);
     child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
-      env: spec.env ?? process.env,
+      env: childEnvironment(spec.env),
       shell: false,
       detached: true,
       stdio: ["ignore", out, err],
@@ -108,12 +109,13 @@ export async function startSupervised(spec: SupervisedSpec): Promise<Started<{ r
   let child: ChildProcess;
   try {
     await fs.mkdir(spec.runDir, { recursive: true });
-    const command = { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, killGraceMs: spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS, meta: spec.meta };
+    const command = { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env === undefined ? undefined : childEnvironment(spec.env), killGraceMs: spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS, meta: spec.meta };
     await writeAtomically(join(spec.runDir, "command.json"), `${JSON.stringify(command, null, 2)}\n`);
     log = openSync(join(spec.runDir, "supervisor.log"), "w", 0o600);
     child = spawn(process.execPath, [supervisor, spec.runDir], {
       cwd: spec.runDir,
-      env: process.env,
+      // the supervisor passes its own environment on to the command when the spec has none
+      env: childEnvironment(),
       shell: false,
       detached: true,
       stdio: ["ignore", "ignore", log],

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { captureStream, type Captured } from "./capture.js";
+import { childEnvironment } from "./child-env.js";
 import { groupAlive, killGroup } from "./group.js";
 import { boundedCommand } from "../../core/template/report.js";
 import {
@@ -38,7 +39,7 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   try {
     child = spawn(invocation.command, [...invocation.args], {
       cwd: invocation.cwd,
-      env: invocation.env ?? process.env,
+      env: childEnvironment(invocation.env),
       shell: false,
       detached: OWN_GROUP,
       stdio: [invocation.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],

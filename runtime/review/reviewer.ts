@@ -2,6 +2,7 @@
 // text and returns the reviewer's whole output; core parses and validates it, nothing trusts it.
 import { spawn } from "node:child_process";
 import { splitWordsDetailed } from "../../core/template/split.js";
+import { childEnvironment } from "../../adapters/process/child-env.js";
 import { signalGroup } from "../../adapters/process/group.js";
 
 export interface Reviewer {
@@ -24,7 +25,7 @@ export function runReviewerProcess(argv: readonly string[], input: string, timeo
     // (stdin, stdout and stderr are pipes: spawn's default). A process group of its own: a
     // reviewer that is a script leaves children (a `sleep`, a model client) holding its output
     // open, and the limits below must end all of them, not only the script.
-    const child = spawn(command, args, { detached: true });
+    const child = spawn(command, args, { detached: true, env: childEnvironment() });
     const out: Buffer[] = [];
     let size = 0;
     let err = "";

@@ -4,6 +4,7 @@
 import type { RecipeEntry } from "../../core/discovery/discovery-result.js";
 import type { JsonObject } from "../../core/model.js";
 import { execFileSync } from "node:child_process";
+import { childEnvironment } from "../../adapters/process/child-env.js";
 import { fileURLToPath } from "node:url";
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
@@ -55,6 +56,7 @@ export function gitCommitOf(root: string): string | undefined {
   try {
     const out = execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], {
       encoding: "utf8",
+      env: childEnvironment(),
       stdio: ["ignore", "pipe", "ignore"],
       timeout: 3000,
     }).trim();

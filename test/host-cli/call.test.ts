@@ -15,6 +15,7 @@ beforeAll(() => {
   // each value given once, twenty times on the command line: more than one command line takes
   writeFileSync(join(recipes, "twenty.json"), JSON.stringify({ args: ["s"], template: `printf [%s]\\n -- ${Array(20).fill("{s}").join(" ")}` }));
   writeFileSync(join(recipes, "check_tool.json"), JSON.stringify({ args: ["file", "mode:enum(check,fix)"], defaults: { mode: "check" }, template: "printf '%s %s' {file} {mode}" }));
+  writeFileSync(join(recipes, "envdump.json"), JSON.stringify({ description: "Print the environment", template: "env" }));
   env = { PI_CODING_AGENT_DIR: join(dir, "agent") };
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,6 +25,13 @@ describe("pi-recipes call", () => {
     const r = runCli(["call", "greet", "name=world"], env);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("HELLO, WORLD\n");
+  });
+
+  it("a command never sees the HTTP server's token, which the caller's environment holds", () => {
+    const r = runCli(["call", "envdump"], { ...env, PI_RECIPES_MCP_TOKEN: "0123456789abcdef0123456789abcdef-test-token", PI_RECIPES_MCP_TOKEN_FILE: join(dir, "token") });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`PI_CODING_AGENT_DIR=${join(dir, "agent")}\n`);
+    expect(r.stdout).not.toContain("PI_RECIPES_MCP_TOKEN");
   });
 
   it("--json prints the whole result", () => {

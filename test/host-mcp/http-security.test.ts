@@ -123,6 +123,29 @@ describe("pi-recipes mcp --http security", () => {
     }
   }, 60_000);
 
+  it("a recipe that prints its environment never sees the token nor the token file's name", async () => {
+    agent = makeAgentDir();
+    agent.write("envdump", { description: "Print the environment", template: "env" });
+    const file = join(agent.dir, "token");
+    writeFileSync(file, `${TOKEN}\n`);
+    chmodSync(file, 0o600);
+    for (const env of [{ PI_RECIPES_MCP_TOKEN: TOKEN }, { PI_RECIPES_MCP_TOKEN_FILE: file }]) {
+      server = await startHttpServer(agent, [], env);
+      const ok = await connectHttp(server.url, TOKEN);
+      try {
+        const printed = textOf(await ok.client.callTool({ name: "envdump", arguments: {} }));
+        // the rest of the environment is passed on as before
+        expect(printed).toContain(`PI_CODING_AGENT_DIR=${agent.dir}`);
+        expect(printed).not.toContain(TOKEN);
+        expect(printed).not.toContain("PI_RECIPES_MCP_TOKEN");
+      } finally {
+        await ok.close();
+      }
+      await server.stop();
+      server = undefined;
+    }
+  }, 60_000);
+
   it("reads the token from a file, and requires it on loopback too once configured", async () => {
     agent = makeAgentDir();
     agent.write("greet", { description: "Say hello", template: "echo hello {who}" });

@@ -28,6 +28,13 @@ describe("exit codes and streams", () => {
     expect(r.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  it("passes the environment on without the HTTP server's token variables", async () => {
+    const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", KEPT: "yes", PI_RECIPES_MCP_TOKEN: "t".repeat(40), PI_RECIPES_MCP_TOKEN_FILE: "/x/token" };
+    const r = await runProcess({ command: "env", args: [], cwd: dir, env });
+    expect(text(r.stdout)).toContain("KEPT=yes\n");
+    expect(text(r.stdout)).not.toContain("PI_RECIPES_MCP_TOKEN");
+  });
+
   it("reports exit 0 with empty output", async () => {
     const r = await runProcess({ command: "true", args: [], cwd: dir });
     expect(r.code).toBe(0);

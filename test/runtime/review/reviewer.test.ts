@@ -44,7 +44,19 @@ describe("reviewers", () => {
 const node = (script: string): string[] => [process.execPath, "-e", script];
 
 describe("runReviewerProcess", () => {
-  afterEach(() => void vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllEnvs();
+  });
+
+  it("the reviewer does not inherit the HTTP server's token; the rest of the environment it does", async () => {
+    vi.stubEnv("PI_RECIPES_MCP_TOKEN", "0123456789abcdef0123456789abcdef-test-token");
+    vi.stubEnv("PI_RECIPES_MCP_TOKEN_FILE", "/somewhere/token");
+    vi.stubEnv("PI_RECIPES_REVIEWER_TEST_MARK", "kept");
+    const printed = await runReviewerProcess(["env"], "x");
+    expect(printed).toContain("PI_RECIPES_REVIEWER_TEST_MARK=kept\n");
+    expect(printed).not.toContain("PI_RECIPES_MCP_TOKEN");
+  });
 
   it("an empty command line is refused before anything runs", async () => {
     await expect(runReviewerProcess([], "x")).rejects.toThrow(/^reviewer command is empty$/);

@@ -25,8 +25,12 @@ beforeAll(() => {
     async: true,
     template: ["sh -c 'echo before; echo waiting; exec sleep 30'", "echo never"],
   });
+  // its own environment, then that of the worker that runs it (its parent), one variable a line
+  box.recipe("env_async", { description: "Prints environments", async: true, template: "sh -c 'env; tr \"\\\\000\" \"\\\\n\" < /proc/$PPID/environ'" });
 });
 afterAll(() => box.cleanup());
+
+const TOKEN = "0123456789abcdef0123456789abcdef-test-token";
 
 describe("pi-recipes async runs", () => {
   it("call prints the run id at once and exits; the run outlives it and inspect follows it to success", async () => {
@@ -75,5 +79,16 @@ describe("pi-recipes async runs", () => {
     const killed = runCli(["inspect", "target=run:cli-chatty-kill", "view=tail"], box.env);
     expect(killed.stdout.split("\n")[0]).toMatch(/^run cli-chatty-kill tool=chatty_killed status=killed /);
     expect(killed.stdout).toContain("--- stdout (2 lines) ---\nbefore\nwaiting\n--- stderr");
+  });
+
+  it("neither the run's commands nor the processes that run them inherit the HTTP server's token", async () => {
+    const env = { ...box.env, PI_RECIPES_MCP_TOKEN: TOKEN, PI_RECIPES_MCP_TOKEN_FILE: join(box.dir, "token") };
+    expect(runCli(["call", "env_async", "run_id=cli-env"], env).status).toBe(0);
+    expect(await finished(box.runsRoot, "cli-env")).toMatchObject({ status: "succeeded", exit_code: 0 });
+    const printed = readFileSync(join(box.runsRoot, "cli-env", "stdout.log"), "utf8");
+    // both environments were printed, the rest of them as before
+    expect(printed.match(/^PI_CODING_AGENT_DIR=/gm)).toHaveLength(2);
+    expect(printed).not.toContain("PI_RECIPES_MCP_TOKEN");
+    expect(readFileSync(join(box.runsRoot, "cli-env", "command.json"), "utf8")).not.toContain(TOKEN);
   });
 });
