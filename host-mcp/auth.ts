@@ -9,6 +9,8 @@
 //   (or names the operator allowed) are served.
 // - the Origin header: browsers send it with cross-site requests; MCP clients that are not
 //   browsers send none. An Origin must be a loopback origin or one the operator allowed.
+// - without a token, a request that came through a reverse proxy (any header a proxy adds,
+//   PROXY_HEADERS): a loopback server behind a proxy is reachable from everywhere the proxy is.
 import * as E from "fp-ts/lib/Either.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
@@ -73,6 +75,29 @@ export function hostName(header: string): string {
   const colon = h.lastIndexOf(":");
   return colon < 0 ? h : h.slice(0, colon);
 }
+
+// The headers reverse proxies and CDNs add to say a request came through them (the client's
+// address, the public host or scheme, the hop itself). Any one of them, with any value, marks a
+// request as proxied: a proxy set up to send only one (nginx often sends only X-Real-IP) must
+// still be noticed.
+export const PROXY_HEADERS: readonly string[] = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-forwarded-server",
+  "x-real-ip",
+  "x-client-ip",
+  "via",
+  "cf-connecting-ip",
+  "true-client-ip",
+  "fastly-client-ip",
+  "x-cluster-client-ip",
+];
+
+/** Whether the request carries any header a proxy adds (names lower-cased, as node gives them). */
+export const cameThroughProxy = (headers: Readonly<Record<string, unknown>>): boolean => PROXY_HEADERS.some((name) => headers[name] !== undefined);
 
 export interface RequestGuard {
   /** answers why a request must not be served, or undefined to go on */

@@ -11,7 +11,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { RequestGuard } from "./auth.js";
+import { cameThroughProxy, type RequestGuard } from "./auth.js";
 import { readJsonBody, requestsIn } from "./http-body.js";
 import type { RecipeServer } from "./server.js";
 
@@ -142,7 +142,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       host: header("host"),
       origin: header("origin"),
       authorization: header("authorization"),
-      forwarded: req.headers["forwarded"] !== undefined || req.headers["x-forwarded-for"] !== undefined,
+      forwarded: cameThroughProxy(req.headers),
     });
     if (denied !== undefined) {
       req.resume();

@@ -172,8 +172,23 @@ describe("pi-recipes mcp --http security", () => {
     const page = await raw(server.url, "POST", { ...MCP_HEADERS, Host: `127.0.0.1:${port}`, Origin: "https://evil.example" }, initialize);
     expect(page.status).toBe(403);
     expect(JSON.parse(page.body)).toMatchObject({ error: { message: 'Forbidden: Origin "https://evil.example" is not allowed (see --allowed-origin)' } });
-    const proxied = await raw(server.url, "POST", { ...MCP_HEADERS, "X-Forwarded-For": "203.0.113.7" }, initialize);
-    expect(proxied.status).toBe(401);
+    // any header a proxy adds marks the request, alone: nginx is often set to send only X-Real-IP
+    const proxyHeaders = {
+      "X-Forwarded-For": "203.0.113.7",
+      "X-Forwarded-Host": "evil.example",
+      "X-Forwarded-Proto": "https",
+      "X-Real-IP": "203.0.113.7",
+      Forwarded: "for=203.0.113.7",
+      Via: "1.1 proxy",
+      "X-Client-IP": "203.0.113.7",
+      "CF-Connecting-IP": "203.0.113.7",
+      "True-Client-IP": "203.0.113.7",
+    };
+    for (const [name, value] of Object.entries(proxyHeaders)) {
+      const proxied = await raw(server.url, "POST", { ...MCP_HEADERS, [name]: value }, initialize);
+      expect({ name, status: proxied.status }).toEqual({ name, status: 401 });
+      expect(proxied.body).toContain("this request came through a proxy");
+    }
     const local = await raw(server.url, "POST", { ...MCP_HEADERS, Host: `localhost:${port}`, Origin: "http://localhost:3000" }, initialize);
     expect(local.status).toBe(200);
     expect(local.headers["mcp-session-id"]).toBeDefined();
