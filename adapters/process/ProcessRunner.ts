@@ -26,7 +26,8 @@ export interface Invocation {
   /** bytes kept in memory per stream (default 1 MiB); the rest is only in the spill file */
   readonly captureLimitBytes?: number;
   /** where `stdout.log`/`stderr.log` go when a stream overflows; default: a fresh
-   *  `pi-recipes-command-*` folder under the OS temp dir */
+   *  `pi-recipes-command-*` folder under the OS temp dir. Made private to this user (0700), and
+   *  so is the folder it is made in when that did not exist */
   readonly spillDir?: string;
   /** sees each stdout chunk as the command prints it (an async run's live log); the capture is
    *  unchanged */

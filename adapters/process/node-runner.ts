@@ -6,9 +6,9 @@
 // hold the output pipes open (and the run with them) or outlive the result.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
-import { mkdir, mkdtemp } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { captureStream, type Captured } from "./capture.js";
 import { childEnvironment } from "./child-env.js";
@@ -187,9 +187,15 @@ function capture(stream: ChildProcess["stdout"], limitBytes: number, spillPath: 
   return stream === null ? Promise.resolve(EMPTY_CAPTURE) : captureStream(stream, { limitBytes, spillPath, ...(onChunk === undefined ? {} : { onChunk }) });
 }
 
+// A spill holds whatever the command printed, secrets included: its folder is this user's alone
+// (as mkdtemp makes it), whatever the umask, and so is the folder it is made in when that is
+// made for it (the runtime's `captures/`); its files are 0600 (capture.ts). The folders above
+// those keep the umask's mode: they may hold more than spills.
 async function prepareSpillDir(spillDir: string | undefined): Promise<string> {
   if (spillDir === undefined) return mkdtemp(join(tmpdir(), SPILL_DIR_PREFIX));
-  await mkdir(spillDir, { recursive: true });
+  const parent = dirname(spillDir);
+  if ((await mkdir(parent, { recursive: true })) !== undefined) await chmod(parent, 0o700);
+  await mkdir(spillDir, { recursive: true, mode: 0o700 });
   return spillDir;
 }
 

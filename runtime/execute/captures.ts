@@ -56,6 +56,9 @@ export function pruneCaptures(fs: FileSystem, root: string, clock: Clock = syste
 async function removeOld(fs: FileSystem, root: string, now: number): Promise<void> {
   let names: string[];
   try {
+    // the spills are private (adapters/process/node-runner.ts); so is their root, one left wider
+    // by an earlier version included, being the runtime's own
+    await fs.chmod?.(root, 0o700);
     names = (await fs.readdir(root)).map((e) => e.name);
   } catch {
     return;

@@ -33,12 +33,20 @@ export type ReportTarget = ReportOf & ({ readonly tmpRoot: string; readonly fs: 
 /** Characters a file name can safely hold; the rest (hyphens included) become `_`. */
 export const sanitizeFilePart = (name: string): string => name.replace(/[^A-Za-z0-9_]/g, "_") || "tool";
 
-/** A new folder `<prefix><random id>` of this call's own (mkdir is the atomic claim). */
+// A saved output holds whatever the command printed, secrets included: like an async run's
+// folder, `outputs/`, each folder in it and each file are this user's alone (0700, 0600),
+// whatever the umask; an `outputs/` left wider by an earlier version is narrowed, being the
+// runtime's own.
+const PRIVATE_FOLDER = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/** A new folder `<prefix><random id>` of this call's own (mkdir is the atomic claim), private. */
 async function freshDir(fs: FileSystem, prefix: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const dir = `${prefix}${randomIds.next()}`;
     try {
       await fs.mkdir(dir);
+      await fs.chmod?.(dir, PRIVATE_FOLDER);
       return dir;
     } catch (e) {
       if (!hasCode(e, "EEXIST") || attempt >= 8) throw e;
@@ -51,9 +59,10 @@ async function saveFullOutput(target: ReportTarget, kind: string, body: string):
   try {
     const outputs = join(target.tmpRoot, "outputs");
     await target.fs.mkdir(outputs, { recursive: true });
+    await target.fs.chmod?.(outputs, PRIVATE_FOLDER);
     const dir = await freshDir(target.fs, join(outputs, "tool-output-"));
     const file = join(dir, `${sanitizeFilePart(target.tool)}-${kind}.txt`);
-    await target.fs.writeFile(file, body, { flag: "wx" });
+    await target.fs.writeFile(file, body, { flag: "wx", mode: PRIVATE_FILE });
     return file;
   } catch {
     return undefined;
