@@ -147,3 +147,17 @@ describe("promotion refuses symlinks and never echoes a draft's content", () => 
     expect(r.stderr).not.toContain("/bin/bash");
   }, 60_000);
 });
+
+describe("spawn of a template that prints the environment", () => {
+  it("runs it, but saves no draft: printing every variable touches every secret among them", () => {
+    const templates = ["env", "printenv", "cat /proc/self/environ", "node -e console.log(process.env.GITHUB_TOKEN)", "sh -c 'cat; export -p'", "printenv GITHUB_TOKEN"];
+    for (const template of templates) {
+      const r = runCli(["spawn", `template=${template}`, "--json"], env);
+      const details = (JSON.parse(r.stdout) as { details: Record<string, unknown> }).details;
+      expect({ template, draft: details["draft_recipe"], reason: details["draft_reason"] }).toEqual({ template, draft: null, reason: "touches secrets (risk.secret_touching)" });
+    }
+    expect(existsSync(drafts) ? readdirSync(drafts) : []).toEqual([]);
+    // one that prints a single harmless variable is still a draft
+    expect(runCli(["spawn", "template=printenv HOME"], env).stdout).toMatch(/draft_recipe=.*recipes\/drafts\/spawn-/);
+  });
+});

@@ -92,6 +92,24 @@ describe("riskLabels", () => {
       expect(templateRiskLabels(t), t).not.toContain("risk.secret_touching");
   });
 
+  it("secret_touching: printing or reading the whole environment", () => {
+    for (const t of [
+      "env", "env -0", "/usr/bin/env --null", "env -u HOME", "env FOO=bar", "printenv", "printenv -0",
+      "cat /proc/self/environ", "cat /proc/1234/environ", "tr '\\0' '\\n' < /proc/{pid}/environ", "sh -c 'cat /proc/$PPID/environ'",
+      "node -e console.log(process.env.GITHUB_TOKEN)", "node --eval console.log(process.env)", "bun -e console.log(Bun.env)",
+      "python3 -c 'import os; print(os.environ)'", "python3 -c 'import os; print(os.getenv(\"X\"))'", "ruby -e 'p ENV[\"X\"]'", "perl -e 'print %ENV'",
+      "sh -c env", "sh -c 'env | grep X'", "bash -c 'cat; env'", "sh -c set", "bash -c 'echo; set'", "sh -c export", "sh -c 'export -p'",
+      "bash -c 'declare -x'", "bash -c 'declare -p'", "zsh -c 'typeset -x'", "sh -c 'echo $(printenv)'", "sh -c 'printenv -0 | sort'",
+    ])
+      expect(templateRiskLabels(t), t).toContain("risk.secret_touching");
+    for (const t of [
+      "env node script.js", "env FOO=bar make", "env -u HOME make", "printenv HOME", "cat /proc/self/status", "cat environ.txt",
+      "node script.js", "node -e console.log(1)", "python3 -c 'print(1)'", "sh -c 'set -e; make'", "sh -c 'export FOO=1; make'",
+      "bash -c 'declare -a list'", "sh -c 'echo {env}'", "sh -c 'deploy --to {env} --set x'", "bash ./env.sh", "envsubst", "tool --env prod",
+    ])
+      expect(templateRiskLabels(t), t).not.toContain("risk.secret_touching");
+  });
+
   it("long_running: sleep, watch, tail -f, --watch/--serve/serve", () => {
     expect(templateRiskLabels("sleep 5")).toEqual(["risk.long_running"]);
     expect(templateRiskLabels("watch ls")).toEqual(["risk.long_running"]);
