@@ -71,7 +71,7 @@ export const MESSAGE: VerbTool = {
   name: "message",
   title: "Message a tool actor",
   description:
-    "Send one typed addressed message. to=tool:<name> invokes that recipe tool with body as its arguments; " +
+    "Send one typed addressed message. to=tool:<name> type=call (or invoke, run, or a type its recipe's mailbox.accepts lists) invokes that recipe tool with body as its arguments; " +
     "to=run:<id> type=control.kill stops an async run (its whole process group); " +
     "to=tool:pi-actors takes type=review.retry or review.reset with body={\"scope\":\"draft\"} or {\"scope\":\"tool\"}.",
   parameters: schema(

@@ -1,11 +1,14 @@
 // `message to=<address> type=<type> [body=...]`: one typed, addressed message. Routes here:
 // `tool:<name>` invokes the tool the current registry has under that name (a deleted or broken
-// recipe is no route, even if a host still shows its stale definition), and `tool:pi-actors`
+// recipe is no route, even if a host still shows its stale definition) when the type is one the
+// tool takes: a call (`call`, `invoke`, `run`) or a type its recipe lists in `mailbox.accepts`;
+// any other type (a run's `control.kill`, a review control, a typo) runs nothing. `tool:pi-actors`
 // takes the automatic-review controls: `review.retry` gives a parked batch fresh attempts,
 // `review.reset` forgets a finished one (see `control` in core/review/admission.ts).
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import { RESERVED_TOOL_NAMES } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
+import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { isRuntimeActor } from "../../core/views/tool-status.js";
 import { isError, optionalBool, unknownKeys, type Params } from "./verb-params.js";
 import { whyNotATool } from "./schema.js";
@@ -52,6 +55,19 @@ const RETRY_NEEDS_REVIEWER = (phase: string | undefined): string =>
 export const REVIEW_SCOPE_REQUIRED = "review control requires body.scope=draft or body.scope=tool.";
 const REVIEWS_ACTION = "inspect target=recipes view=reviews";
 
+/** The types every recipe tool takes: each asks it to run with the body as its arguments. */
+export const CALL_MESSAGE_TYPES: readonly string[] = ["call", "invoke", "run"];
+
+/** The types `tool` takes: the call types, then those its recipe's `mailbox.accepts` lists. */
+export function acceptedTypes(tool: ToolSpec): readonly string[] {
+  const declared = (tool.config.mailbox?.accepts ?? []).map((entry) => (typeof entry === "string" ? entry : entry.type));
+  return [...CALL_MESSAGE_TYPES, ...declared.filter((t) => !CALL_MESSAGE_TYPES.includes(t))];
+}
+
+const NOT_ACCEPTED = (name: string, type: string, accepted: readonly string[]): string =>
+  `tool actor ${name} does not accept message type ${JSON.stringify(type)}; it accepts ${accepted.join(", ")} ` +
+  `(the call types, and what its recipe lists in mailbox.accepts). Nothing was run.`;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** An object body is the tool's parameters; a string holding a JSON object is read as one (agents
@@ -92,11 +108,14 @@ const stripLead = (text: string): string => text.replace(/^\n+/, "");
 
 async function messageTool(name: string, type: string, to: string, body: unknown, verbose: boolean, ctx: MessageContext): Promise<CommandResult> {
   const discovery = ctx.discovery();
-  if (!discovery.tools.some((t) => t.name === name)) {
+  const tool = discovery.tools.find((t) => t.name === name);
+  if (tool === undefined) {
     // the host's own tools are no recipes: a message reaches recipe tools only
     const why = RESERVED_TOOL_NAMES.includes(name) ? `${name} is one of the host's own tools, not a recipe tool: call it directly.` : whyNotATool(discovery, name);
     return failure(`tool actor not found or not executable: ${name}. ${why}`, { to, type, tool: name });
   }
+  const accepted = acceptedTypes(tool);
+  if (!accepted.includes(type)) return failure(NOT_ACCEPTED(name, type, accepted), { to, type, tool: name, accepts: accepted });
   const params = bodyToParams(body);
   const outcome = await ctx.invokeTool(name, params);
   if (!outcome.ok) {

@@ -1,6 +1,6 @@
 // Honest results at the edges of the command line: bare `pi-recipes`, mistyped mcp options, and
 // the counts of the recipe views.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -53,6 +53,32 @@ describe("an empty path argument", () => {
     expect(readFileSync(notes, "utf8")).toBe("b\na\n");
     expect(runCli(["call", "so", `out=${notes}`, `file=${notes}`], env, scratch).status).toBe(0);
     expect(readFileSync(notes, "utf8")).toBe("a\nb\n");
+  });
+});
+
+describe("a message to a recipe tool", () => {
+  it("runs it for a call type or one its recipe's mailbox.accepts lists; any other type is refused, naming it, and runs nothing", () => {
+    const dir = agentDir("message-types");
+    const env = { PI_CODING_AGENT_DIR: dir };
+    const marker = join(dir, "ran");
+    writeFileSync(join(dir, "recipes", "sidefx.json"), JSON.stringify({ description: "touch a marker", template: `touch ${marker}` }));
+    writeFileSync(join(dir, "recipes", "boxed.json"), JSON.stringify({ description: "touch a marker", template: `touch ${marker}`, mailbox: { accepts: ["mark.now"] } }));
+    for (const [tool, type, accepts] of [["sidefx", "control.kill", "call, invoke, run"], ["sidefx", "bogus", "call, invoke, run"], ["sidefx", "review.retry", "call, invoke, run"], ["boxed", "mark.later", "call, invoke, run, mark.now"]] as const) {
+      const r = runCliJson(["message", `to=tool:${tool}`, `type=${type}`], env);
+      expect(r.status).toBe(1);
+      expect(r.body.ok).toBe(false);
+      expect(r.body.text).toBe(
+        `tool actor ${tool} does not accept message type "${type}"; it accepts ${accepts} (the call types, and what its recipe lists in mailbox.accepts). Nothing was run.`,
+      );
+      expect(existsSync(marker)).toBe(false);
+    }
+    for (const [tool, type] of [["sidefx", "call"], ["boxed", "mark.now"]] as const) {
+      const r = runCli(["message", `to=tool:${tool}`, `type=${type}`], env);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`to=tool:${tool} type=${type} message=sent delivered=true`);
+      expect(existsSync(marker)).toBe(true);
+      rmSync(marker);
+    }
   });
 });
 

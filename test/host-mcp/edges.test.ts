@@ -4,7 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -108,6 +108,25 @@ describe("the MCP message tool", () => {
     const retried = await mcp.client.callTool({ name: "message", arguments: { to: "tool:greet", type: "invoke", body: { who: "x" } } });
     expect(retried.isError).toBeFalsy();
     expect(textOf(retried)).toContain("CHANGED x");
+  });
+});
+
+describe("message to a recipe tool over MCP", () => {
+  it("a type the tool does not take (a run control, a review control, a typo) is refused and runs nothing", async () => {
+    agent = makeAgentDir();
+    const marker = join(agent.dir, "ran");
+    agent.write("sidefx", { description: "touch a marker", template: `touch ${marker}` });
+    mcp = await connect(agent);
+    await mcp.client.listTools();
+    for (const type of ["control.kill", "review.retry", "bogus"]) {
+      const r = await mcp.client.callTool({ name: "message", arguments: { to: "tool:sidefx", type } });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toBe(`tool actor sidefx does not accept message type "${type}"; it accepts call, invoke, run (the call types, and what its recipe lists in mailbox.accepts). Nothing was run.`);
+      expect(existsSync(marker)).toBe(false);
+    }
+    const called = await mcp.client.callTool({ name: "message", arguments: { to: "tool:sidefx", type: "call" } });
+    expect(called.isError).toBeFalsy();
+    expect(existsSync(marker)).toBe(true);
   });
 });
 

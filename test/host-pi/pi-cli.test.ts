@@ -65,7 +65,7 @@ describe("host-pi in the real pi CLI (1.x on Node 22)", () => {
       { tool: "register_tool", args: { name: "cli_greet", description: "Greet from the CLI", template: "echo hello {who}" } },
       { text: "registered" },
       { tool: "cli_greet", args: { who: "rpc" } },
-      { tool: "message", args: { to: "tool:cli_greet", type: "again", body: { who: "message" } } },
+      { tool: "message", args: { to: "tool:cli_greet", type: "call", body: { who: "message" } } },
       { text: "done:", echoLastToolResult: true },
     ]);
     const [icmd, iargs] = command(["install", EXTENSION_DIR]);

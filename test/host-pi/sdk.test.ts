@@ -165,7 +165,8 @@ describe("host-pi in a real Pi session (SDK, scripted model)", () => {
 
   test("status view, the message route to tool:<name> and tool:pi-actors, and launch accounting", async () => {
     process.env["PI_ACTORS_AUTOMATIC_REVIEW"] = " OFF ";
-    recipe("greet", { description: "Greet", template: "echo hello {who}" });
+    // greet.now is a type the recipe says it takes; a recipe tool takes the call types besides
+    recipe("greet", { description: "Greet", template: "echo hello {who}", mailbox: { accepts: ["greet.now"] } });
     pi = await startPi({
       sandbox,
       responses: [

@@ -9,6 +9,10 @@ const discovery = buildDiscovery([
   { path: "/r/echo.json", config: { description: "Echo", template: "echo {text}" } },
   { path: "/r/broken.json" },
 ]);
+const withMailbox = buildDiscovery([
+  { path: "/r/echo.json", config: { description: "Echo", template: "echo {text}" } },
+  { path: "/r/greet.json", config: { description: "Greet", template: "echo hi {who}", mailbox: { accepts: ["greet.now", { type: "greet.later" }] } } },
+]);
 
 function ctx(extra: Partial<MessageContext> = {}): MessageContext & { calls: unknown[] } {
   const calls: unknown[] = [];
@@ -29,10 +33,27 @@ function ctx(extra: Partial<MessageContext> = {}): MessageContext & { calls: unk
 describe("message to=tool:<name>", () => {
   it("invokes the current tool with the body as its arguments", async () => {
     const c = ctx();
-    const r = await message({ to: "tool:echo", type: "say", body: { text: "hi" } }, c);
+    const r = await message({ to: "tool:echo", type: "call", body: { text: "hi" } }, c);
     expect(c.calls).toEqual([["echo", { text: "hi" }]]);
     expect(r.ok).toBe(true);
-    expect(r.text).toBe("to=tool:echo type=say message=sent delivered=true persisted=false consumer=tool reason=tool_invoked tool=echo invoked=true\nran echo");
+    expect(r.text).toBe("to=tool:echo type=call message=sent delivered=true persisted=false consumer=tool reason=tool_invoked tool=echo invoked=true\nran echo");
+  });
+
+  it("takes the call types and those the recipe's mailbox.accepts lists; any other type runs nothing", async () => {
+    const c = ctx({ discovery: () => withMailbox });
+    for (const type of ["call", "invoke", "run"]) expect((await message({ to: "tool:echo", type, body: { text: "hi" } }, c)).ok).toBe(true);
+    for (const type of ["greet.now", "greet.later", " run "]) expect((await message({ to: "tool:greet", type, body: { who: "x" } }, c)).ok).toBe(true);
+    expect(c.calls).toHaveLength(6);
+    for (const type of ["control.kill", "review.retry", "bogus", "greet.now", "Call"]) {
+      const r = await message({ to: "tool:echo", type, body: { text: "hi" } }, c);
+      expect(r).toMatchObject({ ok: false, details: { type, tool: "echo", accepts: ["call", "invoke", "run"] } });
+      expect(r.text).toBe(
+        `tool actor echo does not accept message type ${JSON.stringify(type)}; it accepts call, invoke, run (the call types, and what its recipe lists in mailbox.accepts). Nothing was run.`,
+      );
+    }
+    const kill = await message({ to: "tool:greet", type: "control.kill" }, c);
+    expect(kill.text).toContain("it accepts call, invoke, run, greet.now, greet.later (");
+    expect(c.calls).toHaveLength(6);
   });
 
   it("reads a JSON object body given as text, and passes other text as input", () => {
@@ -56,8 +77,8 @@ describe("message to=tool:<name>", () => {
   });
 
   it("reports a failing tool with the message type and the params", async () => {
-    const r = await message({ to: "tool:echo", type: "t", body: { fail: true } }, ctx());
-    expect(r).toMatchObject({ ok: false, text: 'tool actor echo failed for message type t: boom; params={"fail":true}' });
+    const r = await message({ to: "tool:echo", type: "invoke", body: { fail: true } }, ctx());
+    expect(r).toMatchObject({ ok: false, text: 'tool actor echo failed for message type invoke: boom; params={"fail":true}' });
   });
 
   it("checks its own parameters", async () => {
