@@ -7,13 +7,13 @@ import type { Json, JsonObject, SnapshotFile } from "../model.js";
 import { RESERVED_TOOL_NAMES } from "../model.js";
 import { failure, type CommandResult } from "../result.js";
 import { buildRecipe } from "./build.js";
-import { chooseName, mangledNameProblem, nameCandidates, unsafeNameProblem } from "./name.js";
+import { chooseName, mangledNameProblem, nameCandidates, toolNameProblem, unsafeNameProblem } from "./name.js";
 import { decodeParams, type RegisterInput } from "./params.js";
 import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw, storedReadErrorText } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, aBrokenRecipe, nothingToUpdate, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notFound, recipeInputErrorText, recipeInvalid, registeredText,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, aBrokenRecipe, nothingToUpdate, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notAToolFile, notFound, recipeInputErrorText, recipeInvalid, registeredText,
   reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
@@ -152,10 +152,20 @@ export function planRegister(params: Params, facts: RegisterFacts): RegisterPlan
   return noteNormalized(planNamed(name, input, facts), input.name, name);
 }
 
+/** A write to a stored file reached by its exact name (`my tool.json`), when that name is no
+ * valid tool name: discovery would never offer the file as a tool, so the write is refused with
+ * the rename to make. Deleting the file by that name stays possible. */
+function invalidNameRefusal(name: string, stored: Stored): RegisterPlan | undefined {
+  const file = stored.json ?? stored.md;
+  if (file === undefined) return undefined;
+  const problem = toolNameProblem(name, stored.json !== undefined ? "json" : "md");
+  return problem === undefined ? undefined : answer(failure(notAToolFile(file.path, problem), { tool: name, config: file.path }));
+}
+
 function planNamed(name: string, input: RegisterInput, facts: RegisterFacts): RegisterPlan {
   if (RESERVED_TOOL_NAMES.includes(name)) return answer(failure(reservedName(name), { tool: name }));
   const stored = storedOf(facts, name);
-  if (input.draft !== undefined && input.draft.trim() !== "") return planPromotion(name, input, facts, hasStored(stored));
+  if (input.draft !== undefined && input.draft.trim() !== "") return invalidNameRefusal(name, stored) ?? planPromotion(name, input, facts, hasStored(stored));
   let template: Json | undefined;
   if (input.template.given) {
     const intent = checkTemplateInput(input.template.value);
@@ -163,5 +173,5 @@ function planNamed(name: string, input: RegisterInput, facts: RegisterFacts): Re
     if (intent.right.kind === "delete") return planDelete(name, facts, stored);
     template = intent.right.template;
   }
-  return planWrite(name, input, template, facts, stored);
+  return invalidNameRefusal(name, stored) ?? planWrite(name, input, template, facts, stored);
 }

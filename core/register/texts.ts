@@ -51,6 +51,10 @@ export const alreadyAFile = (name: string, path: string, reason: string): string
  *  the way out is to give the fields that correct it (or delete it). */
 export const aBrokenRecipe = (name: string, path: string, reason: string): string =>
   `Tool "${name}" is not registered, but its recipe file ${path} is there and is not a valid recipe (${reason}). Use update=true with the fields that correct it (they replace the file's own), or template=null to delete it.`;
+/** The name reached a hand-written recipe file whose name no tool can have: writing it would
+ *  report a tool that never appears. `problem` is the loader's own text with its rename. */
+export const notAToolFile = (path: string, problem: string): string =>
+  `Recipe file ${path} cannot be written as a tool: ${problem}, then update the tool by its new name. Nothing was written (template=null deletes the file).`;
 export const notFound = (name: string): string => `Tool "${name}" not found.`;
 /** update=true for a name no recipe has, without all a new tool needs. */
 export const nothingToUpdate = (name: string, missing: readonly string[]): string =>

@@ -1,5 +1,5 @@
 // Tool names and Markdown frontmatter as a user meets them: through the real command.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -34,6 +34,24 @@ describe("tool names a client accepts", () => {
     expect(errors["git.status"]).toContain("rename it to git_status.json");
     expect(errors["my tool"]).toContain("rename it to my_tool.json");
     expect(runCli(["list"], env).stdout).not.toMatch(/^- (git\.status|my tool)$/m);
+  });
+
+  it("register_tool does not write a hand-written file whose name is no tool name, update=true or not: it says to rename the file", () => {
+    const file = join(root, "our tool.json");
+    writeFileSync(file, JSON.stringify(recipe));
+    for (const update of [["update=true"], []]) {
+      const r = runCliJson(["register_tool", "name=our tool", "description=y", "template=echo y", ...update], env);
+      expect(r.status).toBe(1);
+      expect(r.body.ok).toBe(false);
+      expect(r.body.text).toBe(
+        `Recipe file ${file} cannot be written as a tool: "our tool" is not a valid tool name (tool names use only A-Z, a-z, 0-9, _ and -, at most 64 characters): ` +
+          "rename it to our_tool.json, then update the tool by its new name. Nothing was written (template=null deletes the file).",
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe(JSON.stringify(recipe));
+    expect(runCli(["call", "our tool"], env).status).toBe(1);
+    expect(runCliJson(["register_tool", "name=our tool", "template=null"], env).body.ok).toBe(true);
+    expect(existsSync(file)).toBe(false);
   });
 
   it("register_tool says when it normalized a name and refuses one it would mangle", () => {

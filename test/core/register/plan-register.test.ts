@@ -96,6 +96,26 @@ describe("failure details name the tool", () => {
     expect(w.run({ name: "ghost", update: true, description: "d", template: "echo x" })).toMatchObject({ ok: true, details: { updated: false } });
   });
 
+  it("a hand-written file whose name is no valid tool name is not written, with or without update=true, nor promoted onto; it can be deleted", () => {
+    const stored = { description: "x", template: "echo x" };
+    const w = world({ [`${ROOT}/my tool.json`]: stored, [`${ROOT}/drafts/d.json`]: { description: "d", template: "echo d" } });
+    const refusal = {
+      ok: false,
+      text:
+        `Recipe file ${ROOT}/my tool.json cannot be written as a tool: "my tool" is not a valid tool name (tool names use only A-Z, a-z, 0-9, _ and -, at most 64 characters): ` +
+        "rename it to my_tool.json, then update the tool by its new name. Nothing was written (template=null deletes the file).",
+      details: { tool: "my tool", config: `${ROOT}/my tool.json` },
+    };
+    expect(w.run({ name: "my tool", description: "y", template: "echo y", update: true })).toStrictEqual(refusal);
+    expect(w.run({ name: "my tool", description: "y", update: true })).toStrictEqual(refusal);
+    expect(w.run({ name: "my tool", description: "y", template: "echo y" })).toStrictEqual(refusal);
+    expect(w.run({ name: "my tool", draft: `${ROOT}/drafts/d.json`, update: true })).toStrictEqual(refusal);
+    expect(JSON.parse(w.files.get(`${ROOT}/my tool.json`)!)).toStrictEqual(stored);
+    expect(w.run({ name: "my tool", template: null })).toMatchObject({ ok: true, text: 'Deleted tool "my tool". Reload to remove it from the complete registry.' });
+    // a new name of that shape is normalized, as ever
+    expect(w.run({ name: "your tool", description: "y", template: "echo y" })).toMatchObject({ ok: true, details: { tool: "your_tool" } });
+  });
+
   it("a template is required for a new tool", () => {
     expect(world().run({ name: "n", description: "N" })).toStrictEqual({
       ok: false,
