@@ -1,4 +1,5 @@
-// Calling a recipe tool: the values are assembled and normalized by type, the sandbox resolved,
+// Calling a recipe tool: the values are assembled and normalized by type (a value the first
+// command would miss is refused then: no process starts, so nothing is counted), the sandbox resolved,
 // the launch accounted (the call context's launch check), and with that proof the call is handed
 // to runtime/launch.ts, which runs it (docs/templates.md, "How a template runs") or starts its
 // async run. An argument error is answered with the tool's usage hint.
@@ -13,6 +14,7 @@ import type { NamedTool } from "../registry.js";
 import type { PreparedSandbox } from "../../adapters/process/bwrap.js";
 import { callSandbox, toolPolicy } from "../call-sandbox.js";
 import { launchTool, rejectedLaunch, usageHint } from "../launch.js";
+import { missingBeforeStart } from "../execute/preflight.js";
 import type { CallContext } from "./call-context.js";
 
 export type { AsyncLaunch, CallContext, LaunchCheck } from "./call-context.js";
@@ -35,6 +37,10 @@ export async function runChecked(
 ): Promise<CommandResult> {
   const values = assemble(tool, params, ctx.injected, tool.async);
   if (E.isLeft(values)) return usageHint(tool, values.left);
+  const prepared = prepareTool(tool);
+  // a value missing for the first command is refused here, before the launch is counted
+  const missing = missingBeforeStart(prepared.program, values.right.runtime, tool.surface.required, ctx.paths, prepared.contextCache);
+  if (missing !== undefined) return usageHint(tool, missing);
   const pruning = pruneCaptures(ctx.fs, capturesRootOf(ctx.paths.tmpRoot));
   if (pruning !== undefined) await pruning;
   // a sandboxed recipe runs confined or not at all (docs/sandbox.md)
@@ -48,7 +54,6 @@ export async function runChecked(
   }
   const check = await accounting(tool);
   if (E.isLeft(check)) return rejectedLaunch(tool, check.left);
-  const prepared = prepareTool(tool);
   return launchTool(
     check.right,
     { tool, params, plain: values.right.plain, runtime: values.right.runtime, program: prepared.program, contextCache: prepared.contextCache, sandbox },

@@ -32,6 +32,36 @@ describe("usage through the CLI", () => {
     expect(recommendations.some((r) => r.id === "hello")).toBe(false);
   });
 
+  it("a call refused before any command starts counts nothing; one whose command started counts, even when it then fails", () => {
+    const own = join(agent, "refusals");
+    const env = { PI_CODING_AGENT_DIR: own };
+    const recipes = join(own, "recipes");
+    mkdirSync(recipes, { recursive: true });
+    writeFileSync(join(recipes, "needx.json"), JSON.stringify({ description: "needs x", args: ["x"], template: "echo {x}" }));
+    writeFileSync(join(recipes, "needpath.json"), JSON.stringify({ description: "a path", args: ["f:path"], template: "cat {f}" }));
+    writeFileSync(join(recipes, "later_step.json"), JSON.stringify({ description: "x in step two", template: ["printf one", "echo {x}"] }));
+    writeFileSync(join(recipes, "skipped.json"), JSON.stringify({ description: "x behind when", template: [{ when: "{go??}", template: "echo {x}" }, "printf ran"] }));
+    writeFileSync(join(recipes, "nocmd.json"), JSON.stringify({ description: "not on PATH", template: "no-such-command-pi-recipes-usage {x}" }));
+    const calls = (): Record<string, unknown> => {
+      const active = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env).body.details["active"] as { id: string; usage?: { lifetime_calls: number } }[];
+      return Object.fromEntries(["needx", "needpath", "later_step", "skipped", "nocmd"].map((id) => [id, active.find((a) => a.id === id)?.usage?.lifetime_calls]));
+    };
+    for (const words of [["call", "needx"], ["call", "needx", "x=null"], ["call", "needx", "y=1"], ["call", "needpath", "f="], ["message", "to=tool:needx", "type=call"], ["spawn", "recipe=needx"]]) {
+      const r = runCli(words, env);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('Invalid arguments for tool "need');
+    }
+    expect(calls()).toEqual({ needx: 0, needpath: 0, later_step: 0, skipped: 0, nocmd: 0 });
+    // a command started: counted, whatever happened next (a later step's missing value, a command
+    // that could not be found)
+    expect(runCli(["call", "later_step"], env).stderr).toContain("Missing command template value: x");
+    expect(runCli(["call", "nocmd", "x=1"], env).status).toBe(1);
+    // a first step its `when` skips: what runs is not known before the run, so it runs and counts
+    expect(runCli(["call", "skipped"], env)).toMatchObject({ status: 0, stdout: "ran\n" });
+    expect(runCli(["call", "needx", "x=1"], env).stdout).toBe("1\n");
+    expect(calls()).toEqual({ needx: 1, needpath: 0, later_step: 1, skipped: 1, nocmd: 1 });
+  });
+
   it("a revision restarts revision_calls and keeps lifetime_calls", () => {
     const env = { PI_CODING_AGENT_DIR: agent };
     writeFileSync(join(agent, "recipes", "hello.json"), JSON.stringify({ template: "printf hello" }));

@@ -94,6 +94,24 @@ describe("pi-recipes mcp", () => {
     expect(await callsOfGreet()).toBe(before + 2);
   });
 
+  it("a call refused before any command starts counts nothing: a missing or null required value, an empty path, an async run's missing value", async () => {
+    const callsOf = async (id: string): Promise<number> => {
+      const result = await mcp.client.callTool({ name: "inspect", arguments: { target: "recipes", view: "summary", verbose: true } });
+      const details = JSON.parse(textOf(result)) as { active: { id: string; usage?: { lifetime_calls: number } }[] };
+      return details.active.find((a) => a.id === id)?.usage?.lifetime_calls ?? 0;
+    };
+    const before = { greet: await callsOf("greet"), check_tool: await callsOf("check_tool"), later: await callsOf("later") };
+    for (const [name, args] of [["greet", {}], ["greet", { who: null }], ["check_tool", { file: "" }], ["later", {}]] as const) {
+      const refused = await mcp.client.callTool({ name, arguments: args });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain(`Invalid arguments for tool "${name}"`);
+    }
+    const message = await mcp.client.callTool({ name: "message", arguments: { to: "tool:greet", type: "call", body: {} } });
+    expect(message.isError).toBe(true);
+    expect(textOf(message)).toContain("Missing command template value: who");
+    expect({ greet: await callsOf("greet"), check_tool: await callsOf("check_tool"), later: await callsOf("later") }).toEqual(before);
+  });
+
   it("serves inspect", async () => {
     const result = await mcp.client.callTool({ name: "inspect", arguments: { target: "tool:check_tool" } });
     expect(result.isError).toBeFalsy();
