@@ -2,7 +2,9 @@
 // tool takes (a typo like `fiel` would otherwise surface later as a missing `file`), and an
 // object given where text is expected is refused rather than becoming `[object Object]`: a
 // string argument, and any value a command word reads as text (`{o}`, `{o??x}`, an array's
-// item a word reads, `{a[0]}` or `{a??x}`). A whole array, `{a}`, reaches the command as its JSON.
+// item a word reads, `{a[0]}` or `{a??x}`). An array given for a one-value argument (a path, an
+// enum, a string the template does not read by item) is refused too. A whole array argument,
+// `{a}`, reaches the command as its JSON.
 import { argTypeOf, type ArgSurface } from "../tool/tool-spec.js";
 import { eachPlaceholder, isIdentifier, parsePlaceholder } from "../template/placeholder.js";
 import { Origin } from "../template/substitute.js";
@@ -33,12 +35,41 @@ const takesText = (surface: Pick<ArgSurface, "types">, name: string): boolean =>
 
 const isRecord = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The names a template reads item by item (`{xs[0]}`, `{xs[i]}`, `{xs.length}`): an array given
+ *  for such a name, even one not declared `:array`, is what the template asks for. */
+export function itemReadNames(texts: Iterable<string>): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const text of texts) {
+    eachPlaceholder(text, (content) => {
+      const p = parsePlaceholder(content);
+      if (p.kind === "index" || p.kind === "length") names.add(p.name);
+      return undefined;
+    });
+  }
+  return names;
+}
+
+/** Why an array cannot be the value of a one-value argument, or undefined when it can: a path, an
+ *  enum, and a string the template does not read by item (nor defaults to an array) take one
+ *  value. Joined with commas (`cat a,-n`) or written as its JSON, an array would run as a value
+ *  nobody gave. */
+function arrayProblem(name: string, surface: Pick<ArgSurface, "types"> & Partial<Pick<ArgSurface, "defaults">>, itemRead: ReadonlySet<string>): string | undefined {
+  const type = argTypeOf(surface, name);
+  if (type?.kind === "path") return `Argument ${name} must be a path, not an array: a path argument names one file (declare ${name}:array to take a list).`;
+  if (type?.kind === "enum") return `Argument ${name} must be one of: ${type.values.join(", ")}, not an array.`;
+  if (type !== undefined && type.kind !== "string") return undefined;
+  const defaults = surface.defaults;
+  if (itemRead.has(name) || (defaults !== undefined && Object.hasOwn(defaults, name) && Array.isArray(defaults[name]))) return undefined;
+  return `Argument ${name} must be a string, not an array (declare ${name}:array to take a list).`;
+}
+
 /** The first problem with the call's own parameters, in their order, or undefined. */
 export function checkCallParams(
   params: Readonly<Record<string, unknown>>,
-  surface: Pick<ArgSurface, "names" | "types">,
+  surface: Pick<ArgSurface, "names" | "types"> & Partial<Pick<ArgSurface, "defaults">>,
   known: ReadonlySet<string>,
   options: { readonly async: boolean },
+  itemRead: ReadonlySet<string> = new Set(),
 ): string | undefined {
   for (const name of Object.keys(params)) {
     if (options.async && RUN_PARAMS.includes(name)) continue;
@@ -49,6 +80,10 @@ export function checkCallParams(
     const value = params[name];
     if (isRecord(value) && takesText(surface, name)) {
       return `Argument ${name} must be a string.`;
+    }
+    if (Array.isArray(value)) {
+      const problem = arrayProblem(name, surface, itemRead);
+      if (problem !== undefined) return problem;
     }
   }
   return undefined;

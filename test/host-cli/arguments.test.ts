@@ -25,6 +25,9 @@ write("second.json", { description: "item 1", args: ["arr:array"], template: "ec
 write("joined.json", { description: "items joined", args: ["arr:array"], template: "echo {arr??x}" });
 write("pick.json", { description: "item i", args: ["arr:array", "i:int"], template: "echo {arr[i]}" });
 write("whole.json", { description: "whole array", args: ["arr:array"], template: "printf [%s]\\n -- {arr}" });
+write("touch_one.json", { description: "touch a path", args: ["file:path"], template: "touch {file}" });
+write("say_one.json", { description: "a string", args: ["word"], template: "printf [%s] {word}" });
+write("first_of.json", { description: "reads an item", args: ["word"], template: "printf [%s] {word[0]}" });
 write("encode.json", { description: "output names a file, not a step", output: "ogg", template: "printf encoded" });
 write("sloppy.json", { descripton: "typo", args: ["a"], template: ["printf {a} {b}", "printf {unclosed"] });
 
@@ -34,6 +37,26 @@ describe("arguments", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('Unknown argument "fiel". Did you mean "file"?');
     expect(r.stderr).toContain("Expected call shape for show:");
+  });
+
+  it("an array given to a one-value argument (path, string, enum) is refused, naming it and its type; nothing runs", () => {
+    const cwd = join(dir, "arrays");
+    mkdirSync(cwd, { recursive: true });
+    const touched = runCli(["call", "touch_one", 'file=["a","-n"]'], env, cwd);
+    expect(touched.status).toBe(1);
+    expect(touched.stdout).toBe("");
+    expect(touched.stderr).toContain(
+      'Invalid arguments for tool "touch_one": Argument file must be a path, not an array: a path argument names one file (declare file:array to take a list).',
+    );
+    expect(existsSync(join(cwd, "a,-n"))).toBe(false);
+    const said = runCli(["call", "say_one", 'word=["a","b"]'], env);
+    expect(said.status).toBe(1);
+    expect(said.stderr).toContain("Argument word must be a string, not an array (declare word:array to take a list).");
+    // what the template reads by item, and a declared array, still take one
+    expect(runCli(["call", "first_of", 'word=["a","b"]'], env)).toMatchObject({ status: 0, stdout: "[a]\n" });
+    expect(runCli(["call", "whole", 'arr=["a","b"]'], env)).toMatchObject({ status: 0, stdout: '[--]\n[["a","b"]]\n' });
+    // a text holding JSON is a text
+    expect(runCli(["call", "say_one", 'word="[1]"'], env)).toMatchObject({ status: 0, stdout: "[[1]]\n" });
   });
 
   it("an object given to a string argument is refused, not passed as [object Object]", () => {
