@@ -6,9 +6,11 @@
 // node:fs/promises each is a round trip through libuv's thread pool (a worker woken, the event
 // loop woken again), some tens to hundreds of microseconds against a few for the call itself,
 // and on a loaded machine each wake-up may wait for a core. A `pi-recipes call` makes about a
-// dozen of them to account one launch. What may take long stays asynchronous: fsync, reads and
-// writes of large data, recursive removal, and opening a file (an open may wait on a FIFO or a
-// network file system).
+// dozen of them to account one launch. What may take long stays asynchronous: fsync, the read of
+// a file that is large, grew while it was read or has no size (a /proc or sysfs file may never
+// end), large writes, recursive removal, and opening a file for writing (such an open waits on a
+// FIFO; the read's open is non-blocking). A long-lived server pays for this with its event loop:
+// these calls take microseconds on a local disk, but one on a hung network file system stalls it.
 import * as nfs from "node:fs/promises";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, writeSync, type Dirent, type Stats } from "node:fs";
 import { guardFs, type DirEntry, type FileHandle, type FileKind, type FileStat, type FileSystem, type FsCapabilities, type OpenFlag } from "./FileSystem.js";
@@ -38,7 +40,8 @@ function wrapHandle(path: string, h: nfs.FileHandle): FileHandle {
       guardFs("handle.write", path, async () => {
         const bytes = bytesOf(data);
         // A regular file takes everything in one write in practice, but the API allows less.
-        if (bytes.length <= SMALL_IO_BYTES) {
+        // a closed handle (fd -1) fails on the thread pool with EBADF, as every write to it did
+        if (bytes.length <= SMALL_IO_BYTES && h.fd >= 0) {
           for (let done = 0; done < bytes.length; ) done += writeSync(h.fd, bytes, done, bytes.length - done);
           return;
         }
@@ -56,18 +59,21 @@ function wrapHandle(path: string, h: nfs.FileHandle): FileHandle {
 const folderSyncUnsupported = (e: unknown): boolean =>
   process.platform === "win32" && typeof e === "object" && e !== null && ["EISDIR", "EPERM", "EACCES"].includes(String((e as { code?: unknown }).code));
 
-/** readRegularFile's synchronous half: the file's bytes when it is a regular file of at most
- *  SMALL_IO_BYTES, undefined when it is larger (read asynchronously then). The same checks, in
- *  the same order: a non-blocking open, the fstat, then the read. */
+/** readRegularFile's synchronous half: the file's bytes when it is a regular file of 1 to
+ *  SMALL_IO_BYTES bytes that holds what its fstat said, undefined otherwise (read asynchronously
+ *  then). The same checks, in the same order: a non-blocking open, the fstat, then the read. */
 function readSmallRegularFile(path: string): Uint8Array | undefined {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error(`illegal operation on a directory, read '${path}'`), { code: "EISDIR" });
     if (!st.isFile()) throw Object.assign(new Error(`not a regular file (a FIFO, socket or device): '${path}'`), { code: "EINVAL" });
-    // a size of 0 may be a file whose size the kernel does not know (as in /proc): read it to its end
-    if (st.size > SMALL_IO_BYTES || st.size === 0) return st.size === 0 ? readToEnd(fd) : undefined;
-    // one byte more than the stat's size: a file that grew since is read on to its end
+    // a size of 0 may be a file whose size the kernel does not know (as in /proc), which may never
+    // end, and a larger file takes longer than is fair to the event loop: both are read on the
+    // thread pool, as before
+    if (st.size === 0 || st.size > SMALL_IO_BYTES) return undefined;
+    // one byte more than the stat's size says whether the file grew since; one that did is read
+    // again on the thread pool rather than on and on here
     const buffer = Buffer.allocUnsafe(st.size + 1);
     let read = 0;
     while (read < buffer.length) {
@@ -75,26 +81,11 @@ function readSmallRegularFile(path: string): Uint8Array | undefined {
       if (n === 0) return buffer.subarray(0, read);
       read += n;
     }
-    return concatBytes(buffer, readToEnd(fd, read));
+    return undefined;
   } finally {
     closeSync(fd);
   }
 }
-
-function readToEnd(fd: number, from = 0): Uint8Array {
-  const chunks: Buffer[] = [];
-  let position = from;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(64 * 1024);
-    const n = readSync(fd, chunk, 0, chunk.length, position);
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    position += n;
-  }
-  return Buffer.concat(chunks);
-}
-
-const concatBytes = (a: Uint8Array, b: Uint8Array): Uint8Array => (b.length === 0 ? a : Buffer.concat([a, b]));
 
 /** Node's readFile, for regular files only: the open does not block (a FIFO without a writer would
  *  wait forever) and the fstat comes before any read, so a FIFO, socket, terminal or device fails
