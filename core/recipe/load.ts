@@ -90,7 +90,8 @@ function bytesOf(file: SnapshotFile): E.Either<RecipeError, Uint8Array> {
 }
 
 /** A recipe as loaded, with the authoring warnings only its file's text shows (a Markdown fence
- *  that is ignored, a key a JSON object names twice); the other authoring warnings are made from the config (core/recipe/lint.ts). */
+ *  that is ignored, a key a JSON object names twice, in a `.json` file or a Markdown recipe's JSON
+ *  fence); the other authoring warnings are made from the config (core/recipe/lint.ts). */
 export interface LoadedRecipe {
   readonly config: RecipeConfig;
   readonly warnings: readonly RecipeWarning[];
@@ -103,10 +104,18 @@ interface RawRecipe {
   readonly warnings: readonly RecipeWarning[];
 }
 
-const markdownRecipe = (md: MarkdownRecipe): RawRecipe => ({
-  raw: md.raw,
-  warnings: md.ignoredFences.length === 0 ? NO_WARNINGS : md.ignoredFences.map((f): RecipeWarning => ({ kind: "authoring", text: ignoredFenceText(f) })),
-});
+const markdownRecipe = (md: MarkdownRecipe): RawRecipe => {
+  const duplicates = md.duplicateKeys ?? [];
+  if (md.ignoredFences.length === 0 && duplicates.length === 0) return { raw: md.raw, warnings: NO_WARNINGS };
+  return {
+    raw: md.raw,
+    warnings: [
+      ...md.ignoredFences.map((f): RecipeWarning => ({ kind: "authoring", text: ignoredFenceText(f) })),
+      // a key the fence's JSON names twice, its line and column the Markdown file's
+      ...duplicates.map((d): RecipeWarning => ({ kind: "authoring", text: duplicateKeyText(d) })),
+    ],
+  };
+};
 
 const rawRecipe = (format: RecipeFormat) => (text: string): E.Either<RecipeError, RawRecipe> =>
   format === "md"

@@ -4,6 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Json, JsonObject } from "../model.js";
 import { hasOwn, isPlainObject } from "./fields.js";
 import { LINE_BREAK, parseFrontmatter } from "./frontmatter.js";
+import { duplicateKeysOf, type DuplicateKey } from "./duplicate-keys.js";
 
 export const MD_NO_FRONTMATTER = "Markdown recipe must start with frontmatter";
 export const MD_UNCLOSED_FRONTMATTER = "Markdown recipe frontmatter is not closed";
@@ -39,6 +40,20 @@ interface Fence {
   readonly body: string;
   /** the opening line, 0-based in the lines searched */
   readonly line: number;
+  /** where the trimmed body starts: its line, 0-based in the lines searched, and its column there, 0-based */
+  readonly bodyLine: number;
+  readonly bodyColumn: number;
+}
+
+/** A fence's content lines as its trimmed body, with where that body starts (see Fence). */
+function fenceOf(marks: readonly string[], lines: readonly string[], open: number, close: number): Fence {
+  const content = lines.slice(open + 1, close).join("\n");
+  const body = content.trim();
+  const lead = content.length === 0 ? 0 : content.length - content.trimStart().length;
+  const lastBreak = content.lastIndexOf("\n", lead - 1);
+  let breaks = 0;
+  for (let k = 0; k < lead; k++) if (content.charCodeAt(k) === 10) breaks++;
+  return { marks, body, line: open, bodyLine: open + 1 + breaks, bodyColumn: lead - (lastBreak + 1) };
 }
 
 /** The first two words of a trimmed info string. */
@@ -113,7 +128,7 @@ function selectFence(lines: readonly string[]): SelectedFence {
       if ((named ?? json) !== undefined && naming) (ignored ??= []).push({ line: i, unclosed: true });
       break;
     }
-    const fence = (): Fence => ({ marks, body: lines.slice(i + 1, close).join("\n").trim(), line: i });
+    const fence = (): Fence => fenceOf(marks, lines, i, close);
     if (naming) {
       if (named === undefined) named = fence();
       else (ignored ??= []).push({ line: i, unclosed: false });
@@ -180,6 +195,9 @@ function parseJson(text: string): E.Either<undefined, Json> {
 export interface MarkdownRecipe {
   readonly raw: JsonObject;
   readonly ignoredFences: readonly IgnoredFence[];
+  /** each later occurrence of a key an object of the fence's JSON already has, its line and
+   *  column counted in the file and its path from the recipe object; present when there is one */
+  readonly duplicateKeys?: readonly DuplicateKey[];
 }
 
 export interface IgnoredFence {
@@ -192,6 +210,25 @@ export interface IgnoredFence {
 }
 
 const NO_IGNORED: readonly IgnoredFence[] = Object.freeze([]);
+const NO_DUPLICATES: readonly DuplicateKey[] = Object.freeze([]);
+
+/** The keys the JSON of a fence names twice in one object (JSON.parse kept the last value), looked
+ *  for only when the cheap count says one may be there (duplicateKeysOf), as in a `.json` recipe.
+ *  Positions are the file's: `firstLine` is the 1-based line the trimmed body starts on, which
+ *  starts at column `bodyColumn + 1`; later lines are the file's lines as they are. `under`: the
+ *  path of the fence's value in the recipe object (`template` when the value is the template).
+ *  The look is advice only: should it fail, the recipe loads without it. */
+function fenceDuplicates(fence: Fence, value: Json, firstLine: number, under: readonly string[]): readonly DuplicateKey[] {
+  let found: readonly DuplicateKey[];
+  try {
+    found = duplicateKeysOf(fence.body, value);
+  } catch {
+    return NO_DUPLICATES;
+  }
+  return found.length === 0
+    ? NO_DUPLICATES
+    : found.map((d) => ({ path: [...under, ...d.path], line: firstLine + d.line - 1, column: d.line === 1 ? fence.bodyColumn + d.column : d.column }));
+}
 
 /** The authoring warning of a fence that is ignored (core/recipe/lint.ts words the others). */
 export const ignoredFenceText = (f: IgnoredFence): string =>
@@ -228,15 +265,18 @@ export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownReci
   if (fence.body === "") return E.left(NO_FENCE);
   // lines counted from 1 in the file: the fences were searched from the line after the frontmatter
   const ignoredFences = ignored.length === 0 ? NO_IGNORED : ignored.map((i): IgnoredFence => ({ line: end + 2 + i.line, used: end + 2 + fence.line, ...(i.unclosed ? { unclosed: true as const } : {}) }));
-  const recipe = (raw: JsonObject): E.Either<MarkdownError, MarkdownRecipe> => E.right({ raw, ignoredFences });
+  const recipe = (raw: JsonObject, duplicates: readonly DuplicateKey[] = NO_DUPLICATES): E.Either<MarkdownError, MarkdownRecipe> =>
+    E.right(duplicates.length === 0 ? { raw, ignoredFences } : { raw, ignoredFences, duplicateKeys: duplicates });
   const declaredJson = JSON_WORDS.some((w) => fence.marks.includes(w));
   if (declaredJson || /^[{["]/.test(fence.body)) {
     const parsed = parseJson(fence.body);
     if (E.isRight(parsed)) {
       const value = parsed.right;
+      // the body's first line is the file's line `end + 2 + fence.bodyLine` (1-based)
+      const duplicates = (under: readonly string[]) => fenceDuplicates(fence, value, end + 2 + fence.bodyLine, under);
       // the fence wins over the frontmatter; spreading keeps `__proto__`-like keys as plain data
-      if (isPlainObject(value) && hasOwn(value, "template")) return recipe({ ...frontmatter, ...(value as JsonObject) });
-      return recipe({ ...frontmatter, template: value });
+      if (isPlainObject(value) && hasOwn(value, "template")) return recipe({ ...frontmatter, ...(value as JsonObject) }, duplicates([]));
+      return recipe({ ...frontmatter, template: value }, duplicates(["template"]));
     }
     if (declaredJson) return E.left(NO_FENCE);
   }

@@ -206,3 +206,45 @@ describe("a JSON recipe that names a key twice", () => {
     });
   });
 });
+
+describe("a Markdown recipe whose JSON fence names a key twice", () => {
+  it("runs with the last value, and the summary and doctor warn of the later key at its line and column in the Markdown file", () => {
+    withAgent("pi-recipes-duplicate-key-md-", (recipes, agent) => {
+      const path = join(recipes, "twice.md");
+      const marker = join(recipes, "..", "first-template-ran");
+      writeFileSync(
+        path,
+        [
+          "---",
+          "description: Say which",
+          "---",
+          "",
+          "Says the word it is given, in capitals.",
+          "",
+          "```json recipe",
+          "{",
+          `  "template": "touch ${marker}",`,
+          '  "args": ["word:enum(first,last)"],',
+          '  "template": ["echo {word}", {"template": "tr a-z A-Z", "timeout": 5000, "timeout": 9000}]',
+          "}",
+          "```",
+          "",
+        ].join("\n"),
+      );
+      const called = runCli(["call", "twice", "word=last"], agent);
+      expect(called).toMatchObject({ status: 0, stdout: "LAST\n" });
+      expect(existsSync(marker)).toBe(false);
+
+      const tail = "JSON keeps the last value, so the earlier one is ignored; remove one of them";
+      // the fence opens on line 7, so its `{` is line 8
+      const warnings = [
+        `duplicate key "template" at line 11, column 3: ${tail}`,
+        `duplicate key "timeout" (template[1].timeout) at line 11, column 75: ${tail}`,
+      ];
+      const summary = runCli(["inspect", "target=recipes", "view=summary"], agent);
+      for (const w of warnings) expect(summary.stdout).toContain(`  diagnostic warning: Recipe ${path}: ${w}\n`);
+      const doctor = runCli(["inspect", "target=recipes", "view=doctor"], agent);
+      for (const w of warnings) expect(doctor.stdout).toContain(`\nwarning kind=authoring id=twice: ${w}\n`);
+    });
+  });
+});

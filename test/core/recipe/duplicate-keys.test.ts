@@ -64,3 +64,55 @@ describe("a duplicate key in a JSON recipe", () => {
     expect(mayHoldDuplicateKey(text, JSON.parse(text))).toBe(false);
   });
 });
+
+describe("a duplicate key in a Markdown recipe's JSON fence", () => {
+  const MD = `${ROOT}/dup.md`;
+  const compiledMd = (text: string): CompiledConfig => {
+    const c = compileRecipe({ file: snapshotFile(MD, text), id: "dup", format: "md" }, contextOf({ [MD]: text }));
+    if (c.kind !== "recipe") throw new Error(`expected a recipe, got: ${JSON.stringify(c.problem)}`);
+    return c;
+  };
+  const duplicateWarnings = (c: CompiledConfig): string[] => c.warnings.filter((w) => w.text.startsWith("duplicate key")).map((w) => w.text);
+
+  it("the recipe keeps the last value, and the warning gives the line and column in the Markdown file", () => {
+    // the fence opens on line 6; its body starts on line 8, after a blank line, indented two spaces
+    const text = [
+      "---",
+      "description: d",
+      "---",
+      "",
+      "Prose about the recipe.",
+      "```json recipe",
+      "",
+      '  {"template": "echo one", "args": ["word"],',
+      '   "arg_descriptions": {"word": "a", "word": "b"},',
+      '   "template": "echo {word}"}',
+      "```",
+      "",
+    ].join("\n");
+    const c = compiledMd(text);
+    expect(JSON.stringify(c.config.template)).toContain('"echo {word}"');
+    expect(JSON.stringify(c.config.template)).not.toContain("echo one");
+    expect(c.config.arg_descriptions).toEqual({ word: "b" });
+    expect(duplicateWarnings(c)).toEqual([
+      `duplicate key "word" (arg_descriptions.word) at line 9, column 38: ${TAIL}`,
+      `duplicate key "template" at line 10, column 4: ${TAIL}`,
+    ]);
+    expect(c.diagnostics).toContain(`Recipe ${MD}: duplicate key "template" at line 10, column 4: ${TAIL}`);
+    // the same with CRLF or CR lines, and a key on the body's first line counts the indentation
+    expect(duplicateWarnings(compiledMd(text.replaceAll("\n", "\r\n")))).toEqual(duplicateWarnings(c));
+    expect(duplicateWarnings(compiledMd(text.replaceAll("\n", "\r")))).toEqual(duplicateWarnings(c));
+    const firstLine = '---\n---\n```json\n   {"template": "a", "template": "b"}\n```\n';
+    expect(duplicateWarnings(compiledMd(firstLine))).toEqual([`duplicate key "template" at line 4, column 22: ${TAIL}`]);
+  });
+
+  it("a fence whose value is the template itself: the path starts at template", () => {
+    const text = '---\ndescription: d\n---\n```recipe\n["echo a", {"template": "wc -l", "timeout": 1,\n "timeout": 2}]\n```\n';
+    expect(duplicateWarnings(compiledMd(text))).toEqual([`duplicate key "timeout" (template[1].timeout) at line 6, column 2: ${TAIL}`]);
+  });
+
+  it("a fence without a duplicate, or a key in both the frontmatter and the fence, says nothing", () => {
+    expect(duplicateWarnings(compiledMd('---\ndescription: d\n---\n```json recipe\n{"description": "e", "template": [{"template": "a"}, {"template": "b"}]}\n```\n'))).toEqual([]);
+    expect(compiledMd('---\ndescription: d\n---\n```json recipe\n{"template": "echo", "args": []}\n```\n').warnings).toEqual([]);
+  });
+});
