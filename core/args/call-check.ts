@@ -54,13 +54,34 @@ export function itemReadNames(texts: Iterable<string>): ReadonlySet<string> {
  *  value. Joined with commas (`cat a,-n`) or written as its JSON, an array would run as a value
  *  nobody gave. */
 function arrayProblem(name: string, surface: Pick<ArgSurface, "types"> & Partial<Pick<ArgSurface, "defaults">>, itemRead: ReadonlySet<string>): string | undefined {
+  const typed = typedArrayProblem(name, surface);
+  if (typed !== undefined) return typed;
   const type = argTypeOf(surface, name);
-  if (type?.kind === "path") return `Argument ${name} must be a path, not an array: a path argument names one file (declare ${name}:array to take a list).`;
-  if (type?.kind === "enum") return `Argument ${name} must be one of: ${type.values.join(", ")}, not an array.`;
   if (type !== undefined && type.kind !== "string") return undefined;
   const defaults = surface.defaults;
   if (itemRead.has(name) || (defaults !== undefined && Object.hasOwn(defaults, name) && Array.isArray(defaults[name]))) return undefined;
   return `Argument ${name} must be a string, not an array (declare ${name}:array to take a list).`;
+}
+
+/** Why an array cannot be the value of an argument typed to take one value, a path or an enum,
+ *  or undefined (an untyped or string argument, which arrayProblem judges by how it is read). */
+function typedArrayProblem(name: string, surface: Pick<ArgSurface, "types">): string | undefined {
+  const type = argTypeOf(surface, name);
+  if (type?.kind === "path") return `Argument ${name} must be a path, not an array: a path argument names one file (declare ${name}:array to take a list).`;
+  if (type?.kind === "enum") return `Argument ${name} must be one of: ${type.values.join(", ")}, not an array.`;
+  return undefined;
+}
+
+/** The first value, in `values`' order, that is an array given for an argument typed to take one
+ *  value (a path, an enum), or undefined: an inline template's values (`spawn`), whose untyped
+ *  placeholders take an array whole, as its JSON. */
+export function typedArrayValueProblem(values: Readonly<Record<string, unknown>>, surface: Pick<ArgSurface, "types">): string | undefined {
+  for (const name of Object.keys(values)) {
+    if (!Array.isArray(values[name])) continue;
+    const problem = typedArrayProblem(name, surface);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 /** The first problem with the call's own parameters, in their order, or undefined. */

@@ -7,7 +7,7 @@ import { leaves } from "../../core/template/graph.js";
 import { splitWords } from "../../core/template/split.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
 import { argMismatchText } from "../../core/args/arg-type.js";
-import { objectValueProblem, wordUses } from "../../core/args/call-check.js";
+import { objectValueProblem, typedArrayValueProblem, wordUses } from "../../core/args/call-check.js";
 import { discover } from "../../core/discovery/discover.js";
 import { recipeFileName } from "../../core/discovery/paths.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
@@ -121,6 +121,10 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   const uses = wordUses(leaves(template).map((leaf) => leaf.text));
   const given = objectValueProblem(uses, values, Object.keys(values));
   if (given !== undefined) return failure(given, { tool: "spawn", template, error: given });
+  // an array given for a placeholder typed to take one value (`{f:path}`, `{m:enum(a,b)}`) is
+  // refused as a call refuses it: joined with commas it would run as a value nobody gave
+  const array = typedArrayValueProblem(values, compiled.surface);
+  if (array !== undefined) return failure(array, { tool: "spawn", template, error: array });
   const normalized = normalizeArgs(compiled.surface, values);
   if (E.isLeft(normalized)) {
     const error = argMismatchText(normalized.left);

@@ -1,6 +1,6 @@
 // Argument handling a model or a person meets through the real command: unknown names, values of
 // the wrong kind, exponents, defaults and descriptions in the schema, authoring warnings.
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -124,6 +124,25 @@ describe("arguments", () => {
     expect(existsSync(mark)).toBe(false);
     // the whole array is its JSON
     expect(spawn("printf [%s] {o}", '{"o":[{"k":"v"}]}')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^\[\[\{"k":"v"\}\]\]\n?draft_recipe=/) });
+  });
+
+  it("a spawn value that is an array is refused for a placeholder typed path or enum, naming the argument and its type; nothing runs, no draft", () => {
+    const mark = join(dir, "spawn-array-ran");
+    const drafts = join(dir, "agent", "recipes", "drafts");
+    const draftsNow = (): string[] => (existsSync(drafts) ? readdirSync(drafts, { recursive: true }).map(String).sort() : []);
+    const before = draftsNow();
+    const spawn = (template: string, values: string) => runCli(["spawn", `template=${template}`, `values=${values}`], env, dir);
+    const path = spawn(`sh -c "touch ${mark}; cat $0" {f:path}`, '{"f":["/etc/hostname","-n"]}');
+    expect(path).toMatchObject({ status: 1, stdout: "" });
+    expect(path.stderr).toContain("Argument f must be a path, not an array: a path argument names one file (declare f:array to take a list).");
+    expect(path.stderr).not.toContain("/etc/hostname,-n");
+    const choice = spawn(`sh -c "touch ${mark}; echo $0" {m:enum(a,b)}`, '{"m":["a"]}');
+    expect(choice).toMatchObject({ status: 1, stdout: "" });
+    expect(choice.stderr).toContain("Argument m must be one of: a, b, not an array.");
+    expect(existsSync(mark)).toBe(false);
+    expect(draftsNow()).toEqual(before);
+    // one value still runs
+    expect(spawn("echo {f:path}", '{"f":"/etc/hostname"}')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^\/etc\/hostname\n/) });
   });
 
   it("a number given with an exponent reaches the command in plain decimal notation", () => {

@@ -1,7 +1,7 @@
 // The checks of a call's own parameters before typed normalization: names the tool does not take,
 // and objects given where the tool expects text.
 import { describe, expect, it } from "vitest";
-import { RUN_PARAMS, checkCallParams, itemReadNames, readableNames } from "../../../core/args/call-check.js";
+import { RUN_PARAMS, checkCallParams, itemReadNames, readableNames, typedArrayValueProblem } from "../../../core/args/call-check.js";
 import type { ArgType } from "../../../core/model.js";
 
 const surface = (names: string[], types: Record<string, ArgType> = {}) => ({ names, types });
@@ -71,5 +71,15 @@ describe("readableNames", () => {
     const names = readableNames(["echo {items[0]} {n.length} {a-b} plain c", "{x}{y}"], surface(["file"]), ["run_id"]);
     expect([...names].sort()).toEqual(["a-b", "file", "items", "length", "n", "run_id", "x", "y"]);
     expect([...readableNames([], surface(["f"]))]).toEqual(["f"]);
+  });
+});
+
+describe("typedArrayValueProblem (an inline template's values)", () => {
+  const s = surface(["f", "m", "xs", "o"], { f: { kind: "path" }, m: { kind: "enum", values: ["a", "b"] }, xs: { kind: "array" } });
+  it("refuses an array for a path or an enum, with the same text a call gets; an untyped or array placeholder takes it", () => {
+    expect(typedArrayValueProblem({ f: ["/etc/hostname", "-n"] }, s)).toBe("Argument f must be a path, not an array: a path argument names one file (declare f:array to take a list).");
+    expect(typedArrayValueProblem({ o: ["x"], m: ["a"] }, s)).toBe("Argument m must be one of: a, b, not an array.");
+    expect(typedArrayValueProblem({ f: ["a"] }, s)).toBe(checkCallParams({ f: ["a"] }, s, new Set(s.names), { async: false }));
+    expect(typedArrayValueProblem({ f: "/etc/hostname", m: "a", xs: ["a", "b"], o: ["x", "y"] }, s)).toBeUndefined();
   });
 });
