@@ -2,7 +2,7 @@
 // tool set is read, and one review cycle at the idle boundary (the foreground turn has ended and
 // no run is active). The reviewer is a child `pi -p` with no tools and no extensions, unless the
 // operator configured a reviewer command (PI_RECIPES_REVIEWER).
-import { rm, writeFile, mkdir } from "node:fs/promises";
+import { chmod, rm, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { BoundaryContext, BoundaryStep } from "./boundaries.js";
 import { idleCycle, reviewPolicy, withReviews, type ReviewPolicy, type ReviewPorts } from "../runtime/review/host.js";
@@ -12,6 +12,7 @@ import { piReviewerArgv, runReviewerProcess, type Reviewer } from "../runtime/re
 import { runFacts } from "../runtime/runs/facts.js";
 import { runsRootOf } from "../runtime/runs/store.js";
 import type { AgentPaths } from "../runtime/agent-paths.js";
+import { PRIVATE_FILE, PRIVATE_FOLDER } from "../runtime/execute/execution-report.js";
 
 /** The command that starts Pi again: this process's node and Pi script, else `pi` on the PATH. */
 export function piCommand(): readonly string[] {
@@ -23,9 +24,15 @@ export function piReviewer(paths: AgentPaths, model: () => string | undefined): 
   return {
     describe: "pi -p --no-tools (child Pi process)",
     async review(input) {
-      await mkdir(paths.tmpRoot, { recursive: true });
-      const file = join(paths.tmpRoot, `draft-review-input-${process.pid}-${Date.now()}.md`);
-      await writeFile(file, input);
+      // the input tells what this user's drafts are (their shape, risk labels and usage): like a
+      // saved output, it is this user's alone (a file 0600 in a folder 0700 of its own,
+      // `review-inputs/`), whatever the umask, and a folder left wider by an earlier version is
+      // narrowed
+      const inputs = join(paths.tmpRoot, "review-inputs");
+      await mkdir(inputs, { recursive: true });
+      await chmod(inputs, PRIVATE_FOLDER);
+      const file = join(inputs, `draft-review-input-${process.pid}-${Date.now()}.md`);
+      await writeFile(file, input, { flag: "wx", mode: PRIVATE_FILE });
       try {
         const [, ...rest] = piReviewerArgv(file, model());
         return await runReviewerProcess([...piCommand(), ...rest.slice(1)], "");

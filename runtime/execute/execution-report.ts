@@ -37,8 +37,8 @@ export const sanitizeFilePart = (name: string): string => name.replace(/[^A-Za-z
 // folder, `outputs/`, each folder in it and each file are this user's alone (0700, 0600),
 // whatever the umask; an `outputs/` left wider by an earlier version is narrowed, being the
 // runtime's own.
-const PRIVATE_FOLDER = 0o700;
-const PRIVATE_FILE = 0o600;
+export const PRIVATE_FOLDER = 0o700;
+export const PRIVATE_FILE = 0o600;
 
 /** A new folder `<prefix><random id>` of this call's own (mkdir is the atomic claim), private. */
 async function freshDir(fs: FileSystem, prefix: string): Promise<string> {
