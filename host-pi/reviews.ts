@@ -2,7 +2,7 @@
 // tool set is read, and one review cycle at the idle boundary (the foreground turn has ended and
 // no run is active). The reviewer is a child `pi -p` with no tools and no extensions, unless the
 // operator configured a reviewer command (PI_RECIPES_REVIEWER).
-import { chmod, rm, writeFile, mkdir } from "node:fs/promises";
+import { chmod, lstat, rm, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { BoundaryContext, BoundaryStep } from "./boundaries.js";
 import { idleCycle, reviewPolicy, withReviews, type ReviewPolicy, type ReviewPorts } from "../runtime/review/host.js";
@@ -30,7 +30,8 @@ export function piReviewer(paths: AgentPaths, model: () => string | undefined): 
       // narrowed
       const inputs = join(paths.tmpRoot, "review-inputs");
       await mkdir(inputs, { recursive: true });
-      await chmod(inputs, PRIVATE_FOLDER);
+      // never through a symbolic link in its place (runtime/execute/private-folder.ts)
+      if ((await lstat(inputs)).isDirectory()) await chmod(inputs, PRIVATE_FOLDER);
       const file = join(inputs, `draft-review-input-${process.pid}-${Date.now()}.md`);
       await writeFile(file, input, { flag: "wx", mode: PRIVATE_FILE });
       try {

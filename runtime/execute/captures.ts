@@ -3,6 +3,7 @@
 // a tool runs (checked at most hourly), so spills neither litter the OS temp dir nor grow without bound.
 import { join } from "node:path";
 import type { FileSystem } from "../../adapters/fs/FileSystem.js";
+import { narrowOwnFolder } from "./private-folder.js";
 import { randomIds, systemClock, type Clock, type Ids } from "../../adapters/clock/Clock.js";
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -58,7 +59,7 @@ async function removeOld(fs: FileSystem, root: string, now: number): Promise<voi
   try {
     // the spills are private (adapters/process/node-runner.ts); so is their root, one left wider
     // by an earlier version included, being the runtime's own
-    await fs.chmod?.(root, 0o700);
+    await narrowOwnFolder(fs, root);
     names = (await fs.readdir(root)).map((e) => e.name);
   } catch {
     return;

@@ -14,6 +14,7 @@ import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
 import type { Execution } from "./execute.js";
 import { text } from "./results.js";
+import { narrowOwnFolder, PRIVATE_FILE, PRIVATE_FOLDER } from "./private-folder.js";
 import { isUtf8 } from "node:buffer";
 import type { BranchReport, NodeResult, Trace } from "./run-state.js";
 
@@ -35,10 +36,8 @@ export const sanitizeFilePart = (name: string): string => name.replace(/[^A-Za-z
 
 // A saved output holds whatever the command printed, secrets included: like an async run's
 // folder, `outputs/`, each folder in it and each file are this user's alone (0700, 0600),
-// whatever the umask; an `outputs/` left wider by an earlier version is narrowed, being the
-// runtime's own.
-export const PRIVATE_FOLDER = 0o700;
-export const PRIVATE_FILE = 0o600;
+// whatever the umask (runtime/execute/private-folder.ts says which folders are narrowed).
+export { PRIVATE_FILE, PRIVATE_FOLDER } from "./private-folder.js";
 
 /** A new folder `<prefix><random id>` of this call's own (mkdir is the atomic claim), private. */
 async function freshDir(fs: FileSystem, prefix: string): Promise<string> {
@@ -59,7 +58,7 @@ async function saveFullOutput(target: ReportTarget, kind: string, body: string):
   try {
     const outputs = join(target.tmpRoot, "outputs");
     await target.fs.mkdir(outputs, { recursive: true });
-    await target.fs.chmod?.(outputs, PRIVATE_FOLDER);
+    await narrowOwnFolder(target.fs, outputs);
     const dir = await freshDir(target.fs, join(outputs, "tool-output-"));
     const file = join(dir, `${sanitizeFilePart(target.tool)}-${kind}.txt`);
     await target.fs.writeFile(file, body, { flag: "wx", mode: PRIVATE_FILE });

@@ -3,7 +3,7 @@
 // files 0600, under the umask most users have (022), and folders an earlier version left wider
 // are narrowed. The real command, run through `sh` only to set its umask.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -56,6 +56,23 @@ describe("the outputs a call leaves", () => {
     }
     const details = callLong();
     expect({ outputs: modeOf(join(tmp, "outputs")), captures: modeOf(join(tmp, "captures")) }).toEqual({ outputs: "700", captures: "700" });
+    expect(modeOf(String(details["fullOutputPath"]))).toBe("600");
+    expect(modeOf(String(details["stdoutFile"]))).toBe("600");
+  });
+
+  it("outputs/ and captures/ that are symbolic links: the folders they point at keep their modes, the files are still private", () => {
+    const tmp = join(agent, "tmp", "pi-recipes");
+    mkdirSync(tmp, { recursive: true });
+    const shared: Record<string, string> = {};
+    for (const name of ["outputs", "captures"]) {
+      shared[name] = join(dir, `shared-${name}`);
+      mkdirSync(shared[name]!);
+      chmodSync(shared[name]!, 0o2775);
+      symlinkSync(shared[name]!, join(tmp, name));
+    }
+    const details = callLong();
+    expect({ outputs: modeOf(shared["outputs"]!), captures: modeOf(shared["captures"]!) }).toEqual({ outputs: "775", captures: "775" });
+    expect(statSync(shared["outputs"]!).mode & 0o7777).toBe(0o2775);
     expect(modeOf(String(details["fullOutputPath"]))).toBe("600");
     expect(modeOf(String(details["stdoutFile"]))).toBe("600");
   });
