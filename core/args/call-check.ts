@@ -35,36 +35,10 @@ const takesText = (surface: Pick<ArgSurface, "types">, name: string): boolean =>
 
 const isRecord = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The names a template reads item by item (`{xs[0]}`, `{xs[i]}`, `{xs.length}`): an array given
- *  for such a name, even one not declared `:array`, is what the template asks for. */
-export function itemReadNames(texts: Iterable<string>): ReadonlySet<string> {
-  const names = new Set<string>();
-  for (const text of texts) {
-    eachPlaceholder(text, (content) => {
-      const p = parsePlaceholder(content);
-      if (p.kind === "index" || p.kind === "length") names.add(p.name);
-      return undefined;
-    });
-  }
-  return names;
-}
-
-/** Why an array cannot be the value of a one-value argument, or undefined when it can: a path, an
- *  enum, and a string the template does not read by item (nor defaults to an array) take one
- *  value. Joined with commas (`cat a,-n`) or written as its JSON, an array would run as a value
- *  nobody gave. */
-function arrayProblem(name: string, surface: Pick<ArgSurface, "types"> & Partial<Pick<ArgSurface, "defaults">>, itemRead: ReadonlySet<string>): string | undefined {
-  const typed = typedArrayProblem(name, surface);
-  if (typed !== undefined) return typed;
-  const type = argTypeOf(surface, name);
-  if (type !== undefined && type.kind !== "string") return undefined;
-  const defaults = surface.defaults;
-  if (itemRead.has(name) || (defaults !== undefined && Object.hasOwn(defaults, name) && Array.isArray(defaults[name]))) return undefined;
-  return `Argument ${name} must be a string, not an array (declare ${name}:array to take a list).`;
-}
-
-/** Why an array cannot be the value of an argument typed to take one value, a path or an enum,
- *  or undefined (an untyped or string argument, which arrayProblem judges by how it is read). */
+/** Why an array cannot be the value of an argument typed to take one value: a path names one file
+ *  (joined with commas, `cat a,-n` would run on a file nobody named) and an enum one of its
+ *  values. An untyped or string argument takes an array as its JSON, as recipes have always been
+ *  able to rely on (`jq --argjson v {items}`), and an `:array` argument takes it as a list. */
 function typedArrayProblem(name: string, surface: Pick<ArgSurface, "types">): string | undefined {
   const type = argTypeOf(surface, name);
   if (type?.kind === "path") return `Argument ${name} must be a path, not an array: a path argument names one file (declare ${name}:array to take a list).`;
@@ -87,10 +61,9 @@ export function typedArrayValueProblem(values: Readonly<Record<string, unknown>>
 /** The first problem with the call's own parameters, in their order, or undefined. */
 export function checkCallParams(
   params: Readonly<Record<string, unknown>>,
-  surface: Pick<ArgSurface, "names" | "types"> & Partial<Pick<ArgSurface, "defaults">>,
+  surface: Pick<ArgSurface, "names" | "types">,
   known: ReadonlySet<string>,
   options: { readonly async: boolean },
-  itemRead: ReadonlySet<string> = new Set(),
 ): string | undefined {
   for (const name of Object.keys(params)) {
     if (options.async && RUN_PARAMS.includes(name)) continue;
@@ -103,7 +76,7 @@ export function checkCallParams(
       return `Argument ${name} must be a string.`;
     }
     if (Array.isArray(value)) {
-      const problem = arrayProblem(name, surface, itemRead);
+      const problem = typedArrayProblem(name, surface);
       if (problem !== undefined) return problem;
     }
   }

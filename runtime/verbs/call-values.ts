@@ -3,7 +3,7 @@
 // out once and kept with it, and a call builds its value layer in one pass.
 import * as E from "fp-ts/lib/Either.js";
 import { MISMATCH, argMismatchText, valueNormalizer } from "../../core/args/arg-type.js";
-import { checkCallParams, itemReadNames, objectValueProblem, readableNames, wordUses, type WordUse } from "../../core/args/call-check.js";
+import { checkCallParams, objectValueProblem, readableNames, wordUses, type WordUse } from "../../core/args/call-check.js";
 import { compileArgNormalizer, type ArgNormalizer } from "../../core/args/normalize.js";
 import type { ToolSpec } from "../../core/tool/tool-spec.js";
 import { setOwn } from "../../core/recipe/own.js";
@@ -31,8 +31,6 @@ export interface PreparedTool {
   readonly program: ProgramNode;
   /** how the template's words read each name, for values that have no text (objects) */
   readonly wordUses: ReadonlyMap<string, WordUse>;
-  /** the names the template reads by item or length: they may be given an array */
-  readonly itemRead: ReadonlySet<string>;
 }
 
 // Keyed by the ToolSpec object, which discovery makes once per file revision.
@@ -58,7 +56,6 @@ export function prepareTool(tool: ToolSpec): PreparedTool {
     contextCache: createContextCache(),
     program: programOf(tool.config.template),
     wordUses: wordUses(texts),
-    itemRead: itemReadNames(texts),
   };
   prepared.set(tool, hit);
   return hit;
@@ -90,7 +87,7 @@ export function assemble(
 ): E.Either<string, { readonly plain: Record<string, unknown> | undefined; readonly runtime: Values }> {
   const prep = prepareTool(tool);
   params = withoutNulls(params);
-  const refused = checkCallParams(params, tool.surface, prep.known, tool.async ? ASYNC : SYNC, prep.itemRead);
+  const refused = checkCallParams(params, tool.surface, prep.known, tool.async ? ASYNC : SYNC);
   if (refused !== undefined) return E.left(refused);
   const layer = new Layer(prep, withPlain);
   // the keys in the order the merged layers give them: authored ones first, then the call's new

@@ -1,7 +1,7 @@
 // The checks of a call's own parameters before typed normalization: names the tool does not take,
 // and objects given where the tool expects text.
 import { describe, expect, it } from "vitest";
-import { RUN_PARAMS, checkCallParams, itemReadNames, readableNames, typedArrayValueProblem } from "../../../core/args/call-check.js";
+import { RUN_PARAMS, checkCallParams, readableNames, typedArrayValueProblem } from "../../../core/args/call-check.js";
 import type { ArgType } from "../../../core/model.js";
 
 const surface = (names: string[], types: Record<string, ArgType> = {}) => ({ names, types });
@@ -43,21 +43,15 @@ describe("checkCallParams", () => {
     expect(checkCallParams({ items: ["a"], mode: null, where: "p", choice: "a", n: 3 }, s, known, sync)).toBeUndefined();
   });
 
-  it("an array is refused for a one-value argument: a path, an enum, a string the template does not read by item", () => {
+  it("an array is refused for an argument typed to take one value, a path or an enum; a string takes it as its JSON", () => {
     expect(checkCallParams({ where: ["/etc/hostname", "-n"] }, s, known, sync)).toBe(
       "Argument where must be a path, not an array: a path argument names one file (declare where:array to take a list).",
     );
     expect(checkCallParams({ choice: ["a"] }, s, known, sync)).toBe("Argument choice must be one of: a, b, not an array.");
-    for (const name of ["file", "mode"]) {
-      expect(checkCallParams({ [name]: ["a", "b"] }, s, known, sync)).toBe(`Argument ${name} must be a string, not an array (declare ${name}:array to take a list).`);
-    }
+    // an untyped or string argument reaches the command as the array's JSON (`jq --argjson v {file}`)
+    for (const name of ["file", "mode"]) expect(checkCallParams({ [name]: ["a", "b"] }, s, known, sync)).toBeUndefined();
     // an array argument takes it; int and bool name their own type in normalization
     for (const name of ["items", "n", "flag"]) expect(checkCallParams({ [name]: ["a"] }, s, known, sync)).toBeUndefined();
-    // a string the template reads by item (`{file[0]}`, `{file.length}`) or whose default is an array takes one
-    expect(checkCallParams({ file: ["a"] }, s, known, sync, itemReadNames(["cat {file[0]}"]))).toBeUndefined();
-    expect(checkCallParams({ file: ["a"] }, s, known, sync, itemReadNames(["echo {file.length}"]))).toBeUndefined();
-    expect(checkCallParams({ file: ["a"] }, s, known, sync, itemReadNames(["echo {file} {mode[0]}"]))).toMatch(/^Argument file must be a string, not an array/);
-    expect(checkCallParams({ file: ["a"] }, { ...s, defaults: { file: ["x"] } }, known, sync)).toBeUndefined();
   });
 
   it("the first problem in the call's order is the one named", () => {
