@@ -62,7 +62,7 @@ export const VERB_HELP = {
   },
   message: {
     usage: [
-      "message to=tool:<name> type=call [body=<json|text>]     invoke a tool with body as its arguments (type: call, invoke, run, or one its mailbox.accepts lists)",
+      "message to=tool:<name> type=call [body=<json|text>]     invoke a tool with body as its arguments (type: call, invoke, run in any case, or one its mailbox.accepts lists)",
       "message to=run:<id> type=control.kill                   stop an async run (its whole process group)",
     ],
     examples: [`message to=tool:word_count type=call body='{"file":"README.md"}'`, "message to=run:<run id> type=control.kill"],

@@ -64,6 +64,11 @@ export function acceptedTypes(tool: ToolSpec): readonly string[] {
   return [...CALL_MESSAGE_TYPES, ...declared.filter((t) => !CALL_MESSAGE_TYPES.includes(t))];
 }
 
+/** Whether `type` is one of `accepted`: the call types in any case (agents write `Call` or `RUN`,
+ *  which ran the tool before types were checked), a declared type exactly as its recipe wrote it. */
+const takes = (accepted: readonly string[], type: string): boolean =>
+  accepted.includes(type) || CALL_MESSAGE_TYPES.includes(type.toLowerCase());
+
 const NOT_ACCEPTED = (name: string, type: string, accepted: readonly string[]): string =>
   `tool actor ${name} does not accept message type ${JSON.stringify(type)}; it accepts ${accepted.join(", ")} ` +
   `(the call types, and what its recipe lists in mailbox.accepts). Nothing was run.`;
@@ -115,7 +120,7 @@ async function messageTool(name: string, type: string, to: string, body: unknown
     return failure(`tool actor not found or not executable: ${name}. ${why}`, { to, type, tool: name });
   }
   const accepted = acceptedTypes(tool);
-  if (!accepted.includes(type)) return failure(NOT_ACCEPTED(name, type, accepted), { to, type, tool: name, accepts: accepted });
+  if (!takes(accepted, type)) return failure(NOT_ACCEPTED(name, type, accepted), { to, type, tool: name, accepts: accepted });
   const params = bodyToParams(body);
   const outcome = await ctx.invokeTool(name, params);
   if (!outcome.ok) {

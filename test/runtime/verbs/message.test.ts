@@ -41,10 +41,10 @@ describe("message to=tool:<name>", () => {
 
   it("takes the call types and those the recipe's mailbox.accepts lists; any other type runs nothing", async () => {
     const c = ctx({ discovery: () => withMailbox });
-    for (const type of ["call", "invoke", "run"]) expect((await message({ to: "tool:echo", type, body: { text: "hi" } }, c)).ok).toBe(true);
+    for (const type of ["call", "invoke", "run", "Call", "RUN"]) expect((await message({ to: "tool:echo", type, body: { text: "hi" } }, c)).ok).toBe(true);
     for (const type of ["greet.now", "greet.later", " run "]) expect((await message({ to: "tool:greet", type, body: { who: "x" } }, c)).ok).toBe(true);
-    expect(c.calls).toHaveLength(6);
-    for (const type of ["control.kill", "review.retry", "bogus", "greet.now", "Call"]) {
+    expect(c.calls).toHaveLength(8);
+    for (const type of ["control.kill", "review.retry", "bogus", "greet.now", "Control.Kill"]) {
       const r = await message({ to: "tool:echo", type, body: { text: "hi" } }, c);
       expect(r).toMatchObject({ ok: false, details: { type, tool: "echo", accepts: ["call", "invoke", "run"] } });
       expect(r.text).toBe(
@@ -53,7 +53,9 @@ describe("message to=tool:<name>", () => {
     }
     const kill = await message({ to: "tool:greet", type: "control.kill" }, c);
     expect(kill.text).toContain("it accepts call, invoke, run, greet.now, greet.later (");
-    expect(c.calls).toHaveLength(6);
+    // a declared type is taken as its recipe wrote it
+    expect((await message({ to: "tool:greet", type: "GREET.NOW" }, c)).ok).toBe(false);
+    expect(c.calls).toHaveLength(8);
   });
 
   it("reads a JSON object body given as text, and passes other text as input", () => {
