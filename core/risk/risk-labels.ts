@@ -13,6 +13,8 @@ import {
   SHELLS,
   type LeafShape,
 } from "./leaf-shape.js";
+import { ENV_RULE_COMMANDS, isVersionedInterpreter, leafDumpsEnvironment } from "./environment-dump.js";
+import { SECRET_PART } from "./secret-word.js";
 
 export const RISK_LABEL_ORDER = [
   "risk.shell",
@@ -38,10 +40,6 @@ const PLATFORM_COMMANDS = [
   "apt", "apt-get", "dnf", "yum", "brew", "pacman", "apk", "xclip", "wl-copy",
 ];
 const SECRET_COMMANDS = ["pass", "gpg", "ssh-add"];
-// A secret-ish word counts only as a delimited part: `{api_key}` and `GITHUB_TOKEN` do,
-// `tokens` and `tokenizer` do not.
-const SECRET_PART =
-  /(?:^|[\s{}._/-])(?:secret|token|passw(?:or)?d|credential|(?:api|private|ssh)[_-]?key|\.env)(?=$|[\s{}._/-])/i;
 // Files and folders that hold credentials by convention, whatever the command that reads them:
 // ssh keys and their folder, GnuPG's and pass's stores, netrc, git's, PostgreSQL's, PyPI's and
 // npm's credential files, the cloud and container CLIs' folders, Vault's token, /etc/shadow.
@@ -50,41 +48,6 @@ const SECRET_PART =
 // process was given.
 const CREDENTIAL_STORE =
   /(?:^|[/~=:])(?:proc\/[^\s/]+\/environ(?=$|[\s'";|&)])|\.(?:ssh|gnupg|password-store|aws|azure|kube|docker)\/|\.(?:netrc|git-credentials|pgpass|pypirc|npmrc|vault-token)(?=$|[/\s'"])|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?=$|[\s'"])|\.config\/gcloud(?=$|\/)|etc\/g?shadow(?=$|[\s'"]))/;
-
-// Printing the whole environment prints every secret in it (API keys, the tokens a host was
-// started with), so it touches secrets as much as naming one does:
-//   - `env` or `printenv` with nothing but options (for `env`, also the values of -u and -C and
-//     NAME=value assignments: with no command after them it prints the environment);
-//   - in a shell script (`sh -c`), `env` or `printenv` with only options, a bare `set` or
-//     `export`, `export -p`, `declare`/`typeset` with -x or -p: each a command of its own
-//     (at the start, after `;`, `&`, `|`, `(`, a backtick or a new line);
-//   - in an inline script (`node -e`, `python3 -c`, `perl -e`, `ruby -e`, `sh -c`), the
-//     environment object itself: `process.env`, `Deno.env`, `Bun.env`, `os.environ`,
-//     `os.getenv`, `ENV[`, `%ENV`, `$ENV{`. An inline script that reads one variable by name
-//     can as well read them all, and the name is not told apart here.
-const ENV_DUMPERS: readonly string[] = ["env", "printenv"];
-const ENV_VALUE_OPTIONS: ReadonlySet<string> = new Set(["-u", "--unset", "-C", "--chdir"]);
-const SHELL_ENV_DUMP =
-  /(?:^|[;&|(\n`])\s*(?:(?:env|printenv)(?:\s+-[-\w]+)*|set|export(?:\s+-p)?|(?:declare|typeset)\s+-[A-Za-z]*[xp][A-Za-z]*)\s*(?=$|[;&|)\n`])/;
-const SCRIPT_ENV_ACCESS = /\b(?:process\.env|Deno\.env|Bun\.env|os\.(?:environ|getenv))\b|\bENV\[|%ENV\b|\$ENV\{/;
-
-/** Whether `env`/`printenv` with these arguments prints the environment (runs no command). */
-function printsEnvironment(cmd: string, args: readonly string[]): boolean {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (cmd === "env" && ENV_VALUE_OPTIONS.has(arg)) i++;
-    else if (!arg.startsWith("-") && !(cmd === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg))) return false;
-  }
-  return true;
-}
-
-/** Whether the leaf prints or reads the whole environment (the rules above). */
-function readsEnvironment(shape: LeafShape, shellScript: boolean, inlineScript: boolean): boolean {
-  if (ENV_DUMPERS.includes(shape.command)) return printsEnvironment(shape.command, shape.args);
-  if (!inlineScript) return false;
-  for (const arg of shape.args) if (SCRIPT_ENV_ACCESS.test(arg) || (shellScript && SHELL_ENV_DUMP.test(arg))) return true;
-  return false;
-}
 
 const bit = (label: RiskLabel): number => 1 << RISK_LABEL_ORDER.indexOf(label);
 
@@ -123,21 +86,20 @@ function anyWatchArg(args: readonly string[]): boolean {
 // scripts and tools) can only earn the labels read from its words, found without the list scans.
 const NAMED_COMMANDS: ReadonlySet<string> = new Set([
   ...SHELLS, ...JS_RUNTIMES, ...SCRIPT_INTERPRETERS, "rm", ...BROAD_WRITERS, ...REMOTE_CONTROL, "git", ...NODE_PACKAGE_MANAGERS,
-  ...SECRET_COMMANDS, ...ENV_DUMPERS, ...NETWORK_COMMANDS, ...PACKAGE_MANAGERS, "sleep", "watch", "tail", ...PLATFORM_COMMANDS,
+  ...SECRET_COMMANDS, ...ENV_RULE_COMMANDS, ...NETWORK_COMMANDS, ...PACKAGE_MANAGERS, "sleep", "watch", "tail", ...PLATFORM_COMMANDS,
 ]);
 
 /** The labels of one leaf as a set of bits, bit i for RISK_LABEL_ORDER[i]: no allocation per leaf. */
 export function leafLabelMask(shape: LeafShape): number {
   const { command: cmd, args } = shape;
-  if (!NAMED_COMMANDS.has(cmd)) return (anySecretWord(shape.words) ? SECRET_TOUCHING : 0) | (anyWatchArg(args) ? LONG_RUNNING : 0);
+  if (!NAMED_COMMANDS.has(cmd) && !isVersionedInterpreter(cmd)) return (anySecretWord(shape.words) ? SECRET_TOUCHING : 0) | (anyWatchArg(args) ? LONG_RUNNING : 0);
   let mask = 0;
   const shellScript = SHELLS.includes(cmd) && hasFlag(args, "-c");
   if (SHELLS.includes(cmd)) {
     mask |= SHELL;
     if (shellScript) mask |= EVAL;
   }
-  const inlineScript = shellScript || isJsEval(shape) || isScriptEval(shape);
-  if (inlineScript) mask |= EVAL;
+  if (shellScript || isJsEval(shape) || isScriptEval(shape)) mask |= EVAL;
   if (isDestructiveRemove(shape)) mask |= DESTRUCTIVE_FS;
   if (isBroadWrite(shape)) mask |= BROAD_FS_WRITE;
   if (
@@ -146,7 +108,7 @@ export function leafLabelMask(shape: LeafShape): number {
     (NODE_PACKAGE_MANAGERS.includes(cmd) && hasArg(args, "publish", "login", "logout", "deprecate"))
   )
     mask |= EXTERNAL_SIDE_EFFECT;
-  if (SECRET_COMMANDS.includes(cmd) || anySecretWord(shape.words) || readsEnvironment(shape, shellScript, inlineScript))
+  if (SECRET_COMMANDS.includes(cmd) || anySecretWord(shape.words) || leafDumpsEnvironment(shape))
     mask |= SECRET_TOUCHING;
   if (
     NETWORK_COMMANDS.includes(cmd) ||

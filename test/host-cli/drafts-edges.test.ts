@@ -160,4 +160,15 @@ describe("spawn of a template that prints the environment", () => {
     // one that prints a single harmless variable is still a draft
     expect(runCli(["spawn", "template=printenv HOME"], env).stdout).toMatch(/draft_recipe=.*recipes\/drafts\/spawn-/);
   });
+
+  it("also through a shell's own command, a print flag or a jq filter; a search for the text or one harmless variable is still a draft", () => {
+    for (const template of ["sh -c 'exec env'", "node -p process.env", "jq -n env"]) {
+      const r = runCli(["spawn", `template=${template}`, "--json"], env);
+      const details = (JSON.parse(r.stdout) as { details: Record<string, unknown> }).details;
+      expect({ template, draft: details["draft_recipe"], reason: details["draft_reason"] }).toEqual({ template, draft: null, reason: "touches secrets (risk.secret_touching)" });
+    }
+    expect(existsSync(drafts) ? readdirSync(drafts) : []).toEqual([]);
+    for (const template of ["sh -c 'grep -rn process.env /dev/null; true'", "node -e 'console.log(process.env.HOME)'"])
+      expect(runCli(["spawn", `template=${template}`], env).stdout, template).toMatch(/draft_recipe=.*recipes\/drafts\/spawn-/);
+  }, 60_000);
 });

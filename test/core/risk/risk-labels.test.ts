@@ -110,6 +110,30 @@ describe("riskLabels", () => {
       expect(templateRiskLabels(t), t).not.toContain("risk.secret_touching");
   });
 
+  it("secret_touching: the whole environment through a wrapper, a shell script's own commands, an inline script's code", () => {
+    for (const t of [
+      "command env", "busybox env", "nohup printenv", "env FOO=1 printenv",
+      "sh -c 'exec env'", "sh -c 'env>x'", "sh -c 'env\t>x'", "sh -c 'env 2>/dev/null | sort'", "sh -c 'command env'",
+      "sh -c 'if env; then :; fi'", "sh -c 'node -p process.env'",
+      "ruby -e 'p ENV'", "node -p process.env", "node --print process.env", "node -pe process.env",
+      "node -e 'console.log(require(\"process\").env)'", "node -e 'console.log(process.env.HOME, process.env)'",
+      "node -e 'console.log(process.env[name])'", "deno eval 'console.log(Deno.env.toObject())'",
+      "python3 -c 'from os import environ; print(environ)'", "python3.12 -c 'import os; print(os.environ)'",
+      "node20 -e 'console.log(process.env)'", "perl -le 'print for keys %ENV'",
+      "awk 'BEGIN{for(k in ENVIRON)print k}'", "gawk -F: 'BEGIN{print ENVIRON[\"HOME\"]}'",
+      "jq -n env", "jq -n '$ENV'", "jq --arg a b -n '$ENV.PATH'",
+    ])
+      expect(templateRiskLabels(t), t).toContain("risk.secret_touching");
+    for (const t of [
+      "sh -c 'grep -rn process.env src'", "node -e 'console.log(process.env.HOME)'",
+      "python3 -c 'import sys;print(sys.argv)' -- os.environ", "node script.js -p process.env",
+      "command -v env", "busybox ls", "sh -c 'echo env; grep env README.md'", "sh -c 'make env=prod'",
+      "awk -f prog.awk ENVIRON", "awk '{print $1}' ENVIRON", "jq .name config.json", "jq '.name == \"env\"'",
+      "ruby script.rb ENV", "python3.12 script.py",
+    ])
+      expect(templateRiskLabels(t), t).not.toContain("risk.secret_touching");
+  });
+
   it("long_running: sleep, watch, tail -f, --watch/--serve/serve", () => {
     expect(templateRiskLabels("sleep 5")).toEqual(["risk.long_running"]);
     expect(templateRiskLabels("watch ls")).toEqual(["risk.long_running"]);
