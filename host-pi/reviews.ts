@@ -35,8 +35,9 @@ export function piReviewer(paths: AgentPaths, model: () => string | undefined): 
       const file = join(inputs, `draft-review-input-${process.pid}-${Date.now()}.md`);
       await writeFile(file, input, { flag: "wx", mode: PRIVATE_FILE });
       try {
+        // the argv after its `pi`, which piCommand gives (this very pi when the host runs in one)
         const [, ...rest] = piReviewerArgv(file, model());
-        return await runReviewerProcess([...piCommand(), ...rest.slice(1)], "");
+        return await runReviewerProcess([...piCommand(), ...rest], "");
       } finally {
         await rm(file, { force: true });
       }

@@ -24,7 +24,7 @@ beforeEach(() => {
   // prints where the `@file` it was given is, with its mode and its folder's, and its text
   writeFileSync(
     join(bin, "pi"),
-    '#!/bin/sh\nfor a in "$@"; do case "$a" in @*) f="${a#@}";; esac; done\necho "$f"\nstat -c %a "$f" "$(dirname "$f")"\ncat "$f"\n',
+    '#!/bin/sh\nfor a in "$@"; do case "$a" in @*) f="${a#@}";; esac; done\necho "$f"\nstat -c %a "$f" "$(dirname "$f")"\ncat "$f"\necho\necho "$1 $2 $3 $4"\n',
     { mode: 0o755 },
   );
 });
@@ -57,6 +57,11 @@ describe("the draft review input Pi's reviewer reads", () => {
     expect(modeOf(inputs)).toBe("700");
     expect(statSync(inputs).isDirectory()).toBe(true);
     expect(() => statSync(file!)).toThrow();
+  });
+
+  it("runs pi in print mode, without tools or a session", () => {
+    const lines = review("flags");
+    expect(lines.at(-1) === "" ? lines.at(-2) : lines.at(-1)).toBe("-p --no-tools --no-session -ne");
   });
 
   it("a folder left readable by others is narrowed by the next review", () => {
