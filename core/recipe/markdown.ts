@@ -68,6 +68,21 @@ interface SelectedFence {
   /** the first closed backtick fence holding a marking word where it marks nothing, told about
    *  when no fence is the recipe's: most likely the template, marked the wrong way */
   readonly unmarked: UnmarkedFence | undefined;
+  /** an unclosed fence, before any fence the recipe's could be, whose content (the rest of the
+   *  file) holds a line that would open a marked fence: told about when no fence is the recipe's */
+  readonly swallowed: SwallowedFence | undefined;
+}
+
+/** A fence never closed, which makes the rest of the file its content, a marked fence with it. */
+export interface SwallowedFence {
+  /** the unclosed fence's opening line */
+  readonly line: number;
+  /** its backticks or tildes */
+  readonly run: string;
+  /** the line of the first marked fence in what it swallows (its own line when it is marked itself) */
+  readonly marked: number;
+  /** that fence's opening, trimmed */
+  readonly opening: string;
 }
 
 /** A fence whose info string holds `template`, `recipe` or `command`, but not as its first word
@@ -109,6 +124,7 @@ function selectFence(lines: readonly string[]): SelectedFence {
   let named: Fence | undefined;
   let unmarked: UnmarkedFence | undefined;
   let ignored: { line: number; unclosed: boolean }[] | undefined;
+  let swallowed: SwallowedFence | undefined;
   for (let i = 0; i < lines.length; i++) {
     const open = OPENING_FENCE.exec(lines[i] ?? "");
     if (open === null) continue;
@@ -126,6 +142,7 @@ function selectFence(lines: readonly string[]): SelectedFence {
     // json one), its author meant it as the template
     if (close >= lines.length) {
       if ((named ?? json) !== undefined && naming) (ignored ??= []).push({ line: i, unclosed: true });
+      else if ((named ?? json) === undefined) swallowed = naming ? { line: i, run, marked: i, opening: (lines[i] ?? "").trim() } : swallowedMarked(lines, i, run);
       break;
     }
     const fence = (): Fence => fenceOf(marks, lines, i, close);
@@ -141,7 +158,20 @@ function selectFence(lines: readonly string[]): SelectedFence {
     }
     i = close;
   }
-  return { fence: named ?? json, ignored: ignored ?? NO_LINES, unmarked };
+  return { fence: named ?? json, ignored: ignored ?? NO_LINES, unmarked, swallowed };
+}
+
+/** The first line after the unclosed fence at `open` that would open a backtick fence marked as
+ *  the recipe's, had that fence been closed: what its author most likely meant as the template. */
+function swallowedMarked(lines: readonly string[], open: number, run: string): SwallowedFence | undefined {
+  for (let j = open + 1; j < lines.length; j++) {
+    const inner = OPENING_FENCE.exec(lines[j] ?? "");
+    if (inner === null || !(inner[1] ?? "").startsWith("`")) continue;
+    if (NAMING_WORDS.some((w) => marksOf((inner[2] ?? "").trim().toLowerCase()).includes(w))) {
+      return { line: open, run, marked: j, opening: (lines[j] ?? "").trim() };
+    }
+  }
+  return undefined;
 }
 
 /** Whether a line closes the fence opened by `run` (its backticks or tildes). */
@@ -155,7 +185,7 @@ export type MarkdownError =
   | { readonly _tag: "NoFrontmatter" }
   | { readonly _tag: "UnclosedFrontmatter" }
   | { readonly _tag: "BadFrontmatter"; readonly line: number; readonly column: number; readonly message: string }
-  | { readonly _tag: "NoFence"; readonly unmarked?: UnmarkedFence };
+  | { readonly _tag: "NoFence"; readonly unmarked?: UnmarkedFence; readonly swallowed?: SwallowedFence };
 
 /** The text of a Markdown error (fixed texts existing agents match on). */
 export function markdownErrorText(e: MarkdownError): string {
@@ -167,8 +197,15 @@ export function markdownErrorText(e: MarkdownError): string {
     case "BadFrontmatter":
       return `${MD_BAD_FRONTMATTER} (line ${e.line} column ${e.column}): ${e.message}`;
     case "NoFence":
+      if (e.swallowed !== undefined) return `${MD_NO_FENCE}: ${swallowedText(e.swallowed)}`;
       return e.unmarked === undefined ? MD_NO_FENCE : `${MD_NO_FENCE}: ${unmarkedText(e.unmarked)}`;
   }
+}
+
+/** Why a marked fence below an unclosed one is no fence. */
+function swallowedText(f: SwallowedFence): string {
+  if (f.marked === f.line) return `the fence at line ${f.line} (${f.opening}) is never closed, so it is no fence; close it with a line of ${f.run}`;
+  return `the fence opened at line ${f.line} (${f.run}) is never closed, so the rest of the file is its content, the fence at line ${f.marked} (${f.opening}) included; close it with a line of ${f.run} or remove it`;
 }
 
 /** How to mark a fence that holds a marking word where it marks nothing. */
@@ -256,10 +293,11 @@ export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownReci
     return E.left({ _tag: "BadFrontmatter", line, column, message });
   }
   const frontmatter = parsed.right;
-  const { fence, ignored, unmarked } = selectFence(lines.slice(end + 1));
+  const { fence, ignored, unmarked, swallowed } = selectFence(lines.slice(end + 1));
   if (fence === undefined) {
     if (hasOwn(frontmatter, "template")) return E.right({ raw: frontmatter, ignoredFences: NO_IGNORED });
     // lines counted from 1 in the file, as below
+    if (swallowed !== undefined) return E.left({ _tag: "NoFence", swallowed: { ...swallowed, line: end + 2 + swallowed.line, marked: end + 2 + swallowed.marked } });
     return E.left(unmarked === undefined ? NO_FENCE : { _tag: "NoFence", unmarked: { ...unmarked, line: end + 2 + unmarked.line } });
   }
   if (fence.body === "") return E.left(NO_FENCE);

@@ -146,8 +146,17 @@ describe("compileMarkdown", () => {
     expect(ok("---\n---\n~~~~\n~~~\n```\n```template\necho example\n```\n~~~~ no\n~~~~~\n```command\necho real\n```\n")).toEqual({ template: "echo real" });
     // a backtick fence does not close on tildes, nor on fewer backticks, nor on a line with an info string
     expect(ok("---\n---\n````markdown\n~~~\n```\n```` text\n```template\necho example\n```\n````\n```template\necho real\n```\n")).toEqual({ template: "echo real" });
-    // only the example, in a block never closed: it is content to the end, so there is no template
-    expect(reason("---\n---\n~~~markdown\n```template\necho example\n```\n")).toBe(NO_FENCE);
+    // only the example, in a block never closed: it is content to the end, so there is no
+    // template, and the error names the block and the fence it swallowed
+    expect(reason("---\n---\n~~~markdown\n```template\necho example\n```\n")).toBe(
+      `${NO_FENCE}: the fence opened at line 3 (~~~) is never closed, so the rest of the file is its content, the fence at line 4 (\`\`\`template) included; close it with a line of ~~~ or remove it`,
+    );
+    // a stray ~~~ in the prose above the template: the same
+    expect(reason("---\ndescription: d\n---\nUse ~~~ to quote.\n\n~~~\n\n```template\necho real\n```\n")).toBe(
+      `${NO_FENCE}: the fence opened at line 6 (~~~) is never closed, so the rest of the file is its content, the fence at line 8 (\`\`\`template) included; close it with a line of ~~~ or remove it`,
+    );
+    // an unclosed block with no marked fence in it says nothing more
+    expect(reason("---\n---\n~~~\necho a\n")).toBe(NO_FENCE);
     // a line of backticks whose info string holds a backtick opens nothing
     expect(ok("---\n---\n``` `x`\n```template\necho real\n```\n")).toEqual({ template: "echo real" });
     // a fence indented four spaces or by a tab (under a list item) is a fence too
@@ -208,7 +217,9 @@ describe("compileMarkdown", () => {
   });
 
   it("an unclosed fence is not a fence", () => {
-    expect(reason("---\n---\n```template\necho never closed\n")).toBe(NO_FENCE);
+    expect(reason("---\n---\n```template\necho never closed\n")).toBe(
+      `${NO_FENCE}: the fence at line 3 (\`\`\`template) is never closed, so it is no fence; close it with a line of \`\`\``,
+    );
   });
 
   it("tolerates a BOM before the opening delimiter", () => {
