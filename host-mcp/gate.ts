@@ -30,6 +30,8 @@ export interface GateRegistry {
   recheck(): unknown;
   current(): { readonly discovery: Discovery; readonly generation: number };
   fence(toolName: string, generationSeen: number): E.Either<string, ToolSpec>;
+  /** reads these recipe files again now, whatever the watcher has reported */
+  refresh?(changed: readonly string[]): unknown;
 }
 
 export const removedText = (name: string): string =>
@@ -64,8 +66,18 @@ export function makeCallGate(registry: GateRegistry): CallGate {
     check(name) {
       // an import outside the recipe root raises no watcher event: looked at before every call
       registry.recheck();
-      const { discovery, generation } = registry.current();
-      const tool = discovery.tools.find((t) => t.name === name);
+      let { discovery, generation } = registry.current();
+      let tool = discovery.tools.find((t) => t.name === name);
+      // a recipe of that name that is no tool (it failed to load) may have been read by the
+      // watcher while an editor was still writing it (an in-place save truncates the file, then
+      // writes it), the event of the finished write not yet handled: it is read again before the
+      // call is refused for it
+      const entry = tool === undefined ? discovery.active.get(name) : undefined;
+      if (entry !== undefined && registry.refresh !== undefined) {
+        registry.refresh([entry.path]);
+        ({ discovery, generation } = registry.current());
+        tool = discovery.tools.find((t) => t.name === name);
+      }
       const known = listed.has(name) || acknowledged.has(name);
       // gone from the tools: "deleted or renamed" only when no recipe has the name any more; a
       // recipe that no longer loads, or is disabled, is said as such

@@ -164,7 +164,7 @@ describe("a listed tool that changed without a watcher event, or stopped loading
     // the description alone: nothing executable changed, so the call runs
     agent.write("alpha", { description: "A, described again", args: ["x"], template: "echo v2 {x}" });
     const ran = await mcp.client.callTool({ name: "alpha", arguments: { x: "z" } });
-    expect(ran.isError).toBeFalsy();
+    expect(ran.isError, textOf(ran)).toBeFalsy();
     expect(textOf(ran).trim()).toBe("v2 z");
   });
 

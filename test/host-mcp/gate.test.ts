@@ -145,3 +145,34 @@ describe("the call gate", () => {
     expect(gate.check("a").kind).toBe("changed");
   });
 });
+
+describe("a tool the watcher read while its recipe was being written", () => {
+  it("is read again before the call is refused: the finished file's tool runs, a file that is still broken is refused", () => {
+    const surface = { names: [], required: [], types: {}, defaults: {} };
+    const spec = { name: "alpha", description: "alpha tool", path: "/r/alpha.json", surface, schema: parametersSchema(surface, { async: false }), config: { template: "echo a" } } as unknown as ToolSpec;
+    const whole = { tools: [spec], active: new Map([["alpha", { id: "alpha", path: "/r/alpha.json" }]]), entries: [], diagnostics: [], drafts: [], unlisted: [] } as unknown as Discovery;
+    // what the watcher saw in the middle of an in-place save: the file empty, so no tool
+    const torn = { ...whole, tools: [], active: new Map([["alpha", { id: "alpha", path: "/r/alpha.json", problem: { kind: "invalid", message: "Unexpected end of JSON input" } }]]) } as unknown as Discovery;
+    let current = whole;
+    let onDisk = whole;
+    const reread: (readonly string[])[] = [];
+    const registry: GateRegistry = {
+      recheck: () => undefined,
+      current: () => ({ discovery: current, generation: 0 }),
+      fence: () => E.right(spec),
+      refresh: (paths) => {
+        reread.push(paths);
+        current = onDisk;
+      },
+    };
+    const gate = makeCallGate(registry);
+    current = torn;
+    expect(gate.check("alpha")).toMatchObject({ kind: "run", tool: { name: "alpha" } });
+    expect(reread).toEqual([["/r/alpha.json"]]);
+    // still broken when read again: refused with the loader's reason
+    current = torn;
+    onDisk = torn;
+    expect(gate.check("alpha")).toMatchObject({ kind: "missing" });
+    expect(reread).toHaveLength(2);
+  });
+});
