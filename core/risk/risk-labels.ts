@@ -94,12 +94,11 @@ export function leafLabelMask(shape: LeafShape): number {
   const { command: cmd, args } = shape;
   if (!NAMED_COMMANDS.has(cmd) && !isVersionedInterpreter(cmd)) return (anySecretWord(shape.words) ? SECRET_TOUCHING : 0) | (anyWatchArg(args) ? LONG_RUNNING : 0);
   let mask = 0;
-  const shellScript = SHELLS.includes(cmd) && hasFlag(args, "-c");
   if (SHELLS.includes(cmd)) {
     mask |= SHELL;
-    if (shellScript) mask |= EVAL;
+    if (hasFlag(args, "-c")) mask |= EVAL;
   }
-  if (shellScript || isJsEval(shape) || isScriptEval(shape)) mask |= EVAL;
+  if (isJsEval(shape) || isScriptEval(shape)) mask |= EVAL;
   if (isDestructiveRemove(shape)) mask |= DESTRUCTIVE_FS;
   if (isBroadWrite(shape)) mask |= BROAD_FS_WRITE;
   if (
