@@ -14,7 +14,8 @@ import { isLoopback, requestGuard } from "./auth.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createHttpHandler, MCP_PATH, type HttpLimits } from "./http.js";
 import { createRecipeServer } from "./server.js";
-import { agentDirExists, recipeRootNotAFolder, servingLines } from "./serving.js";
+import { agentDirExists, servingLines } from "./serving.js";
+import { notAFolderAt } from "../runtime/root-lock.js";
 
 export interface HttpServeOptions {
   readonly host: string;
@@ -61,7 +62,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   // the server's adapters, paths, packaged root and lock, built once for its start-up steps and its session
   const ports = hostPorts({ env, cwd, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
   const agentDirExisted = agentDirExists(ports.paths);
-  const rootNotAFolder = recipeRootNotAFolder(ports.paths);
+  const rootNotAFolder = await notAFolderAt(ports.fs, ports.paths.recipeRoot);
   // an approved tool portfolio review is carried out before the tool set is read
   const activation = await activateAtBoundary(ports);
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);

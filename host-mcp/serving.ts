@@ -1,7 +1,7 @@
 // What an MCP server tells its operator on start (stderr): which agent dir it serves and where its
 // recipes come from. A client that starts the server without passing the environment it meant
 // (no PI_CODING_AGENT_DIR) otherwise gets an empty registry with no hint why.
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { rootNotAFolder } from "../core/discovery/diagnostic-texts.js";
 import type { AgentPaths } from "../runtime/agent-paths.js";
 
@@ -9,7 +9,8 @@ export interface Serving {
   readonly paths: AgentPaths;
   /** whether the agent dir existed before the session opened (opening creates its state folders) */
   readonly agentDirExisted: boolean;
-  /** what stands at the recipe root when it is there and is no folder (recipeRootNotAFolder) */
+  /** what stands at the recipe root when it is there and is no folder (notAFolderAt of
+   *  runtime/root-lock.ts, as the lock explains it) */
   readonly rootNotAFolder?: "file" | "other" | undefined;
   /** how many recipe tools the session serves now */
   readonly tools: number;
@@ -40,10 +41,3 @@ export function servingLines({ paths, env, packagedRoot, agentDirExisted, rootNo
 
 /** Whether the agent dir the session will serve exists now: ask before opening the session. */
 export const agentDirExists = (paths: AgentPaths): boolean => existsSync(paths.agentDir);
-
-/** What stands at the recipe root when it is there and is no folder (a file, say); undefined for
- *  a folder, or nothing there. */
-export function recipeRootNotAFolder(paths: AgentPaths): "file" | "other" | undefined {
-  const st = statSync(paths.recipeRoot, { throwIfNoEntry: false });
-  return st === undefined || st.isDirectory() ? undefined : st.isFile() ? "file" : "other";
-}

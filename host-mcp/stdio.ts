@@ -13,7 +13,8 @@ import { withReviews } from "../runtime/review/host.js";
 import { runCycle } from "../runtime/review/cycle.js";
 import { idleReviews } from "./idle-reviews.js";
 import { createRecipeServer } from "./server.js";
-import { agentDirExists, recipeRootNotAFolder, servingLines } from "./serving.js";
+import { agentDirExists, servingLines } from "./serving.js";
+import { notAFolderAt } from "../runtime/root-lock.js";
 import { batchRequestIds, boundedLines, leadingRequestId, lineFault } from "./stdio-lines.js";
 
 export interface StdioServeOptions {
@@ -43,7 +44,7 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   // the server's adapters, paths, packaged root and lock, built once for its start-up steps and its session
   const ports = hostPorts({ env, cwd, fs: makeNodeFileSystem(), scan: makeNodeScanPort() });
   const agentDirExisted = agentDirExists(ports.paths);
-  const rootNotAFolder = recipeRootNotAFolder(ports.paths);
+  const rootNotAFolder = await notAFolderAt(ports.fs, ports.paths.recipeRoot);
   // an approved tool portfolio review is carried out before the tool set is read
   const activation = await activateAtBoundary(ports);
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
