@@ -97,10 +97,9 @@ async function gatherReviews(fs: FileSystem, paths: AgentPaths, ledger: LedgerCo
       unreadable = `Usage ledgers could not be read: ${e instanceof Error ? e.message : String(e)}`;
     });
   }
-  const gathered: ReviewsDetails = await reviews.gatherReviews(fs, paths);
-  // the counts are not known then: null, as the text says `unknown` (a ledger the gathering could
-  // not read says so itself)
-  return unreadable === undefined ? gathered : { ...gathered, lineage_count: null, revision_snapshots: null, usage_unreadable: unreadable };
+  // a fold that could not run makes the counts unknown, as a ledger that could not be read does
+  const gathered: ReviewsDetails = await reviews.gatherReviews(fs, paths, unreadable);
+  return gathered;
 }
 
 /** What a journal that recovery set aside (`<id>.journal.json.quarantined[-n]`) is said as: the

@@ -73,20 +73,22 @@ async function gatherToolReview(fs: FileSystem, paths: AgentPaths, unreadable: U
   return { tool: toolReviewDetails(state, activated, await activationPending(fs, paths)), revisionSnapshots };
 }
 
-export async function gatherReviews(fs: FileSystem, paths: AgentPaths) {
+/** The reviews view's details; `unreadable`: why the ledgers are known not to be whole already (a
+ *  fold that could not run), which then stands for the counts as one found here would. */
+export async function gatherReviews(fs: FileSystem, paths: AgentPaths, unreadable?: string) {
   const state = decodeState(await small(fs, statePath(paths)));
   const evidence = state === undefined ? undefined : await small(fs, join(batchDir(paths, state.batchId), EVIDENCE_FILE));
   const ledgers = ledgerPaths(paths.recipeRoot).ledgers;
   // the first ledger or revision folder that is there but could not be read: the counts are then
   // not known, and the view says so rather than showing what it could read as the whole
-  let cannot: string | undefined;
-  const unreadable: Unreadable = (path, e) => {
+  let cannot = unreadable;
+  const couldNotRead: Unreadable = (path, e) => {
     cannot ??= `Usage ledgers could not be read: ${path}: ${e instanceof Error ? e.message : String(e)}`;
   };
-  const files = (await listed(fs, ledgers, "file", ".json", unreadable)).filter((name) => !name.startsWith("."));
+  const files = (await listed(fs, ledgers, "file", ".json", couldNotRead)).filter((name) => !name.startsWith("."));
   const lineages = [];
-  for (const file of files.slice(0, LINEAGE_LIMIT)) lineages.push({ file, record: await small(fs, join(ledgers, file), unreadable) });
-  const tool = await gatherToolReview(fs, paths, unreadable);
+  for (const file of files.slice(0, LINEAGE_LIMIT)) lineages.push({ file, record: await small(fs, join(ledgers, file), couldNotRead) });
+  const tool = await gatherToolReview(fs, paths, couldNotRead);
   const details = reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
   return cannot === undefined ? details : { ...details, lineage_count: null, revision_snapshots: null, usage_unreadable: cannot };
 }
