@@ -4,7 +4,7 @@
 // is refused, so that it is never run against a file it did not see.
 import * as E from "fp-ts/lib/Either.js";
 import { createDiscoveryMemo, discoverWith } from "../core/discovery/discover-with.js";
-import { diffDiscoveries } from "../core/discovery/tool-set-change.js";
+import { diffDiscoveries, sameExecutable } from "../core/discovery/tool-set-change.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { chokidarWatcher } from "../adapters/watch/chokidar-watcher.js";
@@ -88,6 +88,11 @@ export function openLiveRegistry(options: LiveRegistryOptions): LiveRegistry {
   let generation = 0;
   /** generation at which each tool's executable definition last changed */
   const since = new Map<string, number>(discovery.tools.map((t) => [t.name, 0]));
+  // tools gone from the set, as they were and since when: one that comes back executing the same
+  // keeps that date. An in-place save truncates the file and then writes it, and the watcher may
+  // read it in between: the tool goes (the file does not load) and comes back unchanged, which
+  // must not make a call resolved before it stale.
+  const departed = new Map<string, { readonly tool: ToolSpec; readonly since: number }>();
   const listeners = new Set<(change: ToolSetChange) => void>();
   let watch: RecipeRootWatch | undefined;
   let closed = false;
@@ -104,13 +109,24 @@ export function openLiveRegistry(options: LiveRegistryOptions): LiveRegistry {
     const readsBefore = files.reads();
     if (changed === undefined) files.rescan();
     else files.update(changed);
+    const before = discovery;
     const next = run();
-    const diff = diffDiscoveries(discovery, next);
+    const diff = diffDiscoveries(before, next);
     discovery = next;
     const toolsChanged = diff.added.length + diff.changed.length + diff.removed.length > 0;
     if (toolsChanged) generation++;
-    for (const name of diff.removed) since.delete(name);
-    for (const name of diff.added) since.set(name, generation);
+    for (const name of diff.removed) {
+      const tool = findTool(before.tools, name);
+      const at = since.get(name);
+      if (tool !== undefined && at !== undefined) departed.set(name, { tool, since: at });
+      since.delete(name);
+    }
+    for (const name of diff.added) {
+      const was = departed.get(name);
+      departed.delete(name);
+      const tool = findTool(next.tools, name);
+      since.set(name, was !== undefined && tool !== undefined && sameExecutable(was.tool, tool) ? was.since : generation);
+    }
     for (const name of diff.executableChanged) since.set(name, generation);
     const change: ToolSetChange = {
       generation,

@@ -15,7 +15,8 @@ export interface ToolSetDiff {
   readonly draftsChanged: boolean;
 }
 
-const sameExecutable = (a: ToolSpec, b: ToolSpec): boolean => a.path === b.path && toolFingerprint(a) === toolFingerprint(b);
+/** Whether two tools execute the same: the same file and the same executable content. */
+export const sameExecutable = (a: ToolSpec, b: ToolSpec): boolean => a.path === b.path && toolFingerprint(a) === toolFingerprint(b);
 
 // the schema and prompt snippet follow from the executable content; the description does not
 // (nor does the format: it is the path's extension)

@@ -293,6 +293,26 @@ describe("files outside the watched roots", () => {
 describe("generation fence", () => {
   beforeEach(async () => mkdir(root, { recursive: true }));
 
+  it("a tool read while its file was half written, then whole again and executing the same, is not stale", async () => {
+    await writeFile(join(root, "x.json"), recipe("echo x {a}"));
+    await open({ start: false });
+    const seen = live!.current().generation;
+    // an in-place save seen between its truncation and its write: the file loads as nothing
+    await writeFile(join(root, "x.json"), "");
+    live!.refresh([join(root, "x.json")]);
+    expect(toolNames()).toEqual([]);
+    await writeFile(join(root, "x.json"), recipe("echo x {a}", "described again"));
+    live!.refresh([join(root, "x.json")]);
+    expect(toolNames()).toEqual(["x"]);
+    expect(E.isRight(live!.fence("x", seen))).toBe(true);
+    // one that comes back executing something else is new since then
+    await writeFile(join(root, "x.json"), "");
+    live!.refresh([join(root, "x.json")]);
+    await writeFile(join(root, "x.json"), recipe("echo other {a}"));
+    live!.refresh([join(root, "x.json")]);
+    expect(E.isLeft(live!.fence("x", seen))).toBe(true);
+  });
+
   it("rejects a call whose tool changed since it was resolved, and only that", async () => {
     await writeFile(join(root, "x.json"), recipe("echo x {a}"));
     await writeFile(join(root, "y.json"), recipe("echo y"));
