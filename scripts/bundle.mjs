@@ -207,6 +207,13 @@ const oneFile = (entry, format, plugins, more = {}) =>
       : {}),
     logLevel: "warning",
     legalComments: "none",
+    // Every command line reads, converts and hashes the whole text of these files before it runs
+    // a line of them (V8's code cache holds the compiled code, but not the text), so their white
+    // space and comments cost every process: minified, main.cjs is 1.05 MB instead of 1.46 and a
+    // `call` about 12 ms of CPU less (docs/performance.md, "Whitespace"). Names are kept: a stack
+    // trace still names its functions, and the modules' functions keep their paths as names.
+    minifyWhitespace: format === "cjs",
+    minifySyntax: format === "cjs",
     metafile: true,
     ...more,
   });
