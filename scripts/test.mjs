@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 /** a package's command, by its package.json's `bin` (the files themselves are not exported) */
@@ -32,13 +33,15 @@ function run(args, stdio) {
   });
 }
 
-const typecheck = run([tscBin, "-p", "tsconfig.json", "--noEmit"], ["ignore", "pipe", "pipe"]);
+// incremental: a run after the first re-checks what changed since (about 8 s of CPU against 34 for
+// the whole check on 2 cores); what it keeps between runs is .cache/typecheck.tsbuildinfo
+const typecheck = run([tscBin, "-p", "tsconfig.json", "--noEmit", "--incremental", "--tsBuildInfoFile", join(dirname(fileURLToPath(import.meta.url)), "..", ".cache", "typecheck.tsbuildinfo")], ["ignore", "pipe", "pipe"]);
 const tests = run([vitestBin, "run", ...process.argv.slice(2)], "inherit");
 const [checked, tested] = await Promise.all([typecheck, tests]);
 
 if (checked.code !== 0) {
-  process.stdout.write(`\nType check (tsc -p tsconfig.json --noEmit) failed${checked.signal ? ` (${checked.signal})` : ""}:\n${checked.output}\n`);
+  process.stdout.write(`\nType check (tsc -p tsconfig.json --noEmit --incremental) failed${checked.signal ? ` (${checked.signal})` : ""}:\n${checked.output}\n`);
 } else {
-  process.stdout.write("\nType check (tsc -p tsconfig.json --noEmit): no errors\n");
+  process.stdout.write("\nType check (tsc -p tsconfig.json --noEmit --incremental): no errors\n");
 }
 process.exitCode = tested.code !== 0 ? tested.code : checked.code;
