@@ -90,7 +90,7 @@ afterAll(() => {
 
 /** The source modules (paths from the package root, libraries by their node_modules path) that the
  *  files `files` of the bundle hold, with every file they import statically (which is loaded with
- *  them, whether or not the loader hook saw it). */
+ *  them, whether or not the load log named it). */
 function modulesIn(files: readonly string[]): string[] {
   type Output = { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] };
   const meta = JSON.parse(readFileSync(metafile, "utf8")) as { outputs: Record<string, Output> };
@@ -289,6 +289,10 @@ describe("the bundled build", () => {
     expect(called.modules).toEqual(expect.arrayContaining(["runtime/ledger/account-launch.ts", "runtime/journal/run-plan.ts", "node_modules/io-ts/es6/index.js"]));
     // the detector: a launch's log seals its lines with a digest
     expect(called.builtins).toContain("crypto");
+    // node:perf_hooks (ten internal modules) is not loaded for a call's timing: process.hrtime is
+    expect(called.builtins).not.toContain("perf_hooks");
+    // the command's entry, dist/host-cli/main.js, is an ES module: the load log names those too
+    expect(called.files).toContain(join(out, "host-cli", "main.js"));
   });
 
   it("the installed command answers --version, help, a provable list and a kept inspect from its one file; anything else loads the full command", () => {
