@@ -28,7 +28,9 @@ const log = ${JSON.stringify(log)};
 let esmLoader;
 try {
   esmLoader = require("internal/modules/esm/loader");
-} catch {
+  if (typeof esmLoader.getOrInitializeCascadedLoader !== "function") esmLoader = undefined;
+} catch {}
+if (esmLoader === undefined) {
   Module.register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
 }
 const load = Module._load;
