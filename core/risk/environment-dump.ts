@@ -3,12 +3,22 @@
 // The rule, one predicate per way of doing it:
 //   - `env` or `printenv` with nothing but options (for `env`, also the values of -u and -C and
 //     NAME=value assignments: with no command after them it prints the environment);
-//   - a wrapper that runs the next word as the command (`command`, `exec`, `busybox`, `nohup`,
-//     `env` followed by a command) running any leaf below;
+//   - a wrapper that runs a command given in its words running any leaf of this rule, wrappers
+//     inside wrappers included (`sudo timeout 5 env`): `command`, `exec`, `busybox`, `toybox`,
+//     `nohup`, `env` followed by a command, `timeout`, `sudo`, `doas`, `nice`, `ionice`,
+//     `stdbuf`, `setsid`, `time`, `taskset`, `chrt`, `flock`, `chroot`, `unshare` and `xargs`.
+//     Each one's words are read the way it reads them (WRAPPER_SYNTAX): its options, the ones
+//     that take a value (`timeout -s KILL`, `sudo -u bob`, `stdbuf -o0`), then the operands it
+//     takes before the command (timeout's duration, flock's file, chroot's new root, taskset's
+//     mask, chrt's priority), `sudo`'s NAME=value; `flock FILE -c SCRIPT` runs SCRIPT in a shell.
+//     No command, or an option that makes it run none (`command -v`, `sudo -l`, `taskset -p`,
+//     `doas -C`), is no dump: `sudo -i`, `chroot DIR` and `unshare` alone start a shell, `xargs`
+//     alone runs `echo`, `nice` alone prints the niceness;
 //   - in a shell script (`sh -c`), any simple command of it (split at `;`, `&`, `|`, parentheses,
-//     backticks and new lines, redirections and leading NAME=value dropped) read as a leaf, plus
-//     the builtins that list the variables: a bare `set` or `export`, `export -p`,
-//     `declare`/`typeset` with -x or -p and no name;
+//     backticks and new lines, redirections and leading NAME=value dropped) read as a leaf, so
+//     through the wrappers above too (`sh -c 'timeout 5 env > x'`), plus the builtins that list
+//     the variables: a bare `set` or `export`, `export -p`, `declare`/`typeset` with -x or -p
+//     and no name;
 //   - the code of an inline script (not the arguments after it) reaching the environment object:
 //     JavaScript (`node`/`bun -e|--eval|-p|--print`, `deno eval`) `process.env`, `Deno.env`,
 //     `Bun.env` or the `process` module's `env`; Python (`-c`) `os.environ`, `os.getenv`, or
@@ -23,7 +33,99 @@ import { splitWords } from "../template/split.js";
 import { leafShapeOfWords, type LeafShape } from "./leaf-shape.js";
 import { SECRET_PART } from "./secret-word.js";
 
-const ENV_WRAPPERS: readonly string[] = ["command", "exec", "busybox", "toybox", "nohup"];
+/** How a wrapper reads its words before the command it runs, by getopt's rules: short options
+ * cluster (`-fv`), a short option's value is the rest of its word or else the next word (`-o0`,
+ * `-o 0`), a long option's value follows `=` or is the next word, a long option may be shortened
+ * to a prefix naming only it, `--` ends the options, and so does the first operand. */
+interface WrapperSyntax {
+  /** short options that take a value */
+  readonly shortValues?: string;
+  /** short options with which it runs no command (`command -v`, `sudo -l`, `taskset -p`) */
+  readonly shortNoCommand?: string;
+  /** long options that take a value (`--signal KILL`, `--signal=KILL`) */
+  readonly longValues?: readonly string[];
+  /** its other long options, known so that a shortened one is read as the option it names */
+  readonly longFlags?: readonly string[];
+  /** long options with which it runs no command (`--help` and `--version` always are) */
+  readonly longNoCommand?: readonly string[];
+  /** operands before the command: timeout's DURATION, flock's FILE, chroot's NEWROOT, taskset's MASK */
+  readonly operands?: number;
+  /** chrt: a priority before the command when the next word is a number */
+  readonly priority?: boolean;
+  /** nice: `-N`, `--N` and `-+N` set the adjustment */
+  readonly numberOption?: boolean;
+  /** sudo: NAME=value words before the command set variables */
+  readonly assignments?: boolean;
+  /** flock: `-c SCRIPT` or `--command SCRIPT` after the operands runs SCRIPT in a shell */
+  readonly shellString?: boolean;
+}
+
+const WRAPPER_SYNTAX: ReadonlyMap<string, WrapperSyntax> = new Map(Object.entries({
+  command: { shortNoCommand: "vV" },
+  exec: { shortValues: "a" },
+  busybox: { longNoCommand: ["list", "list-full", "install"] },
+  toybox: {},
+  nohup: {},
+  // timeout [-fv] [-s SIG] [-k DUR] DURATION CMD
+  timeout: { shortValues: "ks", longValues: ["kill-after", "signal"], longFlags: ["foreground", "preserve-status", "verbose"], operands: 1 },
+  // sudo [opts] [NAME=value...] CMD; -e edits files, -l lists, -v, -K and -V run nothing
+  sudo: {
+    shortValues: "aCcDghpRrTtUu",
+    shortNoCommand: "elvKV",
+    longValues: ["auth-type", "close-from", "login-class", "chdir", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"],
+    longFlags: ["askpass", "background", "bell", "preserve-env", "set-home", "login", "reset-timestamp", "non-interactive", "preserve-groups", "stdin", "shell"],
+    longNoCommand: ["edit", "list", "validate", "remove-timestamp"],
+    assignments: true,
+  },
+  // doas [-ns] [-a STYLE] [-u USER] CMD; -C FILE only checks the configuration, -L clears and exits
+  doas: { shortValues: "au", shortNoCommand: "CL" },
+  // nice [-n N | -N] [CMD]
+  nice: { shortValues: "n", longValues: ["adjustment"], numberOption: true },
+  // ionice [-c CLASS] [-n LEVEL] [-t] CMD; -p, -P and -u name running processes instead
+  ionice: { shortValues: "cn", shortNoCommand: "pPuhV", longValues: ["class", "classdata"], longFlags: ["ignore"], longNoCommand: ["pid", "pgid", "uid"] },
+  // stdbuf -i|-o|-e MODE... CMD
+  stdbuf: { shortValues: "ioe", longValues: ["input", "output", "error"] },
+  // setsid [-cfw] CMD
+  setsid: { shortNoCommand: "hV", longFlags: ["ctty", "fork", "wait"] },
+  // the shell's `time [-p]` and `/usr/bin/time [-apqv] [-f FORMAT] [-o FILE]`
+  time: { shortValues: "fo", shortNoCommand: "V", longValues: ["format", "output"], longFlags: ["append", "portability", "quiet", "verbose"] },
+  // taskset [-ac] MASK CMD; -p works on a running process
+  taskset: { shortNoCommand: "phV", longFlags: ["all-tasks", "cpu-list"], longNoCommand: ["pid"], operands: 1 },
+  // chrt [policy and -T|-P|-D NS] [PRIORITY] CMD; -p works on a running process, -m prints limits
+  chrt: {
+    shortValues: "TPD",
+    shortNoCommand: "pmhV",
+    longValues: ["sched-runtime", "sched-period", "sched-deadline"],
+    longFlags: ["all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose"],
+    longNoCommand: ["pid", "max"],
+    priority: true,
+  },
+  // flock [-sxunoF] [-w SECS] [-E CODE] FILE CMD, or FILE -c SCRIPT
+  flock: {
+    shortValues: "wE",
+    shortNoCommand: "hV",
+    longValues: ["timeout", "wait", "conflict-exit-code", "start", "length"],
+    longFlags: ["shared", "exclusive", "unlock", "nonblocking", "nb", "close", "no-fork", "verbose", "fcntl"],
+    operands: 1,
+    shellString: true,
+  },
+  // chroot [--userspec=U:G] [--groups=G] [--skip-chdir] NEWROOT [CMD]
+  chroot: { longValues: ["userspec", "groups"], longFlags: ["skip-chdir"], operands: 1 },
+  // unshare [opts] [CMD]; the namespace options take a file only after `=`
+  unshare: {
+    shortValues: "RwSGl",
+    shortNoCommand: "hV",
+    longValues: ["map-user", "map-users", "map-group", "map-groups", "propagation", "setgroups", "setuid", "setgid", "root", "wd", "monotonic", "boottime", "load-interp"],
+    longFlags: ["mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "mount-proc", "mount-binfmt", "map-root-user", "map-current-user", "map-auto", "map-subids", "keep-caps"],
+  },
+  // xargs [opts] [CMD [ARG...]]; its -e, -i and -l take a value only attached (`-i{}`)
+  xargs: {
+    shortValues: "aEILnsPd",
+    longValues: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"],
+    longFlags: ["null", "eof", "replace", "max-lines", "interactive", "no-run-if-empty", "verbose", "exit", "show-limits", "open-tty"],
+  },
+} satisfies Record<string, WrapperSyntax>));
+const ENV_WRAPPERS: readonly string[] = [...WRAPPER_SYNTAX.keys()];
 /** Every command the rule below can apply to, besides versioned interpreter names. */
 export const ENV_RULE_COMMANDS: readonly string[] = [
   "env", "printenv", ...ENV_WRAPPERS, "node", "nodejs", "bun", "deno", "python", "perl", "ruby",
@@ -61,16 +163,61 @@ function envCommandIndex(args: readonly string[]): number {
   return i;
 }
 
-/** The leaf a wrapper runs, or undefined when it runs none (`command -v env` only names it). */
-function wrappedLeaf(cmd: string, args: readonly string[]): LeafShape | undefined {
+/** The long option a word names (`--sig` names `--signal`), given exactly or as a prefix of
+ * only one of the wrapper's; undefined for one it does not know, read as an option without value. */
+function longOptionNamed(syntax: WrapperSyntax, name: string): string | undefined {
+  const all = [...(syntax.longValues ?? []), ...(syntax.longFlags ?? []), ...(syntax.longNoCommand ?? []), "help", "version"];
+  if (all.includes(name)) return name;
+  const prefixed = all.filter((option) => option.startsWith(name));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
+
+const NO_COMMAND = -1;
+
+/** The index of the first word after a wrapper's options (the values of those that take one
+ * skipped), or NO_COMMAND when one of them makes it run no command. */
+function afterOptions(syntax: WrapperSyntax, args: readonly string[]): number {
   let i = 0;
-  if (cmd === "env") i = envCommandIndex(args);
-  else {
-    for (; i < args.length && args[i]!.startsWith("-"); i++) {
-      if (cmd === "command" && /^-[A-Za-z]*[vV]/.test(args[i]!)) return undefined;
-      if (cmd === "exec" && args[i] === "-a") i++;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return i + 1;
+    if (arg === "-" || !arg.startsWith("-")) return i;
+    if (syntax.numberOption === true && /^-[-+]?\d/.test(arg)) continue;
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const option = longOptionNamed(syntax, arg.slice(2, eq < 0 ? undefined : eq));
+      if (option === undefined) continue;
+      if (option === "help" || option === "version" || syntax.longNoCommand?.includes(option)) return NO_COMMAND;
+      if (eq < 0 && syntax.longValues?.includes(option)) i++;
+      continue;
+    }
+    for (let j = 1; j < arg.length; j++) {
+      const letter = arg[j]!;
+      if (syntax.shortNoCommand?.includes(letter)) return NO_COMMAND;
+      if (syntax.shortValues?.includes(letter)) {
+        if (j === arg.length - 1) i++;
+        break;
+      }
     }
   }
+  return i;
+}
+
+/** The leaf a wrapper runs, or undefined when it runs none (`command -v env` only names it). */
+function wrappedLeaf(cmd: string, args: readonly string[]): LeafShape | undefined {
+  if (cmd === "env") {
+    const i = envCommandIndex(args);
+    return i < args.length ? leafShapeOfWords(args.slice(i)) : undefined;
+  }
+  const syntax = WRAPPER_SYNTAX.get(cmd);
+  if (syntax === undefined) return undefined;
+  let i = afterOptions(syntax, args);
+  if (i === NO_COMMAND) return undefined;
+  i += syntax.operands ?? 0;
+  if (syntax.priority === true && i < args.length && /^\d+$/.test(args[i]!)) i++;
+  if (syntax.assignments === true) while (i < args.length && ASSIGNMENT.test(args[i]!)) i++;
+  if (syntax.shellString === true && (args[i] === "-c" || args[i] === "--command"))
+    return i + 1 < args.length ? leafShapeOfWords(["sh", "-c", args[i + 1]!]) : undefined;
   return i < args.length ? leafShapeOfWords(args.slice(i)) : undefined;
 }
 
@@ -85,7 +232,8 @@ function shellListsVariables(cmd: string, args: readonly string[]): boolean {
 }
 
 // the words before a simple command that are not its command: `if env; then`, `{ env; }`, `! env`
-const SHELL_PREFIX_WORDS: ReadonlySet<string> = new Set(["{", "!", "if", "then", "elif", "else", "while", "until", "do", "time"]);
+// (the shell's `time` is read as the wrapper above, `-p` and all)
+const SHELL_PREFIX_WORDS: ReadonlySet<string> = new Set(["{", "!", "if", "then", "elif", "else", "while", "until", "do"]);
 
 /** The simple commands of a shell script, each as its words, redirections and leading
  * NAME=value dropped. Quotes are kept for the word splitting, so a separator inside them stays. */
@@ -230,7 +378,7 @@ export function leafDumpsEnvironment(shape: LeafShape, depth = 0): boolean {
   const { command: cmd, args } = shape;
   if (cmd === "printenv") return args.every((a) => a.startsWith("-"));
   if (cmd === "env" && envCommandIndex(args) === args.length) return true;
-  if (cmd === "env" || ENV_WRAPPERS.includes(cmd)) {
+  if (cmd === "env" || WRAPPER_SYNTAX.has(cmd)) {
     const leaf = wrappedLeaf(cmd, args);
     return leaf !== undefined && leafDumpsEnvironment(leaf, depth + 1);
   }

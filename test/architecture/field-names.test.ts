@@ -33,6 +33,8 @@ const OTHER_MEANINGS: Readonly<Record<string, readonly string[]>> = {
   "core/template/repeat.ts": ["repeat"],
   // the projection shows a reviewer a node's kind: "command", "sequence", "parallel", "object"
   "core/review/projection.ts": ["parallel"],
+  // `flock --timeout SECS`: an option of a command the environment rule reads through
+  "core/risk/environment-dump.ts": ["timeout"],
 };
 
 function sources(dir: string): string[] {

@@ -134,6 +134,54 @@ describe("riskLabels", () => {
       expect(templateRiskLabels(t), t).not.toContain("risk.secret_touching");
   });
 
+  it("secret_touching: the whole environment through timeout, sudo, nice and the other wrappers that run a command", () => {
+    for (const t of [
+      "timeout 5 env", "timeout -s KILL -k 2 5 env", "timeout --signal=KILL 5s printenv", "timeout --signal KILL 5 env", "timeout -sKILL 5 env",
+      "timeout --sig KILL 5 env", "timeout -v --preserve-status 5 env", "timeout 5 sh -c env", "timeout -- 5 env",
+      "sudo env", "sudo -u bob printenv", "sudo -u bob -g staff -C 5 -D /tmp -h host -p pw: -r role -t type -T 10 -U alice env",
+      "sudo --user=bob env", "sudo --user bob env", "sudo -E env", "sudo -- env", "sudo -i env", "sudo -s printenv", "sudo FOO=1 env",
+      "sudo node -p process.env", "sudo -ubob env", "/usr/bin/sudo -n -k env",
+      "doas env", "doas -u bob printenv", "doas -n -s env",
+      "nice env", "nice -n 5 env", "nice -n5 env", "nice -5 env", "nice --10 env", "nice --adjustment=5 env", "nice --adjustment 5 printenv",
+      "ionice -c 3 env", "ionice -c 2 -n 7 -t env", "ionice -c3 -n7 env", "ionice --class idle env",
+      "stdbuf -o0 env", "stdbuf -o 0 -e L env", "stdbuf -i0 -oL -eL printenv", "stdbuf --output=L env",
+      "setsid env", "setsid -c -f -w env", "setsid --fork printenv",
+      "time env", "time -p env", "/usr/bin/time -f %e -o /tmp/t -a -v env", "/usr/bin/time --format %e env", "/usr/bin/time -q printenv",
+      "taskset 1 env", "taskset -c 0-3 env", "taskset -a 0x3 printenv",
+      "chrt 10 env", "chrt -f 10 env", "chrt -o 0 printenv", "chrt -d -T 1000 -P 2000 -D 2000 0 env", "chrt --rr 5 env", "chrt -b env",
+      "flock /tmp/x env", "flock -n -w 5 -E 3 /tmp/x env", "flock -w5 /tmp/x printenv", "flock --timeout 5 /tmp/x env",
+      "flock /tmp/x -c env", "flock -s /tmp/x -c 'env | sort'", "flock /tmp/x --command 'export -p'",
+      "chroot / env", "chroot --userspec=bob:bob / env", "chroot --userspec bob:bob --groups staff --skip-chdir / printenv",
+      "unshare -r env", "unshare -f -p --mount-proc env", "unshare --map-root-user --net printenv", "unshare -R /srv -w / env",
+      "unshare --propagation private -m env", "unshare --user=/tmp/ns env",
+      "xargs env", "xargs printenv", "xargs -n 1 -P 4 env", "xargs -0 -I {} -d , -L 1 -s 100 -a list -E end env", "xargs -I{} env", "xargs -i env",
+      "xargs --max-args 1 env",
+      "sudo timeout 5 env", "nice -n 5 timeout 5 sudo -u bob env", "timeout 5 env FOO=1 printenv", "time nohup nice env",
+      "sh -c 'timeout 5 env > x'", "sh -c 'sudo -u bob env | sort'", "bash -c 'time -p env'", "sh -c 'if time env; then :; fi'",
+      "sh -c 'xargs env < list'", "timeout 5 node -e 'console.log(process.env)'", "sudo python3 -c 'import os; print(os.environ)'",
+    ])
+      expect(templateRiskLabels(t), t).toContain("risk.secret_touching");
+    for (const t of [
+      "timeout 5 printenv HOME", "timeout 5 make", "timeout -s KILL 5 make env", "timeout env", "timeout --help",
+      "sudo -l", "sudo -l env", "sudo -ll env", "sudo -v", "sudo -e /etc/env", "sudo -i", "sudo -s", "sudo -u env make", "sudo -- make env", "sudo FOO=1",
+      "sudo --list env", "sudo -V",
+      "doas -C /etc/doas.conf env", "doas -L", "doas -u env make",
+      "nice", "nice -n 5", "nice grep -rn env src", "nice -n 5 make env",
+      "ionice -p 123 env", "ionice -c 3 make", "ionice -c env make",
+      "stdbuf -o env make", "stdbuf -oL grep env log",
+      "setsid make", "setsid -h env",
+      "time make", "time -p make env", "/usr/bin/time -o env make", "/usr/bin/time -f env make",
+      "taskset env make", "taskset -p 1 123", "taskset -c 0 make",
+      "chrt -p 10 123", "chrt -m", "chrt 10 make", "chrt -T env 0 make",
+      "flock /tmp/x make", "flock env make", "flock -w env /tmp/x make", "flock /tmp/x -c 'make env'", "flock 9",
+      "chroot /srv", "chroot env", "chroot --userspec env / make",
+      "unshare -r", "unshare -r make", "unshare -R env make", "unshare --map-user env make",
+      "xargs", "xargs -n1 echo", "xargs -0", "xargs -I env echo env", "xargs -a env make", "xargs grep -l env", "xargs --help",
+      "sudo timeout 5 printenv HOME", "sh -c 'timeout 5 make > env'", "sh -c 'time make env'", "nohup nice make",
+    ])
+      expect(templateRiskLabels(t), t).not.toContain("risk.secret_touching");
+  });
+
   it("long_running: sleep, watch, tail -f, --watch/--serve/serve", () => {
     expect(templateRiskLabels("sleep 5")).toEqual(["risk.long_running"]);
     expect(templateRiskLabels("watch ls")).toEqual(["risk.long_running"]);
