@@ -38,7 +38,8 @@ export async function runChecked(
   const values = assemble(tool, params, ctx.injected, tool.async);
   if (E.isLeft(values)) return usageHint(tool, values.left);
   const prepared = prepareTool(tool);
-  // a value missing for the first command is refused here, before the launch is counted
+  // a value missing for a command the run certainly reaches is refused here, before any command
+  // starts and before the launch is counted
   const missing = missingBeforeStart(prepared.program, values.right.runtime, tool.surface.required, ctx.paths, prepared.contextCache);
   if (missing !== undefined) return usageHint(tool, missing);
   const pruning = pruneCaptures(ctx.fs, capturesRootOf(ctx.paths.tmpRoot));

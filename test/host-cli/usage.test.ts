@@ -1,6 +1,6 @@
 // Launch accounting through the real command: call, spawn recipe= and message to=tool: count, usage shows in the
 // verbose summary, and an unused tool gets the operator-gated cleanup recommendation.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,27 +39,42 @@ describe("usage through the CLI", () => {
     mkdirSync(recipes, { recursive: true });
     writeFileSync(join(recipes, "needx.json"), JSON.stringify({ description: "needs x", args: ["x"], template: "echo {x}" }));
     writeFileSync(join(recipes, "needpath.json"), JSON.stringify({ description: "a path", args: ["f:path"], template: "cat {f}" }));
-    writeFileSync(join(recipes, "later_step.json"), JSON.stringify({ description: "x in step two", template: ["printf one", "echo {x}"] }));
+    const touched = join(own, "touched");
+    writeFileSync(join(recipes, "later_step.json"), JSON.stringify({ description: "x in step two", template: [`touch ${touched}`, "echo {x}"] }));
+    writeFileSync(join(recipes, "taken.json"), JSON.stringify({ description: "x behind a when taken", template: ["printf one", { when: "{go??}", template: "echo {x}" }] }));
+    writeFileSync(join(recipes, "fallback.json"), JSON.stringify({ description: "x has a fallback", args: ["x"], template: ["printf one", "echo {x??none}"] }));
+    writeFileSync(join(recipes, "defaulted.json"), JSON.stringify({ description: "y has a default", args: ["x", "y=d"], template: ["printf one", { when: "{x??}", template: "echo {x}" }, "echo {y}"] }));
     writeFileSync(join(recipes, "skipped.json"), JSON.stringify({ description: "x behind when", template: [{ when: "{go??}", template: "echo {x}" }, "printf ran"] }));
     writeFileSync(join(recipes, "nocmd.json"), JSON.stringify({ description: "not on PATH", template: "no-such-command-pi-recipes-usage {x}" }));
     const calls = (): Record<string, unknown> => {
       const active = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env).body.details["active"] as { id: string; usage?: { lifetime_calls: number } }[];
-      return Object.fromEntries(["needx", "needpath", "later_step", "skipped", "nocmd"].map((id) => [id, active.find((a) => a.id === id)?.usage?.lifetime_calls]));
+      return Object.fromEntries(["needx", "needpath", "later_step", "skipped", "nocmd", "taken", "fallback", "defaulted"].map((id) => [id, active.find((a) => a.id === id)?.usage?.lifetime_calls]));
     };
     for (const words of [["call", "needx"], ["call", "needx", "x=null"], ["call", "needx", "y=1"], ["call", "needpath", "f="], ["message", "to=tool:needx", "type=call"], ["spawn", "recipe=needx"]]) {
       const r = runCli(words, env);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain('Invalid arguments for tool "need');
     }
-    expect(calls()).toEqual({ needx: 0, needpath: 0, later_step: 0, skipped: 0, nocmd: 0 });
-    // a command started: counted, whatever happened next (a later step's missing value, a command
-    // that could not be found)
-    expect(runCli(["call", "later_step"], env).stderr).toContain("Missing command template value: x");
+    // a value missing for a later step the run certainly reaches: refused before the first step
+    // runs (it would have touched the file), and not counted
+    const later = runCli(["call", "later_step"], env);
+    expect(later.status).toBe(1);
+    expect(later.stderr).toContain('Invalid arguments for tool "later_step"');
+    expect(later.stderr).toContain("Missing command template value: x");
+    expect(existsSync(touched)).toBe(false);
+    expect(calls()).toEqual({ needx: 0, needpath: 0, later_step: 0, skipped: 0, nocmd: 0, taken: 0, fallback: 0, defaulted: 0 });
+    // a command started: counted, whatever happened next (a missing value behind a `when` the run
+    // took, a command that could not be found)
+    expect(runCli(["call", "taken", "go=1"], env).stderr).toContain("Missing command template value: x");
     expect(runCli(["call", "nocmd", "x=1"], env).status).toBe(1);
     // a first step its `when` skips: what runs is not known before the run, so it runs and counts
     expect(runCli(["call", "skipped"], env)).toMatchObject({ status: 0, stdout: "ran\n" });
+    // a missing value the run never needs: a `when` not taken, a nullish fallback; a default fills in
+    expect(runCli(["call", "taken"], env)).toMatchObject({ status: 0, stdout: "one\n" });
+    expect(runCli(["call", "fallback"], env)).toMatchObject({ status: 0, stdout: "none\n" });
+    expect(runCli(["call", "defaulted"], env)).toMatchObject({ status: 0, stdout: "d\n" });
     expect(runCli(["call", "needx", "x=1"], env).stdout).toBe("1\n");
-    expect(calls()).toEqual({ needx: 1, needpath: 0, later_step: 1, skipped: 1, nocmd: 1 });
+    expect(calls()).toEqual({ needx: 1, needpath: 0, later_step: 0, skipped: 1, nocmd: 1, taken: 2, fallback: 1, defaulted: 1 });
   });
 
   it("a revision restarts revision_calls and keeps lifetime_calls", () => {
