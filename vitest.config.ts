@@ -11,8 +11,9 @@ export const common = {
   // their time waiting on the processes they start, and with two the cores were still idle a
   // third of the time (docs/testing.md has the measurements)
   maxWorkers: 3,
-  // memfs asks the process's ids at every file node: asked once per test process instead
-  setupFiles: ["test/support/memo-ids.ts"],
+  // memfs asks the process's ids at every file node: asked once per test process instead; and
+  // memfs's directory lookups without the access-time stamp and the resolve of a normal path
+  setupFiles: ["test/support/memo-ids.ts", "test/support/memfs-lookups.ts"],
   // builds the CLI from the current sources once; tests spawn it with plain node (test/support/cli.ts)
   globalSetup: ["test/support/global-setup.ts"],
 };
