@@ -125,7 +125,14 @@ export function makeFileLock(options: FileLockOptions): Lock {
   const graceMs = options.unownedGraceMs ?? DEFAULT_UNOWNED_GRACE_MS;
   const newToken = options.newToken ?? ((): string => nodeCrypto().randomUUID());
   const enterQueue = makeQueue();
+  // The locks the current async context holds, to refuse re-entry. Node keeps a hook on every
+  // promise the process creates for as long as an AsyncLocalStorage is enabled, and enabled it
+  // stays, after its run too: in a process that took one lock, all later promise work paid for
+  // the hook (a tenth of the test workers' own CPU, docs/performance.md). So it is disabled again
+  // when no section of this lock is running: only an active entry ever refuses a lock, and every
+  // entry is inactive by then.
   const chain = new AsyncLocalStorage<readonly HeldInChain[]>();
+  let sectionsRunning = 0;
 
   async function look(file: string): Promise<Seen | undefined> {
     let st;
@@ -339,15 +346,18 @@ export function makeFileLock(options: FileLockOptions): Lock {
     const held = await acquire(path, opts);
     const entry: HeldInChain = { canonicalPath: held.canonicalPath, active: true };
     let result: A;
+    sectionsRunning++;
     try {
       result = await chain.run([...(chain.getStore() ?? []), entry], fn);
     } catch (e) {
       entry.active = false;
+      if (--sectionsRunning === 0) chain.disable();
       // the section's own error matters more than a failed release
       await held.release().catch(() => undefined);
       throw e;
     }
     entry.active = false;
+    if (--sectionsRunning === 0) chain.disable();
     await held.release();
     return result;
   }

@@ -36,3 +36,23 @@ it("a call chain that holds two locks may take neither again", async () => {
   const again = await lock.withLock(at.path, () => lock.withLock(other, () => lock.withLock(at.path, () => "taken", { timeoutMs: 200 }).catch((e: unknown) => e)));
   expect(again).toBeInstanceOf(LockReentryError);
 });
+
+// The chain's async context is switched off whenever no section runs (so that promise work after a
+// section pays no hook); re-entry must still be refused in every section that runs, including one
+// that outlives a section beside it and one that starts after the chain was switched off.
+it("re-entry is refused in a section that outlives another, and in one after all had ended", async () => {
+  const lock = makeFileLock({ lockRoot: at.root });
+  const other = join(at.dir, "other.json");
+  let endShort!: () => void;
+  const shortEnded = new Promise<void>((done) => (endShort = done));
+  const long = lock.withLock(at.path, async () => {
+    await shortEnded; // the section beside it has ended by now
+    return lock.withLock(at.path, () => "taken", { timeoutMs: 200 }).catch((e: unknown) => e);
+  });
+  await lock.withLock(other, () => undefined);
+  endShort();
+  expect(await long).toBeInstanceOf(LockReentryError);
+  // every section has ended: a new one starts the chain again
+  expect(await lock.withLock(other, () => lock.withLock(other, () => "taken", { timeoutMs: 200 }).catch((e: unknown) => e))).toBeInstanceOf(LockReentryError);
+  expect(await lock.withLock(other, () => lock.withLock(at.path, () => "nested"))).toBe("nested");
+});
