@@ -1,7 +1,7 @@
 // A real recipe root for compile-cache tests: discovery (and `list` through the list index)
 // through the cache, and without it as what the cache must reproduce; a count of recipe files
 // read; and a way to wait for the file-system clock.
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodeFs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -167,20 +167,25 @@ function print(r: CommandResult, json: boolean, out: { write(chunk: string): unk
   else writeText(out, r.text);
 }
 
-/** Waits until the file-system clock has moved past every time of `paths` (and of `dir`): a file
- *  written after this has strictly newer times. */
+/** Waits until the file-system clock has moved past every time of `paths` and of everything
+ *  under them (a folder's own times do not change when a file in it is rewritten): a file written
+ *  after this has strictly newer times than any of them. */
 export async function nextTick(dir: string, paths: readonly string[] = []): Promise<void> {
   const probe = join(dir, ".tick");
-  const newest = (): bigint => {
-    let t = 0n;
-    for (const p of paths) {
-      const st = statSync(p, { bigint: true });
-      if (st.mtimeNs > t) t = st.mtimeNs;
-      if (st.ctimeNs > t) t = st.ctimeNs;
-    }
+  const newest = (p: string): bigint => {
+    const st = lstatSync(p, { bigint: true });
+    let t = st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs;
+    if (st.isDirectory())
+      for (const name of readdirSync(p)) {
+        const u = newest(join(p, name));
+        if (u > t) t = u;
+      }
     return t;
   };
-  const floor = newest();
+  const floor = paths.reduce((t, p) => {
+    const u = newest(p);
+    return u > t ? u : t;
+  }, 0n);
   for (;;) {
     writeFileSync(probe, "");
     if (statSync(probe, { bigint: true }).mtimeNs > floor) return;
