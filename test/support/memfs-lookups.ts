@@ -12,7 +12,8 @@
 //
 // The classes are reached through a volume's own objects rather than imported from memfs's
 // internal packages, so the patch applies to exactly the code memfs runs. test/support/
-// memfs-lookups.test.ts checks that a patched volume answers as an unpatched one would.
+// memfs-lookups.test.ts checks the fast steps against memfs's own rule (resolve, then split) and
+// that a patched volume still finds, lists and refuses paths as memfs does.
 import { Volume } from "memfs";
 
 interface LinkLike {
