@@ -141,6 +141,18 @@ function keepCode(places: readonly [string, string], header: string, script: vm.
 /** The text of the bytes `bytes` (UTF-8). The build writes main.cjs in ASCII only
  *  (scripts/bundle.mjs), whose text is its bytes one for one: made so without decoding, it takes
  *  1 ms instead of 12 to 18 for the 1.3 MB, and V8 holds it in one byte a character. */
+/**
+ * How a file built to be compiled as it is begins (after a `#!` line): scripts/bundle.mjs writes
+ * main.cjs so. Joining the file's text to node's module wrapper here made V8 copy the whole text
+ * once more before compiling it (1 MB, some 4 ms a process: docs/performance.md, "Page faults"), so
+ * the build writes the wrapper into the file. The line is an expression that works both ways:
+ * required by node (Node 22, or `node main.cjs`) it calls the function that follows with node's
+ * module values; compiled here, with the marker set, it is that function, called below as before.
+ */
+export const SELF_WRAPPED =
+  '(globalThis[Symbol.for("pi-recipes.self-wrapped")]||(f=>f.call(exports,exports,require,module,__filename,__dirname)))(function (exports, require, module, __filename, __dirname) {';
+const SELF_WRAPPED_MARK = Symbol.for("pi-recipes.self-wrapped");
+
 const sourceText = (bytes: Buffer): string => (isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"));
 
 /** Node's own cache of compiled code is on (Node 22.1 and later, once enabled) */
@@ -163,9 +175,12 @@ export function requireWithCodeCache(file: string): void {
   const owners = [process.getuid?.() ?? 0, owner];
   const kept = keptCode(places[0], header, (c) => ownedBy(c, owners)) ?? keptCode(places[1], header, ownedByUser);
   const source = sourceText(readFileSync(file));
-  // the function `require` makes of a file (node's Module.wrap); a first `#!` line is no JavaScript
-  const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${body}\n});`;
+  // the function `require` makes of a file (node's Module.wrap): written into the file by the build
+  // (SELF_WRAPPED above), or joined here; V8 reads a `#!` line at the very start of a script, but
+  // not inside the wrapper
+  const selfWrapped = source.startsWith(SELF_WRAPPED, source.startsWith("#!") ? source.indexOf("\n") + 1 : 0);
+  const body = source.startsWith("#!") && !selfWrapped ? `//${source.slice(2)}` : source;
+  const wrapped = selfWrapped ? source : `(function (exports, require, module, __filename, __dirname) { ${body}\n});`;
   // an `import()` in the file loads as it would in a file node loaded (the constant is newer than Node 20.0)
   const importModuleDynamically = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   const script = new vm.Script(wrapped, {
@@ -174,7 +189,15 @@ export function requireWithCodeCache(file: string): void {
     ...(importModuleDynamically === undefined ? {} : { importModuleDynamically }),
   });
   if (kept === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCode(places, header, script));
-  const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+  type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+  const marks = globalThis as { [SELF_WRAPPED_MARK]?: (f: ModuleFunction) => ModuleFunction };
+  if (selfWrapped) marks[SELF_WRAPPED_MARK] = (f) => f;
+  let run: ModuleFunction;
+  try {
+    run = script.runInThisContext() as ModuleFunction;
+  } finally {
+    delete marks[SELF_WRAPPED_MARK];
+  }
   const mod = { exports: {} };
   run.call(mod.exports, mod.exports, require, mod, file, dirname(file));
 }

@@ -220,7 +220,15 @@ const oneFile = (entry, format, plugins, more = {}) =>
 
 // The command (host-cli/main.ts) as one CommonJS file (see the top of this file).
 const FULL_COMMAND = { in: "host-cli/main.ts", out: "host-cli/main.cjs" };
-const fullCommand = await oneFile(FULL_COMMAND, "cjs", [moduleUrl, esModules, lazyLibraries, lazyOwnModules(true)]);
+// Wrapped in node's module function by the build (SELF_WRAPPED in host-cli/code-cache.ts, which
+// this text must match: test/scripts/bundle.test.ts checks it), so that the code cache's loader
+// compiles the text as it is instead of joining it to a wrapper, which made V8 copy it once more.
+const SELF_WRAPPED =
+  '(globalThis[Symbol.for("pi-recipes.self-wrapped")]||(f=>f.call(exports,exports,require,module,__filename,__dirname)))(function (exports, require, module, __filename, __dirname) {';
+const fullCommand = await oneFile(FULL_COMMAND, "cjs", [moduleUrl, esModules, lazyLibraries, lazyOwnModules(true)], {
+  banner: { js: `${SELF_WRAPPED}\nconst __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;` },
+  footer: { js: "\n});" },
+});
 // main.cjs in ASCII only, so that the code cache's loader makes its text without decoding UTF-8
 // (host-cli/code-cache.ts). esbuild escapes every other character in strings, regular expressions
 // and names; what it leaves are comments it keeps inside expressions (from libraries), where an

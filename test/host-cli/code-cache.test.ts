@@ -8,6 +8,7 @@ import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SELF_WRAPPED } from "../../host-cli/code-cache.js";
 import { nodeArgsFor, repoRoot } from "../support/cli.js";
 
 let dir: string;
@@ -204,6 +205,22 @@ describe.skipIf(nodeHasItsOwn)("the code cache on a Node without its own", () =>
     writeFileSync(file, `process.stdout.write("h\u00e9llo \u2014 \u{1f600} " + __filename.endsWith("command.cjs") + "\\n");\n`);
     for (let i = 0; i < 2; i++) expect(run()).toEqual({ status: 0, stdout: "h\u00e9llo \u2014 \u{1f600} true\n", stderr: "" });
     expect(existsSync(cache)).toBe(true);
+  });
+
+  it("a file written inside the module function (as the build writes main.cjs) runs the same through the loader, its kept code and node itself", () => {
+    const body = command("one").split("\n");
+    // after the #! line, the wrapper's first line; at the end, its close
+    writeFileSync(file, [body[0], SELF_WRAPPED, ...body.slice(1), "});", ""].join("\n"));
+    const expected = { status: 0, stdout: "ONE command.cjs pi-code-cache- object\n", stderr: "" };
+    expect(run()).toEqual(expected);
+    expect(existsSync(cache)).toBe(true);
+    expect(run()).toEqual(expected);
+    const direct = spawnSync(process.execPath, [file], { encoding: "utf8" });
+    expect({ status: direct.status, stdout: direct.stdout, stderr: direct.stderr }).toEqual(expected);
+    // the marker the loader sets while it compiles is gone after
+    writeFileSync(join(dir, "probe.cjs"), `process.stdout.write(String(globalThis[Symbol.for("pi-recipes.self-wrapped")]));\n`);
+    writeFileSync(file, [SELF_WRAPPED, `require(${JSON.stringify(join(dir, "probe.cjs"))});`, "});", ""].join("\n"));
+    expect(run().stdout).toBe("undefined");
   });
 
   it("an error the file throws is the process's, as with require", () => {

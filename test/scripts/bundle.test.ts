@@ -13,6 +13,7 @@ import * as nodeModule from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SELF_WRAPPED } from "../../host-cli/code-cache.js";
 import { repoRoot } from "../support/cli.js";
 import { buildForTests } from "../support/test-build.js";
 import { finished, runBox, type RunBox } from "../runtime/runs/support.js";
@@ -130,6 +131,9 @@ describe("the bundled build", () => {
     expect(command).not.toContain(repoRoot);
     // and is ASCII only: the code cache's loader then makes its text without decoding UTF-8
     expect(isAscii(readFileSync(join(out, "host-cli", "main.cjs")))).toBe(true);
+    // written inside node's module function, in the form the loader compiles as it is
+    expect(command.split("\n")[1]).toBe(SELF_WRAPPED);
+    expect(command.trimEnd().endsWith("\n});")).toBe(true);
     expect(readFileSync(join(out, "host-pi", "index.js"), "utf8")).toContain("createPiRecipesExtension");
   });
 
