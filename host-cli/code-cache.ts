@@ -138,14 +138,12 @@ function keepCode(places: readonly [string, string], header: string, script: vm.
   keepCodeIn(places[1], header, script);
 }
 
-/** The text of the bytes `bytes` (UTF-8). The build writes main.cjs in ASCII only
- *  (scripts/bundle.mjs), whose text is its bytes one for one: made so without decoding, it takes
- *  1 ms instead of 12 to 18 for the 1.3 MB, and V8 holds it in one byte a character. */
 /**
  * How a file built to be compiled as it is begins (after a `#!` line): scripts/bundle.mjs writes
  * main.cjs so. Joining the file's text to node's module wrapper here made V8 copy the whole text
- * once more before compiling it (1 MB, some 4 ms a process: docs/performance.md, "Page faults"), so
- * the build writes the wrapper into the file. The line is an expression that works both ways:
+ * once more before compiling it (1 MB: some 250 page faults and 3 ms a process,
+ * docs/performance.md, "Page faults"), so the build writes the wrapper into the file. The line is
+ * an expression that works both ways:
  * required by node (Node 22, or `node main.cjs`) it calls the function that follows with node's
  * module values; compiled here, with the marker set, it is that function, called below as before.
  */
@@ -153,6 +151,9 @@ export const SELF_WRAPPED =
   '(globalThis[Symbol.for("pi-recipes.self-wrapped")]||(f=>f.call(exports,exports,require,module,__filename,__dirname)))(function (exports, require, module, __filename, __dirname) {';
 const SELF_WRAPPED_MARK = Symbol.for("pi-recipes.self-wrapped");
 
+/** The text of the bytes `bytes` (UTF-8). The build writes main.cjs in ASCII only
+ *  (scripts/bundle.mjs), whose text is its bytes one for one: made so without decoding, it takes
+ *  1 ms instead of 12 to 18 for the 1.3 MB, and V8 holds it in one byte a character. */
 const sourceText = (bytes: Buffer): string => (isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"));
 
 /** Node's own cache of compiled code is on (Node 22.1 and later, once enabled) */
