@@ -11,8 +11,12 @@
 // end), large writes, recursive removal, and opening a file for writing (such an open waits on a
 // FIFO; the read's open is non-blocking). A long-lived server pays for this with its event loop:
 // these calls take microseconds on a local disk, but one on a hung network file system stalls it.
-import * as nfs from "node:fs/promises";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, writeSync, type Dirent, type Stats } from "node:fs";
+// node:fs/promises through `promises` of node:fs, a getter that loads it on first use: the front
+// door builds this port for every command, and most of its answers (--version, help, a `list` from
+// its index) never make an asynchronous call; loading it costs a fresh process about 2 ms
+// (docs/performance.md, "Page faults")
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises as nfs, readdirSync, readSync, statSync, writeSync, type Dirent, type Stats } from "node:fs";
+import type { FileHandle as NodeFileHandle } from "node:fs/promises";
 import { guardFs, type DirEntry, type FileHandle, type FileKind, type FileStat, type FileSystem, type FsCapabilities, type OpenFlag } from "./FileSystem.js";
 
 const kindOf = (s: Pick<Stats | Dirent, "isFile" | "isDirectory" | "isSymbolicLink">): FileKind =>
@@ -34,7 +38,7 @@ const bytesOf = (data: Uint8Array | string): Uint8Array => (typeof data === "str
 /** Reads and writes up to this size are made synchronously (see the top of this file). */
 export const SMALL_IO_BYTES = 256 * 1024;
 
-function wrapHandle(path: string, h: nfs.FileHandle): FileHandle {
+function wrapHandle(path: string, h: NodeFileHandle): FileHandle {
   return {
     write: (data) =>
       guardFs("handle.write", path, async () => {
@@ -154,7 +158,7 @@ export function makeNodeFileSystem(): FileSystem {
     link: (existing, newPath) => guardFs("link", existing, () => nfs.link(existing, newPath), newPath),
     fsyncDir: (path) =>
       guardFs("fsyncDir", path, async () => {
-        let h: nfs.FileHandle;
+        let h: NodeFileHandle;
         try {
           // O_DIRECTORY makes a non-folder fail with ENOTDIR instead of syncing a file.
           h = await nfs.open(path, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
