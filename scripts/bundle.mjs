@@ -220,11 +220,10 @@ const oneFile = (entry, format, plugins, more = {}) =>
 
 // The command (host-cli/main.ts) as one CommonJS file (see the top of this file).
 const FULL_COMMAND = { in: "host-cli/main.ts", out: "host-cli/main.cjs" };
-// Wrapped in node's module function by the build (SELF_WRAPPED in host-cli/code-cache.ts, which
-// this text must match: test/scripts/bundle.test.ts checks it), so that the code cache's loader
-// compiles the text as it is instead of joining it to a wrapper, which made V8 copy it once more.
-const SELF_WRAPPED =
-  '(globalThis[Symbol.for("pi-recipes.self-wrapped")]||(f=>f.call(exports,exports,require,module,__filename,__dirname)))(function (exports, require, module, __filename, __dirname) {';
+// Wrapped in node's module function by the build, in the form the code cache's loader recognises
+// (SELF_WRAPPED, taken from this build's own host-cli/code-cache.js in the same folder), so that
+// it compiles the text as it is instead of joining it to a wrapper, which made V8 copy it once more.
+const { SELF_WRAPPED } = await import(pathToFileURL(join(outdir, "host-cli", "code-cache.js")).href);
 const fullCommand = await oneFile(FULL_COMMAND, "cjs", [moduleUrl, esModules, lazyLibraries, lazyOwnModules(true)], {
   banner: { js: `${SELF_WRAPPED}\nconst __piRecipesSelfUrl = require("node:url").pathToFileURL(__filename).href;` },
   footer: { js: "\n});" },
