@@ -179,9 +179,9 @@ export function requireWithCodeCache(file: string): void {
   // the function `require` makes of a file (node's Module.wrap): written into the file by the build
   // (SELF_WRAPPED above), or joined here; V8 reads a `#!` line at the very start of a script, but
   // not inside the wrapper
-  const selfWrapped = source.startsWith(SELF_WRAPPED, source.startsWith("#!") ? source.indexOf("\n") + 1 : 0);
-  const body = source.startsWith("#!") && !selfWrapped ? `//${source.slice(2)}` : source;
-  const wrapped = selfWrapped ? source : `(function (exports, require, module, __filename, __dirname) { ${body}\n});`;
+  const hashbang = source.startsWith("#!");
+  const selfWrapped = source.startsWith(SELF_WRAPPED, hashbang ? source.indexOf("\n") + 1 : 0);
+  const wrapped = selfWrapped ? source : `(function (exports, require, module, __filename, __dirname) { ${hashbang ? `//${source.slice(2)}` : source}\n});`;
   // an `import()` in the file loads as it would in a file node loaded (the constant is newer than Node 20.0)
   const importModuleDynamically = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   const script = new vm.Script(wrapped, {
