@@ -125,10 +125,9 @@ const WRAPPER_SYNTAX: ReadonlyMap<string, WrapperSyntax> = new Map(Object.entrie
     longFlags: ["null", "eof", "replace", "max-lines", "interactive", "no-run-if-empty", "verbose", "exit", "show-limits", "open-tty"],
   },
 } satisfies Record<string, WrapperSyntax>));
-const ENV_WRAPPERS: readonly string[] = [...WRAPPER_SYNTAX.keys()];
 /** Every command the rule below can apply to, besides versioned interpreter names. */
 export const ENV_RULE_COMMANDS: readonly string[] = [
-  "env", "printenv", ...ENV_WRAPPERS, "node", "nodejs", "bun", "deno", "python", "perl", "ruby",
+  "env", "printenv", ...WRAPPER_SYNTAX.keys(), "node", "nodejs", "bun", "deno", "python", "perl", "ruby",
   "awk", "gawk", "mawk", "nawk", "jq", "gojq", "jaq", "bash", "sh", "zsh", "fish", "dash", "ksh",
 ];
 
