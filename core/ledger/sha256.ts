@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4) in plain TypeScript, because core may not reach node:crypto. Only
-// fingerprints use it: short canonical JSON texts, hashed once per discovered recipe.
+// SHA-256 (FIPS 180-4) in plain TypeScript, because core may not reach node:crypto. It hashes the
+// recipe fingerprints, the journal engine's records and plans (every file a plan keeps), and the
+// review's snapshots and batches.
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
