@@ -8,14 +8,15 @@
 // and on a loaded machine each wake-up may wait for a core. A `pi-recipes call` makes about a
 // dozen of them to account one launch. What may take long stays asynchronous: fsync, the read of
 // a file that is large, grew while it was read or has no size (a /proc or sysfs file may never
-// end), large writes, recursive removal, and opening a file for writing (such an open waits on a
-// FIFO; the read's open is non-blocking). A long-lived server pays for this with its event loop:
+// end), large writes, recursive removal, and opening anything but a regular file (opening a FIFO
+// waits for its other end; every open here is first tried without blocking, and only a regular
+// file is kept from that try). A long-lived server pays for this with its event loop:
 // these calls take microseconds on a local disk, but one on a hung network file system stalls it.
 // node:fs/promises through `promises` of node:fs, a getter that loads it on first use: the front
 // door builds this port for every command, and most of its answers (--version, help, a `list` from
 // its index) never make an asynchronous call; loading it costs a fresh process about 2 ms
 // (docs/performance.md, "Page faults")
-import { closeSync, constants, fstatSync, lstatSync, openSync, promises as nfs, readdirSync, readSync, statSync, writeSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, fsync, lstatSync, openSync, promises as nfs, readdirSync, readSync, statSync, write as writeFd, writeSync, type Dirent, type Stats } from "node:fs";
 import type { FileHandle as NodeFileHandle } from "node:fs/promises";
 import { guardFs, type DirEntry, type FileHandle, type FileKind, type FileStat, type FileSystem, type FsCapabilities, type OpenFlag } from "./FileSystem.js";
 
@@ -56,6 +57,86 @@ function wrapHandle(path: string, h: NodeFileHandle): FileHandle {
       }),
     sync: () => guardFs("handle.sync", path, () => h.sync()),
     close: () => guardFs("handle.close", path, () => h.close()),
+  };
+}
+
+/** The open flags of the port's `open` (node's "r", "w", "wx" and "a"). */
+const OPEN_FLAGS: Readonly<Record<OpenFlag, number>> = {
+  r: constants.O_RDONLY,
+  w: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC,
+  wx: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+  a: constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND,
+};
+
+/**
+ * Opens `path` synchronously when it is a regular file or is missing (to be created); undefined for
+ * anything else (a FIFO, socket, device or folder), which node's own open then opens on the thread
+ * pool as before, waiting there for a FIFO's other end. The stat comes first so that such a file is
+ * never opened twice (a FIFO's reader would see the first open's close as the end of its input).
+ * The open itself does not block either (O_NONBLOCK, which changes nothing on a regular file): a
+ * FIFO put in the path's place after the stat fails it at once with ENXIO, or is opened and closed
+ * again at once, and goes to the pool.
+ */
+function openRegularSync(path: string, flag: OpenFlag, mode: number | undefined): number | undefined {
+  const before = statSync(path, { throwIfNoEntry: false });
+  if (before !== undefined && !before.isFile()) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS[flag] | (constants.O_NONBLOCK ?? 0), mode ?? 0o666);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === "ENXIO") return undefined;
+    throw e;
+  }
+  try {
+    if (fstatSync(fd).isFile()) return fd;
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  closeSync(fd);
+  return undefined;
+}
+
+/** A handle over the descriptor `fd` of a regular file (openRegularSync): small writes and the close
+ *  are made synchronously, large writes and fsync on the thread pool. The descriptor is closed only
+ *  after the operations on the pool have ended (a number closed under them could be reused by the
+ *  next open, and they would reach that file); a closed handle refuses with EBADF, and closing it
+ *  again does nothing, as node's FileHandle. */
+function regularFileHandle(path: string, fd: number): FileHandle {
+  let open = true;
+  let running = 0;
+  let drained: (() => void) | undefined;
+  const ebadf = (syscall: string): Error => Object.assign(new Error(`EBADF: bad file descriptor, ${syscall}`), { code: "EBADF" });
+  const onPool = <T>(syscall: string, start: (done: (e: Error | null, v?: T) => void) => void): Promise<T> => {
+    if (!open) return Promise.reject(ebadf(syscall));
+    running++;
+    return new Promise<T>((resolve, reject) =>
+      start((e, v) => {
+        if (--running === 0) drained?.();
+        if (e === null) resolve(v as T);
+        else reject(e);
+      }),
+    );
+  };
+  return {
+    write: (data) =>
+      guardFs("handle.write", path, async () => {
+        if (!open) throw ebadf("write");
+        const bytes = bytesOf(data);
+        if (bytes.length <= SMALL_IO_BYTES) {
+          for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+          return;
+        }
+        for (let done = 0; done < bytes.length; ) done += await onPool<number>("write", (cb) => writeFd(fd, bytes, done, bytes.length - done, null, cb));
+      }),
+    sync: () => guardFs("handle.sync", path, () => onPool<void>("fsync", (cb) => fsync(fd, cb))),
+    close: () =>
+      guardFs("handle.close", path, async () => {
+        if (!open) return;
+        open = false;
+        if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
+        closeSync(fd);
+      }),
   };
 }
 
@@ -142,7 +223,11 @@ export function makeNodeFileSystem(): FileSystem {
     readAt: (path, position, length) => guardFs("readAt", path, () => readRegularAt(path, position, length)),
     writeFile: (path, data, options = {}) =>
       guardFs("writeFile", path, () => nfs.writeFile(path, data, { flag: options.flag ?? "w", ...(options.mode === undefined ? {} : { mode: options.mode }) })),
-    open: (path, flag: OpenFlag, mode) => guardFs("open", path, async () => wrapHandle(path, await nfs.open(path, flag, mode))),
+    open: (path, flag: OpenFlag, mode) =>
+      guardFs("open", path, async () => {
+        const fd = openRegularSync(path, flag, mode);
+        return fd === undefined ? wrapHandle(path, await nfs.open(path, flag, mode)) : regularFileHandle(path, fd);
+      }),
     rename: (from, to) => guardFs("rename", from, () => nfs.rename(from, to), to),
     unlink: (path) => guardFs("unlink", path, () => nfs.unlink(path)),
     mkdir: (path, options = {}) => guardFs("mkdir", path, async () => void (await nfs.mkdir(path, { recursive: options.recursive ?? false }))),
