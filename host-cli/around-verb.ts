@@ -5,6 +5,7 @@ import { isFsError, type FsError } from "../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../runtime/agent-paths.js";
 import { packageInfo } from "../runtime/agent-paths.js";
 import { writeJson } from "./print.js";
+import { stderr, stdout } from "./std-out.js";
 
 /** The verbs that read the registry. */
 export const READS_REGISTRY: ReadonlySet<string> = new Set(["inspect", "schema", "list", "call", "spawn", "message", "register_tool"]);
@@ -15,21 +16,21 @@ export function noteMissingAgentDir(verb: string, paths: AgentPaths, env: NodeJS
   if (!READS_REGISTRY.has(verb)) return;
   if (existsSync(paths.agentDir)) return;
   const from = env["PI_CODING_AGENT_DIR"] ? "PI_CODING_AGENT_DIR" : "the default, ~/.pi/agent";
-  process.stderr.write(`pi-recipes: note: no agent directory at ${paths.agentDir} (from ${from}); recipes are read from ${paths.recipeRoot}\n`);
+  stderr.write(`pi-recipes: note: no agent directory at ${paths.agentDir} (from ${from}); recipes are read from ${paths.recipeRoot}\n`);
 }
 
 /** `pi-recipes --version` */
 export function printVersion(json: boolean): void {
   const version = packageInfo().version;
   if (json) writeJson(true, `pi-recipes ${version}`, { version });
-  else process.stdout.write(`pi-recipes ${version}\n`);
+  else stdout.write(`pi-recipes ${version}\n`);
 }
 
 /** Help as asked: the text, or with `--json` the one JSON object `--json` promises, the text in
  *  `text` and the verb it is about (none for the general usage) in `details`. */
 export function printHelp(text: string, about: string | undefined, json: boolean): void {
   if (json) writeJson(true, text.trimEnd(), about === undefined ? {} : { verb: about });
-  else process.stdout.write(text);
+  else stdout.write(text);
 }
 
 /** `pi-recipes list | head -1`: the reader has gone, which is no error of ours (no stack trace). */
@@ -81,7 +82,7 @@ export function reportFailure(error: unknown, json: boolean): void {
   process.exitCode = 1;
   if (isFsError(error)) {
     const text = fsFailure(error);
-    process.stderr.write(`pi-recipes: ${text}\n`);
+    stderr.write(`pi-recipes: ${text}\n`);
     if (json) writeJson(false, text, { fs_error: error.code, path: error.path });
     return;
   }
@@ -91,10 +92,10 @@ export function reportFailure(error: unknown, json: boolean): void {
   // error may come from another bundle's copy of the class (adapters/lock/Lock.ts)
   const lock = lockFailure(error);
   if (lock !== undefined) {
-    process.stderr.write(`pi-recipes: ${lock.message}\n`);
+    stderr.write(`pi-recipes: ${lock.message}\n`);
     if (json) writeJson(false, lock.message, { lock_error: lock.code, ...(lock.root === undefined ? {} : { recipe_root: lock.root }) });
     return;
   }
-  process.stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  stderr.write(`pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   if (json) writeJson(false, `internal error: ${error instanceof Error ? error.message : String(error)}`, { internal_error: true });
 }

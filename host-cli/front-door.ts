@@ -28,12 +28,13 @@ import { installedPackagedCompiles } from "../runtime/packaged-compiles.js";
 import { anythingPending } from "../runtime/pending.js";
 import { listTools } from "../runtime/verbs/list.js";
 import { parseArgv, type ParsedCommandLine } from "./argv.js";
-import { noteMissingAgentDir, printHelp, printVersion, quietBrokenPipes, reportFailure } from "./around-verb.js";
+import { noteMissingAgentDir, printHelp, printVersion, reportFailure } from "./around-verb.js";
 import { helpAnswer } from "./help.js";
 import { keptAnswerPlace, keptViewKey, printKept } from "./kept-answer.js";
 import { builtFullCommand, requireWithCodeCache } from "./code-cache.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { printResult } from "./print.js";
+import { stdout } from "./std-out.js";
 
 /** The command's place, when nothing is pending there; undefined: a plan a killed command left
  *  pending is settled by the full command before anything is read (runtime/settle.ts). */
@@ -50,7 +51,6 @@ async function answerList(cmd: ParsedCommandLine): Promise<boolean> {
   const { paths, packagedRoot, scan } = place;
   const list = listWithoutDiscovery(scan, listPlace(paths, packagedRoot, codeVersion(scan), installedPackagedCompiles()));
   if (list === undefined) return false;
-  quietBrokenPipes();
   noteMissingAgentDir("list", paths, process.env);
   printResult(cmd, listTools(list));
   return true;
@@ -69,12 +69,11 @@ async function answerInspect(cmd: ParsedCommandLine): Promise<boolean> {
   const { path, expect } = keptAnswerPlace(place, cmd.params, key);
   let printing = false;
   const out = {
-    write: (chunk: string | Uint8Array): boolean => ((printing = true), process.stdout.write(chunk)),
+    write: (chunk: string | Uint8Array): boolean => ((printing = true), stdout.write(chunk)),
     get writableLength(): number {
-      return process.stdout.writableLength;
+      return stdout.writableLength;
     },
   };
-  quietBrokenPipes();
   try {
     return printKept(place.scan, path, expect, out);
   } catch (e) {
@@ -94,7 +93,6 @@ async function answer(argv: readonly string[]): Promise<boolean> {
   if (E.isLeft(parsed)) return false;
   const cmd = parsed.right;
   if (cmd.verb === "--version") {
-    quietBrokenPipes();
     printVersion(cmd.json);
     return true;
   }
@@ -102,7 +100,6 @@ async function answer(argv: readonly string[]): Promise<boolean> {
   if (help !== undefined) {
     // help of a name that is no verb is a usage error, which the full command words
     if ("unknown" in help) return false;
-    quietBrokenPipes();
     printHelp(help.text, help.about, cmd.json);
     return true;
   }

@@ -7,13 +7,14 @@ import type { ViewKey } from "../runtime/view-key.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { keptAnswerPlace, printKept, type Out } from "./kept-answer.js";
 import { writeJson, writeRegistryText } from "./print.js";
+import { stdout } from "./std-out.js";
 import { keptWriter } from "./view-file.js";
 import { result, type CliHost, type VerbOutcome } from "./verbs/cli-verb.js";
 import type { CommandResult } from "../core/result.js";
 
 export type { Out } from "./kept-answer.js";
 
-export async function inspectKept(cmd: Pick<ParsedCommandLine, "params">, host: CliHost, key: ViewKey, out: Out = process.stdout): Promise<VerbOutcome> {
+export async function inspectKept(cmd: Pick<ParsedCommandLine, "params">, host: CliHost, key: ViewKey, out: Out = stdout): Promise<VerbOutcome> {
   return (await answerKept(cmd, host, key, out)).outcome;
 }
 
@@ -21,7 +22,7 @@ export async function inspectKept(cmd: Pick<ParsedCommandLine, "params">, host: 
  *  printed and kept ("computed"), or the computed answer is left to the caller to print, nothing
  *  kept ("result") */
 export async function answerKept(
-  cmd: Pick<ParsedCommandLine, "params">, host: CliHost, key: ViewKey, out: Out = process.stdout,
+  cmd: Pick<ParsedCommandLine, "params">, host: CliHost, key: ViewKey, out: Out = stdout,
 ): Promise<{ readonly outcome: VerbOutcome; readonly from: "kept" | "computed" | "result" }> {
   const printed = (from: "kept" | "computed") => ({ outcome: { kind: "exit", code: 0 } as const, from });
   const unprinted = (r: CommandResult) => ({ outcome: result(r), from: "result" as const });

@@ -8,6 +8,7 @@ import { viewAnswer, viewCachePath, type ViewExpect } from "../runtime/view-cach
 import { viewKey, type ViewKey } from "../runtime/view-key.js";
 import type { ParsedCommandLine } from "./argv.js";
 import { tablesWanted, writeRegistryText } from "./print.js";
+import { stdout } from "./std-out.js";
 import { openKept } from "./view-file.js";
 
 /** Where the answer is printed: stdout, or a test's collector. `writableLength` is what is queued. */
@@ -19,7 +20,7 @@ export interface Out {
 /** The key of an `inspect` whose answer may be kept (runtime/view-key.ts), as printed now: not the
  *  tables a terminal gets, which are drawn from the answer's details. */
 export const keptViewKey = (cmd: Pick<ParsedCommandLine, "params" | "json">, env: NodeJS.ProcessEnv): ViewKey | undefined =>
-  cmd.json || !tablesWanted(process.stdout) ? viewKey(cmd.params, env, cmd.json ? "json" : "text") : undefined;
+  cmd.json || !tablesWanted(stdout) ? viewKey(cmd.params, env, cmd.json ? "json" : "text") : undefined;
 
 /** The file of the kept answer for `params` and `key`, and what an answer must have been made for. */
 export function keptAnswerPlace(

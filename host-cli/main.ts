@@ -13,6 +13,7 @@ import type { HostPorts } from "../runtime/session.js";
 import type { CliHost } from "./verbs/cli-verb.js";
 import { jsonAsked, parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
+import { writeThroughStreams } from "./std-out.js";
 import { helpAnswer, unknownVerb } from "./help.js";
 import { runVerb, type VerbOutcome } from "./verbs.js";
 
@@ -88,6 +89,7 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
 }
 
 quietBrokenPipes();
+writeThroughStreams();
 enableCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {

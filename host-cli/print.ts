@@ -4,6 +4,7 @@
 import type { CommandResult } from "../core/result.js";
 import { continuedFailureLines, type ContinuedFailure } from "../core/template/report.js";
 import type { ParsedCommandLine } from "./argv.js";
+import { stderr, stdout } from "./std-out.js";
 import { tableFor } from "./tables.js";
 
 /** Pieces of at least this many characters go to stdout in one write. */
@@ -13,7 +14,7 @@ export const JSON_PIECE = 1 << 16;
 export const JSON_BATCH = 256;
 
 /** The one shape `--json` ever prints: `{"ok": bool, "text": string, "details": object}` on one line. */
-export function writeJson(ok: boolean, text: string, details: Readonly<Record<string, unknown>>, out: { write(chunk: string): unknown } = process.stdout): void {
+export function writeJson(ok: boolean, text: string, details: Readonly<Record<string, unknown>>, out: { write(chunk: string): unknown } = stdout): void {
   // written piece by piece: the same bytes as one JSON.stringify, without ever holding the whole
   // text (or one whole list of `details`) as one string, so the memory the output takes does not
   // grow with the number of recipes (see docs/performance.md)
@@ -59,7 +60,7 @@ const isContinuedFailure = (u: unknown): u is ContinuedFailure => {
 function warnContinued(result: CommandResult): void {
   const list = result.details["continuedFailures"];
   if (!result.ok || !Array.isArray(list) || list.length === 0 || !list.every(isContinuedFailure)) return;
-  process.stderr.write(`${continuedFailureLines(list).join("\n")}\n`);
+  stderr.write(`${continuedFailureLines(list).join("\n")}\n`);
 }
 
 /** Whether `out` gets the views as tables: a terminal, or PI_RECIPES_TABLES=1. */
@@ -91,7 +92,7 @@ const commandOutput = (cmd: ParsedCommandLine): boolean =>
  *  result is the command's, and a note on stderr says the usage ledger missed it. */
 function warnUncounted(result: CommandResult): void {
   const note = result.details["usage_diagnostic"];
-  if (typeof note === "string" && note !== "") process.stderr.write(`pi-recipes: note: ${note}\n`);
+  if (typeof note === "string" && note !== "") stderr.write(`pi-recipes: note: ${note}\n`);
 }
 
 export function printResult(cmd: ParsedCommandLine, result: CommandResult): void {
@@ -101,7 +102,7 @@ export function printResult(cmd: ParsedCommandLine, result: CommandResult): void
     writeJson(result.ok, result.text, result.details);
     return;
   }
-  const out = result.ok ? process.stdout : process.stderr;
+  const out = result.ok ? stdout : stderr;
   const text = (tablesWanted(out) ? tableFor(cmd, result) : undefined) ?? result.text;
   if (commandOutput(cmd)) writeText(out, text);
   else writeRegistryText(out, text);

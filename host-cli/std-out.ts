@@ -1,0 +1,95 @@
+// The command's standard output and error, written without node's stream objects where that is
+// safe. `process.stdout` is made on first use, and making it loads node's stream modules (and for
+// a pipe `net`): some 6 ms of a fresh process here, a tenth of a `--version` or of a `list` the
+// front door answers (docs/performance.md, "start-up"). A write here is a `writeSync` to the file
+// descriptor instead, which on Linux is what node itself does for a file, a pipe or a terminal
+// (those writes are synchronous there), in the same order.
+//
+// Where that is not so, the stream takes over, for good (so that nothing written later overtakes
+// what it still holds): a descriptor that is non-blocking and full (EAGAIN: a reader that is slower
+// than us, on a pipe some other process made non-blocking), Windows (its console wants node's
+// UTF-16 conversion), and the full command (host-cli/main.ts), whose verbs use the streams too.
+// What gains is the front door (host-cli/front-door.ts): `--version`, help, and the `list` and
+// `inspect` it answers from what the caches kept. A reader that has gone (EPIPE: `pi-recipes list | head -1`) is no error of
+// ours: what is left is dropped, as the stream's broken-pipe errors are (host-cli/around-verb.ts
+// quietBrokenPipes).
+import { fstatSync, writeSync } from "node:fs";
+
+export interface Out {
+  write(chunk: string | Uint8Array): boolean;
+  /** bytes the stream still holds (0 while writes are made here) */
+  readonly writableLength: number;
+  readonly isTTY: boolean;
+}
+
+/** Set by the full command (host-cli/main.ts), whose verbs also write to node's streams themselves
+ *  (a call's live lines, `watch`, the MCP server): there every write goes to the stream, so that
+ *  none overtakes what a stream still holds. */
+let throughStreams = process.platform === "win32";
+
+/** From now on every write goes to node's streams (see throughStreams). */
+export function writeThroughStreams(): void {
+  throughStreams = true;
+}
+
+const brokenPipe = (e: unknown): boolean => {
+  const code = (e as { code?: unknown }).code;
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED";
+};
+
+/** The Out of descriptor `fd`, whose stream is `stream()` (made on first need), writing with
+ *  `write` (`writeSync`; a test hands in its own). */
+export function output(
+  fd: number,
+  stream: () => Pick<NodeJS.WriteStream, "write" | "writableLength" | "isTTY" | "on" | "listenerCount">,
+  write: (fd: number, bytes: Uint8Array, offset: number, length: number) => number = writeSync,
+): Out {
+  let handedOver = false;
+  let gone = false;
+  let terminal: boolean | undefined;
+  const take = (): ReturnType<typeof stream> => {
+    const s = stream();
+    if (s.listenerCount("error") === 0) s.on("error", (e) => void (brokenPipe(e) ? undefined : process.nextTick(() => { throw e; })));
+    return s;
+  };
+  return {
+    write(chunk) {
+      if (gone) return false;
+      if (handedOver || throughStreams) return take().write(chunk);
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+      let done = 0;
+      try {
+        while (done < bytes.length) done += write(fd, bytes, done, bytes.length - done);
+        return true;
+      } catch (e) {
+        if (brokenPipe(e)) {
+          gone = true;
+          return false;
+        }
+        if ((e as { code?: unknown }).code !== "EAGAIN") throw e;
+        handedOver = true;
+        return take().write(bytes.subarray(done));
+      }
+    },
+    get writableLength() {
+      return handedOver || throughStreams ? stream().writableLength : 0;
+    },
+    // only a character device can be a terminal: a file, a pipe or a socket is answered without
+    // making the stream (which asks the terminal itself)
+    get isTTY() {
+      if (terminal === undefined) {
+        let device = true;
+        try {
+          device = fstatSync(fd).isCharacterDevice();
+        } catch {
+          // a closed descriptor: the stream says what it is
+        }
+        terminal = device && stream().isTTY === true;
+      }
+      return terminal;
+    },
+  };
+}
+
+export const stdout: Out = output(1, () => process.stdout);
+export const stderr: Out = output(2, () => process.stderr);

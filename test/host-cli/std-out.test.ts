@@ -1,0 +1,141 @@
+// The command's stdout and stderr written without node's stream objects (host-cli/std-out.ts):
+// in order, handed to the stream for good when the descriptor is full, quiet when the reader has
+// gone, and whole through a pipe whose reader is slow, whichever part of the command prints.
+import { spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateAgent } from "../../bench/generate.js";
+import { output } from "../../host-cli/std-out.js";
+import { cliNodeArgs, repoRoot } from "../support/cli.js";
+import { nextTick } from "../support/compile-cache-box.js";
+
+const text = (b: Uint8Array): string => Buffer.from(b).toString("utf8");
+const errno = (code: string): Error => Object.assign(new Error(code), { code });
+
+/** a stream standing in for process.stdout, recording what it is given */
+function fakeStream(isTTY = false) {
+  const got: string[] = [];
+  let made = 0;
+  const stream = {
+    write: (chunk: string | Uint8Array) => (got.push(typeof chunk === "string" ? chunk : text(chunk)), true),
+    writableLength: 7,
+    isTTY,
+    on: () => stream,
+    listenerCount: () => 1,
+  };
+  return { got, made: () => made, make: () => (made++, stream as never) };
+}
+
+describe.skipIf(process.platform === "win32")("writes to the descriptor", () => {
+  it("in order, all of each chunk, without making the stream", () => {
+    const fake = fakeStream();
+    const written: string[] = [];
+    // a descriptor that takes at most 3 bytes a call
+    const out = output(9, fake.make, (_fd, bytes, offset, length) => (written.push(text(bytes.subarray(offset, offset + Math.min(3, length)))), Math.min(3, length)));
+    expect(out.write("hello ")).toBe(true);
+    expect(out.write(new TextEncoder().encode("wörld\n"))).toBe(true);
+    expect(written.join("")).toBe("hello wörld\n");
+    expect(out.writableLength).toBe(0);
+    expect(fake.made()).toBe(0);
+  });
+
+  it("a full non-blocking descriptor (EAGAIN) hands the rest, and every later write, to the stream", () => {
+    const fake = fakeStream();
+    const written: string[] = [];
+    let calls = 0;
+    const out = output(9, fake.make, (_fd, bytes, offset, length) => {
+      if (++calls === 3) throw errno("EAGAIN");
+      const n = Math.min(4, length);
+      written.push(text(bytes.subarray(offset, offset + n)));
+      return n;
+    });
+    expect(out.write("first ")).toBe(true);
+    out.write("second ");
+    out.write("third");
+    expect(written).toEqual(["firs", "t "]);
+    expect(fake.got).toEqual(["second ", "third"]);
+    expect(written.join("") + fake.got.join("")).toBe("first second third");
+    expect(out.writableLength).toBe(7);
+  });
+
+  it("a reader that has gone (EPIPE): the rest is dropped, quietly; any other error is the caller's", () => {
+    const fake = fakeStream();
+    let calls = 0;
+    const out = output(9, fake.make, () => {
+      calls++;
+      throw errno("EPIPE");
+    });
+    expect(out.write("lost")).toBe(false);
+    expect(out.write("also lost")).toBe(false);
+    expect(calls).toBe(1);
+    expect(fake.made()).toBe(0);
+    const failing = output(9, fake.make, () => {
+      throw errno("EIO");
+    });
+    expect(() => failing.write("x")).toThrow("EIO");
+  });
+
+  it("a file or pipe is no terminal, told without making the stream; a character device asks the stream", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-recipes-std-out-"));
+    const file = openSync(join(dir, "f"), "w");
+    const devNull = openSync("/dev/null", "w");
+    try {
+      const fileFake = fakeStream(true);
+      expect(output(file, fileFake.make).isTTY).toBe(false);
+      expect(fileFake.made()).toBe(0);
+      const deviceFake = fakeStream(true);
+      expect(output(devNull, deviceFake.make).isTTY).toBe(true);
+      expect(deviceFake.made()).toBe(1);
+    } finally {
+      closeSync(file);
+      closeSync(devNull);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a large answer through a pipe whose reader is slow", () => {
+  const base = mkdtempSync(join(tmpdir(), "pi-recipes-slow-reader-"));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  /** runs the command with stdout a pipe read only after `wait` ms (the pipe, 64 kB, fills first) */
+  const slowly = async (args: string[], env: Record<string, string>, wait: number) => {
+    const child = spawn(process.execPath, [...cliNodeArgs(), ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.pause();
+    const chunks: Buffer[] = [];
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    await new Promise((r) => setTimeout(r, wait));
+    child.stdout.on("data", (d: Buffer) => chunks.push(d));
+    child.stdout.resume();
+    // a hang guard, not a timing goal: a command stuck on its output fails here, not at the test's limit
+    const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const code = await new Promise<number | null>((done) => child.on("close", done)).finally(() => clearTimeout(guard));
+    return { code, stdout: Buffer.concat(chunks).toString("utf8"), stderr };
+  };
+
+  it("arrives whole, printed by the full command (through node's stream) and by the front door from what was kept (written to the descriptor)", async () => {
+    const agent = generateAgent(base, 600);
+    // past the file-system clock's tick of the recipes just written (a file written within a
+    // pass's tick is never vouched for)
+    await nextTick(base, [agent]);
+    const env = { PI_CODING_AGENT_DIR: agent };
+    const args = ["inspect", "target=recipes", "view=summary", "--json"];
+    const first = await slowly(args, env, 400);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout.length).toBeGreaterThan(256 * 1024);
+    const answer = JSON.parse(first.stdout) as { ok: boolean; details: Record<string, unknown> };
+    expect(answer.ok).toBe(true);
+    // the first pass wrote the caches it reads, within its own tick: the second (again the full
+    // command) keeps its answer, and the third is the front door's, printed from what was kept
+    for (const run of ["second", "third"]) {
+      await nextTick(base, [agent]);
+      const again = await slowly(args, env, 400);
+      expect(again.code, run).toBe(0);
+      expect(again.stdout, run).toBe(first.stdout);
+    }
+  });
+});
