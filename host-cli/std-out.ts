@@ -10,9 +10,9 @@
 // than us, on a pipe some other process made non-blocking), Windows (its console wants node's
 // UTF-16 conversion), and the full command (host-cli/main.ts), whose verbs use the streams too.
 // What gains is the front door (host-cli/front-door.ts): `--version`, help, and the `list` and
-// `inspect` it answers from what the caches kept. A reader that has gone (EPIPE: `pi-recipes list | head -1`) is no error of
-// ours: what is left is dropped, as the stream's broken-pipe errors are (host-cli/around-verb.ts
-// quietBrokenPipes).
+// `inspect` it answers from what the caches kept. A reader that has gone (EPIPE: `pi-recipes list
+// | head -1`) is no error of ours: what is left is dropped, as the stream's broken-pipe errors are
+// (host-cli/around-verb.ts quietBrokenPipes).
 import { fstatSync, writeSync } from "node:fs";
 
 export interface Out {
