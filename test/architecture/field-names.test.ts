@@ -8,11 +8,12 @@
 // control fields and the recipe's distinctive ones. Words that are also ordinary vocabulary
 // (`template`, `args`, `defaults`, `values`, `description`, `label`, `output`, `usage`, ...) name
 // many other things (a tool's description, a command's output) and are not checked.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../support/files-under.js";
 import { FIELD, FIELD_ORDER } from "../../core/recipe/fields.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -37,12 +38,6 @@ const OTHER_MEANINGS: Readonly<Record<string, readonly string[]>> = {
   "core/risk/environment-dump.ts": ["timeout"],
 };
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
-  );
-}
-
 /** Each string literal of `text` that spells one of `names`, as "line N: name". */
 export function fieldLiterals(fileName: string, text: string, names: readonly string[]): string[] {
   const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -60,7 +55,7 @@ export function fieldLiterals(fileName: string, text: string, names: readonly st
   return found;
 }
 
-const files = ["core", "runtime"].flatMap((d) => sources(join(repo, d))).map((f) => relative(repo, f));
+const files = ["core", "runtime"].flatMap((d) => filesUnder(join(repo, d), (n) => n.endsWith(".ts"))).map((f) => relative(repo, f));
 
 describe("a recipe field is spelled only in the field table", () => {
   it("checks names the table has", () => {

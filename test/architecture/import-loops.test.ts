@@ -6,21 +6,18 @@
 // The imports of each file are TypeScript's own reading of it (`ts.preProcessFile`: static and
 // type-only imports, re-exports, `import()` calls and `import("...")` types); a relative import
 // names a file of the repository, a bare one a package (never part of a loop here).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../support/files-under.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** the TypeScript files under `dir` (recursively), without declaration files and node_modules */
-function tsFilesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.split(/[\\/]/).includes("node_modules"))
-    .map((f) => join(dir, f));
-}
+/** the TypeScript files under `dir` (every level), without declaration files and node_modules */
+const tsFilesUnder = (dir: string): string[] => filesUnder(dir, (n) => n.endsWith(".ts") && !n.endsWith(".d.ts"));
 
 /** The file a relative specifier of `from` names, as a module written in TypeScript: `./x.js`
  *  (what an ES module of this project writes), `./x` or `./x.ts`, or a folder's index. */

@@ -4,10 +4,11 @@
 //   name shared on purpose: a folder's entry point. The names still shared wait below for their
 //   rename; the list only shrinks (a name no longer shared fails the test too).
 // - a comment states the rule itself: no source or test file says "the reference".
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../support/files-under.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_DIRS = ["core", "runtime", "adapters", "host-cli", "host-mcp", "host-pi", "bench", "scripts"];
@@ -15,12 +16,6 @@ const SHARED_ON_PURPOSE = new Set(["index.ts"]);
 
 /** name → the files that still share it */
 const STILL_SHARED: Readonly<Record<string, readonly string[]>> = {};
-
-function files(dir: string, keep: (name: string) => boolean): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.name === "node_modules" ? [] : d.isDirectory() ? files(join(dir, d.name), keep) : keep(d.name) ? [join(dir, d.name)] : [],
-  );
-}
 
 /** Every name used by more than one of `paths`, with its paths (sorted), except the names shared on purpose. */
 export function sharedNames(paths: readonly string[]): Record<string, string[]> {
@@ -34,7 +29,7 @@ export const referenceLines = (text: string): string[] =>
   text.split("\n").flatMap((line, i) => (/\bthe reference\b|\breference's\b/i.test(line) ? [`line ${i + 1}`] : []));
 
 describe("names and comments", () => {
-  const sources = SOURCE_DIRS.flatMap((d) => files(join(repo, d), (n) => n.endsWith(".ts"))).map((f) => relative(repo, f));
+  const sources = SOURCE_DIRS.flatMap((d) => filesUnder(join(repo, d), (n) => n.endsWith(".ts"))).map((f) => relative(repo, f));
 
   it("finds the sources", () => {
     expect(sources.length).toBeGreaterThan(100);
@@ -49,7 +44,7 @@ describe("names and comments", () => {
   });
 
   it('no source or test file says "the reference"', () => {
-    const all = [...SOURCE_DIRS, "test", "props"].flatMap((d) => files(join(repo, d), (n) => /\.(ts|mts|mjs)$/.test(n))).map((f) => relative(repo, f));
+    const all = [...SOURCE_DIRS, "test", "props"].flatMap((d) => filesUnder(join(repo, d), (n) => /\.(ts|mts|mjs)$/.test(n))).map((f) => relative(repo, f));
     const found = all.flatMap((f) => referenceLines(readFileSync(join(repo, f), "utf8")).map((l) => `${f} ${l}`));
     // this file names the phrase it refuses
     expect(found.filter((f) => !f.startsWith("test/architecture/names.test.ts"))).toEqual([]);

@@ -2,9 +2,10 @@
 // file that changes the process (an environment variable, fake timers or modules, a process
 // listener, the exit code, the working directory) or loads the Pi SDK into it would otherwise
 // reach the files that run after it in the same worker. This keeps the list complete.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../support/files-under.js";
 import { OWN_GRAPH } from "../../vitest.config.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
@@ -26,15 +27,7 @@ const CHANGES_THE_PROCESS = new RegExp(
   ].join("|"),
 );
 
-function testFiles(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(join(REPO, dir), { withFileTypes: true })) {
-    const rel = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== "node_modules") found.push(...testFiles(rel));
-    else if (entry.isFile() && entry.name.endsWith(".test.ts")) found.push(relative(REPO, join(REPO, rel)));
-  }
-  return found;
-}
+const testFiles = (dir: string): string[] => filesUnder(join(REPO, dir), (n) => n.endsWith(".test.ts")).map((f) => relative(REPO, f));
 
 describe("which test files keep a module graph of their own", () => {
   // (this file names the patterns, and changes nothing)
