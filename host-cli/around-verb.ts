@@ -33,15 +33,6 @@ export function printHelp(text: string, about: string | undefined, json: boolean
   else stdout.write(text);
 }
 
-/** `pi-recipes list | head -1`: the reader has gone, which is no error of ours (no stack trace). */
-export function quietBrokenPipes(): void {
-  for (const out of [process.stdout, process.stderr]) {
-    out.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
-    });
-  }
-}
-
 const shortPath = (path: string): string => (path.length > 200 ? `${path.slice(0, 120)}…${path.slice(-60)}` : path);
 
 /** `cannot mkdir /a/recipes/.locks: ELOOP (too many symbolic links)`, with any control character

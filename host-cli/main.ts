@@ -5,7 +5,7 @@
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import * as E from "fp-ts/lib/Either.js";
 import { existsSync } from "node:fs";
-import { noteMissingAgentDir, printHelp, printVersion, quietBrokenPipes, READS_REGISTRY, reportFailure } from "./around-verb.js";
+import { noteMissingAgentDir, printHelp, printVersion, READS_REGISTRY, reportFailure } from "./around-verb.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
@@ -13,7 +13,7 @@ import type { HostPorts } from "../runtime/session.js";
 import type { CliHost } from "./verbs/cli-verb.js";
 import { jsonAsked, parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
-import { writeThroughStreams } from "./std-out.js";
+import { quietBrokenPipes, writeThroughStreams } from "./std-out.js";
 import { helpAnswer, unknownVerb } from "./help.js";
 import { runVerb, type VerbOutcome } from "./verbs.js";
 

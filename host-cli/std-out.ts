@@ -11,8 +11,7 @@
 // UTF-16 conversion), and the full command (host-cli/main.ts), whose verbs use the streams too.
 // What gains is the front door (host-cli/front-door.ts): `--version`, help, and the `list` and
 // `inspect` it answers from what the caches kept. A reader that has gone (EPIPE: `pi-recipes list
-// | head -1`) is no error of ours: what is left is dropped, as the stream's broken-pipe errors are
-// (host-cli/around-verb.ts quietBrokenPipes).
+// | head -1`) is no error of ours: what is left is dropped, here and by the streams (quietBrokenPipes).
 import { fstatSync, writeSync } from "node:fs";
 
 export interface Out {
@@ -37,6 +36,18 @@ const brokenPipe = (e: unknown): boolean => {
   return code === "EPIPE" || code === "ERR_STREAM_DESTROYED";
 };
 
+/** A stream whose reader has gone says so with an `error` event: no error of ours, no stack trace
+ *  (what is left is dropped); any other error of the stream is thrown. */
+const quietOnBrokenPipe = (s: Pick<NodeJS.WriteStream, "on">): void =>
+  void s.on("error", (e: Error) => {
+    if (!brokenPipe(e)) throw e;
+  });
+
+/** quietOnBrokenPipe for node's stdout and stderr (the full command writes to them directly). */
+export function quietBrokenPipes(): void {
+  for (const out of [process.stdout, process.stderr]) quietOnBrokenPipe(out);
+}
+
 /** The Out of descriptor `fd`, whose stream is `stream()` (made on first need), writing with
  *  `write` (`writeSync`; a test hands in its own). */
 export function output(
@@ -49,7 +60,7 @@ export function output(
   let terminal: boolean | undefined;
   const take = (): ReturnType<typeof stream> => {
     const s = stream();
-    if (s.listenerCount("error") === 0) s.on("error", (e) => void (brokenPipe(e) ? undefined : process.nextTick(() => { throw e; })));
+    if (s.listenerCount("error") === 0) quietOnBrokenPipe(s);
     return s;
   };
   return {
