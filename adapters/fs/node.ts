@@ -8,9 +8,10 @@
 // and on a loaded machine each wake-up may wait for a core. A `pi-recipes call` makes about a
 // dozen of them to account one launch. What may take long stays asynchronous: fsync, the read of
 // a file that is large, grew while it was read or has no size (a /proc or sysfs file may never
-// end), large writes, recursive removal, and opening anything but a regular file (opening a FIFO
-// waits for its other end; every open here is first tried without blocking, and only a regular
-// file is kept from that try). A long-lived server pays for this with its event loop:
+// end), large writes, recursive removal, and opening and writing anything but a regular file (a
+// FIFO's open waits for its other end, its writes for a reader; every open here is first tried
+// without blocking, and only a regular file is kept from that try). A long-lived server pays for
+// this with its event loop:
 // these calls take microseconds on a local disk, but one on a hung network file system stalls it.
 // node:fs/promises through `promises` of node:fs, a getter that loads it on first use: the front
 // door builds this port for every command, and most of its answers (--version, help, a `list` from
@@ -39,17 +40,14 @@ const bytesOf = (data: Uint8Array | string): Uint8Array => (typeof data === "str
 /** Reads and writes up to this size are made synchronously (see the top of this file). */
 export const SMALL_IO_BYTES = 256 * 1024;
 
+/** A handle node's open made on the thread pool: what is no regular file (a FIFO, a device), whose
+ *  writes may wait for a reader, so they are made on the pool too. A write may take less than it
+ *  is given; the rest is written after it. */
 function wrapHandle(path: string, h: NodeFileHandle): FileHandle {
   return {
     write: (data) =>
       guardFs("handle.write", path, async () => {
         const bytes = bytesOf(data);
-        // A regular file takes everything in one write in practice, but the API allows less.
-        // a closed handle (fd -1) fails on the thread pool with EBADF, as every write to it did
-        if (bytes.length <= SMALL_IO_BYTES && h.fd >= 0) {
-          for (let done = 0; done < bytes.length; ) done += writeSync(h.fd, bytes, done, bytes.length - done);
-          return;
-        }
         for (let done = 0; done < bytes.length; ) {
           const { bytesWritten } = await h.write(bytes, done, bytes.length - done);
           done += bytesWritten;
@@ -123,6 +121,7 @@ function regularFileHandle(path: string, fd: number): FileHandle {
       guardFs("handle.write", path, async () => {
         if (!open) throw ebadf("write");
         const bytes = bytesOf(data);
+        // a regular file takes everything in one write in practice, but the call allows less
         if (bytes.length <= SMALL_IO_BYTES) {
           for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
           return;
