@@ -14,7 +14,7 @@
 // | head -1`) is no error of ours: what is left is dropped, here and by the streams (quietBrokenPipes).
 import { fstatSync, writeSync } from "node:fs";
 
-export interface Out {
+export interface StdOutput {
   write(chunk: string | Uint8Array): boolean;
   /** bytes the stream still holds (0 while writes are made here) */
   readonly writableLength: number;
@@ -48,16 +48,17 @@ export function quietBrokenPipes(): void {
   for (const out of [process.stdout, process.stderr]) quietOnBrokenPipe(out);
 }
 
-/** The Out of descriptor `fd`, whose stream is `stream()` (made on first need), writing with
+/** The output of descriptor `fd`, whose stream is `stream()` (made on first need), writing with
  *  `write` (`writeSync`; a test hands in its own). */
 export function output(
   fd: number,
   stream: () => Pick<NodeJS.WriteStream, "write" | "writableLength" | "isTTY" | "on" | "listenerCount">,
   write: (fd: number, bytes: Uint8Array, offset: number, length: number) => number = writeSync,
-): Out {
+): StdOutput {
   let handedOver = false;
   let gone = false;
   let terminal: boolean | undefined;
+  const streaming = (): boolean => handedOver || throughStreams;
   const take = (): ReturnType<typeof stream> => {
     const s = stream();
     if (s.listenerCount("error") === 0) quietOnBrokenPipe(s);
@@ -66,7 +67,7 @@ export function output(
   return {
     write(chunk) {
       if (gone) return false;
-      if (handedOver || throughStreams) return take().write(chunk);
+      if (streaming()) return take().write(chunk);
       const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
       let done = 0;
       try {
@@ -83,7 +84,7 @@ export function output(
       }
     },
     get writableLength() {
-      return handedOver || throughStreams ? stream().writableLength : 0;
+      return streaming() ? stream().writableLength : 0;
     },
     // only a character device can be a terminal: a file, a pipe or a socket is answered without
     // making the stream (which asks the terminal itself)
@@ -102,5 +103,5 @@ export function output(
   };
 }
 
-export const stdout: Out = output(1, () => process.stdout);
-export const stderr: Out = output(2, () => process.stderr);
+export const stdout: StdOutput = output(1, () => process.stdout);
+export const stderr: StdOutput = output(2, () => process.stderr);
