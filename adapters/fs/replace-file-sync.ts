@@ -30,6 +30,21 @@ export interface Replacement {
 }
 
 let counter = 0;
+const TEMP_ATTEMPTS = 8;
+
+/** A new temp of `base` in `dir`, opened exclusively. A name already taken (a temp this process
+ *  left earlier, or one a process of the same pid left before it: pids are reused, and such a
+ *  temp's writer counts as alive) moves on to the next number instead of failing the write. */
+function openTemp(dir: string, base: string, mode: number, fs: typeof nodeFs): { temp: string; fd: number } {
+  for (let attempt = 1; ; attempt++) {
+    const temp = join(dir, atomicTempName(base, `${process.pid}-${++counter}`));
+    try {
+      return { temp, fd: fs.openSync(temp, "wx", mode) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= TEMP_ATTEMPTS) throw e;
+    }
+  }
+}
 
 /** Starts replacing `path`: a temp beside it (its folder made if missing, a killed writer's temp
  *  of the same file removed first), renamed over it on `commit`. Throws when the temp cannot be
@@ -41,8 +56,9 @@ export function beginReplaceFileSync(path: string, mode: number, fs: typeof node
   mkdirLikeParentSync(dir, fs);
   // a killed writer's temp of this file (as large as the file) goes now
   removeDeadTemps(dir, basename(path), fs);
-  const temp = join(dir, atomicTempName(basename(path), `${process.pid}-${++counter}`));
-  let fd: number | undefined = fs.openSync(temp, "wx", mode);
+  const opened = openTemp(dir, basename(path), mode, fs);
+  const temp = opened.temp;
+  let fd: number | undefined = opened.fd;
   const close = (): void => {
     if (fd === undefined) return;
     const open = fd;

@@ -28,6 +28,29 @@ describe("replaceFileSync", () => {
     expect(readdirSync(dir).sort()).toEqual([live, other, "compile.json", unrelated].sort());
   });
 
+  it("moves on to the next temp name when one is taken, and gives up on other errors", () => {
+    // a temp of this pid already there (left earlier, or by a process of the same pid before
+    // this one): the first open finds it taken
+    let opens = 0;
+    const taken = { ...nodeFs, openSync: ((...a: Parameters<typeof nodeFs.openSync>) => {
+      if (++opens === 1) {
+        writeFileSync(a[0] as string, "left");
+        throw Object.assign(new Error("EEXIST: file already exists"), { code: "EEXIST" });
+      }
+      return nodeFs.openSync(...a);
+    }) as typeof nodeFs.openSync };
+    makeNodeReplaceFileSync(taken).replaceFileSync(join(dir, "compile.json"), "new\n", 0o600);
+    expect(readFileSync(join(dir, "compile.json"), "utf8")).toBe("new\n");
+    expect(opens).toBe(2);
+    // the taken temp is not this write's: it stays
+    expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toHaveLength(1);
+    const denied = { ...nodeFs, openSync: (() => {
+      throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    }) as typeof nodeFs.openSync };
+    expect(() => makeNodeReplaceFileSync(denied).replaceFileSync(join(dir, "compile.json"), "x", 0o600)).toThrow(/EACCES/);
+    expect(readFileSync(join(dir, "compile.json"), "utf8")).toBe("new\n");
+  });
+
   it("writes text as UTF-8, pieces and bytes alike, and finishes a string a short write cut", () => {
     makeNodeReplaceFileSync().replaceFileSync(join(dir, "list.json"), "ünïcode — ok\n", 0o600);
     expect(readFileSync(join(dir, "list.json"), "utf8")).toBe("ünïcode — ok\n");
