@@ -1,9 +1,11 @@
 // `pi-recipes watch`: follows the recipe root and prints each change of the tool set as it
-// happens, one line per change (`--json`: JSON lines), until SIGINT or SIGTERM.
+// happens, one line per change (`--json`: JSON lines), until SIGINT or SIGTERM or until its
+// stdout's reader has gone.
 import type { Discovery } from "../../core/discovery/discovery-result.js";
 import type { ToolSetChange } from "../../runtime/live-registry.js";
 import { expectPositional, usageError, type CliVerb } from "./cli-verb.js";
 import { terminalSafe } from "../print.js";
+import { stdout } from "../std-out.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -24,7 +26,9 @@ export function changeLines(change: ToolSetChange, before: Discovery, after: Dis
   return lines;
 }
 
-const untilSignal = (): Promise<void> =>
+/** Until SIGINT or SIGTERM, or until stdout is gone (`pi-recipes watch | head -3` ends when `head`
+ *  does; a stdout that failed otherwise has been said, with exit status 1, by std-out.ts). */
+const untilStopped = (): Promise<void> =>
   new Promise((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);
@@ -33,6 +37,7 @@ const untilSignal = (): Promise<void> =>
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    stdout.whenGone(stop);
   });
 
 export const watchVerb: CliVerb = {
@@ -41,9 +46,9 @@ export const watchVerb: CliVerb = {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
     if (Object.keys(cmd.params).length > 0) return usageError("watch takes no arguments");
-    const signal = untilSignal();
+    const stopped = untilStopped();
     // (a line names recipes and diagnostics: their control characters escaped, as printResult does)
-    const out = (line: string): void => void process.stdout.write(terminalSafe(line) + "\n");
+    const out = (line: string): void => void stdout.write(terminalSafe(line) + "\n");
     const { openLiveRegistry } = await import("../../runtime/live-registry.js");
     // the session's ports and place; the live registry follows the roots, and nothing is launched
     const session = await host.openSession();
@@ -78,7 +83,7 @@ export const watchVerb: CliVerb = {
       }
       seen = now;
     });
-    await signal;
+    await stopped;
     await live.close();
     await session.close();
     return { kind: "exit", code: 0 };

@@ -1,8 +1,8 @@
 // The command's stdout and stderr written without node's stream objects (host-cli/std-out.ts):
 // in order, handed to the stream for good when the descriptor is full, quiet when the reader has
 // gone, and whole through a pipe whose reader is slow, whichever part of the command prints.
-import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -60,21 +60,63 @@ describe.skipIf(process.platform === "win32")("writes to the descriptor", () => 
     expect(out.writableLength).toBe(7);
   });
 
-  it("a reader that has gone (EPIPE): the rest is dropped, quietly; any other error is the caller's", () => {
+  it("a reader that has gone (EPIPE): the rest is dropped, quietly, and whoever waits is told", () => {
     const fake = fakeStream();
     let calls = 0;
+    const failures: unknown[] = [];
     const out = output(9, fake.make, () => {
       calls++;
       throw errno("EPIPE");
-    });
+    }, (e) => failures.push(e));
+    let told = 0;
+    out.whenGone(() => told++);
     expect(out.write("lost")).toBe(false);
     expect(out.write("also lost")).toBe(false);
     expect(calls).toBe(1);
     expect(fake.made()).toBe(0);
-    const failing = output(9, fake.make, () => {
-      throw errno("EIO");
-    });
-    expect(() => failing.write("x")).toThrow("EIO");
+    expect([out.gone, told, failures.length]).toEqual([true, 1, 0]);
+    // a listener that comes later is told at once
+    out.whenGone(() => told++);
+    expect(told).toBe(2);
+  });
+
+  it("any other failure (a full disk) is said once, and the rest is dropped without throwing", () => {
+    const fake = fakeStream();
+    let calls = 0;
+    const failures: string[] = [];
+    const out = output(9, fake.make, () => {
+      calls++;
+      throw errno("ENOSPC");
+    }, (e) => failures.push((e as Error).message));
+    let told = 0;
+    out.whenGone(() => told++);
+    expect(out.write("x")).toBe(false);
+    expect(out.write("y")).toBe(false);
+    expect([calls, failures, told, out.gone]).toEqual([1, ["ENOSPC"], 1, true]);
+  });
+
+  it("through the stream: a write that throws (node 20's file stream) or an error event is handled the same way", () => {
+    for (const how of ["throws", "event", "broken pipe event"]) {
+      let onError: ((e: Error) => void) | undefined;
+      const stream = {
+        write: (): boolean => {
+          if (how === "throws") throw errno("EIO");
+          onError?.(how === "event" ? errno("EIO") : errno("EPIPE"));
+          return true;
+        },
+        writableLength: 0,
+        isTTY: false,
+        on: (_event: string, listener: (e: Error) => void) => ((onError = listener), stream),
+      };
+      const failures: string[] = [];
+      // EAGAIN hands the write to the stream
+      const out = output(9, () => stream as never, () => {
+        throw errno("EAGAIN");
+      }, (e) => failures.push((e as Error).message));
+      out.write("a");
+      expect(out.write("b"), how).toBe(false);
+      expect([out.gone, failures], how).toEqual([true, how === "broken pipe event" ? [] : ["EIO"]]);
+    }
   });
 
   it("a file or pipe is no terminal, told without making the stream; a character device asks the stream", () => {
@@ -137,5 +179,51 @@ describe("a large answer through a pipe whose reader is slow", () => {
       expect(again.code, run).toBe(0);
       expect(again.stdout, run).toBe(first.stdout);
     }
+  });
+});
+
+describe.skipIf(!existsSync("/dev/full"))("an output that cannot be written (stdout a full disk: /dev/full)", () => {
+  const base = mkdtempSync(join(tmpdir(), "pi-recipes-full-disk-"));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const agent = join(base, "agent");
+  mkdirSync(join(agent, "recipes"), { recursive: true });
+  writeFileSync(join(agent, "recipes", "hello.json"), JSON.stringify({ template: "echo hello" }));
+  const env = { ...process.env, PI_CODING_AGENT_DIR: agent };
+
+  /** runs the command with its stdout on /dev/full, where every write fails with ENOSPC */
+  const toFullDisk = (args: string[], nodeArgs: string[] = []) => {
+    const full = openSync("/dev/full", "w");
+    try {
+      const r = spawnSync(process.execPath, [...nodeArgs, ...cliNodeArgs(), ...args], { cwd: repoRoot, env, stdio: ["ignore", full, "pipe"], encoding: "utf8", timeout: 60_000 });
+      return { code: r.status, stderr: r.stderr };
+    } finally {
+      closeSync(full);
+    }
+  };
+  const saidOnce = "pi-recipes: cannot write to standard output: ENOSPC: no space left on device, write\n";
+
+  it("fails the command with one line that says so, whichever part of the command prints", async () => {
+    // the front door: its own answers, and a `list` from the kept list index (two passes first)
+    for (let i = 0; i < 2; i++) {
+      await nextTick(base, [agent]);
+      expect(spawnSync(process.execPath, [...cliNodeArgs(), "list"], { cwd: repoRoot, env, encoding: "utf8" }).status).toBe(0);
+    }
+    await nextTick(base, [agent]);
+    // the full command: a call (its tool runs, the answer cannot be printed), --json, an inspect,
+    // and `watch`, which ends at its first line, its own status 0 set after the failure was said
+    for (const args of [["--version"], ["list"], ["list", "--json"], ["call", "hello"], ["call", "hello", "--json"], ["inspect", "target=recipes", "view=summary"], ["watch"]]) {
+      const r = toFullDisk(args);
+      expect({ args, ...r }).toEqual({ args, code: 1, stderr: saidOnce });
+    }
+  });
+
+  it("a bug that escapes every handler: exit 1, one line and a stack trace, no source text", () => {
+    const preload = join(base, "throws-later.cjs");
+    writeFileSync(preload, 'setImmediate(() => { throw new Error("planted escape"); });\n');
+    const r = spawnSync(process.execPath, ["-r", preload, ...cliNodeArgs(), "call", "hello"], { cwd: repoRoot, env, encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^pi-recipes: internal error: Error: planted escape\n {4}at /);
+    // the stack's lines only: node's own report would start with the (minified) source line
+    expect(r.stderr.split("\n").every((line) => line.length < 400)).toBe(true);
   });
 });

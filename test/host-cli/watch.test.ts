@@ -117,4 +117,18 @@ describe("pi-recipes watch", () => {
     child!.kill("SIGTERM");
     expect(await exit).toBe(0);
   });
+
+  it("ends when its stdout's reader has gone (`pi-recipes watch | head -1`), at the next line it prints", async () => {
+    const root = join(agentDir, "recipes");
+    await mkdir(root);
+    const { lines, exit, stderr } = watchCli(false);
+    await lines.next((l) => l.startsWith("watching "), "summary");
+    // the reader goes: the next change's line meets a closed pipe
+    child!.stdout!.destroy();
+    await writeFile(join(root, "y.json"), recipe("echo y"));
+    // a hang guard, not a timing goal: a watch that goes on fails here, not at the test's limit
+    const code = await Promise.race([exit, new Promise((r) => setTimeout(() => r("still running after 30 s"), 30_000))]);
+    expect(code).toBe(0);
+    expect(stderr()).toBe("");
+  });
 });
