@@ -133,12 +133,17 @@ export function truncateBody(body: string, maxLines = MAX_OUTPUT_LINES, maxBytes
 }
 const NEWLINE = 0x0a;
 
-/** The notice appended to a truncated body; `savedPath` undefined means saving failed. `partial`
- *  says what the saved text lacks when the run's output itself was not kept whole (a stream over
- *  what is saved of it): the file is then never called the full output. */
-export function truncationNotice(t: Truncated, savedPath: string | undefined, partial?: string): string {
+/** The notice appended to a truncated body; `savedPath` undefined means saving failed, and
+ *  `notSaved` says why. `partial` says what the saved text lacks when the run's output itself was
+ *  not kept whole (a stream over what is saved of it): the file is then never called the full
+ *  output. */
+export function truncationNotice(t: Truncated, savedPath: string | undefined, partial?: string, notSaved?: string): string {
   const saved =
-    savedPath === undefined ? "Full output could not be saved." : partial === undefined ? `Full output saved to: ${savedPath}` : `Output saved to: ${savedPath}, not in full: ${partial}`;
+    savedPath === undefined
+      ? `Full output could not be saved${notSaved === undefined ? "" : ` (${notSaved})`}.`
+      : partial === undefined
+        ? `Full output saved to: ${savedPath}`
+        : `Output saved to: ${savedPath}, not in full: ${partial}`;
   return `\n\n[Output truncated: ${shownPart(t)}. ${saved}]`;
 }
 
@@ -208,8 +213,8 @@ export function truncateFailure(code: number, killed: boolean, stderr: string, s
 
 /** The final text: the (possibly truncated) body, then the notice. Texts carry no leading
  * newline: every host prints them as they are. */
-export const finalText = (t: Truncated, savedPath: string | undefined, partial?: string): string =>
-  `${t.text}${t.truncated ? truncationNotice(t, savedPath, partial) : ""}`;
+export const finalText = (t: Truncated, savedPath: string | undefined, partial?: string, notSaved?: string): string =>
+  `${t.text}${t.truncated ? truncationNotice(t, savedPath, partial, notSaved) : ""}`;
 
 export type FailureReason = "timed_out" | "parallel_quorum_not_met" | "all_branches_unusable" | "command_failed";
 

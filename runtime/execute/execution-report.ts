@@ -53,8 +53,12 @@ async function freshDir(fs: FileSystem, prefix: string): Promise<string> {
   }
 }
 
-async function saveFullOutput(target: ReportTarget, kind: string, body: string): Promise<string | undefined> {
-  if (target.tmpRoot === undefined) return undefined;
+/** Where the full text went, or why it could not be saved (the error's own words: the path and
+ *  the cause, such as a folder this user may not write or a full disk). */
+type Saved = { readonly path: string } | { readonly error: string };
+
+async function saveFullOutput(target: ReportTarget, kind: string, body: string): Promise<Saved> {
+  if (target.tmpRoot === undefined) return { error: "no folder for saved outputs in this host" };
   try {
     const outputs = join(target.tmpRoot, "outputs");
     await target.fs.mkdir(outputs, { recursive: true });
@@ -62,9 +66,9 @@ async function saveFullOutput(target: ReportTarget, kind: string, body: string):
     const dir = await freshDir(target.fs, join(outputs, "tool-output-"));
     const file = join(dir, `${sanitizeFilePart(target.tool)}-${kind}.txt`);
     await target.fs.writeFile(file, body, { flag: "wx", mode: PRIVATE_FILE });
-    return file;
-  } catch {
-    return undefined;
+    return { path: file };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
   }
 }
 
@@ -199,6 +203,18 @@ async function saveThenReport(
   return kind === "stdout" ? succeeded(target, body, saved, details, trace, partialOf(result)) : failed(target, body, saved, details, result, trace);
 }
 
+/** The saved file's path in `details.fullOutputPath`, or why there is none in
+ *  `details.fullOutputNotSaved`; the text for the notice. */
+function noteSaved(saved: Saved | undefined, details: Record<string, unknown>): { readonly path?: string; readonly error?: string } {
+  if (saved === undefined) return {};
+  if ("path" in saved) {
+    details["fullOutputPath"] = saved.path;
+    return saved;
+  }
+  details["fullOutputNotSaved"] = saved.error;
+  return saved;
+}
+
 /** What the saved text lacks: stdout read back from its spill file is whole, but one over the
  *  spill limit (no file) kept only its end, and stderr is never read back (its end is kept; its
  *  spill file, when there is one, holds all of it). */
@@ -210,24 +226,24 @@ const partialOf = (r: NodeResult): string | undefined =>
         { name: "stderr", truncated: r.stderrTruncated === true, bytes: r.stderrBytes, kept: r.stderrCapturedBytes, file: r.stderrFile },
       ]);
 
-function succeeded(target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>, trace: Trace, partial?: string): CommandResult {
+function succeeded(target: ReportTarget, body: Truncated, saved: Saved | undefined, details: Record<string, unknown>, trace: Trace, partial?: string): CommandResult {
   const warnings = graphWarnings(target.graph);
-  if (saved !== undefined) details["fullOutputPath"] = saved;
+  const { path, error } = noteSaved(saved, details);
   details["template"] = target.template;
   if (warnings.length !== 0) details["templateWarnings"] = [...warnings];
   details["tool"] = target.tool;
   details["truncated"] = body.truncated;
-  return success(withContinued(finalText(body, saved, partial), trace), details);
+  return success(withContinued(finalText(body, path, partial, error), trace), details);
 }
 
 function failed(
-  target: ReportTarget, body: Truncated, saved: string | undefined, details: Record<string, unknown>, result: NodeResult, trace: Trace,
+  target: ReportTarget, body: Truncated, saved: Saved | undefined, details: Record<string, unknown>, result: NodeResult, trace: Trace,
 ): CommandResult {
-  if (saved !== undefined) details["fullOutputPath"] = saved;
+  const { path, error } = noteSaved(saved, details);
   details["template"] = target.template;
   details["tool"] = target.tool;
   details["truncated"] = body.truncated;
   details["failureReason"] = failureReason(result.stderr, trace.branches, result.timeoutMs !== undefined);
   if (result.failedStep !== undefined) details["step"] = result.failedStep;
-  return failure(withContinued(finalText(body, saved, partialOf(result)), trace), details);
+  return failure(withContinued(finalText(body, path, partialOf(result), error), trace), details);
 }

@@ -21,8 +21,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `pi-recipes call long --json` with umask 022: its details. */
+/** `pi-recipes call long --json` with umask 022: its details (and its text, for the last test). */
 function callLong(): Record<string, unknown> {
+  return callLongAnswer().details;
+}
+
+function callLongAnswer(): { text: string; details: Record<string, unknown> } {
   const r = spawnSync("sh", ["-c", 'umask 022 && exec "$@"', "sh", process.execPath, ...cliNodeArgs(), "call", "long", "--json"], {
     cwd: repoRoot,
     env: { ...process.env, PI_CODING_AGENT_DIR: agent, MY_API_KEY: "s3cr3t" },
@@ -30,7 +34,7 @@ function callLong(): Record<string, unknown> {
     timeout: 60_000,
   });
   expect(r.status, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { details: Record<string, unknown> }).details;
+  return JSON.parse(r.stdout) as { text: string; details: Record<string, unknown> };
 }
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
@@ -75,5 +79,16 @@ describe("the outputs a call leaves", () => {
     expect(statSync(shared["outputs"]!).mode & 0o7777).toBe(0o2775);
     expect(modeOf(String(details["fullOutputPath"]))).toBe("600");
     expect(modeOf(String(details["stdoutFile"]))).toBe("600");
+  });
+
+  it("a full output that cannot be saved (outputs/ is a file) says why, in the text and the details", () => {
+    const tmp = join(agent, "tmp", "pi-recipes");
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(join(tmp, "outputs"), "in the way");
+    const { text, details } = callLongAnswer();
+    expect(details["fullOutputPath"]).toBeUndefined();
+    const why = String(details["fullOutputNotSaved"]);
+    expect(why).toContain(join(tmp, "outputs"));
+    expect(text).toContain(`Full output could not be saved (${why}).]`);
   });
 });
