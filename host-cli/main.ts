@@ -13,7 +13,7 @@ import type { HostPorts } from "../runtime/session.js";
 import type { CliHost } from "./verbs/cli-verb.js";
 import { jsonAsked, parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
-import { quietBrokenPipes, writeThroughStreams } from "./std-out.js";
+import { guardStdStreams, writeThroughStreams } from "./std-out.js";
 import { helpAnswer, unknownVerb } from "./help.js";
 import { runVerb, type VerbOutcome } from "./verbs.js";
 
@@ -88,7 +88,7 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
   return outcome.code ?? (result.ok ? 0 : 1);
 }
 
-quietBrokenPipes();
+guardStdStreams();
 writeThroughStreams();
 // A bug that escapes every handler ends the command as node would (exit status 1) but says so in
 // one line and a stack trace: node's own report starts with the source line that threw, which in

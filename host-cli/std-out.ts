@@ -52,7 +52,7 @@ const brokenPipe = (e: unknown): boolean => {
 
 /** node's stdout and stderr guarded (the full command writes to them directly): a gone reader is
  *  quiet, any other failure of stdout said once (see the top of this file). */
-export function quietBrokenPipes(): void {
+export function guardStdStreams(): void {
   stdout.guardStream();
   stderr.guardStream();
 }
