@@ -217,6 +217,25 @@ describe.skipIf(!existsSync("/dev/full"))("an output that cannot be written (std
     }
   });
 
+  it("stderr on a full disk is dropped: the MCP server, which logs there, still serves", async () => {
+    const full = openSync("/dev/full", "w");
+    try {
+      const child = spawn(process.execPath, [...cliNodeArgs(), "mcp"], { cwd: repoRoot, env, stdio: ["pipe", "pipe", full] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+      child.stdin.end(`${JSON.stringify(initialize)}\n`);
+      // a hang guard, not a timing goal
+      const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      const code = await new Promise<number | null>((done) => child.on("close", done)).finally(() => clearTimeout(guard));
+      expect(code).toBe(0);
+      const first = JSON.parse(out.split("\n")[0]!) as { id: number; result?: { serverInfo?: { name?: string } } };
+      expect([first.id, first.result?.serverInfo?.name]).toEqual([1, "pi-recipes"]);
+    } finally {
+      closeSync(full);
+    }
+  });
+
   it("a bug that escapes every handler: exit 1, one line and a stack trace, no source text", () => {
     const preload = join(base, "throws-later.cjs");
     writeFileSync(preload, 'setImmediate(() => { throw new Error("planted escape"); });\n');
