@@ -42,7 +42,7 @@ export function sandboxOf(name: string, policy: SandboxPolicy | undefined, scope
   const available = probeBubblewrap(env);
   if (!available.ok) return { kind: "refused", message: refusal(name, available.reason), argument: false };
   try {
-    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd) };
+    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd, place.home) };
   } catch (e) {
     return { kind: "refused", message: `${name} is sandboxed and its sandbox could not be prepared: ${e instanceof Error ? e.message : String(e)}`, argument: false };
   }

@@ -107,19 +107,42 @@ function ensureWritable(entry: SandboxPath): string {
   return realpathSync(entry.path);
 }
 
+/** `inner` is `outer` or lies inside it */
+const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(outer.endsWith("/") ? outer : `${outer}/`);
+
+/**
+ * A write path the call's values chose (`{out}`) grants what the recipe wrote, never more, judged
+ * by where it really leads (symbolic links followed): written as a file (no trailing `/`), it
+ * must not be a folder, or a value naming a folder (`out=.`, `out=/`, a link to either) would
+ * turn a grant of one file into a grant of the folder; written as a folder (`{dir}/`), it must not
+ * be the root or the home folder or a folder holding it, which would leave nothing of the user's
+ * read-only. Throws saying which.
+ */
+function checkValueGrant(entry: SandboxPath, real: string, realHome: string): void {
+  if (!entry.fromValue || kindOf(real) !== "dir") return;
+  if (!entry.folder) throw new Error(`sandbox.write: ${entry.path} is a folder${real === entry.path ? "" : ` (${real})`}, and the recipe grants a file there (a write path ending in "/" grants a folder)`);
+  if (real === "/" || within(realHome, real))
+    throw new Error(`sandbox.write: ${entry.path} would make ${real === "/" ? "the whole file system" : real === realHome ? "the home folder" : `${real}, which holds the home folder,`} writable; a value may name a folder inside the home folder or elsewhere, not ${real}`);
+}
+
 /**
  * The bwrap arguments of a call: the read-only root, a private /tmp, the working directory
  * (read-only unless a write path covers it), each write path bound writable, then each
  * read_deny path hidden (a folder under an empty tmpfs, a file under /dev/null). Hiding comes
  * last, so it wins over a write path that contains it. A read_deny path that does not exist has
- * nothing to hide. Throws when a write path cannot be created.
+ * nothing to hide. Throws when a write path cannot be created, or when a write path the call's
+ * values chose grants more than the recipe wrote (checkValueGrant).
  */
-export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: string): PreparedSandbox {
+export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: string, home: string): PreparedSandbox {
   const args = baseArgs(policy.network);
   const realCwd = realOrSelf(cwd);
+  const realHome = realOrSelf(home);
   // the working directory may lie under /tmp, which the private /tmp just hid
   args.push("--ro-bind", realCwd, realCwd);
   for (const entry of policy.write) {
+    // judged before anything is created: an existing folder is refused as it is
+    const existing = kindOf(entry.path) === undefined ? undefined : realpathSync(entry.path);
+    if (existing !== undefined) checkValueGrant(entry, existing, realHome);
     const real = ensureWritable(entry);
     args.push("--bind", real, real);
   }

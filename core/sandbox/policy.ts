@@ -6,6 +6,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { TemplateFailure } from "../template/failure.js";
 import { invalidTemplate } from "../template/failure.js";
+import { compileToken } from "../template/compile.js";
 import { resolvePath, type Place } from "../template/invocation.js";
 import { substituteText, type Scope } from "../template/substitute.js";
 
@@ -43,8 +44,11 @@ export function declaredPolicy(field: SandboxField | undefined, mode: SandboxMod
 export interface SandboxPath {
   /** absolute and normalized */
   readonly path: string;
-  /** written with a trailing `/`: a folder (matters when it does not exist yet) */
+  /** written by the recipe with a trailing `/`: a folder (created as one when missing) */
   readonly folder: boolean;
+  /** the path was written with a placeholder, so the call's values chose it (a caller may not
+   *  widen such a grant: adapters/process/bwrap.ts) */
+  readonly fromValue: boolean;
 }
 
 /** The policy of one call: placeholders resolved from the call's values, paths absolute. */
@@ -68,10 +72,13 @@ function resolvePaths(texts: readonly string[], scope: Scope, place: Place, labe
       pipe(
         substituteText(text, scope, label),
         E.filterOrElse((path) => !path.includes("\0"), () => invalidTemplate(`${label}: a path may not hold a NUL byte`)),
+        // a folder is what the recipe wrote as one (`{dir}/`): a value ending in `/` does not make
+        // a grant of a file (`{out}`) a grant of a folder
+        E.map((path) => ({ path, folder: text.endsWith("/"), fromValue: typeof compileToken(text) !== "string" })),
       ),
     ),
     // an optional value left empty allows (or hides) nothing
-    E.map((paths) => paths.filter((path) => path.trim() !== "").map((path) => ({ path: expandSandboxPath(path, place), folder: path.endsWith("/") }))),
+    E.map((paths) => paths.filter(({ path }) => path.trim() !== "").map(({ path, folder, fromValue }) => ({ path: expandSandboxPath(path, place), folder, fromValue }))),
   );
 }
 

@@ -222,9 +222,9 @@ describe.skipIf(!existsSync("/dev/full"))("an output that cannot be written (std
     try {
       const child = spawn(process.execPath, [...cliNodeArgs(), "mcp"], { cwd: repoRoot, env, stdio: ["pipe", "pipe", full] });
       let out = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
       const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
-      child.stdin.end(`${JSON.stringify(initialize)}\n`);
+      child.stdin!.end(`${JSON.stringify(initialize)}\n`);
       // a hang guard, not a timing goal
       const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
       const code = await new Promise<number | null>((done) => child.on("close", done)).finally(() => clearTimeout(guard));

@@ -139,6 +139,28 @@ describe("sandbox: what a confined command may write", () => {
     expect(readFileSync(join(work, "result.txt"), "utf8")).toBe("copied text\n");
   });
 
+  it("a value cannot widen the grant: `{out}` naming a folder (or the root) is refused before anything runs", () => {
+    recipe("stamp", { description: "touch", sandbox: { write: ["{out}"] }, args: ["out:path", "victim:path"], template: "touch {victim}" });
+    for (const out of [".", "/", home]) {
+      const r = call(["stamp", `out=${out}`, `victim=${join(work, "widened.txt")}`]);
+      expect(r.status, out).toBe(1);
+      expect(r.stdout + r.stderr, out).toContain("stamp is sandboxed and its sandbox could not be prepared: sandbox.write:");
+      expect(r.stdout + r.stderr, out).toContain("the recipe grants a file there");
+      expect(existsSync(join(work, "widened.txt")), out).toBe(false);
+    }
+    // a folder grant (`{dir}/`) may not be the root or the home folder either
+    recipe("stamp_in", { description: "touch", sandbox: { write: ["{dir}/"] }, args: ["dir:path", "victim:path"], template: "touch {victim}" });
+    const root = call(["stamp_in", "dir=/", `victim=${join(home, "widened.txt")}`]);
+    expect(root.stdout + root.stderr).toContain("would make the whole file system writable");
+    const homeDir = call(["stamp_in", `dir=${home}`, `victim=${join(home, "widened.txt")}`]);
+    expect(homeDir.stdout + homeDir.stderr).toContain("would make the home folder writable");
+    expect(existsSync(join(home, "widened.txt"))).toBe(false);
+    // inside it, as the recipe wrote
+    const inside = call(["stamp_in", "dir=allowed", "victim=allowed/stamped.txt"]);
+    expect(inside.status).toBe(0);
+    expect(existsSync(join(work, "allowed", "stamped.txt"))).toBe(true);
+  });
+
   it("`sandbox: true` writes only under the working directory", () => {
     recipe("put_here", { description: "touch", sandbox: true, args: ["target:path"], template: "touch {target}" });
     expect(call(["put_here", "target=here.txt"]).status).toBe(0);

@@ -2,7 +2,7 @@
 // is involved anywhere, and this holds for hostile values), and the policy's paths become the
 // mounts docs/sandbox.md describes. Needs bwrap: without it these tests fail, they never skip.
 import fc from "fast-check";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ beforeAll(() => {
   writeFileSync(script, "process.stdout.write(JSON.stringify(process.argv.slice(2)));\n");
   const available = probeBubblewrap(process.env);
   if (!available.ok) throw new Error(`bubblewrap cannot run here (${available.reason}): these tests need it`);
-  sandbox = prepareSandbox(available.path, { network: false, write: [], readDeny: [] }, dir);
+  sandbox = prepareSandbox(available.path, { network: false, write: [], readDeny: [] }, dir, dir);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -55,9 +55,9 @@ describe("confined runner", () => {
     mkdirSync(place);
     const prepared = prepareSandbox(probeOk().path, {
       network: false,
-      write: [{ path: join(place, "new", "out.txt"), folder: false }, { path: join(place, "newdir"), folder: true }],
+      write: [{ path: join(place, "new", "out.txt"), folder: false, fromValue: true }, { path: join(place, "newdir"), folder: true, fromValue: true }],
       readDeny: [],
-    }, place);
+    }, place, place);
     const r = await confinedRunner(nodeProcessRunner, prepared).run({
       command: "sh",
       args: ["-c", 'echo one > new/out.txt && echo two > newdir/x.txt && { echo three > other.txt || echo refused >&2; }'],
@@ -66,6 +66,30 @@ describe("confined runner", () => {
     expect(readFileSync(join(place, "new", "out.txt"), "utf8")).toBe("one\n");
     expect(readFileSync(join(place, "newdir", "x.txt"), "utf8")).toBe("two\n");
     expect(Buffer.from(r.stderr).toString()).toContain("refused");
+  });
+
+  it("a write path the call's values chose grants no more than the recipe wrote: a file is no folder, a folder is not / nor the home folder nor above it", () => {
+    const home = join(dir, "grant-home");
+    const work = join(home, "work");
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, "existing.txt"), "x");
+    symlinkSync(work, join(work, "link-to-folder"));
+    const grant = (path: string, folder: boolean, fromValue = true) => () =>
+      prepareSandbox(probeOk().path, { network: false, write: [{ path, folder, fromValue }], readDeny: [] }, work, home);
+    // a file grant (`{out}`) given a folder, directly or through a link
+    expect(grant(work, false)).toThrow(`sandbox.write: ${work} is a folder, and the recipe grants a file there`);
+    expect(grant(join(work, "link-to-folder"), false)).toThrow(`is a folder (${work})`);
+    // a folder grant (`{dir}/`) given the root, the home folder or a folder above it
+    expect(grant("/", true)).toThrow("would make the whole file system writable");
+    expect(grant(home, true)).toThrow("would make the home folder writable");
+    expect(grant(dir, true)).toThrow(`would make ${dir}, which holds the home folder, writable`);
+    // what the recipe wrote is granted: a file (existing or new), a folder inside home; and a path
+    // the recipe itself names (no value chose it) is the recipe's to name
+    expect(grant(join(work, "existing.txt"), false)).not.toThrow();
+    expect(grant(join(work, "new.txt"), false)).not.toThrow();
+    expect(grant(join(work, "sub"), true)).not.toThrow();
+    expect(grant(work, true)).not.toThrow();
+    expect(grant(home, true, false)).not.toThrow();
   });
 });
 

@@ -28,16 +28,18 @@ describe("sandbox policy", () => {
   });
 
   it("resolves placeholders from the call, ~ from home, relative paths from the working directory; an empty value allows nothing", () => {
-    const policy = { network: false, write: [".", "{out}", "{dir}/", "{maybe}"], readDeny: ["~/.ssh", "~"] };
-    const r = resolveSandbox(policy, scopeOf({ out: "build/a.pdf", dir: "/abs/cache", maybe: "" }), place);
+    const policy = { network: false, write: [".", "{out}", "{dir}/", "{maybe}", "{slash}"], readDeny: ["~/.ssh", "~"] };
+    const r = resolveSandbox(policy, scopeOf({ out: "build/a.pdf", dir: "/abs/cache", maybe: "", slash: "some/dir/" }), place);
     expect(E.isRight(r) && r.right).toEqual({
       network: false,
       write: [
-        { path: "/work/proj", folder: false },
-        { path: "/work/proj/build/a.pdf", folder: false },
-        { path: "/abs/cache", folder: true },
+        { path: "/work/proj", folder: false, fromValue: false },
+        { path: "/work/proj/build/a.pdf", folder: false, fromValue: true },
+        { path: "/abs/cache", folder: true, fromValue: true },
+        // a folder is what the recipe wrote as one: a value's trailing `/` does not make it one
+        { path: "/work/proj/some/dir", folder: false, fromValue: true },
       ],
-      readDeny: [{ path: "/home/u/.ssh", folder: false }, { path: "/home/u", folder: false }],
+      readDeny: [{ path: "/home/u/.ssh", folder: false, fromValue: false }, { path: "/home/u", folder: false, fromValue: false }],
     });
     const missing = resolveSandbox({ network: false, write: ["{nope}"], readDeny: [] }, scopeOf({}), place);
     expect(E.isLeft(missing) && missing.left).toMatchObject({ kind: "missing-value", message: "Missing sandbox.write value: nope" });
