@@ -107,19 +107,28 @@ function ensureWritable(entry: SandboxPath): string {
   return realpathSync(entry.path);
 }
 
+const SPECIAL_ROOTS = ["/proc", "/sys", "/dev"];
+
 /** `inner` is `outer` or lies inside it */
 const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(outer.endsWith("/") ? outer : `${outer}/`);
 
 /**
  * A write path the call's values chose (`{out}`) grants what the recipe wrote, never more, judged
- * by where it really leads (symbolic links followed): written as a file (no trailing `/`), it
- * must not be a folder, or a value naming a folder (`out=.`, `out=/`, a link to either) would
+ * by where it really leads (symbolic links followed): a regular file or a folder, never a device
+ * or a file of /proc, /sys or /dev; written as a file (no trailing `/`), it must not be a folder, or a value naming a folder (`out=.`, `out=/`, a link to either) would
  * turn a grant of one file into a grant of the folder; written as a folder (`{dir}/`), it must not
  * be the root or the home folder or a folder holding it, which would leave nothing of the user's
  * read-only. Throws saying which.
  */
 function checkValueGrant(entry: SandboxPath, real: string, realHome: string): void {
-  if (!entry.fromValue || kindOf(real) !== "dir") return;
+  if (!entry.fromValue) return;
+  // the kernel's own file systems and devices: a device node, or a file of /proc or /sys (which
+  // say they are regular files), is no output file; a path that does not exist yet is judged by
+  // its name
+  const stat = statSync(real, { throwIfNoEntry: false });
+  if (SPECIAL_ROOTS.some((root) => within(real, root)) || (stat !== undefined && !(stat.isFile() || stat.isDirectory())))
+    throw new Error(`sandbox.write: ${entry.path}${real === entry.path ? "" : ` (${real})`} is no regular file or folder; a value may name a file or folder to write, not a device or a file of /proc, /sys or /dev`);
+  if (stat === undefined || !stat.isDirectory()) return;
   if (!entry.folder) throw new Error(`sandbox.write: ${entry.path} is a folder${real === entry.path ? "" : ` (${real})`}, and the recipe grants a file there (a write path ending in "/" grants a folder)`);
   if (real === "/" || within(realHome, real))
     throw new Error(`sandbox.write: ${entry.path} would make ${real === "/" ? "the whole file system" : real === realHome ? "the home folder" : `${real}, which holds the home folder,`} writable; a value may name a folder inside the home folder or elsewhere, not ${real}`);
@@ -140,10 +149,12 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
   // the working directory may lie under /tmp, which the private /tmp just hid
   args.push("--ro-bind", realCwd, realCwd);
   for (const entry of policy.write) {
-    // judged before anything is created: an existing folder is refused as it is
+    // judged before anything is created (an existing path by where it leads, a missing one by its
+    // name), and again once created (a missing one's folders may be links)
     const existing = kindOf(entry.path) === undefined ? undefined : realpathSync(entry.path);
-    if (existing !== undefined) checkValueGrant(entry, existing, realHome);
+    checkValueGrant(entry, existing ?? entry.path, realHome);
     const real = ensureWritable(entry);
+    if (existing === undefined) checkValueGrant(entry, real, realHome);
     args.push("--bind", real, real);
   }
   for (const entry of policy.readDeny) {

@@ -2,7 +2,7 @@
 // is involved anywhere, and this holds for hostile values), and the policy's paths become the
 // mounts docs/sandbox.md describes. Needs bwrap: without it these tests fail, they never skip.
 import fc from "fast-check";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +83,12 @@ describe("confined runner", () => {
     expect(grant("/", true)).toThrow("would make the whole file system writable");
     expect(grant(home, true)).toThrow("would make the home folder writable");
     expect(grant(dir, true)).toThrow(`would make ${dir}, which holds the home folder, writable`);
+    // a device, or a file of the kernel's own file systems, is no output file
+    expect(grant("/dev/null", false)).toThrow("sandbox.write: /dev/null is no regular file or folder");
+    expect(grant("/proc/self/environ", false)).toThrow("is no regular file or folder");
+    // nor a file to be made there (refused before it is made)
+    expect(grant("/dev/shm/pi-recipes-never-made", false)).toThrow("is no regular file or folder");
+    expect(existsSync("/dev/shm/pi-recipes-never-made")).toBe(false);
     // what the recipe wrote is granted: a file (existing or new), a folder inside home; and a path
     // the recipe itself names (no value chose it) is the recipe's to name
     expect(grant(join(work, "existing.txt"), false)).not.toThrow();
