@@ -114,24 +114,31 @@ const within = (inner: string, outer: string): boolean => inner === outer || inn
 
 /**
  * A write path the call's values chose (`{out}`) grants what the recipe wrote, never more, judged
- * by where it really leads (symbolic links followed): a regular file or a folder, never a device
+ * by where it really leads (symbolic links followed): inside the folder the recipe's text names
+ * before the value (`build/{name}`), if it names one; a regular file or a folder, never a device
  * or a file of /proc, /sys or /dev; written as a file (no trailing `/`), it must not be a folder, or a value naming a folder (`out=.`, `out=/`, a link to either) would
  * turn a grant of one file into a grant of the folder; written as a folder (`{dir}/`), it must not
  * be the root or the home folder or a folder holding it, which would leave nothing of the user's
  * read-only. Throws saying which.
  */
-function checkValueGrant(entry: SandboxPath, real: string, realHome: string): void {
+function checkValueGrant(entry: SandboxPath, real: string | undefined, realHome: string): void {
   if (!entry.fromValue) return;
+  // `build/{name}/` grants inside `build`: a value with `..` may not lead out of it, by name or
+  // (once the path exists) by where it really leads
+  if (entry.under !== undefined && !(within(entry.path, entry.under) && (real === undefined || within(real, realOrSelf(entry.under)))))
+    throw new Error(`sandbox.write: ${entry.path} is outside ${entry.under}, the folder the recipe names before the value`);
   // the kernel's own file systems and devices: a device node, or a file of /proc or /sys (which
   // say they are regular files), is no output file; a path that does not exist yet is judged by
   // its name
-  const stat = statSync(real, { throwIfNoEntry: false });
-  if (SPECIAL_ROOTS.some((root) => within(real, root)) || (stat !== undefined && !(stat.isFile() || stat.isDirectory())))
-    throw new Error(`sandbox.write: ${entry.path}${real === entry.path ? "" : ` (${real})`} is no regular file or folder; a value may name a file or folder to write, not a device or a file of /proc, /sys or /dev`);
+  const where = real ?? entry.path;
+  const shown = where === entry.path ? entry.path : `${entry.path} (${where})`;
+  const stat = real === undefined ? undefined : statSync(real);
+  if (SPECIAL_ROOTS.some((root) => within(where, root)) || (stat !== undefined && !(stat.isFile() || stat.isDirectory())))
+    throw new Error(`sandbox.write: ${shown} is no regular file or folder; a value may name a file or folder to write, not a device or a file of /proc, /sys or /dev`);
   if (stat === undefined || !stat.isDirectory()) return;
-  if (!entry.folder) throw new Error(`sandbox.write: ${entry.path} is a folder${real === entry.path ? "" : ` (${real})`}, and the recipe grants a file there (a write path ending in "/" grants a folder)`);
-  if (real === "/" || within(realHome, real))
-    throw new Error(`sandbox.write: ${entry.path} would make ${real === "/" ? "the whole file system" : real === realHome ? "the home folder" : `${real}, which holds the home folder,`} writable; a value may name a folder inside the home folder or elsewhere, not ${real}`);
+  if (!entry.folder) throw new Error(`sandbox.write: ${shown} is a folder, and the recipe grants a file there (a write path ending in "/" grants a folder)`);
+  if (where === "/" || within(realHome, where))
+    throw new Error(`sandbox.write: ${entry.path} would make ${where === "/" ? "the whole file system" : where === realHome ? "the home folder" : `${where}, which holds the home folder,`} writable; a value may name a folder inside the home folder or elsewhere, not ${where}`);
 }
 
 /**
@@ -152,7 +159,7 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
     // judged before anything is created (an existing path by where it leads, a missing one by its
     // name), and again once created (a missing one's folders may be links)
     const existing = kindOf(entry.path) === undefined ? undefined : realpathSync(entry.path);
-    checkValueGrant(entry, existing ?? entry.path, realHome);
+    checkValueGrant(entry, existing, realHome);
     const real = ensureWritable(entry);
     if (existing === undefined) checkValueGrant(entry, real, realHome);
     args.push("--bind", real, real);

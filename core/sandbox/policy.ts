@@ -49,6 +49,17 @@ export interface SandboxPath {
   /** the path was written with a placeholder, so the call's values chose it (a caller may not
    *  widen such a grant: adapters/process/bwrap.ts) */
   readonly fromValue: boolean;
+  /** the folder the recipe's own text fixes before its first placeholder (`build/{name}/`: the
+   *  working directory's `build`), absolute and normalized; a value may not lead out of it (`..`) */
+  readonly under?: string;
+}
+
+/** The folder a path text names before its first placeholder: `build/` of `build/{name}/`,
+ *  `~/out/` of `~/out/{file}`; undefined when the placeholder comes first (`{out}`). */
+function fixedFolder(text: string, place: Place): string | undefined {
+  const brace = text.indexOf("{");
+  const slash = brace < 0 ? -1 : text.lastIndexOf("/", brace);
+  return slash < 0 ? undefined : expandSandboxPath(text.slice(0, slash + 1), place);
 }
 
 /** The policy of one call: placeholders resolved from the call's values, paths absolute. */
@@ -74,11 +85,15 @@ function resolvePaths(texts: readonly string[], scope: Scope, place: Place, labe
         E.filterOrElse((path) => !path.includes("\0"), () => invalidTemplate(`${label}: a path may not hold a NUL byte`)),
         // a folder is what the recipe wrote as one (`{dir}/`): a value ending in `/` does not make
         // a grant of a file (`{out}`) a grant of a folder
-        E.map((path) => ({ path, folder: text.endsWith("/"), fromValue: typeof compileToken(text) !== "string" })),
+        E.map((path) => {
+          const fromValue = typeof compileToken(text) !== "string";
+          const under = fromValue ? fixedFolder(text, place) : undefined;
+          return { path, folder: text.endsWith("/"), fromValue, ...(under === undefined ? {} : { under }) };
+        }),
       ),
     ),
     // an optional value left empty allows (or hides) nothing
-    E.map((paths) => paths.filter(({ path }) => path.trim() !== "").map(({ path, folder, fromValue }) => ({ path: expandSandboxPath(path, place), folder, fromValue }))),
+    E.map((paths) => paths.filter(({ path }) => path.trim() !== "").map((p) => ({ ...p, path: expandSandboxPath(p.path, place) }))),
   );
 }
 

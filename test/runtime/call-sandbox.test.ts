@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findOnPath, probeBubblewrap } from "../../adapters/process/bwrap.js";
 import { readRun, runsRootOf } from "../../runtime/runs/store.js";
@@ -155,6 +155,11 @@ describe("sandbox: what a confined command may write", () => {
     const homeDir = call(["stamp_in", `dir=${home}`, `victim=${join(home, "widened.txt")}`]);
     expect(homeDir.stdout + homeDir.stderr).toContain("would make the home folder writable");
     expect(existsSync(join(home, "widened.txt"))).toBe(false);
+    // a folder the recipe names before the value (`allowed/{name}/`) is not left by `..`
+    recipe("stamp_under", { description: "touch", sandbox: { write: ["allowed/{name}/"] }, args: ["name", "victim:path"], template: "touch {victim}" });
+    const escaped = call(["stamp_under", "name=../..", `victim=${join(work, "widened.txt")}`]);
+    expect(escaped.stdout + escaped.stderr).toContain(`sandbox.write: ${dirname(work)} is outside ${join(work, "allowed")}`);
+    expect(existsSync(join(work, "widened.txt"))).toBe(false);
     // inside it, as the recipe wrote
     const inside = call(["stamp_in", "dir=allowed", "victim=allowed/stamped.txt"]);
     expect(inside.status).toBe(0);

@@ -78,7 +78,7 @@ describe("confined runner", () => {
       prepareSandbox(probeOk().path, { network: false, write: [{ path, folder, fromValue }], readDeny: [] }, work, home);
     // a file grant (`{out}`) given a folder, directly or through a link
     expect(grant(work, false)).toThrow(`sandbox.write: ${work} is a folder, and the recipe grants a file there`);
-    expect(grant(join(work, "link-to-folder"), false)).toThrow(`is a folder (${work})`);
+    expect(grant(join(work, "link-to-folder"), false)).toThrow(`${join(work, "link-to-folder")} (${work}) is a folder`);
     // a folder grant (`{dir}/`) given the root, the home folder or a folder above it
     expect(grant("/", true)).toThrow("would make the whole file system writable");
     expect(grant(home, true)).toThrow("would make the home folder writable");
@@ -89,6 +89,15 @@ describe("confined runner", () => {
     // nor a file to be made there (refused before it is made)
     expect(grant("/dev/shm/pi-recipes-never-made", false)).toThrow("is no regular file or folder");
     expect(existsSync("/dev/shm/pi-recipes-never-made")).toBe(false);
+    // a value may not lead out of the folder the recipe names before it (`build/{name}/`), by
+    // `..` or through a link
+    mkdirSync(join(work, "build"));
+    symlinkSync(home, join(work, "build", "up"));
+    const under = (path: string) => () =>
+      prepareSandbox(probeOk().path, { network: false, write: [{ path, folder: true, fromValue: true, under: join(work, "build") }], readDeny: [] }, work, home);
+    expect(under(join(work, "escaped"))).toThrow(`sandbox.write: ${join(work, "escaped")} is outside ${join(work, "build")}`);
+    expect(under(join(work, "build", "up"))).toThrow("is outside");
+    expect(under(join(work, "build", "made"))).not.toThrow();
     // what the recipe wrote is granted: a file (existing or new), a folder inside home; and a path
     // the recipe itself names (no value chose it) is the recipe's to name
     expect(grant(join(work, "existing.txt"), false)).not.toThrow();

@@ -45,6 +45,16 @@ describe("sandbox policy", () => {
     expect(E.isLeft(missing) && missing.left).toMatchObject({ kind: "missing-value", message: "Missing sandbox.write value: nope" });
   });
 
+  it("a path with a placeholder after a folder of its own says which: a value may not lead out of it", () => {
+    const r = resolveSandbox({ network: false, write: ["build/{name}/", "~/out/{file}", "{out}", "build/x"], readDeny: [] }, scopeOf({ name: "../..", file: "a.txt", out: "o" }), place);
+    expect(E.isRight(r) && r.right.write).toEqual([
+      { path: "/work", folder: true, fromValue: true, under: "/work/proj/build" },
+      { path: "/home/u/out/a.txt", folder: false, fromValue: true, under: "/home/u/out" },
+      { path: "/work/proj/o", folder: false, fromValue: true },
+      { path: "/work/proj/build/x", folder: false, fromValue: false },
+    ]);
+  });
+
   it("describes a policy as view tokens", () => {
     expect(describePolicy({ network: false, write: [".", "{out}"], readDeny: ["~/.ssh"] })).toBe("network=off write=.,{out} read_deny=~/.ssh");
   });
