@@ -28,21 +28,26 @@ export type CallSandbox =
 
 /** The sandbox of one call of `tool` with these values; `env` is the children's environment
  * (bwrap is looked up on its PATH). */
-export function callSandbox(tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>): CallSandbox {
+export function callSandbox(
+  tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>, registryFolders: readonly string[] = [],
+): CallSandbox {
   // the call's values, then the defaults declared with the arguments (`out:path=result.txt`)
-  return sandboxOf(tool.name, toolPolicy(tool), scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place, env);
+  return sandboxOf(tool.name, toolPolicy(tool), scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place, env, registryFolders);
 }
 
 /** The sandbox of one run of a command named `name` (a tool, or `spawn` of an inline template)
- *  under `policy` (undefined: unconfined), its paths resolved in `scope`. */
-export function sandboxOf(name: string, policy: SandboxPolicy | undefined, scope: Scope, place: Place, env: Readonly<Record<string, string | undefined>>): CallSandbox {
+ *  under `policy` (undefined: unconfined), its paths resolved in `scope`; `registryFolders` (the
+ *  agent dir, the packaged recipes) stay read-only inside it. */
+export function sandboxOf(
+  name: string, policy: SandboxPolicy | undefined, scope: Scope, place: Place, env: Readonly<Record<string, string | undefined>>, registryFolders: readonly string[] = [],
+): CallSandbox {
   if (policy === undefined) return { kind: "none" };
   const resolved = resolveSandbox(policy, scope, place);
   if (E.isLeft(resolved)) return { kind: "refused", message: `${name}: ${resolved.left.message}`, argument: resolved.left.kind === "missing-value" };
   const available = probeBubblewrap(env);
   if (!available.ok) return { kind: "refused", message: refusal(name, available.reason), argument: false };
   try {
-    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd, place.home) };
+    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd, place.home, registryFolders) };
   } catch (e) {
     return { kind: "refused", message: `${name} is sandboxed and its sandbox could not be prepared: ${e instanceof Error ? e.message : String(e)}`, argument: false };
   }

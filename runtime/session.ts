@@ -145,6 +145,8 @@ function withLaunch(
   toolNamed = (_name: string): NamedTool => ({ discovery: discovery() }),
 ): RuntimeSession {
   const check = async (tool: ToolSpec): Promise<LaunchCheck> => (await import("./accounting.js")).ledgerLaunchCheck(b.ledger, onRejected)(tool);
+  // read-only inside every sandbox of this session's launches (runtime/call-sandbox.ts)
+  const registryFolders = [b.paths.agentDir, ...(b.packagedRoot === undefined ? [] : [b.packagedRoot])];
   return {
     ...b,
     discovery,
@@ -153,8 +155,8 @@ function withLaunch(
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery, toolList: () => ({ list: toolList() }) }),
     // the call path (argument checks, execution) is loaded by a launch only: a session that only
     // lists or inspects never loads it (docs/performance.md)
-    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { ...ctx, fs: b.fs }, check),
-    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, ...extra, launch: check }),
+    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { registryFolders, ...ctx, fs: b.fs }, check),
+    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, registryFolders, ...extra, launch: check }),
     // the register step (and the compile code it needs) is loaded by a register only, so a one-shot
     // session that only lists compiles nothing it does not need (docs/performance.md)
     register: async (params, refresh) =>

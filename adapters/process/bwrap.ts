@@ -143,13 +143,14 @@ function checkValueGrant(entry: SandboxPath, real: string | undefined, realHome:
 
 /**
  * The bwrap arguments of a call: the read-only root, a private /tmp, the working directory
- * (read-only unless a write path covers it), each write path bound writable, then each
- * read_deny path hidden (a folder under an empty tmpfs, a file under /dev/null). Hiding comes
+ * (read-only unless a write path covers it), each write path bound writable, the `readOnly`
+ * folders (the registry's own: its agent dir, its packaged recipes) bound read-only again over
+ * them, then each read_deny path hidden (a folder under an empty tmpfs, a file under /dev/null). Hiding comes
  * last, so it wins over a write path that contains it. A read_deny path that does not exist has
  * nothing to hide. Throws when a write path cannot be created, or when a write path the call's
  * values chose grants more than the recipe wrote (checkValueGrant).
  */
-export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: string, home: string): PreparedSandbox {
+export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: string, home: string, readOnly: readonly string[] = []): PreparedSandbox {
   const args = baseArgs(policy.network);
   const realCwd = realOrSelf(cwd);
   const realHome = realOrSelf(home);
@@ -163,6 +164,13 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
     const real = ensureWritable(entry);
     if (existing === undefined) checkValueGrant(entry, real, realHome);
     args.push("--bind", real, real);
+  }
+  // the registry's own folders stay read-only whatever the write paths cover: a confined command
+  // must not plant a recipe (one that says `sandbox: false`), edit a ledger or another run's record
+  for (const path of readOnly) {
+    if (kindOf(path) === undefined) continue;
+    const real = realOrSelf(path);
+    args.push("--ro-bind", real, real);
   }
   for (const entry of policy.readDeny) {
     const kind = kindOf(entry.path);

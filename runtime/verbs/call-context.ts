@@ -26,6 +26,9 @@ export interface AsyncLaunch {
 export interface CallContext {
   /** where commands run and where truncated outputs are saved */
   readonly paths: { readonly cwd: string; readonly home: string; readonly tmpRoot: string };
+  /** the registry's own folders (the agent dir, the packaged recipes): read-only inside every
+   *  sandbox (runtime/session.ts sets them; absent: none) */
+  readonly registryFolders?: readonly string[];
   /** the host's file system: spilled outputs, saved outputs, the run store */
   readonly fs: FileSystem;
   readonly runner?: ProcessRunner;

@@ -47,7 +47,7 @@ export async function runChecked(
   // a sandboxed recipe runs confined or not at all (docs/sandbox.md)
   let sandbox: PreparedSandbox | undefined;
   if (toolPolicy(tool) !== undefined) {
-    const confinement = callSandbox(tool, values.right.runtime, ctx.paths, ctx.env ?? process.env);
+    const confinement = callSandbox(tool, values.right.runtime, ctx.paths, ctx.env ?? process.env, ctx.registryFolders);
     if (confinement.kind === "refused") {
       return confinement.argument ? usageHint(tool, confinement.message) : failure(confinement.message, { tool: tool.name, path: tool.path, sandbox: "refused" });
     }

@@ -166,6 +166,23 @@ describe("sandbox: what a confined command may write", () => {
     expect(existsSync(join(work, "allowed", "stamped.txt"))).toBe(true);
   });
 
+  it("the registry's own folders stay read-only inside, whatever the write paths cover", () => {
+    // a folder grant that a value points at the recipe root, and `sandbox: true` run from a
+    // folder that holds the agent dir: neither may plant a recipe (one saying `sandbox: false`)
+    recipe("plant", { description: "touch", sandbox: { write: ["{dir}/"] }, args: ["dir:path", "victim:path"], template: "touch {victim}" });
+    const planted = join(agent, "recipes", "planted.json");
+    const viaGrant = call(["plant", `dir=${join(agent, "recipes")}`, `victim=${planted}`]);
+    expect(viaGrant.status).not.toBe(0);
+    expect(viaGrant.stdout + viaGrant.stderr).toContain("Read-only file system");
+    recipe("put_from_above", { description: "touch", sandbox: true, args: ["target:path"], template: "touch {target}" });
+    const fromAbove = runCli(["call", "put_from_above", `target=${planted}`], env, dir);
+    expect(fromAbove.status).not.toBe(0);
+    expect(existsSync(planted)).toBe(false);
+    // the rest of the working directory is still the command's to write
+    expect(runCli(["call", "put_from_above", `target=${join(work, "from-above.txt")}`], env, dir).status).toBe(0);
+    expect(existsSync(join(work, "from-above.txt"))).toBe(true);
+  });
+
   it("`sandbox: true` writes only under the working directory", () => {
     recipe("put_here", { description: "touch", sandbox: true, args: ["target:path"], template: "touch {target}" });
     expect(call(["put_here", "target=here.txt"]).status).toBe(0);
