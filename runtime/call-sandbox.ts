@@ -5,16 +5,12 @@
 import * as E from "fp-ts/lib/Either.js";
 import { prepareSandbox, probeBubblewrap, type Availability, type PreparedSandbox } from "../adapters/process/bwrap.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
-import { declaredPolicy, resolveSandbox, type SandboxMode, type SandboxPolicy } from "../core/sandbox/policy.js";
+import { declaredPolicy, resolveSandbox, sandboxModeOf, type SandboxMode, type SandboxPolicy } from "../core/sandbox/policy.js";
 import type { Place } from "../core/template/invocation.js";
 import { EMPTY_VALUES, scopeOf, type Scope, type Values } from "../core/template/substitute.js";
 
-/** `PI_RECIPES_SANDBOX`: unset, empty or `off` is off; anything else is on (a typo must not turn
- * confinement off). */
-export function sandboxMode(env: Readonly<Record<string, string | undefined>> = process.env): SandboxMode {
-  const v = (env["PI_RECIPES_SANDBOX"] ?? "").trim().toLowerCase();
-  return v === "" || v === "off" ? "off" : "on";
-}
+/** `PI_RECIPES_SANDBOX` of the environment (core/sandbox/policy.ts sandboxModeOf). */
+export const sandboxMode = (env: Readonly<Record<string, string | undefined>> = process.env): SandboxMode => sandboxModeOf(env);
 
 /** The policy a call of this tool runs under now; undefined: unconfined. */
 export const toolPolicy = (tool: ToolSpec, env: Readonly<Record<string, string | undefined>> = process.env): SandboxPolicy | undefined =>

@@ -30,6 +30,7 @@ import { loadRecipe } from "../core/recipe/load.js";
 import { formatOfPath, idOfPath } from "../core/recipe/posix.js";
 import { RecipeRootError } from "./root-lock.js";
 import { draftsNotAFolder } from "../core/discovery/diagnostic-texts.js";
+import { sandboxModeOf } from "../core/sandbox/policy.js";
 
 export interface RegisterContext {
   readonly paths: AgentPaths;
@@ -40,6 +41,8 @@ export interface RegisterContext {
   /** the packaged component root, searched last for bare recipe names */
   readonly packagedRoot?: string;
   readonly lockOptions?: LockOptions;
+  /** the host's environment: `PI_RECIPES_SANDBOX=on` refuses a tool that runs unconfined */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export type RegisterParams = Readonly<Record<string, unknown>>;
@@ -143,6 +146,7 @@ async function decide(params: RegisterParams, ctx: RegisterContext): Promise<Reg
     userRoot: paths.recipeRoot,
     draftRoot: paths.draftRoot,
     ...(ctx.packagedRoot === undefined ? {} : { packagedRoot: ctx.packagedRoot }),
+    sandboxMode: sandboxModeOf(ctx.env ?? process.env),
   };
   return settle(reader, () => planRegister(params, facts));
 }

@@ -164,6 +164,7 @@ function withLaunch(
         paths: b.paths,
         fs: b.fs,
         lock: b.lock,
+        env: b.env,
         ...(b.packagedRoot === undefined ? {} : { packagedRoot: b.packagedRoot }),
         ...(refresh === undefined ? {} : { refresh }),
       }),

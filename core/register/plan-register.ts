@@ -17,7 +17,7 @@ import {
   reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
-import { validateContent } from "./validate-content.js";
+import { unconfinedRefusal, validateContent } from "./validate-content.js";
 import { compileRecipe } from "../compile/compile-recipe.js";
 
 type Params = Readonly<Record<string, unknown>>;
@@ -110,6 +110,8 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
   const content = recipeText(built.right, storedKeys);
   const valid = validateContent(path, name, content, facts);
   if (E.isLeft(valid)) return answer(failure(recipeInvalid(valid.left.message), { tool: name, config: path, problem: valid.left }));
+  const unconfined = unconfinedRefusal(valid.right.config, facts.sandboxMode);
+  if (unconfined !== undefined) return answer(failure(unconfined, { tool: name, config: path, sandbox: "refused" }));
   const { surface, warnings } = valid.right;
   const written = built.right;
   const async = written["async"];

@@ -8,7 +8,7 @@ import type { RegisterInput } from "./params.js";
 import { recipeText } from "./stored.js";
 import { alreadyRegistered, draftInvalid, draftNotFound, draftOutside, draftWithFields, promotedText, recipeInvalid } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
-import { validateContent } from "./validate-content.js";
+import { unconfinedRefusal, validateContent } from "./validate-content.js";
 import { compileRecipe } from "../compile/compile-recipe.js";
 
 /** Lexical (no file is read): strictly below the drafts folder, `..` resolved first. */
@@ -61,6 +61,8 @@ export function planPromotion(name: string, input: RegisterInput, facts: Registe
   // relative imports of a draft may mean something else one folder up
   const valid = validateContent(path, name, content, facts);
   if (E.isLeft(valid)) return answer(failure(recipeInvalid(valid.left.message), { tool: name, config: path, draft, problem: valid.left }));
+  const unconfined = unconfinedRefusal(valid.right.config, facts.sandboxMode);
+  if (unconfined !== undefined) return answer(failure(unconfined, { tool: name, config: path, draft, sandbox: "refused" }));
   return {
     kind: "write",
     name,

@@ -2,11 +2,14 @@
 import type { CommandResult } from "../result.js";
 import type { ResolveContext } from "../recipe/imports.js";
 import { join } from "../recipe/posix.js";
+import type { SandboxMode } from "../sandbox/policy.js";
 
 /** What register_tool needs to know about the files. `userRoot` is the recipe root (ROOT);
  * `readFile` shows the files as they are under the locks (undefined: no such file). */
 export interface RegisterFacts extends ResolveContext {
   readonly draftRoot: string;
+  /** `PI_RECIPES_SANDBOX` of the host: `on` refuses to write a tool that runs unconfined */
+  readonly sandboxMode?: SandboxMode;
 }
 
 export type RegisterPlan =

@@ -33,3 +33,12 @@ export function validateContent(path: string, name: string, content: string, ctx
   if (compiled.disabled || compiled.toolProblem === undefined) return E.right(valid);
   return E.left({ kind: "invalid", message: compiled.toolProblem });
 }
+
+/** With `PI_RECIPES_SANDBOX=on` (`mode`), the operator confines every tool that does not opt out
+ *  with `sandbox: false`; register_tool, which agents call, must not be the way to opt out. The
+ *  refusal, or undefined when the recipe may be written. Judged on the recipe as it resolves (an
+ *  imported `sandbox: false` counts too). */
+export function unconfinedRefusal(config: RecipeConfig, mode: "on" | "off" | undefined): string | undefined {
+  if (mode !== "on" || config.sandbox !== false) return undefined;
+  return 'PI_RECIPES_SANDBOX=on: register_tool does not write a tool that runs unconfined ("sandbox": false). Leave the field out (the tool then runs confined) or give it a sandbox policy; a recipe that must run unconfined is written by a person, as a file.';
+}

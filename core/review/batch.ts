@@ -77,8 +77,13 @@ export const eligibleDrafts = (candidates: readonly DraftCandidate[]): DraftCand
 
 const occurrence = (i: number): string => `draft_${String(i + 1).padStart(2, "0")}`;
 
+/** Why an automatic review may not make a tool of a draft that opts out of confinement: with
+ *  `PI_RECIPES_SANDBOX=on` every other tool runs confined, and a person, not a review, decides
+ *  that one may not (register_tool refuses it then too). */
+export const UNCONFINED_DRAFT = 'it says "sandbox": false, and an automatic review makes no tool that runs unconfined';
+
 function batchDraft(d: DraftCandidate, i: number): BatchDraft {
-  const unsafe = d.recipe === undefined ? undefined : findUnsafe(d.recipe)?.reason;
+  const unsafe = d.recipe === undefined ? undefined : (findUnsafe(d.recipe)?.reason ?? (d.recipe["sandbox"] === false ? UNCONFINED_DRAFT : undefined));
   const complete = d.valid && d.recipe !== undefined && d.recipe["template"] !== undefined;
   return {
     occurrence: occurrence(i),

@@ -24,6 +24,13 @@ export interface SandboxPolicy {
 /** `PI_RECIPES_SANDBOX`: `on` confines every tool that does not say `sandbox: false`. */
 export type SandboxMode = "on" | "off";
 
+/** `PI_RECIPES_SANDBOX` of an environment: unset, empty or `off` is off; anything else is on (a
+ *  typo must not turn confinement off). */
+export function sandboxModeOf(env: Readonly<Record<string, string | undefined>>): SandboxMode {
+  const v = (env["PI_RECIPES_SANDBOX"] ?? "").trim().toLowerCase();
+  return v === "" || v === "off" ? "off" : "on";
+}
+
 /** `sandbox: true`, and what an object leaves out: no network, writes under the working
  * directory only (and the private /tmp every confined run gets). */
 export const DEFAULT_POLICY: SandboxPolicy = { network: false, write: ["."], readDeny: [] };

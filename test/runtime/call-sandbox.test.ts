@@ -451,6 +451,31 @@ describe("sandbox: register_tool", () => {
     expect(call(["reg_boxed", `target=${join(home, "registered.txt")}`]).status).not.toBe(0);
     expect(existsSync(join(home, "registered.txt"))).toBe(false);
   });
+
+  it("with PI_RECIPES_SANDBOX=on, register_tool writes no tool that runs unconfined: new, updated or promoted", () => {
+    const on = { ...env, PI_RECIPES_SANDBOX: "on" };
+    const register = (args: readonly string[], e: Record<string, string> = on) => runCli(["register_tool", ...args], e, work);
+    const refusal = 'PI_RECIPES_SANDBOX=on: register_tool does not write a tool that runs unconfined ("sandbox": false)';
+    // a new tool that opts out
+    const fresh = register(["name=reg_open", "description=d", "template=touch {target}", "sandbox=false"]);
+    expect(fresh.status).toBe(1);
+    expect(fresh.stdout + fresh.stderr).toContain(refusal);
+    expect(existsSync(join(agent, "recipes", "reg_open.json"))).toBe(false);
+    // an unconfined tool a person wrote: its command may not be changed through register_tool
+    recipe("hand_open", { description: "written by hand", sandbox: false, args: ["target:path"], template: "touch {target}" });
+    const before = readFileSync(join(agent, "recipes", "hand_open.json"), "utf8");
+    const update = register(["name=hand_open", "update=true", "template=rm -rf {target}"]);
+    expect(update.stdout + update.stderr).toContain(refusal);
+    expect(readFileSync(join(agent, "recipes", "hand_open.json"), "utf8")).toBe(before);
+    // a draft that opts out is not promoted
+    mkdirSync(join(agent, "recipes", "drafts"), { recursive: true });
+    writeFileSync(join(agent, "recipes", "drafts", "open_draft.json"), JSON.stringify({ description: "d", sandbox: false, template: "echo hi" }));
+    const promoted = register(["name=from_draft", "draft=open_draft.json"]);
+    expect(promoted.stdout + promoted.stderr).toContain(refusal);
+    expect(existsSync(join(agent, "recipes", "from_draft.json"))).toBe(false);
+    // off (the default), the field is the recipe's to say
+    expect(register(["name=reg_open", "description=d", "template=touch {target}", "sandbox=false"], env).status).toBe(0);
+  });
 });
 
 describe("sandbox: the README's example", () => {

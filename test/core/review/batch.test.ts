@@ -1,7 +1,7 @@
 // The draft review's capture: which drafts are eligible, their order, and the exact batch drafts
 // (occurrence ids, promotability, bounded usage, suggested names) and active tools it records.
 import { describe, expect, it } from "vitest";
-import { captureBatch, eligibleDrafts, isEligible, type DraftCandidate } from "../../../core/review/batch.js";
+import { captureBatch, eligibleDrafts, isEligible, UNCONFINED_DRAFT, type DraftCandidate } from "../../../core/review/batch.js";
 import { draftCandidate } from "./fixtures.js";
 
 const draft = (i: number, extra: Partial<DraftCandidate> = {}): DraftCandidate => draftCandidate(i, extra);
@@ -87,6 +87,13 @@ describe("the captured batch", () => {
     expect(noRecipe).toMatchObject({ valid: true, promotable: false });
     expect(noRecipe).not.toHaveProperty("recipe");
     expect(captureBatch([draft(0, { valid: false, recipe: { template: "cat /tmp/x" } }), ...twelve.slice(1)], [], "b", "t")!.drafts[0]).toMatchObject({ promotable: false, unsafe: "temporary path" });
+  });
+
+  it("a draft that opts out of confinement (`sandbox: false`) is not promotable by a review; `sandbox: true` is", () => {
+    const b = captureBatch([draft(0, { recipe: { template: "echo 0", sandbox: false } }), draft(1, { recipe: { template: "echo 1", sandbox: true } }), ...twelve.slice(2)], [], "b", "t")!;
+    expect(b.drafts[0]).toMatchObject({ valid: true, promotable: false, unsafe: UNCONFINED_DRAFT });
+    expect(b.drafts[1]).toMatchObject({ valid: true, promotable: true });
+    expect(b.drafts[1]).not.toHaveProperty("unsafe");
   });
 
   it("usage counts are whole and never negative; missing or unusable ones count 0", () => {
