@@ -2,7 +2,7 @@
 // (`recipe=`) in the foreground. A bare name blocked by an invalid or disabled winner says so
 // with the shadowed-launch tokens (see "Shadowing and diagnostics" in docs/recipes.md).
 import * as E from "fp-ts/lib/Either.js";
-import { basename, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { leaves } from "../../core/template/graph.js";
 import { splitWords } from "../../core/template/split.js";
 import { normalizeArgs } from "../../core/args/normalize.js";
@@ -208,7 +208,20 @@ async function spawnFile(registry: Registry, path: string, values: Readonly<Reco
   });
   const entry = discover(snapshot, { digest: sha256Of }).entries.find((e) => e.path === file);
   if (entry === undefined) return failure(`Recipe file not found: ${file}`, { path: file });
+  const unconfined = unconfinedAdhoc(registry, entry, ctx);
+  if (unconfined !== undefined) return failure(unconfined, { path: file, sandbox: "refused" });
   return spawnEntry(entry, values, ctx);
+}
+
+/** With `PI_RECIPES_SANDBOX=on`, a recipe that runs unconfined is one a person put in a recipe
+ *  root; a file anywhere else (a draft, a file an agent just wrote) that says `sandbox: false`
+ *  does not opt out by being spawned. The refusal, or undefined. */
+function unconfinedAdhoc(registry: Registry, entry: RecipeEntry, ctx: CallContext): string | undefined {
+  if (entry.compiled.kind === "problem" || entry.compiled.config.sandbox !== false) return undefined;
+  if (sandboxMode(ctx.env ?? process.env) !== "on") return undefined;
+  const folder = dirname(entry.path);
+  if (folder === registry.paths.recipeRoot || folder === registry.packagedRoot) return undefined;
+  return `PI_RECIPES_SANDBOX=on: spawn file= does not run ${entry.path} unconfined ("sandbox": false): only a recipe in a recipe root may opt out. Leave the field out (it then runs confined).`;
 }
 
 async function spawnByName(registry: Registry, name: string, values: Readonly<Record<string, unknown>>, ctx: CallContext): Promise<CommandResult> {

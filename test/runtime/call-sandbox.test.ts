@@ -476,6 +476,25 @@ describe("sandbox: register_tool", () => {
     // off (the default), the field is the recipe's to say
     expect(register(["name=reg_open", "description=d", "template=touch {target}", "sandbox=false"], env).status).toBe(0);
   });
+
+  it("with PI_RECIPES_SANDBOX=on, spawn file= runs no file outside a recipe root unconfined", () => {
+    const on = { ...env, PI_RECIPES_SANDBOX: "on" };
+    const marker = join(dir, "spawned-unconfined.txt");
+    const open = { description: "d", sandbox: false, template: `touch ${marker}` };
+    writeFileSync(join(work, "open.json"), JSON.stringify(open));
+    mkdirSync(join(agent, "recipes", "drafts"), { recursive: true });
+    writeFileSync(join(agent, "recipes", "drafts", "open_spawn.json"), JSON.stringify(open));
+    for (const file of [join(work, "open.json"), join(agent, "recipes", "drafts", "open_spawn.json")]) {
+      const r = runCli(["spawn", `file=${file}`], on, work);
+      expect(r.status, file).toBe(1);
+      expect(r.stdout + r.stderr, file).toContain(`PI_RECIPES_SANDBOX=on: spawn file= does not run ${file} unconfined`);
+      expect(existsSync(marker), file).toBe(false);
+    }
+    // a recipe a person put in the recipe root may opt out, spawned by file or by name
+    recipe("root_open", open);
+    expect(runCli(["spawn", `file=${join(agent, "recipes", "root_open.json")}`], on, work).status).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
 });
 
 describe("sandbox: the README's example", () => {
