@@ -122,6 +122,10 @@ const within = (inner: string, outer: string): boolean => inner === outer || inn
  * read-only. Throws saying which.
  */
 function checkValueGrant(entry: SandboxPath, real: string | undefined, realHome: string): void {
+  // the working directory stands for a project: run from `/` (an MCP server a client started
+  // there), "writes under the working directory" would be writes anywhere
+  if (entry.fromCwd === true && real === "/")
+    throw new Error(`sandbox.write: ${entry.path} is the root, so a grant of the working directory would leave nothing read-only; run it from a project folder (an MCP client can offer one as a root)`);
   if (!entry.fromValue) return;
   // `build/{name}/` grants inside `build`: a value with `..` may not lead out of it, by name or
   // (once the path exists) by where it really leads

@@ -56,6 +56,9 @@ export interface SandboxPath {
   /** the path was written with a placeholder, so the call's values chose it (a caller may not
    *  widen such a grant: adapters/process/bwrap.ts) */
   readonly fromValue: boolean;
+  /** written relative to the working directory without a placeholder (`.`, `build/`): the recipe
+   *  means a place in the project it runs in */
+  readonly fromCwd?: boolean;
   /** the folder the recipe's own text fixes before its first placeholder (`build/{name}/`: the
    *  working directory's `build`), absolute and normalized; a value may not lead out of it (`..`) */
   readonly under?: string;
@@ -95,7 +98,8 @@ function resolvePaths(texts: readonly string[], scope: Scope, place: Place, labe
         E.map((path) => {
           const fromValue = typeof compileToken(text) !== "string";
           const under = fromValue ? fixedFolder(text, place) : undefined;
-          return { path, folder: text.endsWith("/"), fromValue, ...(under === undefined ? {} : { under }) };
+          const fromCwd = !fromValue && !text.startsWith("/") && text !== "~" && !text.startsWith("~/");
+          return { path, folder: text.endsWith("/"), fromValue, ...(under === undefined ? {} : { under }), ...(fromCwd ? { fromCwd } : {}) };
         }),
       ),
     ),

@@ -189,6 +189,12 @@ describe("sandbox: what a confined command may write", () => {
     expect(existsSync(join(work, "here.txt"))).toBe(true);
     expect(call(["put_here", `target=${join(home, "there.txt")}`]).status).not.toBe(0);
     expect(existsSync(join(home, "there.txt"))).toBe(false);
+    // run from `/` (as an MCP client may start a server), the working directory is everything:
+    // refused, not run unconfined in all but name
+    const fromRoot = runCli(["call", "put_here", `target=${join(home, "from-root.txt")}`], env, "/");
+    expect(fromRoot.status).toBe(1);
+    expect(fromRoot.stdout + fromRoot.stderr).toContain("sandbox.write: / is the root, so a grant of the working directory would leave nothing read-only");
+    expect(existsSync(join(home, "from-root.txt"))).toBe(false);
   });
 });
 

@@ -106,6 +106,15 @@ describe("confined runner", () => {
     expect(grant(work, true)).not.toThrow();
     expect(grant(home, true, false)).not.toThrow();
   });
+
+  it("a grant of the working directory (`.`, `sandbox: true`) is refused when that is the root, not when it is a project or home", () => {
+    const cwdGrant = (cwd: string) => () =>
+      prepareSandbox(probeOk().path, { network: false, write: [{ path: cwd, folder: false, fromValue: false, fromCwd: true }], readDeny: [] }, cwd, join(dir, "grant-home"));
+    expect(cwdGrant("/")).toThrow("sandbox.write: / is the root, so a grant of the working directory would leave nothing read-only");
+    expect(cwdGrant(dir)).not.toThrow();
+    // the recipe's own absolute `/` is its author's to write (and no value chose it)
+    expect(() => prepareSandbox(probeOk().path, { network: false, write: [{ path: "/", folder: true, fromValue: false }], readDeny: [] }, dir, dir)).not.toThrow();
+  });
 });
 
 function probeOk(): { readonly path: string } {

@@ -33,7 +33,7 @@ describe("sandbox policy", () => {
     expect(E.isRight(r) && r.right).toEqual({
       network: false,
       write: [
-        { path: "/work/proj", folder: false, fromValue: false },
+        { path: "/work/proj", folder: false, fromValue: false, fromCwd: true },
         { path: "/work/proj/build/a.pdf", folder: false, fromValue: true },
         { path: "/abs/cache", folder: true, fromValue: true },
         // a folder is what the recipe wrote as one: a value's trailing `/` does not make it one
@@ -51,7 +51,7 @@ describe("sandbox policy", () => {
       { path: "/work", folder: true, fromValue: true, under: "/work/proj/build" },
       { path: "/home/u/out/a.txt", folder: false, fromValue: true, under: "/home/u/out" },
       { path: "/work/proj/o", folder: false, fromValue: true },
-      { path: "/work/proj/build/x", folder: false, fromValue: false },
+      { path: "/work/proj/build/x", folder: false, fromValue: false, fromCwd: true },
     ]);
   });
 
