@@ -113,15 +113,17 @@ const SPECIAL_ROOTS = ["/proc", "/sys", "/dev"];
 const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(outer.endsWith("/") ? outer : `${outer}/`);
 
 /**
- * A write path the call's values chose (`{out}`) grants what the recipe wrote, never more, judged
- * by where it really leads (symbolic links followed): inside the folder the recipe's text names
- * before the value (`build/{name}`), if it names one; a regular file or a folder, never a device
- * or a file of /proc, /sys or /dev; written as a file (no trailing `/`), it must not be a folder, or a value naming a folder (`out=.`, `out=/`, a link to either) would
- * turn a grant of one file into a grant of the folder; written as a folder (`{dir}/`), it must not
- * be the root or the home folder or a folder holding it, which would leave nothing of the user's
- * read-only. Throws saying which.
+ * What a write path may grant, judged by where it really leads (symbolic links followed); throws
+ * saying what is wrong. A grant of the working directory (`.`) must not be the root. A path the
+ * call's values chose (`{out}`) grants what the recipe wrote, never more: it stays inside the
+ * folder the recipe's text names before the value (`build/{name}/`), if it names one; it is a
+ * regular file or a folder, never a device or a file of /proc, /sys or /dev; written as a file
+ * (no trailing `/`), it is no folder (`out=.`, `out=/` or a link to a folder would turn a grant of
+ * one file into a grant of the folder); written as a folder (`{dir}/`), it is not the root, the
+ * home folder or a folder holding it, which would leave nothing of the user's read-only.
+ * `real` is undefined while the path does not exist yet: it is then judged by its name.
  */
-function checkValueGrant(entry: SandboxPath, real: string | undefined, realHome: string): void {
+function checkGrant(entry: SandboxPath, real: string | undefined, realHome: string): void {
   // the working directory stands for a project: run from `/` (an MCP server a client started
   // there), "writes under the working directory" would be writes anywhere
   if (entry.fromCwd === true && real === "/")
@@ -149,10 +151,10 @@ function checkValueGrant(entry: SandboxPath, real: string | undefined, realHome:
  * The bwrap arguments of a call: the read-only root, a private /tmp, the working directory
  * (read-only unless a write path covers it), each write path bound writable, the `readOnly`
  * folders (the registry's own: its agent dir, its packaged recipes) bound read-only again over
- * them, then each read_deny path hidden (a folder under an empty tmpfs, a file under /dev/null). Hiding comes
- * last, so it wins over a write path that contains it. A read_deny path that does not exist has
- * nothing to hide. Throws when a write path cannot be created, or when a write path the call's
- * values chose grants more than the recipe wrote (checkValueGrant).
+ * them, then each read_deny path hidden (a folder under an empty tmpfs, a file under /dev/null).
+ * Hiding comes last, so it wins over a write path that contains it. A read_deny path that does
+ * not exist has nothing to hide. Throws when a write path cannot be created, or grants more than
+ * it may (checkGrant).
  */
 export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: string, home: string, readOnly: readonly string[] = []): PreparedSandbox {
   const args = baseArgs(policy.network);
@@ -164,9 +166,9 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
     // judged before anything is created (an existing path by where it leads, a missing one by its
     // name), and again once created (a missing one's folders may be links)
     const existing = kindOf(entry.path) === undefined ? undefined : realpathSync(entry.path);
-    checkValueGrant(entry, existing, realHome);
+    checkGrant(entry, existing, realHome);
     const real = ensureWritable(entry);
-    if (existing === undefined) checkValueGrant(entry, real, realHome);
+    if (existing === undefined) checkGrant(entry, real, realHome);
     args.push("--bind", real, real);
   }
   // the registry's own folders stay read-only whatever the write paths cover: a confined command
