@@ -236,7 +236,9 @@ export function atomicTempWriter(name: string): { readonly base: string; readonl
 }
 
 let tempCounter = 0;
-const defaultTempId = (): string => `${process.pid}-${++tempCounter}`;
+/** A fresh unique part of a temp name: this process's pid and a counter (atomicTempWriter reads
+ *  the pid back). Shared by every writer of temps in this process. */
+export const nextTempId = (): string => `${process.pid}-${++tempCounter}`;
 
 export interface AtomicWriteOptions {
   /** permission bits of the new file */
@@ -245,8 +247,9 @@ export interface AtomicWriteOptions {
   readonly tempId?: () => string;
 }
 
-// A stray temp of a dead process with a reused pid can hold a name; try a few fresh ones.
-const TEMP_ATTEMPTS = 8;
+/** How many fresh temp names a writer tries: a stray temp of a dead process with a reused pid
+ *  (or of this one) can hold a name. */
+export const TEMP_ATTEMPTS = 8;
 
 /**
  * Replaces `path` so that a reader or a crash sees the old content or the new, never a mix:
@@ -301,7 +304,7 @@ async function placeSyncedTemp(fs: FileSystem, path: string, data: Uint8Array | 
 }
 
 async function openTemp(fs: FileSystem, path: string, options: AtomicWriteOptions): Promise<{ temp: string; handle: FileHandle }> {
-  const nextId = options.tempId ?? defaultTempId;
+  const nextId = options.tempId ?? nextTempId;
   for (let attempt = 1; ; attempt++) {
     const suffix = nextId();
     if (!SUFFIX.test(suffix)) throw new FsError("EINVAL", "open", path, `EINVAL: temp id '${suffix}' is not [A-Za-z0-9_-]+`);

@@ -7,7 +7,7 @@
 // a killed writer left is removed by the next write of the same file (adapters/fs/dead-temps.ts).
 import * as nodeFs from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { atomicTempName } from "./FileSystem.js";
+import { atomicTempName, nextTempId, TEMP_ATTEMPTS } from "./FileSystem.js";
 import { removeDeadTemps } from "./dead-temps.js";
 import { mkdirLikeParentSync } from "./folder-modes.js";
 
@@ -29,15 +29,13 @@ export interface Replacement {
   abort(): void;
 }
 
-let counter = 0;
-const TEMP_ATTEMPTS = 8;
-
 /** A new temp of `base` in `dir`, opened exclusively. A name already taken (a temp this process
  *  left earlier, or one a process of the same pid left before it: pids are reused, and such a
- *  temp's writer counts as alive) moves on to the next number instead of failing the write. */
+ *  temp's writer counts as alive) moves on to the next name instead of failing the write, as the
+ *  asynchronous atomic write does (adapters/fs/FileSystem.ts). */
 function openTemp(dir: string, base: string, mode: number, fs: typeof nodeFs): { temp: string; fd: number } {
   for (let attempt = 1; ; attempt++) {
-    const temp = join(dir, atomicTempName(base, `${process.pid}-${++counter}`));
+    const temp = join(dir, atomicTempName(base, nextTempId()));
     try {
       return { temp, fd: fs.openSync(temp, "wx", mode) };
     } catch (e) {
