@@ -7,6 +7,7 @@ import type { ArgSurface } from "../tool/tool-spec.js";
 import { compileRecipe } from "../compile/compile-recipe.js";
 import { warningTexts } from "../compile/recipe-warning.js";
 import type { ResolveContext } from "../recipe/imports.js";
+import type { SandboxMode } from "../sandbox/policy.js";
 
 export interface ValidRecipe {
   readonly config: RecipeConfig;
@@ -38,7 +39,7 @@ export function validateContent(path: string, name: string, content: string, ctx
  *  with `sandbox: false`; register_tool, which agents call, must not be the way to opt out. The
  *  refusal, or undefined when the recipe may be written. Judged on the recipe as it resolves (an
  *  imported `sandbox: false` counts too). */
-export function unconfinedRefusal(config: RecipeConfig, mode: "on" | "off" | undefined): string | undefined {
+export function unconfinedRefusal(config: RecipeConfig, mode: SandboxMode | undefined): string | undefined {
   if (mode !== "on" || config.sandbox !== false) return undefined;
   return 'PI_RECIPES_SANDBOX=on: register_tool does not write a tool that runs unconfined ("sandbox": false). Leave the field out (the tool then runs confined) or give it a sandbox policy; a recipe that must run unconfined is written by a person, as a file.';
 }

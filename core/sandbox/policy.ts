@@ -81,10 +81,15 @@ export interface ResolvedSandbox {
 
 /** `~` and `~/x` from home, relative paths from the working directory. */
 export function expandSandboxPath(text: string, place: Place): string {
-  if (text === "~") return place.home;
-  if (text.startsWith("~/")) return resolvePath(place.home, text.slice(2));
+  if (fromHome(text)) return text === "~" ? place.home : resolvePath(place.home, text.slice(2));
   return resolvePath(place.cwd, text);
 }
+
+const fromHome = (text: string): boolean => text === "~" || text.startsWith("~/");
+
+/** A path text expandSandboxPath resolves from the working directory (neither absolute nor from
+ *  home). */
+const fromWorkingDirectory = (text: string): boolean => !fromHome(text) && !text.startsWith("/");
 
 function resolvePaths(texts: readonly string[], scope: Scope, place: Place, label: string): E.Either<TemplateFailure, readonly SandboxPath[]> {
   return pipe(
@@ -98,7 +103,7 @@ function resolvePaths(texts: readonly string[], scope: Scope, place: Place, labe
         E.map((path) => {
           const fromValue = typeof compileToken(text) !== "string";
           const under = fromValue ? fixedFolder(text, place) : undefined;
-          const fromCwd = !fromValue && !text.startsWith("/") && text !== "~" && !text.startsWith("~/");
+          const fromCwd = !fromValue && fromWorkingDirectory(text);
           return { path, folder: text.endsWith("/"), fromValue, ...(under === undefined ? {} : { under }), ...(fromCwd ? { fromCwd } : {}) };
         }),
       ),
