@@ -24,6 +24,7 @@ import { errorResult, toToolResult } from "./tool-result.js";
 import { BUILTIN_TOOLS, INSPECT, MESSAGE, recipeTool, REGISTER_TOOL } from "./tool-list.js";
 import { message } from "../runtime/verbs/message.js";
 import { runsRootOf } from "../runtime/runs/store.js";
+import { sandboxModeOf } from "../core/sandbox/policy.js";
 
 export interface RecipeServerOptions {
   /** the registry, its ledger and its launch path; the caller opens and closes it */
@@ -60,6 +61,8 @@ const internal = (e: unknown): string => (e instanceof Error ? e.message : Strin
 export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   const { session } = options;
   const { live } = session;
+  // the operator's PI_RECIPES_SANDBOX, as the session's calls are judged by it
+  const sandboxMode = sandboxModeOf(session.env);
   const log = options.log ?? ((): void => undefined);
   const gate = makeCallGate(live);
   const inflight = new Set<Promise<unknown>>();
@@ -122,7 +125,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     live.recheck();
     const { discovery, generation } = live.current();
     gate.shown(discovery, generation);
-    return { tools: [...BUILTIN_TOOLS, ...discovery.tools.map(recipeTool)] };
+    return { tools: [...BUILTIN_TOOLS, ...discovery.tools.map((tool) => recipeTool(tool, sandboxMode))] };
   });
 
   async function callRecipe(tool: ToolSpec, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {

@@ -12,9 +12,14 @@ import { EMPTY_VALUES, scopeOf, type Scope, type Values } from "../core/template
 /** `PI_RECIPES_SANDBOX` of the environment (core/sandbox/policy.ts sandboxModeOf). */
 export const sandboxMode = (env: Readonly<Record<string, string | undefined>> = process.env): SandboxMode => sandboxModeOf(env);
 
-/** The policy a call of this tool runs under now; undefined: unconfined. */
-export const toolPolicy = (tool: ToolSpec, env: Readonly<Record<string, string | undefined>> = process.env): SandboxPolicy | undefined =>
-  declaredPolicy(tool.config.sandbox, sandboxMode(env));
+/** The operator's setting a call runs under: the one its host's session read from the host's
+ *  environment (the same register_tool judges by), else that of the call's environment. */
+export const callSandboxMode = (ctx: { readonly sandboxMode?: SandboxMode; readonly env?: Readonly<Record<string, string | undefined>> }): SandboxMode =>
+  ctx.sandboxMode ?? sandboxMode(ctx.env ?? process.env);
+
+/** The policy a call of this tool runs under with the operator's setting `mode`; undefined:
+ *  unconfined. */
+export const toolPolicy = (tool: ToolSpec, mode: SandboxMode): SandboxPolicy | undefined => declaredPolicy(tool.config.sandbox, mode);
 
 export type CallSandbox =
   | { readonly kind: "none" }
@@ -22,14 +27,12 @@ export type CallSandbox =
   /** nothing may run: `message` says why */
   | { readonly kind: "refused"; readonly message: string; readonly argument: boolean };
 
-/** The sandbox of one call of `tool` with these values; `env` is the children's environment
- * (bwrap is looked up on its PATH). */
-export function callSandbox(
-  tool: ToolSpec, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>, registryFolders: readonly string[] = [],
-): CallSandbox {
-  // the call's values, then the defaults declared with the arguments (`out:path=result.txt`)
-  return sandboxOf(tool.name, toolPolicy(tool), scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place, env, registryFolders);
-}
+/** The sandbox of one call of `tool` under `policy` with these values (then the defaults declared
+ *  with the arguments, `out:path=result.txt`); `env` is the children's environment (bwrap is
+ *  looked up on its PATH). */
+export const callSandbox = (
+  tool: ToolSpec, policy: SandboxPolicy | undefined, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>, registryFolders: readonly string[] = [],
+): CallSandbox => sandboxOf(tool.name, policy, scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place, env, registryFolders);
 
 /** The sandbox of one run of a command named `name` (a tool, or `spawn` of an inline template)
  *  under `policy` (undefined: unconfined), its paths resolved in `scope`; `registryFolders` (the

@@ -11,6 +11,7 @@
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
+import { sandboxModeOf } from "../core/sandbox/policy.js";
 import { toolListOf, type ToolList } from "../core/views/list-view.js";
 import type { CommandResult } from "../core/result.js";
 import type { FileSystem } from "../adapters/fs/FileSystem.js";
@@ -147,6 +148,9 @@ function withLaunch(
   const check = async (tool: ToolSpec): Promise<LaunchCheck> => (await import("./accounting.js")).ledgerLaunchCheck(b.ledger, onRejected)(tool);
   // read-only inside every sandbox of this session's launches (runtime/call-sandbox.ts)
   const registryFolders = [b.paths.agentDir, ...(b.packagedRoot === undefined ? [] : [b.packagedRoot])];
+  // the operator's PI_RECIPES_SANDBOX as this host's environment says it: register_tool judges by it,
+  // and so must every call (not by the process's own environment, which a host may not pass on)
+  const sandboxMode = sandboxModeOf(b.env);
   return {
     ...b,
     discovery,
@@ -155,8 +159,8 @@ function withLaunch(
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery, toolList: () => ({ list: toolList() }) }),
     // the call path (argument checks, execution) is loaded by a launch only: a session that only
     // lists or inspects never loads it (docs/performance.md)
-    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { registryFolders, ...ctx, fs: b.fs }, check),
-    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, registryFolders, ...extra, launch: check }),
+    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { registryFolders, sandboxMode, ...ctx, fs: b.fs }, check),
+    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, registryFolders, sandboxMode, ...extra, launch: check }),
     // the register step (and the compile code it needs) is loaded by a register only, so a one-shot
     // session that only lists compiles nothing it does not need (docs/performance.md)
     register: async (params, refresh) =>

@@ -8,6 +8,7 @@ import type { CommandResult } from "../../core/result.js";
 import type { Values } from "../../core/template/substitute.js";
 import type { PreparedSandbox } from "../../adapters/process/bwrap.js";
 import type { Accounted, LaunchCheck } from "../accounting.js";
+import type { SandboxMode } from "../../core/sandbox/policy.js";
 
 export interface AsyncLaunch {
   readonly tool: ToolSpec;
@@ -33,6 +34,10 @@ export interface CallContext {
   readonly fs: FileSystem;
   readonly runner?: ProcessRunner;
   readonly env?: Readonly<Record<string, string>>;
+  /** the operator's PI_RECIPES_SANDBOX as the host read it from its own environment (a session
+   *  sets it, so that a call is judged by the same setting as register_tool and the views); absent:
+   *  read from `env`, else this process's */
+  readonly sandboxMode?: SandboxMode;
   readonly signal?: AbortSignal;
   /** values the session injects over the call's (`current_model`, `current_thinking`) */
   readonly injected?: Readonly<Record<string, unknown>>;

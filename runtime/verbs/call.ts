@@ -12,7 +12,7 @@ import { assemble, prepareTool } from "./call-values.js";
 import { unknownToolFailure, whyNotATool } from "./schema.js";
 import type { NamedTool } from "../registry.js";
 import type { PreparedSandbox } from "../../adapters/process/bwrap.js";
-import { callSandbox, toolPolicy } from "../call-sandbox.js";
+import { callSandbox, callSandboxMode, toolPolicy } from "../call-sandbox.js";
 import { launchTool, rejectedLaunch, usageHint } from "../launch.js";
 import { missingBeforeStart } from "../execute/preflight.js";
 import type { CallContext } from "./call-context.js";
@@ -46,8 +46,9 @@ export async function runChecked(
   if (pruning !== undefined) await pruning;
   // a sandboxed recipe runs confined or not at all (docs/sandbox.md)
   let sandbox: PreparedSandbox | undefined;
-  if (toolPolicy(tool) !== undefined) {
-    const confinement = callSandbox(tool, values.right.runtime, ctx.paths, ctx.env ?? process.env, ctx.registryFolders);
+  const policy = toolPolicy(tool, callSandboxMode(ctx));
+  if (policy !== undefined) {
+    const confinement = callSandbox(tool, policy, values.right.runtime, ctx.paths, ctx.env ?? process.env, ctx.registryFolders);
     if (confinement.kind === "refused") {
       return confinement.argument ? usageHint(tool, confinement.message) : failure(confinement.message, { tool: tool.name, path: tool.path, sandbox: "refused" });
     }

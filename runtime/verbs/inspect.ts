@@ -59,7 +59,7 @@ function inspectToolSpec(tool: ToolSpec, env: Readonly<Record<string, string | u
     `optional: ${optional.join(", ") || "(none)"}`,
   ];
   // only a confined tool says so: the policy its commands run under now
-  const policy = toolPolicy(tool, env);
+  const policy = toolPolicy(tool, sandboxMode(env));
   if (policy !== undefined) lines.push(`sandbox: ${describePolicy(policy)}`);
   return success(lines.join("\n"), {
     tool: tool.name,

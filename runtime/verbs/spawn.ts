@@ -31,7 +31,7 @@ import type { DraftCaptured, InlineDraft } from "../review/capture-draft.js";
 import { programOf } from "../../core/tool/program.js";
 import { findOnPath, isExecutableFile } from "../../adapters/process/find-on-path.js";
 import { declaredPolicy } from "../../core/sandbox/policy.js";
-import { sandboxMode, sandboxOf } from "../call-sandbox.js";
+import { callSandboxMode, sandboxOf } from "../call-sandbox.js";
 
 /** A spawn's context: a call's, plus where an inline template is captured as a draft. */
 export interface SpawnContext extends CallContext {
@@ -134,7 +134,7 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   if (parsed !== undefined) return failure(parsed, { tool: "spawn", template, error: parsed });
   // with PI_RECIPES_SANDBOX=on an inline template runs confined as a tool without a `sandbox`
   // field does (docs/sandbox.md), or not at all (and, not launched, is not captured either)
-  const confinement = sandboxOf("spawn", declaredPolicy(undefined, sandboxMode(ctx.env ?? process.env)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env, ctx.registryFolders);
+  const confinement = sandboxOf("spawn", declaredPolicy(undefined, callSandboxMode(ctx)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env, ctx.registryFolders);
   if (confinement.kind === "refused") return failure(confinement.message, { tool: "spawn", template, sandbox: "refused" });
   // captured when its first command starts, not on success: a failing first attempt is still
   // worth a review; but a command that cannot start at all (a typo: `ecoh hi`) is no tool to
@@ -218,7 +218,7 @@ async function spawnFile(registry: Registry, path: string, values: Readonly<Reco
  *  does not opt out by being spawned. The refusal, or undefined. */
 function unconfinedAdhoc(registry: Registry, entry: RecipeEntry, ctx: CallContext): string | undefined {
   if (entry.compiled.kind === "problem" || entry.compiled.config.sandbox !== false) return undefined;
-  if (sandboxMode(ctx.env ?? process.env) !== "on") return undefined;
+  if (callSandboxMode(ctx) !== "on") return undefined;
   const folder = dirname(entry.path);
   if (folder === registry.paths.recipeRoot || folder === registry.packagedRoot) return undefined;
   return `PI_RECIPES_SANDBOX=on: spawn file= does not run ${entry.path} unconfined ("sandbox": false): only a recipe in a recipe root may opt out. Leave the field out (it then runs confined).`;

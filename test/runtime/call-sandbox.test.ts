@@ -15,6 +15,11 @@ import { readRun, runsRootOf } from "../../runtime/runs/store.js";
 import { cliNodeArgs, repoRoot, type CliRun } from "../support/cli.js";
 import { finished, nodeFs, waitFor } from "./runs/support.js";
 import { connect, makeAgentDir } from "../host-mcp/harness.js";
+import { makeNodeFileSystem } from "../../adapters/fs/node.js";
+import { makeNodeScanPort } from "../../adapters/fs/scan.js";
+import { openSession } from "../../runtime/session.js";
+import { callNamed } from "../../runtime/verbs/call.js";
+import { spawn as spawnVerb } from "../../runtime/verbs/spawn.js";
 
 // each test runs the real CLI several times; on a loaded 2-core machine one run can take seconds
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -441,6 +446,39 @@ describe("sandbox: no bubblewrap, no run", () => {
     // and unconfined with the setting off
     expect(spawnTouch(join(home, "spawned.txt"), {}).status).toBe(0);
     expect(existsSync(join(home, "spawned.txt"))).toBe(true);
+  });
+});
+
+describe("sandbox: the host's setting, not this process's", () => {
+  it("a session opened with PI_RECIPES_SANDBOX=on in its environment confines its calls, though this process has it unset", async () => {
+    // (this process's own environment never says on: the session's must be what decides)
+    expect(process.env["PI_RECIPES_SANDBOX"]).toBeUndefined();
+    recipe("plain_touch", { description: "touch", args: ["target:path"], template: "touch {target}" });
+    const session = openSession({
+      env: { PI_CODING_AGENT_DIR: agent, HOME: home, PATH: process.env["PATH"] ?? "", PI_RECIPES_SANDBOX: "on" },
+      cwd: work,
+      home,
+      packagedRoot: null,
+      fs: makeNodeFileSystem(),
+      scan: makeNodeScanPort(),
+    });
+    try {
+      const run = (target: string) => callNamed(session.toolNamed("plain_touch"), "plain_touch", { target }, session.callContext());
+      const outside = join(home, "session-escaped.txt");
+      const escaped = await run(outside);
+      expect(escaped.ok).toBe(false);
+      expect(existsSync(outside)).toBe(false);
+      // the working directory stays writable, as `sandbox: true` grants
+      expect((await run("session-inside.txt")).ok).toBe(true);
+      expect(existsSync(join(work, "session-inside.txt"))).toBe(true);
+      // spawn of an inline template is judged by the same setting
+      const spawned = join(home, "session-spawned.txt");
+      const viaSpawn = await spawnVerb(session.registry(), { template: `touch ${spawned}` }, session.callContext());
+      expect(viaSpawn.ok).toBe(false);
+      expect(existsSync(spawned)).toBe(false);
+    } finally {
+      await session.close();
+    }
   });
 });
 
