@@ -35,6 +35,7 @@ import { builtFullCommand, requireWithCodeCache } from "./code-cache.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { printResult } from "./print.js";
 import { stdout } from "./std-out.js";
+import { reportInternalErrors } from "./internal-error.js";
 
 /** The command's place, when nothing is pending there; undefined: a plan a killed command left
  *  pending is settled by the full command before anything is read (runtime/settle.ts). */
@@ -116,6 +117,7 @@ async function fullCommand(): Promise<void> {
   else await import("./main.js");
 }
 
+reportInternalErrors();
 enableCompileCache();
 // anything the quick path cannot read (a permission, a symlink loop) is the full command's to report
 void answer(process.argv.slice(2))

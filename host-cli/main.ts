@@ -4,7 +4,7 @@
 // hands this module every other; run directly it answers every command line.
 // Exit 0 on success, 1 when the registry answers with an error, 2 on a malformed command line.
 import * as E from "fp-ts/lib/Either.js";
-import { existsSync, writeSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { noteMissingAgentDir, printHelp, printVersion, READS_REGISTRY, reportFailure } from "./around-verb.js";
 import { enableCompileCache } from "./node-compile-cache.js";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
@@ -14,6 +14,7 @@ import type { CliHost } from "./verbs/cli-verb.js";
 import { jsonAsked, parseArgv, type ParsedCommandLine } from "./argv.js";
 import { printResult, writeJson } from "./print.js";
 import { guardStdStreams, writeThroughStreams } from "./std-out.js";
+import { reportInternalErrors } from "./internal-error.js";
 import { helpAnswer, unknownVerb } from "./help.js";
 import { runVerb, type VerbOutcome } from "./verbs.js";
 
@@ -90,16 +91,7 @@ async function finish(cmd: ParsedCommandLine, outcome: VerbOutcome): Promise<num
 
 guardStdStreams();
 writeThroughStreams();
-// A bug that escapes every handler ends the command as node would (exit status 1) but says so in
-// one line and a stack trace: node's own report starts with the source line that threw, which in
-// the one-file build (main.cjs) is a line of some hundred kilobytes.
-process.on("uncaughtException", (error) => {
-  try {
-    writeSync(2, `pi-recipes: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-  } finally {
-    process.exit(1);
-  }
-});
+reportInternalErrors();
 enableCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {

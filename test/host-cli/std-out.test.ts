@@ -2,7 +2,7 @@
 // in order, handed to the stream for good when the descriptor is full, quiet when the reader has
 // gone, and whole through a pipe whose reader is slow, whichever part of the command prints.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -234,6 +234,18 @@ describe.skipIf(!existsSync("/dev/full"))("an output that cannot be written (std
     } finally {
       closeSync(full);
     }
+  });
+
+  it("a damaged installation (main.cjs cut short) is reported by the front door in one line and a stack, exit 1", () => {
+    const installed = join(base, "damaged", "host-cli");
+    mkdirSync(installed, { recursive: true });
+    copyFileSync(cliNodeArgs()[0]!, join(installed, "pi-recipes.cjs"));
+    // a long minified line that does not parse, as a copy cut off in the middle leaves it
+    writeFileSync(join(installed, "main.cjs"), `var a=${"1+".repeat(5000)}*2;\n`);
+    const r = spawnSync(process.execPath, [join(installed, "pi-recipes.cjs"), "call", "hello"], { cwd: repoRoot, env, encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^pi-recipes: internal error: SyntaxError: /);
+    expect(r.stderr.split("\n").every((line) => line.length < 400)).toBe(true);
   });
 
   it("a bug that escapes every handler: exit 1, one line and a stack trace, no source text", () => {
