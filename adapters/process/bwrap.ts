@@ -148,6 +148,25 @@ function checkGrant(entry: SandboxPath, real: string | undefined, realHome: stri
 }
 
 /**
+ * A read-only folder inside a writable one is not safe by its own mount alone: the command could
+ * rename a folder between the two (`mv ~/.pi ~/.pi-old`), which takes the read-only mount along,
+ * and make a new folder of the same name to write in, which the registry would then read. A mount
+ * point cannot be renamed or removed (EBUSY), so every folder strictly between a writable path and
+ * a read-only folder inside it is bound onto itself, writable as before: the way to the read-only
+ * folder is then made of mount points only. The arguments, outermost folders first.
+ */
+function pinnedPaths(readOnly: readonly string[], writable: readonly string[]): string[] {
+  const between = new Set<string>();
+  for (const folder of readOnly) {
+    for (const grant of writable) {
+      if (folder === grant || !within(folder, grant)) continue;
+      for (let d = dirname(folder); d !== grant && within(d, grant); d = dirname(d)) between.add(d);
+    }
+  }
+  return [...between].sort((a, b) => a.length - b.length).flatMap((d) => ["--bind", d, d]);
+}
+
+/**
  * The bwrap arguments of a call: the read-only root, a private /tmp, the working directory
  * (read-only unless a write path covers it), each write path bound writable, the `readOnly`
  * folders (the registry's own: its agent dir, its packaged recipes) bound read-only again over
@@ -162,6 +181,7 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
   const realHome = realOrSelf(home);
   // the working directory may lie under /tmp, which the private /tmp just hid
   args.push("--ro-bind", realCwd, realCwd);
+  const writable: string[] = [];
   for (const entry of policy.write) {
     // judged before anything is created (an existing path by where it leads, a missing one by its
     // name), and again once created (a missing one's folders may be links)
@@ -170,14 +190,13 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
     const real = ensureWritable(entry);
     if (existing === undefined) checkGrant(entry, real, realHome);
     args.push("--bind", real, real);
+    writable.push(real);
   }
   // the registry's own folders stay read-only whatever the write paths cover: a confined command
   // must not plant a recipe (one that says `sandbox: false`), edit a ledger or another run's record
-  for (const path of readOnly) {
-    if (kindOf(path) === undefined) continue;
-    const real = realOrSelf(path);
-    args.push("--ro-bind", real, real);
-  }
+  const registry = readOnly.filter((path) => kindOf(path) !== undefined).map(realOrSelf);
+  args.push(...pinnedPaths(registry, writable));
+  for (const real of registry) args.push("--ro-bind", real, real);
   for (const entry of policy.readDeny) {
     const kind = kindOf(entry.path);
     if (kind === undefined) continue;

@@ -107,6 +107,26 @@ describe("confined runner", () => {
     expect(grant(home, true, false)).not.toThrow();
   });
 
+  it("a read-only folder inside a writable one cannot be swapped out: the folders between them cannot be renamed, and stay writable", async () => {
+    // as `sandbox: true` run from the home folder holds the agent dir (~/.pi/agent)
+    const home = join(dir, "swap-home");
+    const agent = join(home, ".pi", "agent");
+    mkdirSync(join(agent, "recipes"), { recursive: true });
+    writeFileSync(join(agent, "recipes", "mine.json"), "{}");
+    const prepared = prepareSandbox(probeOk().path, { network: false, write: [{ path: home, folder: true, fromValue: false }], readDeny: [] }, home, home, [agent]);
+    const sh = (script: string) => confinedRunner(nodeProcessRunner, prepared).run({ command: "sh", args: ["-c", script], cwd: home });
+    // moving the folder that holds the agent dir away, to plant a recipe in a new one of that name
+    const swap = await sh("mv .pi .pi-old; mv .pi/agent .pi/agent-old; mkdir -p .pi/agent/recipes && echo planted > .pi/agent/recipes/evil.json");
+    expect(Buffer.from(swap.stderr).toString()).toContain("Device or resource busy");
+    expect(existsSync(join(home, ".pi-old"))).toBe(false);
+    expect(existsSync(join(agent, "recipes", "mine.json"))).toBe(true);
+    expect(existsSync(join(agent, "recipes", "evil.json"))).toBe(false);
+    // the rest stays the command's to write, the folders between included
+    expect((await sh("echo ok > .pi/note.txt && mkdir other && echo ok > other/x.txt")).code).toBe(0);
+    expect(readFileSync(join(home, ".pi", "note.txt"), "utf8")).toBe("ok\n");
+    expect(readFileSync(join(home, "other", "x.txt"), "utf8")).toBe("ok\n");
+  });
+
   it("a grant of the working directory (`.`, `sandbox: true`) is refused when that is the root, not when it is a project or home", () => {
     const cwdGrant = (cwd: string) => () =>
       prepareSandbox(probeOk().path, { network: false, write: [{ path: cwd, folder: false, fromValue: false, fromCwd: true }], readDeny: [] }, cwd, join(dir, "grant-home"));
