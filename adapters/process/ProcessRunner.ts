@@ -16,6 +16,9 @@ export interface Invocation {
   readonly cwd: string;
   /** the complete environment of the child; absent means the parent's environment */
   readonly env?: Readonly<Record<string, string>>;
+  /** open descriptors the child gets as its descriptors 3, 4, ... in this order (a sandbox's
+   *  paths pinned by the runner that confines it: adapters/process/bwrap.ts) */
+  readonly fds?: readonly number[];
   /** written to the child's stdin, which is then closed; absent means stdin is not connected */
   readonly stdin?: Uint8Array | string;
   /** 0 or absent: no timeout */

@@ -8,12 +8,13 @@
 // and (with --die-with-parent) takes the whole namespace with it when it is killed or when its
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
 import { childEnvironment } from "./child-env.js";
 import { findOnPath } from "./find-on-path.js";
+import { spawnFailure } from "./node-runner.js";
 
 export const BWRAP = "bwrap";
 export const INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)";
@@ -66,16 +67,35 @@ function baseArgs(network: boolean): string[] {
   ];
 }
 
+/** A write path as it was checked: the real path and the identity (device, inode) of what was
+ *  there. Each run opens it again and binds what it opened, if that is still the same file or
+ *  folder (see confinedRunner). */
+export interface SandboxPin {
+  readonly path: string;
+  readonly dev: string;
+  readonly ino: string;
+  /** a freed inode number is soon given to the next file made (a link put in the file's place
+   *  may get it): what it is counts too */
+  readonly kind: "file" | "dir";
+}
+
 /** What a confined call runs with: the bwrap path and the policy's arguments, plain data (an
- * async run keeps it in its run.json). */
+ * async run keeps it in its run.json). The write paths are bound by descriptor (`--bind-fd 3
+ * <path>`, the n-th pin as descriptor 3 + n). */
 export interface PreparedSandbox {
   readonly bwrap: string;
   readonly args: readonly string[];
+  readonly pins?: readonly SandboxPin[];
 }
+
+const isPin = (u: unknown): u is SandboxPin =>
+  typeof u === "object" && u !== null && typeof (u as SandboxPin).path === "string" && typeof (u as SandboxPin).dev === "string" && typeof (u as SandboxPin).ino === "string" &&
+  ((u as SandboxPin).kind === "file" || (u as SandboxPin).kind === "dir");
 
 export const isPreparedSandbox = (u: unknown): u is PreparedSandbox =>
   typeof u === "object" && u !== null && typeof (u as PreparedSandbox).bwrap === "string" &&
-  Array.isArray((u as PreparedSandbox).args) && (u as PreparedSandbox).args.every((a) => typeof a === "string");
+  Array.isArray((u as PreparedSandbox).args) && (u as PreparedSandbox).args.every((a) => typeof a === "string") &&
+  ((u as PreparedSandbox).pins === undefined || (Array.isArray((u as PreparedSandbox).pins) && (u as PreparedSandbox).pins!.every(isPin)));
 
 const realOrSelf = (path: string): string => {
   try {
@@ -182,6 +202,7 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
   // the working directory may lie under /tmp, which the private /tmp just hid
   args.push("--ro-bind", realCwd, realCwd);
   const writable: string[] = [];
+  const pins: SandboxPin[] = [];
   for (const entry of policy.write) {
     // judged before anything is created (an existing path by where it leads, a missing one by its
     // name), and again once created (a missing one's folders may be links)
@@ -189,7 +210,10 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
     checkGrant(entry, existing, realHome);
     const real = ensureWritable(entry);
     if (existing === undefined) checkGrant(entry, real, realHome);
-    args.push("--bind", real, real);
+    // what was checked is what is bound: by descriptor, opened at each run and compared with this
+    const checked = statSync(real, { bigint: true });
+    args.push("--bind-fd", String(FIRST_PIN_FD + pins.length), real);
+    pins.push({ path: real, dev: String(checked.dev), ino: String(checked.ino), kind: checked.isDirectory() ? "dir" : "file" });
     writable.push(real);
   }
   // the registry's own folders stay read-only whatever the write paths cover: a confined command
@@ -204,16 +228,54 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
     if (kind === "dir") args.push("--tmpfs", real, "--remount-ro", real);
     else args.push("--ro-bind", "/dev/null", real);
   }
-  return { bwrap, args };
+  return pins.length === 0 ? { bwrap, args } : { bwrap, args, pins };
+}
+
+/** the descriptor the first pin has in bwrap (after stdin, stdout, stderr) */
+const FIRST_PIN_FD = 3;
+// opens the path itself, not its contents (no read or write permission needed, no FIFO waits);
+// not in node's constants (Linux's value, the same on every architecture node runs bubblewrap on)
+const O_PATH = 0o10000000;
+
+/**
+ * The write paths opened for one run, each still the file or folder that was checked. bubblewrap
+ * binds a path given by name when it mounts it, so a path swapped after the check (a file replaced
+ * by a link to `/` by another confined command writing that folder) would be bound instead; a
+ * descriptor opened without following a final link, and compared with the checked identity, binds
+ * the very thing that was checked, or nothing runs.
+ */
+function openPins(pins: readonly SandboxPin[]): { readonly fds: number[] } | { readonly error: string } {
+  const fds: number[] = [];
+  for (const pin of pins) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(pin.path, O_PATH | constants.O_NOFOLLOW);
+      fds.push(fd);
+      const now = fstatSync(fd, { bigint: true });
+      const kind = now.isDirectory() ? "dir" : now.isFile() ? "file" : undefined;
+      if (String(now.dev) !== pin.dev || String(now.ino) !== pin.ino || kind !== pin.kind) throw new Error("it is no longer the file or folder that was checked");
+    } catch (e) {
+      for (const open of fds) closeSync(open);
+      return { error: `sandbox.write: ${pin.path} changed after it was checked (${e instanceof Error ? e.message : String(e)}); nothing ran` };
+    }
+  }
+  return { fds };
 }
 
 /** The runner that runs every invocation inside the prepared sandbox, through `inner`. */
 export function confinedRunner(inner: ProcessRunner, sandbox: PreparedSandbox): ProcessRunner {
-  return makeProcessRunner(`${inner.name}+bwrap`, (invocation) =>
-    inner.run({
-      ...invocation,
-      command: sandbox.bwrap,
-      args: [...sandbox.args, "--chdir", invocation.cwd, "--", invocation.command, ...invocation.args],
-    }),
-  );
+  return makeProcessRunner(`${inner.name}+bwrap`, async (invocation) => {
+    const pinned = openPins(sandbox.pins ?? []);
+    if ("error" in pinned) return spawnFailure(pinned.error, 0);
+    try {
+      return await inner.run({
+        ...invocation,
+        command: sandbox.bwrap,
+        args: [...sandbox.args, "--chdir", invocation.cwd, "--", invocation.command, ...invocation.args],
+        fds: pinned.fds,
+      });
+    } finally {
+      for (const fd of pinned.fds) closeSync(fd);
+    }
+  });
 }

@@ -43,7 +43,7 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
       env: childEnvironment(invocation.env),
       shell: false,
       detached: OWN_GROUP,
-      stdio: [invocation.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: [invocation.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(invocation.fds ?? [])],
       windowsHide: true,
     });
   } catch (e) {
@@ -200,7 +200,8 @@ async function prepareSpillDir(spillDir: string | undefined): Promise<string> {
   return spillDir;
 }
 
-function spawnFailure(message: string, durationMs: number): ProcessResult {
+/** The result of a process that never started: `message` is its stderr and its spawn error. */
+export function spawnFailure(message: string, durationMs: number): ProcessResult {
   const stderr = Buffer.from(message);
   return {
     code: 1,

@@ -2,7 +2,7 @@
 // is involved anywhere, and this holds for hostile values), and the policy's paths become the
 // mounts docs/sandbox.md describes. Needs bwrap: without it these tests fail, they never skip.
 import fc from "fast-check";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,6 +125,40 @@ describe("confined runner", () => {
     expect((await sh("echo ok > .pi/note.txt && mkdir other && echo ok > other/x.txt")).code).toBe(0);
     expect(readFileSync(join(home, ".pi", "note.txt"), "utf8")).toBe("ok\n");
     expect(readFileSync(join(home, "other", "x.txt"), "utf8")).toBe("ok\n");
+  });
+
+  it("a write path swapped after its check (for a link to a folder) is not bound: the run fails and nothing is written there", async () => {
+    const place = join(dir, "swap-after-check");
+    const victim = join(dir, "swap-victim");
+    mkdirSync(place);
+    mkdirSync(victim);
+    const out = join(place, "out.txt");
+    const outDir = join(place, "outdir");
+    const prepared = prepareSandbox(probeOk().path, {
+      network: false,
+      write: [{ path: out, folder: false, fromValue: true }, { path: outDir, folder: true, fromValue: true }],
+      readDeny: [],
+    }, place, place);
+    const run = () => confinedRunner(nodeProcessRunner, prepared).run({ command: "sh", args: ["-c", "touch out.txt/pwned; touch outdir/pwned; echo ran"], cwd: place });
+    // unchanged, it runs (and may write inside the granted folder)
+    expect(Buffer.from((await run()).stdout).toString()).toBe("ran\n");
+    expect(existsSync(join(outDir, "pwned"))).toBe(true);
+    // what another confined command writing this folder could do between the check and the mount
+    rmSync(out);
+    symlinkSync(victim, out);
+    const swapped = await run();
+    expect(swapped.code).not.toBe(0);
+    expect(Buffer.from(swapped.stderr).toString()).toContain(`sandbox.write: ${out} changed after it was checked`);
+    expect(Buffer.from(swapped.stdout).toString()).toBe("");
+    expect(existsSync(join(victim, "pwned"))).toBe(false);
+    // a folder replaced by another folder (moved into its place) is another folder too
+    const folderOnly = prepareSandbox(probeOk().path, { network: false, write: [{ path: outDir, folder: true, fromValue: true }], readDeny: [] }, place, place);
+    const runFolder = () => confinedRunner(nodeProcessRunner, folderOnly).run({ command: "sh", args: ["-c", "echo ran"], cwd: place });
+    expect(Buffer.from((await runFolder()).stdout).toString()).toBe("ran\n");
+    mkdirSync(join(place, "elsewhere"));
+    rmSync(outDir, { recursive: true });
+    renameSync(join(place, "elsewhere"), outDir);
+    expect(Buffer.from((await runFolder()).stderr).toString()).toContain(`${outDir} changed after it was checked`);
   });
 
   it("a grant of the working directory (`.`, `sandbox: true`) is refused when that is the root, not when it is a project or home", () => {
