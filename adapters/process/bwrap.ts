@@ -8,7 +8,7 @@
 // and (with --die-with-parent) takes the whole namespace with it when it is killed or when its
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
@@ -116,15 +116,13 @@ const kindOf = (path: string): "dir" | "file" | undefined => {
 /** A write path that does not exist yet is created before the run (its missing folders too):
  * a folder when it was written with a trailing `/`, else an empty file. Binding its nearest
  * existing parent instead would let the command write far more than the recipe named. */
-function ensureWritable(entry: SandboxPath): string {
-  if (kindOf(entry.path) === undefined) {
-    if (entry.folder) mkdirSync(entry.path, { recursive: true });
-    else {
-      mkdirSync(dirname(entry.path), { recursive: true });
-      closeSync(openSync(entry.path, "a", 0o644));
-    }
+function ensureWritable(entry: SandboxPath): void {
+  if (kindOf(entry.path) !== undefined) return;
+  if (entry.folder) mkdirSync(entry.path, { recursive: true });
+  else {
+    mkdirSync(dirname(entry.path), { recursive: true });
+    closeSync(openSync(entry.path, "a", 0o644));
   }
-  return realpathSync(entry.path);
 }
 
 const SPECIAL_ROOTS = ["/proc", "/sys", "/dev"];
@@ -141,9 +139,11 @@ const within = (inner: string, outer: string): boolean => inner === outer || inn
  * (no trailing `/`), it is no folder (`out=.`, `out=/` or a link to a folder would turn a grant of
  * one file into a grant of the folder); written as a folder (`{dir}/`), it is not the root, the
  * home folder or a folder holding it, which would leave nothing of the user's read-only.
- * `real` is undefined while the path does not exist yet: it is then judged by its name.
+ * `found` (where the path leads, and what is there) is undefined while the path does not exist
+ * yet: it is then judged by its name.
  */
-function checkGrant(entry: SandboxPath, real: string | undefined, realHome: string): void {
+function checkGrant(entry: SandboxPath, found: { readonly real: string; readonly stat: Stats } | undefined, realHome: string): void {
+  const real = found?.real;
   // the working directory stands for a project: run from `/` (an MCP server a client started
   // there), "writes under the working directory" would be writes anywhere
   if (entry.fromCwd === true && real === "/")
@@ -158,7 +158,7 @@ function checkGrant(entry: SandboxPath, real: string | undefined, realHome: stri
   // its name
   const where = real ?? entry.path;
   const shown = where === entry.path ? entry.path : `${entry.path} (${where})`;
-  const stat = real === undefined ? undefined : statSync(real);
+  const stat = found?.stat;
   if (SPECIAL_ROOTS.some((root) => within(where, root)) || (stat !== undefined && !(stat.isFile() || stat.isDirectory())))
     throw new Error(`sandbox.write: ${shown} is no regular file or folder; a value may name a file or folder to write, not a device or a file of /proc, /sys or /dev`);
   if (stat === undefined || !stat.isDirectory()) return;
@@ -204,17 +204,16 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
   const writable: string[] = [];
   const pins: SandboxPin[] = [];
   for (const entry of policy.write) {
-    // judged before anything is created (an existing path by where it leads, a missing one by its
-    // name), and again once created (a missing one's folders may be links)
-    const existing = kindOf(entry.path) === undefined ? undefined : realpathSync(entry.path);
-    checkGrant(entry, existing, realHome);
-    const real = ensureWritable(entry);
-    if (existing === undefined) checkGrant(entry, real, realHome);
-    // what was checked is what is bound: by descriptor, opened at each run and compared with this
-    const checked = statSync(real, { bigint: true });
-    args.push("--bind-fd", String(FIRST_PIN_FD + pins.length), real);
-    pins.push({ path: real, dev: String(checked.dev), ino: String(checked.ino), kind: checked.isDirectory() ? "dir" : "file" });
-    writable.push(real);
+    // a missing path is judged by its name before anything is made (then, like any other, on what
+    // an open of it finds: its folders may be links)
+    if (kindOf(entry.path) === undefined) checkGrant(entry, undefined, realHome);
+    ensureWritable(entry);
+    // judged on what an open of the path found (where it leads, what it is), and that very file or
+    // folder is what is bound: by descriptor, opened again at each run and compared with this
+    const pin = openedGrant(entry, realHome);
+    args.push("--bind-fd", String(FIRST_PIN_FD + pins.length), pin.path);
+    pins.push(pin);
+    writable.push(pin.path);
   }
   // the registry's own folders stay read-only whatever the write paths cover: a confined command
   // must not plant a recipe (one that says `sandbox: false`), edit a ledger or another run's record
@@ -229,6 +228,21 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
     else args.push("--ro-bind", "/dev/null", real);
   }
   return pins.length === 0 ? { bwrap, args } : { bwrap, args, pins };
+}
+
+/** The write path `entry` opened (symbolic links followed, as a value may name a link to its
+ *  file), judged by checkGrant on what the descriptor holds, and kept as that file or folder. */
+function openedGrant(entry: SandboxPath, realHome: string): SandboxPin {
+  const fd = openSync(entry.path, O_PATH);
+  try {
+    const real = readlinkSync(`/proc/self/fd/${fd}`);
+    const stat = fstatSync(fd);
+    checkGrant(entry, { real, stat }, realHome);
+    const { dev, ino } = fstatSync(fd, { bigint: true });
+    return { path: real, dev: String(dev), ino: String(ino), kind: stat.isDirectory() ? "dir" : "file" };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** the descriptor the first pin has in bwrap (after stdin, stdout, stderr) */
@@ -247,10 +261,9 @@ const O_PATH = 0o10000000;
 function openPins(pins: readonly SandboxPin[]): { readonly fds: number[] } | { readonly error: string } {
   const fds: number[] = [];
   for (const pin of pins) {
-    let fd: number | undefined;
     try {
-      fd = openSync(pin.path, O_PATH | constants.O_NOFOLLOW);
-      fds.push(fd);
+      fds.push(openSync(pin.path, O_PATH | constants.O_NOFOLLOW));
+      const fd = fds[fds.length - 1]!;
       const now = fstatSync(fd, { bigint: true });
       const kind = now.isDirectory() ? "dir" : now.isFile() ? "file" : undefined;
       if (String(now.dev) !== pin.dev || String(now.ino) !== pin.ino || kind !== pin.kind) throw new Error("it is no longer the file or folder that was checked");
