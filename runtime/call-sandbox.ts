@@ -3,7 +3,7 @@
 // (adapters/process/bwrap.ts). A recipe that asks for confinement never runs without it: when
 // bubblewrap is missing or cannot start, the call is refused with one line saying what to install.
 import * as E from "fp-ts/lib/Either.js";
-import { prepareSandbox, probeBubblewrap, type Availability, type PreparedSandbox } from "../adapters/process/bwrap.js";
+import { hostControlPaths, prepareSandbox, probeBubblewrap, type Availability, type PreparedSandbox } from "../adapters/process/bwrap.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { declaredPolicy, resolveSandbox, sandboxModeOf, type SandboxMode, type SandboxPolicy } from "../core/sandbox/policy.js";
 import type { Place } from "../core/template/invocation.js";
@@ -46,7 +46,7 @@ export function sandboxOf(
   const available = probeBubblewrap(env);
   if (!available.ok) return { kind: "refused", message: refusal(name, available.reason), argument: false };
   try {
-    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd, place.home, registryFolders) };
+    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd, place.home, registryFolders, hostControlPaths(env)) };
   } catch (e) {
     return { kind: "refused", message: `${name} is sandboxed and its sandbox could not be prepared: ${e instanceof Error ? e.message : String(e)}`, argument: false };
   }

@@ -9,7 +9,7 @@
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, isAbsolute } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
 import { childEnvironment } from "./child-env.js";
@@ -190,12 +190,14 @@ function pinnedPaths(readOnly: readonly string[], writable: readonly string[]): 
  * The bwrap arguments of a call: the read-only root, a private /tmp, the working directory
  * (read-only unless a write path covers it), each write path bound writable, the `readOnly`
  * folders (the registry's own: its agent dir, its packaged recipes) bound read-only again over
- * them, then each read_deny path hidden (a folder under an empty tmpfs, a file under /dev/null).
- * Hiding comes last, so it wins over a write path that contains it. A read_deny path that does
- * not exist has nothing to hide. Throws when a write path cannot be created, or grants more than
- * it may (checkGrant).
+ * them, then each read_deny path and each of `hidden` (hostControlPaths) hidden (a folder under an
+ * empty tmpfs, a file under /dev/null). Hiding comes last, so it wins over a write path that
+ * contains it. A path that does not exist has nothing to hide. Throws when a write path cannot be
+ * created, or grants more than it may (checkGrant).
  */
-export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: string, home: string, readOnly: readonly string[] = []): PreparedSandbox {
+export function prepareSandbox(
+  bwrap: string, policy: ResolvedSandbox, cwd: string, home: string, readOnly: readonly string[] = [], hidden: readonly string[] = [],
+): PreparedSandbox {
   const args = baseArgs(policy.network);
   const realCwd = realOrSelf(cwd);
   const realHome = realOrSelf(home);
@@ -220,14 +222,47 @@ export function prepareSandbox(bwrap: string, policy: ResolvedSandbox, cwd: stri
   const registry = readOnly.filter((path) => kindOf(path) !== undefined).map(realOrSelf);
   args.push(...pinnedPaths(registry, writable));
   for (const real of registry) args.push("--ro-bind", real, real);
-  for (const entry of policy.readDeny) {
-    const kind = kindOf(entry.path);
-    if (kind === undefined) continue;
-    const real = realOrSelf(entry.path);
-    if (kind === "dir") args.push("--tmpfs", real, "--remount-ro", real);
-    else args.push("--ro-bind", "/dev/null", real);
+  for (const entry of policy.readDeny) hide(args, entry.path);
+  // the host's own ways to run a command outside (below): never the root, nor a folder holding the
+  // home folder or the working directory (an odd XDG_RUNTIME_DIR), which would hide everything
+  for (const path of hidden) {
+    const real = realOrSelf(path);
+    if (real !== "/" && !within(realHome, real) && !within(realCwd, real)) hide(args, path);
   }
   return pins.length === 0 ? { bwrap, args } : { bwrap, args, pins };
+}
+
+/** Hides `path` when it exists: a folder under an empty read-only one, anything else (a file, a
+ *  socket) under /dev/null bound read-only. */
+function hide(args: string[], path: string): void {
+  const kind = kindOf(path);
+  if (kind === undefined) return;
+  const real = realOrSelf(path);
+  if (kind === "dir") args.push("--tmpfs", real, "--remount-ro", real);
+  else args.push("--ro-bind", "/dev/null", real);
+}
+
+/**
+ * What every sandbox hides, whatever its policy: the sockets through which a confined command could
+ * have the host run a command for it, outside the sandbox. A socket in the file system is reached
+ * by its path, not through the network, so `network: false` does not cut it, and the read-only root
+ * does not either (connecting needs no write to the file system). The session's D-Bus and the user's
+ * systemd (`systemd-run --user` starts any command) live in the user's runtime folder
+ * (XDG_RUNTIME_DIR, /run/user/<uid>); the system bus in /run/dbus; Docker's, Podman's and
+ * containerd's sockets start containers (as root, for Docker's group).
+ */
+export function hostControlPaths(env: Readonly<Record<string, string | undefined>>): string[] {
+  const runtime = env["XDG_RUNTIME_DIR"];
+  return [
+    ...(runtime !== undefined && isAbsolute(runtime) ? [runtime] : []),
+    "/run/user",
+    "/run/dbus",
+    "/var/run/dbus",
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/run/podman",
+    "/run/containerd",
+  ];
 }
 
 /** The write path `entry` opened (symbolic links followed, as a value may name a link to its

@@ -32,9 +32,9 @@ function runCli(args: readonly string[], extra: Record<string, string>, cwd: str
 }
 
 /** runCli without blocking this process (a server of the test must be able to answer). */
-function callAsync(args: readonly string[]): Promise<CliRun> {
+function callAsync(args: readonly string[], extra: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI, "call", ...args], { cwd: work, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...CLI, "call", ...args], { cwd: work, env: { ...process.env, ...env, ...extra } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -478,6 +478,31 @@ describe("sandbox: the host's setting, not this process's", () => {
       expect(existsSync(spawned)).toBe(false);
     } finally {
       await session.close();
+    }
+  });
+});
+
+describe("sandbox: the host's own command sockets", () => {
+  it("a socket in the user's runtime folder (where the session bus and systemd --user listen) cannot be reached from inside", async () => {
+    // outside /tmp, which every sandbox already replaces
+    const runtime = mkdtempSync(join("/var/tmp", "pi-recipes-runtime-"));
+    const server = createServer((c) => c.end("reached\n"));
+    try {
+      const socket = join(runtime, "bus");
+      await new Promise<void>((ready) => server.listen(socket, ready));
+      writeFileSync(join(work, "connect.cjs"), 'const c = require("net").connect(process.argv[2]); c.on("data", (d) => process.stdout.write(d)); c.on("error", (e) => { process.stderr.write(e.code + "\\n"); process.exitCode = 3; });\n');
+      const template = `${process.execPath} connect.cjs {socket}`;
+      recipe("bus_confined", { description: "connect", sandbox: true, args: ["socket"], template });
+      recipe("bus_open", { description: "connect", sandbox: false, args: ["socket"], template });
+      const withRuntime = { XDG_RUNTIME_DIR: runtime };
+      const open = await callAsync(["bus_open", `socket=${socket}`], withRuntime);
+      expect(open.stdout).toContain("reached");
+      const confined = await callAsync(["bus_confined", `socket=${socket}`], withRuntime);
+      expect(confined.status).not.toBe(0);
+      expect(confined.stdout).not.toContain("reached");
+    } finally {
+      server.close();
+      rmSync(runtime, { recursive: true, force: true });
     }
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, s
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confinedRunner, prepareSandbox, probeBubblewrap, type PreparedSandbox } from "../../../adapters/process/bwrap.js";
+import { confinedRunner, hostControlPaths, prepareSandbox, probeBubblewrap, type PreparedSandbox } from "../../../adapters/process/bwrap.js";
 import { nodeProcessRunner } from "../../../adapters/process/node-runner.js";
 
 let dir: string;
@@ -159,6 +159,25 @@ describe("confined runner", () => {
     rmSync(outDir, { recursive: true });
     renameSync(join(place, "elsewhere"), outDir);
     expect(Buffer.from((await runFolder()).stderr).toString()).toContain(`${outDir} changed after it was checked`);
+  });
+
+  it("hides the host's command sockets it is given (a folder, a socket), but never the root, the home folder or the working directory", () => {
+    const home = join(dir, "hidden-home");
+    const work = join(home, "work");
+    const runtime = join(dir, "hidden-runtime");
+    mkdirSync(work, { recursive: true });
+    mkdirSync(runtime);
+    writeFileSync(join(dir, "docker.sock"), "");
+    const args = prepareSandbox(probeOk().path, { network: false, write: [], readDeny: [] }, work, home, [], [runtime, join(dir, "docker.sock"), join(dir, "absent"), "/", home, work]).args.join(" ");
+    expect(args).toContain(`--tmpfs ${runtime} --remount-ro ${runtime}`);
+    expect(args).toContain(`--ro-bind /dev/null ${join(dir, "docker.sock")}`);
+    expect(args).not.toContain("absent");
+    expect(args).not.toContain("--tmpfs / ");
+    expect(args).not.toContain(`--tmpfs ${home}`);
+    expect(args).not.toContain(`--tmpfs ${work}`);
+    // the list: the runtime folder the environment names, then the well-known places
+    expect(hostControlPaths({ XDG_RUNTIME_DIR: "/run/user/1000" }).slice(0, 3)).toEqual(["/run/user/1000", "/run/user", "/run/dbus"]);
+    expect(hostControlPaths({ XDG_RUNTIME_DIR: "relative" })[0]).toBe("/run/user");
   });
 
   it("a grant of the working directory (`.`, `sandbox: true`) is refused when that is the root, not when it is a project or home", () => {
