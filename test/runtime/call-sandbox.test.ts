@@ -490,7 +490,7 @@ describe("sandbox: the host's own command sockets", () => {
     try {
       const socket = join(runtime, "bus");
       await new Promise<void>((ready) => server.listen(socket, ready));
-      writeFileSync(join(work, "connect.cjs"), 'const c = require("net").connect(process.argv[2]); c.on("data", (d) => process.stdout.write(d)); c.on("error", (e) => { process.stderr.write(e.code + "\\n"); process.exitCode = 3; });\n');
+      writeFileSync(join(work, "connect.cjs"), 'const c = require("net").connect(process.argv[2]); c.on("data", (d) => process.stdout.write(d)); c.on("error", (e) => { process.stderr.write(e.code + "\\n"); process.exit(3); });\n');
       const template = `${process.execPath} connect.cjs {socket}`;
       recipe("bus_confined", { description: "connect", sandbox: true, args: ["socket"], template });
       recipe("bus_open", { description: "connect", sandbox: false, args: ["socket"], template });
