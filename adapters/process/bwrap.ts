@@ -9,7 +9,7 @@
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
-import { dirname, isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
 import { childEnvironment } from "./child-env.js";
@@ -104,6 +104,21 @@ const realOrSelf = (path: string): string => {
     return path;
   }
 };
+
+/** where `path` leads, also when it does not exist yet: its nearest existing folder's real path
+ *  with the rest of the path after it */
+function realOfMaybeMissing(path: string): string {
+  let rest = "";
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      const real = realpathSync(at);
+      return real === "/" ? rest || "/" : real + rest;
+    } catch {
+      if (dirname(at) === at) return path;
+      rest = `/${basename(at)}${rest}`;
+    }
+  }
+}
 
 const kindOf = (path: string): "dir" | "file" | undefined => {
   try {
@@ -205,21 +220,29 @@ export function prepareSandbox(
   args.push("--ro-bind", realCwd, realCwd);
   const writable: string[] = [];
   const pins: SandboxPin[] = [];
+  const registry = readOnly.filter((path) => kindOf(path) !== undefined).map(realOrSelf);
   for (const entry of policy.write) {
     // a missing path is judged by its name before anything is made (then, like any other, on what
     // an open of it finds: its folders may be links)
     if (kindOf(entry.path) === undefined) checkGrant(entry, undefined, realHome);
+    // inside the registry's own folders nothing can be written, and a path made there before the
+    // run would be a file of the registry's (an empty recipe named like a packaged tool blocks it)
+    const insideRegistry = (real: string): void => {
+      const inside = registry.find((folder) => within(real, folder));
+      if (inside !== undefined) throw new Error(`sandbox.write: ${entry.path} is inside ${inside}, the registry's own folder, which stays read-only in every sandbox`);
+    };
+    insideRegistry(realOfMaybeMissing(entry.path));
     ensureWritable(entry);
     // judged on what an open of the path found (where it leads, what it is), and that very file or
     // folder is what is bound: by descriptor, opened again at each run and compared with this
     const pin = openedGrant(entry, realHome);
+    insideRegistry(pin.path);
     args.push("--bind-fd", String(FIRST_PIN_FD + pins.length), pin.path);
     pins.push(pin);
     writable.push(pin.path);
   }
   // the registry's own folders stay read-only whatever the write paths cover: a confined command
   // must not plant a recipe (one that says `sandbox: false`), edit a ledger or another run's record
-  const registry = readOnly.filter((path) => kindOf(path) !== undefined).map(realOrSelf);
   args.push(...pinnedPaths(registry, writable));
   for (const real of registry) args.push("--ro-bind", real, real);
   for (const entry of policy.readDeny) hide(args, entry.path);

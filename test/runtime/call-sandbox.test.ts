@@ -178,7 +178,13 @@ describe("sandbox: what a confined command may write", () => {
     const planted = join(agent, "recipes", "planted.json");
     const viaGrant = call(["plant", `dir=${join(agent, "recipes")}`, `victim=${planted}`]);
     expect(viaGrant.status).not.toBe(0);
-    expect(viaGrant.stdout + viaGrant.stderr).toContain("Read-only file system");
+    expect(viaGrant.stdout + viaGrant.stderr).toContain(`sandbox.write: ${join(agent, "recipes")} is inside ${agent}, the registry's own folder`);
+    expect(existsSync(planted)).toBe(false);
+    // nor is an output file made there before the run: an empty recipe named like a tool blocks it
+    recipe("stamp_out", { description: "stamp", sandbox: { write: ["{out}"] }, args: ["out:path"], template: "echo hi" });
+    const blocker = join(agent, "recipes", "word_count.json");
+    expect(call(["stamp_out", `out=${blocker}`]).status).not.toBe(0);
+    expect(existsSync(blocker)).toBe(false);
     recipe("put_from_above", { description: "touch", sandbox: true, args: ["target:path"], template: "touch {target}" });
     const fromAbove = runCli(["call", "put_from_above", `target=${planted}`], env, dir);
     expect(fromAbove.status).not.toBe(0);

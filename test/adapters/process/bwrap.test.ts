@@ -2,7 +2,7 @@
 // is involved anywhere, and this holds for hostile values), and the policy's paths become the
 // mounts docs/sandbox.md describes. Needs bwrap: without it these tests fail, they never skip.
 import fc from "fast-check";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -178,6 +178,25 @@ describe("confined runner", () => {
     // the list: the runtime folder the environment names, then the well-known places
     expect(hostControlPaths({ XDG_RUNTIME_DIR: "/run/user/1000" }).slice(0, 3)).toEqual(["/run/user/1000", "/run/user", "/run/dbus"]);
     expect(hostControlPaths({ XDG_RUNTIME_DIR: "relative" })[0]).toBe("/run/user");
+  });
+
+  it("a write path inside the registry's own folders is refused before anything is made there (an empty recipe would block a tool)", () => {
+    const agent = join(dir, "plant-agent");
+    const work = join(dir, "plant-work");
+    mkdirSync(join(agent, "recipes"), { recursive: true });
+    mkdirSync(work);
+    symlinkSync(join(agent, "recipes"), join(work, "into-recipes"));
+    const grant = (path: string, folder: boolean) => () =>
+      prepareSandbox(probeOk().path, { network: false, write: [{ path, folder, fromValue: true }], readDeny: [] }, work, work, [agent]);
+    const refusal = `is inside ${agent}, the registry's own folder, which stays read-only in every sandbox`;
+    expect(grant(join(agent, "recipes", "word_count.json"), false)).toThrow(refusal);
+    expect(grant(join(agent, "recipes", "new", "deep.json"), false)).toThrow(refusal);
+    expect(grant(join(agent, "recipes", "made"), true)).toThrow(refusal);
+    expect(grant(join(work, "into-recipes", "linked.json"), false)).toThrow(refusal);
+    expect(readdirSync(join(agent, "recipes"))).toEqual([]);
+    // beside it, as before
+    expect(grant(join(work, "out.json"), false)).not.toThrow();
+    expect(existsSync(join(work, "out.json"))).toBe(true);
   });
 
   it("a grant of the working directory (`.`, `sandbox: true`) is refused when that is the root, not when it is a project or home", () => {
