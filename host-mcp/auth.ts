@@ -22,7 +22,7 @@ export { TOKEN_FILE_ENV };
 export const MIN_TOKEN_LENGTH = 32;
 
 /** The configured token (none: undefined) with a warning worth printing, or why it cannot be used. */
-export type TokenSource = E.Either<string, { readonly token: string | undefined; readonly warning?: string }>;
+export type TokenSource = E.Either<string, { readonly token: string | undefined; readonly warning?: string; /** the file it was read from */ readonly file?: string }>;
 
 /** The configured token: `PI_RECIPES_MCP_TOKEN`, or the file named by --token-file / `PI_RECIPES_MCP_TOKEN_FILE`. */
 export function loadToken(env: NodeJS.ProcessEnv, tokenFile: string | undefined): TokenSource {
@@ -46,7 +46,7 @@ export function loadToken(env: NodeJS.ProcessEnv, tokenFile: string | undefined)
   const where = file === undefined ? TOKEN_ENV : `token file ${file}`;
   if (token.length < MIN_TOKEN_LENGTH) return E.left(`${where}: the token must be at least ${MIN_TOKEN_LENGTH} characters (try: openssl rand -hex 32)`);
   if (/\s/.test(token)) return E.left(`${where}: the token must not contain whitespace`);
-  return E.right(warning === undefined ? { token } : { token, warning });
+  return E.right({ token, ...(warning === undefined ? {} : { warning }), ...(file === undefined ? {} : { file }) });
 }
 
 const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();

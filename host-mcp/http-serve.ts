@@ -5,6 +5,7 @@
 // the runtime session is closed (watcher stopped, launches folded into the ledgers).
 import { createServer, type Server as NodeHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import { makeNodeFileSystem } from "../adapters/fs/node.js";
 import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import { packageInfo } from "../runtime/agent-paths.js";
@@ -22,6 +23,9 @@ export interface HttpServeOptions {
   /** 0 picks a free port */
   readonly port: number;
   readonly token: string | undefined;
+  /** the file the token was read from: hidden inside every sandbox of the server's calls, so that
+   *  a confined command cannot read it and call the server (and its unconfined tools) itself */
+  readonly tokenFile?: string;
   readonly allowedHosts: readonly string[];
   readonly allowedOrigins: readonly string[];
   readonly limits: HttpLimits;
@@ -66,7 +70,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<number> {
   // an approved tool portfolio review is carried out before the tool set is read
   const activation = await activateAtBoundary(ports);
   if ("error" in activation && activation.error !== undefined) log(`tool review activation: ${activation.error}`);
-  const session = await openLiveSession({ ...overPorts(ports), onWatchError: (e) => log(`watcher: ${e.message}`), log });
+  // (read from this process's working directory, as loadToken read it)
+  const hiddenPaths = options.tokenFile === undefined ? [] : [resolve(options.tokenFile)];
+  const session = await openLiveSession({ ...overPorts(ports), hiddenPaths, onWatchError: (e) => log(`watcher: ${e.message}`), log });
   for (const line of servingLines({ ...session, agentDirExisted, rootNotAFolder, tools: session.live.current().discovery.tools.length })) log(line);
   // the review boundary: no call in flight over every client's session, and no run active
   const callsInFlight = new Set<Promise<unknown>>();

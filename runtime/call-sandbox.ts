@@ -31,14 +31,22 @@ export type CallSandbox =
  *  with the arguments, `out:path=result.txt`); `env` is the children's environment (bwrap is
  *  looked up on its PATH). */
 export const callSandbox = (
-  tool: ToolSpec, policy: SandboxPolicy | undefined, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>, registryFolders: readonly string[] = [],
-): CallSandbox => sandboxOf(tool.name, policy, scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place, env, registryFolders);
+  tool: ToolSpec, policy: SandboxPolicy | undefined, runtime: Values, place: Place, env: Readonly<Record<string, string | undefined>>, session: SessionSandbox = {},
+): CallSandbox => sandboxOf(tool.name, policy, scopeOf(runtime, EMPTY_VALUES, tool.surface.declaredDefaults ?? EMPTY_VALUES), place, env, session);
+
+/** What a session's host adds to every sandbox of its launches (runtime/session.ts sets it). */
+export interface SessionSandbox {
+  /** the registry's own folders (the agent dir, the packaged recipes): read-only inside */
+  readonly registryFolders?: readonly string[];
+  /** files of the host's that no command may read (the HTTP server's token file): hidden */
+  readonly hiddenPaths?: readonly string[];
+}
 
 /** The sandbox of one run of a command named `name` (a tool, or `spawn` of an inline template)
- *  under `policy` (undefined: unconfined), its paths resolved in `scope`; `registryFolders` (the
- *  agent dir, the packaged recipes) stay read-only inside it. */
+ *  under `policy` (undefined: unconfined), its paths resolved in `scope`, with what the session
+ *  adds (`session`) and the host's command sockets (hostControlPaths) hidden. */
 export function sandboxOf(
-  name: string, policy: SandboxPolicy | undefined, scope: Scope, place: Place, env: Readonly<Record<string, string | undefined>>, registryFolders: readonly string[] = [],
+  name: string, policy: SandboxPolicy | undefined, scope: Scope, place: Place, env: Readonly<Record<string, string | undefined>>, session: SessionSandbox = {},
 ): CallSandbox {
   if (policy === undefined) return { kind: "none" };
   const resolved = resolveSandbox(policy, scope, place);
@@ -46,7 +54,7 @@ export function sandboxOf(
   const available = probeBubblewrap(env);
   if (!available.ok) return { kind: "refused", message: refusal(name, available.reason), argument: false };
   try {
-    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd, place.home, registryFolders, hostControlPaths(env)) };
+    return { kind: "confined", sandbox: prepareSandbox(available.path, resolved.right, place.cwd, place.home, session.registryFolders, [...hostControlPaths(env), ...(session.hiddenPaths ?? [])]) };
   } catch (e) {
     return { kind: "refused", message: `${name} is sandboxed and its sandbox could not be prepared: ${e instanceof Error ? e.message : String(e)}`, argument: false };
   }

@@ -43,6 +43,8 @@ export interface SessionOptions {
   readonly paths?: AgentPaths;
   /** the packaged component root; `null`: none (tests) */
   readonly packagedRoot?: string | null;
+  /** files of the host's that no sandboxed command may read (the HTTP server's token file) */
+  readonly hiddenPaths?: readonly string[];
   readonly fs: FileSystem;
   readonly scan: ScanPort;
   readonly lock?: Lock;
@@ -134,11 +136,12 @@ export const overPorts = (ports: HostPorts): SessionOptions => ({
 
 interface Base extends HostPorts {
   readonly ledger: LedgerContext;
+  readonly hiddenPaths: readonly string[];
 }
 
 function base(options: SessionOptions): Base {
   const ports = hostPorts(options);
-  return { ...ports, ledger: openLedger({ fs: ports.fs, lock: ports.lock, recipeRoot: ports.paths.recipeRoot, usageRoot: ports.paths.usageRoot }) };
+  return { ...ports, hiddenPaths: options.hiddenPaths ?? [], ledger: openLedger({ fs: ports.fs, lock: ports.lock, recipeRoot: ports.paths.recipeRoot, usageRoot: ports.paths.usageRoot }) };
 }
 
 function withLaunch(
@@ -159,8 +162,8 @@ function withLaunch(
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery, toolList: () => ({ list: toolList() }) }),
     // the call path (argument checks, execution) is loaded by a launch only: a session that only
     // lists or inspects never loads it (docs/performance.md)
-    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { registryFolders, sandboxMode, ...ctx, fs: b.fs }, check),
-    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, registryFolders, sandboxMode, ...extra, launch: check }),
+    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { registryFolders, hiddenPaths: b.hiddenPaths, sandboxMode, ...ctx, fs: b.fs }, check),
+    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, registryFolders, hiddenPaths: b.hiddenPaths, sandboxMode, ...extra, launch: check }),
     // the register step (and the compile code it needs) is loaded by a register only, so a one-shot
     // session that only lists compiles nothing it does not need (docs/performance.md)
     register: async (params, refresh) =>

@@ -85,6 +85,7 @@ export async function runMcp(words: readonly string[], env: NodeJS.ProcessEnv = 
     host: values.host ?? "127.0.0.1",
     port: port as number,
     token: token.token,
+    ...(token.file === undefined ? {} : { tokenFile: token.file }),
     allowedHosts: values["allowed-host"] ?? [],
     allowedOrigins: values["allowed-origin"] ?? [],
     limits: { maxCalls: maxCalls as number, maxSessions: maxSessions as number, maxBodyBytes: maxBodyBytes as number, idleMs: (idleSeconds as number) * 1000 },

@@ -30,6 +30,9 @@ export interface CallContext {
   /** the registry's own folders (the agent dir, the packaged recipes): read-only inside every
    *  sandbox (runtime/session.ts sets them; absent: none) */
   readonly registryFolders?: readonly string[];
+  /** files of the host's hidden inside every sandbox (the HTTP server's token file; the session sets
+   *  them; absent: none) */
+  readonly hiddenPaths?: readonly string[];
   /** the host's file system: spilled outputs, saved outputs, the run store */
   readonly fs: FileSystem;
   readonly runner?: ProcessRunner;

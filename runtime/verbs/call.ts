@@ -48,7 +48,7 @@ export async function runChecked(
   let sandbox: PreparedSandbox | undefined;
   const policy = toolPolicy(tool, callSandboxMode(ctx));
   if (policy !== undefined) {
-    const confinement = callSandbox(tool, policy, values.right.runtime, ctx.paths, ctx.env ?? process.env, ctx.registryFolders);
+    const confinement = callSandbox(tool, policy, values.right.runtime, ctx.paths, ctx.env ?? process.env, ctx);
     if (confinement.kind === "refused") {
       return confinement.argument ? usageHint(tool, confinement.message) : failure(confinement.message, { tool: tool.name, path: tool.path, sandbox: "refused" });
     }

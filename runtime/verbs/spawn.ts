@@ -134,7 +134,7 @@ async function spawnInline(template: Json, values: Readonly<Record<string, unkno
   if (parsed !== undefined) return failure(parsed, { tool: "spawn", template, error: parsed });
   // with PI_RECIPES_SANDBOX=on an inline template runs confined as a tool without a `sandbox`
   // field does (docs/sandbox.md), or not at all (and, not launched, is not captured either)
-  const confinement = sandboxOf("spawn", declaredPolicy(undefined, callSandboxMode(ctx)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env, ctx.registryFolders);
+  const confinement = sandboxOf("spawn", declaredPolicy(undefined, callSandboxMode(ctx)), scopeOf(normalized.right), ctx.paths, ctx.env ?? process.env, ctx);
   if (confinement.kind === "refused") return failure(confinement.message, { tool: "spawn", template, sandbox: "refused" });
   // captured when its first command starts, not on success: a failing first attempt is still
   // worth a review; but a command that cannot start at all (a typo: `ecoh hi`) is no tool to

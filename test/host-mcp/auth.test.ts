@@ -45,8 +45,9 @@ describe("loadToken", () => {
       const file = join(dir, "token");
       writeFileSync(file, `${TOKEN}\n`);
       chmodSync(file, 0o600);
-      expect(loadToken({}, file)).toEqual(E.right({ token: TOKEN }));
-      expect(loadToken({ PI_RECIPES_MCP_TOKEN_FILE: file }, undefined)).toEqual(E.right({ token: TOKEN }));
+      // with the file it came from (the server hides it from every sandbox)
+      expect(loadToken({}, file)).toEqual(E.right({ token: TOKEN, file }));
+      expect(loadToken({ PI_RECIPES_MCP_TOKEN_FILE: file }, undefined)).toEqual(E.right({ token: TOKEN, file }));
       chmodSync(file, 0o644);
       expect(loadToken({}, file)).toMatchObject(E.right({ token: TOKEN, warning: `token file ${file} is readable by other users (chmod 600 it)` }));
       expect(loadToken({ PI_RECIPES_MCP_TOKEN: TOKEN }, file)).toMatchObject(E.left(expect.stringContaining("use one of them")));

@@ -3,7 +3,7 @@
 // Every request goes to 127.0.0.1, also when the server listens on 0.0.0.0.
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
@@ -159,6 +159,31 @@ describe("pi-recipes mcp --http security", () => {
       expect(textOf(await ok.client.callTool({ name: "greet", arguments: { who: "file" } }))).toBe("hello file");
     } finally {
       await ok.close();
+    }
+  }, 60_000);
+
+  it("hides the token file from every sandboxed call: a confined command cannot read it and call the server itself", async () => {
+    agent = makeAgentDir();
+    // outside /tmp, which every sandbox already replaces
+    const secrets = mkdtempSync(join("/var/tmp", "pi-recipes-token-"));
+    try {
+      const file = join(secrets, "token");
+      writeFileSync(file, `${TOKEN}\n`);
+      chmodSync(file, 0o600);
+      agent.write("peek", { description: "read a file", sandbox: true, args: ["file:path"], template: "cat {file}" });
+      agent.write("peek_open", { description: "read a file", sandbox: false, args: ["file:path"], template: "cat {file}" });
+      server = await startHttpServer(agent, ["--token-file", file]);
+      const ok = await connectHttp(server.url, TOKEN);
+      try {
+        expect(textOf(await ok.client.callTool({ name: "peek_open", arguments: { file } }))).toContain(TOKEN);
+        const confined = await ok.client.callTool({ name: "peek", arguments: { file } });
+        expect(confined.isError).toBe(true);
+        expect(textOf(confined)).not.toContain(TOKEN);
+      } finally {
+        await ok.close();
+      }
+    } finally {
+      rmSync(secrets, { recursive: true, force: true });
     }
   }, 60_000);
 
