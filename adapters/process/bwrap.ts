@@ -9,7 +9,7 @@
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
-import { basename, dirname, isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
 import { childEnvironment } from "./child-env.js";
@@ -176,6 +176,9 @@ function checkGrant(entry: SandboxPath, found: { readonly real: string; readonly
   const stat = found?.stat;
   if (SPECIAL_ROOTS.some((root) => within(where, root)) || (stat !== undefined && !(stat.isFile() || stat.isDirectory())))
     throw new Error(`sandbox.write: ${shown} is no regular file or folder; a value may name a file or folder to write, not a device or a file of /proc, /sys or /dev`);
+  const runsLater = startUpPlace(where, realHome);
+  if (runsLater !== undefined)
+    throw new Error(`sandbox.write: ${shown} is inside ${runsLater}, whose files other programs run or read as settings later, unconfined; a value may not choose it (a recipe may name such a path itself)`);
   if (stat === undefined || !stat.isDirectory()) return;
   if (!entry.folder) throw new Error(`sandbox.write: ${shown} is a folder, and the recipe grants a file there (a write path ending in "/" grants a folder)`);
   if (where === "/" || within(realHome, where))
@@ -183,7 +186,55 @@ function checkGrant(entry: SandboxPath, found: { readonly real: string; readonly
 }
 
 /**
- * A read-only folder inside a writable one is not safe by its own mount alone: the command could
+ * Files that other programs run later, outside every sandbox: a command that may write one could
+ * leave something to run unconfined at the next login, shell or commit. The shell's and the
+ * desktop's start-up files and the user's own commands (relative to the home folder), and a Git
+ * repository's hooks and config (relative to a folder holding `.git`, whose config can name
+ * another hooks folder). Inside a writable folder that holds them they stay read-only (those that
+ * exist; a missing hooks folder of a repository is made first), and a value never chooses a path
+ * among them (startUpPlace).
+ */
+const HOME_START_UP = [
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
+  ".xprofile", ".xsessionrc", ".xinitrc", ".pam_environment", ".gitconfig", ".ssh", ".gnupg",
+  ".config/autostart", ".config/systemd", ".config/environment.d", ".config/git", ".config/fish", ".local/bin", "bin",
+];
+const REPOSITORY_START_UP = [".git/hooks", ".git/config"];
+
+/** The place among the start-up files that `path` lies in, if any: an entry of the home folder
+ *  whose name starts with a dot (all of them: settings live there, and new start-up files can be
+ *  made there) or `~/bin`, or a `.git` folder anywhere. */
+function startUpPlace(path: string, realHome: string): string | undefined {
+  if (path !== realHome && within(path, realHome)) {
+    const first = path.slice(realHome.length + (realHome.endsWith("/") ? 0 : 1)).split("/")[0]!;
+    if (first.startsWith(".") || first === "bin") return `${realHome}/${first}`;
+  }
+  const git = path.split("/").indexOf(".git");
+  return git < 0 ? undefined : path.split("/").slice(0, git + 1).join("/");
+}
+
+/** The start-up files (that exist) inside the writable folders `writable`, once each. */
+function startUpFilesInside(writable: readonly string[], realHome: string): string[] {
+  const found = new Set<string>();
+  const keep = (path: string): void => {
+    if (kindOf(path) !== undefined) found.add(path);
+  };
+  for (const folder of writable) {
+    if (kindOf(folder) !== "dir") continue;
+    if (kindOf(join(folder, ".git")) === "dir") {
+      // a repository without a hooks folder would take one the command made
+      mkdirSync(join(folder, ".git", "hooks"), { recursive: true });
+      for (const name of REPOSITORY_START_UP) keep(join(folder, name));
+    }
+    if (within(realHome, folder)) for (const name of HOME_START_UP) keep(join(realHome, name));
+  }
+  // (a write path the recipe itself names there, `"~/.config/git/"`, is the recipe's choice: kept
+  // writable)
+  return [...found].filter((path) => !writable.some((grant) => within(grant, path)));
+}
+
+/**
+ * A read-only path inside a writable folder is not safe by its own mount alone: the command could
  * rename a folder between the two (`mv ~/.pi ~/.pi-old`), which takes the read-only mount along,
  * and make a new folder of the same name to write in, which the registry would then read. A mount
  * point cannot be renamed or removed (EBUSY), so every folder strictly between a writable path and
@@ -243,8 +294,11 @@ export function prepareSandbox(
   }
   // the registry's own folders stay read-only whatever the write paths cover: a confined command
   // must not plant a recipe (one that says `sandbox: false`), edit a ledger or another run's record
-  args.push(...pinnedPaths(registry, writable));
-  for (const real of registry) args.push("--ro-bind", real, real);
+  // and so do the files other programs run later (startUpFilesInside), each with the folders
+  // between it and its writable folder pinned, so that none can be moved away and replaced
+  const kept = [...registry, ...startUpFilesInside(writable, realHome)];
+  args.push(...pinnedPaths(kept, writable));
+  for (const real of kept) args.push("--ro-bind", real, real);
   for (const entry of policy.readDeny) hide(args, entry.path);
   // the host's own ways to run a command outside (below): never the root, nor a folder holding the
   // home folder or the working directory (an odd XDG_RUNTIME_DIR), which would hide everything

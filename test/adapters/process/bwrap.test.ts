@@ -199,6 +199,45 @@ describe("confined runner", () => {
     expect(existsSync(join(work, "out.json"))).toBe(true);
   });
 
+  it("files other programs run later stay read-only inside a writable folder: a repository's hooks and config, the home folder's start-up files", async () => {
+    const home = join(dir, "later-home");
+    const repo = join(home, "repo");
+    mkdirSync(join(repo, ".git", "objects"), { recursive: true });
+    writeFileSync(join(repo, ".git", "config"), "[core]\n");
+    writeFileSync(join(home, ".bashrc"), "# mine\n");
+    mkdirSync(join(home, ".config", "systemd", "user"), { recursive: true });
+    const sh = async (cwd: string, script: string) => {
+      const prepared = prepareSandbox(probeOk().path, { network: false, write: [{ path: cwd, folder: false, fromValue: false, fromCwd: true }], readDeny: [] }, cwd, home);
+      const r = await confinedRunner(nodeProcessRunner, prepared).run({ command: "sh", args: ["-c", script], cwd });
+      return { code: r.code, out: Buffer.from(r.stdout).toString(), err: Buffer.from(r.stderr).toString() };
+    };
+    // `sandbox: true` in a repository: a hook (its folder made first), the config, or the .git
+    // folder moved away and copied back, none of it lands
+    const inRepo = await sh(repo, "echo evil > .git/hooks/pre-commit; echo '[core] hooksPath = x' >> .git/config; mv .git .git-old; touch .git/objects/ok; echo work > work.txt");
+    expect(inRepo.err).toContain("Read-only file system");
+    expect(inRepo.err).toContain("Device or resource busy");
+    expect(existsSync(join(repo, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe("[core]\n");
+    expect(existsSync(join(repo, ".git", "objects", "ok"))).toBe(true);
+    expect(readFileSync(join(repo, "work.txt"), "utf8")).toBe("work\n");
+    // `sandbox: true` from the home folder: its start-up files and folders stay as they were
+    const inHome = await sh(home, "echo evil >> .bashrc; echo evil > .config/systemd/user/x.service; mv .config .config-old; echo ok > notes.txt");
+    expect(inHome.err).toContain("Read-only file system");
+    expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("# mine\n");
+    expect(existsSync(join(home, ".config", "systemd", "user", "x.service"))).toBe(false);
+    expect(existsSync(join(home, ".config-old"))).toBe(false);
+    expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("ok\n");
+    // and a value never chooses a path among them
+    const valueGrant = (path: string) => () =>
+      prepareSandbox(probeOk().path, { network: false, write: [{ path, folder: false, fromValue: true }], readDeny: [] }, repo, home);
+    expect(valueGrant(join(home, ".bashrc"))).toThrow(`is inside ${join(home, ".bashrc")}, whose files other programs run or read as settings later`);
+    expect(valueGrant(join(home, ".config", "autostart", "x.desktop"))).toThrow(`is inside ${join(home, ".config")}`);
+    expect(valueGrant(join(home, "bin", "ls"))).toThrow(`is inside ${join(home, "bin")}`);
+    expect(valueGrant(join(repo, ".git", "hooks", "post-checkout"))).toThrow(`is inside ${join(repo, ".git")}`);
+    expect(existsSync(join(home, ".config", "autostart"))).toBe(false);
+    expect(valueGrant(join(repo, "out.txt"))).not.toThrow();
+  });
+
   it("a grant of the working directory (`.`, `sandbox: true`) is refused when that is the root, not when it is a project or home", () => {
     const cwdGrant = (cwd: string) => () =>
       prepareSandbox(probeOk().path, { network: false, write: [{ path: cwd, folder: false, fromValue: false, fromCwd: true }], readDeny: [] }, cwd, join(dir, "grant-home"));
