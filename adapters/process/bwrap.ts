@@ -178,7 +178,9 @@ function checkGrant(entry: SandboxPath, found: { readonly real: string; readonly
     throw new Error(`sandbox.write: ${shown} is no regular file or folder; a value may name a file or folder to write, not a device or a file of /proc, /sys or /dev`);
   const runsLater = startUpPlace(where, realHome);
   if (runsLater !== undefined)
-    throw new Error(`sandbox.write: ${shown} is inside ${runsLater}, whose files other programs run or read as settings later, unconfined; a value may not choose it (a recipe may name such a path itself)`);
+    throw new Error(
+      `sandbox.write: ${shown} ${where === runsLater ? "is among" : `is inside ${runsLater}, among`} the files other programs run or read as settings later, unconfined; a value may not choose it (a recipe may name such a path itself)`,
+    );
   if (stat === undefined || !stat.isDirectory()) return;
   if (!entry.folder) throw new Error(`sandbox.write: ${shown} is a folder, and the recipe grants a file there (a write path ending in "/" grants a folder)`);
   if (where === "/" || within(realHome, where))

@@ -230,7 +230,7 @@ describe("confined runner", () => {
     // and a value never chooses a path among them
     const valueGrant = (path: string) => () =>
       prepareSandbox(probeOk().path, { network: false, write: [{ path, folder: false, fromValue: true }], readDeny: [] }, repo, home);
-    expect(valueGrant(join(home, ".bashrc"))).toThrow(`is inside ${join(home, ".bashrc")}, whose files other programs run or read as settings later`);
+    expect(valueGrant(join(home, ".bashrc"))).toThrow(`sandbox.write: ${join(home, ".bashrc")} is among the files other programs run or read as settings later`);
     expect(valueGrant(join(home, ".config", "autostart", "x.desktop"))).toThrow(`is inside ${join(home, ".config")}`);
     expect(valueGrant(join(home, "bin", "ls"))).toThrow(`is inside ${join(home, "bin")}`);
     expect(valueGrant(join(repo, ".git", "hooks", "post-checkout"))).toThrow(`is inside ${join(repo, ".git")}`);
