@@ -110,7 +110,7 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
   const content = recipeText(built.right, storedKeys);
   const valid = validateContent(path, name, content, facts);
   if (E.isLeft(valid)) return answer(failure(recipeInvalid(valid.left.message), { tool: name, config: path, problem: valid.left }));
-  const unconfined = unconfinedRefusal(valid.right.config, facts.sandboxMode);
+  const unconfined = unconfinedRefusal(valid.right.config, facts.sandboxMode, facts.home);
   if (unconfined !== undefined) return answer(failure(unconfined, { tool: name, config: path, sandbox: "refused" }));
   const { surface, warnings } = valid.right;
   const written = built.right;

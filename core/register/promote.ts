@@ -61,7 +61,7 @@ export function planPromotion(name: string, input: RegisterInput, facts: Registe
   // relative imports of a draft may mean something else one folder up
   const valid = validateContent(path, name, content, facts);
   if (E.isLeft(valid)) return answer(failure(recipeInvalid(valid.left.message), { tool: name, config: path, draft, problem: valid.left }));
-  const unconfined = unconfinedRefusal(valid.right.config, facts.sandboxMode);
+  const unconfined = unconfinedRefusal(valid.right.config, facts.sandboxMode, facts.home);
   if (unconfined !== undefined) return answer(failure(unconfined, { tool: name, config: path, draft, sandbox: "refused" }));
   return {
     kind: "write",

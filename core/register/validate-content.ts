@@ -36,10 +36,48 @@ export function validateContent(path: string, name: string, content: string, ctx
 }
 
 /** With `PI_RECIPES_SANDBOX=on` (`mode`), the operator confines every tool that does not opt out
- *  with `sandbox: false`; register_tool, which agents call, must not be the way to opt out. The
- *  refusal, or undefined when the recipe may be written. Judged on the recipe as it resolves (an
- *  imported `sandbox: false` counts too). */
-export function unconfinedRefusal(config: RecipeConfig, mode: SandboxMode | undefined): string | undefined {
-  if (mode !== "on" || config.sandbox !== false) return undefined;
-  return 'PI_RECIPES_SANDBOX=on: register_tool does not write a tool that runs unconfined ("sandbox": false). Leave the field out (the tool then runs confined) or give it a sandbox policy; a recipe that must run unconfined is written by a person, as a file.';
+ *  with `sandbox: false`; register_tool, which agents call, must not be the way to opt out, nor to
+ *  grant a tool the places no caller's value may choose (`home`: the home folder). The refusal, or
+ *  undefined when the recipe may be written. Judged on the recipe as it resolves (an imported
+ *  `sandbox: false` counts too). */
+export function unconfinedRefusal(config: RecipeConfig, mode: SandboxMode | undefined, home: string): string | undefined {
+  if (mode !== "on") return undefined;
+  if (config.sandbox === false)
+    return 'PI_RECIPES_SANDBOX=on: register_tool does not write a tool that runs unconfined ("sandbox": false). Leave the field out (the tool then runs confined) or give it a sandbox policy; a recipe that must run unconfined is written by a person, as a file.';
+  // the write paths a recipe names itself are taken as written when the tool runs; written through
+  // register_tool, they are an agent's choice, and judged as a caller's value would be
+  const write = typeof config.sandbox === "object" ? (config.sandbox.write ?? []) : [];
+  for (const path of write) {
+    const why = tooWideForAnAgent(path, home);
+    if (why !== undefined)
+      return `PI_RECIPES_SANDBOX=on: register_tool does not write a tool whose sandbox.write names ${JSON.stringify(path)}: ${why}. A tool that must write there is written by a person, as a file.`;
+  }
+  return undefined;
+}
+
+/** Why an agent may not grant a tool the write path `path` (as written: `~`, relative or absolute,
+ *  placeholders judged when the tool is called), or undefined. The same places a caller's value may
+ *  not choose (adapters/process/bwrap.ts): the whole file system or the home folder, and the files
+ *  other programs run later, unconfined (a dot entry of the home folder, ~/bin, a `.git` folder). */
+function tooWideForAnAgent(path: string, home: string): string | undefined {
+  const brace = path.indexOf("{");
+  const literal = brace < 0 ? path : path.slice(0, brace);
+  const expanded = literal === "~" ? home : literal.startsWith("~/") ? `${home}/${literal.slice(2)}` : literal;
+  const split = expanded.split("/");
+  // the last name is whole unless a placeholder goes on with it (`~/.{name}`, `~/bin{x}`)
+  const partial = brace >= 0 && !literal.endsWith("/") ? split.pop() : undefined;
+  const parts = split.filter((p) => p !== "" && p !== ".");
+  const names = partial === undefined ? parts : [...parts, { partial }];
+  // (anywhere in the text, also after a placeholder: `{dir}/.git/hooks`)
+  if (path.split("/").includes(".git")) return "a Git repository's own folder, whose hooks and config git runs later";
+  if (!expanded.startsWith("/")) return undefined;
+  const homeParts = home.split("/").filter((p) => p !== "");
+  const inHome = homeParts.every((p, i) => parts[i] === p);
+  // a folder holding the home folder, or the home folder itself (when no value follows)
+  if (brace < 0 && parts.length <= homeParts.length && parts.every((p, i) => p === homeParts[i])) return parts.length === 0 ? "the whole file system" : "the home folder or a folder holding it";
+  if (!inHome || names.length <= homeParts.length) return undefined;
+  const first = names[homeParts.length]!;
+  const dot = typeof first === "string" ? first.startsWith(".") : first.partial.startsWith(".");
+  if (dot || first === "bin") return "among the home folder's start-up files and settings, which other programs run or read later";
+  return undefined;
 }

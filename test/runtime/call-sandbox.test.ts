@@ -548,6 +548,14 @@ describe("sandbox: register_tool", () => {
     const promoted = register(["name=from_draft", "draft=open_draft.json"]);
     expect(promoted.stdout + promoted.stderr).toContain(refusal);
     expect(existsSync(join(agent, "recipes", "from_draft.json"))).toBe(false);
+    // nor one that grants itself what no caller's value may choose: the home folder's start-up
+    // files, a repository's hooks, the home folder or the whole file system
+    for (const write of ["~/.bashrc", "~/.config/systemd/user/", ".git/hooks/", "{name}/.git/config", "~/bin/", "/", home, "~/.{name}"]) {
+      const wide = register(["name=reg_wide", "description=d", "template=echo {name}", `sandbox=${JSON.stringify({ write: [write] })}`]);
+      expect(wide.stdout + wide.stderr, write).toContain(`PI_RECIPES_SANDBOX=on: register_tool does not write a tool whose sandbox.write names ${JSON.stringify(write)}`);
+      expect(existsSync(join(agent, "recipes", "reg_wide.json")), write).toBe(false);
+    }
+    expect(register(["name=reg_narrow", "description=d", "template=echo {name}", `sandbox=${JSON.stringify({ write: ["build/", "~/out/{name}.txt", "."] })}`]).status).toBe(0);
     // off (the default), the field is the recipe's to say
     expect(register(["name=reg_open", "description=d", "template=touch {target}", "sandbox=false"], env).status).toBe(0);
   });
