@@ -80,8 +80,9 @@ export interface SandboxPin {
 }
 
 /** What a confined call runs with: the bwrap path and the policy's arguments, plain data (an
- * async run keeps it in its run.json). The write paths are bound by descriptor (`--bind-fd 3
- * <path>`, the n-th pin as descriptor 3 + n). */
+ * async run keeps it in its run.json). The write paths are bound by descriptor (`--bind
+ * /proc/self/fd/3 <path>`, the n-th pin as descriptor 3 + n: the kernel follows that link to the
+ * open file itself, not to a name, and unlike `--bind-fd` it works with bubblewrap before 0.8). */
 export interface PreparedSandbox {
   readonly bwrap: string;
   readonly args: readonly string[];
@@ -290,7 +291,7 @@ export function prepareSandbox(
     // folder is what is bound: by descriptor, opened again at each run and compared with this
     const pin = openedGrant(entry, realHome);
     insideRegistry(pin.path);
-    args.push("--bind-fd", String(FIRST_PIN_FD + pins.length), pin.path);
+    args.push("--bind", `/proc/self/fd/${FIRST_PIN_FD + pins.length}`, pin.path);
     pins.push(pin);
     writable.push(pin.path);
   }
