@@ -303,6 +303,8 @@ export function prepareSandbox(
   args.push(...pinnedPaths(kept, writable));
   for (const real of kept) args.push("--ro-bind", real, real);
   for (const entry of policy.readDeny) hide(args, entry.path);
+  // without the network, the local services' sockets are no way around it either
+  if (!policy.network) for (const path of SERVICE_SOCKET_FOLDERS) hide(args, path);
   // the host's own ways to run a command outside (below): never the root, nor a folder holding the
   // home folder or the working directory (an odd XDG_RUNTIME_DIR), which would hide everything
   for (const path of hidden) {
@@ -311,6 +313,11 @@ export function prepareSandbox(
   }
   return pins.length === 0 ? { bwrap, args } : { bwrap, args, pins };
 }
+
+/** Where local services listen on sockets in the file system (PostgreSQL, MySQL and MariaDB,
+ *  Redis): hidden when a sandbox has no network, which the user means to cut the step off from
+ *  them too (their TCP ports are already out of reach there). */
+const SERVICE_SOCKET_FOLDERS = ["/run/postgresql", "/var/run/postgresql", "/run/mysqld", "/var/run/mysqld", "/run/redis", "/var/run/redis"];
 
 /** Hides `path` when it exists: a folder under an empty read-only one, anything else (a file, a
  *  socket) under /dev/null bound read-only. */

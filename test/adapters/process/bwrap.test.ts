@@ -175,6 +175,13 @@ describe("confined runner", () => {
     expect(args).not.toContain("--tmpfs / ");
     expect(args).not.toContain(`--tmpfs ${home}`);
     expect(args).not.toContain(`--tmpfs ${work}`);
+    // without the network, the local services' socket folders are hidden too (this machine has
+    // PostgreSQL's; elsewhere a folder made here stands in for none)
+    if (existsSync("/run/postgresql")) {
+      const sandboxed = (network: boolean) => prepareSandbox(probeOk().path, { network, write: [], readDeny: [] }, work, home).args.join(" ");
+      expect(sandboxed(false)).toContain("--tmpfs /run/postgresql --remount-ro /run/postgresql");
+      expect(sandboxed(true)).not.toContain("/run/postgresql");
+    } else console.log("no /run/postgresql on this machine: the service socket folders are not checked here");
     // the list: the runtime folder the environment names, then the well-known places
     expect(hostControlPaths({ XDG_RUNTIME_DIR: "/run/user/1000" }).slice(0, 3)).toEqual(["/run/user/1000", "/run/user", "/run/dbus"]);
     expect(hostControlPaths({ XDG_RUNTIME_DIR: "relative" })[0]).toBe("/run/user");
