@@ -10,6 +10,7 @@
 // registry with its watcher, lineage seeding; at close, the watcher stopped and the launch logs
 // folded into the ledgers, so a session leaves folded, exact ledgers behind.
 import type { Discovery } from "../core/discovery/discovery-result.js";
+import { join } from "node:path";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import { sandboxModeOf } from "../core/sandbox/policy.js";
 import { toolListOf, type ToolList } from "../core/views/list-view.js";
@@ -134,6 +135,9 @@ export const overPorts = (ports: HostPorts): SessionOptions => ({
   lock: ports.lock,
 });
 
+/** Pi's files of credentials in the agent dir (its getAuthPath and getModelsPath) */
+const PI_SECRETS = ["auth.json", "models.json"];
+
 interface Base extends HostPorts {
   readonly ledger: LedgerContext;
   readonly hiddenPaths: readonly string[];
@@ -151,6 +155,10 @@ function withLaunch(
   const check = async (tool: ToolSpec): Promise<LaunchCheck> => (await import("./accounting.js")).ledgerLaunchCheck(b.ledger, onRejected)(tool);
   // read-only inside every sandbox of this session's launches (runtime/call-sandbox.ts)
   const registryFolders = [b.paths.agentDir, ...(b.packagedRoot === undefined ? [] : [b.packagedRoot])];
+  // hidden inside them: the host's own secrets. The agent dir is Pi's too, and Pi keeps its
+  // credentials there (auth.json; models.json may hold a provider's API key); a confined command
+  // reads everything read_deny does not hide, and with the network could send them anywhere
+  const hiddenPaths = [...b.hiddenPaths, ...PI_SECRETS.map((name) => join(b.paths.agentDir, name))];
   // the operator's PI_RECIPES_SANDBOX as this host's environment says it: register_tool judges by it,
   // and so must every call (not by the process's own environment, which a host may not pass on)
   const sandboxMode = sandboxModeOf(b.env);
@@ -162,8 +170,8 @@ function withLaunch(
     registry: () => ({ paths: b.paths, packagedRoot: b.packagedRoot, scan: b.scan, discover: discovery, toolList: () => ({ list: toolList() }) }),
     // the call path (argument checks, execution) is loaded by a launch only: a session that only
     // lists or inspects never loads it (docs/performance.md)
-    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { registryFolders, hiddenPaths: b.hiddenPaths, sandboxMode, ...ctx, fs: b.fs }, check),
-    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, registryFolders, hiddenPaths: b.hiddenPaths, sandboxMode, ...extra, launch: check }),
+    launch: async (tool, params, ctx) => (await import("./verbs/call.js")).runChecked(tool, params, { registryFolders, hiddenPaths, sandboxMode, ...ctx, fs: b.fs }, check),
+    callContext: (extra = {}) => ({ paths: b.paths, fs: b.fs, registryFolders, hiddenPaths, sandboxMode, ...extra, launch: check }),
     // the register step (and the compile code it needs) is loaded by a register only, so a one-shot
     // session that only lists compiles nothing it does not need (docs/performance.md)
     register: async (params, refresh) =>

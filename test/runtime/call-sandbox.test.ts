@@ -488,6 +488,26 @@ describe("sandbox: the host's setting, not this process's", () => {
   });
 });
 
+describe("sandbox: the host's own secrets", () => {
+  it("Pi's credentials in the agent dir (auth.json, models.json) cannot be read from inside; the rest of the agent dir can", () => {
+    writeFileSync(join(agent, "auth.json"), '{"anthropic":"SECRET-AUTH"}');
+    writeFileSync(join(agent, "models.json"), '{"providers":{"x":{"apiKey":"SECRET-MODELS"}}}');
+    writeFileSync(join(agent, "settings.json"), '{"theme":"dark"}');
+    recipe("peek_confined", { description: "read", sandbox: true, args: ["file:path"], template: "cat {file}" });
+    recipe("peek_plain", { description: "read", sandbox: false, args: ["file:path"], template: "cat {file}" });
+    try {
+      expect(call(["peek_plain", `file=${join(agent, "auth.json")}`]).stdout).toContain("SECRET-AUTH");
+      for (const name of ["auth.json", "models.json"]) {
+        const r = call(["peek_confined", `file=${join(agent, name)}`]);
+        expect(r.stdout + r.stderr, name).not.toContain("SECRET");
+      }
+      expect(call(["peek_confined", `file=${join(agent, "settings.json")}`]).stdout).toContain("dark");
+    } finally {
+      for (const name of ["auth.json", "models.json", "settings.json"]) rmSync(join(agent, name), { force: true });
+    }
+  });
+});
+
 describe("sandbox: the host's own command sockets", () => {
   it("a socket in the user's runtime folder (where the session bus and systemd --user listen) cannot be reached from inside", async () => {
     // outside /tmp, which every sandbox already replaces
