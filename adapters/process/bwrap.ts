@@ -8,7 +8,7 @@
 // and (with --die-with-parent) takes the whole namespace with it when it is killed or when its
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
@@ -193,7 +193,8 @@ function checkGrant(entry: SandboxPath, found: { readonly real: string; readonly
  * leave something to run unconfined at the next login, shell or commit. The shell's and the
  * desktop's start-up files and the user's own commands (relative to the home folder), and a Git
  * repository's hooks and config (relative to a folder holding `.git`, whose config can name
- * another hooks folder). Inside a writable folder that holds them they stay read-only (those that
+ * another hooks folder: the writable folder itself and each folder directly in it; a repository
+ * deeper down is not looked for). Inside a writable folder that holds them they stay read-only (those that
  * exist; a missing hooks folder of a repository is made first), and a value never chooses a path
  * among them (startUpPlace).
  */
@@ -216,6 +217,15 @@ function startUpPlace(path: string, realHome: string): string | undefined {
   return git < 0 ? undefined : path.split("/").slice(0, git + 1).join("/");
 }
 
+/** the folders directly in `folder` (not through links) */
+function foldersIn(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(folder, d.name));
+  } catch {
+    return [];
+  }
+}
+
 /** The start-up files (that exist) inside the writable folders `writable`, once each. */
 function startUpFilesInside(writable: readonly string[], realHome: string): string[] {
   const found = new Set<string>();
@@ -224,10 +234,12 @@ function startUpFilesInside(writable: readonly string[], realHome: string): stri
   };
   for (const folder of writable) {
     if (kindOf(folder) !== "dir") continue;
-    if (kindOf(join(folder, ".git")) === "dir") {
+    // the folder itself and the folders in it (a folder of projects: ~/src/<repository>)
+    for (const repository of [folder, ...foldersIn(folder)]) {
+      if (kindOf(join(repository, ".git")) !== "dir") continue;
       // a repository without a hooks folder would take one the command made
-      mkdirSync(join(folder, ".git", "hooks"), { recursive: true });
-      for (const name of REPOSITORY_START_UP) keep(join(folder, name));
+      mkdirSync(join(repository, ".git", "hooks"), { recursive: true });
+      for (const name of REPOSITORY_START_UP) keep(join(repository, name));
     }
     if (within(realHome, folder)) for (const name of HOME_START_UP) keep(join(realHome, name));
   }

@@ -227,6 +227,11 @@ describe("confined runner", () => {
     expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe("[core]\n");
     expect(existsSync(join(repo, ".git", "objects", "ok"))).toBe(true);
     expect(readFileSync(join(repo, "work.txt"), "utf8")).toBe("work\n");
+    // a repository directly in the writable folder (a folder of projects) is kept too
+    const nested = await sh(home, "echo evil > repo/.git/hooks/post-checkout; echo ok > repo/free.txt");
+    expect(nested.err).toContain("Read-only file system");
+    expect(existsSync(join(repo, ".git", "hooks", "post-checkout"))).toBe(false);
+    expect(existsSync(join(repo, "free.txt"))).toBe(true);
     // `sandbox: true` from the home folder: its start-up files and folders stay as they were
     const inHome = await sh(home, "echo evil >> .bashrc; echo evil > .config/systemd/user/x.service; mv .config .config-old; echo ok > notes.txt");
     expect(inHome.err).toContain("Read-only file system");
