@@ -70,13 +70,17 @@ function baseArgs(network: boolean): string[] {
 /** A write path as it was checked: the real path and the identity (device, inode) of what was
  *  there. Each run opens it again and binds what it opened, if that is still the same file or
  *  folder (see confinedRunner). */
+type PinKind = "file" | "dir" | "other";
+const pinKind = (s: { isFile(): boolean; isDirectory(): boolean }): PinKind => (s.isDirectory() ? "dir" : s.isFile() ? "file" : "other");
+
 export interface SandboxPin {
   readonly path: string;
   readonly dev: string;
   readonly ino: string;
   /** a freed inode number is soon given to the next file made (a link put in the file's place
-   *  may get it): what it is counts too */
-  readonly kind: "file" | "dir";
+   *  may get it): what it is counts too (`other`: a path the recipe itself names that is neither,
+   *  such as a device) */
+  readonly kind: PinKind;
 }
 
 /** What a confined call runs with: the bwrap path and the policy's arguments, plain data (an
@@ -91,7 +95,7 @@ export interface PreparedSandbox {
 
 const isPin = (u: unknown): u is SandboxPin =>
   typeof u === "object" && u !== null && typeof (u as SandboxPin).path === "string" && typeof (u as SandboxPin).dev === "string" && typeof (u as SandboxPin).ino === "string" &&
-  ((u as SandboxPin).kind === "file" || (u as SandboxPin).kind === "dir");
+  ((u as SandboxPin).kind === "file" || (u as SandboxPin).kind === "dir" || (u as SandboxPin).kind === "other");
 
 export const isPreparedSandbox = (u: unknown): u is PreparedSandbox =>
   typeof u === "object" && u !== null && typeof (u as PreparedSandbox).bwrap === "string" &&
@@ -194,9 +198,9 @@ function checkGrant(entry: SandboxPath, found: { readonly real: string; readonly
  * desktop's start-up files and the user's own commands (relative to the home folder), and a Git
  * repository's hooks and config (relative to a folder holding `.git`, whose config can name
  * another hooks folder: the writable folder itself and each folder directly in it; a repository
- * deeper down is not looked for). Inside a writable folder that holds them they stay read-only (those that
- * exist; a missing hooks folder of a repository is made first), and a value never chooses a path
- * among them (startUpPlace).
+ * deeper down is not looked for). Inside a writable folder that holds them they stay read-only
+ * (those that exist; a missing hooks folder of a repository is made first), and a value never
+ * chooses a path among them (startUpPlace).
  */
 const HOME_START_UP = [
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
@@ -373,7 +377,7 @@ function openedGrant(entry: SandboxPath, realHome: string): SandboxPin {
     const stat = fstatSync(fd);
     checkGrant(entry, { real, stat }, realHome);
     const { dev, ino } = fstatSync(fd, { bigint: true });
-    return { path: real, dev: String(dev), ino: String(ino), kind: stat.isDirectory() ? "dir" : "file" };
+    return { path: real, dev: String(dev), ino: String(ino), kind: pinKind(stat) };
   } finally {
     closeSync(fd);
   }
@@ -399,7 +403,8 @@ function openPins(pins: readonly SandboxPin[]): { readonly fds: number[] } | { r
       fds.push(openSync(pin.path, O_PATH | constants.O_NOFOLLOW));
       const fd = fds[fds.length - 1]!;
       const now = fstatSync(fd, { bigint: true });
-      const kind = now.isDirectory() ? "dir" : now.isFile() ? "file" : undefined;
+      // (a link where the file was is a link: O_NOFOLLOW opened the link itself)
+      const kind = now.isSymbolicLink() ? "link" : pinKind(now);
       if (String(now.dev) !== pin.dev || String(now.ino) !== pin.ino || kind !== pin.kind) throw new Error("it is no longer the file or folder that was checked");
     } catch (e) {
       for (const open of fds) closeSync(open);
