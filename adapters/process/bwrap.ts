@@ -318,14 +318,31 @@ export function prepareSandbox(
   const kept = [...registry, ...startUpFilesInside(writable, realHome)];
   args.push(...pinnedPaths(kept, writable));
   for (const real of kept) args.push("--ro-bind", real, real);
-  for (const entry of policy.readDeny) hide(args, entry.path);
-  // without the network, the local services' sockets are no way around it either
-  if (!policy.network) for (const path of SERVICE_SOCKET_FOLDERS) hide(args, path);
+  // Hiding a path that exists: a folder under an empty read-only one, anything else (a file, a
+  // socket) under /dev/null bound read-only. (A path under the host's /tmp that nothing binds again
+  // is not there to hide: the private /tmp replaced it, and a mask would only make folders for
+  // itself in that /tmp.)
+  const rebound = [realCwd, ...writable, ...kept];
+  const hide = (path: string): void => {
+    const kind = kindOf(path);
+    if (kind === undefined) return;
+    const real = realOrSelf(path);
+    if (within(real, "/tmp") && !rebound.some((folder) => within(real, folder))) return;
+    if (kind === "dir") args.push("--tmpfs", real, "--remount-ro", real);
+    else args.push("--ro-bind", "/dev/null", real);
+  };
+  for (const entry of policy.readDeny) hide(entry.path);
+  // without the network, the local services' sockets are no way around it either, and the user's
+  // credentials have no use inside but to be printed (to the agent that called the tool)
+  if (!policy.network) {
+    for (const path of SERVICE_SOCKET_FOLDERS) hide(path);
+    for (const name of CREDENTIAL_STORES) hide(join(realHome, name));
+  }
   // the host's own ways to run a command outside (below): never the root, nor a folder holding the
   // home folder or the working directory (an odd XDG_RUNTIME_DIR), which would hide everything
   for (const path of hidden) {
     const real = realOrSelf(path);
-    if (real !== "/" && !within(realHome, real) && !within(realCwd, real)) hide(args, path);
+    if (real !== "/" && !within(realHome, real) && !within(realCwd, real)) hide(path);
   }
   return pins.length === 0 ? { bwrap, args } : { bwrap, args, pins };
 }
@@ -335,15 +352,12 @@ export function prepareSandbox(
  *  them too (their TCP ports are already out of reach there). */
 const SERVICE_SOCKET_FOLDERS = ["/run/postgresql", "/var/run/postgresql", "/run/mysqld", "/var/run/mysqld", "/run/redis", "/var/run/redis"];
 
-/** Hides `path` when it exists: a folder under an empty read-only one, anything else (a file, a
- *  socket) under /dev/null bound read-only. */
-function hide(args: string[], path: string): void {
-  const kind = kindOf(path);
-  if (kind === undefined) return;
-  const real = realOrSelf(path);
-  if (kind === "dir") args.push("--tmpfs", real, "--remount-ro", real);
-  else args.push("--ro-bind", "/dev/null", real);
-}
+/** The usual stores of the user's credentials, relative to the home folder: keys (ssh, GnuPG),
+ *  cloud and cluster logins, registry and forge tokens, plain-text passwords. */
+const CREDENTIAL_STORES = [
+  ".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json", ".netrc", ".git-credentials",
+  ".npmrc", ".pypirc", ".config/gh", ".config/hub", ".password-store",
+];
 
 /**
  * What every sandbox hides, whatever its policy: the sockets through which a confined command could

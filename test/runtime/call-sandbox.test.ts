@@ -284,8 +284,11 @@ describe("sandbox: read_deny", () => {
     expect(aws.stdout + aws.stderr).not.toContain("SECRET-AWS");
     expect(inHome(["peek_denied", "file=notes.txt"]).stdout).toContain("PUBLIC");
 
-    // the same files are readable by a confined recipe that does not deny them
-    expect(inHome(["peek_confined", `file=${join(home, ".ssh", "id_rsa")}`]).stdout).toContain("SECRET-KEY");
+    // without the network (`sandbox: true`) the credential stores are hidden all the same; with it,
+    // a recipe that does not deny them reads them
+    expect(inHome(["peek_confined", `file=${join(home, ".ssh", "id_rsa")}`]).stdout).not.toContain("SECRET-KEY");
+    recipe("peek_online", { ...body, sandbox: { network: true } });
+    expect(inHome(["peek_online", `file=${join(home, ".ssh", "id_rsa")}`]).stdout).toContain("SECRET-KEY");
   });
 });
 

@@ -164,17 +164,21 @@ describe("confined runner", () => {
   it("hides the host's command sockets it is given (a folder, a socket), but never the root, the home folder or the working directory", () => {
     const home = join(dir, "hidden-home");
     const work = join(home, "work");
-    const runtime = join(dir, "hidden-runtime");
-    mkdirSync(work, { recursive: true });
-    mkdirSync(runtime);
-    writeFileSync(join(dir, "docker.sock"), "");
-    const args = prepareSandbox(probeOk().path, { network: false, write: [], readDeny: [] }, work, home, [], [runtime, join(dir, "docker.sock"), join(dir, "absent"), "/", home, work]).args.join(" ");
+    // (inside the working directory: the rest of this test's /tmp folder is not there to hide)
+    const runtime = join(work, "hidden-runtime");
+    const socket = join(work, "docker.sock");
+    mkdirSync(runtime, { recursive: true });
+    writeFileSync(socket, "");
+    writeFileSync(join(dir, "elsewhere-in-tmp.sock"), "");
+    const args = prepareSandbox(probeOk().path, { network: false, write: [], readDeny: [] }, work, home, [], [runtime, socket, join(dir, "absent"), join(dir, "elsewhere-in-tmp.sock"), "/", home, work]).args.join(" ");
     expect(args).toContain(`--tmpfs ${runtime} --remount-ro ${runtime}`);
-    expect(args).toContain(`--ro-bind /dev/null ${join(dir, "docker.sock")}`);
+    expect(args).toContain(`--ro-bind /dev/null ${socket}`);
+    // under the host's /tmp and bound by nothing: already gone with the private /tmp
+    expect(args).not.toContain("elsewhere-in-tmp");
     expect(args).not.toContain("absent");
     expect(args).not.toContain("--tmpfs / ");
-    expect(args).not.toContain(`--tmpfs ${home}`);
-    expect(args).not.toContain(`--tmpfs ${work}`);
+    expect(args).not.toContain(`--tmpfs ${home} `);
+    expect(args).not.toContain(`--tmpfs ${work} `);
     // without the network, the local services' socket folders are hidden too (this machine has
     // PostgreSQL's; elsewhere a folder made here stands in for none)
     if (existsSync("/run/postgresql")) {
@@ -248,6 +252,23 @@ describe("confined runner", () => {
     expect(valueGrant(join(repo, ".git", "hooks", "post-checkout"))).toThrow(`is inside ${join(repo, ".git")}`);
     expect(existsSync(join(home, ".config", "autostart"))).toBe(false);
     expect(valueGrant(join(repo, "out.txt"))).not.toThrow();
+  });
+
+  it("without the network, the user's credential stores are hidden; with it, read_deny decides", async () => {
+    const home = join(dir, "cred-home");
+    mkdirSync(join(home, ".aws"), { recursive: true });
+    writeFileSync(join(home, ".aws", "credentials"), "SECRET-AWS\n");
+    writeFileSync(join(home, ".netrc"), "SECRET-NETRC\n");
+    writeFileSync(join(home, "notes.txt"), "PUBLIC\n");
+    const read = async (network: boolean) => {
+      const prepared = prepareSandbox(probeOk().path, { network, write: [], readDeny: [] }, home, home);
+      const r = await confinedRunner(nodeProcessRunner, prepared).run({ command: "sh", args: ["-c", "cat .aws/credentials .netrc notes.txt"], cwd: home });
+      return Buffer.from(r.stdout).toString();
+    };
+    const offline = await read(false);
+    expect(offline).not.toContain("SECRET");
+    expect(offline).toContain("PUBLIC");
+    expect(await read(true)).toContain("SECRET-AWS");
   });
 
   it("a grant of the working directory (`.`, `sandbox: true`) is refused when that is the root, not when it is a project or home", () => {
