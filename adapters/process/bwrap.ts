@@ -8,7 +8,7 @@
 // and (with --die-with-parent) takes the whole namespace with it when it is killed or when its
 // parent dies, so a child that called setsid cannot outlive a timeout, a kill or the host.
 import { spawnSync } from "node:child_process";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
@@ -221,6 +221,14 @@ function startUpPlace(path: string, realHome: string): string | undefined {
   return git < 0 ? undefined : path.split("/").slice(0, git + 1).join("/");
 }
 
+const isRealFolder = (path: string): boolean => {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 /** the folders directly in `folder` (not through links) */
 function foldersIn(folder: string): string[] {
   try {
@@ -240,7 +248,8 @@ function startUpFilesInside(writable: readonly string[], realHome: string): stri
     if (kindOf(folder) !== "dir") continue;
     // the folder itself and the folders in it (a folder of projects: ~/src/<repository>)
     for (const repository of [folder, ...foldersIn(folder)]) {
-      if (kindOf(join(repository, ".git")) !== "dir") continue;
+      // (a `.git` that is a link leads elsewhere: nothing is made through it)
+      if (!isRealFolder(join(repository, ".git"))) continue;
       // a repository without a hooks folder would take one the command made
       mkdirSync(join(repository, ".git", "hooks"), { recursive: true });
       for (const name of REPOSITORY_START_UP) keep(join(repository, name));
