@@ -374,8 +374,9 @@ const CREDENTIAL_STORES = [
  * by its path, not through the network, so `network: false` does not cut it, and the read-only root
  * does not either (connecting needs no write to the file system). The session's D-Bus and the user's
  * systemd (`systemd-run --user` starts any command) live in the user's runtime folder
- * (XDG_RUNTIME_DIR, /run/user/<uid>); the system bus in /run/dbus; Docker's, Podman's and
- * containerd's sockets start containers (as root, for Docker's group).
+ * (XDG_RUNTIME_DIR, /run/user/<uid>); the system bus in /run/dbus; systemd's own socket (for
+ * root); the sockets of container and machine managers start containers or machines (as root,
+ * for Docker's, LXD's or libvirt's group); snapd's installs and runs snaps.
  */
 export function hostControlPaths(env: Readonly<Record<string, string | undefined>>): string[] {
   const runtime = env["XDG_RUNTIME_DIR"];
@@ -384,10 +385,18 @@ export function hostControlPaths(env: Readonly<Record<string, string | undefined
     "/run/user",
     "/run/dbus",
     "/var/run/dbus",
+    "/run/systemd/private",
     "/run/docker.sock",
     "/var/run/docker.sock",
     "/run/podman",
     "/run/containerd",
+    "/run/libvirt",
+    "/run/incus",
+    "/var/lib/incus/unix.socket",
+    "/var/lib/lxd/unix.socket",
+    "/var/snap/lxd/common/lxd/unix.socket",
+    "/run/snapd.socket",
+    "/run/snapd-snap.socket",
   ];
 }
 
