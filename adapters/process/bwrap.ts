@@ -254,7 +254,9 @@ function startUpFilesInside(writable: readonly string[], realHome: string): stri
       mkdirSync(join(repository, ".git", "hooks"), { recursive: true });
       for (const name of REPOSITORY_START_UP) keep(join(repository, name));
     }
-    if (within(realHome, folder)) for (const name of HOME_START_UP) keep(join(realHome, name));
+    // the home folder's start-up files inside it: all of them when it holds the home folder, some
+    // when it is a folder of the home folder's own (`sandbox: true` run from ~/.config)
+    for (const name of HOME_START_UP) if (within(join(realHome, name), folder)) keep(join(realHome, name));
   }
   // (a write path the recipe itself names there, `"~/.config/git/"`, is the recipe's choice: kept
   // writable)

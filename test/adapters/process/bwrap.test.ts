@@ -243,6 +243,11 @@ describe("confined runner", () => {
     expect(existsSync(join(home, ".config", "systemd", "user", "x.service"))).toBe(false);
     expect(existsSync(join(home, ".config-old"))).toBe(false);
     expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("ok\n");
+    // run from a folder of the home folder's own that holds some of them (~/.config), those stay
+    const inConfig = await sh(join(home, ".config"), "echo evil > systemd/user/y.service; echo ok > app.conf");
+    expect(inConfig.err).toContain("Read-only file system");
+    expect(existsSync(join(home, ".config", "systemd", "user", "y.service"))).toBe(false);
+    expect(readFileSync(join(home, ".config", "app.conf"), "utf8")).toBe("ok\n");
     // and a value never chooses a path among them
     const valueGrant = (path: string) => () =>
       prepareSandbox(probeOk().path, { network: false, write: [{ path, folder: false, fromValue: true }], readDeny: [] }, repo, home);
