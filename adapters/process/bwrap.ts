@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ResolvedSandbox, SandboxPath } from "../../core/sandbox/policy.js";
+import { startUpPlace, within } from "../../core/sandbox/places.js";
 import { makeProcessRunner, type ProcessRunner } from "./ProcessRunner.js";
 import { childEnvironment } from "./child-env.js";
 import { findOnPath } from "./find-on-path.js";
@@ -63,16 +64,19 @@ function baseArgs(network: boolean): string[] {
     "--ro-bind", "/", "/",
     "--dev", "/dev",
     "--proc", "/proc",
-    "--tmpfs", "/tmp",
+    "--tmpfs", PRIVATE_TMP,
   ];
 }
+
+/** the host's /tmp, replaced by an empty one of its own in every sandbox */
+const PRIVATE_TMP = "/tmp";
+
+type PinKind = "file" | "dir" | "other";
+const pinKind = (s: { isFile(): boolean; isDirectory(): boolean }): PinKind => (s.isDirectory() ? "dir" : s.isFile() ? "file" : "other");
 
 /** A write path as it was checked: the real path and the identity (device, inode) of what was
  *  there. Each run opens it again and binds what it opened, if that is still the same file or
  *  folder (see confinedRunner). */
-type PinKind = "file" | "dir" | "other";
-const pinKind = (s: { isFile(): boolean; isDirectory(): boolean }): PinKind => (s.isDirectory() ? "dir" : s.isFile() ? "file" : "other");
-
 export interface SandboxPin {
   readonly path: string;
   readonly dev: string;
@@ -136,8 +140,7 @@ const kindOf = (path: string): "dir" | "file" | undefined => {
 /** A write path that does not exist yet is created before the run (its missing folders too):
  * a folder when it was written with a trailing `/`, else an empty file. Binding its nearest
  * existing parent instead would let the command write far more than the recipe named. */
-function ensureWritable(entry: SandboxPath): void {
-  if (kindOf(entry.path) !== undefined) return;
+function makeWritePath(entry: SandboxPath): void {
   if (entry.folder) mkdirSync(entry.path, { recursive: true });
   else {
     mkdirSync(dirname(entry.path), { recursive: true });
@@ -146,9 +149,6 @@ function ensureWritable(entry: SandboxPath): void {
 }
 
 const SPECIAL_ROOTS = ["/proc", "/sys", "/dev"];
-
-/** `inner` is `outer` or lies inside it */
-const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(outer.endsWith("/") ? outer : `${outer}/`);
 
 /**
  * What a write path may grant, judged by where it really leads (symbolic links followed); throws
@@ -200,7 +200,7 @@ function checkGrant(entry: SandboxPath, found: { readonly real: string; readonly
  * another hooks folder: the writable folder itself and each folder directly in it; a repository
  * deeper down is not looked for). Inside a writable folder that holds them they stay read-only
  * (those that exist; a missing hooks folder of a repository is made first), and a value never
- * chooses a path among them (startUpPlace).
+ * chooses a path among them (startUpPlace, core/sandbox/places.ts).
  */
 const HOME_START_UP = [
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
@@ -208,18 +208,6 @@ const HOME_START_UP = [
   ".config/autostart", ".config/systemd", ".config/environment.d", ".config/git", ".config/fish", ".local/bin", "bin",
 ];
 const REPOSITORY_START_UP = [".git/hooks", ".git/config"];
-
-/** The place among the start-up files that `path` lies in, if any: an entry of the home folder
- *  whose name starts with a dot (all of them: settings live there, and new start-up files can be
- *  made there) or `~/bin`, or a `.git` folder anywhere. */
-function startUpPlace(path: string, realHome: string): string | undefined {
-  if (path !== realHome && within(path, realHome)) {
-    const first = path.slice(realHome.length + (realHome.endsWith("/") ? 0 : 1)).split("/")[0]!;
-    if (first.startsWith(".") || first === "bin") return `${realHome}/${first}`;
-  }
-  const git = path.split("/").indexOf(".git");
-  return git < 0 ? undefined : path.split("/").slice(0, git + 1).join("/");
-}
 
 const isRealFolder = (path: string): boolean => {
   try {
@@ -305,7 +293,8 @@ export function prepareSandbox(
   for (const entry of policy.write) {
     // a missing path is judged by its name before anything is made (then, like any other, on what
     // an open of it finds: its folders may be links)
-    if (kindOf(entry.path) === undefined) checkGrant(entry, undefined, realHome);
+    const missing = kindOf(entry.path) === undefined;
+    if (missing) checkGrant(entry, undefined, realHome);
     // inside the registry's own folders nothing can be written, and a path made there before the
     // run would be a file of the registry's (an empty recipe named like a packaged tool blocks it)
     const insideRegistry = (real: string): void => {
@@ -313,7 +302,7 @@ export function prepareSandbox(
       if (inside !== undefined) throw new Error(`sandbox.write: ${entry.path} is inside ${inside}, the registry's own folder, which stays read-only in every sandbox`);
     };
     insideRegistry(realOfMaybeMissing(entry.path));
-    ensureWritable(entry);
+    if (missing) makeWritePath(entry);
     // judged on what an open of the path found (where it leads, what it is), and that very file or
     // folder is what is bound: by descriptor, opened again at each run and compared with this
     const pin = openedGrant(entry, realHome);
@@ -334,11 +323,12 @@ export function prepareSandbox(
   // is not there to hide: the private /tmp replaced it, and a mask would only make folders for
   // itself in that /tmp.)
   const rebound = [realCwd, ...writable, ...kept];
-  const hide = (path: string): void => {
+  const hide = (path: string, sparing: readonly string[] = []): void => {
     const kind = kindOf(path);
     if (kind === undefined) return;
     const real = realOrSelf(path);
-    if (within(real, "/tmp") && !rebound.some((folder) => within(real, folder))) return;
+    if (sparing.some((spared) => within(spared, real))) return;
+    if (within(real, PRIVATE_TMP) && !rebound.some((folder) => within(real, folder))) return;
     if (kind === "dir") args.push("--tmpfs", real, "--remount-ro", real);
     else args.push("--ro-bind", "/dev/null", real);
   };
@@ -351,10 +341,7 @@ export function prepareSandbox(
   }
   // the host's own ways to run a command outside (below): never the root, nor a folder holding the
   // home folder or the working directory (an odd XDG_RUNTIME_DIR), which would hide everything
-  for (const path of hidden) {
-    const real = realOrSelf(path);
-    if (real !== "/" && !within(realHome, real) && !within(realCwd, real)) hide(path);
-  }
+  for (const path of hidden) hide(path, [realHome, realCwd]);
   return pins.length === 0 ? { bwrap, args } : { bwrap, args, pins };
 }
 
@@ -434,8 +421,8 @@ function openPins(pins: readonly SandboxPin[]): { readonly fds: number[] } | { r
   const fds: number[] = [];
   for (const pin of pins) {
     try {
-      fds.push(openSync(pin.path, O_PATH | constants.O_NOFOLLOW));
-      const fd = fds[fds.length - 1]!;
+      const fd = openSync(pin.path, O_PATH | constants.O_NOFOLLOW);
+      fds.push(fd);
       const now = fstatSync(fd, { bigint: true });
       // (a link where the file was is a link: O_NOFOLLOW opened the link itself)
       const kind = now.isSymbolicLink() ? "link" : pinKind(now);

@@ -8,6 +8,8 @@ import { compileRecipe } from "../compile/compile-recipe.js";
 import { warningTexts } from "../compile/recipe-warning.js";
 import type { ResolveContext } from "../recipe/imports.js";
 import type { SandboxMode } from "../sandbox/policy.js";
+import { startUpPlace, within } from "../sandbox/places.js";
+import { normalize } from "../recipe/posix.js";
 
 export interface ValidRecipe {
   readonly config: RecipeConfig;
@@ -56,28 +58,21 @@ export function unconfinedRefusal(config: RecipeConfig, mode: SandboxMode | unde
 }
 
 /** Why an agent may not grant a tool the write path `path` (as written: `~`, relative or absolute,
- *  placeholders judged when the tool is called), or undefined. The same places a caller's value may
- *  not choose (adapters/process/bwrap.ts): the whole file system or the home folder, and the files
- *  other programs run later, unconfined (a dot entry of the home folder, ~/bin, a `.git` folder). */
+ *  placeholders judged when the tool is called), or undefined. The places a caller's value may not
+ *  choose either (core/sandbox/places.ts): the whole file system or the home folder, and the files
+ *  other programs run later, unconfined. */
 function tooWideForAnAgent(path: string, home: string): string | undefined {
-  const brace = path.indexOf("{");
-  const literal = brace < 0 ? path : path.slice(0, brace);
-  const expanded = literal === "~" ? home : literal.startsWith("~/") ? `${home}/${literal.slice(2)}` : literal;
-  const split = expanded.split("/");
-  // the last name is whole unless a placeholder goes on with it (`~/.{name}`, `~/bin{x}`)
-  const partial = brace >= 0 && !literal.endsWith("/") ? split.pop() : undefined;
-  const parts = split.filter((p) => p !== "" && p !== ".");
-  const names = partial === undefined ? parts : [...parts, { partial }];
   // (anywhere in the text, also after a placeholder: `{dir}/.git/hooks`)
   if (path.split("/").includes(".git")) return "a Git repository's own folder, whose hooks and config git runs later";
-  if (!expanded.startsWith("/")) return undefined;
-  const homeParts = home.split("/").filter((p) => p !== "");
-  const inHome = homeParts.every((p, i) => parts[i] === p);
+  const brace = path.indexOf("{");
+  // the text up to its first placeholder, the brace kept: a name a value goes on with (`~/.{name}`,
+  // `~/bin{x}`) is judged as a name that starts with what is written
+  const fixed = brace < 0 ? path : path.slice(0, brace + 1);
+  // a relative path is the call's working directory's: judged when the tool is called
+  if (!(fixed === "~" || fixed.startsWith("~/") || fixed.startsWith("/"))) return undefined;
+  const absolute = normalize(fixed === "~" ? home : fixed.startsWith("~/") ? `${home}/${fixed.slice(2)}` : fixed);
   // a folder holding the home folder, or the home folder itself (when no value follows)
-  if (brace < 0 && parts.length <= homeParts.length && parts.every((p, i) => p === homeParts[i])) return parts.length === 0 ? "the whole file system" : "the home folder or a folder holding it";
-  if (!inHome || names.length <= homeParts.length) return undefined;
-  const first = names[homeParts.length]!;
-  const dot = typeof first === "string" ? first.startsWith(".") : first.partial.startsWith(".");
-  if (dot || first === "bin") return "among the home folder's start-up files and settings, which other programs run or read later";
+  if (brace < 0 && within(home, absolute)) return absolute === "/" ? "the whole file system" : "the home folder or a folder holding it";
+  if (startUpPlace(absolute, home) !== undefined) return "among the home folder's start-up files and settings, which other programs run or read later";
   return undefined;
 }
