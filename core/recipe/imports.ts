@@ -13,7 +13,7 @@ import { overlay, setOwn } from "./own.js";
 import { substituteReferences } from "./references.js";
 import { type PathContext, recipeReference, resolveRecipePath } from "./resolve-path.js";
 import type { RecipeError } from "./recipe-error.js";
-import { finishConfig } from "./resolved-config.js";
+import { finishConfig, inheritable } from "./resolved-config.js";
 import { confinementOf, type Confining } from "./placed-sandbox.js";
 
 export const IMPORT_DEPTH_LIMIT = 32;
@@ -222,7 +222,8 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
       if (unchanged) return E.right({ resolved: config, placing });
       // the recipes placed in this one keep their confinement: this recipe takes their sandbox
       // when it has none of its own (nor a delegation target's), else its own must be as strict
-      const own = current.sandbox ?? expanded.delegatedTo?.sandbox;
+      const inherited = expanded.delegatedTo?.sandbox;
+      const own = current.sandbox ?? (inheritable("sandbox", inherited) ? inherited : undefined);
       return pipe(
         confinementOf(own, placing.confining),
         E.map((sandbox) => ({ resolved: finishConfig(config, sandbox === own || sandbox === undefined ? current : { ...current, sandbox }, expanded.template, expanded.delegatedTo, borrowed), placing })),

@@ -6,6 +6,13 @@ import { isEmpty, overlay } from "./own.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** A field a delegating recipe without its own takes from its target: any it has, except an opt
+ *  out of confinement (`sandbox: false`), which only the recipe's own file can say. The target may
+ *  be a file anywhere (one an agent's confined command could write), and with
+ *  PI_RECIPES_SANDBOX=on a tool that runs unconfined must be a recipe a person wrote so: the
+ *  delegating recipe then runs confined unless it says `"sandbox": false` itself. */
+export const inheritable = (key: string, value: unknown): boolean => value !== undefined && !(key === "sandbox" && value === false);
+
 /**
  * `original` is the recipe as loaded (its `imports` and `raw` are kept as written), `current` the
  * same recipe after import references were substituted, `target` the recipe it delegates to,
@@ -20,7 +27,7 @@ export function finishConfig(
   if (original.imports === undefined) delete fields.imports;
   else fields.imports = original.imports;
   if (target !== undefined) {
-    for (const key of INHERITED_FIELDS) if (fields[key] === undefined && target[key] !== undefined) Object.assign(fields, { [key]: target[key] });
+    for (const key of INHERITED_FIELDS) if (fields[key] === undefined && inheritable(key, target[key])) Object.assign(fields, { [key]: target[key] });
     const defaults = overlay(target.defaults, current.defaults);
     if (isEmpty(defaults)) delete fields.defaults;
     else fields.defaults = defaults;

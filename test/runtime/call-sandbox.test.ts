@@ -456,6 +456,31 @@ describe("sandbox: no bubblewrap, no run", () => {
     expect(spawnTouch(join(home, "spawned.txt"), {}).status).toBe(0);
     expect(existsSync(join(home, "spawned.txt"))).toBe(true);
   });
+
+  it("PI_RECIPES_SANDBOX=on: a tool does not run unconfined because the file it delegates to says `sandbox: false`", () => {
+    // the target lies in the working directory, which a confined command may write: an agent
+    // registers a harmless wrapper of it, then rewrites the target to opt out
+    const target = join(work, "target.json");
+    const on = { PI_RECIPES_SANDBOX: "on" };
+    writeFileSync(target, JSON.stringify({ description: "t", args: ["target:path"], template: "touch {target}" }));
+    const registered = runCli(["register_tool", "name=wrapper", "description=d", `template=${target}`], { ...env, ...on }, work);
+    expect(registered.status, registered.stderr).toBe(0);
+    writeFileSync(target, JSON.stringify({ description: "t", sandbox: false, args: ["target:path"], template: "touch {target}" }));
+    expect(call(["wrapper", `target=${join(home, "delegated-escape.txt")}`], on).status).not.toBe(0);
+    expect(existsSync(join(home, "delegated-escape.txt"))).toBe(false);
+    // confined, not broken: inside the working directory it runs
+    expect(call(["wrapper", "target=delegated-here.txt"], on).status).toBe(0);
+    expect(existsSync(join(work, "delegated-here.txt"))).toBe(true);
+    // the same through spawn file= of the wrapper, and of a wrapper a person wrote in the recipe root
+    recipe("person_wrapper", { description: "w", template: target });
+    expect(runCli(["spawn", `file=${join(agent, "recipes", "wrapper.json")}`, `values={"target":"${join(home, "spawn-escape.txt")}"}`], { ...env, ...on }, work).status).not.toBe(0);
+    expect(call(["person_wrapper", `target=${join(home, "person-escape.txt")}`], on).status).not.toBe(0);
+    expect(existsSync(join(home, "spawn-escape.txt")) || existsSync(join(home, "person-escape.txt"))).toBe(false);
+    // a wrapper that says it itself opts out, as a person may write it
+    recipe("person_open", { description: "w", sandbox: false, template: target });
+    expect(call(["person_open", `target=${join(home, "opted-out.txt")}`], on).status).toBe(0);
+    expect(existsSync(join(home, "opted-out.txt"))).toBe(true);
+  });
 });
 
 describe("sandbox: the host's setting, not this process's", () => {
