@@ -25,7 +25,7 @@ const USAGE_UNREADABLE = /^Usage ledgers could not be read: /;
 const QUARANTINED_JOURNAL = /^Journal .+ was set aside by recovery: /s;
 /** what the usage ledger repaired on the way (an unreadable index rebuilt, an unreadable ledger
  *  started again): counts may be lower than the launches made */
-const USAGE_REPAIRED = /^Usage (?:index|ledger|lineage) .+ (?:was unreadable|is unreadable|failed)/s;
+const USAGE_REPAIRED = /^Usage (?:index|ledger|lineage) .+ (?:was unreadable|is unreadable|failed|did not read as a ledger)/s;
 /** the usage ledger's other notes (a lineage not followed, a name held by another lineage) */
 const USAGE_NOTE = /^Usage (?:lineage|ledger|index|journal|accounting) /;
 /** a recipe's delegation target that is missing or has no template (core/recipe/recipe-error.ts) */

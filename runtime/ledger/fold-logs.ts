@@ -91,7 +91,7 @@ export async function foldLocked(ctx: LedgerContext): Promise<string[]> {
   // writes nothing
   const plan = foldLaunches({ index, ledgers, missing }, entries, new Set(logs.map((l) => l.id)));
   diagnostics.push(...plan.diagnostics);
-  await commit(ctx, read.rebuilt ? { ...plan, changed: true } : plan);
+  diagnostics.push(...(await commit(ctx, read.rebuilt ? { ...plan, changed: true } : plan)));
   for (const id of finished) await ctx.fs.rm(join(ctx.paths.launches, `${id}${LOG_SUFFIX}`), { force: true });
   // durable before a later commit drops their watermarks from the index: a log that came back
   // after a power failure, without its watermark, would be counted again

@@ -82,12 +82,46 @@ export async function listDir(ctx: LedgerContext, dir: string): Promise<string[]
   }
 }
 
+/** The name beside `path` an unreadable ledger is kept under: `<file>.unreadable`, then `-2`, ...
+ *  (not a ledger's name, so no listing takes it for one). */
+async function asideName(ctx: LedgerContext, path: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const aside = n === 1 ? `${path}.unreadable` : `${path}.unreadable-${n}`;
+    try {
+      await ctx.fs.lstat(aside);
+    } catch (e) {
+      if (hasCode(e, "ENOENT")) return aside;
+      throw e;
+    }
+  }
+}
+
+/** A file at `path` now that is not a ledger record (not JSON, or not of the ledger's shape). */
+async function unreadableLedger(ctx: LedgerContext, path: string): Promise<boolean> {
+  const raw = await readOptionalJson(ctx, path);
+  return raw === null || (raw !== undefined && isLeft(LedgerRecord.decode(raw)));
+}
+
 /**
  * The steps that turn the store into the plan's: ledgers (phase 1), the index (phase 2), the
  * deletions (phase 3). `extra` steps (a recipe file moving with its lineage) join phase 1.
  * Before states are read now; the caller holds the store lock.
+ *
+ * A ledger file the plan would overwrite or delete that does not read as a ledger (a hand edit
+ * gone wrong, a file cut short) is first renamed aside, never lost: its recipe's lineage starts
+ * again (the plan was made without it), and `notes` gets a line naming both files.
  */
-export async function commitSteps(ctx: LedgerContext, plan: LedgerPlan): Promise<StepInput[][]> {
+export async function commitSteps(ctx: LedgerContext, plan: LedgerPlan, notes: string[] = []): Promise<StepInput[][]> {
+  const touched = [...plan.writes.keys(), ...plan.deletes].map((id) => ledgerPath(ctx, id));
+  let setAside = false;
+  for (const path of new Set(touched)) {
+    if (!(await unreadableLedger(ctx, path))) continue;
+    const aside = await asideName(ctx, path);
+    await ctx.fs.rename(path, aside);
+    setAside = true;
+    notes.push(`Usage ledger ${path} did not read as a ledger; it is kept as ${aside}, and its lineage starts again (restore it from there by hand).`);
+  }
+  if (setAside) await ctx.fs.fsyncDir(ctx.paths.ledgers);
   const writes: StepInput[] = [];
   for (const [id, record] of [...plan.writes].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const path = ledgerPath(ctx, id);
@@ -102,18 +136,21 @@ export async function commitSteps(ctx: LedgerContext, plan: LedgerPlan): Promise
   return [writes, [index], deletes];
 }
 
-/** Writes a plan: the index alone in one atomic write, anything more as one journal plan. */
-export async function commit(ctx: LedgerContext, plan: LedgerPlan): Promise<void> {
-  if (!plan.changed) return;
+/** Writes a plan: the index alone in one atomic write, anything more as one journal plan.
+ *  Returns notes on ledgers set aside (see commitSteps). */
+export async function commit(ctx: LedgerContext, plan: LedgerPlan): Promise<string[]> {
+  if (!plan.changed) return [];
   await ctx.fs.mkdir(ctx.paths.usageRoot, { recursive: true });
   // `.usage` may have been made (by the first launch log) without its name ever being synced; a
   // commit in it is durable only once that name is, or a power failure takes the whole store
   await ctx.fs.fsyncDir(dirname(ctx.paths.usageRoot));
   if (plan.writes.size === 0 && plan.deletes.length === 0) {
     await writeFileAtomic(ctx.fs, ctx.paths.index, pretty(plan.index));
-    return;
+    return [];
   }
-  await runSteps(ctx.fs, ctx.paths.journals, { id: newPlanId(ctx.now()), kind: "ledger-commit", phases: await commitSteps(ctx, plan) });
+  const notes: string[] = [];
+  await runSteps(ctx.fs, ctx.paths.journals, { id: newPlanId(ctx.now()), kind: "ledger-commit", phases: await commitSteps(ctx, plan, notes) });
+  return notes;
 }
 
 /** Finishes a commit a crash interrupted and clears the temps of interrupted writes. Returns

@@ -58,7 +58,7 @@ async function move(ctx: LedgerContext, input: MoveInput, type: MoveType | undef
         if (outcome.kind === "refused") return { ok: false, diagnostic: `Usage lineage not moved: ${outcome.reason}`, diagnostics };
         const file = await fileSteps(ctx, input);
         if (typeof file === "string") return { ok: false, diagnostic: `Recipe not moved: ${file}`, diagnostics };
-        const [writes = [], ...rest] = outcome.kind === "moved" ? await commitSteps(ctx, outcome.plan) : [];
+        const [writes = [], ...rest] = outcome.kind === "moved" ? await commitSteps(ctx, outcome.plan, diagnostics) : [];
         const phases = [[...file, ...writes], ...rest];
         if (phases.some((p) => p.length > 0)) await runSteps(ctx.fs, ctx.paths.journals, { id: newPlanId(ctx.now()), kind: `lineage-${kind}`, phases });
         return { ok: true, diagnostics };

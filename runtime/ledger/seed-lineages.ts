@@ -53,8 +53,8 @@ function seedInStore(ctx: LedgerContext, observations: readonly Observation[]): 
     // the candidates' ledgers, present or not: a shadowed other format's lineage may be followed
     const ledgers = await readLedgers(ctx, idsOf(index, [...observations.map((o) => o.key), ...candidates]));
     const plan = seedObservations({ index, ledgers, missing }, observations, isoAt(ctx.now()));
-    await commit(ctx, plan);
-    return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics] };
+    const notes = await commit(ctx, plan);
+    return { changed: plan.changed, diagnostics: [...diagnostics, ...plan.diagnostics, ...notes] };
   });
 }
 

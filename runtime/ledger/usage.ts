@@ -1,5 +1,6 @@
 // Ledger usage for the inspect views: fold what is pending, read the ledgers of the entries, and
 // answer `usage(entry)` synchronously as core/views/summary.ts asks.
+import { join } from "node:path";
 import type { JsonObject } from "../../core/model.js";
 import type { RecipeEntry } from "../../core/discovery/discovery-result.js";
 import type { LedgerRecord } from "../../core/ledger/codec.js";
@@ -7,7 +8,7 @@ import { pathKey } from "../../core/ledger/keys.js";
 import { usageSummary } from "../../core/ledger/usage-summary.js";
 import type { LedgerContext } from "./ledger-context.js";
 import { foldLocked } from "./fold-logs.js";
-import { readIndex, readLedgers, withStore } from "./ledger-store.js";
+import { listDir, readIndex, readLedgers, withStore } from "./ledger-store.js";
 
 export interface UsageLookup {
   /** `{lifetime_calls, calls, revision_calls, last_launch_at}` for a user-root entry (zeros
@@ -29,6 +30,11 @@ export async function loadUsage(ctx: LedgerContext, entries: readonly RecipeEntr
   try {
     byKey = await withStore(ctx, async (recovered) => {
       diagnostics.push(...recovered, ...(await foldLocked(ctx)));
+      // a ledger set aside because it did not read (ledger-store.ts commitSteps) is named in every
+      // view until someone restores or removes it
+      for (const name of await listDir(ctx, ctx.paths.ledgers)) {
+        if (/\.unreadable(-\d+)?$/.test(name)) diagnostics.push(`Usage ledger ${join(ctx.paths.ledgers, name)} is kept aside: it did not read as a ledger, and its recipe's lineage started again; restore its counts by hand, then delete it.`);
+      }
       const { index } = await readIndex(ctx);
       const keys = entries.flatMap((e) => keyOf(e) ?? []);
       const ledgers = await readLedgers(ctx, keys.flatMap((k) => index.paths[k]?.ledger ?? []));

@@ -1,6 +1,6 @@
 // Launch accounting through the real command: call, spawn recipe= and message to=tool: count, usage shows in the
 // verbose summary, and an unused tool gets the operator-gated cleanup recommendation.
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -131,6 +131,45 @@ describe("usage through the CLI", () => {
     expect(doctor).toMatch(/^recipes doctor errors=0 warnings=1 /);
     expect(doctor).toContain("was unreadable and was rebuilt from the ledgers; launches not yet folded are not counted.");
     // repaired: the next view has nothing to say
+    expect(runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text).toMatch(/^recipes doctor errors=0 warnings=0 /);
+  });
+
+  it("a ledger that no longer reads (a hand edit gone wrong, a file cut short) is kept aside and named until it is dealt with, never overwritten", () => {
+    const own = join(agent, "kept-aside");
+    const env = { PI_CODING_AGENT_DIR: own };
+    const recipes = join(own, "recipes");
+    mkdirSync(recipes, { recursive: true });
+    writeFileSync(join(recipes, "counted.json"), JSON.stringify({ description: "c", template: "printf c" }));
+    writeFileSync(join(recipes, "cut.json"), JSON.stringify({ description: "t", template: "printf t" }));
+    for (let i = 0; i < 3; i++) for (const tool of ["counted", "cut"]) expect(runCli(["call", tool], env).status).toBe(0);
+    const lifetime = (): Record<string, unknown> => {
+      const active = runCliJson(["inspect", "target=recipes", "view=summary", "verbose=true"], env).body.details["active"] as { id: string; usage?: { lifetime_calls: number } }[];
+      return Object.fromEntries(active.map((a) => [a.id, a.usage?.lifetime_calls]));
+    };
+    expect(lifetime()).toEqual({ counted: 3, cut: 3 });
+    const ledgers = join(recipes, ".usage", "recipes");
+    const counted = readFileSync(join(ledgers, "counted.json"), "utf8");
+    const cut = readFileSync(join(ledgers, "cut.json"), "utf8");
+    // one typo: a count as text; and a file cut short
+    writeFileSync(join(ledgers, "counted.json"), counted.replace('"lifetime_calls": 3', '"lifetime_calls": "3"'));
+    writeFileSync(join(ledgers, "cut.json"), cut.slice(0, 40));
+    for (const tool of ["counted", "cut"]) expect(runCli(["call", tool], env).status).toBe(0);
+    // the launches are folded into the ledgers by the next view (or a later call)
+    expect(lifetime()).toEqual({ counted: 1, cut: 1 });
+    expect(readFileSync(join(ledgers, "counted.json.unreadable"), "utf8")).toBe(counted.replace('"lifetime_calls": 3', '"lifetime_calls": "3"'));
+    expect(readFileSync(join(ledgers, "cut.json.unreadable"), "utf8")).toBe(cut.slice(0, 40));
+    // the lineages start again, and every view names the files kept aside until they are gone
+    for (let i = 0; i < 2; i++) {
+      const doctor = runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text;
+      expect(doctor).toMatch(/^recipes doctor errors=0 warnings=[2-9] /);
+      for (const file of ["counted.json", "cut.json"]) expect(doctor).toContain(`Usage ledger ${join(ledgers, `${file}.unreadable`)} is kept aside: it did not read as a ledger`);
+    }
+    // a second mishap keeps both files
+    writeFileSync(join(ledgers, "cut.json"), "{");
+    expect(runCli(["call", "cut"], env).status).toBe(0);
+    expect(lifetime()).toEqual({ counted: 1, cut: 1 });
+    expect(readFileSync(join(ledgers, "cut.json.unreadable-2"), "utf8")).toBe("{");
+    for (const file of ["counted.json.unreadable", "cut.json.unreadable", "cut.json.unreadable-2"]) rmSync(join(ledgers, file));
     expect(runCliJson(["inspect", "target=recipes", "view=doctor"], env).body.text).toMatch(/^recipes doctor errors=0 warnings=0 /);
   });
 
