@@ -143,6 +143,7 @@ export async function inspectWithUsage(
     ...(found?.unreadable === undefined ? [] : [usageUnreadable(found.unreadable)]),
     ...(found?.notes ?? []),
     ...(usage ? await quarantinedJournals(runtime.fs, runtime.ledger, runtime.paths) : []),
+    ...(usage ? await (await import("./review/gather-reviews.js")).unreadableReviewStates(runtime.fs, runtime.paths) : []),
   ];
   const seen = extra.length === 0 ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, ...extra] };
   const answer = await inspect(seen, params, { ...runtime, ...(found === undefined ? {} : { usage: found.lookup }), ...(reviews === undefined ? {} : { reviews }) });

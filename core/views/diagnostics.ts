@@ -23,9 +23,13 @@ const ERROR_SHAPES = [/^Recipe .+ is invalid and blocks lower-priority recipes$/
 const USAGE_UNREADABLE = /^Usage ledgers could not be read: /;
 /** a journal recovery set aside (runtime/usage-view.ts) */
 const QUARANTINED_JOURNAL = /^Journal .+ was set aside by recovery: /s;
+/** a review's state file that does not read (runtime/review/files.ts) */
+const REVIEW_STATE_UNREADABLE = /^Review state .+ is unreadable /s;
 /** what the usage ledger repaired on the way (an unreadable index rebuilt, an unreadable ledger
  *  started again): counts may be lower than the launches made */
 const USAGE_REPAIRED = /^Usage (?:index|ledger|lineage) .+ (?:was unreadable|is unreadable|failed|did not read as a ledger)/s;
+/** a ledger that did not read, kept beside itself (runtime/ledger/ledger-store.ts) */
+const USAGE_KEPT_ASIDE = /^Usage ledger .+ (?:is kept aside|did not read as a ledger)/s;
 /** the usage ledger's other notes (a lineage not followed, a name held by another lineage) */
 const USAGE_NOTE = /^Usage (?:lineage|ledger|index|journal|accounting) /;
 /** a recipe's delegation target that is missing or has no template (core/recipe/recipe-error.ts) */
@@ -115,7 +119,7 @@ const TAG_SEVERITY: Readonly<Record<DiagnosticTag, Severity>> = {
  * then by its words. */
 export function diagnosticSeverity(message: string, tag?: DiagnosticTag): Severity {
   if (tag !== undefined) return TAG_SEVERITY[tag];
-  if (USAGE_UNREADABLE.test(message) || QUARANTINED_JOURNAL.test(message) || USAGE_REPAIRED.test(message)) return "warning";
+  if (USAGE_UNREADABLE.test(message) || QUARANTINED_JOURNAL.test(message) || USAGE_REPAIRED.test(message) || REVIEW_STATE_UNREADABLE.test(message)) return "warning";
   if (USAGE_NOTE.test(message)) return "info";
   if (INFO_SHAPES.some((r) => r.test(message))) return "info";
   if (ERROR_SHAPES.some((r) => r.test(message))) return "error";
@@ -152,6 +156,8 @@ export function diagnosticAction(message: string, tag?: DiagnosticTag): string {
   if (ROOT_WARNING.test(message)) return "tighten recipe root permissions";
   if (QUARANTINED_JOURNAL.test(message)) return "read the journal (JSON: its plan and the files it names), check those files, then delete the journal";
   if (USAGE_UNREADABLE.test(message)) return "run the view again once the other process is done, or repair the usage folder";
+  if (USAGE_KEPT_ASIDE.test(message)) return "restore the counts by hand from the file kept aside (into the tool's new ledger), then delete it";
+  if (REVIEW_STATE_UNREADABLE.test(message)) return "read the state file; move it aside or delete it to start the reviews over";
   if (USAGE_REPAIRED.test(message)) return "nothing to undo: the ledger repaired what it could; launches it could not read are not counted";
   if (USAGE_NOTE.test(message)) return "nothing to do unless it is unexpected: rename one of the recipes to tell their histories apart";
   if (LINKED.test(message)) return "copy the file into the recipe folder in place of the link, or link the whole folder";

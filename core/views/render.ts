@@ -80,6 +80,8 @@ export type ReviewsDetails = {
   readonly tool_review: { readonly phase: string };
   /** why the usage ledgers could not be read: the counts above are then not known */
   readonly usage_unreadable?: string;
+  /** review state files that are there but do not read: the phases above are then not known */
+  readonly state_unreadable?: readonly string[];
 };
 
 /** Automatic reviews have not run yet: both phases idle, no lineages, no snapshots. */
@@ -111,4 +113,5 @@ export const reviewsText = (r: ReviewsDetails): string =>
     r.usage_unreadable === undefined ? `lineages=${r.lineage_count} revision_snapshots=${r.revision_snapshots}` : "lineages=unknown revision_snapshots=unknown",
     ...failureLines("draft", r.draft_review),
     ...failureLines("tool", r.tool_review),
+    ...(r.state_unreadable ?? []).map((line) => `warning: ${line}`),
   ].join("\n");

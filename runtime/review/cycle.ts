@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
 import { listCandidates, promotedKeys } from "./draft-candidates.js";
 import { BATCH_FILE, batchDir, EVIDENCE_FILE, isoNow, journalDirOf, PROJECTION_FILE, QUARANTINE_DIR, REPLY_FILE, statePath, type ReviewContext } from "./review-context.js";
 import { executePlan, moveLineages, type ItemOutcome } from "./execute-batch.js";
-import { durableChain, ensureDir, exists, readJsonOrUndefined, writeJson } from "./files.js";
+import { durableChain, ensureDir, exists, readJsonOrUndefined, readStateFile, writeJson } from "./files.js";
 import type { Reviewer } from "./reviewer.js";
 
 export const DECISIONS_FILE = "decisions.json";
@@ -59,8 +59,7 @@ export interface CycleReport {
 
 const write = (ctx: ReviewContext, s: ReviewState): Promise<void> => writeJson(ctx.fs, statePath(ctx.paths), s);
 
-export const readState = async (ctx: ReviewContext): Promise<ReviewState | undefined> =>
-  decodeState(await readJsonOrUndefined(ctx.fs, statePath(ctx.paths)));
+export const readState = (ctx: ReviewContext): Promise<ReviewState | undefined> => readStateFile(ctx.fs, statePath(ctx.paths), decodeState);
 
 async function readPlan(ctx: ReviewContext, state: ReviewState): Promise<ExecutionPlan | undefined> {
   const raw = (await readJsonOrUndefined(ctx.fs, join(batchDir(ctx.paths, state.batchId), DECISIONS_FILE))) as ExecutionPlan | undefined;

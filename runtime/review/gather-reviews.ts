@@ -12,6 +12,7 @@ import { decodeToolState } from "../../core/review/tool-admission.js";
 import { toolReviewDetails } from "../../core/review/tool-reviews-view.js";
 import { ACTIVATED_FILE, ACTIVATION_KIND } from "./activate.js";
 import { toolReviewDir, toolStatePath } from "./portfolio-cycle.js";
+import { readStateFile, ReviewStateUnreadable, unreadableStateLine } from "./files.js";
 
 const MAX_BYTES = 1024 * 1024;
 
@@ -89,6 +90,31 @@ export async function gatherReviews(fs: FileSystem, paths: AgentPaths, unreadabl
   const lineages = [];
   for (const file of files.slice(0, LINEAGE_LIMIT)) lineages.push({ file, record: await small(fs, join(ledgers, file), couldNotRead) });
   const tool = await gatherToolReview(fs, paths, couldNotRead);
-  const details = reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
+  const gathered = reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
+  // a state file that does not read is not an idle review: its phase is not known
+  const states = await unreadableReviewStates(fs, paths);
+  const unknown = (path: string): boolean => states.some((line) => line.startsWith(`Review state ${path} `));
+  const details = states.length === 0 ? gathered : {
+    ...gathered,
+    ...(unknown(statePath(paths)) ? { draft_review: { phase: "unknown" } } : {}),
+    ...(unknown(toolStatePath(paths)) ? { tool_review: { phase: "unknown" } } : {}),
+    state_unreadable: states,
+  };
   return cannot === undefined ? details : { ...details, lineage_count: null, revision_snapshots: null, usage_unreadable: cannot };
+}
+
+/** A line for each review state file that is there but does not read (runtime/review/files.ts):
+ *  the views say it, where the review would otherwise show as idle. */
+export async function unreadableReviewStates(fs: FileSystem, paths: AgentPaths): Promise<string[]> {
+  const out: string[] = [];
+  const check = async <S>(path: string, decode: (raw: unknown) => S | undefined): Promise<void> => {
+    try {
+      await readStateFile(fs, path, decode);
+    } catch (e) {
+      if (e instanceof ReviewStateUnreadable) out.push(unreadableStateLine(e));
+    }
+  };
+  await check(statePath(paths), decodeState);
+  await check(toolStatePath(paths), decodeToolState);
+  return out;
 }

@@ -11,6 +11,7 @@ import { openReviews, type ReviewContext } from "./review-context.js";
 import { controlReview, runCycle, type CycleReport } from "./cycle.js";
 import { controlPortfolioReview } from "./portfolio-cycle.js";
 import { configuredReviewer, REVIEWER_ENV, type Reviewer } from "./reviewer.js";
+import { ReviewStateUnreadable } from "./files.js";
 
 /** The host's place and ports, as its session holds them (a RuntimeSession is one). */
 export interface ReviewPorts {
@@ -78,9 +79,16 @@ export async function idleCycle(
 /** review.retry / review.reset as `message to=tool:pi-actors` delivers them, for either scope. */
 export function reviewControlFor(ports: ReviewPorts, afterChange?: () => Promise<unknown>) {
   return async (action: "review.retry" | "review.reset", scope: "draft" | "tool", options?: { readonly reviewer?: boolean }) => {
-    const outcome = await withReviews(ports, (ctx): Promise<{ readonly changed: boolean; readonly phase: string; readonly next?: unknown }> =>
-      scope === "tool" ? controlPortfolioReview(ctx, action, options?.reviewer ?? true) : controlReview(ctx, action),
-    );
+    let outcome: { readonly changed: boolean; readonly phase: string; readonly next?: unknown; readonly reason?: string; readonly error?: string };
+    try {
+      outcome = await withReviews(ports, (ctx): Promise<{ readonly changed: boolean; readonly phase: string; readonly next?: unknown }> =>
+        scope === "tool" ? controlPortfolioReview(ctx, action, options?.reviewer ?? true) : controlReview(ctx, action),
+      );
+    } catch (e) {
+      // its phase is not known, so neither control applies: the answer names the file
+      if (!(e instanceof ReviewStateUnreadable)) throw e;
+      outcome = { changed: false, phase: "unknown", reason: "review_state_unreadable", error: e.message };
+    }
     if (outcome.changed && afterChange !== undefined) await afterChange().catch(() => undefined);
     const { next: _next, ...shown } = outcome;
     return { action, scope, ...shown };

@@ -23,7 +23,7 @@ import {
 import { writeFileAtomic } from "../../adapters/fs/FileSystem.js";
 import type { AgentPaths } from "../agent-paths.js";
 import { isoNow, type ReviewContext } from "./review-context.js";
-import { durableChain, fileSha, readJsonOrUndefined, writeJson } from "./files.js";
+import { durableChain, fileSha, readJsonOrUndefined, readStateFile, writeJson } from "./files.js";
 import { listToolCandidates } from "./portfolio-candidates.js";
 import { realRoot, rootChanged } from "./root-guard.js";
 import type { Reviewer } from "./reviewer.js";
@@ -65,8 +65,7 @@ export interface PortfolioCycleReport {
 
 const write = (ctx: ReviewContext, s: ToolReviewState): Promise<void> => writeJson(ctx.fs, toolStatePath(ctx.paths), s);
 
-export const readToolState = async (ctx: ReviewContext): Promise<ToolReviewState | undefined> =>
-  decodeToolState(await readJsonOrUndefined(ctx.fs, toolStatePath(ctx.paths)));
+export const readToolState = (ctx: ReviewContext): Promise<ToolReviewState | undefined> => readStateFile(ctx.fs, toolStatePath(ctx.paths), decodeToolState);
 
 /** The approved plan of the state, when its bytes still have the approved digest. */
 export async function readApproved(ctx: ReviewContext, state: ToolReviewState): Promise<ApprovalPlan | undefined> {

@@ -12,6 +12,7 @@ import { reviewPolicy, withReviews, type ReviewPorts } from "../review/host.js";
 import { runPortfolioCycle } from "../review/portfolio-cycle.js";
 import type { Reviewer } from "../review/reviewer.js";
 import { rollbackTool } from "../review/rollback.js";
+import { ReviewStateUnreadable } from "../review/files.js";
 import { unknownKeys, type Params } from "./verb-params.js";
 import { noReviewerHint, parkedText } from "./parked-text.js";
 
@@ -27,12 +28,14 @@ function reviewBusy(what: string, e: LockTimeoutError): CommandResult {
   return failure(`${what}: another process is reviewing or activating now (${holder}); nothing was done. Try again when it ends.`, { busy: true, lock: e.path });
 }
 
-/** `run`, answered with reviewBusy when another process holds a lock it waits for. */
+/** `run`, answered with reviewBusy when another process holds a lock it waits for, and with a
+ *  failure naming the file when a review state does not read. */
 export async function unlessBusy(what: string, run: () => Promise<CommandResult>): Promise<CommandResult> {
   try {
     return await run();
   } catch (e) {
     if (e instanceof LockTimeoutError) return reviewBusy(what, e);
+    if (e instanceof ReviewStateUnreadable) return failure(`${what}: ${e.message}`, { state_unreadable: e.path });
     throw e;
   }
 }

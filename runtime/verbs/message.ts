@@ -106,7 +106,8 @@ export function deliveryLine(to: string, type: string, result: Readonly<Record<s
   if (result["invoked"] === true) tokens.push("invoked=true");
   const next = result["next_actions"];
   if (Array.isArray(next) && next.length > 0) tokens.push(`next=${next.map((a) => String(a).replace(/\s+/g, "_")).join("|")}`);
-  return tokens.join(" ");
+  // why nothing could be done, in words (a review state file that does not read)
+  return typeof result["error"] === "string" ? `${tokens.join(" ")}\n${result["error"]}` : tokens.join(" ");
 }
 
 const stripLead = (text: string): string => text.replace(/^\n+/, "");
