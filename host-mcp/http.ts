@@ -47,8 +47,9 @@ interface Session {
   id: string | undefined;
   /** HTTP requests of this session not answered yet (an open GET stream counts) */
   open: number;
-  /** ids of the JSON-RPC requests in those */
-  readonly requests: Set<string | number>;
+  /** ids of the JSON-RPC requests in those, each with the response of the POST that carried it
+   *  and how many requests that POST carried */
+  readonly requests: Map<string | number, { readonly res: ServerResponse; readonly of: number }>;
   lastSeen: number;
   closing: Promise<void> | undefined;
 }
@@ -57,6 +58,27 @@ function refuse(res: ServerResponse, status: number, code: number, message: stri
   if (res.headersSent) return void res.end();
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/** the first of `ids` that is open in the session already, or that comes twice */
+function reusedId(ids: readonly (string | number)[], open: ReadonlyMap<string | number, unknown>): string | number | undefined {
+  const seen = new Set<string | number>();
+  for (const id of ids) {
+    if (open.has(id) || seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/** the request ids a body's notifications/cancelled name */
+function cancelledIn(body: unknown): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const entry of Array.isArray(body) ? body : [body]) {
+    if (typeof entry !== "object" || entry === null || (entry as { method?: unknown }).method !== "notifications/cancelled") continue;
+    const id = (entry as { params?: { requestId?: unknown } }).params?.requestId;
+    if (typeof id === "string" || typeof id === "number") out.push(id);
+  }
+  return out;
 }
 
 const busyText = (limit: number, running: number = limit): string =>
@@ -74,7 +96,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   /** Answers every call of the session still waiting with an error: a client gets that rather
    *  than a stream that just ends (which the SDK client waits out until its request timeout). */
   const answerOpenCalls = async (session: Session, message: string): Promise<void> => {
-    for (const id of session.requests)
+    for (const id of session.requests.keys())
       await session.transport.send({ jsonrpc: "2.0", id, error: { code: -32000, message } }, { relatedRequestId: id }).catch(() => undefined);
   };
 
@@ -115,7 +137,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       }),
       id: undefined,
       open: 0,
-      requests: new Set(),
+      requests: new Map(),
       lastSeen: now(),
       closing: undefined,
     };
@@ -182,6 +204,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       await answerOpenCalls(session, "The session was ended by the client (DELETE); the call was stopped.");
     }
 
+    // the SDK keys a request's cancellation by its id: a second request under the id of one still
+    // open would leave the first beyond any cancel, DELETE or shutdown (and outside the call limit)
+    const reused = session === undefined ? undefined : reusedId(ids, session.requests);
+    if (reused !== undefined)
+      return refuse(res, 409, -32600, `Invalid Request: id ${JSON.stringify(reused)} is that of a request of this session still open; give each request an id of its own. Nothing was run.`);
+
     if (callCount > 0 && calls + callCount > limits.maxCalls) {
       // a single call gets a tool error the model can read and act on; a batch a plain refusal
       // a batch of more calls than the limit can never run whole: no advice to retry it
@@ -197,7 +225,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     calls += callCount;
     current.open++;
     current.lastSeen = now();
-    for (const id of ids) current.requests.add(id);
+    for (const id of ids) current.requests.set(id, { res, of: ids.length });
     res.on("close", () => {
       calls -= callCount;
       current.open--;
@@ -210,6 +238,19 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         current.transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the client's connection closed" } });
     });
     await current.transport.handleRequest(req, res, body);
+    // A call the client cancelled (an SDK client does on its request timeout) gets no answer (the
+    // SDK sends none), so its POST stream would stay open, and hold its place under the call limit,
+    // until the client went away. Once the call has ended (its processes gone), that stream is
+    // ended: nothing waits on it.
+    for (const id of cancelledIn(body)) {
+      const open = current.requests.get(id);
+      if (open === undefined || open.of !== 1) continue;
+      void Promise.resolve(current.recipes.running(id))
+        .catch(() => undefined)
+        .then(() => {
+          if (!open.res.writableEnded) open.res.end();
+        });
+    }
     // an initialize the transport refused (bad headers, bad version) must not hold a session slot
     if (current.id === undefined) void closeSession(current, "initialization refused");
   }

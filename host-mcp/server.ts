@@ -38,6 +38,8 @@ export interface RecipeServerOptions {
   readonly log?: (line: string) => void;
   /** called when the last tool call in flight has ended (the automatic review boundary) */
   readonly onIdle?: () => void;
+  /** called when the tools/call of request `id` has ended, refused or run (its processes gone) */
+  readonly onCallEnd?: (id: string | number) => void;
   /** the calls in flight over every server that shares one idle boundary (the HTTP server's
    *  sessions): onIdle waits until all of them have ended, not only this server's */
   readonly callsInFlight?: Set<Promise<unknown>>;
@@ -47,6 +49,10 @@ export interface RecipeServer {
   readonly server: Server;
   /** settles when every call in progress has finished (its processes ended) */
   drain(): Promise<void>;
+  /** the tools/call of request `id` while it runs (until its processes have ended): a transport
+   *  refuses a request that reuses its id (the SDK keys cancellation by id, so a second request of
+   *  that id would leave the first one beyond any cancel or shutdown), and waits on it */
+  running(id: string | number): Promise<unknown> | undefined;
   /** stops announcing changes and closes the connection, aborting calls in progress */
   close(): Promise<void>;
 }
@@ -66,6 +72,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   const log = options.log ?? ((): void => undefined);
   const gate = makeCallGate(live);
   const inflight = new Set<Promise<unknown>>();
+  const byId = new Map<string | number, Promise<unknown>>();
   let initialized = false;
 
   // The SDK builds an Ajv instance for every server (formats, meta-schemas: milliseconds of start-up,
@@ -201,18 +208,27 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
   // registered under the method alone: the SDK's server checks a call's shape itself (-32602),
   // where the strict schema here would make a malformed call an internal error (-32603)
   server.setRequestHandler(methodOnly(CallToolRequestSchema), (request, extra) => {
-    requireInitialized(server.getClientVersion(), "tools/call");
+    try {
+      requireInitialized(server.getClientVersion(), "tools/call");
+    } catch (e) {
+      options.onCallEnd?.(extra.requestId);
+      throw e;
+    }
     const { name } = request.params;
     const running = call(name, argumentsOf(request.params.arguments), extra).catch((e: unknown) => {
       log(`tool ${name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
       return errorResult(`Internal error while running tool "${name}": ${internal(e)}`, { tool: name });
     });
     const shared = options.callsInFlight ?? inflight;
+    const id = extra.requestId;
     inflight.add(running);
     shared.add(running);
+    byId.set(id, running);
     void running.finally(() => {
       inflight.delete(running);
       shared.delete(running);
+      if (byId.get(id) === running) byId.delete(id);
+      options.onCallEnd?.(id);
       if (shared.size === 0) options.onIdle?.();
     });
     return running;
@@ -223,6 +239,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     async drain() {
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
     },
+    running: (id) => byId.get(id),
     async close() {
       unsubscribe();
       await server.close();

@@ -128,8 +128,8 @@ export type LineFault =
 /** The fault of a line (its newline and a CR before it left out, as the transport reads it), or
  *  undefined when the transport can take it: a JSON-RPC message, or a blank line (no message,
  *  which the transport skips). Valid means what the SDK's own schema accepts, so nothing it would
- *  take is refused here. */
-export function lineFault(line: string): LineFault | undefined {
+ *  take is refused here. `valid` is handed such a message, parsed. */
+export function lineFault(line: string, valid?: (message: Readonly<Record<string, unknown>>) => void): LineFault | undefined {
   if (line.trim() === "") return undefined;
   let parsed: unknown;
   try {
@@ -137,7 +137,10 @@ export function lineFault(line: string): LineFault | undefined {
   } catch (e) {
     return { kind: "parse", reason: e instanceof Error ? e.message : String(e) };
   }
-  if (JSONRPCMessageSchema.safeParse(parsed).success) return undefined;
+  if (JSONRPCMessageSchema.safeParse(parsed).success) {
+    valid?.(parsed as Record<string, unknown>);
+    return undefined;
+  }
   const reason = whyInvalid(parsed);
   const m = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   if (m !== undefined && isResponseShaped(m)) return { kind: "response", reason };

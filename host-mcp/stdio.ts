@@ -55,7 +55,12 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
   if ("error" in recovered && recovered.error !== undefined) log(`draft review recovery: ${recovered.error}`);
   // one review cycle at a time, when no call is in flight and no run is active
   const onIdle = idleReviews(session, env);
-  const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle });
+  // the ids of the tools/call requests taken and not ended yet: the SDK keys a request's
+  // cancellation by its id, so a second request under the id of a call still running would leave
+  // that call beyond any cancel or shutdown (the server would wait for it forever); such a request
+  // is answered with an error here and never reaches the SDK
+  const callIds = new Set<string | number>();
+  const recipes = createRecipeServer({ session, name: pkg.name, version: pkg.version, log, onIdle, onCallEnd: (id) => callIds.delete(id) });
 
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));
@@ -103,8 +108,21 @@ export async function serveStdio(options: StdioServeOptions = {}): Promise<numbe
     // notification is answered by nothing, nor is a malformed response (an answer under its id
     // would be taken for the answer to the client's own request of that id). Either way it is
     // said on stderr, and serving goes on.
-    const fault = lineFault(line.toString("utf8").replace(/\r?\n$/, ""));
-    if (fault === undefined) return false;
+    let request: { readonly method: string; readonly id: string | number } | undefined;
+    const fault = lineFault(line.toString("utf8").replace(/\r?\n$/, ""), (m) => {
+      if (typeof m["method"] === "string" && (typeof m["id"] === "string" || typeof m["id"] === "number")) request = { method: m["method"], id: m["id"] };
+    });
+    if (fault === undefined) {
+      if (request === undefined) return false;
+      if (callIds.has(request.id)) {
+        const message = `Invalid Request: id ${JSON.stringify(request.id)} is that of a tool call still running; give each request an id of its own. Nothing was run.`;
+        log(`protocol: request ${JSON.stringify(request.id)} (${request.method}) reuses the id of a call still running, answered with an error`);
+        void transport.send({ jsonrpc: "2.0", id: request.id, error: { code: -32600, message } });
+        return true;
+      }
+      if (request.method === "tools/call") callIds.add(request.id);
+      return false;
+    }
     if (fault.kind === "notification") {
       log(`protocol: ${fault.reason} (an invalid notification, skipped)`);
       return true;

@@ -8,6 +8,7 @@ import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { makeAgentDir, REPO, SERVER_ARGS, serverEnv, textOf, type AgentDir } from "./harness.js";
 import { connectHttp, rawInitialize, startHttpServer, type HttpServer } from "./http-harness.js";
+import { groupAlive, waitUntil } from "../../adapters/process/group.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef-test-token";
 
@@ -278,5 +279,61 @@ describe("pi-recipes mcp --http security", () => {
       await first.close();
       await second.close();
     }
+  }, 60_000);
+
+  it("a call the client cancelled (its request timeout) gives its place back once its process is gone", async () => {
+    agent = makeAgentDir();
+    const pidFile = join(agent.dir, "long.pid");
+    agent.write("long", { description: "Sleep long", template: `sh -c 'echo $$ >> ${pidFile}; exec sleep 60'` });
+    agent.write("tick", { description: "A trivial call", template: "echo tick" });
+    server = await startHttpServer(agent, ["--max-calls", "1"]);
+    const impatient = await connectHttp(server.url);
+    const other = await connectHttp(server.url);
+    try {
+      // the SDK client sends notifications/cancelled when its timeout passes
+      for (let i = 0; i < 2; i++) {
+        await expect(impatient.client.callTool({ name: "long", arguments: {} }, undefined, { timeout: 1500 })).rejects.toThrow(/timed out/i);
+        const pids = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+        expect(await waitUntil(() => !groupAlive(pids[pids.length - 1]!), 10_000)).toBe(true);
+      }
+      // the impatient client is still connected; another gets the one place once the cancelled call
+      // has ended (its accounting after its process), not only once the impatient client goes
+      let answer = "";
+      const deadline = Date.now() + 10_000;
+      while (answer !== "tick" && Date.now() < deadline) {
+        answer = textOf(await other.client.callTool({ name: "tick", arguments: {} }));
+        if (answer !== "tick") await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(answer).toBe("tick");
+    } finally {
+      await impatient.close();
+      await other.close();
+    }
+  }, 60_000);
+
+  it("a request reusing the id of one of its session still running is refused, and the first stays stoppable and counted", async () => {
+    agent = makeAgentDir();
+    const pidFile = join(agent.dir, "long.pid");
+    agent.write("long", { description: "Sleep long", template: `sh -c 'echo $$ >> ${pidFile}; exec sleep 60'` });
+    server = await startHttpServer(agent, ["--max-calls", "1"]);
+    const init = await rawInitialize(server.url);
+    const sid = init.headers.get("mcp-session-id")!;
+    await init.text();
+    const headers = { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18" };
+    await (await rawInitialize(server.url, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).text();
+    const call = JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "long", arguments: {} } });
+    const first = rawInitialize(server.url, headers, call);
+    void first.catch(() => undefined);
+    expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000)).toBe(true);
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    const again = await rawInitialize(server.url, headers, call);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: -32600, message: "Invalid Request: id 5 is that of a request of this session still open; give each request an id of its own. Nothing was run." } });
+    expect(readFileSync(pidFile, "utf8").trim().split("\n")).toHaveLength(1);
+    // ending the session still stops the first call
+    const ended = await fetch(server.url, { method: "DELETE", headers });
+    expect(ended.status).toBe(200);
+    expect(await waitUntil(() => !groupAlive(pid), 10_000)).toBe(true);
+    expect(await (await first).text()).toContain("The session was ended by the client (DELETE)");
   }, 60_000);
 });

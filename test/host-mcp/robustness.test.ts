@@ -234,4 +234,38 @@ describe("pi-recipes mcp under bad input", () => {
       await again.close();
     }
   }, 60_000);
+
+  it("refuses a request under the id of a call still running, so that call is still stopped when the client goes", async () => {
+    agent = makeAgentDir();
+    const pidFile = join(agent.dir, "sleep.pid");
+    agent.write("nap", { description: "Sleep long", args: ["n"], template: `sh -c 'echo $$ >> ${pidFile}; exec sleep 3{n}'` });
+    const child = spawn(process.execPath, SERVER_ARGS, { cwd: REPO, env: serverEnv(agent.dir), stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const replies: Record<string, unknown>[] = [];
+    createInterface({ input: child.stdout }).on("line", (line) => replies.push(JSON.parse(line) as Record<string, unknown>));
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const call = (id: number, n: number): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "nap", arguments: { n: String(n) } } });
+    // the two calls in one write: the second is read before the first has started
+    child.stdin.write(
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        call(7, 1),
+        call(7, 2),
+        '{"jsonrpc":"2.0","id":7,"method":"tools/list"}',
+      ].join("\n") + "\n",
+    );
+    expect(await waitUntil(() => replies.filter((r) => r["id"] === 7).length === 2, 20_000), replies.map((r) => JSON.stringify(r).slice(0, 160)).join("\n")).toBe(true);
+    for (const reply of replies.filter((r) => r["id"] === 7))
+      expect(reply).toMatchObject({ error: { code: -32600, message: "Invalid Request: id 7 is that of a tool call still running; give each request an id of its own. Nothing was run." } });
+    expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000)).toBe(true);
+    const pids = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+    expect(pids).toHaveLength(1);
+    // the client goes: the server stops the one call it runs, and exits
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(groupAlive(pids[0]!)).toBe(false);
+    expect(stderr).toContain("protocol: request 7 (tools/call) reuses the id of a call still running, answered with an error");
+  }, 60_000);
 });
