@@ -59,6 +59,20 @@ interface OwnDefaults {
 
 const EXACT = /^\{([^{}]*)\}$/;
 
+/** The reference a default written as `raw` makes: exactly `{name}` (untyped, without a
+ *  default) or `{name[idx]}` reads as the value of `name` where the node is entered. */
+function referenceOf(key: string, raw: Json | undefined): Reference | undefined {
+  const m = typeof raw === "string" ? EXACT.exec(raw) : null;
+  if (m === null) return undefined;
+  const p = parsePlaceholder(m[1] ?? "");
+  if (p.kind === "simple" && !p.typed && p.default === undefined) return { key, name: p.name, index: undefined };
+  if (p.kind === "index") return { key, name: p.name, index: p.index };
+  return undefined;
+}
+
+/** Whether a default written as `raw` is a reference to another value rather than itself. */
+export const isDefaultReference = (raw: Json | undefined): boolean => referenceOf("", raw) !== undefined;
+
 function ownDefaultsOf(defaults: JsonObject, cache: ContextCache): OwnDefaults {
   let hit = cache.ownDefaults.get(defaults);
   if (hit !== undefined) return hit;
@@ -66,11 +80,8 @@ function ownDefaultsOf(defaults: JsonObject, cache: ContextCache): OwnDefaults {
   const references: Reference[] = [];
   for (const [key, raw] of Object.entries(defaults)) {
     setOwn(values, key, storedDefault(raw));
-    const m = typeof raw === "string" ? EXACT.exec(raw) : null;
-    if (m === null) continue;
-    const p = parsePlaceholder(m[1] ?? "");
-    if (p.kind === "simple" && !p.typed && p.default === undefined) references.push({ key, name: p.name, index: undefined });
-    else if (p.kind === "index") references.push({ key, name: p.name, index: p.index });
+    const reference = referenceOf(key, raw);
+    if (reference !== undefined) references.push(reference);
   }
   cache.stable.add(values);
   hit = { values, references };

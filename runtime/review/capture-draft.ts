@@ -11,6 +11,7 @@ import { loadRecipe } from "../../core/recipe/load.js";
 import { recipeProblem } from "../../core/recipe/recipe-error.js";
 import { labelsAsWritten } from "../../core/compile/compile-template.js";
 import { secretReason } from "../../core/review/unsafe.js";
+import { isDefaultReference } from "../../core/template/context.js";
 import { hasCode, writeFileAtomicExclusive, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import type { Lock } from "../../adapters/lock/Lock.js";
 import type { AgentPaths } from "../agent-paths.js";
@@ -60,6 +61,11 @@ export async function captureDraft(ctx: CaptureContext, input: InlineDraft): Pro
   if (E.isLeft(loaded)) return { captured: false, reason: `not a valid recipe: ${recipeProblem(loaded.left).message}` };
   const secret = secretReason(recipe, labelsAsWritten(loaded.right));
   if (secret !== undefined) return { captured: false, reason: `touches secrets (${secret})` };
+  // a value written exactly as a placeholder (`x={y}`) would be stored as a default that reads
+  // as a reference to another value: the draft would run another command than this spawn did
+  const referring = Object.entries(input.values).find(([k, v]) => !RUN_KEYS.has(k) && isDefaultReference(v as Json));
+  if (referring !== undefined)
+    return { captured: false, reason: `the value of ${referring[0]} (${JSON.stringify(referring[1])}) would read as a reference to another value when the draft runs, so the draft could not run what this spawn ran` };
   await ensureDir(ctx.fs, ctx.paths.draftRoot);
   // create-only: a draft of another run with the same id is never overwritten, and a crash
   // leaves no draft or the whole draft, never a short one that reviews would then read

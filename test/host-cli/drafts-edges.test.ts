@@ -94,6 +94,15 @@ describe("spawn whose template or values stop it before any command starts", () 
   });
 });
 
+describe("spawn of values written like placeholders", () => {
+  it("runs them as the text they are, and saves no draft that would run them as references", () => {
+    const r = runCli(["spawn", "template=printf [%s] {x} {y}", 'values={"x":"{y}","y":"-n"}'], env, base);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("[{y}][-n]");
+    expect(r.stdout).toContain('draft_recipe=none draft_reason="the value of x (\\"{y}\\") would read as a reference to another value when the draft runs');
+  });
+});
+
 describe("spawn when its draft cannot be saved", () => {
   it("the command runs to its end and its result comes back, saying why no draft was saved", () => {
     // a file where the drafts folder should be: the capture fails at once, while the command runs

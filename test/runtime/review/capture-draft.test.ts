@@ -80,4 +80,17 @@ describe("captureDraft", () => {
     expect(await capture(fs, "s", "echo {{password}}")).toStrictEqual({ captured: false, reason: "touches secrets (risk.secret_touching)" });
     expect((fs as unknown as { vol: Volume }).vol.toJSON()).toEqual({});
   });
+
+  it("refuses values that, kept as defaults, would read as references to other values (the draft would run another command)", async () => {
+    const fs = makeMemFileSystem(new Volume());
+    const run = (values: Record<string, unknown>) => captureDraft({ fs, lock, paths, now: () => 1000 }, { template: "printf %s {x} {y}", values, runId: "v" });
+    for (const [x, shown] of [["{y}", '"{y}"'], ["{ys[0]}", '"{ys[0]}"']] as const)
+      expect(await run({ x, y: "-n" })).toStrictEqual({
+        captured: false,
+        reason: `the value of x (${shown}) would read as a reference to another value when the draft runs, so the draft could not run what this spawn ran`,
+      });
+    expect((fs as unknown as { vol: Volume }).vol.toJSON()).toEqual({});
+    // text that is no reference is kept as written
+    for (const x of ["{y:int}", "{y=1}", "a {y}", "{y}{y}", "{}"]) expect((await run({ x, y: "-n" })).captured, x).toBe(true);
+  });
 });
