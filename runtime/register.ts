@@ -230,8 +230,12 @@ async function promoteWithLineage(
     const seeded = observed === undefined ? undefined : await seedObserved(ledger, [observed]);
     const moved = await promoteLineage(ledger, { from: draft, to: plan.path, writeTarget: plan.content });
     if (moved.ok) return { moved: { ...plan.details, lineage: "moved" } };
-    // a target that has a lineage of its own keeps it (the usual case of an update): no news
-    const why = [...(seeded?.diagnostics ?? []), moved.diagnostic].filter((d) => /failed|Timed out|could not/i.test(d));
+    // a target that has a lineage of its own keeps it: no news for an update of a tool there now;
+    // for a new file, the lineage is that of a former tool of the name (deleted, its history
+    // kept), and the draft's launches do not come along: said, never passed off as moved
+    const formerTool = plan.details["updated"] !== true && / already has its own usage lineage /.test(moved.diagnostic);
+    const why = [...(seeded?.diagnostics ?? []), moved.diagnostic].filter((d) => /failed|Timed out|could not/i.test(d) || (formerTool && d === moved.diagnostic));
+    if (formerTool) why[why.length - 1] = `${moved.diagnostic}, that of a former tool of this name: the tool continues that history`;
     return why.length === 0 ? undefined : { notMoved: why.join("; ") };
   } finally {
     await closeLedger(ledger);

@@ -54,6 +54,9 @@ export interface Batch {
   readonly drafts: readonly BatchDraft[];
   /** names of the tools that exist when the batch is captured (targets must avoid them) */
   readonly activeTools: readonly string[];
+  /** names whose usage lineage outlives their tool (deleted, its history kept): a promotion there
+   *  would continue that history, and the draft's own launches would not come along */
+  readonly formerNames?: readonly string[];
 }
 
 // every draft sits directly in the drafts folder, so two drafts' paths differ in their file names
@@ -106,10 +109,13 @@ export function captureBatch(
   activeTools: readonly string[],
   batchId: string,
   createdAt: string,
+  formerNames: readonly string[] = [],
 ): Batch | undefined {
   const eligible = eligibleDrafts(candidates);
   if (eligible.length < BATCH_SIZE) return undefined;
-  return { batchId, createdAt, drafts: eligible.slice(0, BATCH_SIZE).map(batchDraft), activeTools: [...new Set(activeTools)].sort() };
+  const active = [...new Set(activeTools)].sort();
+  const former = [...new Set(formerNames)].filter((n) => !active.includes(n)).sort();
+  return { batchId, createdAt, drafts: eligible.slice(0, BATCH_SIZE).map(batchDraft), activeTools: active, ...(former.length === 0 ? {} : { formerNames: former }) };
 }
 
 /** The batch's identity: a digest of its canonical JSON, kept in the admission state. */

@@ -53,6 +53,8 @@ export function validateDecisions(batch: Batch, reply: JsonObject): E.Either<rea
   const seen = new Set<string>();
   // names compared case-insensitively: two files differing in case collide on some file systems
   const taken = new Set(batch.activeTools.map((n) => n.toLowerCase()));
+  const former = new Set((batch.formerNames ?? []).map((n) => n.toLowerCase()));
+  for (const name of former) taken.add(name);
   const accepted: Array<{ draft: BatchDraft; action: "promote" | "discard"; rationale: string; target?: string }> = [];
   for (const item of raw as readonly Json[]) {
     if (!isObject(item) || Object.keys(item).some((k) => !DECISION_KEYS.has(k))) {
@@ -92,7 +94,8 @@ export function validateDecisions(batch: Batch, reply: JsonObject): E.Either<rea
       const target = item["target"];
       if (target !== undefined && (typeof target !== "string" || !isToolName(target))) errors.push(`promotion target is not a valid tool name: ${id}`);
       else if (typeof target === "string") {
-        if (taken.has(target.toLowerCase())) errors.push(`promotion target is not uniquely absent: ${target}`);
+        if (former.has(target.toLowerCase())) errors.push(`promotion target keeps the usage history of a former tool of that name (the draft's launches would not come along): ${target}`);
+        else if (taken.has(target.toLowerCase())) errors.push(`promotion target is not uniquely absent: ${target}`);
         else taken.add(target.toLowerCase());
       }
     } else errors.push(`invalid review action: ${id}`);

@@ -115,9 +115,9 @@ async function collect(ctx: ReviewContext, state: ReviewState, steps: string[]):
 }
 
 async function capture(ctx: ReviewContext, steps: string[]): Promise<ReviewState | number | { readonly unlisted: string }> {
-  const { drafts, activeTools, unlisted } = await listCandidates(ctx);
+  const { drafts, activeTools, formerNames, unlisted } = await listCandidates(ctx);
   if (unlisted !== undefined) return { unlisted };
-  const batch = captureBatch(drafts, activeTools, ctx.newId(), isoNow(ctx));
+  const batch = captureBatch(drafts, activeTools, ctx.newId(), isoNow(ctx), formerNames);
   if (batch === undefined) return eligibleDrafts(drafts).length;
   const dir = batchDir(ctx.paths, batch.batchId);
   await durableChain(ctx.fs, dir, ctx.paths.recipeRoot);

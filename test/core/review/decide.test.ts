@@ -141,6 +141,18 @@ describe("names for unnamed promotions", () => {
     expect(targets(full, { 0: { action: "promote" } })[0]).toBe(`${"x".repeat(61)}_10`);
   });
 
+  it("a name whose lineage outlives its tool (deleted, its history kept) is no target: refused when named, avoided when not", () => {
+    const b = captureBatch(twelve, ["existing_tool"], "b-1", "t", ["gone_tool", "draft_01", "existing_tool"])!;
+    // a name active as well is only active
+    expect(b.formerNames).toEqual(["draft_01", "gone_tool"]);
+    expect(errorsOf(b, reply(b, { 0: { action: "promote", target: "Gone_Tool" } }))).toEqual([
+      "promotion target keeps the usage history of a former tool of that name (the draft's launches would not come along): Gone_Tool",
+    ]);
+    expect(errorsOf(b, reply(b, { 0: { action: "promote", target: "existing_tool" } }))).toEqual(["promotion target is not uniquely absent: existing_tool"]);
+    expect(targets(b, { 1: { action: "promote" } })[1]).toBe("draft_01_2");
+    expect(captureBatch(twelve, [], "b-1", "t")).not.toHaveProperty("formerNames");
+  });
+
   it("a discard carries no target", () => {
     const [d] = decisionsOf(batch, reply(batch, { 0: { rationale: "dup", assessment: { launches: 0 } } }));
     expect(d).toStrictEqual({ draft: batch.drafts[0], action: "discard", rationale: "dup" });

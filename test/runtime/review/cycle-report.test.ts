@@ -126,14 +126,14 @@ describe("a draft review cycle's report", () => {
     expect(await json(fs, `${dir}/evidence.json`)).toMatchObject({ garbageCollection: { status: "completed" } });
   });
 
-  it("a promoted draft whose target name already has a lineage of its own keeps the tool and says why its usage did not follow", async () => {
+  it("a target name that already has a lineage of its own (a tool deleted, its history kept) is refused: the draft's usage could not follow", async () => {
     const fs = volume();
     const seeded = await withCtx(fs, (ctx) => seedObserved(ctx.ledger, [{ key: "first_tool.json", name: "first_tool", fingerprint: "f".repeat(64) }]));
     expect(seeded.diagnostics).toEqual([]);
-    expect((await cycle(fs, { reviewer: promoteFirst("first_tool") })).phase).toBe("completed");
-    expect(await exists(fs, `${paths.recipeRoot}/first_tool.json`)).toBe(true);
-    const evidence = await json(fs, `${dir}/evidence.json`);
-    expect(evidence.lineage_diagnostics).toEqual([expect.stringContaining("first_tool.json already has its own usage lineage")]);
+    const report = await cycle(fs, { reviewer: promoteFirst("first_tool") });
+    expect(report.phase).toBe("failed");
+    expect(report.error).toContain("promotion target keeps the usage history of a former tool of that name (the draft's launches would not come along): first_tool");
+    expect(await exists(fs, `${paths.recipeRoot}/first_tool.json`)).toBe(false);
   });
 
   it("a reply that does not parse fails the batch at result_parse; one whose decisions are wrong at result_validation, every error listed", async () => {
