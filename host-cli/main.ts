@@ -12,7 +12,7 @@ import { makeNodeScanPort } from "../adapters/fs/scan.js";
 import type { HostPorts } from "../runtime/session.js";
 import type { CliHost } from "./verbs/cli-verb.js";
 import { jsonAsked, parseArgv, type ParsedCommandLine } from "./argv.js";
-import { printResult, writeJson } from "./print.js";
+import { printResult, terminalSafe, writeJson } from "./print.js";
 import { guardStdStreams, writeThroughStreams } from "./std-out.js";
 import { reportInternalErrors } from "./internal-error.js";
 import { helpAnswer, unknownVerb } from "./help.js";
@@ -26,7 +26,8 @@ const wantsJson = jsonAsked(process.argv.slice(2));
 /** A usage error is one short paragraph: what is wrong and where help is, never the whole help. */
 function usageError(error: string, verb?: string): number {
   const help = verb === undefined ? "pi-recipes --help" : `pi-recipes ${verb} --help`;
-  process.stderr.write(`pi-recipes: ${error}\nSee '${help}'.\n`);
+  // (the error echoes what was typed: escaped as the registry's words are)
+  process.stderr.write(`pi-recipes: ${terminalSafe(error)}\nSee '${help}'.\n`);
   if (wantsJson) writeJson(false, error, { usage_error: true, help });
   return 2;
 }

@@ -104,6 +104,8 @@ export function printResult(cmd: ParsedCommandLine, result: CommandResult): void
   }
   const out = result.ok ? stdout : stderr;
   const text = (tablesWanted(out) ? tableFor(cmd, result) : undefined) ?? result.text;
-  if (commandOutput(cmd)) writeText(out, text);
+  // a failure with no exit code of a command is a refusal before anything ran (an unknown tool,
+  // an invalid recipe, a bad run id): the registry's own words, which echo names and values
+  if (commandOutput(cmd) && (result.ok || typeof result.details["code"] === "number")) writeText(out, text);
   else writeRegistryText(out, text);
 }

@@ -113,6 +113,32 @@ describe("control characters in what a recipe says", () => {
     // the command's colours are its own
     expect(runCli(["call", "ctrl"], env).stdout).toBe("\u001b[32mgreen\n");
   });
+
+  it("reach the terminal escaped when a call, spawn or message is refused before any command runs, and in usage errors", () => {
+    const dir = agentDir("control-chars-refused");
+    const env = { PI_CODING_AGENT_DIR: dir };
+    const file = join(dir, "recipes", "escarg.json");
+    writeFileSync(file, JSON.stringify({ description: "e", args: ["a\u001b[2J"], template: "echo {a\u001b[2J}" }));
+    writeFileSync(join(dir, "recipes", "loud.json"), JSON.stringify({ description: "l", template: "sh -c 'printf \u001b[31mred; exit 3'" }));
+    for (const args of [
+      ["call", "escarg"],
+      ["spawn", `file=${file}`],
+      ["call", "no\u001b[2J"],
+      ["message", "to=run:x\u001by", "type=control.kill"],
+      ["inspect", "target=run:x\u001by"],
+      ["ver\u001bb"],
+      ["call", "escarg", "k\u001b=1"],
+    ]) {
+      const r = runCli(args, env);
+      expect(r.status, args.join(" ")).not.toBe(0);
+      expect(r.stdout + r.stderr, args.join(" ")).toContain("\\u001b");
+      expect(r.stdout + r.stderr, args.join(" ")).not.toMatch(/\u001b/);
+    }
+    // a command that ran and failed prints its own output as it is
+    const loud = runCli(["call", "loud"], env);
+    expect(loud.status).toBe(1);
+    expect(loud.stderr).toContain("\u001b[31mred");
+  });
 });
 
 describe("spawn template= of a word JSON reads as a number or a boolean", () => {
