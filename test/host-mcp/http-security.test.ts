@@ -281,14 +281,21 @@ describe("pi-recipes mcp --http security", () => {
     }
   }, 60_000);
 
-  it("a call the client cancelled (its request timeout) gives its place back once its process is gone", async () => {
+  /** A server running one call at a time, with `long` (each run's pid appended to the file
+   *  returned) and `tick`. */
+  async function oneCallServer(): Promise<{ pidFile: string; url: URL }> {
     agent = makeAgentDir();
     const pidFile = join(agent.dir, "long.pid");
     agent.write("long", { description: "Sleep long", template: `sh -c 'echo $$ >> ${pidFile}; exec sleep 60'` });
     agent.write("tick", { description: "A trivial call", template: "echo tick" });
     server = await startHttpServer(agent, ["--max-calls", "1"]);
-    const impatient = await connectHttp(server.url);
-    const other = await connectHttp(server.url);
+    return { pidFile, url: server.url };
+  }
+
+  it("a call the client cancelled (its request timeout) gives its place back once its process is gone", async () => {
+    const { pidFile, url } = await oneCallServer();
+    const impatient = await connectHttp(url);
+    const other = await connectHttp(url);
     try {
       // the SDK client sends notifications/cancelled when its timeout passes
       for (let i = 0; i < 2; i++) {
@@ -312,26 +319,23 @@ describe("pi-recipes mcp --http security", () => {
   }, 60_000);
 
   it("a request reusing the id of one of its session still running is refused, and the first stays stoppable and counted", async () => {
-    agent = makeAgentDir();
-    const pidFile = join(agent.dir, "long.pid");
-    agent.write("long", { description: "Sleep long", template: `sh -c 'echo $$ >> ${pidFile}; exec sleep 60'` });
-    server = await startHttpServer(agent, ["--max-calls", "1"]);
-    const init = await rawInitialize(server.url);
+    const { pidFile, url } = await oneCallServer();
+    const init = await rawInitialize(url);
     const sid = init.headers.get("mcp-session-id")!;
     await init.text();
     const headers = { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18" };
-    await (await rawInitialize(server.url, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).text();
+    await (await rawInitialize(url, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).text();
     const call = JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "long", arguments: {} } });
-    const first = rawInitialize(server.url, headers, call);
+    const first = rawInitialize(url, headers, call);
     void first.catch(() => undefined);
     expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000)).toBe(true);
     const pid = Number(readFileSync(pidFile, "utf8").trim());
-    const again = await rawInitialize(server.url, headers, call);
+    const again = await rawInitialize(url, headers, call);
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: { code: -32600, message: "Invalid Request: id 5 is that of a request of this session still open; give each request an id of its own. Nothing was run." } });
     expect(readFileSync(pidFile, "utf8").trim().split("\n")).toHaveLength(1);
     // ending the session still stops the first call
-    const ended = await fetch(server.url, { method: "DELETE", headers });
+    const ended = await fetch(url, { method: "DELETE", headers });
     expect(ended.status).toBe(200);
     expect(await waitUntil(() => !groupAlive(pid), 10_000)).toBe(true);
     expect(await (await first).text()).toContain("The session was ended by the client (DELETE)");

@@ -17,6 +17,17 @@ afterEach(() => {
   agent = undefined;
 });
 
+/** The server over stdio, spoken to in raw lines: each reply parsed, its stderr kept. */
+function rawServer(of: AgentDir) {
+  const child = spawn(process.execPath, SERVER_ARGS, { cwd: REPO, env: serverEnv(of.dir), stdio: ["pipe", "pipe", "pipe"] });
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const replies: Record<string, unknown>[] = [];
+  createInterface({ input: child.stdout }).on("line", (line) => replies.push(JSON.parse(line) as Record<string, unknown>));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  return { child, replies, exited, stderr: (): string => err };
+}
+
 describe("pi-recipes mcp under bad input", () => {
   it("answers lines that are not JSON-RPC and invalid requests with errors, and keeps serving", async () => {
     agent = makeAgentDir();
@@ -97,14 +108,9 @@ describe("pi-recipes mcp under bad input", () => {
     agent = makeAgentDir();
     agent.write("greet", { description: "Say hello", template: "echo hello {who}" });
     agent.write("slow", { description: "Take a second", template: "sleep 1" });
-    const child = spawn(process.execPath, SERVER_ARGS, { cwd: REPO, env: serverEnv(agent.dir), stdio: ["pipe", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const replies: Record<string, unknown>[] = [];
-    createInterface({ input: child.stdout }).on("line", (line) => replies.push(JSON.parse(line) as Record<string, unknown>));
-    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const { child, replies, exited, stderr } = rawServer(agent);
     const until = async (what: string, ok: () => boolean): Promise<void> => {
-      expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies)}\n${stderr}`).toBe(true);
+      expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies)}\n${stderr()}`).toBe(true);
     };
     const send = (...lines: string[]): void => void child.stdin.write(lines.map((l) => `${l}\n`).join(""));
 
@@ -137,9 +143,9 @@ describe("pi-recipes mcp under bad input", () => {
     expect(replies.some((r) => r["id"] === 5)).toBe(false);
     for (const r of replies) expect(r["jsonrpc"]).toBe("2.0");
     // each is said on stderr too, the skipped notification as well
-    expect(stderr).toContain("protocol: Expected property name");
-    expect(stderr).toContain('protocol: "jsonrpc" must be "2.0", got "1.0" (request 16 answered with an error)');
-    expect(stderr).toContain('protocol: "jsonrpc" must be "2.0", got "1.0" (an invalid notification, skipped)');
+    expect(stderr()).toContain("protocol: Expected property name");
+    expect(stderr()).toContain('protocol: "jsonrpc" must be "2.0", got "1.0" (request 16 answered with an error)');
+    expect(stderr()).toContain('protocol: "jsonrpc" must be "2.0", got "1.0" (an invalid notification, skipped)');
 
     // the same server, the same stdin: the SDK's client connects and works, garbage in between
     const client = new Client({ name: "after-garbage", version: "1.0.0" });
@@ -153,8 +159,8 @@ describe("pi-recipes mcp under bad input", () => {
     send('{"jsonrpc":"2.0","id":1,"result":"not-an-object"}', '{"jsonrpc":"2.0","id":1,"error":"bad"}');
     expect((await slow).isError).not.toBe(true);
     expect(replies.filter((r) => r["id"] === 1)).toEqual([{ jsonrpc: "2.0", id: 1, result: expect.objectContaining({ content: expect.any(Array) }) }]);
-    expect(stderr).toContain('protocol: "result" must be an object, got a string (a response from the client, skipped: a response is never answered)');
-    expect(stderr).toContain('protocol: "error" must be an object, got a string (a response from the client, skipped: a response is never answered)');
+    expect(stderr()).toContain('protocol: "result" must be an object, got a string (a response from the client, skipped: a response is never answered)');
+    expect(stderr()).toContain('protocol: "error" must be an object, got a string (a response from the client, skipped: a response is never answered)');
     expect((await client.callTool({ name: "greet", arguments: { who: "after" } })).content).toEqual([{ type: "text", text: "hello after" }]);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("greet");
     await until("the last garbled line is answered", () => replies.filter((r) => r["id"] === null).length === 5);
@@ -239,12 +245,7 @@ describe("pi-recipes mcp under bad input", () => {
     agent = makeAgentDir();
     const pidFile = join(agent.dir, "sleep.pid");
     agent.write("nap", { description: "Sleep long", args: ["n"], template: `sh -c 'echo $$ >> ${pidFile}; exec sleep 3{n}'` });
-    const child = spawn(process.execPath, SERVER_ARGS, { cwd: REPO, env: serverEnv(agent.dir), stdio: ["pipe", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const replies: Record<string, unknown>[] = [];
-    createInterface({ input: child.stdout }).on("line", (line) => replies.push(JSON.parse(line) as Record<string, unknown>));
-    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const { child, replies, exited, stderr } = rawServer(agent);
     const call = (id: number, n: number): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "nap", arguments: { n: String(n) } } });
     // the two calls in one write: the second is read before the first has started
     child.stdin.write(
@@ -266,6 +267,6 @@ describe("pi-recipes mcp under bad input", () => {
     child.stdin.end();
     expect(await exited).toBe(0);
     expect(groupAlive(pids[0]!)).toBe(false);
-    expect(stderr).toContain("protocol: request 7 (tools/call) reuses the id of a call still running, answered with an error");
+    expect(stderr()).toContain("protocol: request 7 (tools/call) reuses the id of a call still running, answered with an error");
   }, 60_000);
 });
