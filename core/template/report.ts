@@ -110,7 +110,14 @@ export function truncateBody(body: string, maxLines = MAX_OUTPUT_LINES, maxBytes
   const newlines = countNewlines(body);
   const totalLines = newlines + 1;
   const totalBytes = byteLength(body);
-  let text = totalLines > maxLines ? body.split("\n").slice(-maxLines).join("\n") : body;
+  // the last maxLines lines: found from the end, never by splitting the whole body into lines (one
+  // string per line of a 200 MB output is gigabytes)
+  let text = body;
+  if (totalLines > maxLines) {
+    let at = body.length;
+    for (let i = 0; i < maxLines; i++) at = body.lastIndexOf("\n", at - 1);
+    text = body.slice(at + 1);
+  }
   let bytes = text === body ? totalBytes : byteLength(text);
   if (bytes > maxBytes) {
     const encoded = encoder.encode(text);

@@ -27,6 +27,17 @@ describe("a failure's body over the limits", () => {
     },
   );
 
+  test.prop([fc.array(fc.string({ unit: fc.constantFrom("a", "é", "\r", ""), maxLength: 5 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 70 })])(
+    "keeps the last lines as splitting the body into lines would",
+    (lineList, maxLines) => {
+      const body = lineList.join("\n");
+      const t = truncateBody(body, maxLines, Number.MAX_SAFE_INTEGER);
+      expect(t.text).toBe(lineList.slice(-maxLines).join("\n"));
+      expect(t.totalLines).toBe(lineList.length);
+      expect(t.outLines).toBe(Math.min(maxLines, lineList.length));
+    },
+  );
+
   it("a notice over a stream kept only in part says what is missing, never 'Full output'", () => {
     const t = truncateBody("x\n".repeat(3000));
     const partial = partialStreams([
