@@ -59,7 +59,7 @@ interface OwnDefaults {
 
 const EXACT = /^\{([^{}]*)\}$/;
 
-/** The reference a default written as `raw` makes: exactly `{name}` (untyped, without a
+/** What a default written as `raw` refers to: exactly `{name}` (untyped, without a
  *  default) or `{name[idx]}` reads as the value of `name` where the node is entered. */
 function referenceOf(key: string, raw: Json | undefined): Reference | undefined {
   const m = typeof raw === "string" ? EXACT.exec(raw) : null;
