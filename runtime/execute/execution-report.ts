@@ -183,8 +183,10 @@ function reportText(execution: Execution & { readonly kind: "done" }, target: Re
       details["skipped"] = true;
       return succeeded(target, truncateBody(NOTHING_RAN), undefined, details, trace);
     }
-    const body = truncateBody(successBody(text(result.stdout)));
-    if (body.truncated) return saveThenReport(target, "stdout", successBody(text(result.stdout)), body, details, result, trace);
+    // decoded once: a long output is as long again as a string
+    const whole = successBody(text(result.stdout));
+    const body = truncateBody(whole);
+    if (body.truncated) return saveThenReport(target, "stdout", whole, body, details, result, trace);
     return succeeded(target, body, undefined, details, trace);
   }
   const stdout = text(result.stdout);
