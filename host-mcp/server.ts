@@ -13,6 +13,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { otherFormat } from "../core/ledger/keys.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
 import type { LiveSession } from "../runtime/session.js";
 import type { CallContext } from "../runtime/verbs/call.js";
@@ -200,7 +201,8 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     if (verdict.kind !== "run") return { refused: refusalOf(name, verdict) };
     const result = await callRecipe(verdict.tool, args, extra);
     if (result.isError !== true || (result.structuredContent as { stale?: unknown } | undefined)?.stale !== true) return { result };
-    live.refresh([verdict.tool.path]);
+    // the file and its other format: a JSON twin written beside a Markdown tool makes the tool its
+    live.refresh([verdict.tool.path, otherFormat(verdict.tool.path)]);
     const again = gate.check(name);
     return again.kind === "run" ? { result: await callRecipe(again.tool, args, extra) } : { refused: refusalOf(name, again) };
   }

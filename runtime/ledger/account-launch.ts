@@ -3,7 +3,7 @@
 import { hasCode } from "../../adapters/fs/FileSystem.js";
 import { LockTimeoutError } from "../../adapters/lock/Lock.js";
 import { executableFingerprint } from "../../core/ledger/recipe-fingerprint.js";
-import { pathKey } from "../../core/ledger/keys.js";
+import { otherFormat, pathKey } from "../../core/ledger/keys.js";
 import type { RecipeConfig } from "../../core/model.js";
 import { isoAt, sha256Bytes, type LedgerContext } from "./ledger-context.js";
 import { awaitFenceWriter, fenceClosed } from "./fence.js";
@@ -52,9 +52,23 @@ const readSource = async (ctx: LedgerContext, path: string): Promise<Uint8Array 
 // closes the fence after the check waits for this launch's outcome before it changes a source,
 // and a read that raced a marker already there is thrown away.
 async function checkSource(ctx: LedgerContext, input: LaunchInput): Promise<Check> {
-  const [fenced, bytes] = await Promise.all([fenceClosed(ctx), readSource(ctx, input.path)]);
+  const [fenced, bytes, shadowed] = await Promise.all([fenceClosed(ctx), readSource(ctx, input.path), shadowedNow(ctx, input.path)]);
   if (fenced) return "fenced";
-  return bytes !== undefined && sha256Bytes(bytes) === input.sourceSha256 ? "current" : "changed";
+  return bytes !== undefined && !shadowed && sha256Bytes(bytes) === input.sourceSha256 ? "current" : "changed";
+}
+
+/** Whether a Markdown recipe's JSON twin is there now: a file written beside it (or anything but
+ *  a folder or a symlink, which discovery does not load in its place) makes the tool the twin's,
+ *  so a call resolved against the Markdown file would run what the tool no longer is. */
+async function shadowedNow(ctx: LedgerContext, path: string): Promise<boolean> {
+  if (!path.endsWith(".md")) return false;
+  try {
+    const kind = (await ctx.fs.lstat(otherFormat(path))).kind;
+    return kind !== "dir" && kind !== "symlink";
+  } catch (e) {
+    if (hasCode(e, "ENOENT", "ENOTDIR")) return false;
+    throw e;
+  }
 }
 
 /**

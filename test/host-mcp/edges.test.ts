@@ -111,6 +111,25 @@ describe("the MCP message tool", () => {
   });
 });
 
+describe("a JSON twin written beside a Markdown tool", () => {
+  it("is never passed over by a call made at once: the Markdown's command does not run", async () => {
+    agent = makeAgentDir();
+    const md = join(agent.recipes, "ver.md");
+    mcp = await connect(agent);
+    for (let round = 0; round < 3; round++) {
+      writeFileSync(md, `---\ndescription: md\n---\n\n\`\`\`template\necho FROM_MD_${round}\n\`\`\`\n`);
+      rmSync(join(agent.recipes, "ver.json"), { force: true });
+      // the client sees the Markdown tool
+      for (let i = 0; i < 100 && !(await mcp.client.listTools()).tools.some((t) => t.description === "md"); i++) await new Promise((r) => setTimeout(r, 50));
+      writeFileSync(join(agent.recipes, "ver.json"), JSON.stringify({ description: "json", template: `echo FROM_JSON_${round}` }));
+      const r = await mcp.client.callTool({ name: "ver", arguments: {} });
+      expect(textOf(r), `round ${round}`).not.toContain("FROM_MD");
+      if (r.isError === true) expect(textOf(r)).toMatch(/changed since your last tools\/list|source changed/);
+      else expect(textOf(r)).toContain(`FROM_JSON_${round}`);
+    }
+  }, 60_000);
+});
+
 describe("message to a recipe tool over MCP", () => {
   it("a type the tool does not take (a run control, a review control, a typo) is refused and runs nothing", async () => {
     agent = makeAgentDir();
