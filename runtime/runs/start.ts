@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { systemClock, type Clock } from "../../adapters/clock/Clock.js";
 import { hasCode, writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { startSupervised } from "../../adapters/process/detached.js";
+import { identityOf } from "../../adapters/process/identity.js";
 import { DEFAULT_KILL_GRACE_MS } from "../../adapters/process/ProcessRunner.js";
 import { RUN_PARAMS } from "../../core/args/call-check.js";
 import { formatUsageHint } from "../../core/args/usage-hint.js";
@@ -137,6 +138,7 @@ export async function startRun(launch: AsyncLaunch, options: RunStartOptions): P
     created_at: new Date(now).toISOString(),
     ...(launch.sandbox === undefined ? {} : { sandbox: launch.sandbox }),
     accounting: launch.accounted.record,
+    starter: identityOf(process.pid),
   };
   const base = { tool: tool.name, path: tool.path, async: true, run_id: runId, run_dir: runDir };
   try {

@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { recordedCommand, recordedSupervisor, runGroupIsOurs } from "../../adapters/process/recorded.js";
-import { checkIdentity } from "../../adapters/process/identity.js";
+import { checkIdentity, type ProcessIdentity } from "../../adapters/process/identity.js";
 import type { Json } from "../../core/model.js";
 import type { RunState, RunView } from "../../core/views/run-views.js";
 import { runIdProblem } from "./run-id.js";
@@ -53,6 +53,9 @@ export interface RunSpec {
   /** how the starting process accounted the launch (runtime/accounting.ts); a worker runs no
    *  record without it. Optional here so that the views still read records written before it. */
   readonly accounting?: string;
+  /** the process that wrote this record and starts the run's supervisor (absent in records
+   *  written before it was kept) */
+  readonly starter?: ProcessIdentity;
 }
 
 /** `result.json`, written by the worker when the run ends on its own. */
@@ -101,6 +104,21 @@ function staleRunning(status: Record<string, unknown>): boolean {
   return command === undefined || !runGroupIsOurs(command);
 }
 
+/** How long after a record is written its supervisor may still be on its way to recording a
+ *  start, once the process that started it is gone (a supervisor spawned just before). */
+export const STARTING_GRACE_MS = 10_000;
+
+/** A record without a status whose starting process is gone, and not just now: the run never
+ *  started (that process was killed between writing the record and the supervisor's first word),
+ *  and nothing will ever start it. */
+function neverStarted(spec: RunSpec | undefined, now: number): boolean {
+  if (spec?.starter === undefined) return false;
+  const written = Date.parse(spec.created_at);
+  if (!Number.isFinite(written) || now - written < STARTING_GRACE_MS) return false;
+  const starter = checkIdentity(spec.starter);
+  return starter === "gone" || starter === "other";
+}
+
 /** The run as its files tell it now; undefined when there is no such run (or no valid id). */
 export async function readRun(fs: FileSystem, runsRoot: string, runId: string): Promise<RunView | undefined> {
   if (runIdProblem(runId) !== undefined) return undefined;
@@ -109,12 +127,12 @@ export async function readRun(fs: FileSystem, runsRoot: string, runId: string): 
   const statusPath = join(dir, RUN_FILES.status);
   let status = await readJson(fs, statusPath);
   if (spec === undefined && !isRecord(status)) return undefined;
-  let stale = isRecord(status) && stateOf(status) === "running" && staleRunning(status);
+  let stale = isRecord(status) ? stateOf(status) === "running" && staleRunning(status) : neverStarted(spec, Date.now());
   if (stale) {
     // the supervisor records the run's end and then exits: between the read above and the look
     // at its process it may have done both, so the file is read again before "gone" counts
     const again = await readJson(fs, statusPath);
-    if (isRecord(again) && stateOf(again) !== "running") {
+    if (isRecord(again) && (stateOf(again) !== "running" || !isRecord(status))) {
       status = again;
       stale = false;
     }
@@ -124,7 +142,9 @@ export async function readRun(fs: FileSystem, runsRoot: string, runId: string): 
   let error = str(s["error"]) ?? undefined;
   if (stale) {
     state = "failed";
-    error ??= "the run's supervisor ended without recording an exit";
+    error ??= isRecord(status)
+      ? "the run's supervisor ended without recording an exit"
+      : "the run never started: the process that started it ended before the run's supervisor recorded a start";
   }
   const result = await readJson(fs, join(dir, RUN_FILES.result));
   const correlation = str(s["correlation_id"]) ?? spec?.correlation_id;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generatedRunId, requestedRunId, runIdProblem } from "../../../runtime/runs/run-id.js";
 import { pruneRuns } from "../../../runtime/runs/prune.js";
 import { inspectRun, messageRun } from "../../../runtime/runs/control.js";
-import { listRuns, readRun } from "../../../runtime/runs/store.js";
+import { listRuns, readRun, STARTING_GRACE_MS } from "../../../runtime/runs/store.js";
 import { tailLines, tailLinesParam } from "../../../runtime/runs/tail.js";
 import { runFacts } from "../../../runtime/runs/facts.js";
 import { finished, nodeFs, runBox, runIdOf, type RunBox } from "./support.js";
@@ -83,6 +83,28 @@ describe("pruning", () => {
     const run = (await readRun(nodeFs, box.runsRoot, "lost"))!;
     expect(run).toMatchObject({ status: "failed", stale: true, error: "the run's supervisor ended without recording an exit" });
     expect((await pruneRuns(nodeFs, box.runsRoot, { now: NOW, keep: 0 }))).toEqual(["lost"]);
+  });
+
+  it("a record without a status whose starting process is gone is failed (it never started) once the grace is over, so it can go", async () => {
+    const spec = (id: string, starter: Record<string, unknown> | undefined, agoMs: number) => {
+      mkdirSync(join(box.runsRoot, id));
+      const record = { run_id: id, tool: "t", path: "/r/t.json", template: "true", values: {}, authored: [], cwd: "/", home: "/", tmp_root: "/tmp", kill_grace_ms: 100, created_at: iso(Date.now() - agoMs), ...(starter === undefined ? {} : { starter }) };
+      writeFileSync(join(box.runsRoot, id, "run.json"), JSON.stringify(record));
+    };
+    spec("orphan", { pid: deadPid() }, STARTING_GRACE_MS + 1000);
+    spec("starting", { pid: deadPid() }, 0);
+    spec("starter-alive", { pid: process.pid }, 60 * DAY);
+    spec("old-record", undefined, 60 * DAY);
+    expect(await readRun(nodeFs, box.runsRoot, "orphan")).toMatchObject({
+      status: "failed",
+      stale: true,
+      error: "the run never started: the process that started it ended before the run's supervisor recorded a start",
+    });
+    for (const id of ["starting", "starter-alive", "old-record"]) expect((await readRun(nodeFs, box.runsRoot, id))?.status, id).toBe("running");
+    // a control finds nothing to stop, as for any run that ended
+    const kill = await messageRun(nodeFs, box.runsRoot, "orphan", "control.kill");
+    expect(kill.details).toMatchObject({ sent: false, reason: "run_failed" });
+    expect(await pruneRuns(nodeFs, box.runsRoot, { now: Date.now(), keep: 0 })).toEqual(["orphan"]);
   });
 
   it("a run whose supervisor recorded its end and exited while it was being read is not taken for stale", async () => {
