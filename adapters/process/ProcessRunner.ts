@@ -38,6 +38,9 @@ export interface Invocation {
   /** sees each chunk of either stream as it arrives (progress, live display); the result still
    *  holds the whole output */
   readonly onOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
+  /** told the pid of the started process (which is also its process group's id, where it has
+   *  a group of its own), before it can have exited */
+  readonly onStart?: (pid: number) => void;
 }
 
 export interface ProcessResult {

@@ -64,6 +64,13 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   }
   child.on("error", () => undefined);
   const pid = child.pid ?? 0;
+  if (pid !== 0 && invocation.onStart !== undefined) {
+    try {
+      invocation.onStart(pid);
+    } catch {
+      // an observer that throws must not leave the command unwatched
+    }
+  }
 
   const spillDir = once(() => prepareSpillDir(invocation.spillDir));
   const limitBytes = nonNegative(invocation.captureLimitBytes) ?? DEFAULT_CAPTURE_LIMIT_BYTES;

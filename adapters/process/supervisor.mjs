@@ -129,6 +129,9 @@ child.once("exit", async (code, signal) => {
   // Members the leader left behind belong to the run and end with it.
   if (groupAlive(child.pid)) await (killing ?? killGroup(child.pid));
   else if (killing !== undefined) await killing;
+  // and so do the groups of the commands it started (each has one of its own): a leader killed
+  // with SIGKILL could not end them
+  await Promise.all(startedGroups().map((pgid) => killGroup(pgid)));
   const exitCode = code === null || (killRequested && code === 0) ? 1 : code;
   finish({
     status: killRequested ? "killed" : exitCode === 0 ? "succeeded" : "failed",
@@ -142,6 +145,29 @@ for (const name of ["SIGTERM", "SIGINT", "SIGHUP"]) {
     killRequested = true;
     if (child.pid !== undefined) killing ??= killGroup(child.pid);
   });
+}
+
+/** The process groups the child noted in the run's folder (a line each: the leader's pid and its
+ *  start time) that are still those groups: the leader is the process noted, or it is gone and
+ *  the group still has members (an id is not given to a new group while the old one exists). A
+ *  pid that now names another process is never signalled. */
+function startedGroups() {
+  let text;
+  try {
+    text = readFileSync(join(runDir, "groups"), "latin1");
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const line of text.split("\n")) {
+    const [pid, start] = line.split(" ");
+    const pgid = Number(pid);
+    if (!Number.isSafeInteger(pgid) || pgid <= 1 || pgid === child.pid || out.includes(pgid)) continue;
+    const leader = startTimeOf(pgid);
+    const ours = leader === undefined ? groupAlive(pgid) : start !== undefined && start !== "" && leader === start && groupAlive(pgid);
+    if (ours) out.push(pgid);
+  }
+  return out;
 }
 
 async function killGroup(pgid) {

@@ -14,7 +14,9 @@
 //
 // This file is a process entry, so it is its own composition root: it builds the node file
 // system and process runner it runs with, as a host does, and hands them down.
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
+import { identityOf } from "../../adapters/process/identity.js";
 import { writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
@@ -48,11 +50,25 @@ const liveStdout = (chunk: Uint8Array): void => {
   }
 };
 
+/** Each command's process group, noted in the run's folder as it starts (its leader's pid and
+ *  start time, a line each): every command runs in a group of its own, so when this worker dies
+ *  without ending them (killed with SIGKILL), the supervisor ends those groups from this list
+ *  (adapters/process/supervisor.mjs). */
+let groupsFile: string | undefined;
+function noteGroup(pid: number, next: ((pid: number) => void) | undefined): void {
+  try {
+    if (groupsFile !== undefined) appendFileSync(groupsFile, `${pid} ${identityOf(pid).start_time ?? ""}\n`, { mode: 0o600 });
+  } catch {
+    // the supervisor then cannot end this group if this worker is killed: the run still runs
+  }
+  next?.(pid);
+}
+
 /** The runner, with every command's stdout copied to our stdout (stdout.log) as it is printed,
  *  and its stderr appended to our stderr (stderr.log) as it ends. */
 function loggingRunner(inner: ProcessRunner): ProcessRunner {
   return makeProcessRunner(`${inner.name}+log`, async (invocation) => {
-    const result = await inner.run({ ...invocation, onStdout: liveStdout });
+    const result = await inner.run({ ...invocation, onStdout: liveStdout, onStart: (pid) => noteGroup(pid, invocation.onStart) });
     try {
       if (result.stderr.length > 0) {
         write(STDERR, result.stderr);
@@ -98,6 +114,7 @@ async function main(runDir: string | undefined): Promise<number> {
   }
   const abort = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
+  groupsFile = join(runDir, RUN_FILES.groups);
 
   // a sandboxed run's steps run confined, or the run fails without running any of them
   let runner = loggingRunner(nodeProcessRunner);

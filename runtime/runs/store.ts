@@ -22,6 +22,8 @@ export const RUN_FILES = {
   stdout: "stdout.log",
   stderr: "stderr.log",
   result: "result.json",
+  /** each command's process group, as the worker starts it (runtime/runs/run-worker.ts) */
+  groups: "groups",
 } as const;
 
 export const runsRootOf = (tmpRoot: string): string => join(tmpRoot, "runs");

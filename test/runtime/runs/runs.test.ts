@@ -147,4 +147,25 @@ describe("async runs", () => {
     expect(other.ok).toBe(false);
     expect(other.text).toBe("run:<id> accepts type=control.kill; got type=control.pause.");
   });
+
+  it("a worker killed with SIGKILL takes its commands' process groups with it: none outlives the run", async () => {
+    const pidfile = join(box.dir, "hold-k9.pid");
+    const id = runIdOf(await box.call("hold", { pidfile }));
+    const sleeper = await waitFor("the command to start", () => {
+      const text = existsSync(pidfile) ? readFileSync(pidfile, "utf8").trim() : "";
+      return text === "" ? undefined : Number(text);
+    });
+    const worker = (await readRun(nodeFs, box.runsRoot, id))!.pid!;
+    // the command runs in a group of its own, not in the worker's
+    expect(groupAlive(sleeper)).toBe(true);
+    expect(sleeper).not.toBe(worker);
+    process.kill(worker, "SIGKILL");
+    await waitFor("the command's group to end", () => (groupAlive(sleeper) ? undefined : true), 10_000);
+    const run = await waitFor("the run to end", async () => {
+      const r = (await readRun(nodeFs, box.runsRoot, id))!;
+      return r.status === "running" ? undefined : r;
+    });
+    expect(run.status).toBe("failed");
+    expect(run.signal).toBe("SIGKILL");
+  });
 });
