@@ -92,7 +92,9 @@ export function openLiveFiles(options: LiveFilesOptions): LiveFiles {
     if (kind !== undefined && isStrayEntry({ name, kind })) dir.strays.add(path);
     else dir.strays.delete(path);
     if (recipeFileName(name) === undefined) return;
-    const fresh = kind === "file" ? readFileEntry(scan, path, stat) : undefined;
+    // a FIFO, socket or device named like a recipe is read as a listing reads it: an invalid
+    // recipe (not a regular file), which shadows what it names (isRecipeEntry)
+    const fresh = kind === "file" || kind === "other" ? readFileEntry(scan, path, stat) : undefined;
     if (fresh === undefined || missing(fresh)) dir.files.delete(path);
     else dir.files.set(path, adopt(dir.files.get(path), fresh));
   };

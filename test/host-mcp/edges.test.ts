@@ -4,6 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -127,6 +128,22 @@ describe("a JSON twin written beside a Markdown tool", () => {
       if (r.isError === true) expect(textOf(r)).toMatch(/changed since your last tools\/list|source changed/);
       else expect(textOf(r)).toContain(`FROM_JSON_${round}`);
     }
+  }, 60_000);
+});
+
+describe("a FIFO named like a recipe, made while the server runs", () => {
+  it("is seen as discovery sees it: invalid, and shadowing the Markdown tool of its name", async () => {
+    agent = makeAgentDir();
+    writeFileSync(join(agent.recipes, "ver.md"), "---\ndescription: md\n---\n\n```template\necho FROM_MD\n```\n");
+    mcp = await connect(agent);
+    expect((await mcp.client.listTools()).tools.map((t) => t.name)).toContain("ver");
+    const seen = mcp.listChanged();
+    expect(spawnSync("mkfifo", [join(agent.recipes, "ver.json")]).status).toBe(0);
+    await mcp.nextListChanged(seen);
+    expect((await mcp.client.listTools()).tools.map((t) => t.name)).not.toContain("ver");
+    const r = await mcp.client.callTool({ name: "ver", arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).not.toContain("FROM_MD");
   }, 60_000);
 });
 
