@@ -15,8 +15,8 @@
 //   renames publish complete files, and a plain writer's later writes raise further "change"s.
 // - dot-files (atomic-write temps, editor swap files) and names discovery would not read are
 //   ignored in chokidar's filter, so no watch is spent on them and no event is raised.
-import { stat } from "node:fs/promises";
-import type { Stats } from "node:fs";
+import { lstat, stat } from "node:fs/promises";
+import { watch as watchFolder, type FSWatcher as FolderWatcher, type Stats } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { misnamedRecipe, recipeFileName } from "../../core/discovery/paths.js";
@@ -168,7 +168,29 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
   // chokidar never says "ready" for an instance closed before its scan ends: close() must not hang on it
   const whenReady = (w: FSWatcher): Promise<void> => Promise.race([new Promise<void>((res) => w.once("ready", () => res())), closedSignal]);
 
+  // A recipe root that is a symbolic link is watched through its target, which hears nothing when
+  // the link itself is replaced (another target swapped in, as a deploy does): the link's own name
+  // is watched in its folder too, and any event on it has the root's identity checked.
+  let linkWatch: FolderWatcher | undefined;
+  const unwatchLink = (): void => {
+    linkWatch?.close();
+    linkWatch = undefined;
+  };
+  async function watchLink(gen: number): Promise<void> {
+    const isLink = await lstat(root).then((s) => s.isSymbolicLink(), () => false);
+    if (!isLink || !live(gen)) return;
+    try {
+      linkWatch = watchFolder(parent, { persistent: false }, (_event, name) => {
+        if (name === rootName && live(gen)) void enqueue(() => checkRoot(gen));
+      });
+      linkWatch.on("error", () => unwatchLink());
+    } catch {
+      // no watch of the link's folder: a swap of its target then goes unnoticed, as before
+    }
+  }
+
   async function release(): Promise<number> {
+    unwatchLink();
     const w = current;
     current = undefined;
     recheck?.stop();
@@ -241,6 +263,7 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
     // The root can vanish while the watch is being set up, with no event to say so.
     rootId = await dirIdentity(root);
     if (rootId === undefined) return rootGone(gen);
+    await watchLink(gen);
     if (live(gen) && !initial) batcher.push({ kind: "root-added", path: root });
   }
 
@@ -304,6 +327,7 @@ export function watchRecipeRoot(rootPath: string, onChange: ChangeListener, opti
       generation++;
       batcher.cancel();
       recheck?.stop();
+      unwatchLink();
       signalClosed();
       const w = current;
       current = undefined;

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -128,6 +128,33 @@ describe("a JSON twin written beside a Markdown tool", () => {
       if (r.isError === true) expect(textOf(r)).toMatch(/changed since your last tools\/list|source changed/);
       else expect(textOf(r)).toContain(`FROM_JSON_${round}`);
     }
+  }, 60_000);
+});
+
+describe("a recipe folder that is a symbolic link", () => {
+  it("is followed when the link is swapped for one to another folder, as a deploy swaps it", async () => {
+    agent = makeAgentDir();
+    rmSync(agent.recipes, { recursive: true });
+    const [a, b] = [join(agent.dir, "dA"), join(agent.dir, "dB")];
+    mkdirSync(a);
+    mkdirSync(b);
+    writeFileSync(join(a, "only_a.json"), JSON.stringify({ description: "a", template: "echo A" }));
+    writeFileSync(join(b, "only_b.json"), JSON.stringify({ description: "b", template: "echo B" }));
+    symlinkSync(a, agent.recipes);
+    mcp = await connect(agent);
+    const names = async (): Promise<string[]> => (await mcp!.client.listTools()).tools.map((t) => t.name).filter((n) => n.endsWith("_a") || n.endsWith("_b"));
+    expect(await names()).toEqual(["only_a"]);
+    const seen = mcp.listChanged();
+    symlinkSync(b, join(agent.dir, "next"));
+    renameSync(join(agent.dir, "next"), agent.recipes);
+    await mcp.nextListChanged(seen);
+    for (let i = 0; i < 100 && (await names()).join() !== "only_b"; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await names()).toEqual(["only_b"]);
+    expect(textOf(await mcp.client.callTool({ name: "only_b", arguments: {} }))).toContain("B");
+    // and files written into the new target are seen
+    writeFileSync(join(b, "new_b.json"), JSON.stringify({ description: "n", template: "echo N" }));
+    for (let i = 0; i < 100 && (await names()).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await names()).toEqual(["new_b", "only_b"].sort());
   }, 60_000);
 });
 
