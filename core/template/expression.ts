@@ -34,12 +34,20 @@ const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 const isIdentStart = (c: string): boolean => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_";
 const isIdentChar = (c: string): boolean => isIdentStart(c) || isDigit(c);
 
+/** The most parentheses an expression nests, and the most operators it holds. */
+export const MAX_EXPRESSION_NESTING = 64;
+export const MAX_EXPRESSION_OPERATORS = 1000;
+
 /** Identifiers here stop at `-` (unlike placeholder names), so `{index-1}` subtracts rather than
  * naming one unknown variable `index-1`. */
 export function compileExpression(text: string): CompiledExpression {
   const src = text.replace(/\s+/g, "");
   const names: string[] = [];
   let i = 0;
+  // the parse and the walk of the tree recurse: nesting and length are bounded, so that a
+  // placeholder of thousands of parentheses or operators is a syntax error, never a stack overflow
+  let depth = 0;
+  let operators = 0;
   // a syntax error jumps to the end of input, which makes every rule stop consuming
   let failed = false;
   const fail = (): Node => {
@@ -50,8 +58,10 @@ export function compileExpression(text: string): CompiledExpression {
   const primary = (): Node => {
     const c = src[i] ?? "";
     if (c === "(") {
+      if (++depth > MAX_EXPRESSION_NESTING) return fail();
       i += 1;
       const inner = sum();
+      depth -= 1;
       if (failed || src[i] !== ")") return fail();
       i += 1;
       return inner;
@@ -73,6 +83,7 @@ export function compileExpression(text: string): CompiledExpression {
   const product = (): Node => {
     let left = primary();
     for (let c = src[i]; c === "*" || c === "/" || c === "%"; c = src[i]) {
+      if (++operators > MAX_EXPRESSION_OPERATORS) return fail();
       i += 1;
       left = { kind: "binary", op: c, left, right: primary() };
     }
@@ -81,6 +92,7 @@ export function compileExpression(text: string): CompiledExpression {
   const sum = (): Node => {
     let left = product();
     for (let c = src[i]; c === "+" || c === "-"; c = src[i]) {
+      if (++operators > MAX_EXPRESSION_OPERATORS) return fail();
       i += 1;
       left = { kind: "binary", op: c, left, right: product() };
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { compileExpression, evaluateCompiled, evaluateExpression, expressionErrorText, padNumber } from "../../../core/template/expression.js";
+import { compileExpression, evaluateCompiled, evaluateExpression, expressionErrorText, MAX_EXPRESSION_NESTING, MAX_EXPRESSION_OPERATORS, padNumber } from "../../../core/template/expression.js";
 
 const values = (v: Record<string, unknown>) => (name: string): unknown => (Object.hasOwn(v, name) ? v[name] : undefined);
 // the error as the text a failed call shows
@@ -54,5 +54,20 @@ describe("integer expressions", () => {
     expect(padNumber(5, 2)).toBe("05");
     expect(padNumber(123, 2)).toBe("123");
     expect(padNumber(-1, 3)).toBe("-01");
+  });
+});
+
+describe("bounded expressions", () => {
+  it("nest at most 64 parentheses and hold at most 1000 operators: more is a syntax error, never a stack overflow", () => {
+    const nested = (n: number): string => `${"(".repeat(n)}index${")".repeat(n)}`;
+    expect(compileExpression(nested(MAX_EXPRESSION_NESTING))._tag).toBe("Parsed");
+    expect(compileExpression(nested(MAX_EXPRESSION_NESTING + 1))._tag).toBe("SyntaxError");
+    expect(compileExpression(nested(100_000))._tag).toBe("SyntaxError");
+    const chain = (n: number): string => Array.from({ length: n + 1 }, () => "1").join("+");
+    const longest = compileExpression(chain(MAX_EXPRESSION_OPERATORS));
+    expect(longest._tag).toBe("Parsed");
+    expect(evaluateCompiled(longest, () => undefined)).toEqual(E.right(MAX_EXPRESSION_OPERATORS + 1));
+    expect(compileExpression(chain(MAX_EXPRESSION_OPERATORS + 1))._tag).toBe("SyntaxError");
+    expect(compileExpression(`${chain(300_000)}*2`)._tag).toBe("SyntaxError");
   });
 });
