@@ -14,7 +14,6 @@
 //
 // This file is a process entry, so it is its own composition root: it builds the node file
 // system and process runner it runs with, as a host does, and hands them down.
-import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { identityOf } from "../../adapters/process/identity.js";
 import { writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
@@ -54,12 +53,24 @@ const liveStdout = (chunk: Uint8Array): void => {
  *  start time, a line each): every command runs in a group of its own, so when this worker dies
  *  without ending them (killed with SIGKILL), the supervisor ends those groups from this list
  *  (adapters/process/supervisor.mjs). */
-let groupsFile: string | undefined;
+let groups: { readonly fs: FileSystem; readonly file: string } | undefined;
+/** the notes in order, each one append of a line */
+let noted: Promise<void> = Promise.resolve();
 function noteGroup(pid: number, next: ((pid: number) => void) | undefined): void {
-  try {
-    if (groupsFile !== undefined) appendFileSync(groupsFile, `${pid} ${identityOf(pid).start_time ?? ""}\n`, { mode: 0o600 });
-  } catch {
-    // the supervisor then cannot end this group if this worker is killed: the run still runs
+  const to = groups;
+  if (to !== undefined) {
+    const line = `${pid} ${identityOf(pid).start_time ?? ""}\n`;
+    noted = noted
+      .then(async () => {
+        const handle = await to.fs.open(to.file, "a", 0o600);
+        try {
+          await handle.write(line);
+        } finally {
+          await handle.close();
+        }
+      })
+      // the supervisor then cannot end this group if this worker is killed: the run still runs
+      .catch(() => undefined);
   }
   next?.(pid);
 }
@@ -114,7 +125,7 @@ async function main(runDir: string | undefined): Promise<number> {
   }
   const abort = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
-  groupsFile = join(runDir, RUN_FILES.groups);
+  groups = { fs, file: join(runDir, RUN_FILES.groups) };
 
   // a sandboxed run's steps run confined, or the run fails without running any of them
   let runner = loggingRunner(nodeProcessRunner);
