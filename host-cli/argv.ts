@@ -10,6 +10,7 @@
 
 import * as E from "fp-ts/lib/Either.js";
 import { didYouMean } from "../core/suggest.js";
+import { setOwn } from "../core/recipe/own.js";
 
 export type CliValue = null | boolean | number | string | CliValue[] | { [k: string]: CliValue };
 
@@ -117,7 +118,8 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
     if (!KEY.test(key)) return E.left(`invalid argument name "${key}" in "${word}"`);
     if (Object.prototype.hasOwnProperty.call(params, key)) return E.left(`argument "${key}" given twice`);
     const text = word.slice(eq + 1);
-    params[key] = paths.includes(key) ? text : parseCliValue(text);
+    // an own key whatever its name: `__proto__=x` is an argument named so, not the object's prototype
+    setOwn(params, key, paths.includes(key) ? text : parseCliValue(text));
   }
   return E.right({ verb, positional, params, json, ...(help ? { help } : {}), ...(stream ? { stream } : {}) });
 }

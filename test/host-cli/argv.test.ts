@@ -76,3 +76,16 @@ describe("arguments whose value is a file path", () => {
     expect(parseArgv(["call", "t", "file=123", "scripted=true"])).toEqual(E.right({ verb: "call", positional: ["t"], params: { file: 123, scripted: true }, json: false }));
   });
 });
+
+describe("argument names that are Object's own", () => {
+  it("`__proto__=x` and `constructor=x` are arguments of those names, own keys, and the prototype stays", () => {
+    const parsed = parseArgv(["call", "t", "constructor=A", "__proto__=B", "toString=C"]);
+    expect(E.isRight(parsed)).toBe(true);
+    if (!E.isRight(parsed)) return;
+    const params = parsed.right.params;
+    expect(Object.keys(params)).toEqual(["constructor", "__proto__", "toString"]);
+    expect(Object.getOwnPropertyDescriptor(params, "__proto__")?.value).toBe("B");
+    expect(Object.getPrototypeOf(params)).toBe(Object.prototype);
+    expect(E.isLeft(parseArgv(["call", "t", "__proto__=1", "__proto__=2"]))).toBe(true);
+  });
+});
