@@ -1,5 +1,6 @@
 // The public argument surface of a recipe:
 // which names a tool takes, their types, which are required, and the tool-level defaults.
+import { addNew } from "../unique-list.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { ArgType, Json, JsonObject } from "../model.js";
 import type { ArgSurface } from "../tool/tool-spec.js";
@@ -90,7 +91,7 @@ function notePlaceholder(content: string, facts: GraphFacts): undefined {
 const BOOL: ArgType = { kind: "bool" };
 
 function declare(facts: GraphFacts, name: string, type: ArgType | undefined, optional: boolean): void {
-  if (!facts.names.includes(name)) facts.names.push(name);
+  addNew(facts.names, name);
   if (type !== undefined && type.kind !== "string") (facts.types ??= new Map()).set(name, type);
   if (optional) (facts.optional ??= new Set()).add(name);
 }
@@ -139,9 +140,9 @@ export function surfaceNames(input: ArgInput, facts: GraphFacts): string[] {
   const names: string[] = [];
   for (const token of explicit) {
     const name = parseDeclaration(token).name;
-    if (name !== "" && !names.includes(name)) names.push(name);
+    if (name !== "") addNew(names, name);
   }
-  for (const n of facts.names) if (!names.includes(n)) names.push(n);
+  for (const n of facts.names) addNew(names, n);
   return names;
 }
 
@@ -176,7 +177,7 @@ export function surfaceOf(input: ArgInput, facts: GraphFacts, descriptions?: Rea
         setOwn((declaredDefaults ??= {}), d.name, d.default);
       }
     }
-    for (let i = 0; i < facts.names.length; i++) if (!names.includes(facts.names[i]!)) names.push(facts.names[i]!);
+    for (let i = 0; i < facts.names.length; i++) addNew(names, facts.names[i]!);
   }
   // a node's default applies before an inline one wherever the node reaches
   for (const shown of [facts.nodeDefaults, facts.inlineDefaults]) {

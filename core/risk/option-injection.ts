@@ -9,6 +9,7 @@
 // flagging every `-n {count}` would bury the real cases.
 // The template survey (core/compile/template-survey.ts) applies `freeTextWords` to every leaf;
 // the compile step keeps the names whose argument has no type, or one of OPTION_PRONE.
+import { addNew } from "../unique-list.js";
 import { isRepeatName, parsePlaceholder } from "../template/placeholder.js";
 
 /** the argument types whose values are free text (an array's elements are) */
@@ -38,6 +39,6 @@ export function freeTextWords(words: readonly string[], names: string[]): void {
     const word = words[i]!;
     if (word === "--") return;
     const name = freeTextName(word);
-    if (name !== undefined && !names.includes(name)) names.push(name);
+    if (name !== undefined) addNew(names, name);
   }
 }
