@@ -10,7 +10,6 @@
 
 import * as E from "fp-ts/lib/Either.js";
 import { didYouMean } from "../core/suggest.js";
-import { setOwn } from "../core/recipe/own.js";
 
 export type CliValue = null | boolean | number | string | CliValue[] | { [k: string]: CliValue };
 
@@ -118,8 +117,9 @@ export function parseArgv(argv: readonly string[]): ArgvResult {
     if (!KEY.test(key)) return E.left(`invalid argument name "${key}" in "${word}"`);
     if (Object.prototype.hasOwnProperty.call(params, key)) return E.left(`argument "${key}" given twice`);
     const text = word.slice(eq + 1);
-    // an own key whatever its name: `__proto__=x` is an argument named so, not the object's prototype
-    setOwn(params, key, paths.includes(key) ? text : parseCliValue(text));
+    // an own key whatever its name: `__proto__=x` is an argument named so, not the object's
+    // prototype (defined, not assigned; the front door loads no recipe code for this)
+    Object.defineProperty(params, key, { value: paths.includes(key) ? text : parseCliValue(text), enumerable: true, writable: true, configurable: true });
   }
   return E.right({ verb, positional, params, json, ...(help ? { help } : {}), ...(stream ? { stream } : {}) });
 }
