@@ -38,9 +38,10 @@ export interface Invocation {
   /** sees each chunk of either stream as it arrives (progress, live display); the result still
    *  holds the whole output */
   readonly onOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
-  /** told the pid of the started process (which is also its process group's id, where it has
-   *  a group of its own), before it can have exited */
-  readonly onStart?: (pid: number) => void;
+  /** a file the started process's group is noted in (a line: its leader's pid and start time),
+   *  written before anything else happens after the spawn: an async run's supervisor ends the
+   *  groups noted there when its worker dies (adapters/process/supervisor.mjs) */
+  readonly groupLog?: string;
 }
 
 export interface ProcessResult {

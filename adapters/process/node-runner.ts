@@ -5,13 +5,14 @@
 // its leader: when the leader exits, members it left behind are terminated too, so no stray can
 // hold the output pipes open (and the run with them) or outlive the result.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { appendFileSync, existsSync, statSync } from "node:fs";
 import { chmod, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { captureStream, type Captured } from "./capture.js";
 import { childEnvironment } from "./child-env.js";
 import { groupAlive, killGroup } from "./group.js";
+import { identityOf } from "./identity.js";
 import { boundedCommand } from "../../core/template/report.js";
 import {
   DEFAULT_CAPTURE_LIMIT_BYTES,
@@ -64,11 +65,11 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   }
   child.on("error", () => undefined);
   const pid = child.pid ?? 0;
-  if (pid !== 0 && invocation.onStart !== undefined) {
+  if (pid !== 0 && invocation.groupLog !== undefined) {
     try {
-      invocation.onStart(pid);
+      appendFileSync(invocation.groupLog, `${pid} ${identityOf(pid).start_time ?? ""}\n`, { mode: 0o600 });
     } catch {
-      // an observer that throws must not leave the command unwatched
+      // then the supervisor cannot end this group if its worker is killed: the command still runs
     }
   }
 

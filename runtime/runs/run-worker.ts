@@ -15,7 +15,6 @@
 // This file is a process entry, so it is its own composition root: it builds the node file
 // system and process runner it runs with, as a host does, and hands them down.
 import { join } from "node:path";
-import { identityOf } from "../../adapters/process/identity.js";
 import { writeFileAtomic, type FileSystem } from "../../adapters/fs/FileSystem.js";
 import { makeNodeFileSystem } from "../../adapters/fs/node.js";
 import { nodeProcessRunner } from "../../adapters/process/node-runner.js";
@@ -49,37 +48,17 @@ const liveStdout = (chunk: Uint8Array): void => {
   }
 };
 
-/** Each command's process group, noted in the run's folder as it starts (its leader's pid and
- *  start time, a line each): every command runs in a group of its own, so when this worker dies
+/** Where each command's process group is noted as it starts (the runner writes it, see
+ *  Invocation.groupLog): every command runs in a group of its own, so when this worker dies
  *  without ending them (killed with SIGKILL), the supervisor ends those groups from this list
  *  (adapters/process/supervisor.mjs). */
-let groups: { readonly fs: FileSystem; readonly file: string } | undefined;
-/** the notes in order, each one append of a line */
-let noted: Promise<void> = Promise.resolve();
-function noteGroup(pid: number, next: ((pid: number) => void) | undefined): void {
-  const to = groups;
-  if (to !== undefined) {
-    const line = `${pid} ${identityOf(pid).start_time ?? ""}\n`;
-    noted = noted
-      .then(async () => {
-        const handle = await to.fs.open(to.file, "a", 0o600);
-        try {
-          await handle.write(line);
-        } finally {
-          await handle.close();
-        }
-      })
-      // the supervisor then cannot end this group if this worker is killed: the run still runs
-      .catch(() => undefined);
-  }
-  next?.(pid);
-}
+let groupLog: string | undefined;
 
 /** The runner, with every command's stdout copied to our stdout (stdout.log) as it is printed,
  *  and its stderr appended to our stderr (stderr.log) as it ends. */
 function loggingRunner(inner: ProcessRunner): ProcessRunner {
   return makeProcessRunner(`${inner.name}+log`, async (invocation) => {
-    const result = await inner.run({ ...invocation, onStdout: liveStdout, onStart: (pid) => noteGroup(pid, invocation.onStart) });
+    const result = await inner.run({ ...invocation, onStdout: liveStdout, ...(groupLog === undefined ? {} : { groupLog }) });
     try {
       if (result.stderr.length > 0) {
         write(STDERR, result.stderr);
@@ -125,7 +104,7 @@ async function main(runDir: string | undefined): Promise<number> {
   }
   const abort = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => abort.abort());
-  groups = { fs, file: join(runDir, RUN_FILES.groups) };
+  groupLog = join(runDir, RUN_FILES.groups);
 
   // a sandboxed run's steps run confined, or the run fails without running any of them
   let runner = loggingRunner(nodeProcessRunner);

@@ -155,7 +155,10 @@ describe("async runs", () => {
       const text = existsSync(pidfile) ? readFileSync(pidfile, "utf8").trim() : "";
       return text === "" ? undefined : Number(text);
     });
-    const worker = (await readRun(nodeFs, box.runsRoot, id))!.pid!;
+    const run0 = (await readRun(nodeFs, box.runsRoot, id))!;
+    const worker = run0.pid!;
+    // the command's group is noted as it starts
+    expect(readFileSync(join(run0.run_dir, "groups"), "utf8")).toMatch(/^\d+ \d*\n/);
     // the command runs in a group of its own, not in the worker's
     expect(groupAlive(sleeper)).toBe(true);
     expect(sleeper).not.toBe(worker);
