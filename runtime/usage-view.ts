@@ -126,6 +126,13 @@ async function quarantinedJournals(fs: FileSystem, ledger: LedgerContext, paths:
   return out.sort();
 }
 
+/** The warning of each review state file that does not read (loaded only for the views that read
+ *  usage, as the reviews view's own code is). */
+async function unreadableStateLines(fs: FileSystem, paths: AgentPaths): Promise<string[]> {
+  const [{ unreadableReviewStates }, { unreadableStateLine }] = await Promise.all([import("./review/gather-reviews.js"), import("./review/files.js")]);
+  return (await unreadableReviewStates(fs, paths)).map(unreadableStateLine);
+}
+
 /** `inspect` for every host: ledger usage is loaded for the views that show it. */
 export async function inspectWithUsage(
   discovery: Discovery,
@@ -143,7 +150,7 @@ export async function inspectWithUsage(
     ...(found?.unreadable === undefined ? [] : [usageUnreadable(found.unreadable)]),
     ...(found?.notes ?? []),
     ...(usage ? await quarantinedJournals(runtime.fs, runtime.ledger, runtime.paths) : []),
-    ...(usage ? await (await import("./review/gather-reviews.js")).unreadableReviewStates(runtime.fs, runtime.paths) : []),
+    ...(usage ? await unreadableStateLines(runtime.fs, runtime.paths) : []),
   ];
   const seen = extra.length === 0 ? discovery : { ...discovery, diagnostics: [...discovery.diagnostics, ...extra] };
   const answer = await inspect(seen, params, { ...runtime, ...(found === undefined ? {} : { usage: found.lookup }), ...(reviews === undefined ? {} : { reviews }) });

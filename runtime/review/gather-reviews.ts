@@ -93,25 +93,25 @@ export async function gatherReviews(fs: FileSystem, paths: AgentPaths, unreadabl
   const gathered = reviewsDetails({ draft: draftReviewDetails(state, evidence), lineageFiles: files, lineages, ...tool });
   // a state file that does not read is not an idle review: its phase is not known
   const states = await unreadableReviewStates(fs, paths);
-  const unknown = (path: string): boolean => states.some((line) => line.startsWith(`Review state ${path} `));
+  const unknown = (path: string): boolean => states.some((e) => e.path === path);
   const details = states.length === 0 ? gathered : {
     ...gathered,
     ...(unknown(statePath(paths)) ? { draft_review: { phase: "unknown" } } : {}),
     ...(unknown(toolStatePath(paths)) ? { tool_review: { phase: "unknown" } } : {}),
-    state_unreadable: states,
+    state_unreadable: states.map(unreadableStateLine),
   };
   return cannot === undefined ? details : { ...details, lineage_count: null, revision_snapshots: null, usage_unreadable: cannot };
 }
 
-/** A line for each review state file that is there but does not read (runtime/review/files.ts):
- *  the views say it, where the review would otherwise show as idle. */
-export async function unreadableReviewStates(fs: FileSystem, paths: AgentPaths): Promise<string[]> {
-  const out: string[] = [];
+/** Each review state file that is there but does not read (runtime/review/files.ts): the views
+ *  say it (unreadableStateLine), where the review would otherwise show as idle. */
+export async function unreadableReviewStates(fs: FileSystem, paths: AgentPaths): Promise<ReviewStateUnreadable[]> {
+  const out: ReviewStateUnreadable[] = [];
   const check = async <S>(path: string, decode: (raw: unknown) => S | undefined): Promise<void> => {
     try {
       await readStateFile(fs, path, decode);
     } catch (e) {
-      if (e instanceof ReviewStateUnreadable) out.push(unreadableStateLine(e));
+      if (e instanceof ReviewStateUnreadable) out.push(e);
     }
   };
   await check(statePath(paths), decodeState);
