@@ -82,6 +82,9 @@ export async function listDir(ctx: LedgerContext, dir: string): Promise<string[]
   }
 }
 
+/** A name in the ledgers folder that is a ledger kept aside (asideName). */
+export const isKeptAside = (name: string): boolean => /\.unreadable(-\d+)?$/.test(name);
+
 /** The name beside `path` an unreadable ledger is kept under: `<file>.unreadable`, then `-2`, ...
  *  (not a ledger's name, so no listing takes it for one). */
 async function asideName(ctx: LedgerContext, path: string): Promise<string> {

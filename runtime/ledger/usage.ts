@@ -8,7 +8,7 @@ import { pathKey } from "../../core/ledger/keys.js";
 import { usageSummary } from "../../core/ledger/usage-summary.js";
 import type { LedgerContext } from "./ledger-context.js";
 import { foldLocked } from "./fold-logs.js";
-import { listDir, readIndex, readLedgers, withStore } from "./ledger-store.js";
+import { isKeptAside, listDir, readIndex, readLedgers, withStore } from "./ledger-store.js";
 
 export interface UsageLookup {
   /** `{lifetime_calls, calls, revision_calls, last_launch_at}` for a user-root entry (zeros
@@ -33,7 +33,7 @@ export async function loadUsage(ctx: LedgerContext, entries: readonly RecipeEntr
       // a ledger set aside because it did not read (ledger-store.ts commitSteps) is named in every
       // view until someone restores or removes it
       for (const name of await listDir(ctx, ctx.paths.ledgers)) {
-        if (/\.unreadable(-\d+)?$/.test(name)) diagnostics.push(`Usage ledger ${join(ctx.paths.ledgers, name)} is kept aside: it did not read as a ledger, and its recipe's lineage started again; restore its counts by hand, then delete it.`);
+        if (isKeptAside(name)) diagnostics.push(`Usage ledger ${join(ctx.paths.ledgers, name)} is kept aside: it did not read as a ledger, and its recipe's lineage started again; restore its counts by hand, then delete it.`);
       }
       const { index } = await readIndex(ctx);
       const keys = entries.flatMap((e) => keyOf(e) ?? []);
