@@ -40,6 +40,17 @@ afterAll(() => box.cleanup());
 const inspectRun = (id: string, extra: Record<string, unknown> = {}) =>
   inspect(openRegistry({ env: box.env, cwd: box.dir, home: box.dir, packagedRoot: null, scan: makeNodeScanPort() }).discover(), { target: `run:${id}`, ...extra }, { env: box.env, fs: nodeFs });
 
+/** Starts the `hold` run; its id and the pid of its command once that runs. */
+async function holding(pidName: string): Promise<{ id: string; sleeper: number }> {
+  const pidfile = join(box.dir, pidName);
+  const id = runIdOf(await box.call("hold", { pidfile }));
+  const sleeper = await waitFor("the command to start", () => {
+    const text = existsSync(pidfile) ? readFileSync(pidfile, "utf8").trim() : "";
+    return text === "" ? undefined : Number(text);
+  });
+  return { id, sleeper };
+}
+
 describe("async runs", () => {
   it("answer at once with the run id, then run the whole template graph to success", async () => {
     const started = await box.call("pipeline");
@@ -117,12 +128,7 @@ describe("async runs", () => {
   });
 
   it("stop on message type=control.kill: status killed, every process of the run gone", async () => {
-    const pidfile = join(box.dir, "hold.pid");
-    const id = runIdOf(await box.call("hold", { pidfile }));
-    const sleeper = await waitFor("the command to start", () => {
-      const text = existsSync(pidfile) ? readFileSync(pidfile, "utf8").trim() : "";
-      return text === "" ? undefined : Number(text);
-    });
+    const { id, sleeper } = await holding("hold.pid");
     const before = (await readRun(nodeFs, box.runsRoot, id))!;
     expect(before.status).toBe("running");
     expect(isAlive(sleeper)).toBe(true);
@@ -149,12 +155,7 @@ describe("async runs", () => {
   });
 
   it("a worker killed with SIGKILL takes its commands' process groups with it: none outlives the run", async () => {
-    const pidfile = join(box.dir, "hold-k9.pid");
-    const id = runIdOf(await box.call("hold", { pidfile }));
-    const sleeper = await waitFor("the command to start", () => {
-      const text = existsSync(pidfile) ? readFileSync(pidfile, "utf8").trim() : "";
-      return text === "" ? undefined : Number(text);
-    });
+    const { id, sleeper } = await holding("hold-k9.pid");
     const run0 = (await readRun(nodeFs, box.runsRoot, id))!;
     const worker = run0.pid!;
     // the command's group is noted as it starts
