@@ -18,7 +18,7 @@ import { viewKey } from "../../runtime/view-key.js";
 import { answerKept } from "../../host-cli/inspect-kept.js";
 import { writeJson, writeText } from "../../host-cli/print.js";
 import { inspectWithUsage } from "../../runtime/usage-view.js";
-import { closeLedger, foldPending, openLedger } from "../../runtime/ledger/index.js";
+import { closeLedger, foldPending, openLedger, seedLineages } from "../../runtime/ledger/index.js";
 import { accountLaunch } from "../../runtime/accounting.js";
 
 export interface CacheBox {
@@ -48,6 +48,10 @@ export interface CacheBox {
   /** counts one launch of tool `name` in the usage ledger, as a call does (nothing runs); false
    *  when there is no such tool. `fold`: the launch logs are folded into the ledgers at once */
   launch(name: string, fold: boolean): Promise<boolean>;
+  /** the usage lineages brought to follow the recipes as they are now (as a usage view does
+   *  before it reads), without folding pending launches; returns the one-time notes that seeding
+   *  said (a lineage name held by another file, a lineage not followed) */
+  settle(): Promise<readonly string[]>;
   /** discovery without the cache: what the cache must reproduce */
   plain(cwd?: string): Discovery;
   /** what `list` shows of a discovery without the cache */
@@ -119,6 +123,17 @@ export function cacheBox(): CacheBox {
         return true;
       } finally {
         await session.close();
+      }
+    },
+    async settle() {
+      const fs = makeNodeFileSystem();
+      const ports = hostPorts({ env, cwd: dir, home: dir, packagedRoot: null, fs, scan: base });
+      const discovery = openRegistry({ env, cwd: dir, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover();
+      const ledger = openLedger({ fs, lock: ports.lock, recipeRoot: ports.paths.recipeRoot, usageRoot: ports.paths.usageRoot });
+      try {
+        return (await seedLineages(ledger, discovery)).diagnostics;
+      } finally {
+        await closeLedger(ledger);
       }
     },
     plain: (cwd = dir) => openRegistry({ env, cwd, home: dir, packagedRoot: null, compileCache: false, scan: base }).discover(),
