@@ -14,6 +14,7 @@ import { shellSyntaxWarnings } from "../risk/shell-syntax.js";
 import { freeTextWords } from "../risk/option-injection.js";
 import type { RecipeWarning } from "./recipe-warning.js";
 import { FIELD } from "../recipe/fields.js";
+import { COMMAND_LIMIT, literalRepeat, tooManyCommandsText } from "../template/repeat.js";
 
 export interface TemplateSurvey {
   /** the first structural error in document order (control values of a node before its children) */
@@ -48,7 +49,9 @@ export function surveyTemplate(template: Json): TemplateSurvey {
   const fail = (problem: string | undefined): void => {
     if (error === undefined && problem !== undefined) error = problem;
   };
-  const walk = (node: Json | undefined, label: string | undefined): void => {
+  // returns the commands the node stands for (core/template/command-count.ts counts the same way
+  // where a template may reach one node along many paths; a survey runs after that count)
+  const walk = (node: Json | undefined, label: string | undefined): number => {
     if (typeof node === "string") {
       const split = splitWordsDetailed(node);
       const problem = leafProblem(node, split);
@@ -68,27 +71,30 @@ export function surveyTemplate(template: Json): TemplateSurvey {
         const w = shell[i]!;
         if (!(warnings ??= new Map()).has(w.text)) warnings.set(w.text, w);
       }
-      return;
+      return 1;
     }
     if (Array.isArray(node)) {
       if (node.length === 0) fail(NO_STEPS);
-      for (let i = 0; i < node.length; i++) walk(node[i], label);
-      return;
+      let n = 0;
+      for (let i = 0; i < node.length; i++) n += walk(node[i], label);
+      return n;
     }
     if (!isObject(node)) {
       fail(EMPTY_COMMAND);
-      return;
+      return 0;
     }
     fail(controlProblem(node));
     const own = typeof node["label"] === "string" ? node["label"] : label;
     noteNodeDefaults(node, facts);
     const repeat = node[FIELD.repeat];
     if (typeof repeat === "string") (repeats ??= []).push(repeat);
-    walk(node["template"], own);
-    if (node[FIELD.recover] !== undefined) walk(node[FIELD.recover], own);
+    let n = walk(node["template"], own);
+    if (node[FIELD.recover] !== undefined) n += walk(node[FIELD.recover], own);
     noteNodeControls(node, facts);
+    return n === 0 ? 0 : n * literalRepeat(repeat);
   };
-  walk(template, undefined);
+  // repeats nested in one another: each within the limit, together past it
+  if (walk(template, undefined) > COMMAND_LIMIT) fail(tooManyCommandsText(COMMAND_LIMIT));
   return {
     error,
     ...(errorStep === undefined ? {} : { errorStep }),

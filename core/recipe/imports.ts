@@ -15,6 +15,8 @@ import { type PathContext, recipeReference, resolveRecipePath } from "./resolve-
 import type { RecipeError } from "./recipe-error.js";
 import { finishConfig, inheritable } from "./resolved-config.js";
 import { confinementOf, type Confining } from "./placed-sandbox.js";
+import { commandCount } from "../template/command-count.js";
+import { COMMAND_LIMIT, tooManyCommandsText } from "../template/repeat.js";
 
 export const IMPORT_DEPTH_LIMIT = 32;
 
@@ -214,7 +216,15 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
           if (imported.sandbox !== undefined) placing.confining.push({ from: imported.file, field: imported.sandbox });
         },
       };
-      return expandTemplate(current.template, env);
+      return pipe(
+        expandTemplate(current.template, env),
+        // the recipes placed here are shared, not copied: counted before anything walks the
+        // graph as a tree (core/template/command-count.ts)
+        E.filterOrElse(
+          (expanded) => expanded.template === current.template || commandCount(expanded.template, COMMAND_LIMIT) <= COMMAND_LIMIT,
+          (): RecipeError => ({ _tag: "InvalidTemplate", message: tooManyCommandsText(COMMAND_LIMIT) }),
+        ),
+      );
     }),
     chain(({ current, expanded, placing }) => {
       const { borrowed } = placing;

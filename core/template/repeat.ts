@@ -23,6 +23,14 @@ export const REPEAT_UNRESOLVED = "Command template repeat could not be resolved.
 export const COMMAND_LIMIT = 10_000;
 export const tooManyCommandsText = (limit: number): string => `Command template expands to more than ${limit} commands.`;
 
+/** The copy count of a `repeat` written as a number or as digits; 1 for none, for one written as
+ *  `{name.length}` (known only at the call) and for one that is no count (an error of its own). */
+export function literalRepeat(value: unknown): number {
+  if (typeof value === "number") return Number.isInteger(value) && value >= 1 ? value : 1;
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Math.max(Number(value), 1);
+  return 1;
+}
+
 /** The copy count, `unresolved` when `{name.length}` names no value, undefined without repeat. */
 export function repeatCount(value: unknown, scope: Scope): E.Either<TemplateFailure, number | "unresolved" | undefined> {
   if (value === undefined) return E.right(undefined);

@@ -97,4 +97,27 @@ describe("pi-recipes list with files that are not regular files", () => {
     expect(body.ok).toBe(false);
     expect(body.text).toMatch(/^Recipe root .* could not be read: the tools it holds are not listed\./);
   }, LIMIT_MS + 10_000);
+
+  it("recipes that each import the next twice (2^29 commands in 30 small files) are one invalid recipe, and a call of another tool runs", async () => {
+    // imports are placed by reference, so the graph is 30 nodes; walked as a tree it is 2^29
+    // leaves, which used to block the process (SIGTERM included) for far longer than the limit
+    const lib = join(agent, "lib");
+    mkdirSync(lib, { recursive: true });
+    mkdirSync(recipes, { recursive: true });
+    const depth = 30;
+    for (let i = 0; i < depth; i++) {
+      const next = `d${i + 1}.json`;
+      const body = i === depth - 1 ? { description: "end", template: "echo end" } : { description: `d${i}`, imports: { a: next, b: next }, template: [{ name: "a" }, { name: "b" }] };
+      writeFileSync(join(lib, `d${i}.json`), JSON.stringify(body));
+    }
+    writeFileSync(join(recipes, "wide.json"), JSON.stringify({ description: "wide", imports: { n: "{agent}/lib/d0.json" }, template: { name: "n" } }));
+    writeFileSync(join(recipes, "ok.json"), JSON.stringify({ description: "fine", template: "echo ok" }));
+    const listed = await cli(["list"]);
+    expect(listed.signal).toBeNull();
+    expect(listed.stdout).toContain(`Invalid recipe: ${join(recipes, "wide.json")}: Command template expands to more than 10000 commands.`);
+    const called = await cli(["call", "ok"]);
+    expect(called.signal).toBeNull();
+    expect(called.status).toBe(0);
+    expect(called.stdout).toBe("ok\n");
+  }, 2 * LIMIT_MS + 10_000);
 });

@@ -2,6 +2,7 @@
 // facts about it (config, surface, risk labels, warnings, problems, the tool) are read from the
 // result.
 import * as E from "fp-ts/lib/Either.js";
+import type { Json } from "../../../core/model.js";
 import { describe, expect, it } from "vitest";
 import { compileRecipe, type CompiledConfig, type CompiledRecipe } from "../../../core/compile/compile-recipe.js";
 import { toolOf } from "../../../core/compile/tool.js";
@@ -175,6 +176,45 @@ describe("compileRecipe", () => {
       if (c.kind === "problem") expect(c.problem).toMatchObject({ message: tooMany });
     }
     expect(compile({ [path]: { repeat: 10_000, template: "echo" } }, path).kind).toBe("recipe");
+  });
+
+  it("repeats nested in one another count together: within the limit each, past it together", () => {
+    const path = `${ROOT}/nest.json`;
+    const nested = (inner: number, recover?: string): Json => ({ repeat: 100, template: { repeat: inner, template: "echo x", ...(recover === undefined ? {} : { recover }) } });
+    expect(compile({ [path]: { template: nested(100) } }, path).kind).toBe("recipe");
+    for (const template of [nested(101), nested(100, "echo again"), ["echo first", nested(100)]]) {
+      const c = compile({ [path]: { template } }, path);
+      expect(c.kind).toBe("problem");
+      if (c.kind === "problem") expect(c.problem).toMatchObject({ message: "Command template expands to more than 10000 commands." });
+    }
+  });
+
+  it("recipes that place the next one twice (imports or delegation) are counted as they expand: 2^29 commands are a problem, found at once", () => {
+    const depth = 30;
+    const chain = (place: (next: string) => object): Files => {
+      const files: Files = {};
+      for (let i = 0; i < depth; i++) files[`${ROOT}/lib/d${i}.json`] = i === depth - 1 ? { template: "echo end" } : place(`d${i + 1}.json`);
+      return files;
+    };
+    const byImport = chain((next) => ({ imports: { a: next, b: next }, template: [{ name: "a" }, { name: "b" }] }));
+    const byDelegation = chain((next) => ({ template: [next, next] }));
+    for (const files of [byImport, byDelegation]) {
+      const top = `${ROOT}/lib/d0.json`;
+      const c = compile(files, top);
+      expect(c.kind).toBe("problem");
+      if (c.kind === "problem") expect(c.problem.message).toContain("Command template expands to more than 10000 commands.");
+      // 2^13 = 8,192 commands are within the limit
+      const within = compile(files, `${ROOT}/lib/d${depth - 14}.json`);
+      expect(within.kind).toBe("recipe");
+    }
+  });
+
+  it("a literal retry above 10,000 attempts is a problem when the recipe loads", () => {
+    const path = `${ROOT}/retry.json`;
+    const c = compile({ [path]: { template: { retry: 1e308, template: "false" } } }, path);
+    expect(c.kind).toBe("problem");
+    if (c.kind === "problem") expect(c.problem).toMatchObject({ message: "Command template retry must be at most 10000." });
+    expect(compile({ [path]: { template: { retry: 10_000, template: "false" } } }, path).kind).toBe("recipe");
   });
 
   it("a repeat that is not safe keeps the recipe but not the tool", () => {

@@ -296,8 +296,13 @@ describe("imports: problems", () => {
     const d0 = loadRecipe(ctx.readFile(`${ROOT}/d0.json`)!, "d0", "json");
     if (E.isLeft(d0)) throw new Error("setup");
     const r = resolveRecipe(d0.right, `${ROOT}/d0.json`, counting);
-    expect(E.isRight(r)).toBe(true);
+    // 2^31 commands: past the command limit, which is no cycle
+    expect(r).toEqual(E.left({ _tag: "InvalidTemplate", message: "Command template expands to more than 10000 commands." }));
     expect(leafReads).toBeLessThanOrEqual(3);
+    // ten levels (2^11 commands) resolve
+    const d20 = loadRecipe(ctx.readFile(`${ROOT}/d20.json`)!, "d20", "json");
+    if (E.isLeft(d20)) throw new Error("setup");
+    expect(E.isRight(resolveRecipe(d20.right, `${ROOT}/d20.json`, ctx))).toBe(true);
   });
 });
 
