@@ -8,6 +8,7 @@ import { isTruthy } from "./truthy.js";
 import { type TemplateFailure, invalidTemplate } from "./failure.js";
 import { isIdentifier } from "./placeholder.js";
 import { FIELD } from "../recipe/fields.js";
+import { COMMAND_LIMIT } from "./repeat.js";
 
 export type NumericControl = typeof FIELD.delay | typeof FIELD.timeout | typeof FIELD.retry | typeof FIELD.concurrency | typeof FIELD.min_successful;
 export type FailureScope = "continue" | "branch" | "root";
@@ -44,8 +45,15 @@ const positiveInteger = (field: NumericControl, value: unknown, scope: Scope): E
     n === undefined || (Number.isInteger(n) && n >= 1) ? E.right(n) : E.left(invalidTemplate(`Command template ${field} must be a positive integer.`)),
   )(resolveNumericControl(field, value, scope));
 
-/** Attempts, an integer ≥ 1. */
-export const resolveRetry = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> => positiveInteger(FIELD.retry, value, scope);
+/** The most attempts a `retry` may ask for: each attempt starts a command again, and no template
+ *  stands for more commands than this (core/template/repeat.ts). */
+export const MAX_RETRY = COMMAND_LIMIT;
+
+/** Attempts, an integer from 1 to MAX_RETRY. */
+export const resolveRetry = (value: unknown, scope: Scope): E.Either<TemplateFailure, number | undefined> =>
+  chain((n: number | undefined) =>
+    n === undefined || n <= MAX_RETRY ? E.right(n) : E.left(invalidTemplate(`Command template retry must be at most ${MAX_RETRY}.`)),
+  )(positiveInteger(FIELD.retry, value, scope));
 
 /** Branches run at once: an integer ≥ 1, capped at the branch count; all of them when unset. */
 export const resolveConcurrency = (value: unknown, scope: Scope, branches: number): E.Either<TemplateFailure, number> =>

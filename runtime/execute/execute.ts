@@ -3,7 +3,9 @@ import type { ProgramNode } from "../../core/tool/program.js";
 import { createContextCache, rootContext } from "../../core/template/context.js";
 import type { Values } from "../../core/template/substitute.js";
 import { execNode } from "./run-node.js";
-import type { ExecuteOptions, NodeResult, Run, Trace } from "./run-state.js";
+import { commandsFor, hasCallRepeat } from "../../core/tool/program-count.js";
+import { COMMAND_LIMIT, tooManyCommandsText } from "../../core/template/repeat.js";
+import type { CommandTally, ExecuteOptions, NodeResult, Run, Trace } from "./run-state.js";
 import { TemplateError } from "./run-state.js";
 
 export const DEFAULT_MAX_PARALLEL_BRANCHES = 64;
@@ -42,6 +44,7 @@ export function fanoutLimit(options: ExecuteOptions, env: NodeJS.ProcessEnv = pr
 class RunState implements Run {
   private limit: number | undefined;
   readonly continued: Trace["continued"];
+  readonly commands: CommandTally = { started: 0 };
   constructor(readonly options: ExecuteOptions, readonly runtime: Values, readonly trace: Trace) {
     this.continued = trace.continued;
   }
@@ -58,8 +61,13 @@ export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], continu
 export async function executeTemplate(program: ProgramNode, runtime: Values, options: ExecuteOptions): Promise<Execution> {
   const trace = emptyTrace();
   const run = new RunState(options, runtime, trace);
+  const root = rootContext(options.contextCache ?? createContextCache());
+  // refused before anything runs when the call's values make it stand for too many commands
+  if (hasCallRepeat(program) && commandsFor(program, runtime, root, COMMAND_LIMIT) > COMMAND_LIMIT) {
+    return { kind: "error", message: tooManyCommandsText(COMMAND_LIMIT), argument: false, trace };
+  }
   try {
-    const result = await execNode(program, rootContext(options.contextCache ?? createContextCache()), undefined, run, true);
+    const result = await execNode(program, root, undefined, run, true);
     return { kind: "done", result, trace };
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;

@@ -19,6 +19,7 @@ function scopedRun(run: Run): Run {
       return run.fanoutLimit;
     },
     continued: [],
+    commands: run.commands,
   };
 }
 

@@ -12,7 +12,8 @@ import { invocationOf } from "../../core/template/invocation.js";
 import { boundedCommand, renderInvocation } from "../../core/template/report.js";
 import { fromCapture, fromProcess, text } from "./results.js";
 import type { NodeResult, Run } from "./run-state.js";
-import { must } from "./run-state.js";
+import { must, TemplateError } from "./run-state.js";
+import { COMMAND_LIMIT, tooManyCommandsText } from "../../core/template/repeat.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
 
 export const REVIEW_MARKER = "ACTOR_REVIEW_RESULT";
@@ -42,6 +43,9 @@ export async function runLeaf(
   run: Run,
 ): Promise<NodeResult> {
   const step = label ?? leaf.text;
+  // a template stands for at most COMMAND_LIMIT commands; one checked when it is loaded can still
+  // run more through a `repeat` of `{name.length}` nested in another, or a group retry
+  if (++run.commands.started > COMMAND_LIMIT) throw new TemplateError(tooManyCommandsText(COMMAND_LIMIT), step);
   const { options, runtime } = run;
   // absent controls (the usual case) need no scope and no resolution
   let timeout: number | undefined;

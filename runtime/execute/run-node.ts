@@ -120,7 +120,7 @@ async function withDeadline(ms: number, step: string, failure: FailureScope, run
   const outer = run.options.signal;
   const deadline = AbortSignal.timeout(ms);
   const signal = outer === undefined ? deadline : AbortSignal.any([outer, deadline]);
-  const bounded: Run = { options: { ...run.options, signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued };
+  const bounded: Run = { options: { ...run.options, signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued, commands: run.commands };
   const r = await go(bounded);
   if (!deadline.aborted || outer?.aborted === true) return r;
   // a node that had finished with 0 as the deadline fired is reported with a 1 that no process gave

@@ -115,6 +115,14 @@ export interface Run {
   /** where a sequence records a step that failed while it went on: the trace's list, except
    * inside a group retry, whose attempts each get their own until one is final */
   readonly continued: ContinuedFailure[];
+  /** the commands the run has started, one count shared by every view of the run */
+  readonly commands: CommandTally;
+}
+
+/** How many commands a run has started: each leaf once, however often it is retried; a leaf run
+ *  again by a group retry or by another copy of a repeat counts again. */
+export interface CommandTally {
+  started: number;
 }
 
 /** A template error: the run stops and reports `message`; `step` names the node it came from;

@@ -4,6 +4,11 @@ import type { Json } from "../../../core/model.js";
 import { eventually, groupGone } from "../../adapters/process/groups.js";
 import { isAlive as liveProcess } from "../../../adapters/process/group.js";
 import { run, sandbox, type Sandbox } from "./support.js";
+import { makeProcessRunner, type ProcessResult } from "../../../adapters/process/ProcessRunner.js";
+
+const exited = (code: number): ProcessResult => ({
+  code, killed: false, timedOut: false, stdout: new Uint8Array(), stderr: new Uint8Array(), stdoutBytes: 0, stderrBytes: 0, stdoutTruncated: false, stderrTruncated: false, durationMs: 0,
+});
 
 let box: Sandbox;
 beforeEach(() => {
@@ -94,6 +99,40 @@ describe("control validation messages", () => {
     const atLimit = await run(box, { repeat: "{items.length}", template: { when: false, template: `touch ${marker}` } }, { items: Array.from({ length: 10_000 }, (_u, i) => i) });
     expect(atLimit.result.ok).toBe(true);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("repeats of {name.length} nested in one another are counted with the call's values: past the limit together, nothing runs", async () => {
+    const marker = `${box.dir}/ran`;
+    const template = { repeat: "{items.length}", template: { repeat: "{items.length}", template: `touch ${marker}` } };
+    const { result } = await run(box, template, { items: Array.from({ length: 101 }, (_u, i) => i) });
+    expect(result.ok).toBe(false);
+    expect(result.text).toBe("Command template expands to more than 10000 commands.");
+    expect(existsSync(marker)).toBe(false);
+    const small = await run(box, template, { items: [1, 2] });
+    expect(small.result.ok).toBe(true);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it("a run stops before its 10,001st command, however it got there (a group retry runs its steps again)", async () => {
+    const started: string[] = [];
+    const runner = makeProcessRunner("counting", (inv) => {
+      started.push(inv.command);
+      return Promise.resolve(exited(1));
+    });
+    // 4,000 failing steps, tried 3 times: 12,000 commands
+    const template = { retry: 3, template: Array.from({ length: 4_000 }, () => "false") };
+    const { result } = await run(box, template, {}, { runner });
+    expect(result.ok).toBe(false);
+    expect(result.text).toContain("Command template expands to more than 10000 commands.");
+    expect(started.length).toBe(10_000);
+  });
+
+  it("a retry above 10,000 attempts is refused, written or given by the call", async () => {
+    for (const [template, values] of [[{ retry: 10_001, template: "true" }, {}], [{ retry: "{n}", template: "true" }, { n: "1e308" }]] as const) {
+      const { result } = await run(box, template, values);
+      expect(result.ok).toBe(false);
+      expect(result.text).toBe("Command template retry must be at most 10000.");
+    }
   });
 
   it("a missing control value names the field", async () => {
