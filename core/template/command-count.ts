@@ -1,7 +1,7 @@
 // How many commands a template graph stands for as written: each string leaf is one command, an
 // array the sum of its steps, an object node its `template` and its `recover`, times its
 // `repeat` when that is a literal count. A `repeat` written as `{name.length}` counts once here;
-// the call counts it (runtime/execute/run-node.ts). `when` is not evaluated: a step that may be
+// a call counts it with its values (core/tool/program-count.ts). `when` is not evaluated: a step that may be
 // skipped still counts.
 //
 // Imported recipes and delegation targets are placed into a template by reference

@@ -62,11 +62,10 @@ export async function executeTemplate(program: ProgramNode, runtime: Values, opt
   const trace = emptyTrace();
   const run = new RunState(options, runtime, trace);
   const root = rootContext(options.contextCache ?? createContextCache());
-  // refused before anything runs when the call's values make it stand for too many commands
-  if (hasCallRepeat(program) && commandsFor(program, runtime, root, COMMAND_LIMIT) > COMMAND_LIMIT) {
-    return { kind: "error", message: tooManyCommandsText(COMMAND_LIMIT), argument: false, trace };
-  }
   try {
+    // refused before anything runs when the call's values make it stand for too many commands
+    // (a value the count cannot read fails it as it would fail the run)
+    if (hasCallRepeat(program) && commandsFor(program, runtime, root, COMMAND_LIMIT) > COMMAND_LIMIT) throw new TemplateError(tooManyCommandsText(COMMAND_LIMIT));
     const result = await execNode(program, root, undefined, run, true);
     return { kind: "done", result, trace };
   } catch (e) {
