@@ -194,17 +194,25 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
 
   /** A recipe tool's call through the gate, by `tools/call` or by `message`. When the launch finds
    *  the file changed under a call the watcher had not reported yet (it checks the bytes the tool
-   *  was built from), the file is read now and the call judged again: one edit is refused once,
-   *  with the new schema when its executable part changed, and a description-only edit runs. */
+   *  was built from), or refuses an argument the file as it is now may take, the file is read now
+   *  and the call judged again: one edit is refused once, with the new schema when its executable
+   *  part changed, and a description-only edit runs. */
   async function gatedCall(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<{ readonly refused: Refusal } | { readonly result: CallToolResult }> {
     const verdict = gate.check(name);
     if (verdict.kind !== "run") return { refused: refusalOf(name, verdict) };
     const result = await callRecipe(verdict.tool, args, extra);
-    if (result.isError !== true || (result.structuredContent as { stale?: unknown } | undefined)?.stale !== true) return { result };
+    if (result.isError !== true) return { result };
+    const said = result.structuredContent as { stale?: unknown; usageHint?: unknown } | undefined;
+    // an argument refused by the tool as it was built: the file may say otherwise by now (an edit
+    // that adds a default, say, which the watcher has not reported yet), and is read again below
+    if (said?.stale !== true && said?.usageHint !== true) return { result };
     // the file and its other format: a JSON twin written beside a Markdown tool makes the tool its
     live.refresh([verdict.tool.path, otherFormat(verdict.tool.path)]);
     const again = gate.check(name);
-    return again.kind === "run" ? { result: await callRecipe(again.tool, args, extra) } : { refused: refusalOf(name, again) };
+    if (again.kind !== "run") return { refused: refusalOf(name, again) };
+    // the same bytes: the refusal stands
+    if (said.stale !== true && again.tool.sourceSha256 === verdict.tool.sourceSha256) return { result };
+    return { result: await callRecipe(again.tool, args, extra) };
   }
 
   // registered under the method alone: the SDK's server checks a call's shape itself (-32602),

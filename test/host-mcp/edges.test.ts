@@ -131,6 +131,26 @@ describe("a JSON twin written beside a Markdown tool", () => {
   }, 60_000);
 });
 
+describe("an edit that adds a default, and a call made at once without that value", () => {
+  it("is judged by the file as it is now, never refused with the schema the edit replaced", async () => {
+    agent = makeAgentDir();
+    const file = join(agent.recipes, "greet.json");
+    mcp = await connect(agent);
+    for (let round = 0; round < 3; round++) {
+      writeFileSync(file, JSON.stringify({ description: `needs a name ${round}`, template: "echo hello {name}" }));
+      for (let i = 0; i < 100 && !(await mcp.client.listTools()).tools.some((t) => t.description === `needs a name ${round}`); i++) await new Promise((r) => setTimeout(r, 50));
+      writeFileSync(file, JSON.stringify({ description: `has a default ${round}`, template: "echo hello {name}", defaults: { name: `world${round}` } }));
+      const r = await mcp.client.callTool({ name: "greet", arguments: {} });
+      expect(textOf(r), `round ${round}`).not.toContain("Missing");
+      if (r.isError === true) {
+        // refused once with the tool as it is now: its new description and schema
+        expect(textOf(r)).toMatch(/changed since your last tools\/list|source changed/);
+        expect(JSON.stringify(r.structuredContent)).toContain(`has a default ${round}`);
+      } else expect(textOf(r)).toContain(`hello world${round}`);
+    }
+  }, 60_000);
+});
+
 describe("a recipe folder that is a symbolic link", () => {
   it("is followed when the link is swapped for one to another folder, as a deploy swaps it", async () => {
     agent = makeAgentDir();
