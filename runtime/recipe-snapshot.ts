@@ -106,6 +106,9 @@ function readEntry(scan: ScanPort, path: string, stat: boolean, identity: boolea
   const none = { path, size: 0, mtimeMs: 0, birthtimeMs: 0 };
   if (path.includes("\0")) return { file: unreadable(none, "EINVAL", nulInPath(path)) };
   const r = scan.readBounded(path, RECIPE_SIZE_LIMIT, { stat, identity });
+  // a Unix socket cannot be opened at all (ENXIO, as a device without its driver): not a
+  // regular file, said as a FIFO is
+  if (!r.ok && r.code === "ENXIO") return { file: unreadable(none, "EINVAL", notRegularFile(path)) };
   // node's own messages begin with the code already ("ENOENT: no such file or directory, open ...")
   if (!r.ok) return { file: unreadable(none, r.code, r.message.startsWith(`${r.code}:`) ? r.message : `${r.code}: ${r.message}`) };
   const { size, mtimeMs, birthtimeMs, bytes, isFile } = r.value;

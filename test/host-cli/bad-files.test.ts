@@ -4,6 +4,8 @@
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -48,13 +50,20 @@ describe("pi-recipes list with files that are not regular files", () => {
     mkdirSync(recipes, { recursive: true });
     writeFileSync(join(recipes, "good.json"), JSON.stringify({ description: "fine", template: "echo ok" }));
     mkfifo(join(recipes, "pipe.json"));
-    const r = await cli(["list", "--json"]);
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(0);
-    const body = JSON.parse(r.stdout) as { text: string };
-    expect(body.text).toContain("good");
-    expect(body.text).toContain(join(recipes, "pipe.json"));
-    expect(body.text).toMatch(/not a regular file/);
+    // a Unix socket cannot even be opened (ENXIO): said the same way
+    const socket = createServer().listen(join(recipes, "sock.json"));
+    await once(socket, "listening");
+    try {
+      const r = await cli(["list", "--json"]);
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(0);
+      const body = JSON.parse(r.stdout) as { text: string };
+      expect(body.text).toContain("good");
+      for (const name of ["pipe.json", "sock.json"]) expect(body.text).toContain(`not a regular file (a FIFO, socket or device): ${join(recipes, name)}`);
+      expect(body.text).not.toContain("ENXIO");
+    } finally {
+      socket.close();
+    }
   }, LIMIT_MS + 10_000);
 
   it("a FIFO or /dev/stdin as an import is a diagnostic naming it", async () => {
