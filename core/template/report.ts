@@ -181,6 +181,81 @@ export const successBody = (stdout: string): string => {
 };
 const LEADING_BLANK_LINES = /^(?:[ \t\f\v]*\r?\n)+/;
 
+/** A successful run's stdout given as UTF-8 bytes (already known to be valid UTF-8), reported as
+ *  truncateBody(successBody(its text)) would report it, without ever decoding more than the part
+ *  shown: a stdout of 200 MB decoded whole is as large again in the heap, and once more when that
+ *  text is written out as the saved full output. `body` is the byte range the whole body spans
+ *  (`start`, `end`): successBody's text is exactly those bytes, so the saved output is written
+ *  from them. */
+export function truncateSuccessBytes(stdout: Uint8Array, maxLines = MAX_OUTPUT_LINES, maxBytes = MAX_OUTPUT_BYTES): { readonly truncated: Truncated; readonly body: { readonly start: number; readonly end: number } } {
+  const end = trimmedEnd(stdout);
+  const start = afterBlankLines(stdout, end);
+  if (start >= end) {
+    const t = truncateBody(successBody(""), maxLines, maxBytes);
+    return { truncated: t, body: { start: 0, end: 0 } };
+  }
+  const totalLines = countByte(stdout, NEWLINE, start, end) + 1;
+  const totalBytes = end - start;
+  // the last maxLines lines, found from the end as truncateBody finds them
+  let from = start;
+  if (totalLines > maxLines) {
+    let at = end;
+    for (let i = 0; i < maxLines; i++) at = stdout.lastIndexOf(NEWLINE, at - 1);
+    from = at + 1;
+  }
+  const lineCut = from !== start;
+  if (end - from > maxBytes) {
+    let cut = end - maxBytes;
+    // skip UTF-8 continuation bytes so the kept part starts on a character
+    while (cut < end && ((stdout[cut] ?? 0) & 0xc0) === 0x80) cut += 1;
+    const text = decoder.decode(stdout.subarray(cut, end));
+    const outLines = countByte(stdout, NEWLINE, cut, end) + 1;
+    const next = cut > from && stdout[cut - 1] !== NEWLINE ? stdout.indexOf(NEWLINE, cut) : cut;
+    const lineEnd = next === -1 || next > end ? end : next;
+    if (lineEnd > cut) {
+      const before = stdout.lastIndexOf(NEWLINE, cut - 1);
+      const lineStart = before < from ? from : before + 1;
+      return { truncated: { text, truncated: true, outLines, totalLines, outBytes: end - cut, totalBytes, cutLine: { kept: lineEnd - cut, bytes: lineEnd - lineStart } }, body: { start, end } };
+    }
+    return { truncated: { text, truncated: true, outLines, totalLines, outBytes: end - cut, totalBytes }, body: { start, end } };
+  }
+  const text = decoder.decode(stdout.subarray(from, end));
+  return { truncated: { text, truncated: lineCut, outLines: lineCut ? countByte(stdout, NEWLINE, from, end) + 1 : totalLines, totalLines, outBytes: end - from, totalBytes }, body: { start, end } };
+}
+
+function countByte(bytes: Uint8Array, byte: number, from: number, to: number): number {
+  let n = 0;
+  for (let at = bytes.indexOf(byte, from); at !== -1 && at < to; at = bytes.indexOf(byte, at + 1)) n += 1;
+  return n;
+}
+
+/** Where `String.prototype.trimEnd` would end the text of these UTF-8 bytes: the end of the last
+ *  character that is not white space or a line terminator (decoded a piece at a time from the end). */
+function trimmedEnd(bytes: Uint8Array): number {
+  let end = bytes.length;
+  while (end > 0) {
+    let from = Math.max(0, end - 4096);
+    while (from > 0 && ((bytes[from] ?? 0) & 0xc0) === 0x80) from -= 1;
+    const kept = decoder.decode(bytes.subarray(from, end)).trimEnd();
+    if (kept !== "") return from + byteLength(kept);
+    end = from;
+  }
+  return 0;
+}
+
+/** Past the blank lines at the start, as successBody's LEADING_BLANK_LINES removes them: lines of
+ *  spaces, tabs, form and vertical feeds only, each ended by `\n` or `\r\n`. */
+function afterBlankLines(bytes: Uint8Array, end: number): number {
+  let start = 0;
+  for (;;) {
+    let at = start;
+    while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0c || bytes[at] === 0x0b)) at += 1;
+    if (bytes[at] === 0x0d) at += 1;
+    if (at >= end || bytes[at] !== NEWLINE) return start;
+    start = at + 1;
+  }
+}
+
 /** The body of a failed run: the exit line, then stderr and stdout when they say anything. */
 /** How the process runner begins the message of a command that could not be started. */
 export const NOT_STARTED = "Could not start ";

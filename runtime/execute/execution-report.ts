@@ -8,7 +8,7 @@ import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
 import {
-  collapseFailures, continuedFailureLines, failureReason, finalText, listedCommands, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, type Truncated,
+  collapseFailures, continuedFailureLines, failureReason, finalText, listedCommands, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, truncateSuccessBytes, MAX_OUTPUT_BYTES, type Truncated,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
@@ -57,7 +57,7 @@ async function freshDir(fs: FileSystem, prefix: string): Promise<string> {
  *  the cause, such as a folder this user may not write or a full disk). */
 type Saved = { readonly path: string } | { readonly error: string };
 
-async function saveFullOutput(target: ReportTarget, kind: string, body: string): Promise<Saved> {
+async function saveFullOutput(target: ReportTarget, kind: string, body: string | Uint8Array): Promise<Saved> {
   if (target.tmpRoot === undefined) return { error: "no folder for saved outputs in this host" };
   try {
     const outputs = join(target.tmpRoot, "outputs");
@@ -183,6 +183,14 @@ function reportText(execution: Execution & { readonly kind: "done" }, target: Re
       details["skipped"] = true;
       return succeeded(target, truncateBody(NOTHING_RAN), undefined, details, trace);
     }
+    // a long output is reported from its bytes: only the part shown is decoded, and the saved
+    // output is written from them (decoded whole, it is as large again in the heap, and once more
+    // when written out); bytes that are no UTF-8 text are shown as their decoded text shows them
+    if (result.stdout.length > MAX_OUTPUT_BYTES && isUtf8(result.stdout)) {
+      const { truncated, body: range } = truncateSuccessBytes(result.stdout);
+      if (truncated.truncated) return saveThenReport(target, "stdout", result.stdout.subarray(range.start, range.end), truncated, details, result, trace);
+      return succeeded(target, truncated, undefined, details, trace);
+    }
     // decoded once: a long output is as long again as a string
     const whole = successBody(text(result.stdout));
     const body = truncateBody(whole);
@@ -199,7 +207,7 @@ function reportText(execution: Execution & { readonly kind: "done" }, target: Re
 }
 
 async function saveThenReport(
-  target: ReportTarget, kind: "stdout" | "error", full: string, body: Truncated, details: Record<string, unknown>, result: NodeResult, trace: Trace,
+  target: ReportTarget, kind: "stdout" | "error", full: string | Uint8Array, body: Truncated, details: Record<string, unknown>, result: NodeResult, trace: Trace,
 ): Promise<CommandResult> {
   const saved = await saveFullOutput(target, kind, full);
   return kind === "stdout" ? succeeded(target, body, saved, details, trace, partialOf(result)) : failed(target, body, saved, details, result, trace);

@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  boundedCommand, collapseFailures, continuedFailureLine, MAX_COMMAND_CHARS, renderCommands, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure,
+  boundedCommand, collapseFailures, continuedFailureLine, MAX_COMMAND_CHARS, renderCommands, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure, truncateSuccessBytes,
   MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partialStreams, listedCommands, MAX_LISTED_COMMANDS,
 } from "../../../core/template/report.js";
 
@@ -35,6 +35,21 @@ describe("a failure's body over the limits", () => {
       expect(t.text).toBe(lineList.slice(-maxLines).join("\n"));
       expect(t.totalLines).toBe(lineList.length);
       expect(t.outLines).toBe(Math.min(maxLines, lineList.length));
+    },
+  );
+
+  // characters the trims and the cuts treat apart: newlines, carriage returns, blanks, a
+  // no-break space and a line separator (white space to trimEnd only), and one to four UTF-8 bytes
+  const piece = fc.constantFrom("a", "\n", "\r", " ", "\t", "\f", "\u00a0", "\u2028", "é", "€", "😀", "\n\n", " \n");
+  test.prop([fc.array(piece, { maxLength: 400 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 120 })], { numRuns: 300 })(
+    "a successful stdout reported from its bytes is reported as its decoded text is, and its body is those bytes",
+    (pieces, maxLines, maxBytes) => {
+      const text = pieces.join("");
+      const bytes = new TextEncoder().encode(text);
+      const { truncated, body } = truncateSuccessBytes(bytes, maxLines, maxBytes);
+      const whole = successBody(text);
+      expect(truncated).toEqual(truncateBody(whole, maxLines, maxBytes));
+      if (whole !== "(no output)") expect(new TextDecoder().decode(bytes.subarray(body.start, body.end))).toBe(whole);
     },
   );
 

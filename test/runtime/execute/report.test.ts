@@ -19,6 +19,18 @@ it("a 2500-line stdout is truncated and the full output saved under <agent>/tmp/
   expect(result.details).toMatchObject({ truncated: true, fullOutputPath: saved, tool: "my-tool", code: 0 });
 });
 
+it("a long stdout past the capture (4 MB spilled) is shown by its end, and saved as the body it is: blank lines around it left out, every byte between kept", async () => {
+  const script = box.script("long", `printf '\\n  \\n'; i=0; while [ $i -lt 4000 ]; do printf 'é%01000d€\\n' $i; i=$((i+1)); done; printf 'last 😀\\n \\n\\n'`);
+  const { result } = await run(box, script);
+  expect(result.ok).toBe(true);
+  const saved = result.details["fullOutputPath"] as string;
+  const lines = Array.from({ length: 4000 }, (_u, i) => `é${String(i).padStart(1000, "0")}€`);
+  expect(readFileSync(saved, "utf8")).toBe(`${lines.join("\n")}\nlast 😀`);
+  const m = /\n\n\[Output truncated: \d+ of 4001 lines \(50\.0KB of 3\.8MB\); the first line shown is only the last \d+B of a 1005B line\. Full output saved to: (.+)\]$/.exec(result.text);
+  expect(m?.[1], result.text.slice(-200).replace(/0{20,}/g, "0…")).toBe(saved);
+  expect(result.text).toContain(`${lines[3999]}\nlast 😀\n\n[Output truncated`);
+});
+
 it("details of a success name the command, byte counts and trusted-boundary warnings", async () => {
   const { result } = await run(box, "sh -c 'printf hi'");
   expect(result.details).toMatchObject({ code: 0, command: "sh -c 'printf hi'", killed: false, stdoutBytes: 2, stdoutCapturedBytes: 2, stderrBytes: 0, truncated: false });
