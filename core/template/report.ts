@@ -190,37 +190,64 @@ const LEADING_BLANK_LINES = /^(?:[ \t\f\v]*\r?\n)+/;
 export function truncateSuccessBytes(stdout: Uint8Array, maxLines = MAX_OUTPUT_LINES, maxBytes = MAX_OUTPUT_BYTES): { readonly truncated: Truncated; readonly body: { readonly start: number; readonly end: number } } {
   const end = trimmedEnd(stdout);
   const start = afterBlankLines(stdout, end);
-  if (start >= end) {
-    const t = truncateBody(successBody(""), maxLines, maxBytes);
-    return { truncated: t, body: { start: 0, end: 0 } };
-  }
-  const totalLines = countByte(stdout, NEWLINE, start, end) + 1;
+  if (start >= end) return { truncated: truncateBody(successBody(""), maxLines, maxBytes), body: { start: 0, end: 0 } };
+  return { truncated: truncateRange(stdout, start, end, maxLines, maxBytes), body: { start, end } };
+}
+
+/** truncateBody of the text of `bytes[start, end)` (valid UTF-8), decoding only what is kept. */
+function truncateRange(bytes: Uint8Array, start: number, end: number, maxLines: number, maxBytes: number): Truncated {
+  const totalLines = countByte(bytes, NEWLINE, start, end) + 1;
   const totalBytes = end - start;
   // the last maxLines lines, found from the end as truncateBody finds them
   let from = start;
   if (totalLines > maxLines) {
     let at = end;
-    for (let i = 0; i < maxLines; i++) at = stdout.lastIndexOf(NEWLINE, at - 1);
+    for (let i = 0; i < maxLines; i++) at = bytes.lastIndexOf(NEWLINE, at - 1);
     from = at + 1;
   }
   const lineCut = from !== start;
   if (end - from > maxBytes) {
     let cut = end - maxBytes;
     // skip UTF-8 continuation bytes so the kept part starts on a character
-    while (cut < end && ((stdout[cut] ?? 0) & 0xc0) === 0x80) cut += 1;
-    const text = decoder.decode(stdout.subarray(cut, end));
-    const outLines = countByte(stdout, NEWLINE, cut, end) + 1;
-    const next = cut > from && stdout[cut - 1] !== NEWLINE ? stdout.indexOf(NEWLINE, cut) : cut;
+    while (cut < end && ((bytes[cut] ?? 0) & 0xc0) === 0x80) cut += 1;
+    const text = decoder.decode(bytes.subarray(cut, end));
+    const outLines = countByte(bytes, NEWLINE, cut, end) + 1;
+    const next = cut > from && bytes[cut - 1] !== NEWLINE ? bytes.indexOf(NEWLINE, cut) : cut;
     const lineEnd = next === -1 || next > end ? end : next;
     if (lineEnd > cut) {
-      const before = stdout.lastIndexOf(NEWLINE, cut - 1);
+      const before = bytes.lastIndexOf(NEWLINE, cut - 1);
       const lineStart = before < from ? from : before + 1;
-      return { truncated: { text, truncated: true, outLines, totalLines, outBytes: end - cut, totalBytes, cutLine: { kept: lineEnd - cut, bytes: lineEnd - lineStart } }, body: { start, end } };
+      return { text, truncated: true, outLines, totalLines, outBytes: end - cut, totalBytes, cutLine: { kept: lineEnd - cut, bytes: lineEnd - lineStart } };
     }
-    return { truncated: { text, truncated: true, outLines, totalLines, outBytes: end - cut, totalBytes }, body: { start, end } };
+    return { text, truncated: true, outLines, totalLines, outBytes: end - cut, totalBytes };
   }
-  const text = decoder.decode(stdout.subarray(from, end));
-  return { truncated: { text, truncated: lineCut, outLines: lineCut ? countByte(stdout, NEWLINE, from, end) + 1 : totalLines, totalLines, outBytes: end - from, totalBytes }, body: { start, end } };
+  const text = decoder.decode(bytes.subarray(from, end));
+  return { text, truncated: lineCut, outLines: lineCut ? countByte(bytes, NEWLINE, from, end) + 1 : totalLines, totalLines, outBytes: end - from, totalBytes };
+}
+
+/** truncateFailure with stdout given as UTF-8 bytes (valid UTF-8): the same text and counts, stdout decoded only where it is shown, and
+ *  the whole body (`full`) as bytes for the caller to save. undefined for a command that never
+ *  started, which truncateFailure words apart, and for a body short enough to show whole. */
+export function truncateFailureBytes(code: number, killed: boolean, stderr: string, stdout: Uint8Array, tail: string, signal?: string): (Truncated & { readonly full: Uint8Array }) | undefined {
+  if (!killed && stderr.startsWith(NOT_STARTED)) return undefined;
+  const end = trimmedEnd(stdout);
+  const stdoutShown = end > 0;
+  const before = `${exitLine(code, killed, signal)}${stderr.trim() === "" ? "" : `\n\nstderr:\n${stderr.trimEnd()}`}${stdoutShown ? "\n\nstdout:\n" : ""}`;
+  const beforeBytes = encoder.encode(before);
+  const tailBytes = encoder.encode(tail);
+  const full = new Uint8Array(beforeBytes.length + end + tailBytes.length);
+  full.set(beforeBytes, 0);
+  full.set(stdout.subarray(0, end), beforeBytes.length);
+  full.set(tailBytes, beforeBytes.length + end);
+  const totalLines = countByte(full, NEWLINE, 0, full.length) + 1;
+  // (mostly white space: short once trimmed, and shown whole)
+  if (totalLines <= MAX_OUTPUT_LINES && full.length <= MAX_OUTPUT_BYTES) return undefined;
+  const err = stderr.trim() === "" ? undefined : truncateBody(stderr.trimEnd(), MAX_OUTPUT_LINES / 2, MAX_OUTPUT_BYTES / 2).text;
+  const head = `${exitLine(code, killed, signal)}${err === undefined ? "" : `\n\nstderr:\n${err}`}${stdoutShown ? "\n\nstdout:\n" : ""}`;
+  const used = `${head}${tail}`;
+  const out = stdoutShown ? truncateRange(stdout, 0, end, Math.max(1, MAX_OUTPUT_LINES - countNewlines(used) - 1), Math.max(1, MAX_OUTPUT_BYTES - byteLength(used))).text : "";
+  const text = `${head}${out}${tail}`;
+  return { text, truncated: true, outLines: countNewlines(text) + 1, totalLines, outBytes: byteLength(text), totalBytes: full.length, full };
 }
 
 function countByte(bytes: Uint8Array, byte: number, from: number, to: number): number {

@@ -8,7 +8,7 @@ import type { Json } from "../../core/model.js";
 import { failure, success, type CommandResult } from "../../core/result.js";
 import { leaves } from "../../core/template/graph.js";
 import {
-  collapseFailures, continuedFailureLines, failureReason, finalText, listedCommands, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, truncateSuccessBytes, MAX_OUTPUT_BYTES, type Truncated,
+  collapseFailures, continuedFailureLines, failureReason, finalText, listedCommands, partialStreams, renderCommands, successBody, truncateBody, truncateFailure, truncateFailureBytes, truncateSuccessBytes, MAX_OUTPUT_BYTES, type Truncated,
 } from "../../core/template/report.js";
 import { compileTemplate } from "../../core/compile/compile-template.js";
 import { warningTexts } from "../../core/compile/recipe-warning.js";
@@ -197,9 +197,12 @@ function reportText(execution: Execution & { readonly kind: "done" }, target: Re
     if (body.truncated) return saveThenReport(target, "stdout", whole, body, details, result, trace);
     return succeeded(target, body, undefined, details, trace);
   }
-  const stdout = text(result.stdout);
   const tail = result.failedStep !== undefined && namesSteps(target.graph) ? `\n\nstep: ${result.failedStep}` : "";
-  const body = truncateFailure(result.code, result.killed, result.stderr, stdout, tail, result.signal);
+  // a long stdout as the success path takes it: from its bytes, only the part shown decoded
+  const fromBytes = result.stdout.length > MAX_OUTPUT_BYTES && isUtf8(result.stdout)
+    ? truncateFailureBytes(result.code, result.killed, result.stderr, result.stdout, tail, result.signal)
+    : undefined;
+  const body = fromBytes ?? truncateFailure(result.code, result.killed, result.stderr, text(result.stdout), tail, result.signal);
   if (result.signal !== undefined && !result.killed) details["signal"] = result.signal;
   if (result.timeoutMs !== undefined) details["timeoutMs"] = result.timeoutMs;
   if (body.truncated) return saveThenReport(target, "error", body.full, body, details, result, trace);

@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  boundedCommand, collapseFailures, continuedFailureLine, MAX_COMMAND_CHARS, renderCommands, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure, truncateSuccessBytes,
+  boundedCommand, collapseFailures, continuedFailureLine, MAX_COMMAND_CHARS, renderCommands, failureBody, failureReason, finalText, formatSize, renderInvocation, renderWord, successBody, truncateBody, truncateFailure, truncateFailureBytes, truncateSuccessBytes,
   MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partialStreams, listedCommands, MAX_LISTED_COMMANDS,
 } from "../../../core/template/report.js";
 
@@ -50,6 +50,22 @@ describe("a failure's body over the limits", () => {
       const whole = successBody(text);
       expect(truncated).toEqual(truncateBody(whole, maxLines, maxBytes));
       if (whole !== "(no output)") expect(new TextDecoder().decode(bytes.subarray(body.start, body.end))).toBe(whole);
+    },
+  );
+
+  test.prop([fc.array(piece, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 3000 }), fc.constantFrom("", "boom\n", "e\u00e9\n".repeat(3000)), fc.constantFrom("", "\n\nstep: deploy"), fc.boolean()], { numRuns: 60 })(
+    "a failed run's long stdout reported from its bytes is reported as its decoded text is, and `full` is that text's bytes",
+    (pieces, times, stderr, tail, killed) => {
+      const text = pieces.join("").repeat(times);
+      const bytes = new TextEncoder().encode(text);
+      const t = truncateFailureBytes(1, killed, stderr, bytes, tail);
+      const expected = truncateFailure(1, killed, stderr, text, tail);
+      // (undefined: short enough once trimmed to be shown whole)
+      if (t === undefined) return void expect(expected.truncated).toBe(false);
+      const { full, ...shown } = t;
+      const { full: fullText, ...shownText } = expected;
+      expect(shown).toEqual(shownText);
+      expect(new TextDecoder().decode(full)).toBe(fullText);
     },
   );
 

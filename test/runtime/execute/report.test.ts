@@ -31,6 +31,17 @@ it("a long stdout past the capture (4 MB spilled) is shown by its end, and saved
   expect(result.text).toContain(`${lines[3999]}\nlast 😀\n\n[Output truncated`);
 });
 
+it("a failure with a long stdout (4 MB spilled) shows its exit, stderr and the end of stdout, and saves the whole body", async () => {
+  const script = box.script("longfail", `i=0; while [ $i -lt 4000 ]; do printf 'é%01000d€\\n' $i; i=$((i+1)); done; echo oops >&2; exit 3`);
+  const { result } = await run(box, script);
+  expect(result.ok).toBe(false);
+  const lines = Array.from({ length: 4000 }, (_u, i) => `é${String(i).padStart(1000, "0")}€`);
+  expect(result.text.startsWith("Exit code 3\n\nstderr:\noops\n\nstdout:\n")).toBe(true);
+  expect(result.text).toContain(`${lines[3999]}\n\n[Output truncated`);
+  const saved = result.details["fullOutputPath"] as string;
+  expect(readFileSync(saved, "utf8")).toBe(`Exit code 3\n\nstderr:\noops\n\nstdout:\n${lines.join("\n")}`);
+});
+
 it("details of a success name the command, byte counts and trusted-boundary warnings", async () => {
   const { result } = await run(box, "sh -c 'printf hi'");
   expect(result.details).toMatchObject({ code: 0, command: "sh -c 'printf hi'", killed: false, stdoutBytes: 2, stdoutCapturedBytes: 2, stderrBytes: 0, truncated: false });
