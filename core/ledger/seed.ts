@@ -36,7 +36,13 @@ function withCarried(record: LedgerRecord, carried: CarriedUsage): LedgerRecord 
 
 export function seedObservations(snapshot: LedgerSnapshot, observations: readonly Observation[], at: string): LedgerPlan {
   const w = new Working(snapshot);
-  for (const o of [...observations].sort((a, b) => compareText(a.key, b.key))) {
+  // a new key that follows a lineage by its content (a file renamed outside) goes first: that
+  // lineage then leaves its former key, and a new file that takes the former name (x.json renamed
+  // to y.json, then an x.md written) gets lineage x itself, not x/2 beside a lineage no file holds
+  const gone = new Set(Object.entries(snapshot.index.paths).filter(([k]) => snapshot.missing.has(k)).map(([, e]) => e.fingerprint));
+  const follows = (o: Observation): boolean => snapshot.index.paths[o.key] === undefined && gone.has(o.fingerprint);
+  const ordered = [...observations].sort((a, b) => Number(follows(b)) - Number(follows(a)) || compareText(a.key, b.key));
+  for (const o of ordered) {
     const fresh = w.lookup(o.key) === undefined;
     const { id, record } = w.attach(o.key, o.name, o.fingerprint, at, observations);
     w.put(o.key, id, revise(startFromCarried(record, o.carried, fresh), o.fingerprint, at));

@@ -185,6 +185,26 @@ describe("seedObservations", () => {
   });
 });
 
+describe("seedObservations after a rename outside, with a new file of the former name", () => {
+  it("the renamed file follows its lineage, and the new file gets the former name's own id, without a note", () => {
+    for (const order of [0, 1]) {
+      const s = new Store();
+      s.commit(seedObservations(s.snapshot(), [{ key: "r0.json", name: "r0", fingerprint: "f0" }], T(0)));
+      s.commit(foldLaunches(s.snapshot(), [launch("r0.json", "f0", T(1))], new Set(["L1"])));
+      // r0.json renamed to r1.json, and a new r0.md written (keys sorted, r0.md comes first)
+      s.missing = new Set(["r0.json"]);
+      const obs = [{ key: "r0.md", name: "r0", fingerprint: "fmd" }, { key: "r1.json", name: "r1", fingerprint: "f0" }];
+      const plan = s.commit(seedObservations(s.snapshot(), order === 0 ? obs : [...obs].reverse(), T(2)));
+      expect(plan.diagnostics).toEqual([]);
+      expect(s.of("r1.json")).toMatchObject({ lifetime_calls: 1, former_paths: ["r0.json"] });
+      expect(s.index.paths["r0.md"]?.ledger).toBe("r0");
+      expect(s.of("r0.md")).toMatchObject({ lifetime_calls: 0 });
+      s.missing = new Set();
+      s.consistent();
+    }
+  });
+});
+
 describe("moveLineage", () => {
   it("moves, is idempotent once done, and refuses a target with its own lineage", () => {
     const s = new Store();
