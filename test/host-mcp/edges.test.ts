@@ -112,6 +112,11 @@ describe("the MCP message tool", () => {
   });
 });
 
+/** until the client's tool list shows a tool described as `description` (5 s at most) */
+async function listed(mcp: Connected, description: string): Promise<void> {
+  for (let i = 0; i < 100 && !(await mcp.client.listTools()).tools.some((t) => t.description === description); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
 describe("a JSON twin written beside a Markdown tool", () => {
   it("is never passed over by a call made at once: the Markdown's command does not run", async () => {
     agent = makeAgentDir();
@@ -121,7 +126,7 @@ describe("a JSON twin written beside a Markdown tool", () => {
       writeFileSync(md, `---\ndescription: md\n---\n\n\`\`\`template\necho FROM_MD_${round}\n\`\`\`\n`);
       rmSync(join(agent.recipes, "ver.json"), { force: true });
       // the client sees the Markdown tool
-      for (let i = 0; i < 100 && !(await mcp.client.listTools()).tools.some((t) => t.description === "md"); i++) await new Promise((r) => setTimeout(r, 50));
+      await listed(mcp, "md");
       writeFileSync(join(agent.recipes, "ver.json"), JSON.stringify({ description: "json", template: `echo FROM_JSON_${round}` }));
       const r = await mcp.client.callTool({ name: "ver", arguments: {} });
       expect(textOf(r), `round ${round}`).not.toContain("FROM_MD");
@@ -138,7 +143,7 @@ describe("an edit that adds a default, and a call made at once without that valu
     mcp = await connect(agent);
     for (let round = 0; round < 3; round++) {
       writeFileSync(file, JSON.stringify({ description: `needs a name ${round}`, template: "echo hello {name}" }));
-      for (let i = 0; i < 100 && !(await mcp.client.listTools()).tools.some((t) => t.description === `needs a name ${round}`); i++) await new Promise((r) => setTimeout(r, 50));
+      await listed(mcp, `needs a name ${round}`);
       writeFileSync(file, JSON.stringify({ description: `has a default ${round}`, template: "echo hello {name}", defaults: { name: `world${round}` } }));
       const r = await mcp.client.callTool({ name: "greet", arguments: {} });
       expect(textOf(r), `round ${round}`).not.toContain("Missing");
