@@ -15,10 +15,15 @@ import { type PathContext, recipeReference, resolveRecipePath } from "./resolve-
 import type { RecipeError } from "./recipe-error.js";
 import { finishConfig, inheritable } from "./resolved-config.js";
 import { confinementOf, type Confining } from "./placed-sandbox.js";
-import { commandCount } from "../template/command-count.js";
+import { measureTemplate } from "../template/command-count.js";
+import { MAX_JSON_DEPTH } from "./fields.js";
 import { COMMAND_LIMIT, tooManyCommandsText } from "../template/repeat.js";
 
 export const IMPORT_DEPTH_LIMIT = 32;
+
+/** A template whose placed recipes nest it deeper than one recipe file may nest. */
+export const placedTooDeepText = (levels: number): string =>
+  `Command template nests deeper than ${levels} levels with the recipes it imports or delegates to placed in it.`;
 
 export interface ResolveContext {
   /** a file by absolute path, or undefined when there is none (a Map in tests, a cached reader at runtime) */
@@ -218,12 +223,15 @@ function resolveAt(s: Session, config: RecipeConfig, path: string, stack: readon
       };
       return pipe(
         expandTemplate(current.template, env),
-        // the recipes placed here are shared, not copied: counted before anything walks the
-        // graph as a tree (core/template/command-count.ts)
-        E.filterOrElse(
-          (expanded) => expanded.template === current.template || commandCount(expanded.template, COMMAND_LIMIT) <= COMMAND_LIMIT,
-          (): RecipeError => ({ _tag: "InvalidTemplate", message: tooManyCommandsText(COMMAND_LIMIT) }),
-        ),
+        // the recipes placed here are shared, not copied: measured before anything walks the
+        // graph as a tree (core/template/command-count.ts), which could take 2^N steps or nest
+        // deeper than the call stack goes
+        chain((expanded) => {
+          if (expanded.template === current.template) return E.right(expanded);
+          const m = measureTemplate(expanded.template, COMMAND_LIMIT, MAX_JSON_DEPTH);
+          if (m.kind === "too-deep") return E.left<RecipeError>({ _tag: "InvalidTemplate", message: placedTooDeepText(MAX_JSON_DEPTH) });
+          return m.commands > COMMAND_LIMIT ? E.left<RecipeError>({ _tag: "InvalidTemplate", message: tooManyCommandsText(COMMAND_LIMIT) }) : E.right(expanded);
+        }),
       );
     }),
     chain(({ current, expanded, placing }) => {

@@ -209,6 +209,20 @@ describe("compileRecipe", () => {
     }
   });
 
+  it("recipes that each place the next 500 levels down are a problem past 512 levels, never a stack overflow", () => {
+    const files: Files = { [`${ROOT}/lib/n0.json`]: { template: "true" } };
+    const nested = (levels: number): object => {
+      let node: object = { name: "x" };
+      for (let i = 0; i < levels; i++) node = { template: node };
+      return node;
+    };
+    for (let k = 1; k <= 16; k++) files[`${ROOT}/lib/n${k}.json`] = { imports: { x: `n${k - 1}.json` }, template: nested(500) };
+    const c = compile(files, `${ROOT}/lib/n16.json`);
+    expect(c.kind).toBe("problem");
+    if (c.kind === "problem") expect(c.problem.message).toContain("Command template nests deeper than 512 levels with the recipes it imports or delegates to placed in it.");
+    expect(compile(files, `${ROOT}/lib/n1.json`).kind).toBe("recipe");
+  });
+
   it("a literal retry above 10,000 attempts is a problem when the recipe loads", () => {
     const path = `${ROOT}/retry.json`;
     const c = compile({ [path]: { template: { retry: 1e308, template: "false" } } }, path);

@@ -1,7 +1,7 @@
 // The commands a template stands for as written (core/template/command-count.ts).
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../core/model.js";
-import { commandCount } from "../../../core/template/command-count.js";
+import { commandCount, measureTemplate } from "../../../core/template/command-count.js";
 
 describe("commandCount", () => {
   it("counts leaves, steps, recover and literal repeats; a repeat the call gives counts once", () => {
@@ -19,5 +19,18 @@ describe("commandCount", () => {
     expect(commandCount(node, 10_000)).toBe(10_001);
     expect(commandCount({ repeat: 10_000, template: ["a", "b"] }, 10_000)).toBe(10_001);
     expect(commandCount({ repeat: 10_000, template: "a" }, 10_000)).toBe(10_000);
+  });
+
+  it("measures depth under every key without the call stack: 100,000 levels are too deep, not a stack overflow", () => {
+    let deep: Json = { template: "echo" };
+    for (let i = 0; i < 100_000; i++) deep = { template: deep, defaults: { d: [i] } };
+    expect(measureTemplate(deep, 10_000, 512)).toEqual({ kind: "too-deep" });
+    let shallow: Json = "echo";
+    for (let i = 0; i < 100; i++) shallow = { template: shallow };
+    expect(measureTemplate(shallow, 10_000, 512)).toEqual({ kind: "measured", commands: 1, depth: 100 });
+    // a value nested under another key counts too
+    expect(measureTemplate({ template: "echo", defaults: { a: { b: [1] } } }, 10_000, 512)).toEqual({ kind: "measured", commands: 1, depth: 4 });
+    // a wide node is no deep one
+    expect(measureTemplate(Array.from({ length: 5_000 }, () => ({ template: "x" })), 10_000, 512)).toEqual({ kind: "measured", commands: 5_000, depth: 2 });
   });
 });
