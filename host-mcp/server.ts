@@ -202,10 +202,13 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     if (verdict.kind !== "run") return { refused: refusalOf(name, verdict) };
     const result = await callRecipe(verdict.tool, args, extra);
     if (result.isError !== true) return { result };
-    const said = result.structuredContent as { stale?: unknown; usageHint?: unknown } | undefined;
-    // an argument refused by the tool as it was built: the file may say otherwise by now (an edit
-    // that adds a default, say, which the watcher has not reported yet), and is read again below
-    if (said?.stale !== true && said?.usageHint !== true) return { result };
+    const said = result.structuredContent as { stale?: unknown; usageHint?: unknown; launched?: unknown } | undefined;
+    // an argument refused by the tool as it was built, before its launch: the file may say
+    // otherwise by now (an edit that adds a default, say, which the watcher has not reported yet),
+    // and is read again below. Not one refused after the launch: that launch was counted, and
+    // steps before the refusal may have run
+    const refusedBefore = said?.usageHint === true && said.launched !== true;
+    if (said?.stale !== true && !refusedBefore) return { result };
     // the file and its other format: a JSON twin written beside a Markdown tool makes the tool its
     live.refresh([verdict.tool.path, otherFormat(verdict.tool.path)]);
     const again = gate.check(name);

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -153,6 +153,27 @@ describe("an edit that adds a default, and a call made at once without that valu
         expect(JSON.stringify(r.structuredContent)).toContain(`has a default ${round}`);
       } else expect(textOf(r)).toContain(`hello world${round}`);
     }
+  }, 60_000);
+});
+
+describe("a value missing for a step the run reached, while the file gets a description-only edit", () => {
+  it("is refused once: the steps before it never run a second time", async () => {
+    agent = makeAgentDir();
+    const log = join(agent.dir, "ran.log");
+    const file = join(agent.recipes, "late.json");
+    const recipe = (description: string): string =>
+      JSON.stringify({ description, args: ["flag", "missing"], template: [`sh -c 'echo ran >> ${log}; sleep 1'`, { when: "{flag}", template: "echo {missing}" }] });
+    writeFileSync(file, recipe("first"));
+    mcp = await connect(agent);
+    await listed(mcp, "first");
+    const call = mcp.client.callTool({ name: "late", arguments: { flag: true } });
+    // the edit lands while the first step runs
+    await new Promise((r) => setTimeout(r, 400));
+    writeFileSync(file, recipe("second"));
+    const r = await call;
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain("missing");
+    expect(readFileSync(log, "utf8")).toBe("ran\n");
   }, 60_000);
 });
 
