@@ -11,7 +11,11 @@
 // Arguments that happen to validate against the new schema are not enough: a new template may do
 // something else with them. A description-only edit does not change what runs and is not rejected
 // (the list_changed notification still goes out). A tool the client was never shown (registered
-// after its last list) cannot be stale and runs.
+// after its last list) cannot be stale and runs. A rejection shows the new definition only to the
+// calls that reach the server after it was answered: calls that had arrived by then (sent
+// together with the rejected one) carry arguments made for the old one, and are rejected the same
+// way. (Calls sent together but read after the rejection was answered cannot be told from a
+// retry made from it, and run.)
 import type * as E from "fp-ts/lib/Either.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
@@ -48,22 +52,39 @@ export const changedText = (tool: ToolSpec): string =>
 export interface CallGate {
   /** the client was shown this tool set (a tools/list answer) */
   shown(discovery: Discovery, generation: number): void;
-  /** decides one call against the registry as it is now */
-  check(name: string): GateVerdict;
+  /** a call reached the server: its place in the order of arrival, for `check` */
+  arrived(): number;
+  /** decides one call (that arrived `arrival`-th; one arriving now when not given) against the
+   *  registry as it is now */
+  check(name: string, arrival?: number): GateVerdict;
+  /** the rejections of these tools were answered: calls arriving from now on may have been made
+   *  from the definitions they showed */
+  answered(names: readonly string[]): void;
 }
 
 export function makeCallGate(registry: GateRegistry): CallGate {
   let listed = new Set<string>();
   let listedAt = 0;
-  // tools shown one by one in a rejection, at the generation they were shown
-  const acknowledged = new Map<string, number>();
+  let arrivals = 0;
+  // tools shown one by one in a rejection: the generation shown, and the last call that had
+  // arrived when it was answered (only calls after it can have been made from it; Infinity until
+  // the rejection is answered)
+  const acknowledged = new Map<string, { readonly generation: number; readonly after: number }>();
   const gate: CallGate = {
     shown(discovery, generation) {
       listed = new Set(discovery.tools.map((t) => t.name));
       listedAt = generation;
       acknowledged.clear();
     },
-    check(name) {
+    arrived: () => ++arrivals,
+    answered(names) {
+      for (const name of names) {
+        const ack = acknowledged.get(name);
+        if (ack !== undefined && ack.after === Number.POSITIVE_INFINITY) acknowledged.set(name, { generation: ack.generation, after: arrivals });
+      }
+    },
+    // a call checked without its place arrives now
+    check(name, arrival = ++arrivals) {
       // an import outside the recipe root raises no watcher event: looked at before every call
       registry.recheck();
       let { discovery, generation } = registry.current();
@@ -78,14 +99,16 @@ export function makeCallGate(registry: GateRegistry): CallGate {
         ({ discovery, generation } = registry.current());
         tool = discovery.tools.find((t) => t.name === name);
       }
-      const known = listed.has(name) || acknowledged.has(name);
+      const ack = acknowledged.get(name);
+      const known = listed.has(name) || ack !== undefined;
       // gone from the tools: "deleted or renamed" only when no recipe has the name any more; a
       // recipe that no longer loads, or is disabled, is said as such
       if (tool === undefined) return { kind: "missing", text: known && !discovery.active.has(name) ? removedText(name) : whyNotATool(discovery, name) };
       if (!known) return { kind: "run", tool };
-      const fenced = registry.fence(name, acknowledged.get(name) ?? listedAt);
+      const fromShown = ack !== undefined && arrival > ack.after;
+      const fenced = registry.fence(name, fromShown ? ack.generation : listedAt);
       if (fenced._tag === "Right") return { kind: "run", tool: fenced.right };
-      acknowledged.set(name, generation);
+      acknowledged.set(name, { generation, after: Number.POSITIVE_INFINITY });
       return { kind: "changed", tool, text: changedText(tool) };
     },
   };

@@ -161,7 +161,9 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     }
   }
 
-  async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> {
+  /** `refused`: the tools this call was refused as changed for (their rejections are answered
+   *  with the call's answer, see host-mcp/gate.ts) */
+  async function call(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra, arrival: number, refused: string[]): Promise<CallToolResult> {
     // register_tool refreshes under its locks, so the list_changed goes out before it answers
     if (name === REGISTER_TOOL) return toToolResult(await session.register(args, () => void live.refresh()));
     if (name === INSPECT) return toToolResult(await inspectWithUsage(live.current().discovery, args, { paths: live.paths, fs: session.fs, ledger: session.ledger }));
@@ -171,7 +173,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
           discovery: () => live.current().discovery,
           // a tool reached by message runs as a direct call would: through the gate and accounting
           invokeTool: async (tool, params) => {
-            const gated = await gatedCall(tool, params, extra);
+            const gated = await gatedCall(tool, params, extra, arrival, refused);
             if ("refused" in gated) return { ok: false, ...gated.refused };
             const r = gated.result;
             return { ok: r.isError !== true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), details: (r.structuredContent ?? {}) as Record<string, unknown> };
@@ -181,7 +183,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
         }),
       );
     }
-    const gated = await gatedCall(name, args, extra);
+    const gated = await gatedCall(name, args, extra, arrival, refused);
     return "refused" in gated ? errorResult(gated.refused.text, gated.refused.details) : gated.result;
   }
 
@@ -197,9 +199,15 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
    *  was built from), or refuses an argument the file as it is now may take, the file is read now
    *  and the call judged again: one edit is refused once, with the new schema when its executable
    *  part changed, and a description-only edit runs. */
-  async function gatedCall(name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<{ readonly refused: Refusal } | { readonly result: CallToolResult }> {
-    const verdict = gate.check(name);
-    if (verdict.kind !== "run") return { refused: refusalOf(name, verdict) };
+  async function gatedCall(
+    name: string, args: Readonly<Record<string, unknown>>, extra: CallExtra, arrival: number, refused: string[],
+  ): Promise<{ readonly refused: Refusal } | { readonly result: CallToolResult }> {
+    const refusal = (verdict: Exclude<GateVerdict, { kind: "run" }>): { readonly refused: Refusal } => {
+      if (verdict.kind === "changed") refused.push(name);
+      return { refused: refusalOf(name, verdict) };
+    };
+    const verdict = gate.check(name, arrival);
+    if (verdict.kind !== "run") return refusal(verdict);
     const result = await callRecipe(verdict.tool, args, extra);
     if (result.isError !== true) return { result };
     const said = result.structuredContent as { stale?: unknown; usageHint?: unknown; launched?: unknown } | undefined;
@@ -211,8 +219,8 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     if (said?.stale !== true && !refusedBefore) return { result };
     // the file and its other format: a JSON twin written beside a Markdown tool makes the tool its
     live.refresh([verdict.tool.path, otherFormat(verdict.tool.path)]);
-    const again = gate.check(name);
-    if (again.kind !== "run") return { refused: refusalOf(name, again) };
+    const again = gate.check(name, arrival);
+    if (again.kind !== "run") return refusal(again);
     // the same bytes: the refusal stands
     if (said.stale !== true && again.tool.sourceSha256 === verdict.tool.sourceSha256) return { result };
     return { result: await callRecipe(again.tool, args, extra) };
@@ -228,7 +236,10 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
       throw e;
     }
     const { name } = request.params;
-    const running = call(name, argumentsOf(request.params.arguments), extra).catch((e: unknown) => {
+    // its place in the order of arrival, taken before anything is awaited (see host-mcp/gate.ts)
+    const arrival = gate.arrived();
+    const refused: string[] = [];
+    const running = call(name, argumentsOf(request.params.arguments), extra, arrival, refused).catch((e: unknown) => {
       log(`tool ${name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
       return errorResult(`Internal error while running tool "${name}": ${internal(e)}`, { tool: name });
     });
@@ -238,6 +249,8 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     shared.add(running);
     byId.set(id, running);
     void running.finally(() => {
+      // (before the answer is written: no other request is read in between)
+      gate.answered(refused);
       inflight.delete(running);
       shared.delete(running);
       if (byId.get(id) === running) byId.delete(id);

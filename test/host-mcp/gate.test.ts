@@ -91,10 +91,29 @@ describe("the call gate", () => {
       "description: a tool",
       'input schema: {"additionalProperties":false,"properties":{},"required":[],"type":"object"}',
     ]);
+    // until the rejection is answered, no call can have been made from it
+    expect(gate.check("a").kind).toBe("changed");
+    gate.answered(["a"]);
     expect(gate.check("a").kind).toBe("run");
     // a further change is rejected again
     r.change({ a: "echo again" });
     expect(gate.check("a").kind).toBe("changed");
+  });
+
+  it("a rejection shows the new definition only to calls that arrive after it was answered", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo other" });
+    // four calls sent at once, made from the old definition
+    const arrivals = [gate.arrived(), gate.arrived(), gate.arrived(), gate.arrived()];
+    expect(gate.check("a", arrivals[0]).kind).toBe("changed");
+    gate.answered(["a"]);
+    for (const arrival of arrivals.slice(1)) {
+      expect(gate.check("a", arrival).kind).toBe("changed");
+      gate.answered(["a"]);
+    }
+    // the retry, sent after reading a rejection
+    expect(gate.check("a", gate.arrived()).kind).toBe("run");
   });
 
   it("runs a changed tool once the client has listed again", () => {

@@ -269,4 +269,41 @@ describe("pi-recipes mcp under bad input", () => {
     expect(groupAlive(pids[0]!)).toBe(false);
     expect(stderr()).toContain("protocol: request 7 (tools/call) reuses the id of a call still running, answered with an error");
   }, 60_000);
+
+  it("calls sent together after an edit are each refused as changed (none runs the command the client was not shown); the retry runs", async () => {
+    agent = makeAgentDir();
+    agent.write("t", { description: "safe", args: ["name"], template: "echo SAFE {name}" });
+    const { child, replies, exited, stderr } = rawServer(agent);
+    const until = async (what: string, ok: () => boolean): Promise<void> => {
+      expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies).slice(0, 2000)}\n${stderr()}`).toBe(true);
+    };
+    const call = (id: number): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: { name: "n" } } });
+    child.stdin.write(
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+      ].join("\n") + "\n",
+    );
+    await until("the list", () => replies.some((r) => r["id"] === 2));
+    agent.write("t", { description: "other", args: ["name"], template: "echo DIFFERENT {name}" });
+    // the server has read the edit (a call that comes before it is refused by the launch's own
+    // source check, edges.test.ts)
+    await until("the list_changed notification", () => replies.some((r) => r["method"] === "notifications/tools/list_changed"));
+    // four calls in one write: made from the list the client has, all read before any answer
+    child.stdin.write([call(10), call(11), call(12), call(13)].join("\n") + "\n");
+    await until("four answers", () => [10, 11, 12, 13].every((id) => replies.some((r) => r["id"] === id)));
+    for (const id of [10, 11, 12, 13]) {
+      const text = JSON.stringify(replies.find((r) => r["id"] === id));
+      expect(text, `call ${id}`).not.toContain("DIFFERENT n");
+      expect(text, `call ${id}`).toContain("changed since your last tools/list");
+    }
+    // the retry, sent once the rejections were read
+    child.stdin.write(call(14) + "\n");
+    await until("the retry's answer", () => replies.some((r) => r["id"] === 14));
+    expect(JSON.stringify(replies.find((r) => r["id"] === 14))).toContain("DIFFERENT n");
+    // (gone before its folder is removed: it may still be folding the launch it counted)
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
 });
