@@ -22,6 +22,9 @@ export const REPEAT_UNRESOLVED = "Command template repeat could not be resolved.
  * out of memory. register_tool refuses a template whose leaves, repeats expanded, exceed it. */
 export const COMMAND_LIMIT = 10_000;
 export const tooManyCommandsText = (limit: number): string => `Command template expands to more than ${limit} commands.`;
+/** A run stopped by the limit while it ran (core/template/command-count.ts counts before). */
+export const runStoppedText = (limit: number): string =>
+  `Command template run stopped: it had started ${limit} commands, the most one run may start (each attempt of a retried step counts, and a group retry runs its steps again).`;
 
 /** The copy count of a `repeat` written as a number or as digits; 1 for none, for one written as
  *  `{name.length}` (known only at the call) and for one that is no count (an error of its own). */

@@ -13,7 +13,7 @@ import { boundedCommand, renderInvocation } from "../../core/template/report.js"
 import { fromCapture, fromProcess, text } from "./results.js";
 import type { NodeResult, Run } from "./run-state.js";
 import { must, TemplateError } from "./run-state.js";
-import { COMMAND_LIMIT, tooManyCommandsText } from "../../core/template/repeat.js";
+import { COMMAND_LIMIT, runStoppedText } from "../../core/template/repeat.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
 
 export const REVIEW_MARKER = "ACTOR_REVIEW_RESULT";
@@ -43,9 +43,10 @@ export async function runLeaf(
   run: Run,
 ): Promise<NodeResult> {
   const step = label ?? leaf.text;
-  // a template stands for at most COMMAND_LIMIT commands; one checked when it is loaded can still
-  // run more through a `repeat` of `{name.length}` nested in another, or a group retry
-  if (++run.commands.started > COMMAND_LIMIT) throw new TemplateError(tooManyCommandsText(COMMAND_LIMIT), step);
+  // a run starts at most COMMAND_LIMIT commands, each attempt of a retried one counted; a template
+  // checked when it is loaded can still start more through retries, a group retry or a `repeat`
+  // of `{name.length}` nested in another
+  if (++run.commands.started > COMMAND_LIMIT) throw new TemplateError(runStoppedText(COMMAND_LIMIT), step);
   const { options, runtime } = run;
   // absent controls (the usual case) need no scope and no resolution
   let timeout: number | undefined;
@@ -68,7 +69,11 @@ export async function runLeaf(
   if (options.signal !== undefined) request.signal = options.signal;
   if (options.killGraceMs !== undefined) request.killGraceMs = options.killGraceMs;
   if (options.capturesRoot !== undefined) request.spillDir = captureDirIn(options.capturesRoot);
-  const { result } = await options.runner.runWithRetry(request, retry ?? 1);
+  // the attempts left to the run: retries past them would start more than the limit
+  const allowed = Math.min(retry ?? 1, COMMAND_LIMIT - run.commands.started + 1);
+  const { result, attempts } = await options.runner.runWithRetry(request, allowed);
+  run.commands.started += attempts - 1;
+  if (result.code !== 0 && allowed < (retry ?? 1) && attempts === allowed) throw new TemplateError(runStoppedText(COMMAND_LIMIT), step);
   let out = result.stdoutTruncated ? await fromProcess(options.fs, result, command) : fromCapture(result, command);
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why

@@ -123,8 +123,25 @@ describe("control validation messages", () => {
     const template = { retry: 3, template: Array.from({ length: 4_000 }, () => "false") };
     const { result } = await run(box, template, {}, { runner });
     expect(result.ok).toBe(false);
-    expect(result.text).toContain("Command template expands to more than 10000 commands.");
+    expect(result.text).toContain("Command template run stopped: it had started 10000 commands, the most one run may start");
     expect(started.length).toBe(10_000);
+  });
+
+  it("each attempt of a retried step counts: three steps retried 4,000 times stop at 10,000 processes", async () => {
+    let started = 0;
+    const runner = makeProcessRunner("counting", () => {
+      started++;
+      return Promise.resolve(exited(1));
+    });
+    const { result } = await run(box, { repeat: 3, template: { retry: 4_000, template: "false" } }, {}, { runner });
+    expect(result.ok).toBe(false);
+    expect(result.text).toContain("Command template run stopped: it had started 10000 commands");
+    expect(started).toBe(10_000);
+    // within the limit, every attempt runs
+    started = 0;
+    const within = await run(box, { repeat: 2, template: { retry: 5_000, template: "false" } }, {}, { runner });
+    expect(within.result.text).not.toContain("run stopped");
+    expect(started).toBe(10_000);
   });
 
   it("a retry above 10,000 attempts is refused, written or given by the call", async () => {
