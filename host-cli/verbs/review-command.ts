@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { expectPositional, result, type CliVerb } from "./cli-verb.js";
 
 export const reviewVerb: CliVerb = {
@@ -8,7 +7,10 @@ export const reviewVerb: CliVerb = {
     if (bad !== undefined) return bad;
     const [session, { reviewNow }] = await Promise.all([host.openSession(), import("../../runtime/verbs/review.js")]);
     try {
-      return result(await reviewNow(cmd.params, { ...session, readFile: (p) => readFile(p, "utf8") }));
+      // through the session's file system, which reads regular files only: a FIFO named as the
+      // scripted reply is an error at once, never a wait for a writer
+      const readFile = async (p: string): Promise<string> => new TextDecoder().decode(await session.fs.readFile(p));
+      return result(await reviewNow(cmd.params, { ...session, readFile }));
     } finally {
       await session.close();
     }

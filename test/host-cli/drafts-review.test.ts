@@ -1,7 +1,7 @@
 // Drafts and automatic draft review through the real command: inline spawns become drafts, one
 // review cycle (scripted reply, then a configured reviewer command) promotes and discards the
 // twelve oldest, the promoted tools keep their lineage, and the newest draft waits.
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -158,6 +158,11 @@ describe("drafts and one review cycle through the CLI", () => {
         expect(r, name).toMatchObject({ status: 1, stdout: "" });
         expect(r.stderr, name).toBe(`review could not read the scripted reply ${name}: ENOENT: no such file or directory, open '${name}'\n`);
       }
+      // a FIFO is refused at once, not waited on for a writer
+      execFileSync("mkfifo", [join(own, "fifo")]);
+      const fifo = runCli(["review", "--scripted", "fifo"], env, own);
+      expect(fifo).toMatchObject({ status: 1, stdout: "" });
+      expect(fifo.stderr).toMatch(/^review could not read the scripted reply fifo: EINVAL: .*not a regular file \(a FIFO, socket or device\)/);
       writeFileSync(join(own, "123"), "junk\n");
       const failures = [1, 2, 3].map(() => runCli(["review", "--scripted", "123"], env, own));
       for (const f of failures) expect(f.stderr).toContain("Draft reviewer output marker is missing");
