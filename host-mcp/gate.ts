@@ -15,7 +15,8 @@
 // calls that reach the server after it was answered: calls that had arrived by then (sent
 // together with the rejected one) carry arguments made for the old one, and are rejected the same
 // way. (Calls sent together but read after the rejection was answered cannot be told from a
-// retry made from it, and run.)
+// retry made from it, and run.) A tools/list answer, likewise, is the client's list for the calls
+// that arrive after it was answered, not for those that came with it.
 import type * as E from "fp-ts/lib/Either.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
@@ -50,8 +51,11 @@ export const changedText = (tool: ToolSpec): string =>
   ].join("\n");
 
 export interface CallGate {
-  /** the client was shown this tool set (a tools/list answer) */
+  /** the client is being shown this tool set (a tools/list answer), which counts for the calls
+   *  arriving after `listAnswered` */
   shown(discovery: Discovery, generation: number): void;
+  /** the last tools/list was answered */
+  listAnswered(): void;
   /** a call reached the server: its place in the order of arrival, for `check` */
   arrived(): number;
   /** decides one call (that arrived `arrival`-th; one arriving now when not given) against the
@@ -66,15 +70,19 @@ export function makeCallGate(registry: GateRegistry): CallGate {
   let listed = new Set<string>();
   let listedAt = 0;
   let arrivals = 0;
+  // a tools/list answer not yet the client's list: after = the last call that had arrived when it
+  // was answered (Infinity until then)
+  let pendingList: { readonly listed: Set<string>; readonly listedAt: number; after: number } | undefined;
   // tools shown one by one in a rejection: the generation shown, and the last call that had
   // arrived when it was answered (only calls after it can have been made from it; Infinity until
   // the rejection is answered)
   const acknowledged = new Map<string, { readonly generation: number; readonly after: number }>();
   const gate: CallGate = {
     shown(discovery, generation) {
-      listed = new Set(discovery.tools.map((t) => t.name));
-      listedAt = generation;
-      acknowledged.clear();
+      pendingList = { listed: new Set(discovery.tools.map((t) => t.name)), listedAt: generation, after: Number.POSITIVE_INFINITY };
+    },
+    listAnswered() {
+      if (pendingList !== undefined && pendingList.after === Number.POSITIVE_INFINITY) pendingList.after = arrivals;
     },
     arrived: () => ++arrivals,
     answered(names) {
@@ -85,6 +93,12 @@ export function makeCallGate(registry: GateRegistry): CallGate {
     },
     // a call checked without its place arrives now
     check(name, arrival = ++arrivals) {
+      // a list answered before this call arrived is the one the call was made from
+      if (pendingList !== undefined && arrival > pendingList.after) {
+        ({ listed, listedAt } = pendingList);
+        acknowledged.clear();
+        pendingList = undefined;
+      }
       // an import outside the recipe root raises no watcher event: looked at before every call
       registry.recheck();
       let { discovery, generation } = registry.current();
@@ -114,6 +128,7 @@ export function makeCallGate(registry: GateRegistry): CallGate {
   };
   // Some clients reuse a cached list without asking: what this server started with counts as shown.
   const { discovery, generation } = registry.current();
-  gate.shown(discovery, generation);
+  listed = new Set(discovery.tools.map((t) => t.name));
+  listedAt = generation;
   return gate;
 }

@@ -133,6 +133,9 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     live.recheck();
     const { discovery, generation } = live.current();
     gate.shown(discovery, generation);
+    // answered once this handler has returned: after the calls read with this request have been
+    // judged against the list before it (see host-mcp/gate.ts)
+    queueMicrotask(() => gate.listAnswered());
     return { tools: [...BUILTIN_TOOLS, ...discovery.tools.map((tool) => recipeTool(tool, sandboxMode))] };
   });
 

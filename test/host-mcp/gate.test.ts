@@ -116,12 +116,28 @@ describe("the call gate", () => {
     expect(gate.check("a", gate.arrived()).kind).toBe("run");
   });
 
+  it("a list is the client's only for calls that arrive after it was answered", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo b" });
+    const withTheList = gate.arrived();
+    const { discovery, generation } = r.registry.current();
+    gate.shown(discovery, generation);
+    // a call read with the list request: made from the list before it
+    expect(gate.check("a", withTheList).kind).toBe("changed");
+    expect(gate.check("a", gate.arrived()).kind).toBe("changed");
+    gate.answered(["a"]);
+    gate.listAnswered();
+    expect(gate.check("a", gate.arrived()).kind).toBe("run");
+  });
+
   it("runs a changed tool once the client has listed again", () => {
     const r = fakeRegistry({ a: "echo a" });
     const gate = makeCallGate(r.registry);
     r.change({ a: "echo b" });
     const { discovery, generation } = r.registry.current();
     gate.shown(discovery, generation);
+    gate.listAnswered();
     expect(gate.check("a").kind).toBe("run");
   });
 
@@ -133,6 +149,7 @@ describe("the call gate", () => {
     r.change({ a: "echo c" });
     const { discovery, generation } = r.registry.current();
     gate.shown(discovery, generation);
+    gate.listAnswered();
     expect(gate.check("a")).toMatchObject({ kind: "run", tool: { name: "a", config: { template: "echo c" } } });
   });
 
@@ -144,6 +161,7 @@ describe("the call gate", () => {
     r.change({ b: "echo b" });
     const { discovery, generation } = r.registry.current();
     gate.shown(discovery, generation);
+    gate.listAnswered();
     expect(gate.check("a")).toEqual({ kind: "missing", text: "Unknown tool: a. Registered tools: b" });
     r.change({ a: "echo new", b: "echo b" });
     expect(gate.check("a").kind).toBe("run");

@@ -302,6 +302,16 @@ describe("pi-recipes mcp under bad input", () => {
     child.stdin.write(call(14) + "\n");
     await until("the retry's answer", () => replies.some((r) => r["id"] === 14));
     expect(JSON.stringify(replies.find((r) => r["id"] === 14))).toContain("DIFFERENT n");
+    // another edit; a list sent together with calls is the client's list only for later calls
+    const seen = replies.filter((r) => r["method"] === "notifications/tools/list_changed").length;
+    agent.write("t", { description: "newer", args: ["name"], template: "echo NEWER {name}" });
+    await until("the second list_changed", () => replies.filter((r) => r["method"] === "notifications/tools/list_changed").length > seen);
+    child.stdin.write([call(20), '{"jsonrpc":"2.0","id":21,"method":"tools/list"}', call(22)].join("\n") + "\n");
+    await until("the answers with the list", () => [20, 21, 22].every((id) => replies.some((r) => r["id"] === id)));
+    for (const id of [20, 22]) expect(JSON.stringify(replies.find((r) => r["id"] === id)), `call ${id}`).toContain("changed since your last tools/list");
+    child.stdin.write(call(23) + "\n");
+    await until("the call after the list", () => replies.some((r) => r["id"] === 23));
+    expect(JSON.stringify(replies.find((r) => r["id"] === 23))).toContain("NEWER n");
     // (gone before its folder is removed: it may still be folding the launch it counted)
     child.stdin.end();
     expect(await exited).toBe(0);
