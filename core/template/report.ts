@@ -232,8 +232,7 @@ export function truncateFailureBytes(code: number, killed: boolean, stderr: stri
   if (!killed && stderr.startsWith(NOT_STARTED)) return undefined;
   const end = trimmedEnd(stdout);
   const stdoutShown = end > 0;
-  const before = `${exitLine(code, killed, signal)}${stderr.trim() === "" ? "" : `\n\nstderr:\n${stderr.trimEnd()}`}${stdoutShown ? "\n\nstdout:\n" : ""}`;
-  const beforeBytes = encoder.encode(before);
+  const beforeBytes = encoder.encode(failureHead(code, killed, wholeStderr(stderr), stdoutShown, signal));
   const tailBytes = encoder.encode(tail);
   const full = new Uint8Array(beforeBytes.length + end + tailBytes.length);
   full.set(beforeBytes, 0);
@@ -242,11 +241,7 @@ export function truncateFailureBytes(code: number, killed: boolean, stderr: stri
   const totalLines = countByte(full, NEWLINE, 0, full.length) + 1;
   // (mostly white space: short once trimmed, and shown whole)
   if (totalLines <= MAX_OUTPUT_LINES && full.length <= MAX_OUTPUT_BYTES) return undefined;
-  const err = stderr.trim() === "" ? undefined : truncateBody(stderr.trimEnd(), MAX_OUTPUT_LINES / 2, MAX_OUTPUT_BYTES / 2).text;
-  const head = `${exitLine(code, killed, signal)}${err === undefined ? "" : `\n\nstderr:\n${err}`}${stdoutShown ? "\n\nstdout:\n" : ""}`;
-  const used = `${head}${tail}`;
-  const out = stdoutShown ? truncateRange(stdout, 0, end, Math.max(1, MAX_OUTPUT_LINES - countNewlines(used) - 1), Math.max(1, MAX_OUTPUT_BYTES - byteLength(used))).text : "";
-  const text = `${head}${out}${tail}`;
+  const text = cutFailureText(code, killed, stderr, stdoutShown, tail, signal, (maxLines, maxBytes) => truncateRange(stdout, 0, end, maxLines, maxBytes).text);
   return { text, truncated: true, outLines: countNewlines(text) + 1, totalLines, outBytes: byteLength(text), totalBytes: full.length, full };
 }
 
@@ -296,10 +291,30 @@ export const exitLine = (code: number, killed: boolean, signal?: string): string
 export function failureBody(code: number, killed: boolean, stderr: string, stdout: string, signal?: string): string {
   // a command that never started has no exit code: the reason alone says what happened
   if (!killed && stderr.startsWith(NOT_STARTED)) return stdout.trim() === "" ? stderr.trimEnd() : `${stderr.trimEnd()}\n\nstdout:\n${stdout.trimEnd()}`;
-  let body = exitLine(code, killed, signal);
-  if (stderr.trim() !== "") body += `\n\nstderr:\n${stderr.trimEnd()}`;
-  if (stdout.trim() !== "") body += `\n\nstdout:\n${stdout.trimEnd()}`;
-  return body;
+  const stdoutShown = stdout.trim() !== "";
+  return `${failureHead(code, killed, wholeStderr(stderr), stdoutShown, signal)}${stdoutShown ? stdout.trimEnd() : ""}`;
+}
+
+/** A failure's body up to where its stdout begins: the exit line, `stderrShown` (nothing when
+ *  empty), and the stdout heading when stdout says anything. */
+const failureHead = (code: number, killed: boolean, stderrShown: string, stdoutShown: boolean, signal?: string): string =>
+  `${exitLine(code, killed, signal)}${stderrShown === "" ? "" : `\n\nstderr:\n${stderrShown}`}${stdoutShown ? "\n\nstdout:\n" : ""}`;
+
+/** stderr as a failure's whole body shows it: nothing when it is blank, else without its end's
+ *  white space. */
+const wholeStderr = (stderr: string): string => (stderr.trim() === "" ? "" : stderr.trimEnd());
+
+/** A cut failure's text (see truncateFailure): its head with the end of stderr within half the
+ *  limits, then what `stdoutEnd` keeps of stdout's end within the limits left, then `tail`. */
+function cutFailureText(
+  code: number, killed: boolean, stderr: string, stdoutShown: boolean, tail: string, signal: string | undefined,
+  stdoutEnd: (maxLines: number, maxBytes: number) => string,
+): string {
+  const err = stderr.trim() === "" ? "" : truncateBody(stderr.trimEnd(), MAX_OUTPUT_LINES / 2, MAX_OUTPUT_BYTES / 2).text;
+  const head = failureHead(code, killed, err, stdoutShown, signal);
+  const used = `${head}${tail}`;
+  const out = stdoutShown ? stdoutEnd(Math.max(1, MAX_OUTPUT_LINES - countNewlines(used) - 1), Math.max(1, MAX_OUTPUT_BYTES - byteLength(used))) : "";
+  return `${head}${out}${tail}`;
 }
 
 /** A failure's body within the limits of truncateBody, its exit line always kept: the end of
@@ -312,11 +327,7 @@ export function truncateFailure(code: number, killed: boolean, stderr: string, s
   const full = `${failureBody(code, killed, stderr, stdout, signal)}${tail}`;
   const whole = truncateBody(full);
   if (!whole.truncated || (!killed && stderr.startsWith(NOT_STARTED))) return { ...whole, full };
-  const err = stderr.trim() === "" ? undefined : truncateBody(stderr.trimEnd(), MAX_OUTPUT_LINES / 2, MAX_OUTPUT_BYTES / 2).text;
-  const head = `${exitLine(code, killed, signal)}${err === undefined ? "" : `\n\nstderr:\n${err}`}${stdout.trim() === "" ? "" : "\n\nstdout:\n"}`;
-  const used = `${head}${tail}`;
-  const out = stdout.trim() === "" ? "" : truncateBody(stdout.trimEnd(), Math.max(1, MAX_OUTPUT_LINES - countNewlines(used) - 1), Math.max(1, MAX_OUTPUT_BYTES - byteLength(used))).text;
-  const text = `${head}${out}${tail}`;
+  const text = cutFailureText(code, killed, stderr, stdout.trim() !== "", tail, signal, (maxLines, maxBytes) => truncateBody(stdout.trimEnd(), maxLines, maxBytes).text);
   return { text, truncated: true, outLines: countNewlines(text) + 1, totalLines: whole.totalLines, outBytes: byteLength(text), totalBytes: whole.totalBytes, full };
 }
 
