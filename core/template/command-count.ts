@@ -72,9 +72,3 @@ export function measureTemplate(template: Json, limit: number, maxDepth: number)
   const whole = of(template);
   return { kind: "measured", commands: whole.commands, depth: whole.depth };
 }
-
-/** The commands `template` stands for, or `limit + 1` when that is more than `limit`. */
-export function commandCount(template: Json, limit: number): number {
-  const m = measureTemplate(template, limit, Number.POSITIVE_INFINITY);
-  return m.kind === "measured" ? m.commands : limit + 1;
-}

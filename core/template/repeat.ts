@@ -26,11 +26,14 @@ export const tooManyCommandsText = (limit: number): string => `Command template 
 export const runStoppedText = (limit: number): string =>
   `Command template run stopped: it had started ${limit} commands, the most one run may start (each attempt of a retried step counts, and a group retry runs its steps again).`;
 
+/** A `repeat` written as digits (white space around them allowed): a count known without values. */
+export const writtenAsDigits = (value: unknown): boolean => typeof value === "string" && /^\s*\d+\s*$/.test(value);
+
 /** The copy count of a `repeat` written as a number or as digits; 1 for none, for one written as
  *  `{name.length}` (known only at the call) and for one that is no count (an error of its own). */
 export function literalRepeat(value: unknown): number {
   if (typeof value === "number") return Number.isInteger(value) && value >= 1 ? value : 1;
-  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Math.max(Number(value), 1);
+  if (writtenAsDigits(value)) return Math.max(Number(value), 1);
   return 1;
 }
 
@@ -39,9 +42,9 @@ export function repeatCount(value: unknown, scope: Scope): E.Either<TemplateFail
   if (value === undefined) return E.right(undefined);
   if (typeof value === "number") return Number.isInteger(value) && value >= 1 ? E.right(value) : E.left(invalidTemplate(REPEAT_POSITIVE));
   if (typeof value !== "string") return E.left(invalidTemplate(REPEAT_FORM));
-  const t = value.trim();
   // a digit string is taken as written: `"0"` gives no copies
-  if (/^\d+$/.test(t)) return E.right(Number(t));
+  if (writtenAsDigits(value)) return E.right(Number(value));
+  const t = value.trim();
   const m = REPEAT_LENGTH.exec(t);
   if (m !== null) {
     const source = valueOf(scope, m[1] ?? "");

@@ -7,11 +7,9 @@
 // runtime/execute/leaf.ts).
 import * as E from "fp-ts/lib/Either.js";
 import { contextOf, controlScope, type Context } from "../template/context.js";
-import { resolveRepeat } from "../template/repeat.js";
+import { resolveRepeat, writtenAsDigits } from "../template/repeat.js";
 import type { Values } from "../template/substitute.js";
 import type { ProgramNode } from "./program.js";
-
-const LITERAL = /^\s*\d+\s*$/;
 
 const withCallRepeat = new WeakMap<ProgramNode, boolean>();
 
@@ -23,7 +21,7 @@ export function hasCallRepeat(program: ProgramNode): boolean {
   const find = (node: ProgramNode): boolean => {
     if (node.kind === "sequence") return node.steps.some(find);
     if (node.kind !== "object") return false;
-    if (typeof node.repeat === "string" && !LITERAL.test(node.repeat)) return true;
+    if (typeof node.repeat === "string" && !writtenAsDigits(node.repeat)) return true;
     return find(node.body) || (node.recover !== undefined && find(node.recover));
   };
   const found = find(program);

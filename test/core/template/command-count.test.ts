@@ -1,9 +1,16 @@
 // The commands a template stands for as written (core/template/command-count.ts).
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../core/model.js";
-import { commandCount, measureTemplate } from "../../../core/template/command-count.js";
+import { measureTemplate } from "../../../core/template/command-count.js";
 
-describe("commandCount", () => {
+/** the commands `template` stands for, measured without a depth limit */
+function commandCount(template: Json, limit: number): number {
+  const m = measureTemplate(template, limit, Number.POSITIVE_INFINITY);
+  if (m.kind !== "measured") throw new Error("no depth limit was given");
+  return m.commands;
+}
+
+describe("measureTemplate", () => {
   it("counts leaves, steps, recover and literal repeats; a repeat the call gives counts once", () => {
     expect(commandCount("echo", 100)).toBe(1);
     expect(commandCount(["a", "b", { template: "c", recover: ["d", "e"] }], 100)).toBe(5);
