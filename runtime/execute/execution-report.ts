@@ -164,10 +164,12 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
     return failure(errorText(execution.message, execution.step, target.graph), details);
   }
   const { result, trace } = execution;
-  const r = reportText(execution, target, evidence(result, trace));
+  // checked once (a stdout may be hundreds of MB): the report reads valid UTF-8 from its bytes
+  const utf8 = result.stdout.length === 0 || isUtf8(result.stdout);
+  const r = reportText(execution, target, evidence(result, trace), utf8);
   // bytes that are no UTF-8 text (a binary file, another encoding) reach the agent as U+FFFD:
   // the result says so, rather than passing the damaged text off as what the command printed
-  if (result.stdout.length === 0 || isUtf8(result.stdout)) return r;
+  if (utf8) return r;
   return r instanceof Promise ? r.then(notUtf8) : notUtf8(r);
 }
 
@@ -175,18 +177,19 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
 export const NOT_UTF8 = "(stdout is not UTF-8 text: the bytes that are not show as U+FFFD (\uFFFD) above)";
 const notUtf8 = (r: CommandResult): CommandResult => ({ ...r, text: `${r.text}\n\n${NOT_UTF8}`, details: { ...r.details, stdoutNotUtf8: true } });
 
-function reportText(execution: Execution & { readonly kind: "done" }, target: ReportTarget, details: Record<string, unknown>): CommandResult | Promise<CommandResult> {
+function reportText(execution: Execution & { readonly kind: "done" }, target: ReportTarget, details: Record<string, unknown>, utf8: boolean): CommandResult | Promise<CommandResult> {
   const { result, trace } = execution;
+  // a long output is reported from its bytes: only the part shown is decoded, and a saved output
+  // is written from them (decoded whole, it is as large again in the heap, and once more when
+  // written out); bytes that are no UTF-8 text are shown as their decoded text shows them
+  const fromBytes = utf8 && result.stdout.length > MAX_OUTPUT_BYTES;
   if (result.code === 0) {
     // the whole template skipped by its `when`: "(no output)" would read as a command that ran
     if (result.skipped) {
       details["skipped"] = true;
       return succeeded(target, truncateBody(NOTHING_RAN), undefined, details, trace);
     }
-    // a long output is reported from its bytes: only the part shown is decoded, and the saved
-    // output is written from them (decoded whole, it is as large again in the heap, and once more
-    // when written out); bytes that are no UTF-8 text are shown as their decoded text shows them
-    if (result.stdout.length > MAX_OUTPUT_BYTES && isUtf8(result.stdout)) {
+    if (fromBytes) {
       const { truncated, body: range } = truncateSuccessBytes(result.stdout);
       if (truncated.truncated) return saveThenReport(target, "stdout", result.stdout.subarray(range.start, range.end), truncated, details, result, trace);
       return succeeded(target, truncated, undefined, details, trace);
@@ -198,11 +201,8 @@ function reportText(execution: Execution & { readonly kind: "done" }, target: Re
     return succeeded(target, body, undefined, details, trace);
   }
   const tail = result.failedStep !== undefined && namesSteps(target.graph) ? `\n\nstep: ${result.failedStep}` : "";
-  // a long stdout as the success path takes it: from its bytes, only the part shown decoded
-  const fromBytes = result.stdout.length > MAX_OUTPUT_BYTES && isUtf8(result.stdout)
-    ? truncateFailureBytes(result.code, result.killed, result.stderr, result.stdout, tail, result.signal)
-    : undefined;
-  const body = fromBytes ?? truncateFailure(result.code, result.killed, result.stderr, text(result.stdout), tail, result.signal);
+  const cut = fromBytes ? truncateFailureBytes(result.code, result.killed, result.stderr, result.stdout, tail, result.signal) : undefined;
+  const body = cut ?? truncateFailure(result.code, result.killed, result.stderr, text(result.stdout), tail, result.signal);
   if (result.signal !== undefined && !result.killed) details["signal"] = result.signal;
   if (result.timeoutMs !== undefined) details["timeoutMs"] = result.timeoutMs;
   if (body.truncated) return saveThenReport(target, "error", body.full, body, details, result, trace);
