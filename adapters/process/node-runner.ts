@@ -53,6 +53,10 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
     return spawnFailure(`Could not start ${commandNamed(invocation.command)}: ${refusedWhy(invocation, e)}`, elapsed());
   }
 
+  // The group is noted the moment the process exists, before anything is awaited: a worker
+  // killed right after the start then still leaves the supervisor the group to end.
+  noteGroup(child.pid, invocation.groupLog);
+
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
@@ -65,13 +69,6 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
   }
   child.on("error", () => undefined);
   const pid = child.pid ?? 0;
-  if (pid !== 0 && invocation.groupLog !== undefined) {
-    try {
-      appendFileSync(invocation.groupLog, `${pid} ${identityOf(pid).start_time ?? ""}\n`, { mode: 0o600 });
-    } catch {
-      // then the supervisor cannot end this group if its worker is killed: the command still runs
-    }
-  }
 
   const spillDir = once(() => prepareSpillDir(invocation.spillDir));
   const limitBytes = nonNegative(invocation.captureLimitBytes) ?? DEFAULT_CAPTURE_LIMIT_BYTES;
@@ -324,4 +321,14 @@ const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : S
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
   return () => (made ??= make());
+}
+
+/** Appends a started command's process group (its pid and start time) to the run's group log. */
+function noteGroup(pid: number | undefined, groupLog: string | undefined): void {
+  if (pid === undefined || pid === 0 || groupLog === undefined) return;
+  try {
+    appendFileSync(groupLog, `${pid} ${identityOf(pid).start_time ?? ""}\n`, { mode: 0o600 });
+  } catch {
+    // then the supervisor cannot end this group if its worker is killed: the command still runs
+  }
 }

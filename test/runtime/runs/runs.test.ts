@@ -158,8 +158,13 @@ describe("async runs", () => {
     const { id, sleeper } = await holding("hold-k9.pid");
     const run0 = (await readRun(nodeFs, box.runsRoot, id))!;
     const worker = run0.pid!;
-    // the command's group is noted as it starts
-    expect(readFileSync(join(run0.run_dir, "groups"), "utf8")).toMatch(/^\d+ \d*\n/);
+    // the command's group is noted as it starts (the worker notes it right after the spawn; the
+    // command itself may write its pid file a moment earlier)
+    const groups = await waitFor("the group to be noted", () => {
+      const path = join(run0.run_dir, "groups");
+      return existsSync(path) && readFileSync(path, "utf8") !== "" ? readFileSync(path, "utf8") : undefined;
+    });
+    expect(groups).toMatch(new RegExp(`^${sleeper} \\d*\\n`));
     // the command runs in a group of its own, not in the worker's
     expect(groupAlive(sleeper)).toBe(true);
     expect(sleeper).not.toBe(worker);
