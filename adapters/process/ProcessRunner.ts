@@ -80,24 +80,27 @@ export interface RetriedResult {
 export interface ProcessRunner {
   readonly name: string;
   run(invocation: Invocation): Promise<ProcessResult>;
-  /** re-runs until exit 0, at most `attempts` times (at least once) */
-  runWithRetry(invocation: Invocation, attempts: number): Promise<RetriedResult>;
+  /** re-runs until exit 0, at most `attempts` times (at least once); `beforeRetry` is called
+   *  before each attempt after the first, and what it throws ends the retries unstarted */
+  runWithRetry(invocation: Invocation, attempts: number, beforeRetry?: () => void): Promise<RetriedResult>;
 }
 
 /** Builds a runner from its one primitive, deriving the rest. */
 export function makeProcessRunner(name: string, run: (invocation: Invocation) => Promise<ProcessResult>): ProcessRunner {
-  return { name, run, runWithRetry: (invocation, attempts) => runWithRetry(run, invocation, attempts) };
+  return { name, run, runWithRetry: (invocation, attempts, beforeRetry) => runWithRetry(run, invocation, attempts, beforeRetry) };
 }
 
 export async function runWithRetry(
   run: (invocation: Invocation) => Promise<ProcessResult>,
   invocation: Invocation,
   attempts: number,
+  beforeRetry?: () => void,
 ): Promise<RetriedResult> {
   const max = Number.isFinite(attempts) ? Math.max(1, Math.floor(attempts)) : 1;
   let attempt = 0;
   for (;;) {
     attempt += 1;
+    if (attempt > 1) beforeRetry?.();
     // Each attempt spills into its own folder so a later attempt never overwrites the
     // evidence of an earlier one.
     const spillDir = invocation.spillDir !== undefined && max > 1 ? join(invocation.spillDir, attemptDirName(attempt)) : invocation.spillDir;

@@ -69,11 +69,11 @@ export async function runLeaf(
   if (options.signal !== undefined) request.signal = options.signal;
   if (options.killGraceMs !== undefined) request.killGraceMs = options.killGraceMs;
   if (options.capturesRoot !== undefined) request.spillDir = captureDirIn(options.capturesRoot);
-  // the attempts left to the run: retries past them would start more than the limit
-  const allowed = Math.min(retry ?? 1, COMMAND_LIMIT - run.commands.started + 1);
-  const { result, attempts } = await options.runner.runWithRetry(request, allowed);
-  run.commands.started += attempts - 1;
-  if (result.code !== 0 && allowed < (retry ?? 1) && attempts === allowed) throw new TemplateError(runStoppedText(COMMAND_LIMIT), step);
+  // each further attempt is counted as it starts, against the one tally every branch of a
+  // parallel node shares: branches retrying at the same time cannot each take what is left
+  const { result } = await options.runner.runWithRetry(request, retry ?? 1, () => {
+    if (++run.commands.started > COMMAND_LIMIT) throw new TemplateError(runStoppedText(COMMAND_LIMIT), step);
+  });
   let out = result.stdoutTruncated ? await fromProcess(options.fs, result, command) : fromCapture(result, command);
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why

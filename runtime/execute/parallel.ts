@@ -63,18 +63,30 @@ function joinSection(report: BranchReport, stdout: Uint8Array, stderr: string): 
   return section;
 }
 
-/** Runs `count` jobs with at most `width` at once; results in job order. */
-async function pool<T>(count: number, width: number, job: (index: number) => Promise<T>): Promise<T[]> {
+/** Runs `count` jobs with at most `width` at once; results in job order. A job that throws (a
+ *  template error, the run's command limit) ends the pool: no further job starts, `halt` ends the
+ *  running ones, and the first error is thrown once every one of them has settled, so no branch
+ *  goes on starting processes after the call has answered. */
+async function pool<T>(count: number, width: number, job: (index: number) => Promise<T>, halt: () => void): Promise<T[]> {
   const results = new Array<T>(count);
   let next = 0;
+  let thrown: { readonly error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    while (next < count && thrown === undefined) {
       const i = next;
       next += 1;
-      results[i] = await job(i);
+      try {
+        results[i] = await job(i);
+      } catch (error) {
+        if (thrown === undefined) {
+          thrown = { error };
+          halt();
+        }
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, count)) }, worker));
+  if (thrown !== undefined) throw thrown.error;
   return results;
 }
 
@@ -96,7 +108,12 @@ export async function runParallel(
   const minimum = check(resolveMinSuccessful(node.min_successful, scope, n));
   const own = check(resolveFailure(node.failure));
 
-  const results = await pool(n, concurrency, (i) => exec(branches[i]!, context, stdin, run, false));
+  // the branches run under a signal of their own as well, fired when one of them throws
+  const halting = new AbortController();
+  const outer = run.options.signal;
+  const signal = outer === undefined ? halting.signal : AbortSignal.any([outer, halting.signal]);
+  const branchRun: Run = { options: { ...run.options, signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued, commands: run.commands };
+  const results = await pool(n, concurrency, (i) => exec(branches[i]!, context, stdin, branchRun, false), () => halting.abort());
   const reports: BranchReport[] = [];
   const sections: string[] = [];
   const stderrs: string[] = [];

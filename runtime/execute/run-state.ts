@@ -119,8 +119,9 @@ export interface Run {
   readonly commands: CommandTally;
 }
 
-/** How many commands a run has started: each leaf once, however often it is retried; a leaf run
- *  again by a group retry or by another copy of a repeat counts again. */
+/** How many processes a run has started: each attempt of a retried leaf counts, and so does a
+ *  leaf run again by a group retry or by another copy of a repeat. Every branch of a parallel
+ *  node counts into this one tally, checked before each process starts. */
 export interface CommandTally {
   started: number;
 }

@@ -144,6 +144,42 @@ describe("control validation messages", () => {
     expect(started).toBe(10_000);
   });
 
+  it("parallel branches retrying at the same time share the limit: two branches of 10,000 attempts start 10,000 processes", async () => {
+    let started = 0;
+    // each attempt answers on a later turn, so the branches' attempts interleave
+    const runner = makeProcessRunner("counting", () => {
+      started++;
+      return new Promise((resolve) => setImmediate(() => resolve(exited(1))));
+    });
+    const branch = { retry: 10_000, template: "false" };
+    const { result } = await run(box, { parallel: true, template: [branch, branch] }, {}, { runner });
+    expect(result.ok).toBe(false);
+    expect(result.text).toContain("Command template run stopped: it had started 10000 commands");
+    expect(started).toBe(10_000);
+  });
+
+  it("a branch that stops the run ends its siblings: the running one is ended, none starts after, and the call answers last", async () => {
+    const log: string[] = [];
+    const runner = makeProcessRunner("fake", (inv) => {
+      log.push(`start ${inv.command}`);
+      if (inv.command !== "hang") return Promise.resolve(exited(1));
+      // runs until the run's signal ends it
+      return new Promise((resolve) => {
+        inv.signal?.addEventListener("abort", () => {
+          log.push("hang ended");
+          setImmediate(() => resolve({ ...exited(143), killed: true }));
+        });
+      });
+    });
+    const template = { parallel: true, concurrency: 2, template: ["hang", { retry: 10_000, template: "false" }, "later"] };
+    const { result } = await run(box, template, {}, { runner });
+    log.push("answered");
+    expect(result.ok).toBe(false);
+    expect(result.text).toContain("Command template run stopped");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log.filter((l) => !l.startsWith("start false"))).toEqual(["start hang", "hang ended", "answered"]);
+  });
+
   it("a retry above 10,000 attempts is refused, written or given by the call", async () => {
     for (const [template, values] of [[{ retry: 10_001, template: "true" }, {}], [{ retry: "{n}", template: "true" }, { n: "1e308" }]] as const) {
       const { result } = await run(box, template, values);
