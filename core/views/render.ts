@@ -58,7 +58,9 @@ export const statusText = (summary: RecipesSummary): string => statusLine(summar
 export const summaryText = (summary: RecipesSummary): string =>
   [statusLine(summary), ...entryLines(summary).map((l) => `  ${l}`)].join("\n");
 
-/** One line per import binding of an active recipe. */
+/** One line per import binding of an active recipe, then one per recipe that does not load: its
+ *  imports are not known (a broken import is the usual reason), so an empty list does not read as
+ *  "nothing imports anything" while a recipe failed. */
 export function importsText(summary: RecipesSummary): string {
   const lines = summary.active.flatMap((a) =>
     Object.entries(a.imports ?? {}).map(([alias, value]) => {
@@ -67,7 +69,9 @@ export function importsText(summary: RecipesSummary): string {
       return `recipe=${a.id} alias=${alias} from=${from}`;
     }),
   );
-  return lines.length === 0 ? "(no recipe imports)" : lines.join("\n");
+  const unknown = summary.invalid.map((i) => oneLine(`invalid: ${i.id}: ${i.errors.join("; ")} (its imports are not known)`));
+  if (lines.length === 0) lines.push(unknown.length === 0 ? "(no recipe imports)" : "(no recipe imports among the recipes that load)");
+  return [...lines, ...capped(unknown, "invalid")].join("\n");
 }
 
 export type ReviewsDetails = {

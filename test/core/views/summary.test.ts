@@ -74,7 +74,14 @@ describe("inspectRecipes", () => {
     expect(inspectRecipes(discovery, { view: "imports", verbose: false }).text).toBe(
       "recipe=a alias=x from=pkg:x\nrecipe=b alias=base from=./base.json\nrecipe=b alias=lint from=~/lint.md",
     );
-    expect(inspectRecipes(userOverPackaged(), { view: "imports", verbose: false }).text).toBe("(no recipe imports)");
+    expect(inspectRecipes(buildDiscovery([{ path: "/r/a.json", config: {} }]), { view: "imports", verbose: false }).text).toBe("(no recipe imports)");
+  });
+
+  it("view=imports names each recipe that does not load: its imports are not known, and the list does not read as empty", () => {
+    const lines = inspectRecipes(userOverPackaged(), { view: "imports", verbose: false }).text.split("\n");
+    expect(lines[0]).toBe("(no recipe imports among the recipes that load)");
+    expect(lines.slice(1)).toHaveLength(1);
+    expect(lines[1]).toMatch(/^invalid: broken: .+ \(its imports are not known\)$/);
   });
 
   it("view=reviews is idle for now, without a leading newline", () => {
