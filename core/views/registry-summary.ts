@@ -221,14 +221,17 @@ export function recipesNextActions(
   view: RecipesView,
   counts: { invalid: number; diagnostics: number },
   topAction: Remediation | undefined,
-  drafts: readonly { path: string }[],
+  drafts: readonly { path: string; valid: boolean }[],
 ): string[] {
   const actions: string[] = [];
   if (view !== "doctor" && (counts.invalid > 0 || counts.diagnostics > 0)) actions.push("inspect target=recipes view=doctor");
   // next holds only commands a host accepts; the top action's advice is on the doctor's `top` line
   if (view === "doctor" && topAction !== undefined && topAction.path !== "") actions.push(`inspect target=tool:${topAction.id}`);
-  const first = drafts[0];
-  if (first !== undefined) actions.push("inspect target=recipes view=summary verbose=true", `spawn file=${first.path}`);
+  // a draft that does not load (bad JSON, a FIFO in the drafts folder) cannot be spawned: the
+  // listing still shows it, and the spawn offered is that of the first draft that can run
+  if (drafts.length > 0) actions.push("inspect target=recipes view=summary verbose=true");
+  const first = drafts.find((d) => d.valid);
+  if (first !== undefined) actions.push(`spawn file=${first.path}`);
   return [...new Set(actions)].slice(0, VIEW_LIMITS.nextActions);
 }
 

@@ -299,6 +299,14 @@ describe("next_actions", () => {
     ]);
   });
 
+  it("the spawn offered is of the first draft that loads: one that does not (a FIFO, bad JSON) cannot run", () => {
+    const broken = draft("/u/drafts/a-pipe.json", { valid: false, diagnostics: ["not a regular file"] });
+    const withGood = buildDiscovery([{ path: "/r/a.json", config: {} }], { drafts: [broken, draft("/u/drafts/b-good.json")] });
+    expect(buildRecipesSummary(withGood, { view: "summary" }).next_actions).toEqual(["inspect target=recipes view=summary verbose=true", "spawn file=/u/drafts/b-good.json"]);
+    const onlyBroken = buildDiscovery([{ path: "/r/a.json", config: {} }], { drafts: [broken] });
+    expect(buildRecipesSummary(onlyBroken, { view: "summary" }).next_actions).toEqual(["inspect target=recipes view=summary verbose=true"]);
+  });
+
   it("a healthy registry has none", () => {
     const s = buildRecipesSummary(buildDiscovery([{ path: "/r/a.json", config: {} }]), { view: "summary" });
     expect(s.next_actions).toEqual([]);
