@@ -15,7 +15,8 @@
 // calls that reach the server after it was answered: calls that had arrived by then (sent
 // together with the rejected one) carry arguments made for the old one, and are rejected the same
 // way. (Calls sent together but read after the rejection was answered cannot be told from a
-// retry made from it, and run.) A tools/list answer, likewise, is the client's list for the calls
+// retry made from it, and run.) A rejection whose request the client cancelled is never sent, so
+// it shows nothing: the next call is rejected again. A tools/list answer, likewise, is the client's list for the calls
 // that arrive after it was answered, not for those that came with it.
 import type * as E from "fp-ts/lib/Either.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
@@ -61,9 +62,13 @@ export interface CallGate {
   /** decides one call (that arrived `arrival`-th; one arriving now when not given) against the
    *  registry as it is now */
   check(name: string, arrival?: number): GateVerdict;
-  /** the rejections of these tools were answered: calls arriving from now on may have been made
-   *  from the definitions they showed */
-  answered(names: readonly string[]): void;
+  /** the rejections of these tools, made for the call that arrived `arrival`-th (every pending
+   *  one of the tool when not given), were answered: calls arriving from now on may have been
+   *  made from the definitions they showed */
+  answered(names: readonly string[], arrival?: number): void;
+  /** those rejections were never sent (the client cancelled the request): they showed the client
+   *  nothing, and the tool counts as shown what it was shown before them */
+  withdrawn(names: readonly string[], arrival?: number): void;
 }
 
 export function makeCallGate(registry: GateRegistry): CallGate {
@@ -74,9 +79,24 @@ export function makeCallGate(registry: GateRegistry): CallGate {
   // was answered (Infinity until then)
   let pendingList: { readonly listed: Set<string>; readonly listedAt: number; after: number } | undefined;
   // tools shown one by one in a rejection: the generation shown, and the last call that had
-  // arrived when it was answered (only calls after it can have been made from it; Infinity until
-  // the rejection is answered)
+  // arrived when it was answered (only calls after it can have been made from it)
   const acknowledged = new Map<string, { readonly generation: number; readonly after: number }>();
+  // rejections not answered yet, by tool: the arrival of the call refused → the generation it shows
+  const pending = new Map<string, Map<number, number>>();
+  /** takes the pending rejections of `name` (the one of `arrival`, or all): the newest generation
+   *  they show, if any */
+  const settle = (name: string, arrival: number | undefined): number | undefined => {
+    const waiting = pending.get(name);
+    if (waiting === undefined) return undefined;
+    let newest: number | undefined;
+    for (const [at, generation] of waiting) {
+      if (arrival !== undefined && at !== arrival) continue;
+      waiting.delete(at);
+      newest = Math.max(newest ?? generation, generation);
+    }
+    if (waiting.size === 0) pending.delete(name);
+    return newest;
+  };
   const gate: CallGate = {
     shown(discovery, generation) {
       pendingList = { listed: new Set(discovery.tools.map((t) => t.name)), listedAt: generation, after: Number.POSITIVE_INFINITY };
@@ -85,11 +105,14 @@ export function makeCallGate(registry: GateRegistry): CallGate {
       if (pendingList !== undefined && pendingList.after === Number.POSITIVE_INFINITY) pendingList.after = arrivals;
     },
     arrived: () => ++arrivals,
-    answered(names) {
+    answered(names, arrival) {
       for (const name of names) {
-        const ack = acknowledged.get(name);
-        if (ack !== undefined && ack.after === Number.POSITIVE_INFINITY) acknowledged.set(name, { generation: ack.generation, after: arrivals });
+        const generation = settle(name, arrival);
+        if (generation !== undefined) acknowledged.set(name, { generation, after: arrivals });
       }
+    },
+    withdrawn(names, arrival) {
+      for (const name of names) settle(name, arrival);
     },
     // a call checked without its place arrives now
     check(name, arrival = ++arrivals) {
@@ -97,6 +120,7 @@ export function makeCallGate(registry: GateRegistry): CallGate {
       if (pendingList !== undefined && arrival > pendingList.after) {
         ({ listed, listedAt } = pendingList);
         acknowledged.clear();
+        pending.clear();
         pendingList = undefined;
       }
       // an import outside the recipe root raises no watcher event: looked at before every call
@@ -122,7 +146,9 @@ export function makeCallGate(registry: GateRegistry): CallGate {
       const fromShown = ack !== undefined && arrival > ack.after;
       const fenced = registry.fence(name, fromShown ? ack.generation : listedAt);
       if (fenced._tag === "Right") return { kind: "run", tool: fenced.right };
-      acknowledged.set(name, { generation, after: Number.POSITIVE_INFINITY });
+      let waiting = pending.get(name);
+      if (waiting === undefined) pending.set(name, (waiting = new Map()));
+      waiting.set(arrival, generation);
       return { kind: "changed", tool, text: changedText(tool) };
     },
   };

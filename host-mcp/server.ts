@@ -252,8 +252,10 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     shared.add(running);
     byId.set(id, running);
     void running.finally(() => {
-      // (before the answer is written: no other request is read in between)
-      gate.answered(refused);
+      // (before the answer is written: no other request is read in between). A cancelled
+      // request gets no answer at all: its rejections showed the client nothing
+      if (extra.signal.aborted) gate.withdrawn(refused, arrival);
+      else gate.answered(refused, arrival);
       inflight.delete(running);
       shared.delete(running);
       if (byId.get(id) === running) byId.delete(id);

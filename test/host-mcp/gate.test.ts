@@ -100,6 +100,34 @@ describe("the call gate", () => {
     expect(gate.check("a").kind).toBe("changed");
   });
 
+  it("a rejection the client cancelled showed nothing: the next call is rejected again", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo b" });
+    expect(gate.check("a", gate.arrived()).kind).toBe("changed");
+    gate.withdrawn(["a"]);
+    expect(gate.check("a", gate.arrived()).kind).toBe("changed");
+    gate.answered(["a"]);
+    expect(gate.check("a", gate.arrived()).kind).toBe("run");
+    // two calls refused together, the first cancelled and the second answered: the second showed
+    // the new definition, and the retry runs
+    r.change({ a: "echo c" });
+    const [first, second] = [gate.arrived(), gate.arrived()];
+    expect(gate.check("a", first).kind).toBe("changed");
+    expect(gate.check("a", second).kind).toBe("changed");
+    gate.withdrawn(["a"], first);
+    gate.answered(["a"], second);
+    expect(gate.check("a", gate.arrived()).kind).toBe("run");
+    // the other way round: the answered one came first, the cancelled one takes nothing back
+    r.change({ a: "echo d" });
+    const [third, fourth] = [gate.arrived(), gate.arrived()];
+    expect(gate.check("a", third).kind).toBe("changed");
+    expect(gate.check("a", fourth).kind).toBe("changed");
+    gate.answered(["a"], third);
+    gate.withdrawn(["a"], fourth);
+    expect(gate.check("a", gate.arrived()).kind).toBe("run");
+  });
+
   it("a rejection shows the new definition only to calls that arrive after it was answered", () => {
     const r = fakeRegistry({ a: "echo a" });
     const gate = makeCallGate(r.registry);

@@ -316,4 +316,43 @@ describe("pi-recipes mcp under bad input", () => {
     child.stdin.end();
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it("a rejection the client cancelled was never shown: the next call is refused again, not run", async () => {
+    agent = makeAgentDir();
+    agent.write("t", { description: "safe", args: ["name"], template: "echo SAFE {name}" });
+    const { child, replies, exited, stderr } = rawServer(agent);
+    const until = async (what: string, ok: () => boolean): Promise<void> => {
+      expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies).slice(0, 2000)}\n${stderr()}`).toBe(true);
+    };
+    const call = (id: number): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: { name: "n" } } });
+    child.stdin.write(
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+      ].join("\n") + "\n",
+    );
+    await until("the list", () => replies.some((r) => r["id"] === 2));
+    agent.write("t", { description: "other", args: ["name"], template: "echo DIFFERENT {name}" });
+    await until("the list_changed notification", () => replies.some((r) => r["method"] === "notifications/tools/list_changed"));
+    // the call and its cancellation in one write: read together, the call is cancelled before it
+    // is answered, and the server sends no answer to it
+    const cancel = JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10, reason: "timeout" } });
+    // a ping read after them: once it is answered, the cancelled call has long been settled
+    child.stdin.write([call(10), cancel, '{"jsonrpc":"2.0","id":99,"method":"ping"}'].join("\n") + "\n");
+    await until("the ping's answer", () => replies.some((r) => r["id"] === 99));
+    // the next call, made from the list the client still has, arriving after all of that
+    child.stdin.write(call(11) + "\n");
+    await until("the next call's answer", () => replies.some((r) => r["id"] === 11));
+    expect(replies.some((r) => r["id"] === 10)).toBe(false);
+    const next = JSON.stringify(replies.find((r) => r["id"] === 11));
+    expect(next).not.toContain("DIFFERENT n");
+    expect(next).toContain("changed since your last tools/list");
+    // that rejection was answered: the retry runs
+    child.stdin.write(call(12) + "\n");
+    await until("the retry's answer", () => replies.some((r) => r["id"] === 12));
+    expect(JSON.stringify(replies.find((r) => r["id"] === 12))).toContain("DIFFERENT n");
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
 });
