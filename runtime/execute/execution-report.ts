@@ -170,12 +170,20 @@ export function reportNow(execution: Execution, target: ReportTarget): CommandRe
   // bytes that are no UTF-8 text (a binary file, another encoding) reach the agent as U+FFFD:
   // the result says so, rather than passing the damaged text off as what the command printed
   if (utf8) return r;
-  return r instanceof Promise ? r.then(notUtf8) : notUtf8(r);
+  const note = notUtf8(result.stdout.length);
+  return r instanceof Promise ? r.then(note) : note(r);
 }
 
 /** The note a result whose stdout is no UTF-8 text ends with, and its flag. */
 export const NOT_UTF8 = "(stdout is not UTF-8 text: the bytes that are not show as U+FFFD (\uFFFD) above)";
-const notUtf8 = (r: CommandResult): CommandResult => ({ ...r, text: `${r.text}\n\n${NOT_UTF8}`, details: { ...r.details, stdoutNotUtf8: true } });
+/** What the note adds to a successful result that was cut: the sizes in its notice are of the
+ *  decoded text, and the saved file holds the bytes. */
+export const notUtf8Sizes = (bytes: number): string => `(the sizes above are of that text; the command printed ${bytes} bytes, and the saved file holds them as printed)`;
+const notUtf8 = (bytes: number) => (r: CommandResult): CommandResult => ({
+  ...r,
+  text: `${r.text}\n\n${NOT_UTF8}${r.ok && r.details["truncated"] === true ? `\n${notUtf8Sizes(bytes)}` : ""}`,
+  details: { ...r.details, stdoutNotUtf8: true },
+});
 
 function reportText(execution: Execution & { readonly kind: "done" }, target: ReportTarget, details: Record<string, unknown>, utf8: boolean): CommandResult | Promise<CommandResult> {
   const { result, trace } = execution;
@@ -197,7 +205,9 @@ function reportText(execution: Execution & { readonly kind: "done" }, target: Re
     // decoded once: a long output is as long again as a string
     const whole = successBody(text(result.stdout));
     const body = truncateBody(whole);
-    if (body.truncated) return saveThenReport(target, "stdout", whole, body, details, result, trace);
+    // bytes that are no UTF-8 text are saved as the command printed them: their decoded text
+    // (U+FFFD for each byte that is not) would be neither the output nor its size
+    if (body.truncated) return saveThenReport(target, "stdout", utf8 ? whole : result.stdout, body, details, result, trace);
     return succeeded(target, body, undefined, details, trace);
   }
   const tail = result.failedStep !== undefined && namesSteps(target.graph) ? `\n\nstep: ${result.failedStep}` : "";

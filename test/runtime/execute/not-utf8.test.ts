@@ -1,7 +1,8 @@
 // stdout that is no UTF-8 text (a binary file, another encoding) reaches the agent with U+FFFD in
 // place of the bytes that are not: the result says so, and flags it, on success and on failure.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NOT_UTF8 } from "../../../runtime/execute/execution-report.js";
+import { readFileSync } from "node:fs";
+import { NOT_UTF8, notUtf8Sizes } from "../../../runtime/execute/execution-report.js";
 import { run, sandbox, type Sandbox } from "./support.js";
 
 let box: Sandbox;
@@ -20,5 +21,15 @@ describe("stdout that is not UTF-8", () => {
     const text = await run(box, "printf 'h\\303\\251llo'");
     expect(text.result.text).toBe("héllo");
     expect(text.result.details).not.toHaveProperty("stdoutNotUtf8");
+  });
+
+  it("cut, it is saved as the bytes the command printed, and the note says the sizes shown are of the text", async () => {
+    // 300,000 bytes of 0xff: 900,000 bytes once decoded (U+FFFD is three bytes in UTF-8)
+    const binary = await run(box, "node -e 'process.stdout.write(Buffer.alloc(300000,255))'");
+    expect(binary.result.ok).toBe(true);
+    const saved = binary.result.details["fullOutputPath"];
+    expect(typeof saved).toBe("string");
+    expect(readFileSync(saved as string).equals(Buffer.alloc(300_000, 0xff))).toBe(true);
+    expect(binary.result.text.endsWith(`${NOT_UTF8}\n${notUtf8Sizes(300_000)}`)).toBe(true);
   });
 });
