@@ -18,6 +18,7 @@
 // retry made from it, and run.) A rejection whose request the client cancelled is never sent, so
 // it shows nothing: the next call is rejected again. A tools/list answer, likewise, is the client's list for the calls
 // that arrive after it was answered, not for those that came with it.
+import { join } from "node:path";
 import type * as E from "fp-ts/lib/Either.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
 import type { ToolSpec } from "../core/tool/tool-spec.js";
@@ -38,6 +39,14 @@ export interface GateRegistry {
   fence(toolName: string, generationSeen: number): E.Either<string, ToolSpec>;
   /** reads these recipe files again now, whatever the watcher has reported */
   refresh?(changed: readonly string[]): unknown;
+  /** where the user's recipe files are: a name no tool has is looked for there before it is refused */
+  readonly paths?: { readonly recipeRoot: string };
+}
+
+/** The files a recipe of this name would be in (none for a name that is no plain file name). */
+function recipeFilesOf(root: string, name: string): string[] {
+  if (name === "" || name.includes("/") || name.includes("\\") || name.includes("\0") || name.startsWith(".")) return [];
+  return [join(root, `${name}.json`), join(root, `${name}.md`)];
 }
 
 export const removedText = (name: string): string =>
@@ -132,8 +141,11 @@ export function makeCallGate(registry: GateRegistry): CallGate {
       // writes it), the event of the finished write not yet handled: it is read again before the
       // call is refused for it
       const entry = tool === undefined ? discovery.active.get(name) : undefined;
-      if (entry !== undefined && registry.refresh !== undefined) {
-        registry.refresh([entry.path]);
+      // and a name no recipe has may be a file renamed or written a moment ago, its event not yet
+      // handled either: its files are looked for before the call is refused as unknown
+      const look = tool !== undefined ? [] : entry !== undefined ? [entry.path] : registry.paths === undefined ? [] : recipeFilesOf(registry.paths.recipeRoot, name);
+      if (look.length > 0 && registry.refresh !== undefined) {
+        registry.refresh(look);
         ({ discovery, generation } = registry.current());
         tool = discovery.tools.find((t) => t.name === name);
       }

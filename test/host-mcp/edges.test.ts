@@ -136,6 +136,29 @@ describe("a JSON twin written beside a Markdown tool", () => {
   }, 60_000);
 });
 
+describe("a recipe renamed, and the new name called at once", () => {
+  it("runs under its new name, and a name no file has is still refused as unknown", async () => {
+    agent = makeAgentDir();
+    mcp = await connect(agent);
+    for (let round = 0; round < 3; round++) {
+      const from = join(agent.recipes, `old_${round}.json`);
+      writeFileSync(from, JSON.stringify({ description: `round ${round}`, template: `echo RENAMED_${round}` }));
+      await listed(mcp, `round ${round}`);
+      // the call goes out before the watcher's event of the rename can have been handled
+      renameSync(from, join(agent.recipes, `new_${round}.json`));
+      const r = await mcp.client.callTool({ name: `new_${round}`, arguments: {} });
+      expect(textOf(r), `round ${round}`).toContain(`RENAMED_${round}`);
+    }
+    const unknown = await mcp.client.callTool({ name: "no_such_tool", arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^Unknown tool: no_such_tool\./);
+    // a name that is no file name is refused without looking outside the recipe folder
+    const outside = await mcp.client.callTool({ name: "../x", arguments: {} });
+    expect(outside.isError).toBe(true);
+    expect(textOf(outside)).toMatch(/^Unknown tool: \.\.\/x\./);
+  }, 60_000);
+});
+
 describe("an edit that adds a default, and a call made at once without that value", () => {
   it("is judged by the file as it is now, never refused with the schema the edit replaced", async () => {
     agent = makeAgentDir();
