@@ -5,6 +5,7 @@
 // its leader: when the leader exits, members it left behind are terminated too, so no stray can
 // hold the output pipes open (and the run with them) or outlive the result.
 import { spawn, type ChildProcess } from "node:child_process";
+import { setMaxListeners } from "node:events";
 import { appendFileSync, existsSync, statSync } from "node:fs";
 import { chmod, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -122,7 +123,13 @@ export async function runProcess(invocation: Invocation): Promise<ProcessResult>
     aborted = true;
     kill();
   };
-  invocation.signal?.addEventListener("abort", onAbort, { once: true });
+  if (invocation.signal !== undefined) {
+    // one listener per running command: a parallel node runs up to 64 branches on one signal, past
+    // node's default of 10, which would print a "possible memory leak" warning to stderr; each
+    // listener goes when its command ends
+    setMaxListeners(0, invocation.signal);
+    invocation.signal.addEventListener("abort", onAbort, { once: true });
+  }
   // an abort that came while the child was starting found no listener yet
   if (!aborted && abortedNow(invocation.signal)) onAbort();
 

@@ -1,4 +1,5 @@
 // An abortable wait (the `delay` control).
+import { setMaxListeners } from "node:events";
 
 /** The longest single timer: setTimeout turns a longer one into 1 ms (with a warning). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -24,7 +25,12 @@ export function delay(ms: number, signal?: AbortSignal, timer: Pick<typeof globa
       left -= piece;
       pending = timer.setTimeout(next, piece);
     };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal !== undefined) {
+      // branches of a parallel node wait on one signal, past node's default of 10 listeners (a
+      // warning on stderr otherwise); each goes when its wait ends
+      setMaxListeners(0, signal);
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
     // the first piece at once, even for 0 (a wait of nothing still yields, as before)
     const piece = Math.min(left, MAX_TIMER_MS);
     left -= piece;

@@ -17,6 +17,8 @@ beforeAll(() => {
   mkdirSync(join(dir, "agent", "recipes"), { recursive: true });
   writeFileSync(join(dir, "words.txt"), "pear\napple\n");
   recipe("sorted", { description: "Sort a file", args: ["file:path"], template: ["cat {file}", "sort"] });
+  recipe("wide", { description: "Twenty branches at once", template: { parallel: true, repeat: 20, template: "true" } });
+  recipe("wide_wait", { description: "Twenty waits at once", template: { parallel: true, repeat: 20, template: { delay: 1, template: "true" } } });
   // the first attempt's soft failure and its failed gate are both superseded by the second attempt
   const soft = join(dir, "soft-marker");
   recipe("group_retry", {
@@ -70,6 +72,15 @@ describe("a failed step in a sequence that goes on", () => {
   it("adds nothing when every step succeeds", () => {
     const r = runCli(["call", "sorted", `file=${join(dir, "words.txt")}`], env);
     expect(r).toMatchObject({ status: 0, stdout: "apple\npear\n", stderr: "" });
+  });
+
+  it("twenty branches running at once print nothing on stderr (no listener warning from node)", () => {
+    const r = runCli(["call", "wide"], env);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.match(/status: done/g)).toHaveLength(20);
+    const waits = runCli(["call", "wide_wait"], env);
+    expect(waits).toMatchObject({ status: 0, stderr: "" });
   });
 
   it("adds nothing for a failure a retry later recovered (group retry and a retried step)", () => {
