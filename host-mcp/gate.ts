@@ -64,8 +64,13 @@ export interface CallGate {
   /** the client is being shown this tool set (a tools/list answer), which counts for the calls
    *  arriving after `listAnswered` */
   shown(discovery: Discovery, generation: number): void;
+  /** brings the registry up to date for this name, as a call of it would (a `message` to a tool
+   *  finds it before the call goes through `check`) */
+  lookFor(name: string): void;
   /** the last tools/list was answered */
   listAnswered(): void;
+  /** the last tools/list was never sent (the client cancelled it): the client's list stays the one before */
+  listWithdrawn(): void;
   /** a call reached the server: its place in the order of arrival, for `check` */
   arrived(): number;
   /** decides one call (that arrived `arrival`-th; one arriving now when not given) against the
@@ -86,7 +91,15 @@ export function makeCallGate(registry: GateRegistry): CallGate {
   let arrivals = 0;
   // a tools/list answer not yet the client's list: after = the last call that had arrived when it
   // was answered (Infinity until then)
-  let pendingList: { readonly listed: Set<string>; readonly listedAt: number; after: number } | undefined;
+  // (`before`: an answered list not yet the client's when this one was made, restored if this one
+  // is withdrawn)
+  interface PendingList {
+    readonly listed: Set<string>;
+    readonly listedAt: number;
+    after: number;
+    before: PendingList | undefined;
+  }
+  let pendingList: PendingList | undefined;
   // tools shown one by one in a rejection: the generation shown, and the last call that had
   // arrived when it was answered (only calls after it can have been made from it)
   const acknowledged = new Map<string, { readonly generation: number; readonly after: number }>();
@@ -106,12 +119,37 @@ export function makeCallGate(registry: GateRegistry): CallGate {
     if (waiting.size === 0) pending.delete(name);
     return newest;
   };
+  /** The registry as it is now, and its tool of this name. An import outside the recipe root
+   *  raises no watcher event: looked at before every call. A recipe of that name that is no tool
+   *  (it failed to load) may have been read by the watcher while an editor was still writing it
+   *  (an in-place save truncates the file, then writes it), the event of the finished write not
+   *  yet handled: it is read again before the call is refused for it. And a name no recipe has
+   *  may be a file renamed or written a moment ago, its event not yet handled either: its files
+   *  are looked for before the call is refused as unknown. */
+  const lookUp = (name: string): { readonly discovery: Discovery; readonly generation: number; readonly tool: ToolSpec | undefined } => {
+    registry.recheck();
+    let { discovery, generation } = registry.current();
+    let tool = discovery.tools.find((t) => t.name === name);
+    const entry = tool === undefined ? discovery.active.get(name) : undefined;
+    const look = tool !== undefined ? [] : entry !== undefined ? [entry.path] : registry.paths === undefined ? [] : recipeFilesOf(registry.paths.recipeRoot, name);
+    if (look.length > 0 && registry.refresh !== undefined) {
+      registry.refresh(look);
+      ({ discovery, generation } = registry.current());
+      tool = discovery.tools.find((t) => t.name === name);
+    }
+    return { discovery, generation, tool };
+  };
   const gate: CallGate = {
+    lookFor: (name) => void lookUp(name),
     shown(discovery, generation) {
-      pendingList = { listed: new Set(discovery.tools.map((t) => t.name)), listedAt: generation, after: Number.POSITIVE_INFINITY };
+      const before = pendingList !== undefined && pendingList.after !== Number.POSITIVE_INFINITY ? pendingList : pendingList?.before;
+      pendingList = { listed: new Set(discovery.tools.map((t) => t.name)), listedAt: generation, after: Number.POSITIVE_INFINITY, before };
     },
     listAnswered() {
       if (pendingList !== undefined && pendingList.after === Number.POSITIVE_INFINITY) pendingList.after = arrivals;
+    },
+    listWithdrawn() {
+      if (pendingList !== undefined && pendingList.after === Number.POSITIVE_INFINITY) pendingList = pendingList.before;
     },
     arrived: () => ++arrivals,
     answered(names, arrival) {
@@ -126,29 +164,16 @@ export function makeCallGate(registry: GateRegistry): CallGate {
     // a call checked without its place arrives now
     check(name, arrival = ++arrivals) {
       // a list answered before this call arrived is the one the call was made from
-      if (pendingList !== undefined && arrival > pendingList.after) {
-        ({ listed, listedAt } = pendingList);
+      // (or the answered one before a list still being answered)
+      const ready = pendingList === undefined ? undefined : arrival > pendingList.after ? pendingList : pendingList.before !== undefined && arrival > pendingList.before.after ? pendingList.before : undefined;
+      if (ready !== undefined) {
+        ({ listed, listedAt } = ready);
         acknowledged.clear();
         pending.clear();
-        pendingList = undefined;
+        if (ready === pendingList) pendingList = undefined;
+        else pendingList!.before = undefined;
       }
-      // an import outside the recipe root raises no watcher event: looked at before every call
-      registry.recheck();
-      let { discovery, generation } = registry.current();
-      let tool = discovery.tools.find((t) => t.name === name);
-      // a recipe of that name that is no tool (it failed to load) may have been read by the
-      // watcher while an editor was still writing it (an in-place save truncates the file, then
-      // writes it), the event of the finished write not yet handled: it is read again before the
-      // call is refused for it
-      const entry = tool === undefined ? discovery.active.get(name) : undefined;
-      // and a name no recipe has may be a file renamed or written a moment ago, its event not yet
-      // handled either: its files are looked for before the call is refused as unknown
-      const look = tool !== undefined ? [] : entry !== undefined ? [entry.path] : registry.paths === undefined ? [] : recipeFilesOf(registry.paths.recipeRoot, name);
-      if (look.length > 0 && registry.refresh !== undefined) {
-        registry.refresh(look);
-        ({ discovery, generation } = registry.current());
-        tool = discovery.tools.find((t) => t.name === name);
-      }
+      const { discovery, generation, tool } = lookUp(name);
       const ack = acknowledged.get(name);
       const known = listed.has(name) || ack !== undefined;
       // gone from the tools: "deleted or renamed" only when no recipe has the name any more; a

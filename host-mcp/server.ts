@@ -127,15 +127,16 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
     server.sendToolListChanged().catch((e: unknown) => log(`list_changed not sent: ${internal(e)}`));
   });
 
-  server.setRequestHandler(methodOnly(ListToolsRequestSchema), (request) => {
+  server.setRequestHandler(methodOnly(ListToolsRequestSchema), (request, extra) => {
     requireInitialized(server.getClientVersion(), "tools/list");
     checkedRequest(ListToolsRequestSchema, request, "tools/list");
     live.recheck();
     const { discovery, generation } = live.current();
     gate.shown(discovery, generation);
     // answered once this handler has returned: after the calls read with this request have been
-    // judged against the list before it (see host-mcp/gate.ts)
-    queueMicrotask(() => gate.listAnswered());
+    // judged against the list before it (see host-mcp/gate.ts). A list the client cancelled is
+    // never sent, and shows it nothing
+    queueMicrotask(() => (extra.signal.aborted ? gate.listWithdrawn() : gate.listAnswered()));
     return { tools: [...BUILTIN_TOOLS, ...discovery.tools.map((tool) => recipeTool(tool, sandboxMode))] };
   });
 
@@ -174,6 +175,7 @@ export function createRecipeServer(options: RecipeServerOptions): RecipeServer {
       return toToolResult(
         await message(args, {
           discovery: () => live.current().discovery,
+          lookFor: (tool) => gate.lookFor(tool),
           // a tool reached by message runs as a direct call would: through the gate and accounting
           invokeTool: async (tool, params) => {
             const gated = await gatedCall(tool, params, extra, arrival, refused);

@@ -31,6 +31,9 @@ export type ReviewControlResult = Readonly<Record<string, unknown>> & {
 export interface MessageContext {
   /** the registry as it is now */
   readonly discovery: () => Discovery;
+  /** brings the registry up to date for a tool name it does not have (a recipe renamed or written
+   *  a moment ago), before the message is refused for it */
+  readonly lookFor?: (name: string) => void;
   /** runs a tool the way the host's own tool would (launch accounting included) */
   readonly invokeTool: (name: string, params: Readonly<Record<string, unknown>>) => Promise<CommandResult>;
   /** the review admission state; absent until automatic reviews exist: no state to control */
@@ -113,8 +116,13 @@ export function deliveryLine(to: string, type: string, result: Readonly<Record<s
 const stripLead = (text: string): string => text.replace(/^\n+/, "");
 
 async function messageTool(name: string, type: string, to: string, body: unknown, verbose: boolean, ctx: MessageContext): Promise<CommandResult> {
-  const discovery = ctx.discovery();
-  const tool = discovery.tools.find((t) => t.name === name);
+  let discovery = ctx.discovery();
+  let tool = discovery.tools.find((t) => t.name === name);
+  if (tool === undefined && ctx.lookFor !== undefined && !RESERVED_TOOL_NAMES.includes(name)) {
+    ctx.lookFor(name);
+    discovery = ctx.discovery();
+    tool = discovery.tools.find((t) => t.name === name);
+  }
   if (tool === undefined) {
     // the host's own tools are no recipes: a message reaches recipe tools only
     const why = RESERVED_TOOL_NAMES.includes(name) ? `${name} is one of the host's own tools, not a recipe tool: call it directly.` : whyNotATool(discovery, name);

@@ -137,7 +137,7 @@ describe("a JSON twin written beside a Markdown tool", () => {
 });
 
 describe("a recipe renamed, and the new name called at once", () => {
-  it("runs under its new name, and a name no file has is still refused as unknown", async () => {
+  it("runs under its new name, called or sent a message, and a name no file has is still refused as unknown", async () => {
     agent = makeAgentDir();
     mcp = await connect(agent);
     for (let round = 0; round < 3; round++) {
@@ -149,6 +149,12 @@ describe("a recipe renamed, and the new name called at once", () => {
       const r = await mcp.client.callTool({ name: `new_${round}`, arguments: {} });
       expect(textOf(r), `round ${round}`).toContain(`RENAMED_${round}`);
     }
+    // the same through a message to the tool
+    writeFileSync(join(agent.recipes, "old_m.json"), JSON.stringify({ description: "by message", template: "echo BY_MESSAGE" }));
+    await listed(mcp, "by message");
+    renameSync(join(agent.recipes, "old_m.json"), join(agent.recipes, "new_m.json"));
+    const sent = await mcp.client.callTool({ name: "message", arguments: { to: "tool:new_m", type: "call", body: {} } });
+    expect(textOf(sent)).toContain("BY_MESSAGE");
     const unknown = await mcp.client.callTool({ name: "no_such_tool", arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/^Unknown tool: no_such_tool\./);

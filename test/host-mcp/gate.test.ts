@@ -128,6 +128,24 @@ describe("the call gate", () => {
     expect(gate.check("a", gate.arrived()).kind).toBe("run");
   });
 
+  it("a tools/list the client cancelled is not its list; an answered one before it still becomes it", () => {
+    const r = fakeRegistry({ a: "echo a" });
+    const gate = makeCallGate(r.registry);
+    r.change({ a: "echo b" });
+    let { discovery, generation } = r.registry.current();
+    gate.shown(discovery, generation);
+    gate.listWithdrawn();
+    expect(gate.check("a", gate.arrived()).kind).toBe("changed");
+    // a list answered, then another list cancelled before any call came: the answered one holds
+    r.change({ a: "echo c" });
+    ({ discovery, generation } = r.registry.current());
+    gate.shown(discovery, generation);
+    gate.listAnswered();
+    gate.shown(discovery, generation);
+    gate.listWithdrawn();
+    expect(gate.check("a", gate.arrived()).kind).toBe("run");
+  });
+
   it("a rejection shows the new definition only to calls that arrive after it was answered", () => {
     const r = fakeRegistry({ a: "echo a" });
     const gate = makeCallGate(r.registry);

@@ -317,7 +317,7 @@ describe("pi-recipes mcp under bad input", () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
-  it("a rejection the client cancelled was never shown: the next call is refused again, not run", async () => {
+  it("a rejection or a tools/list the client cancelled was never shown: the next call is refused again, not run", async () => {
     agent = makeAgentDir();
     agent.write("t", { description: "safe", args: ["name"], template: "echo SAFE {name}" });
     const { child, replies, exited, stderr } = rawServer(agent);
@@ -352,6 +352,20 @@ describe("pi-recipes mcp under bad input", () => {
     child.stdin.write(call(12) + "\n");
     await until("the retry's answer", () => replies.some((r) => r["id"] === 12));
     expect(JSON.stringify(replies.find((r) => r["id"] === 12))).toContain("DIFFERENT n");
+    // a tools/list the client cancelled was never its list either: after another edit, a call
+    // made from the list it has is refused, not run
+    const seen = replies.filter((r) => r["method"] === "notifications/tools/list_changed").length;
+    agent.write("t", { description: "third", args: ["name"], template: "echo THIRD {name}" });
+    await until("the second list_changed", () => replies.filter((r) => r["method"] === "notifications/tools/list_changed").length > seen);
+    const cancelList = JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 30 } });
+    child.stdin.write(['{"jsonrpc":"2.0","id":30,"method":"tools/list"}', cancelList, '{"jsonrpc":"2.0","id":98,"method":"ping"}'].join("\n") + "\n");
+    await until("the second ping's answer", () => replies.some((r) => r["id"] === 98));
+    expect(replies.some((r) => r["id"] === 30)).toBe(false);
+    child.stdin.write(call(31) + "\n");
+    await until("the call after the cancelled list", () => replies.some((r) => r["id"] === 31));
+    const afterList = JSON.stringify(replies.find((r) => r["id"] === 31));
+    expect(afterList).not.toContain("THIRD n");
+    expect(afterList).toContain("changed since your last tools/list");
     child.stdin.end();
     expect(await exited).toBe(0);
   }, 60_000);
