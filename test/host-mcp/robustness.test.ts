@@ -28,6 +28,27 @@ function rawServer(of: AgentDir) {
   return { child, replies, exited, stderr: (): string => err };
 }
 
+/** The server over stdio with tool `t` (`echo SAFE {name}`) listed by a raw client: `until`
+ *  waits for a reply, `call(id)` is a call of `t` as one line. */
+async function listedRaw(of: AgentDir) {
+  of.write("t", { description: "safe", args: ["name"], template: "echo SAFE {name}" });
+  const raw = rawServer(of);
+  const { child, replies, stderr } = raw;
+  const until = async (what: string, ok: () => boolean): Promise<void> => {
+    expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies).slice(0, 2000)}\n${stderr()}`).toBe(true);
+  };
+  const call = (id: number): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: { name: "n" } } });
+  child.stdin.write(
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+    ].join("\n") + "\n",
+  );
+  await until("the list", () => replies.some((r) => r["id"] === 2));
+  return { ...raw, until, call };
+}
+
 describe("pi-recipes mcp under bad input", () => {
   it("answers lines that are not JSON-RPC and invalid requests with errors, and keeps serving", async () => {
     agent = makeAgentDir();
@@ -272,20 +293,7 @@ describe("pi-recipes mcp under bad input", () => {
 
   it("calls sent together after an edit are each refused as changed (none runs the command the client was not shown); the retry runs", async () => {
     agent = makeAgentDir();
-    agent.write("t", { description: "safe", args: ["name"], template: "echo SAFE {name}" });
-    const { child, replies, exited, stderr } = rawServer(agent);
-    const until = async (what: string, ok: () => boolean): Promise<void> => {
-      expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies).slice(0, 2000)}\n${stderr()}`).toBe(true);
-    };
-    const call = (id: number): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: { name: "n" } } });
-    child.stdin.write(
-      [
-        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
-        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
-      ].join("\n") + "\n",
-    );
-    await until("the list", () => replies.some((r) => r["id"] === 2));
+    const { child, replies, exited, until, call } = await listedRaw(agent);
     agent.write("t", { description: "other", args: ["name"], template: "echo DIFFERENT {name}" });
     // the server has read the edit (a call that comes before it is refused by the launch's own
     // source check, edges.test.ts)
@@ -319,20 +327,7 @@ describe("pi-recipes mcp under bad input", () => {
 
   it("a rejection or a tools/list the client cancelled was never shown: the next call is refused again, not run", async () => {
     agent = makeAgentDir();
-    agent.write("t", { description: "safe", args: ["name"], template: "echo SAFE {name}" });
-    const { child, replies, exited, stderr } = rawServer(agent);
-    const until = async (what: string, ok: () => boolean): Promise<void> => {
-      expect(await waitUntil(ok, 20_000), `${what}; got ${JSON.stringify(replies).slice(0, 2000)}\n${stderr()}`).toBe(true);
-    };
-    const call = (id: number): string => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: { name: "n" } } });
-    child.stdin.write(
-      [
-        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
-        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
-      ].join("\n") + "\n",
-    );
-    await until("the list", () => replies.some((r) => r["id"] === 2));
+    const { child, replies, exited, until, call } = await listedRaw(agent);
     agent.write("t", { description: "other", args: ["name"], template: "echo DIFFERENT {name}" });
     await until("the list_changed notification", () => replies.some((r) => r["method"] === "notifications/tools/list_changed"));
     // the call and its cancellation in one write: read together, the call is cancelled before it
