@@ -16,8 +16,9 @@
 // together with the rejected one) carry arguments made for the old one, and are rejected the same
 // way. (Calls sent together but read after the rejection was answered cannot be told from a
 // retry made from it, and run.) A rejection whose request the client cancelled is never sent, so
-// it shows nothing: the next call is rejected again. A tools/list answer, likewise, is the client's list for the calls
-// that arrive after it was answered, not for those that came with it.
+// it shows nothing: the next call is rejected again. A tools/list answer, likewise, is the
+// client's list for the calls that arrive after it was answered, not for those that came with it,
+// and a cancelled one is not its list at all.
 import { join } from "node:path";
 import type * as E from "fp-ts/lib/Either.js";
 import type { Discovery } from "../core/discovery/discovery-result.js";
@@ -69,7 +70,8 @@ export interface CallGate {
   lookFor(name: string): void;
   /** the last tools/list was answered */
   listAnswered(): void;
-  /** the last tools/list was never sent (the client cancelled it): the client's list stays the one before */
+  /** the last tools/list was never sent (the client cancelled it): the client's list stays the
+   *  one before */
   listWithdrawn(): void;
   /** a call reached the server: its place in the order of arrival, for `check` */
   arrived(): number;
@@ -165,7 +167,8 @@ export function makeCallGate(registry: GateRegistry): CallGate {
     check(name, arrival = ++arrivals) {
       // a list answered before this call arrived is the one the call was made from
       // (or the answered one before a list still being answered)
-      const ready = pendingList === undefined ? undefined : arrival > pendingList.after ? pendingList : pendingList.before !== undefined && arrival > pendingList.before.after ? pendingList.before : undefined;
+      const answeredBefore = (list: PendingList | undefined): boolean => list !== undefined && arrival > list.after;
+      const ready = answeredBefore(pendingList) ? pendingList : answeredBefore(pendingList?.before) ? pendingList?.before : undefined;
       if (ready !== undefined) {
         ({ listed, listedAt } = ready);
         acknowledged.clear();
