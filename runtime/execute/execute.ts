@@ -53,7 +53,7 @@ class RunState implements Run {
   }
 }
 
-export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], continued: [], softQuorum: undefined, labelled: new Map() });
+export const emptyTrace = (): Trace => ({ branches: [], nonCritical: [], continued: [], softQuorum: undefined, labelled: new Map(), failedLabelled: new Map() });
 
 /** Executes `program` (a template's, core/tool/program.ts) with `runtime` values (the call's,
  * already normalized). Never rejects for a template problem: that comes back as an `error`

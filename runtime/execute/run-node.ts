@@ -14,6 +14,7 @@ import { EMPTY_BYTES, skippedResult, synthetic, withStdout } from "./results.js"
 import { runSequence } from "./sequence.js";
 import type { NodeResult, Run } from "./run-state.js";
 import { must, TemplateError } from "./run-state.js";
+import { renderCommands } from "../../core/template/report.js";
 
 export const ABORTED = "command template run aborted";
 
@@ -35,7 +36,7 @@ export function execNode(node: ProgramNode, parent: Context, stdin: Uint8Array |
     if (node.kind === "empty") throw new TemplateError(EMPTY_COMMAND);
     const result = execObject(node, parent, stdin, run, isRoot);
     // only a label or an `output` makes select do anything
-    return node.label !== undefined || node.output !== undefined ? result.then((r) => select(node, r, run)) : result;
+    return node.label !== undefined || node.output !== undefined ? result.then((r) => select(node, r, run, isRoot)) : result;
   } catch (e) {
     return Promise.reject(e);
   }
@@ -129,8 +130,10 @@ async function withDeadline(ms: number, step: string, failure: FailureScope, run
 }
 
 /** Records a labelled node's output, and applies `output: "<label>"`: on success the node's
- * stdout becomes the latest stdout of the labelled step inside it. */
-function select(node: ObjectNode, result: NodeResult, run: Run): NodeResult {
+ * stdout becomes the latest stdout of the labelled step inside it. At the root, a chosen step
+ * that failed (its sequence going on past it) leaves the call without an answer: the node fails
+ * with that step's failure, as a root's failed last step fails the call. */
+function select(node: ObjectNode, result: NodeResult, run: Run, isRoot: boolean): NodeResult {
   const { label, output: wanted } = node;
   let out = result;
   if (wanted !== undefined && wanted !== "" && result.code === 0 && !result.skipped) {
@@ -138,9 +141,25 @@ function select(node: ObjectNode, result: NodeResult, run: Run): NodeResult {
     // an `output` that names no step label at all (often the name of an output file argument)
     // is ignored, as the prior art does: stdout stays the result, and doctor warns about it
     if (chosen === undefined && node.labels.has(wanted)) throw new TemplateError(outputUnknown(wanted), node.step);
-    if (chosen !== undefined) out = withStdout(result, chosen);
+    const failed = isRoot ? run.trace.failedLabelled.get(wanted) : undefined;
+    if (failed !== undefined && node.labels.has(wanted)) out = answerFailed(failed, result, run);
+    else if (chosen !== undefined) out = withStdout(result, chosen);
   }
-  // a skipped or failed step produced nothing a later `output` could select
-  if (label !== undefined) run.trace.labelled.set(label, result.code === 0 && !result.skipped ? out.stdout : EMPTY_BYTES);
+  if (label !== undefined) {
+    // a skipped or failed step produced nothing a later `output` could select
+    const ok = result.code === 0 && !result.skipped;
+    run.trace.labelled.set(label, ok ? out.stdout : EMPTY_BYTES);
+    if (result.code !== 0) run.trace.failedLabelled.set(label, result);
+    else run.trace.failedLabelled.delete(label);
+  }
   return out;
+}
+
+/** The root's answer step failed: the call fails with it, and the step is no longer one the
+ *  sequence merely went on past. */
+function answerFailed(failed: NodeResult, node: NodeResult, run: Run): NodeResult {
+  const command = failed.failedCommand ?? renderCommands(failed.commands);
+  const at = run.continued.findLastIndex((c) => c.command === command && c.code === failed.code);
+  if (at >= 0) run.continued.splice(at, 1);
+  return { ...failed, commands: node.commands, scope: "root", critical: true };
 }

@@ -86,6 +86,9 @@ export interface Trace {
   softQuorum: SoftQuorum | undefined;
   /** the latest stdout of every labelled node, for `output: "<label>"` */
   readonly labelled: Map<string, Uint8Array>;
+  /** the labelled nodes whose latest run failed, with that failure: a root node whose `output`
+   *  names one of them has no answer, and fails with it */
+  readonly failedLabelled: Map<string, NodeResult>;
 }
 
 export interface ExecuteOptions {

@@ -287,6 +287,24 @@ describe("delay, when, group retry, output", () => {
     expect(unknown.result).toMatchObject({ ok: true, text: "b" });
   });
 
+  it("output: <label> at the root naming a step that failed fails the call with that step, never '(no output)' as success", async () => {
+    const failing = { label: "main", template: "sh -c 'printf partial; echo broke >&2; exit 5'" };
+    const { result } = await run(box, { output: "main", template: ["printf pre", failing] });
+    expect(result.ok).toBe(false);
+    expect(result.text).toContain("Exit code 5");
+    expect(result.text).toContain("partial");
+    expect(result.text).not.toContain("the sequence went on");
+    // a step after the chosen one that goes on does not change that
+    const before = await run(box, { output: "main", template: [failing, "printf after"] });
+    expect(before.result.ok).toBe(false);
+    expect(before.result.text).toContain("Exit code 5");
+    // not at the root, the node passes on nothing and the sequence goes on, naming the step
+    const nested = await run(box, [{ output: "main", template: ["printf pre", failing] }, "printf next"]);
+    expect(nested.result.ok).toBe(true);
+    expect(nested.result.text).toContain("next");
+    expect(nested.result.text).toContain("Step failed, the sequence went on");
+  });
+
   it("accept_output review_evidence rejects output without the marker", async () => {
     for (const out of ["ACTOR_REVIEW_RESULT_BOGUS\\nreport", "prefix ACTOR_REVIEW_RESULT\\nreport", "report\\nACTOR_REVIEW_RESULT"]) {
       const { result } = await run(box, { accept_output: "review_evidence", template: `printf '${out}'` });
