@@ -41,7 +41,24 @@ function summaryTable(d: Row): string[] {
     ...table("Disabled", ["NAME", "FILE"], rows(d["disabled"]).map((r) => [str(r["name"]), str(r["path"])])),
     ...table("Shadowed", ["NAME", "FILE", "SHADOWED BY"], rows(d["shadowed"]).map((r) => [str(r["name"]), base(str(r["path"])), str(r["shadowed_by"])])),
     ...table("Drafts", ["NAME", "FILE", "DESCRIPTION"], rows(d["drafts"]).map((r) => [str(r["name"]), `drafts/${base(str(r["path"]))}`, str(r["description"])])),
+    ...diagnosticsTable(d),
   ];
+}
+
+// Every diagnostic the head line counts (a file that was not loaded, an unknown field), not only
+// the invalid recipes: a table that left them out would read as a clean registry. At most
+// DIAGNOSTIC_ROWS rows; the doctor view has them all.
+const DIAGNOSTIC_ROWS = 20;
+
+function diagnosticsTable(d: Row): string[] {
+  const all = rows(d["diagnostics"]).map((r) => [str(r["severity"]), str(r["message"])]);
+  const shown = all.slice(0, DIAGNOSTIC_ROWS);
+  const lines = table("Diagnostics", ["SEVERITY", "MESSAGE"], shown);
+  if (all.length <= DIAGNOSTIC_ROWS) return lines;
+  // (the title counts every one; the last line says where the rest are)
+  lines[0] = `Diagnostics (${all.length})`;
+  lines.splice(lines.length - 1, 0, `  … ${all.length - DIAGNOSTIC_ROWS} more: pi-recipes inspect target=recipes view=doctor`);
+  return lines;
 }
 
 function errorsOf(r: Row): string {

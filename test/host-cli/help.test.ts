@@ -116,6 +116,11 @@ describe("views", () => {
     expect(summary).toMatch(/^Tools \(5\)$/m);
     expect(summary).toMatch(/^ {2}release_notes {2}release_notes\.json: Expected double-quoted property name/m);
     expect(summary).toContain("  pi-recipes inspect target=recipes view=doctor");
+    // every diagnostic the head line counts has its row, not only the invalid recipes
+    const counted = Number(/ diagnostics=(\d+)/.exec(summary)?.[1]);
+    expect(counted).toBeGreaterThan(0);
+    expect(summary).toMatch(new RegExp(`^Diagnostics \\(${counted}\\)$`, "m"));
+    expect(summary.split("\n").filter((l) => /^ {2}(error|warning|info) {2,}\S/.test(l))).toHaveLength(Math.min(counted, 20));
     // every row of the tools table starts its description in the same column, however long its args
     const lines = summary.split("\n");
     const from = lines.indexOf("Tools (5)") + 1;
