@@ -36,6 +36,21 @@ function outputsIn(node: Json | undefined, out: string[] | undefined): string[] 
   return out;
 }
 
+/** How many nodes hold a `recover` that can never run: it runs between the attempts of a group
+ *  `retry`, so a node without a `retry`, or with a literal one below 2, never runs it (a retry
+ *  given by a placeholder is known only when the call runs). */
+function idleRecovers(node: Json | undefined, count: number): number {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) count = idleRecovers(node[i], count);
+  } else if (isObject(node)) {
+    const retry = node["retry"];
+    if (node[FIELD.recover] !== undefined && (retry === undefined || (typeof retry === "number" && retry < 2))) count += 1;
+    count = idleRecovers(node["template"], count);
+    count = idleRecovers(node[FIELD.recover], count);
+  }
+  return count;
+}
+
 /** The leaf texts holding a `{` with no `}` after it (a placeholder that was never closed and
  * stays literal text), each once, in document order (`recover` subtrees included). */
 function unclosedIn(node: Json | undefined, out: string[] | undefined): string[] | undefined {
@@ -122,6 +137,13 @@ export function authoringWarnings(
   }
   for (const text of unclosedIn(config.template, undefined) ?? NO_TEXTS) {
     (texts ??= []).push(`unclosed "{" in ${JSON.stringify(text)}: the text after it is passed literally`);
+  }
+  // (the recipe's own controls are the template's outer node here)
+  const idle = idleRecovers(config.template, 0);
+  if (idle > 0) {
+    (texts ??= []).push(
+      `"recover" ${idle === 1 ? "is on a node" : `is on ${idle} nodes`} without a "retry" of 2 or more: it runs only between the attempts of a retry, so it never runs; add "retry": 2 (or more) beside it`,
+    );
   }
   const outputs = outputsIn(config.template, undefined);
   if (outputs !== undefined) {

@@ -103,6 +103,18 @@ describe("compileRecipe", () => {
       expect(warnings({ args, template, ...extra }).filter((w) => w.includes("nothing in the template reads")), JSON.stringify(template)).toEqual([]);
   });
 
+  it("a recover that can never run (no retry of 2 or more beside it) is warned of; one with such a retry, or a retry by placeholder, is not", () => {
+    const path = `${ROOT}/recover.json`;
+    const warnings = (raw: Record<string, unknown>): string[] =>
+      recipe(compile({ [path]: { description: "D", ...raw } }, path)).warnings.map((w) => w.text).filter((t) => t.startsWith('"recover"'));
+    const idle = (where: string): string => `"recover" ${where} without a "retry" of 2 or more: it runs only between the attempts of a retry, so it never runs; add "retry": 2 (or more) beside it`;
+    expect(warnings({ template: "false", recover: "true" })).toEqual([idle("is on a node")]);
+    expect(warnings({ template: { template: "false", recover: "true", retry: 1 } })).toEqual([idle("is on a node")]);
+    expect(warnings({ template: ["true", { template: "false", recover: "true" }, { template: "false", recover: "true" }] })).toEqual([idle("is on 2 nodes")]);
+    for (const raw of [{ template: "false", recover: "true", retry: 2 }, { args: ["n:int"], template: "false", recover: "true", retry: "{n}" }, { template: "false" }])
+      expect(warnings(raw), JSON.stringify(raw)).toEqual([]);
+  });
+
   it("with recipe args, names the root node declares elsewhere are warned of too, once each", () => {
     const path = `${ROOT}/root-args.json`;
     const c = recipe(compile({ [path]: { description: "R", args: ["a"], template: { args: ["b", "b", ""], template: "x {a} {b} {c}" } } }, path));
