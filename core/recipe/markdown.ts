@@ -185,7 +185,7 @@ export type MarkdownError =
   | { readonly _tag: "NoFrontmatter" }
   | { readonly _tag: "UnclosedFrontmatter" }
   | { readonly _tag: "BadFrontmatter"; readonly line: number; readonly column: number; readonly message: string }
-  | { readonly _tag: "NoFence"; readonly unmarked?: UnmarkedFence; readonly swallowed?: SwallowedFence };
+  | { readonly _tag: "NoFence"; readonly unmarked?: UnmarkedFence; readonly swallowed?: SwallowedFence; readonly empty?: { readonly line: number; readonly opening: string } };
 
 /** The text of a Markdown error (fixed texts existing agents match on). */
 export function markdownErrorText(e: MarkdownError): string {
@@ -197,6 +197,8 @@ export function markdownErrorText(e: MarkdownError): string {
     case "BadFrontmatter":
       return `${MD_BAD_FRONTMATTER} (line ${e.line} column ${e.column}): ${e.message}`;
     case "NoFence":
+      // the fence is there and marked, with nothing in it
+      if (e.empty !== undefined) return `${MD_NO_FENCE}: the fence at line ${e.empty.line} (${e.empty.opening}) is empty; write the template in it`;
       if (e.swallowed !== undefined) return `${MD_NO_FENCE}: ${swallowedText(e.swallowed)}`;
       return e.unmarked === undefined ? MD_NO_FENCE : `${MD_NO_FENCE}: ${unmarkedText(e.unmarked)}`;
   }
@@ -300,7 +302,7 @@ export function readMarkdown(text: string): E.Either<MarkdownError, MarkdownReci
     if (swallowed !== undefined) return E.left({ _tag: "NoFence", swallowed: { ...swallowed, line: end + 2 + swallowed.line, marked: end + 2 + swallowed.marked } });
     return E.left(unmarked === undefined ? NO_FENCE : { _tag: "NoFence", unmarked: { ...unmarked, line: end + 2 + unmarked.line } });
   }
-  if (fence.body === "") return E.left(NO_FENCE);
+  if (fence.body === "") return E.left({ _tag: "NoFence", empty: { line: end + 2 + fence.line, opening: (lines[end + 1 + fence.line] ?? "").trim() } });
   // lines counted from 1 in the file: the fences were searched from the line after the frontmatter
   const ignoredFences = ignored.length === 0 ? NO_IGNORED : ignored.map((i): IgnoredFence => ({ line: end + 2 + i.line, used: end + 2 + fence.line, ...(i.unclosed ? { unclosed: true as const } : {}) }));
   const recipe = (raw: JsonObject, duplicates: readonly DuplicateKey[] = NO_DUPLICATES): E.Either<MarkdownError, MarkdownRecipe> =>

@@ -189,8 +189,10 @@ describe("compileMarkdown", () => {
     expect(ok("---\ntemplate: echo fm\n---\n```bash,template\necho x\n```\n")).toEqual({ template: "echo fm" });
   });
 
-  it("a selected fence with an empty body gives nothing, even with a frontmatter template", () => {
-    expect(reason("---\ntemplate: echo fm\n---\n```template\n   \n```\n")).toBe(NO_FENCE);
+  it("a selected fence with an empty body gives nothing, even with a frontmatter template, and the reason names it", () => {
+    const empty = (line: number): string => `${NO_FENCE}: the fence at line ${line} (\`\`\`template) is empty; write the template in it`;
+    expect(reason("---\ntemplate: echo fm\n---\n```template\n   \n```\n")).toBe(empty(4));
+    expect(reason("---\ndescription: x\n---\n\n```template\n```\n")).toBe(empty(5));
   });
 
   it("a broken JSON fence declared json or recipe gives nothing", () => {
