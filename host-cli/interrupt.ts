@@ -5,6 +5,7 @@
 // a timeout), reports what happened, and exits with the signal's conventional code (128 + its
 // number). A second signal while that is under way ends the CLI at once.
 import { constants } from "node:os";
+import type { CommandResult } from "../core/result.js";
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 type Interrupt = (typeof SIGNALS)[number];
@@ -17,6 +18,18 @@ export interface Interruptible<T> {
 
 /** 128 + the signal's number: what a shell reports for a process a signal ended */
 export const interruptedExitCode = (signal: Interrupt): number => 128 + constants.signals[signal];
+
+/** A result the signal cut short says so: its reason is `interrupted` (not a command that failed
+ *  on its own), the signal is named, and its text ends with what happened (the exit line above it
+ *  is the killed command's, whose code the signal gave it). */
+export function interruptedResult(r: CommandResult, signal: Interrupt): CommandResult {
+  if (r.ok) return r;
+  return {
+    ...r,
+    text: `${r.text}\n\nInterrupted by ${signal}: the command was ended (exit ${interruptedExitCode(signal)}).`,
+    details: { ...r.details, failureReason: "interrupted", interrupted: signal },
+  };
+}
 
 export async function interruptible<T>(run: (abort: AbortSignal) => Promise<T>): Promise<Interruptible<T>> {
   const controller = new AbortController();

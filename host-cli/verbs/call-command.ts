@@ -36,10 +36,10 @@ export const callVerb: CliVerb = {
 /** the call itself; the session is closed (its launch folded) before this returns */
 async function callOnce(cmd: ParsedCommandLine, session: RuntimeSession): Promise<VerbOutcome> {
   try {
-    const { interruptible, interruptedExitCode } = await import("../interrupt.js");
+    const { interruptible, interruptedExitCode, interruptedResult } = await import("../interrupt.js");
     const { value, signal } = await interruptible((abort) => callLive(cmd, session, abort));
     if (signal === undefined || value.kind !== "result") return value;
-    return { ...value, code: interruptedExitCode(signal) };
+    return { ...value, result: interruptedResult(value.result, signal), code: interruptedExitCode(signal) };
   } finally {
     await session.close();
   }

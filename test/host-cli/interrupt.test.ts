@@ -42,7 +42,10 @@ describe("a signal to the CLI while a command runs", () => {
     writeFileSync(join(dir, "agent", "recipes", "nap.json"), JSON.stringify({ description: "nap", args: ["pidfile"], template: "sh -c 'echo $$ > {pidfile}; exec sleep 30'" }));
     const r = await interrupted(["call", "nap", `pidfile=${pidFile}`, "--json"], pidFile, signal);
     expect(r.code).toBe(code);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, details: { killed: true } });
+    const answer = JSON.parse(r.stdout) as { ok: boolean; text: string; details: Record<string, unknown> };
+    // the reason is the signal, not a command that failed on its own
+    expect(answer).toMatchObject({ ok: false, details: { killed: true, failureReason: "interrupted", interrupted: signal } });
+    expect(answer.text.endsWith(`Interrupted by ${signal}: the command was ended (exit ${code}).`)).toBe(true);
     expect(await waitUntil(() => !groupAlive(r.pid), 10_000)).toBe(true);
   }, 60_000);
 
