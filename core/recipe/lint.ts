@@ -43,7 +43,7 @@ function idleRecovers(node: Json | undefined, count: number): number {
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) count = idleRecovers(node[i], count);
   } else if (isObject(node)) {
-    const retry = node["retry"];
+    const retry = node[FIELD.retry];
     if (node[FIELD.recover] !== undefined && (retry === undefined || (typeof retry === "number" && retry < 2))) count += 1;
     count = idleRecovers(node["template"], count);
     count = idleRecovers(node[FIELD.recover], count);
