@@ -3,7 +3,8 @@
 // the terminal's Ctrl-C does not reach; left alone, it would go on after the CLI exited. So the
 // CLI turns the signal into an abort of the run (the runner ends the whole group, as it does for
 // a timeout), reports what happened, and exits with the signal's conventional code (128 + its
-// number). A second signal while that is under way ends the CLI at once.
+// number) when the signal cut the run short; a run that had succeeded by then answers its success
+// with 0. A second signal while that is under way ends the CLI at once.
 import { constants } from "node:os";
 import type { CommandResult } from "../core/result.js";
 
@@ -21,7 +22,9 @@ export const interruptedExitCode = (signal: Interrupt): number => 128 + constant
 
 /** A result the signal cut short says so: its reason is `interrupted` (not a command that failed
  *  on its own), the signal is named, and its text ends with what happened (the exit line above it
- *  is the killed command's, whose code the signal gave it). */
+ *  is the killed command's, whose code the signal gave it). A result the signal came too late
+ *  for (the call had succeeded) is left as it is, and `interruptedExitCode` is not its exit code:
+ *  see `exitCodeAfter`. */
 export function interruptedResult(r: CommandResult, signal: Interrupt): CommandResult {
   if (r.ok) return r;
   return {
@@ -30,6 +33,11 @@ export function interruptedResult(r: CommandResult, signal: Interrupt): CommandR
     details: { ...r.details, failureReason: "interrupted", interrupted: signal },
   };
 }
+
+/** The exit code of a command a signal reached: the signal's when it cut the work short, the
+ *  result's own (0) when the work had succeeded all the same, so the exit code and an `ok: true`
+ *  never disagree. */
+export const exitCodeAfter = (r: CommandResult, signal: Interrupt): number | undefined => (r.ok ? undefined : interruptedExitCode(signal));
 
 export async function interruptible<T>(run: (abort: AbortSignal) => Promise<T>): Promise<Interruptible<T>> {
   const controller = new AbortController();

@@ -44,7 +44,9 @@ function idleRecovers(node: Json | undefined, count: number): number {
     for (let i = 0; i < node.length; i++) count = idleRecovers(node[i], count);
   } else if (isObject(node)) {
     const retry = node[FIELD.retry];
-    if (node[FIELD.recover] !== undefined && (retry === undefined || (typeof retry === "number" && retry < 2))) count += 1;
+    // a retry written as a number, or as the text of one (a placeholder is known only at run time)
+    const attempts = typeof retry === "number" ? retry : typeof retry === "string" && !retry.includes("{") ? Number(retry) : Number.NaN;
+    if (node[FIELD.recover] !== undefined && (retry === undefined || attempts < 2)) count += 1;
     count = idleRecovers(node["template"], count);
     count = idleRecovers(node[FIELD.recover], count);
   }

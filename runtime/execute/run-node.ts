@@ -149,7 +149,9 @@ function select(node: ObjectNode, result: NodeResult, run: Run, isRoot: boolean)
     // a skipped or failed step produced nothing a later `output` could select
     const ok = result.code === 0 && !result.skipped;
     run.trace.labelled.set(label, ok ? out.stdout : EMPTY_BYTES);
-    if (result.code !== 0) run.trace.failedLabelled.set(label, result);
+    // (a step whose own `failure: continue` says its failure may be gone past is no missing
+    // answer, as on a root's last step)
+    if (result.code !== 0 && node.failure === undefined) run.trace.failedLabelled.set(label, result);
     else run.trace.failedLabelled.delete(label);
   }
   return out;
@@ -161,5 +163,8 @@ function answerFailed(failed: NodeResult, node: NodeResult, run: Run): NodeResul
   const command = failed.failedCommand ?? renderCommands(failed.commands);
   const at = run.continued.findLastIndex((c) => c.command === command && c.code === failed.code);
   if (at >= 0) run.continued.splice(at, 1);
+  const rendered = renderCommands(failed.commands);
+  const listed = run.trace.nonCritical.findLastIndex((c) => c.command === rendered && c.code === failed.code);
+  if (listed >= 0) run.trace.nonCritical.splice(listed, 1);
   return { ...failed, commands: node.commands, scope: "root", critical: true };
 }

@@ -110,6 +110,8 @@ describe("compileRecipe", () => {
     const idle = (where: string): string => `"recover" ${where} without a "retry" of 2 or more: it runs only between the attempts of a retry, so it never runs; add "retry": 2 (or more) beside it`;
     expect(warnings({ template: "false", recover: "true" })).toEqual([idle("is on a node")]);
     expect(warnings({ template: { template: "false", recover: "true", retry: 1 } })).toEqual([idle("is on a node")]);
+    expect(warnings({ template: { template: "false", recover: "true", retry: "1" } })).toEqual([idle("is on a node")]);
+    expect(warnings({ template: { template: "false", recover: "true", retry: "3" } })).toEqual([]);
     expect(warnings({ template: ["true", { template: "false", recover: "true" }, { template: "false", recover: "true" }] })).toEqual([idle("is on 2 nodes")]);
     for (const raw of [{ template: "false", recover: "true", retry: 2 }, { args: ["n:int"], template: "false", recover: "true", retry: "{n}" }, { template: "false" }])
       expect(warnings(raw), JSON.stringify(raw)).toEqual([]);

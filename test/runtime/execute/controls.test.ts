@@ -298,6 +298,12 @@ describe("delay, when, group retry, output", () => {
     const before = await run(box, { output: "main", template: [failing, "printf after"] });
     expect(before.result.ok).toBe(false);
     expect(before.result.text).toContain("Exit code 5");
+    // the failed step is the call's failure, no longer one the sequence went on past
+    expect(result.details["nonCriticalFailures"] ?? []).toEqual([]);
+    // a chosen step that says `failure: continue` itself may fail: the call succeeds, naming it
+    const allowed = await run(box, { output: "main", template: ["printf pre", { ...failing, failure: "continue" }, "printf post"] });
+    expect(allowed.result.ok).toBe(true);
+    expect(allowed.result.text).toContain("Step failed, the sequence went on");
     // not at the root, the node passes on nothing and the sequence goes on, naming the step
     const nested = await run(box, [{ output: "main", template: ["printf pre", failing] }, "printf next"]);
     expect(nested.result.ok).toBe(true);
