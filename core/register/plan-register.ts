@@ -13,7 +13,7 @@ import { draftPathOf, planPromotion } from "./promote.js";
 import { recipeText, storedRaw, storedReadErrorText } from "./stored.js";
 import { checkTemplateInput } from "./template-input.js";
 import {
-  INVALID_NAME, TEMPLATE_REQUIRED_NEW, aBrokenRecipe, nothingToUpdate, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notAToolFile, notFound, recipeInputErrorText, recipeInvalid, registeredText,
+  INVALID_NAME, TEMPLATE_REQUIRED_NEW, aBrokenRecipe, nothingToUpdate, alreadyAFile, alreadyRegistered, deletedTool, draftControl, nameRequired, notAToolFile, notFound, recipeInputErrorText, recipeInvalid, registeredText, markdownShadowedText,
   reservedName, storedUnreadable,
 } from "./texts.js";
 import { answer, recipePath, type RegisterFacts, type RegisterPlan } from "./register-plan.js";
@@ -125,7 +125,11 @@ function planWrite(name: string, input: RegisterInput, template: Json | undefine
     tool: name,
     updated: existing,
   };
-  return { kind: "write", name, path, content, text: registeredText(name, surface.names, existing, warnings), details };
+  // a Markdown tool updated: its JSON twin now shadows the .md, which stays (with its prose)
+  const shadowedMd = stored.json === undefined ? stored.md?.path : undefined;
+  if (shadowedMd !== undefined) details["shadows"] = shadowedMd;
+  const text = registeredText(name, surface.names, existing, warnings);
+  return { kind: "write", name, path, content, text: shadowedMd === undefined ? text : `${text}\n${markdownShadowedText(path, shadowedMd)}`, details };
 }
 
 /** Tells the caller the tool written or deleted has another name than the one given (`My Tool`

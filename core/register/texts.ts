@@ -117,5 +117,10 @@ export function registeredText(name: string, args: readonly string[], updated: b
   return warnings.length === 0 ? head : `${head}\nWarnings:\n${warnings.map((w) => `- ${w}`).join("\n")}`;
 }
 
+/** An update of a tool written in Markdown writes its JSON twin, which shadows the `.md` from
+ *  then on: the answer says so, and what to do to keep one file. */
+export const markdownShadowedText = (jsonPath: string, mdPath: string): string =>
+  `The tool was the Markdown recipe ${mdPath}; it is now ${jsonPath}, which shadows it: the .md (and its prose) is no longer read, and edits to it change nothing. Remove ${mdPath} to keep one file, or delete ${jsonPath} and edit the .md instead.`;
+
 export const promotedText = (name: string, updated: boolean): string =>
   `${updated ? "Updated" : "Registered"} tool "${name}" from draft recipe.`;

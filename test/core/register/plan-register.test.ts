@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { planLocks } from "../../../core/register/plan-register.js";
 import { ROOT, world } from "./world.js";
+import { markdownShadowedText } from "../../../core/register/texts.js";
 
 const pretty = (o: unknown): string => `${JSON.stringify(o, null, 2)}\n`;
 const roots = { userRoot: ROOT, cwd: "/proj" };
@@ -222,8 +223,8 @@ describe("details of a write", () => {
     const w = world({ [`${ROOT}/m.md`]: md });
     expect(w.run({ name: "m", description: "Count", update: true })).toStrictEqual({
       ok: true,
-      text: 'Updated tool "m" (args: file).',
-      details: { args: ["file"], config: `${ROOT}/m.json`, defaults: {}, template: "wc -w {file}", tool: "m", updated: true },
+      text: `Updated tool "m" (args: file).\n${markdownShadowedText(`${ROOT}/m.json`, `${ROOT}/m.md`)}`,
+      details: { args: ["file"], config: `${ROOT}/m.json`, defaults: {}, shadows: `${ROOT}/m.md`, template: "wc -w {file}", tool: "m", updated: true },
     });
     expect(w.files.get(`${ROOT}/m.json`)).toBe(pretty({ description: "Count", args: ["file:path"], template: "wc -w {file}" }));
     expect(w.files.get(`${ROOT}/m.md`)).toBe(md);

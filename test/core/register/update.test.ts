@@ -68,9 +68,20 @@ describe("update merges", () => {
   it("a .md-backed tool is updated into <name>.json from its compiled object; the .md stays", () => {
     const md = "---\ndescription: Count words\nargs: file:path\n---\n\nProse.\n\n```template\nwc -w {file}\n```\n";
     const w = world({ [`${ROOT}/word_count.md`]: md });
-    expect(w.run({ name: "word_count", description: "Count the words", update: true })).toMatchObject({ ok: true, text: 'Updated tool "word_count" (args: file).' });
+    const r = w.run({ name: "word_count", description: "Count the words", update: true });
+    if (r === "list") throw new Error("expected a result");
+    expect(r).toMatchObject({ ok: true, details: { shadows: `${ROOT}/word_count.md` } });
+    // the answer says the .md is shadowed from now on, and how to keep one file
+    expect(r.text).toBe(
+      `Updated tool "word_count" (args: file).\nThe tool was the Markdown recipe ${ROOT}/word_count.md; it is now ${ROOT}/word_count.json, which shadows it: the .md (and its prose) is no longer read, and edits to it change nothing. Remove ${ROOT}/word_count.md to keep one file, or delete ${ROOT}/word_count.json and edit the .md instead.`,
+    );
     expect(w.read("word_count.json")).toEqual({ description: "Count the words", args: ["file:path"], template: "wc -w {file}" });
     expect(w.files.get(`${ROOT}/word_count.md`)).toBe(md);
+    // updated again, the tool is its .json: nothing more to say
+    const again = w.run({ name: "word_count", description: "Count words", update: true });
+    if (again === "list") throw new Error("expected a result");
+    expect(again.text).toBe('Updated tool "word_count" (args: file).');
+    expect(again.details).not.toHaveProperty("shadows");
   });
 
   it("async given on update rebuilds with that flag; values travel with it", () => {
