@@ -80,6 +80,19 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** An object body is the tool's parameters; a string holding a JSON object is read as one (agents
  * often send JSON as text); anything else is passed as `input`. */
+/** Why a text body that opens like a JSON object (`{"`) is none: its parse error. Such a body
+ *  was meant as the tool's arguments, and run as a plain `input` text it would run the tool with
+ *  something else than was meant; a text that merely starts with `{` stays plain input. */
+export function brokenJsonBody(body: unknown): string | undefined {
+  if (typeof body !== "string" || !/^\{\s*"/.test(body.trim())) return undefined;
+  try {
+    JSON.parse(body);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
 export function bodyToParams(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (isRecord(body)) return body;
@@ -130,6 +143,10 @@ async function messageTool(name: string, type: string, to: string, body: unknown
   }
   const accepted = acceptedTypes(tool);
   if (!takes(accepted, type)) return failure(NOT_ACCEPTED(name, type, accepted), { to, type, tool: name, accepts: accepted });
+  const broken = brokenJsonBody(body);
+  if (broken !== undefined) {
+    return failure(`body is not valid JSON: ${broken}. Send the arguments as a JSON object (or a plain text for the tool's input); nothing ran.`, { to, type, tool: name });
+  }
   const params = bodyToParams(body);
   const outcome = await ctx.invokeTool(name, params);
   if (!outcome.ok) {

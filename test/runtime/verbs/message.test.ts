@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { success, failure } from "../../../core/result.js";
-import { bodyToParams, message, type MessageContext } from "../../../runtime/verbs/message.js";
+import { bodyToParams, brokenJsonBody, message, type MessageContext } from "../../../runtime/verbs/message.js";
 import { inspect } from "../../../runtime/verbs/inspect.js";
 import { makeMemFileSystem } from "../../../adapters/fs/memfs.js";
 import { buildDiscovery } from "../../support/views-discovery.js";
@@ -62,7 +62,20 @@ describe("message to=tool:<name>", () => {
     expect(bodyToParams('{"text":"x"}')).toEqual({ text: "x" });
     expect(bodyToParams("plain")).toEqual({ input: "plain" });
     expect(bodyToParams("{oops")).toEqual({ input: "{oops" });
+    // a text that opens like a JSON object and does not parse is no plain input: it is refused
+    expect(brokenJsonBody('{"input":"x", "n":2')).toMatch(/JSON/);
+    expect(brokenJsonBody(' { "a": 1 } ')).toBeUndefined();
+    expect(brokenJsonBody("{oops")).toBeUndefined();
+    expect(brokenJsonBody({ a: 1 })).toBeUndefined();
     expect(bodyToParams(undefined)).toEqual({});
+  });
+
+  it("refuses a body that opens like a JSON object and does not parse, running nothing", async () => {
+    const c = ctx();
+    const r = await message({ to: "tool:echo", type: "call", body: '{"input":"x", "n":2' }, c);
+    expect(r.ok).toBe(false);
+    expect(r.text).toMatch(/^body is not valid JSON: .+; nothing ran\.$/);
+    expect(c.calls).toHaveLength(0);
   });
 
   it("refuses a tool the registry does not have, saying why", async () => {
