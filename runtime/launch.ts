@@ -57,11 +57,8 @@ export const usageHint = (tool: ToolSpec, message: string): CommandResult =>
     usageHint: true,
   });
 
-/** A usage error after the launch was counted (in the run, or an async run's start). */
-const launchedUsageHint = (tool: ToolSpec, message: string): CommandResult => {
-  const r = usageHint(tool, message);
-  return { ...r, details: { ...r.details, launched: true } };
-};
+/** A result given after the launch was counted (in the run, or an async run's start). */
+const afterLaunch = (r: CommandResult): CommandResult => ({ ...r, details: { ...r.details, launched: true } });
 
 /** A recipe tool's call, its values valid and assembled, ready to launch. */
 export interface ToolLaunch {
@@ -90,12 +87,12 @@ export async function launchTool(accounted: Accounted, call: ToolLaunch, ctx: Om
   if (tool.async) {
     const start = ctx.startAsync ?? defaultAsyncStarter(ctx);
     result = await start({ tool, params: call.params, values: call.plain ?? {}, runtime: call.runtime, accounted, ...(sandbox === undefined ? {} : { sandbox }) });
-    if (result.details["usageHint"] === true) result = { ...result, details: { ...result.details, launched: true } };
+    if (result.details["usageHint"] === true) result = afterLaunch(result);
   } else {
     const execution = await launch(accounted, call.program, call.runtime, executeOptions(confinedContext(ctx, sandbox), call.contextCache));
     // a value missing for a step the run reached: said as a usage error, but the launch was
     // counted and steps before it may have run (a host must not run the call again on its own)
-    if (execution.kind === "error" && execution.argument) result = launchedUsageHint(tool, execution.message);
+    if (execution.kind === "error" && execution.argument) result = afterLaunch(usageHint(tool, execution.message));
     else {
       const reported = reportNow(execution, { tool: tool.name, template: tool.path, graph: tool.config.template, tmpRoot: ctx.paths.tmpRoot, fs: ctx.fs });
       result = reported instanceof Promise ? await reported : reported;

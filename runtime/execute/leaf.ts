@@ -46,7 +46,12 @@ export async function runLeaf(
   // a run starts at most COMMAND_LIMIT commands, each attempt of a retried one counted; a template
   // checked when it is loaded can still start more through retries, a group retry or a `repeat`
   // of `{name.length}` nested in another
-  if (++run.commands.started > COMMAND_LIMIT) throw new TemplateError(runStoppedText(COMMAND_LIMIT), step);
+  // (each further attempt is counted as it starts, against the one tally every branch of a
+  // parallel node shares: branches retrying at the same time cannot each take what is left)
+  const starting = (): void => {
+    if (++run.commands.started > COMMAND_LIMIT) throw new TemplateError(runStoppedText(COMMAND_LIMIT), step);
+  };
+  starting();
   const { options, runtime } = run;
   // absent controls (the usual case) need no scope and no resolution
   let timeout: number | undefined;
@@ -69,11 +74,7 @@ export async function runLeaf(
   if (options.signal !== undefined) request.signal = options.signal;
   if (options.killGraceMs !== undefined) request.killGraceMs = options.killGraceMs;
   if (options.capturesRoot !== undefined) request.spillDir = captureDirIn(options.capturesRoot);
-  // each further attempt is counted as it starts, against the one tally every branch of a
-  // parallel node shares: branches retrying at the same time cannot each take what is left
-  const { result } = await options.runner.runWithRetry(request, retry ?? 1, () => {
-    if (++run.commands.started > COMMAND_LIMIT) throw new TemplateError(runStoppedText(COMMAND_LIMIT), step);
-  });
+  const { result } = await options.runner.runWithRetry(request, retry ?? 1, starting);
   let out = result.stdoutTruncated ? await fromProcess(options.fs, result, command) : fromCapture(result, command);
   if (result.timedOut) {
     // the process's own stderr rarely says it was killed; say which step and why

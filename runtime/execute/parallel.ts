@@ -10,7 +10,7 @@ import { QUORUM_NOT_MET, lastChars, renderCommands } from "../../core/template/r
 import { appendLine } from "./leaf.js";
 import { EMPTY_BYTES, bytesOf, synthetic, text, widest } from "./results.js";
 import type { BranchReport, NodeResult, Run, SoftQuorum } from "./run-state.js";
-import { must, TemplateError } from "./run-state.js";
+import { alsoEndedBy, must, TemplateError } from "./run-state.js";
 import type { TemplateFailure } from "../../core/template/failure.js";
 
 export type ExecNode = (node: ProgramNode, context: Context, stdin: Uint8Array | undefined, run: Run, isRoot: boolean) => Promise<NodeResult>;
@@ -110,9 +110,7 @@ export async function runParallel(
 
   // the branches run under a signal of their own as well, fired when one of them throws
   const halting = new AbortController();
-  const outer = run.options.signal;
-  const signal = outer === undefined ? halting.signal : AbortSignal.any([outer, halting.signal]);
-  const branchRun: Run = { options: { ...run.options, signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued, commands: run.commands };
+  const branchRun = alsoEndedBy(run, halting.signal);
   const results = await pool(n, concurrency, (i) => exec(branches[i]!, context, stdin, branchRun, false), () => halting.abort());
   const reports: BranchReport[] = [];
   const sections: string[] = [];

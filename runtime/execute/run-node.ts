@@ -13,7 +13,7 @@ import { fanoutMessage, runParallel } from "./parallel.js";
 import { EMPTY_BYTES, skippedResult, synthetic, withStdout } from "./results.js";
 import { runSequence } from "./sequence.js";
 import type { NodeResult, Run } from "./run-state.js";
-import { must, TemplateError } from "./run-state.js";
+import { alsoEndedBy, must, TemplateError } from "./run-state.js";
 import { renderCommands } from "../../core/template/report.js";
 
 export const ABORTED = "command template run aborted";
@@ -118,12 +118,9 @@ function execBody(node: ObjectNode, context: Context, stdin: Uint8Array | undefi
  *  groups killed), and the node fails with the timeout said, in its own failure scope (as a
  *  leaf that timed out does), not as a run that was aborted from outside. */
 async function withDeadline(ms: number, step: string, failure: FailureScope, run: Run, go: (bounded: Run) => Promise<NodeResult>): Promise<NodeResult> {
-  const outer = run.options.signal;
   const deadline = AbortSignal.timeout(ms);
-  const signal = outer === undefined ? deadline : AbortSignal.any([outer, deadline]);
-  const bounded: Run = { options: { ...run.options, signal }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued, commands: run.commands };
-  const r = await go(bounded);
-  if (!deadline.aborted || outer?.aborted === true) return r;
+  const r = await go(alsoEndedBy(run, deadline));
+  if (!deadline.aborted || run.options.signal?.aborted === true) return r;
   // a node that had finished with 0 as the deadline fired is reported with a 1 that no process gave
   const invented = r.code === 0 ? { code: 1, noExitCode: true } : {};
   return { ...r, ...invented, timeoutMs: ms, killed: true, stderr: appendLine(r.stderr, `${step}: timed out after ${ms} ms`), scope: failure, critical: failure === "root" };
@@ -160,10 +157,10 @@ function select(node: ObjectNode, result: NodeResult, run: Run, isRoot: boolean)
 /** The root's answer step failed: the call fails with it, and the step is no longer one the
  *  sequence merely went on past. */
 function answerFailed(failed: NodeResult, node: NodeResult, run: Run): NodeResult {
-  const command = failed.failedCommand ?? renderCommands(failed.commands);
+  const rendered = renderCommands(failed.commands);
+  const command = failed.failedCommand ?? rendered;
   const at = run.continued.findLastIndex((c) => c.command === command && c.code === failed.code);
   if (at >= 0) run.continued.splice(at, 1);
-  const rendered = renderCommands(failed.commands);
   const listed = run.trace.nonCritical.findLastIndex((c) => c.command === rendered && c.code === failed.code);
   if (listed >= 0) run.trace.nonCritical.splice(listed, 1);
   return { ...failed, commands: node.commands, scope: "root", critical: true };

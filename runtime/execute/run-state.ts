@@ -129,6 +129,14 @@ export interface CommandTally {
   started: number;
 }
 
+/** The same run, also ended by `signal` (besides the run's own, if it has one): what a node's
+ *  deadline and a parallel node's halt run their children under. Everything else is shared. */
+export function alsoEndedBy(run: Run, signal: AbortSignal): Run {
+  const outer = run.options.signal;
+  const either = outer === undefined ? signal : AbortSignal.any([outer, signal]);
+  return { options: { ...run.options, signal: either }, runtime: run.runtime, trace: run.trace, fanoutLimit: run.fanoutLimit, continued: run.continued, commands: run.commands };
+}
+
 /** A template error: the run stops and reports `message`; `step` names the node it came from;
  * `kind` says whether the call's values could fix it (`missing-value`). */
 export class TemplateError extends Error {
