@@ -39,6 +39,13 @@ export function interruptedResult(r: CommandResult, signal: Interrupt): CommandR
  *  never disagree. */
 export const exitCodeAfter = (r: CommandResult, signal: Interrupt): number | undefined => (r.ok ? undefined : interruptedExitCode(signal));
 
+/** What a verb answers when a signal reached its run: the result (`interruptedResult`) and, when
+ *  the signal cut it short, the signal's exit code. */
+export function afterSignal(r: CommandResult, signal: Interrupt): { readonly kind: "result"; readonly result: CommandResult; readonly code?: number } {
+  const code = exitCodeAfter(r, signal);
+  return { kind: "result", result: interruptedResult(r, signal), ...(code === undefined ? {} : { code }) };
+}
+
 export async function interruptible<T>(run: (abort: AbortSignal) => Promise<T>): Promise<Interruptible<T>> {
   const controller = new AbortController();
   let received: Interrupt | undefined;

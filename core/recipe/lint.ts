@@ -4,6 +4,7 @@ import type { Json, RecipeConfig } from "../model.js";
 import { parseDeclaration } from "../args/declarations.js";
 import { readableNames } from "../args/call-check.js";
 import { isObject } from "../template/graph.js";
+import { writtenAsDigits } from "../template/repeat.js";
 import { closest } from "../suggest.js";
 import { FIELD, RECIPE_FIELDS } from "./fields.js";
 import type { RecipeWarning } from "../compile/recipe-warning.js";
@@ -44,8 +45,8 @@ function idleRecovers(node: Json | undefined, count: number): number {
     for (let i = 0; i < node.length; i++) count = idleRecovers(node[i], count);
   } else if (isObject(node)) {
     const retry = node[FIELD.retry];
-    // a retry written as a number, or as the text of one (a placeholder is known only at run time)
-    const attempts = typeof retry === "number" ? retry : typeof retry === "string" && !retry.includes("{") ? Number(retry) : Number.NaN;
+    // a retry written as a number, or as digits (a placeholder is known only at run time)
+    const attempts = typeof retry === "number" ? retry : writtenAsDigits(retry) ? Number(retry) : Number.NaN;
     if (node[FIELD.recover] !== undefined && (retry === undefined || attempts < 2)) count += 1;
     count = idleRecovers(node["template"], count);
     count = idleRecovers(node[FIELD.recover], count);

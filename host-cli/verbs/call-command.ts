@@ -36,11 +36,10 @@ export const callVerb: CliVerb = {
 /** the call itself; the session is closed (its launch folded) before this returns */
 async function callOnce(cmd: ParsedCommandLine, session: RuntimeSession): Promise<VerbOutcome> {
   try {
-    const { interruptible, exitCodeAfter, interruptedResult } = await import("../interrupt.js");
+    const { interruptible, afterSignal } = await import("../interrupt.js");
     const { value, signal } = await interruptible((abort) => callLive(cmd, session, abort));
     if (signal === undefined || value.kind !== "result") return value;
-    const code = exitCodeAfter(value.result, signal);
-    return { ...value, result: interruptedResult(value.result, signal), ...(code === undefined ? {} : { code }) };
+    return afterSignal(value.result, signal);
   } finally {
     await session.close();
   }

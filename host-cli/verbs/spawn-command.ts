@@ -6,7 +6,7 @@ export const spawnVerb: CliVerb = {
   run: async (cmd, host) => {
     const bad = expectPositional(cmd, 0, "");
     if (bad !== undefined) return bad;
-    const [{ spawn }, { idleCycle, draftCapturer, reviewPolicy }, { runFacts }, { runsRootOf }, { interruptible, exitCodeAfter, interruptedResult }] = await Promise.all([
+    const [{ spawn }, { idleCycle, draftCapturer, reviewPolicy }, { runFacts }, { runsRootOf }, { interruptible, afterSignal }] = await Promise.all([
       import("../../runtime/verbs/spawn.js"),
       import("../../runtime/review/host.js"),
       import("../../runtime/runs/facts.js"),
@@ -20,10 +20,7 @@ export const spawnVerb: CliVerb = {
         // an inline template is captured as a draft (runtime/review/capture-draft.ts); a signal
         // ends what it started (host-cli/interrupt.ts)
         const { value: outcome, signal } = await interruptible((abort) => spawn(session.registry(), cmd.params, { ...session.callContext({ signal: abort }), captureDraft: draftCapturer(session) }));
-        if (signal !== undefined) {
-          const code = exitCodeAfter(outcome, signal);
-          return { ...result(interruptedResult(outcome, signal)), ...(code === undefined ? {} : { code }) };
-        }
+        if (signal !== undefined) return afterSignal(outcome, signal);
         // the command's work is done: the boundary where a configured reviewer may run a cycle
         if (typeof outcome.details["draft_recipe"] === "string") {
           const active = async (): Promise<number> => (await runFacts(session.fs, runsRootOf(session.paths.tmpRoot))).active_runs.length;

@@ -78,33 +78,35 @@ const NOT_ACCEPTED = (name: string, type: string, accepted: readonly string[]): 
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** An object body is the tool's parameters; a string holding a JSON object is read as one (agents
- * often send JSON as text); anything else is passed as `input`. */
-/** Why a text body that opens like a JSON object (`{"`) is none: its parse error. Such a body
- *  was meant as the tool's arguments, and run as a plain `input` text it would run the tool with
- *  something else than was meant; a text that merely starts with `{` stays plain input. */
-export function brokenJsonBody(body: unknown): string | undefined {
-  if (typeof body !== "string" || !/^\{\s*"/.test(body.trim())) return undefined;
-  try {
-    JSON.parse(body);
-    return undefined;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
-}
-
-export function bodyToParams(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (isRecord(body)) return body;
+/** A message body read once: an object is the tool's parameters; a string holding a JSON object
+ *  is read as one (agents often send JSON as text); anything else is passed as `input`. A text
+ *  that opens like a JSON object (`{"`) and does not parse is `broken`, with its parse error: it
+ *  was meant as the tool's arguments, and run as a plain `input` it would run the tool with
+ *  something else than was meant (a text that merely starts with `{` stays plain input). */
+export function readBody(body: unknown): { readonly params: Record<string, unknown> } | { readonly broken: string } {
+  if (body === undefined || body === null) return { params: {} };
+  if (isRecord(body)) return { params: body };
   if (typeof body === "string" && body.trim().startsWith("{")) {
     try {
       const parsed = JSON.parse(body) as unknown;
-      if (isRecord(parsed)) return parsed;
-    } catch {
-      // not JSON after all: plain text input
+      if (isRecord(parsed)) return { params: parsed };
+    } catch (e) {
+      if (/^\{\s*"/.test(body.trim())) return { broken: e instanceof Error ? e.message : String(e) };
     }
   }
-  return { input: body };
+  return { params: { input: body } };
+}
+
+/** The parse error of a body `readBody` finds broken, else undefined. */
+export function brokenJsonBody(body: unknown): string | undefined {
+  const read = readBody(body);
+  return "broken" in read ? read.broken : undefined;
+}
+
+/** The parameters of a body; a broken one is passed as `input`, as any other text. */
+export function bodyToParams(body: unknown): Record<string, unknown> {
+  const read = readBody(body);
+  return "params" in read ? read.params : { input: body };
 }
 
 function preview(value: unknown, max: number): string {
@@ -143,11 +145,11 @@ async function messageTool(name: string, type: string, to: string, body: unknown
   }
   const accepted = acceptedTypes(tool);
   if (!takes(accepted, type)) return failure(NOT_ACCEPTED(name, type, accepted), { to, type, tool: name, accepts: accepted });
-  const broken = brokenJsonBody(body);
-  if (broken !== undefined) {
-    return failure(`body is not valid JSON: ${broken}. Send the arguments as a JSON object (or a plain text for the tool's input); nothing ran.`, { to, type, tool: name });
+  const read = readBody(body);
+  if ("broken" in read) {
+    return failure(`body is not valid JSON: ${read.broken}. Send the arguments as a JSON object (or a plain text for the tool's input); nothing ran.`, { to, type, tool: name });
   }
-  const params = bodyToParams(body);
+  const params = read.params;
   const outcome = await ctx.invokeTool(name, params);
   if (!outcome.ok) {
     const text = `tool actor ${name} failed for message type ${type}: ${stripLead(outcome.text)}; params=${preview(params, 240)}`;
